@@ -1,0 +1,56 @@
+# pala: one hand-written Makefile.  `make` builds ./pala, `make run` runs the default
+# example, `make test` builds and runs every test.  `cc -Iinclude src/*.c -lm -lpthread`
+# also works.
+CC      ?= cc
+OPT     ?= -O2
+# -ffp-contract=off: no fused multiply-add contraction, so results do not depend on
+# which instructions the compiler picks (bit-identical output across builds).
+CFLAGS  ?= $(OPT) -g
+WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wdouble-promotion \
+           -Wmissing-prototypes -Wstrict-prototypes -Wundef -Wwrite-strings -Werror
+ALLFLAGS = $(CFLAGS) $(WARN) -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -MMD -MP
+LDLIBS  := -lm -lpthread
+
+LIBSRC  := $(filter-out src/main.c,$(wildcard src/*.c))
+LIBOBJ  := $(LIBSRC:src/%.c=build/%.o)
+TESTSRC := $(wildcard tests/*.c)
+TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
+
+.PHONY: all run test examples sanitize bench clean
+all: pala
+
+build/%.o: src/%.c | build
+	$(CC) $(ALLFLAGS) -c $< -o $@
+build/tests/%.o: tests/%.c | build
+	$(CC) $(ALLFLAGS) -Isrc -c $< -o $@
+build:
+	mkdir -p build/tests
+
+build/libpala.a: $(LIBOBJ)
+	rm -f $@ && ar rcs $@ $^
+
+pala: build/main.o build/libpala.a
+	$(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
+
+build/run_tests: $(TESTOBJ) build/libpala.a
+	$(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
+
+run: pala
+	./pala run examples/paper-ten-grains.txt --force
+
+test: pala build/run_tests
+	./build/run_tests
+
+examples: pala
+	for f in examples/*.txt; do ./pala run $$f -o build/ex/$$(basename $$f .txt) --force || exit 1; done
+
+sanitize:
+	$(MAKE) clean && $(MAKE) test OPT=-O1 CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
+
+bench: pala
+	sh bench/run.sh
+
+clean:
+	rm -rf build pala
+
+-include $(LIBOBJ:.o=.d) $(TESTOBJ:.o=.d) build/main.d

@@ -1,0 +1,243 @@
+/* pala.h: the public interface of the pala library.
+ *
+ * pala simulates polyspherical grains (rigid unions of overlapping spheres) after
+ * U. Mutze, "Polyspherical grains and their dynamics" ("the paper"; equation numbers
+ * below are the paper's).  Units are SI throughout.
+ *
+ * Naming (see docs/design.md): every exported symbol starts with `pala_`; the next word
+ * names the object acted on (pala_rot_, pala_template_, pala_world_, pala_scene_ ...).
+ */
+#ifndef PALA_H
+#define PALA_H
+#include <stdint.h>
+#include <stdio.h>
+#include "pala/vec.h"
+
+#define PALA_VERSION "0.1.0"
+
+/* Exit codes of the `pala` program and status codes of library calls. */
+enum pala_status {
+    PALA_OK = 0,
+    PALA_ERR_INPUT = 1,      /* bad control file, bad command line, unusable input file */
+    PALA_UNSTABLE = 2,       /* non-finite state or runaway overlap: logs flushed, run stopped */
+    PALA_CHECK_FAILED = 3,   /* `pala check`: curves differ beyond tolerance */
+    PALA_INTERRUPTED = 4,    /* SIGINT/SIGTERM: logs flushed, run stopped */
+    PALA_ERR_IO = 5          /* cannot write output, out of memory */
+};
+
+/* ---- rotation vectors (paper section 2) -------------------------------------------
+ * A rotation vector r = tan(phi/2) n describes the rotation by angle phi about the unit
+ * axis n in the right-hand sense (eq. 8). */
+pala_vec3 pala_rot_apply(pala_vec3 r, pala_vec3 x);            /* r * x, eq. (6) */
+pala_vec3 pala_rot_compose(pala_vec3 r, pala_vec3 r2);         /* r o r2, eq. (7) */
+void pala_rot_matrix(pala_vec3 r, double m[3][3]);              /* eqs. (11)-(13), transposed (PHYSICS.md 1.1) */
+pala_vec3 pala_rot_exp(pala_vec3 a);                            /* eq. (14) */
+pala_vec3 pala_rot_omega(pala_vec3 r, pala_vec3 rdot);          /* eq. (19) */
+pala_vec3 pala_rot_from_axis_angle(double phi, pala_vec3 n);    /* eq. (8) */
+pala_vec3 pala_rot_from_matrix(double m[3][3]);           /* inverse of pala_rot_matrix */
+/* L_r v for L diagonal in the body frame, L = diag(d): eq. (16). */
+pala_vec3 pala_rot_diag_apply(pala_vec3 r, const double d[3], pala_vec3 v);
+/* 3x3 symmetric eigen-solver (cyclic Jacobi): a = O^T diag(w) O, rows of O are the
+ * eigenvectors, w ascending, det O = +1. */
+void pala_sym3_eigen(double a[3][3], double w[3], double o[3][3]);
+
+/* ---- random numbers: splitmix64, owned by the world, seeded by the scene ---------- */
+typedef struct pala_rng { uint64_t s; } pala_rng;
+void pala_rng_seed(pala_rng *g, uint64_t seed);
+uint64_t pala_rng_u64(pala_rng *g);
+double pala_rng_uniform(pala_rng *g);                  /* [0, 1) */
+double pala_rng_normal(pala_rng *g);                   /* standard normal */
+pala_vec3 pala_rng_unit(pala_rng *g, int dim);         /* isotropic unit vector (in plane if dim 2) */
+
+/* ---- materials (eq. 52) ------------------------------------------------------------ */
+typedef struct pala_material {
+    char name[32];
+    double rho;     /* density, kg/m^3 */
+    double E;       /* Young's modulus, Pa */
+    double sigma;   /* Poisson's ratio, [0, 0.5] */
+    double delta;   /* square of the normal restitution coefficient, [0, 1] */
+    double mu;      /* friction coefficient, [0, 1] */
+    double nu;      /* regularising velocity of the friction law, m/s */
+} pala_material;
+
+/* ---- grain templates (paper section 3.1) --------------------------------------------
+ * A template holds what all grains of one type share: component radii and shape vectors
+ * (in the principal body frame, so the inertia tensor is diagonal), mass, principal
+ * moments and bounding radius.  Grains refer to their template by index. */
+typedef struct pala_template {
+    char name[32];
+    int material;          /* index into world->mat */
+    int ncomp;             /* number of component spheres */
+    int comp0;             /* first component in world->shape / world->shape_r */
+    double volume;         /* m^3 (eq. 31); exact for one sphere */
+    double volume_stderr;  /* standard error of the Monte Carlo volume, m^3 (0 if exact) */
+    long mc_samples;       /* Monte Carlo samples used (0 if exact) */
+    double mass;           /* kg */
+    double inertia[3];     /* principal moments I_alpha, kg m^2 (eq. 33) */
+    double inv_inertia[3]; /* 1/I_alpha */
+    double bound_radius;   /* r of eq. (32): bounding sphere about the centre of mass, m */
+    int isotropic;         /* all three moments equal: free rotation leaves omega unchanged */
+    pala_vec3 frame;       /* rotation vector from the principal frame to the frame the
+                              components were given in (the "as written" orientation) */
+    pala_vec3 com_given;   /* centre of mass in the frame the components were given in */
+} pala_template;
+
+/* Build a template from n components given by centres c and radii rad (eqs. 25-35).
+ * nsamples <= 0 selects the paper's N = 10^4.  A one-sphere grain is exact.  If the
+ * centres all have z == 0 the grain is planar and z is kept as a principal axis exactly.
+ * Writes the principal-frame shape vectors to shape[] and copies the radii to rad_out[].
+ * Returns 0, or -1 with a message in err. */
+int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const double *rad,
+                        double rho, long nsamples, pala_vec3 *shape, double *rad_out,
+                        char *err, size_t errlen);
+/* Scale a built template (and its n shape vectors and radii) so its volume equals that
+ * of a sphere of radius req.  Exact: the Monte Carlo estimate scales with the grain. */
+void pala_template_scale(pala_template *t, pala_vec3 *shape, double *rad, double req);
+/* The paper's sequence zeta_k = frac(1e6 sin k) (eq. 30). */
+double pala_zeta(long k);
+
+/* Random grain factory (the paper's gamma, eq. 22). */
+typedef struct pala_factory {
+    int nmin, nmax;         /* number of components, uniform in [nmin, nmax] */
+    double rmin, rmax;      /* component radius, uniform in [rmin, rmax], m */
+    double spread;          /* centre spread: each new centre sits at distance
+                               spread*(r_a + r_b) from an existing centre, (0, 1) */
+} pala_factory;
+/* Generate one grain (centres, radii, count) that is connected and has no sphere inside
+ * another.  c and rad must hold nmax entries. Returns the number of components. */
+int pala_factory_make(const pala_factory *f, pala_rng *g, int dim, pala_vec3 *c, double *rad);
+
+/* ---- the world ---------------------------------------------------------------------- */
+enum pala_container { PALA_CONTAINER_NONE = 0, PALA_CONTAINER_BOX, PALA_CONTAINER_CAVITY };
+enum pala_hertz { PALA_HERTZ_PAPER = 0, PALA_HERTZ_TEXTBOOK = 1 };
+
+/* Combined material data of a pair of materials (eq. 55), precomputed. */
+typedef struct pala_pairmat {
+    double kE;     /* c_H * E~ : F_Hertz = kE sqrt(r~) (-d)^{3/2}, eq. (57) */
+    double delta;  /* delta~ */
+    double mu;     /* mu~ */
+    double nu;     /* nu~, m/s */
+} pala_pairmat;
+
+/* Verlet neighbour list of grain pairs whose bounding spheres are within `skin`. */
+typedef struct pala_nlist {
+    double skin;           /* m */
+    int *start;            /* ngrain+1 offsets into nbr (half list: j > i only) */
+    int *nbr;              /* neighbour grain indices */
+    long cap;              /* capacity of nbr */
+    pala_vec3 *xref;       /* grain positions at the last build */
+    double rmax;           /* largest bounding radius */
+    /* spatial hash of cells (O(N) in any container shape) */
+    int *head, *next;      /* bucket heads (nbucket) and per-grain links */
+    int nbucket;
+    long builds;           /* number of rebuilds so far */
+} pala_nlist;
+
+typedef struct pala_energy {
+    double kin, rot, contact, field, total;   /* J */
+} pala_energy;
+
+typedef struct pala_world {
+    int dim;                       /* 2 or 3 */
+    /* container */
+    int container;                 /* enum pala_container */
+    pala_vec3 box_lo, box_hi;      /* box faces, m */
+    pala_vec3 cav_c;               /* cavity centre, m */
+    double cav_R;                  /* cavity radius, m */
+    int wall_mat;                  /* material of the walls */
+    pala_vec3 wall_impulse[6];     /* momentum received by each box face (xlo,xhi,ylo,
+                                      yhi,zlo,zhi) or the cavity ([0]), N s */
+    pala_vec3 g;                   /* homogeneous acceleration field, m/s^2 */
+    pala_vec3 field_ref;           /* zero of the field energy -m g.(x - field_ref): the
+                                      container's lowest point along g (origin if none) */
+    double diss;                   /* energy dissipated by restitution and friction so far, J */
+    int hertz;                     /* enum pala_hertz */
+    double max_overlap;            /* unstable when an overlap exceeds this fraction of the
+                                      smaller component radius */
+    /* materials and templates */
+    int nmat, ntmpl, nshape;
+    pala_material *mat;
+    pala_pairmat *pm;              /* (nmat) x (nmat) table */
+    pala_template *tmpl;
+    pala_vec3 *shape;              /* shape vectors of all templates, principal frame, m */
+    double *shape_r;               /* component radii, m */
+    /* grains: hot state, contiguous per field */
+    int n, cap;
+    pala_vec3 *x, *r, *v, *w;      /* position m, rotation vector, velocity m/s, angular velocity 1/s */
+    pala_vec3 *acc, *bacc;         /* accelerations alpha (m/s^2), beta (1/s^2) of the last step */
+    pala_vec3 *f, *tq;             /* force N, torque N m (scratch of the force pass) */
+    int *tid;                      /* template index */
+    int *p0;                       /* first pebble (component instance) of each grain */
+    /* pebbles: world positions of all components, recomputed from shape vectors */
+    int npeb;
+    pala_vec3 *pc;                 /* pebble centres, m */
+    /* time */
+    double t, dt;
+    long step;
+    /* neighbour search */
+    pala_nlist nl;
+    /* diagnostics of the last force pass */
+    long ncontact;                 /* touching component pairs (grain-grain and wall) */
+    double worst_overlap;          /* largest overlap / smaller radius */
+    char why[256];                 /* why the run became unstable */
+} pala_world;
+
+void pala_world_init(pala_world *w);
+void pala_world_free(pala_world *w);
+int pala_world_add_material(pala_world *w, const pala_material *m);
+/* Adds a template; copies its n shape vectors and radii into the world. */
+int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
+int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
+/* Finish setup: pair-material table, pebbles, neighbour list. Call before stepping. */
+int pala_world_prepare(pala_world *w);
+/* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK or
+ * PALA_UNSTABLE (with w->why set). */
+int pala_world_step(pala_world *w);
+/* Free rigid-body motion Phi(h) of eq. (59) of grain k. */
+void pala_world_free_motion(pala_world *w, int k, double h);
+/* Forces and torques on all grains at the current state (eqs. 48-57 and walls, field).
+ * Fills w->f, w->tq; if U is non-NULL also accumulates the contact potential energy. */
+int pala_world_forces(pala_world *w, double *U);
+/* Energies of the current state. Costs one contact pass (no forces stored). */
+pala_energy pala_world_energy(pala_world *w);
+/* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
+void pala_world_place_pebbles(pala_world *w, int k);
+
+/* Contact kernel, eqs. (50)-(57) with PHYSICS.md 1.2-1.3.  Force on grain G at component
+ * centre c (radius a) from G' at c2 (radius a2), material pair pm, the velocities of G and
+ * G' at the contact point computed by the caller from (xg,vg,wg) and (xg2,vg2,wg2).
+ * Returns 1 if touching: F gets the force on G, cp the contact point, U the potential. */
+typedef struct pala_contact {
+    pala_vec3 F;     /* force on G, N */
+    pala_vec3 cp;    /* contact point c_ij, m */
+    double U;        /* Hertz potential energy, J */
+    double ov;       /* overlap -d, m */
+} pala_contact;
+/* Stiffness prefactor c_H of eq. (57): sqrt(3)/2 (paper) or textbook 4/3 E* sqrt(R*). */
+double pala_hertz_prefactor(int hertz);
+double pala_harmonic(double a, double b);       /* H(a,b), H(0,0)=0 */
+
+/* ---- control files (scene.c) -------------------------------------------------------- */
+typedef struct pala_scene pala_scene;
+/* Parse FILE, apply the overrides sets[0..nset) ("KEY=VALUE"), build the world.
+ * On error prints `file:line: message` to err and returns PALA_ERR_INPUT. */
+int pala_scene_load(const char *path, int nset, char **sets, pala_scene **out, FILE *err);
+/* Check FILE with overrides without building (for `pala sweep`). */
+int pala_scene_validate(const char *path, int nset, char **sets, FILE *err);
+pala_world *pala_scene_world(pala_scene *s);
+void pala_scene_free(pala_scene *s);
+/* Write the effective control file (every key, with overrides applied). */
+void pala_scene_write(const pala_scene *s, FILE *f);
+/* Look up an effective value as text (NULL if no such key). */
+const char *pala_scene_get(const pala_scene *s, const char *key);
+/* Iterate over effective scalar settings: returns 0 when i is past the end. */
+int pala_scene_setting(const pala_scene *s, int i, const char **key, const char **value);
+double pala_scene_end_time(const pala_scene *s);
+long pala_scene_steps(const pala_scene *s);
+long pala_scene_energy_every(const pala_scene *s);
+long pala_scene_traj_every(const pala_scene *s);
+/* `pala help keys` and `pala help KEY` */
+void pala_scene_help_keys(FILE *f);
+int pala_scene_help_key(const char *key, FILE *f);
+
+#endif

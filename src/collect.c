@@ -1,0 +1,227 @@
+/* collect.c: `pala collect DIR...` - gather the one-row summary.tsv of several runs into
+ * one table, one row per run (docs/cli-tools.md).
+ *
+ * Columns of the output: `run` (the DIR as given), then the parameter columns whose
+ * value differs between the runs (all of them with --all), then the result columns.
+ * Result columns are a fixed list of names written by `pala run`; every other column
+ * of summary.tsv is a parameter. */
+#include "commands.h"
+#include "tsv.h"
+#include "pala/pala.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const result_cols[] = {
+    "status", "exit_code", "steps", "sim_time", "wall_time", "grain_steps_per_s",
+    "E_total_initial", "E_total_final", "E_total_min", "E_total_max", "max_abs_dE_rel",
+    "E_dissipated"
+};
+#define NRESULT ((int)(sizeof result_cols / sizeof result_cols[0]))
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: pala collect DIR... [-o table.tsv] [--force] [--all]\n"
+        "  DIR       run folders, each holding the summary.tsv written by `pala run`\n"
+        "  -o FILE   write the table to FILE instead of standard output\n"
+        "  --force   overwrite FILE if it exists\n"
+        "  --all     include every parameter column, not only those that differ\n"
+        "exit status: 0 ok, 1 bad input (missing or malformed summary.tsv), 5 write error\n");
+}
+
+static int is_result(const char *name)
+{
+    for (int k = 0; k < NRESULT; k++)
+        if (strcmp(name, result_cols[k]) == 0) return 1;
+    return 0;
+}
+
+/* The cell of column name in run r's one-row summary, or NULL if it has no such column. */
+static const char *cell(const pala_tsv *r, const char *name)
+{
+    int c = pala_tsv_col(r, name);
+    return c < 0 ? NULL : r->cell[c];
+}
+
+/* Write s with tabs and line breaks replaced by spaces, so a cell cannot break the
+ * table (the run path is the only cell that does not come from a TSV file). */
+static void put_cell(const char *s, FILE *f)
+{
+    for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+/* Read DIR/summary.tsv; it must hold exactly one data row. */
+static int read_summary(const char *dir, pala_tsv *t)
+{
+    char path[4096];
+    struct stat st;
+    memset(t, 0, sizeof *t);
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "pala collect: '%s' is not a folder; give the run folders "
+                "(e.g. pala collect sweep/*/)\n", dir);
+        return PALA_ERR_INPUT;
+    }
+    if (snprintf(path, sizeof path, "%s/summary.tsv", dir) >= (int)sizeof path) {
+        fprintf(stderr, "pala collect: path too long: %s\n", dir);
+        return PALA_ERR_INPUT;
+    }
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "pala collect: %s has no summary.tsv (`pala run` writes it when "
+                "the run ends; was the run started or did it finish?)\n", dir);
+        return PALA_ERR_INPUT;
+    }
+    int rc = pala_tsv_read(t, path, PALA_TSV_TEXT, stderr);
+    if (rc == PALA_OK && t->nrow != 1) {
+        if (t->nrow == 0)
+            fprintf(stderr, "pala: %s:%ld: no data row after the header; expected one\n",
+                    path, t->hline);
+        else
+            fprintf(stderr, "pala: %s:%ld: second data row; summary.tsv holds one header "
+                    "line and one data row\n", path, t->line[1]);
+        rc = PALA_ERR_INPUT;
+    }
+    return rc;
+}
+
+/* Whether parameter name differs between the n runs (missing somewhere counts). */
+static int differs(const pala_tsv *runs, int n, const char *name)
+{
+    const char *first = cell(&runs[0], name);
+    for (int k = 0; k < n; k++) {
+        const char *v = cell(&runs[k], name);
+        if (!v || !first || strcmp(v, first) != 0) return 1;
+    }
+    return 0;
+}
+
+/* Build the output column list: chosen parameters in first-seen order, then the
+ * result columns present in any run.  cols must hold every distinct column name.
+ * Returns the number of parameter columns in *npar and the total. */
+static int choose(const pala_tsv *runs, int n, int all, const char **cols, int *npar)
+{
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        for (int c = 0; c < runs[k].ncol; c++) {
+            const char *name = runs[k].name[c];
+            int seen = 0;
+            for (int d = 0; d < m && !seen; d++) seen = strcmp(cols[d], name) == 0;
+            /* `run` is our own first column; a summary column of that name is dropped */
+            if (seen || is_result(name) || strcmp(name, "run") == 0) continue;
+            if (all || differs(runs, n, name)) cols[m++] = name;
+        }
+    *npar = m;
+    for (int r = 0; r < NRESULT; r++)
+        for (int k = 0; k < n; k++)
+            if (pala_tsv_col(&runs[k], result_cols[r]) >= 0) {
+                cols[m++] = result_cols[r];
+                break;
+            }
+    return m;
+}
+
+/* Write the table: header, then one row per run; missing cells are empty. */
+static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
+                        const char **cols, int m)
+{
+    fputs("run", f);
+    for (int c = 0; c < m; c++) fprintf(f, "\t%s", cols[c]);
+    fputc('\n', f);
+    for (int k = 0; k < n; k++) {
+        put_cell(dirs[k], f);
+        for (int c = 0; c < m; c++) {
+            const char *v = cell(&runs[k], cols[c]);
+            fputc('\t', f);
+            if (v) put_cell(v, f);
+        }
+        fputc('\n', f);
+    }
+}
+
+int pala_cmd_collect(int argc, char **argv)
+{
+    const char *out = NULL;
+    int force = 0, all = 0, n = 0, opts_done = 0;
+    char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
+    if (!dirs) return PALA_ERR_IO;
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        if (!opts_done && a[0] == '-' && a[1]) {
+            if (strcmp(a, "--") == 0) opts_done = 1;
+            else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+                usage(stdout);
+                free(dirs);
+                return PALA_OK;
+            } else if (strcmp(a, "--force") == 0) force = 1;
+            else if (strcmp(a, "--all") == 0) all = 1;
+            else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
+                if (i + 1 == argc) {
+                    fprintf(stderr, "pala collect: %s needs a file name\n", a);
+                    free(dirs);
+                    return PALA_ERR_INPUT;
+                }
+                out = argv[++i];
+            } else {
+                fprintf(stderr, "pala collect: unknown option '%s' (see pala collect "
+                        "--help)\n", a);
+                free(dirs);
+                return PALA_ERR_INPUT;
+            }
+            continue;
+        }
+        /* the run column shows the folder as given, without trailing slashes */
+        size_t L = strlen(a);
+        while (L > 1 && a[L - 1] == '/') a[--L] = 0;
+        dirs[n++] = a;
+    }
+    if (n == 0) {
+        fprintf(stderr, "pala collect: no run folders given, e.g. pala collect "
+                "sweep/*/ -o table.tsv\n");
+        usage(stderr);
+        free(dirs);
+        return PALA_ERR_INPUT;
+    }
+    struct stat st;
+    if (out && !force && stat(out, &st) == 0) {
+        fprintf(stderr, "pala collect: %s exists; add --force to overwrite it or choose "
+                "another -o\n", out);
+        free(dirs);
+        return PALA_ERR_INPUT;
+    }
+
+    pala_tsv *runs = calloc((size_t)n, sizeof *runs);
+    int rc = runs ? PALA_OK : PALA_ERR_IO, ncolmax = 0;
+    for (int k = 0; k < n && rc == PALA_OK; k++) {
+        rc = read_summary(dirs[k], &runs[k]);
+        ncolmax += runs[k].ncol;
+    }
+    const char **cols = rc == PALA_OK ? malloc(((size_t)ncolmax + NRESULT) * sizeof *cols)
+                                      : NULL;
+    if (rc == PALA_OK && !cols) rc = PALA_ERR_IO;
+    if (rc == PALA_OK) {
+        int npar, m = choose(runs, n, all, cols, &npar);
+        FILE *f = out ? fopen(out, "w") : stdout;
+        if (!f) {
+            fprintf(stderr, "pala collect: cannot write %s: %s\n", out, strerror(errno));
+            rc = PALA_ERR_IO;
+        } else {
+            write_table(f, dirs, runs, n, cols, m);
+            int bad = ferror(f);
+            if (out) bad |= fclose(f) != 0;
+            else bad |= fflush(f) != 0;
+            if (bad) {
+                fprintf(stderr, "pala collect: error writing %s\n", out ? out : "output");
+                rc = PALA_ERR_IO;
+            } else if (out) {
+                fprintf(stderr, "pala collect: %d run%s, %d parameter column%s -> %s\n", n,
+                        n == 1 ? "" : "s", npar, npar == 1 ? "" : "s", out);
+            }
+        }
+    }
+    for (int k = 0; runs && k < n; k++) pala_tsv_free(&runs[k]);
+    free(runs);
+    free(cols);
+    free(dirs);
+    return rc;
+}

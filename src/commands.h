@@ -1,0 +1,18 @@
+/* commands.h: the post-processing commands of the `pala` program (check.c, collect.c,
+ * sweep.c).  main.c dispatches `pala check|collect|sweep ...` to these with argv[0] set
+ * to the command name; each returns the process exit code (enum pala_status).
+ * Reference: docs/cli-tools.md. */
+#ifndef PALA_COMMANDS_H
+#define PALA_COMMANDS_H
+
+/* pala check RUN REFERENCE [--columns A,B,...] [--rtol R] [--atol A]
+ * Compare energy curves; 0 all within tolerance, 3 a column deviates, 1 bad input. */
+int pala_cmd_check(int argc, char **argv);
+/* pala collect DIR... [-o table.tsv] [--force] [--all]
+ * Gather the summary.tsv of several runs into one table. */
+int pala_cmd_collect(int argc, char **argv);
+/* pala sweep FILE --vary KEY=v1,v2,... [--vary KEY=lo:hi:n[:log]] [-o DIR] [--force]
+ * Prepare one run folder per parameter combination, plus jobs.txt and sweep.tsv. */
+int pala_cmd_sweep(int argc, char **argv);
+
+#endif

@@ -1,0 +1,77 @@
+/* main.c: the `pala` command line.  Only argument parsing and dispatch live here; the
+ * work is in the library (run.c, check.c, collect.c, sweep.c, order.c). */
+#include "pala/pala.h"
+#include "commands.h"
+#include "run.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *usage =
+    "usage: pala COMMAND ...\n"
+    "  pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--quiet]\n"
+    "                                run a scene into DIR (default: <scene name>.run)\n"
+    "  pala check RUN REFERENCE [--columns A,B] [--rtol R] [--atol A]\n"
+    "                                compare a run's energy.tsv with a reference curve\n"
+    "  pala collect DIR... [-o table.tsv]   stack the summaries of many runs\n"
+    "  pala sweep FILE --vary KEY=v1,v2,... [-o DIR]   write a parameter sweep's jobs\n"
+    "  pala order FILE [--runs K] [--factor F] [--window T0:T1] [-o DIR]\n"
+    "                                measure the integrator's order on a scene\n"
+    "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
+    "  pala --version\n"
+    "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
+    "docs: docs/cli.md, docs/control-file.md\n";
+
+int pala_cmd_order(int argc, char **argv);
+
+static int cmd_run(int argc, char **argv)
+{
+    pala_run_opts o;
+    memset(&o, 0, sizeof o);
+    char **sets = calloc((size_t)argc, sizeof *sets);
+    if (!sets) return PALA_ERR_IO;
+    o.sets = sets;
+    o.cmdc = argc;
+    o.cmdv = argv;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            if (++i == argc) { fprintf(stderr, "pala run: -o needs a folder name\n"); free(sets); return PALA_ERR_INPUT; }
+            o.outdir = argv[i];
+        } else if (!strcmp(a, "--set")) {
+            if (++i == argc) { fprintf(stderr, "pala run: --set needs KEY=VALUE, e.g. --set dt=1e-6\n"); free(sets); return PALA_ERR_INPUT; }
+            sets[o.nset++] = argv[i];
+        } else if (!strncmp(a, "--set=", 6)) {
+            sets[o.nset++] = argv[i] + 6;
+        } else if (!strcmp(a, "--force")) o.force = 1;
+        else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) o.quiet = 1;
+        else if (a[0] == '-' && a[1]) { fprintf(stderr, "pala run: unknown option '%s'\n%s", a, usage); free(sets); return PALA_ERR_INPUT; }
+        else if (!o.scene) o.scene = a;
+        else { fprintf(stderr, "pala run: one control file only (got '%s' and '%s')\n", o.scene, a); free(sets); return PALA_ERR_INPUT; }
+    }
+    if (!o.scene) { fprintf(stderr, "pala run: which control file? e.g. pala run examples/paper-ten-grains.txt\n"); free(sets); return PALA_ERR_INPUT; }
+    int rc = pala_run(&o);
+    free(sets);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { fputs(usage, stderr); return PALA_ERR_INPUT; }
+    const char *c = argv[1];
+    if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(c, "check")) return pala_cmd_check(argc - 1, argv + 1);
+    if (!strcmp(c, "collect")) return pala_cmd_collect(argc - 1, argv + 1);
+    if (!strcmp(c, "sweep")) return pala_cmd_sweep(argc - 1, argv + 1);
+    if (!strcmp(c, "order")) return pala_cmd_order(argc - 1, argv + 1);
+    if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("pala %s\n", PALA_VERSION); return 0; }
+    if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
+        if (argc < 3) { fputs(usage, stdout); return 0; }
+        if (!strcmp(argv[2], "keys")) { pala_scene_help_keys(stdout); return 0; }
+        if (pala_scene_help_key(argv[2], stdout) == 0) return 0;
+        fprintf(stderr, "pala help: no key '%s'; `pala help keys` lists every key\n", argv[2]);
+        return PALA_ERR_INPUT;
+    }
+    fprintf(stderr, "pala: unknown command '%s'\n%s", c, usage);
+    return PALA_ERR_INPUT;
+}

@@ -1,0 +1,185 @@
+/* place.c: initial placement of a group of grains: random without overlap of bounding
+ * spheres inside a region, on a cubic lattice, or from an explicit list; then initial
+ * orientation and velocities.  Centres of mass are placed; the bounding sphere (eq. 32)
+ * must lie inside the container. */
+#include "internal.h"
+#include "place.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A growable spatial hash of the grains placed so far (cells of edge 2 r_max). */
+typedef struct phash { int *head, *next; int nb; double inv; } phash;
+
+static unsigned phash_key(const phash *h, pala_vec3 x, int dx, int dy, int dz)
+{
+    long c[3] = {(long)floor(x.x * h->inv) + dx, (long)floor(x.y * h->inv) + dy, (long)floor(x.z * h->inv) + dz};
+    unsigned long k = (unsigned long)c[0] * 73856093ul ^ (unsigned long)c[1] * 19349663ul ^ (unsigned long)c[2] * 83492791ul;
+    return (unsigned)(k & (unsigned long)(h->nb - 1));
+}
+
+static void phash_insert(phash *h, const pala_world *w, int i)
+{
+    unsigned b = phash_key(h, w->x[i], 0, 0, 0);
+    h->next[i] = h->head[b];
+    h->head[b] = i;
+}
+
+/* Does a bounding sphere of radius R at x overlap any placed grain? */
+static int phash_hits(const phash *h, const pala_world *w, pala_vec3 x, double R)
+{
+    for (int dz = -1; dz <= 1; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                unsigned b = phash_key(h, x, dx, dy, dz);
+                for (int j = h->head[b]; j >= 0; j = h->next[j]) {
+                    double rr = R + w->tmpl[w->tid[j]].bound_radius;
+                    if (pala_vnorm2(pala_vsub(x, w->x[j])) < rr * rr) return 1;
+                }
+            }
+    return 0;
+}
+
+/* Is a grain of bounding radius R with centre x inside the container and the region? */
+static int feasible(const pala_world *w, const pala_group *g, pala_vec3 x, double R)
+{
+    if (w->container == PALA_CONTAINER_BOX) {
+        if (x.x - R < w->box_lo.x || x.x + R > w->box_hi.x || x.y - R < w->box_lo.y || x.y + R > w->box_hi.y) return 0;
+        if (w->dim == 3 && (x.z - R < w->box_lo.z || x.z + R > w->box_hi.z)) return 0;
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R > w->cav_R) return 0;
+    }
+    if (g->region == PALA_REGION_BOX) {
+        const double *b = g->rbox;
+        if (x.x < b[0] || x.x > b[1] || x.y < b[2] || x.y > b[3]) return 0;
+        if (w->dim == 3 && (x.z < b[4] || x.z > b[5])) return 0;
+    } else if (g->region == PALA_REGION_SLAB) {
+        if (fabs(pala_vdot(g->slab_n, x) - g->slab_off) > 0.5 * g->slab_th) return 0;
+    }
+    return 1;
+}
+
+/* Axis-aligned box that holds every feasible centre (lo, hi). */
+static void sample_box(const pala_world *w, const pala_group *g, double R, double lo[3], double hi[3])
+{
+    for (int a = 0; a < 3; a++) { lo[a] = -HUGE_VAL; hi[a] = HUGE_VAL; }
+    if (w->container == PALA_CONTAINER_BOX) {
+        const double l[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, u[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
+        for (int a = 0; a < 3; a++) { lo[a] = l[a] + R; hi[a] = u[a] - R; }
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        const double c[3] = {w->cav_c.x, w->cav_c.y, w->cav_c.z};
+        for (int a = 0; a < 3; a++) { lo[a] = c[a] - (w->cav_R - R); hi[a] = c[a] + (w->cav_R - R); }
+    }
+    if (g->region == PALA_REGION_BOX)
+        for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], g->rbox[2 * a]); hi[a] = fmin(hi[a], g->rbox[2 * a + 1]); }
+    if (g->region == PALA_REGION_SLAB) {
+        const double n[3] = {g->slab_n.x, g->slab_n.y, g->slab_n.z};
+        for (int a = 0; a < 3; a++)
+            if (fabs(n[a]) == 1) {
+                double m = g->slab_off * n[a];
+                lo[a] = fmax(lo[a], m - 0.5 * g->slab_th);
+                hi[a] = fmin(hi[a], m + 0.5 * g->slab_th);
+            }
+    }
+    if (w->dim == 2) lo[2] = hi[2] = 0;
+}
+
+static pala_vec3 random_rotation(pala_rng *rng, int dim)
+{
+    if (dim == 2) {
+        double phi = PALA_PI * (2 * pala_rng_uniform(rng) - 1);
+        return pala_v(0, 0, tan(0.5 * phi));
+    }
+    for (;;) { /* uniform unit quaternion; r = q_vec / q_w (eq. 8) */
+        double q[4], l = 0;
+        for (int i = 0; i < 4; i++) { q[i] = pala_rng_normal(rng); l += q[i] * q[i]; }
+        if (fabs(q[0]) > 1e-6 * sqrt(l)) return pala_v(q[1] / q[0], q[2] / q[0], q[3] / q[0]);
+    }
+}
+
+long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
+{
+    double rmax = 0;
+    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    phash h;
+    long total = w->n + g->count;
+    h.nb = 16;
+    while (h.nb < 2 * total) h.nb *= 2;
+    h.head = pala_xrealloc(NULL, (size_t)h.nb * sizeof(int));
+    h.next = pala_xrealloc(NULL, (size_t)total * sizeof(int));
+    h.inv = 1.0 / (2 * rmax);
+    for (int b = 0; b < h.nb; b++) h.head[b] = -1;
+    for (int i = 0; i < w->n; i++) phash_insert(&h, w, i);
+    long placed = 0, attempts = 0, maxatt = 10000 + 200 * g->count;
+    /* lattice state */
+    double lo[3], hi[3];
+    long site[3] = {0, 0, 0};
+    int done_sites = 0;
+    while (placed < g->count) {
+        int tmpl = g->tcount <= 1 ? g->tfirst
+                 : g->random_variant ? g->tfirst + (int)(pala_rng_uniform(rng) * g->tcount) % g->tcount
+                 : g->tfirst + (int)(placed % g->tcount);
+        double R = w->tmpl[tmpl].bound_radius;
+        pala_vec3 x, v0 = pala_v(0, 0, 0);
+        if (g->placement == PALA_PLACE_LIST) {
+            const double *a = g->at + 6 * placed;
+            x = pala_v(a[0], a[1], a[2]);
+            v0 = pala_v(a[3], a[4], a[5]);
+            if (!feasible(w, g, x, 0)) {
+                snprintf(err, errlen, "grain %ld at (%g, %g, %g) lies outside the container or region; move it inside", placed + 1, x.x, x.y, x.z);
+                goto fail;
+            }
+        } else if (g->placement == PALA_PLACE_RANDOM) {
+            sample_box(w, g, R, lo, hi);
+            int ok = 0;
+            while (!ok && attempts < maxatt) {
+                attempts++;
+                if (lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]) { attempts = maxatt; break; }
+                x = pala_v(lo[0] + (hi[0] - lo[0]) * pala_rng_uniform(rng), lo[1] + (hi[1] - lo[1]) * pala_rng_uniform(rng),
+                           w->dim == 2 ? 0 : lo[2] + (hi[2] - lo[2]) * pala_rng_uniform(rng));
+                ok = feasible(w, g, x, R) && !phash_hits(&h, w, x, R);
+            }
+            if (!ok) {
+                snprintf(err, errlen, "placed only %ld of %ld grains: no room left for another in the region "
+                         "(bounding spheres of radius %.4g m may not overlap); lower count, enlarge the region "
+                         "or container, or use placement = lattice", placed, g->count, R);
+                goto fail;
+            }
+        } else { /* lattice, x fastest */
+            double s = g->spacing > 0 ? g->spacing : 2.02 * rmax;
+            sample_box(w, g, R, lo, hi);
+            int ok = 0;
+            while (!ok && !done_sites) {
+                x = pala_v(lo[0] + s * (double)site[0], lo[1] + s * (double)site[1], lo[2] + s * (double)site[2]);
+                if (x.x > hi[0]) { site[0] = 0; site[1]++; continue; }
+                if (x.y > hi[1]) { site[1] = 0; site[2]++; continue; }
+                if (x.z > hi[2] || !isfinite(x.x + x.y + x.z)) { done_sites = 1; break; }
+                site[0]++;
+                ok = feasible(w, g, x, R) && !phash_hits(&h, w, x, R);
+            }
+            if (!ok) {
+                snprintf(err, errlen, "the lattice (spacing %.4g m) has room for only %ld of %ld grains in the region; "
+                         "lower count, lattice_spacing, or enlarge the region or container", s, placed, g->count);
+                goto fail;
+            }
+        }
+        pala_vec3 r = w->tmpl[tmpl].frame;   /* principal frame -> as written */
+        if (g->orient == PALA_ORIENT_RANDOM) r = pala_rot_compose(random_rotation(rng, w->dim), r);
+        else if (g->orient == PALA_ORIENT_GIVEN) r = pala_rot_compose(g->orient_r, r);
+        pala_vec3 v = pala_vadd(g->vel, v0);
+        if (g->vspread > 0) {
+            v.x += g->vspread * pala_rng_normal(rng);
+            v.y += g->vspread * pala_rng_normal(rng);
+            if (w->dim == 3) v.z += g->vspread * pala_rng_normal(rng);
+        }
+        int k = pala_world_add_grain(w, tmpl, x, r, v, g->omega);
+        if (k >= total) { snprintf(err, errlen, "internal: placement overflow"); goto fail; }
+        phash_insert(&h, w, k);
+        placed++;
+    }
+    free(h.head); free(h.next);
+    return placed;
+fail:
+    free(h.head); free(h.next);
+    return -1;
+}

@@ -1,0 +1,230 @@
+/* run.c: `pala run`: builds the world from a control file, steps it, and writes the run
+ * folder (docs/output-formats.md):
+ *   control.txt     the effective control file (every key; overrides marked)
+ *   energy.tsv      energies every energy_every steps
+ *   walls.tsv       momentum received by the walls
+ *   trajectory.txt  grain templates once, then frames of the grains' state
+ *   summary.tsv     one row: parameters and key results (for `pala collect`)
+ * An unstable or interrupted run stops, writes its last rows, flushes, and says why. */
+#define _DEFAULT_SOURCE
+#include "run.h"
+#include "internal.h"
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <dirent.h>
+
+static volatile sig_atomic_t g_stop;
+static void on_signal(int sig) { g_stop = sig; }
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void pala_run_default_dir(const char *scene, char *buf, size_t len)
+{
+    const char *b = strrchr(scene, '/');
+    b = b ? b + 1 : scene;
+    const char *dot = strrchr(b, '.');
+    int n = dot && dot != b ? (int)(dot - b) : (int)strlen(b);
+    snprintf(buf, len, "%.*s.run", n, b);
+}
+
+static const char *const result_files[] = {"control.txt", "energy.tsv", "walls.tsv", "trajectory.txt", "summary.tsv"};
+enum { NRESULT = sizeof result_files / sizeof result_files[0] };
+
+int pala_run_prepare_dir(const char *dir, int force, FILE *err)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) { fprintf(err, "pala: %s exists and is not a folder; choose another with -o\n", dir); return PALA_ERR_INPUT; }
+        char p[4096];
+        for (int i = 0; i < NRESULT; i++) {
+            snprintf(p, sizeof p, "%s/%s", dir, result_files[i]);
+            if (access(p, F_OK) == 0) {
+                if (!force) {
+                    fprintf(err, "pala: %s holds the results of an earlier run; choose another folder with -o DIR, or add --force to overwrite it\n", dir);
+                    return PALA_ERR_INPUT;
+                }
+                if (unlink(p) != 0) { fprintf(err, "pala: cannot remove %s: %s\n", p, strerror(errno)); return PALA_ERR_IO; }
+            }
+        }
+        return PALA_OK;
+    }
+    /* mkdir -p */
+    char p[4096];
+    snprintf(p, sizeof p, "%s", dir);
+    for (char *q = p + 1; *q; q++)
+        if (*q == '/') { *q = 0; mkdir(p, 0777); *q = '/'; }
+    if (mkdir(p, 0777) != 0 && errno != EEXIST) { fprintf(err, "pala: cannot create %s: %s\n", dir, strerror(errno)); return PALA_ERR_IO; }
+    return PALA_OK;
+}
+
+static FILE *open_out(const char *dir, const char *name)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    if (!f) fprintf(stderr, "pala: cannot write %s: %s\n", p, strerror(errno));
+    return f;
+}
+
+/* Trajectory header: the templates once (docs/output-formats.md). */
+static void traj_header(FILE *f, const pala_world *w)
+{
+    fprintf(f, "# pala trajectory 1\n");
+    fprintf(f, "dimension %d\n", w->dim);
+    fprintf(f, "templates %d\n", w->ntmpl);
+    for (int t = 0; t < w->ntmpl; t++) {
+        const pala_template *tp = &w->tmpl[t];
+        fprintf(f, "template %d %s ncomp %d mass %.17g inertia %.17g %.17g %.17g bound_radius %.17g volume %.17g volume_stderr %.6g\n",
+                t, tp->name, tp->ncomp, tp->mass, tp->inertia[0], tp->inertia[1], tp->inertia[2], tp->bound_radius, tp->volume, tp->volume_stderr);
+        for (int i = 0; i < tp->ncomp; i++) {
+            pala_vec3 s = w->shape[tp->comp0 + i];
+            fprintf(f, "%.17g %.17g %.17g %.17g\n", s.x, s.y, s.z, w->shape_r[tp->comp0 + i]);
+        }
+    }
+    fprintf(f, "grains %d\n", w->n);
+    for (int k = 0; k < w->n; k++) fprintf(f, "%d%c", w->tid[k], k + 1 == w->n || (k + 1) % 32 == 0 ? '\n' : ' ');
+}
+
+static void traj_frame(FILE *f, const pala_world *w)
+{
+    fprintf(f, "frame %ld %.17g\n", w->step, w->t);
+    for (int k = 0; k < w->n; k++) {
+        pala_vec3 x = w->x[k], r = w->r[k], v = w->v[k], o = w->w[k];
+        fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
+                x.x, x.y, x.z, r.x, r.y, r.z, v.x, v.y, v.z, o.x, o.y, o.z);
+    }
+}
+
+typedef struct estats { double e0, emin, emax, maxrel, last, lastrel; } estats;
+
+static void energy_row(FILE *f, FILE *fw, pala_world *w, estats *es, int first)
+{
+    pala_energy e = pala_world_energy(w);
+    if (first) { es->e0 = es->emin = es->emax = e.total; es->maxrel = 0; }
+    double den = es->e0 != 0 ? fabs(es->e0) : 1.0;
+    double rel = (e.total - es->e0) / den;
+    double bal = (e.total + w->diss - es->e0) / den;
+    if (e.total < es->emin) es->emin = e.total;
+    if (e.total > es->emax) es->emax = e.total;
+    if (fabs(rel) > es->maxrel) es->maxrel = fabs(rel);
+    es->last = e.total;
+    es->lastrel = rel;
+    fprintf(f, "%ld\t%.12g\t%.16g\t%.16g\t%.16g\t%.16g\t%.16g\t%.10g\t%.16g\t%.10g\t%ld\t%.6g\n", w->step, w->t,
+            e.kin, e.rot, e.contact, e.field, e.total, rel, w->diss, bal, w->ncontact, w->worst_overlap);
+    fprintf(fw, "%ld\t%.12g", w->step, w->t);
+    if (w->container == PALA_CONTAINER_BOX) {
+        /* normal momentum each face received, positive outward */
+        const double sgn[6] = {-1, 1, -1, 1, -1, 1};
+        for (int i = 0; i < (w->dim == 2 ? 4 : 6); i++) {
+            pala_vec3 p = w->wall_impulse[i];
+            double pn = (i < 2 ? p.x : i < 4 ? p.y : p.z) * sgn[i];
+            fprintf(fw, "\t%.12g", pn);
+        }
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        pala_vec3 p = w->wall_impulse[0];
+        fprintf(fw, "\t%.12g\t%.12g\t%.12g", p.x, p.y, p.z);
+    }
+    fputc('\n', fw);
+}
+
+int pala_run(const pala_run_opts *o)
+{
+    pala_scene *sc;
+    int rc = pala_scene_load(o->scene, o->nset, o->sets, &sc, stderr);
+    if (rc) return rc;
+    pala_world *w = pala_scene_world(sc);
+    char dir[4096];
+    if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
+    else pala_run_default_dir(o->scene, dir, sizeof dir);
+    rc = pala_run_prepare_dir(dir, o->force, stderr);
+    if (rc) { pala_scene_free(sc); return rc; }
+    FILE *fc = open_out(dir, "control.txt"), *fe = open_out(dir, "energy.tsv"), *fw = open_out(dir, "walls.tsv"),
+         *ft = open_out(dir, "trajectory.txt");
+    if (!fc || !fe || !fw || !ft) { pala_scene_free(sc); return PALA_ERR_IO; }
+    fprintf(fc, "# effective control file written by pala %s\n# command:", PALA_VERSION);
+    for (int i = 0; i < o->cmdc; i++) fprintf(fc, " %s", o->cmdv[i]);
+    fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
+    pala_scene_write(sc, fc);
+    fclose(fc);
+    fprintf(fe, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\tE_total\tdE_rel\tE_diss\tdE_bal_rel\tcontacts\tmax_overlap\n");
+    fprintf(fw, "step\ttime");
+    if (w->container == PALA_CONTAINER_BOX) {
+        const char *nm[6] = {"P_xlo", "P_xhi", "P_ylo", "P_yhi", "P_zlo", "P_zhi"};
+        for (int i = 0; i < (w->dim == 2 ? 4 : 6); i++) fprintf(fw, "\t%s", nm[i]);
+    } else if (w->container == PALA_CONTAINER_CAVITY) fprintf(fw, "\tP_x\tP_y\tP_z");
+    fputc('\n', fw);
+    traj_header(ft, w);
+
+    long steps = pala_scene_steps(sc), eev = pala_scene_energy_every(sc), tev = pala_scene_traj_every(sc);
+    estats es;
+    energy_row(fe, fw, w, &es, 1);
+    traj_frame(ft, w);
+    g_stop = 0;
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int tty = !o->quiet && isatty(2);
+    double t0 = now(), tlast = t0, tflush = t0;
+    int status = PALA_OK;
+    long s;
+    for (s = 1; s <= steps; s++) {
+        int st = pala_world_step(w);
+        int last = s == steps || st != PALA_OK || g_stop;
+        if (st == PALA_OK && w->worst_overlap > w->max_overlap) st = PALA_UNSTABLE;
+        if ((eev > 0 && s % eev == 0) || last || st != PALA_OK) energy_row(fe, fw, w, &es, 0);
+        if ((tev > 0 && s % tev == 0) || last || st != PALA_OK) traj_frame(ft, w);
+        if (st != PALA_OK) { status = st; break; }
+        if (g_stop) { status = PALA_INTERRUPTED; break; }
+        if ((s & 63) == 0) {
+            double tn = now();
+            if (tn - tflush > 1.0) { fflush(fe); fflush(fw); fflush(ft); tflush = tn; }
+            if (tty && tn - tlast > 0.5) {
+                double rate = (double)s / (tn - t0);
+                fprintf(stderr, "\r%5.1f%%  step %ld/%ld  %.3g steps/s  ETA %.0f s   ", 100.0 * (double)s / (double)steps, s, steps, rate, (double)(steps - s) / rate);
+                tlast = tn;
+            }
+        }
+    }
+    if (s > steps) s = steps;
+    double wall = now() - t0;
+    if (tty) fprintf(stderr, "\r%*s\r", 70, "");
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    fclose(fe); fclose(fw); fclose(ft);
+    double gsps = wall > 0 ? (double)w->n * (double)w->step / wall : 0;
+    /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md) */
+    FILE *fs = open_out(dir, "summary.tsv");
+    if (fs) {
+        const char *k, *v;
+        fprintf(fs, "scene");
+        for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", k);
+        fprintf(fs, "\tstatus\texit_code\tsteps\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\n");
+        fprintf(fs, "%s", o->scene);
+        for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
+        const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : "interrupted";
+        fprintf(fs, "\t%s\t%d\t%ld\t%.12g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, w->t, wall, gsps,
+                es.e0, es.last, es.emin, es.emax, es.maxrel, w->diss);
+        fclose(fs);
+    }
+    if (status == PALA_UNSTABLE)
+        fprintf(stderr, "pala: run stopped as unstable: %s\npala: logs up to step %ld are in %s/\n", w->why[0] ? w->why : "runaway overlap; reduce dt", w->step, dir);
+    else if (status == PALA_INTERRUPTED)
+        fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/\n", w->step, steps, dir);
+    if (!o->quiet || status != PALA_OK)
+        printf("%s: %ld steps, %d grains, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
+               o->scene, w->step, w->n, w->t, wall, gsps, es.lastrel, es.maxrel, dir);
+    pala_scene_free(sc);
+    return status;
+}

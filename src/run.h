@@ -1,0 +1,23 @@
+/* run.h: `pala run`: a scene run into a folder of logs. */
+#ifndef PALA_RUN_H
+#define PALA_RUN_H
+#include "pala/pala.h"
+
+typedef struct pala_run_opts {
+    const char *scene;       /* control file */
+    const char *outdir;      /* NULL: default <scene name>.run */
+    int force;               /* overwrite results of an earlier run */
+    int quiet;               /* no progress line, no summary */
+    int nset;                /* overrides KEY=VALUE */
+    char **sets;
+    int cmdc; char **cmdv;   /* the command line, recorded in the folder */
+} pala_run_opts;
+
+/* Returns the exit code (enum pala_status). */
+int pala_run(const pala_run_opts *o);
+/* Default output folder of a scene: basename without extension + ".run". */
+void pala_run_default_dir(const char *scene, char *buf, size_t len);
+/* Prepare an output folder: create it, or refuse one that holds results unless force. */
+int pala_run_prepare_dir(const char *dir, int force, FILE *err);
+
+#endif

@@ -1,0 +1,749 @@
+/* scene.c: the control-file reader.
+ *
+ * Format (docs/control-file.md): one `key = value` per line, `#` starts a comment,
+ * sections `[material NAME]`, `[grain NAME]`, `[group NAME]` hold the keys of a
+ * material, a grain type and a group of grains.  Every key is in the table of keys.c.
+ * Errors are reported as `FILE:LINE: message` with a suggestion; overrides
+ * (--set KEY=VALUE, KEY = dt or material.NAME.friction) as `--set 'KEY=VALUE': message`. */
+#include "internal.h"
+#include "keys.h"
+#include "place.h"
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct section { int kind; char name[32]; int line; } section;
+typedef struct entry {
+    int sect;                /* index into sec */
+    const pala_keydef *k;
+    char *val;               /* value text, trimmed */
+    int line;                /* 0 for overrides */
+    char *set;               /* the override text for messages, or NULL */
+} entry;
+
+struct pala_scene {
+    char *path;
+    section *sec; int nsec;
+    entry *ent; int nent;
+    FILE *err;
+    pala_world w;
+    pala_rng rng;
+    long steps, energy_every, traj_every;
+    char valbuf[256];
+    int built;
+};
+
+/* ---- messages ---------------------------------------------------------------------- */
+static void emsg(pala_scene *s, int line, const char *set, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (set) fprintf(s->err, "--set '%s': ", set);
+    else if (line > 0) fprintf(s->err, "%s:%d: ", s->path, line);
+    else fprintf(s->err, "%s: ", s->path);
+    vfprintf(s->err, fmt, ap);
+    fputc('\n', s->err);
+    va_end(ap);
+}
+#define EERR(s, e, ...) emsg((s), (e)->line, (e)->set, __VA_ARGS__)
+
+static int edit_distance(const char *a, const char *b)
+{
+    int la = (int)strlen(a), lb = (int)strlen(b);
+    if (la > 40 || lb > 40) return 99;
+    int d[41][41];
+    for (int i = 0; i <= la; i++) d[i][0] = i;
+    for (int j = 0; j <= lb; j++) d[0][j] = j;
+    for (int i = 1; i <= la; i++)
+        for (int j = 1; j <= lb; j++) {
+            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
+            d[i][j] = c;
+        }
+    return d[la][lb];
+}
+
+
+static const pala_keydef *find_key(int kind, const char *name)
+{
+    for (int i = 0; i < pala_nkeys; i++)
+        if (pala_keys[i].sect == kind && !strcmp(pala_keys[i].name, name)) return &pala_keys[i];
+    return NULL;
+}
+
+/* "unknown key" with the closest key of the same section, or the section it belongs in. */
+static void unknown_key(pala_scene *s, int line, const char *set, int kind, const char *name)
+{
+    const pala_keydef *best = NULL;
+    int bd = 99;
+    for (int i = 0; i < pala_nkeys; i++) {
+        if (pala_keys[i].sect != kind) continue;
+        int d = edit_distance(name, pala_keys[i].name);
+        if (d < bd) { bd = d; best = &pala_keys[i]; }
+    }
+    int close = best && bd <= 1 + (int)strlen(name) / 4;
+    for (int i = 0; i < pala_nkeys && !close; i++)
+        if (!strcmp(pala_keys[i].name, name)) {
+            emsg(s, line, set, "key '%s' belongs in a [%s NAME] section, not %s%s", name,
+                 pala_keys[i].sect == PALA_S_TOP ? "top-level" : pala_sect_names[pala_keys[i].sect],
+                 kind == PALA_S_TOP ? "at the top level" : "here",
+                 pala_keys[i].sect == PALA_S_TOP ? " (move it above the first [section])" : "");
+            return;
+        }
+    if (close)
+        emsg(s, line, set, "unknown key '%s' %s; did you mean '%s'? (pala help keys lists all)", name,
+             kind == PALA_S_TOP ? "at the top level" : "in this section", best->name);
+    else
+        emsg(s, line, set, "unknown key '%s' %s (pala help keys lists all)", name,
+             kind == PALA_S_TOP ? "at the top level" : "in this section");
+}
+
+/* ---- value parsing ---------------------------------------------------------------- */
+static int parse_reals(const char *txt, double *out, int max, int *n)
+{
+    const char *p = txt;
+    *n = 0;
+    for (;;) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p) return 0;
+        if (*n == max) return -2;
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || (*end && !isspace((unsigned char)*end)) || !isfinite(v)) return -1;
+        out[(*n)++] = v;
+        p = end;
+    }
+}
+
+static const char *expected(const pala_keydef *k, char *buf, size_t len)
+{
+    switch (k->type) {
+    case PALA_K_INT: snprintf(buf, len, "an integer"); break;
+    case PALA_K_REAL: snprintf(buf, len, "a number (%s)", k->unit); break;
+    case PALA_K_REALS:
+        if (k->nmin == k->nmax) snprintf(buf, len, "%d numbers (%s)", k->nmin, k->unit);
+        else snprintf(buf, len, "%d to %d numbers (%s)", k->nmin, k->nmax, k->unit);
+        break;
+    case PALA_K_WORD: snprintf(buf, len, "one of %s", k->choices); break;
+    case PALA_K_NAME: snprintf(buf, len, "the name of a [%s] section", pala_sect_names[k->ref]); break;
+    default: snprintf(buf, len, "one of %s, or three numbers", k->choices); break;
+    }
+    return buf;
+}
+
+static int word_in(const char *w, const char *choices)
+{
+    size_t n = strlen(w);
+    const char *p = choices;
+    while (p && *p) {
+        const char *bar = strchr(p, '|');
+        size_t l = bar ? (size_t)(bar - p) : strlen(p);
+        if (l == n && !strncmp(p, w, n)) return 1;
+        p = bar ? bar + 1 : NULL;
+    }
+    return 0;
+}
+
+static int find_section(const pala_scene *s, int kind, const char *name)
+{
+    for (int i = 0; i < s->nsec; i++)
+        if (s->sec[i].kind == kind && !strcmp(s->sec[i].name, name)) return i;
+    return -1;
+}
+
+/* Check one entry's value against its key definition. */
+static int check_value(pala_scene *s, const entry *e)
+{
+    const pala_keydef *k = e->k;
+    char eb[128];
+    double v[8];
+    int n;
+    if (!e->val[0]) {
+        EERR(s, e, "missing value for '%s': expected %s", k->name, expected(k, eb, sizeof eb));
+        return -1;
+    }
+    switch (k->type) {
+    case PALA_K_WORD:
+        if (!word_in(e->val, k->choices)) {
+            EERR(s, e, "'%s = %s': expected %s", k->name, e->val, expected(k, eb, sizeof eb));
+            return -1;
+        }
+        return 0;
+    case PALA_K_NAME:
+        if (find_section(s, k->ref, e->val) < 0) {
+            EERR(s, e, "'%s = %s': no [%s %s] section in this file", k->name, e->val, pala_sect_names[k->ref], e->val);
+            return -1;
+        }
+        return 0;
+    case PALA_K_ORIENT:
+        if (word_in(e->val, k->choices)) return 0;
+        /* fall through: three numbers */
+    default: break;
+    }
+    int max = k->type == PALA_K_INT || k->type == PALA_K_REAL ? 1 : k->nmax;
+    int min = k->type == PALA_K_INT || k->type == PALA_K_REAL ? 1 : k->nmin;
+    int rc = parse_reals(e->val, v, max, &n);
+    if (rc == -1 || (rc == 0 && n < min) || rc == -2) {
+        EERR(s, e, "'%s = %s': expected %s", k->name, e->val, expected(k, eb, sizeof eb));
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (k->type == PALA_K_INT && v[i] != floor(v[i])) {
+            EERR(s, e, "'%s = %s': expected an integer", k->name, e->val);
+            return -1;
+        }
+        /* real keys with lower bound 0 and no default (lengths, dt, moduli) are strictly positive */
+        int strict = k->type != PALA_K_INT && k->lo == 0 && k->def == NULL;
+        if (v[i] < k->lo || v[i] > k->hi || (strict && v[i] == 0)) {
+            char lo[32], hi[32];
+            snprintf(lo, sizeof lo, "%g", k->lo);
+            snprintf(hi, sizeof hi, "%g", k->hi);
+            if (strict)
+                EERR(s, e, "'%s = %s': must be positive (%s)", k->name, e->val, k->unit);
+            else if (isinf(k->hi))
+                EERR(s, e, "'%s = %s': must be at least %s", k->name, e->val, lo);
+            else
+                EERR(s, e, "'%s = %s': must be between %s and %s", k->name, e->val, lo, hi);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* ---- reading ----------------------------------------------------------------------- */
+static char *trim(char *p)
+{
+    while (isspace((unsigned char)*p)) p++;
+    char *e = p + strlen(p);
+    while (e > p && isspace((unsigned char)e[-1])) *--e = 0;
+    return p;
+}
+
+static char *xstrdup(const char *p)
+{
+    size_t n = strlen(p) + 1;
+    char *q = pala_xrealloc(NULL, n);
+    memcpy(q, p, n);
+    return q;
+}
+
+static int add_section(pala_scene *s, int kind, const char *name, int line)
+{
+    PALA_GROW(s->sec, s->nsec + 1);
+    section *c = &s->sec[s->nsec];
+    c->kind = kind;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->line = line;
+    return s->nsec++;
+}
+
+static entry *find_entry(const pala_scene *s, int sect, const char *key)
+{
+    for (int i = s->nent - 1; i >= 0; i--)
+        if (s->ent[i].sect == sect && !strcmp(s->ent[i].k->name, key)) return &s->ent[i];
+    return NULL;
+}
+
+static int read_file(pala_scene *s)
+{
+    FILE *f = fopen(s->path, "r");
+    if (!f) { fprintf(s->err, "%s: cannot open: %s\n", s->path, strerror(errno)); return -1; }
+    char buf[4096];
+    int line = 0, cur = add_section(s, PALA_S_TOP, "", 0), bad = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        char *hash = strchr(buf, '#');
+        if (hash) *hash = 0;
+        char *p = trim(buf);
+        if (!*p) continue;
+        if (*p == '[') {
+            char *close = strchr(p, ']');
+            char kindw[32] = "", name[64] = "", extra[8] = "";
+            if (!close || trim(close + 1)[0]) { emsg(s, line, NULL, "expected a section header like [material NAME]"); bad = 1; continue; }
+            *close = 0;
+            int nw = sscanf(p + 1, "%31s %63s %7s", kindw, name, extra);
+            int kind = -1;
+            for (int k = 1; k < PALA_S_N; k++)
+                if (!strcmp(kindw, pala_sect_names[k])) kind = k;
+            if (kind < 0) { emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME] or [group NAME]", kindw); bad = 1; continue; }
+            if (nw != 2) { emsg(s, line, NULL, "section [%s] needs one name, e.g. [%s %s1]", kindw, kindw, kindw); bad = 1; continue; }
+            if (strlen(name) > 31 || strchr(name, '.') || strchr(name, '=')) { emsg(s, line, NULL, "section name '%s': use at most 31 characters, no '.' or '='", name); bad = 1; continue; }
+            int prev = find_section(s, kind, name);
+            if (prev >= 0) { emsg(s, line, NULL, "[%s %s] is defined twice (first at line %d); rename one", kindw, name, s->sec[prev].line); bad = 1; continue; }
+            cur = add_section(s, kind, name, line);
+            continue;
+        }
+        char *eq = strchr(p, '=');
+        if (!eq) { emsg(s, line, NULL, "expected 'key = value', got '%s'", p); bad = 1; continue; }
+        *eq = 0;
+        char *key = trim(p), *val = trim(eq + 1);
+        const pala_keydef *k = find_key(s->sec[cur].kind, key);
+        if (!k) { unknown_key(s, line, NULL, s->sec[cur].kind, key); bad = 1; continue; }
+        entry *old = find_entry(s, cur, key);
+        if (old && !k->repeat) {
+            emsg(s, line, NULL, "'%s' is set twice in this section (first at line %d); keep one", key, old->line);
+            bad = 1;
+            continue;
+        }
+        PALA_GROW(s->ent, s->nent + 1);
+        s->ent[s->nent++] = (entry){cur, k, xstrdup(val), line, NULL};
+    }
+    fclose(f);
+    if (line == 0 && !bad) { fprintf(s->err, "%s: the file is empty; see examples/ for control files\n", s->path); bad = 1; }
+    return bad ? -1 : 0;
+}
+
+/* --set KEY=VALUE: KEY is a top-level key or KIND.NAME.KEY (material.rubber.friction). */
+static int apply_override(pala_scene *s, char *set)
+{
+    char *eq = strchr(set, '=');
+    if (!eq) { emsg(s, 0, set, "expected KEY=VALUE, e.g. --set dt=1e-6"); return -1; }
+    char key[160];
+    size_t kl = (size_t)(eq - set);
+    if (kl >= sizeof key) kl = sizeof key - 1;
+    memcpy(key, set, kl);
+    key[kl] = 0;
+    char *kk = trim(key);
+    char val[1024];
+    snprintf(val, sizeof val, "%s", eq + 1);
+    char *v = trim(val);
+    int sect = 0;
+    const char *name = kk;
+    char *d1 = strchr(kk, '.');
+    if (d1) {
+        char *d2 = strchr(d1 + 1, '.');
+        if (!d2) { emsg(s, 0, set, "expected KEY or KIND.NAME.KEY, e.g. material.sand.friction"); return -1; }
+        *d1 = *d2 = 0;
+        int kind = -1;
+        for (int k = 1; k < PALA_S_N; k++)
+            if (!strcmp(kk, pala_sect_names[k])) kind = k;
+        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain or group", kk); return -1; }
+        sect = find_section(s, kind, d1 + 1);
+        if (sect < 0) { emsg(s, 0, set, "the file has no [%s %s] section", kk, d1 + 1); return -1; }
+        name = d2 + 1;
+    }
+    const pala_keydef *k = find_key(s->sec[sect].kind, name);
+    if (!k) { unknown_key(s, 0, set, s->sec[sect].kind, name); return -1; }
+    if (k->repeat) { emsg(s, 0, set, "'%s' is a repeated key and cannot be overridden; edit the file", name); return -1; }
+    entry *e = find_entry(s, sect, name);
+    if (e) { free(e->val); e->val = xstrdup(v); e->line = 0; e->set = set; }
+    else {
+        PALA_GROW(s->ent, s->nent + 1);
+        s->ent[s->nent++] = (entry){sect, k, xstrdup(v), 0, set};
+    }
+    return 0;
+}
+
+/* ---- typed getters (values already validated) -------------------------------------- */
+static const char *getv(pala_scene *s, int sect, const char *key)
+{
+    entry *e = find_entry(s, sect, key);
+    if (e) return e->val;
+    const pala_keydef *k = find_key(s->sec[sect].kind, key);
+    return k ? k->def : NULL;
+}
+static double getr(pala_scene *s, int sect, const char *key) { const char *v = getv(s, sect, key); return v ? strtod(v, NULL) : 0; }
+static int getn(pala_scene *s, int sect, const char *key, double *out, int max)
+{
+    const char *v = getv(s, sect, key);
+    int n = 0;
+    if (v) parse_reals(v, out, max, &n);
+    return n;
+}
+static pala_vec3 getv3(pala_scene *s, int sect, const char *key)
+{
+    double a[3] = {0, 0, 0};
+    getn(s, sect, key, a, 3);
+    return pala_v(a[0], a[1], a[2]);
+}
+static int is(pala_scene *s, int sect, const char *key, const char *word)
+{
+    const char *v = getv(s, sect, key);
+    return v && !strcmp(v, word);
+}
+/* line of a key for messages: its own line, else the section's header line */
+static int kline(pala_scene *s, int sect, const char *key, char **set)
+{
+    entry *e = find_entry(s, sect, key);
+    *set = e ? e->set : NULL;
+    return e ? e->line : s->sec[sect].line;
+}
+#define SERR(s, sect, key, ...) do { char *set_; int l_ = kline((s), (sect), (key), &set_); emsg((s), l_, set_, __VA_ARGS__); } while (0)
+
+static int require(pala_scene *s, int sect, const char *key, const char *why)
+{
+    if (find_entry(s, sect, key)) return 0;
+    const section *c = &s->sec[sect];
+    const pala_keydef *k = find_key(c->kind, key);
+    char eb[128];
+    if (c->kind == PALA_S_TOP)
+        emsg(s, 0, NULL, "missing key '%s' (%s): add e.g. '%s = ...', %s", key, k->doc, key, expected(k, eb, sizeof eb));
+    else
+        emsg(s, c->line, NULL, "[%s %s] needs '%s' %s: %s", pala_sect_names[c->kind], c->name, key, why, k->doc);
+    return -1;
+}
+
+/* ---- building the world ------------------------------------------------------------ */
+static int build_materials(pala_scene *s, int *matidx)
+{
+    int bad = 0;
+    for (int i = 0; i < s->nsec; i++) {
+        matidx[i] = -1;
+        if (s->sec[i].kind != PALA_S_MATERIAL) continue;
+        bad |= require(s, i, "density", "") | require(s, i, "young", "");
+        pala_material m;
+        snprintf(m.name, sizeof m.name, "%s", s->sec[i].name);
+        m.rho = getr(s, i, "density"); m.E = getr(s, i, "young"); m.sigma = getr(s, i, "poisson");
+        m.delta = getr(s, i, "delta"); m.mu = getr(s, i, "friction"); m.nu = getr(s, i, "slip_velocity");
+        matidx[i] = pala_world_add_material(&s->w, &m);
+    }
+    return bad ? -1 : 0;
+}
+
+/* A grain type: builds one template (or `variants` random ones).  tfirst/tcount give
+ * the range of template indices of section i. */
+static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst, int *tcount, int ngrains)
+{
+    int bad = require(s, i, "material", "") | require(s, i, "shape", "(sphere, spheres or random)");
+    if (bad) return -1;
+    int mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, i, "material"))];
+    double rho = s->w.mat[mat].rho;
+    long ns = (long)getr(s, i, "mc_samples");
+    int dim = s->w.dim;
+    pala_template t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.name, sizeof t.name, "%s", s->sec[i].name);
+    t.material = mat;
+    char err[256];
+    *tfirst = s->w.ntmpl;
+    *tcount = 0;
+    enum { MAXC = 64 };
+    pala_vec3 c[MAXC], shape[MAXC];
+    double rad[MAXC], rout[MAXC];
+    int nvar = 1;
+    if (is(s, i, "shape", "random")) {
+        if (require(s, i, "component_radius", "for shape = random")) return -1;
+        double nn[2], rr[2];
+        getn(s, i, "components", nn, 2);
+        getn(s, i, "component_radius", rr, 2);
+        if (nn[0] > nn[1]) { SERR(s, i, "components", "'components': the least (%g) exceeds the most (%g)", nn[0], nn[1]); return -1; }
+        if (rr[0] > rr[1]) { SERR(s, i, "component_radius", "'component_radius': the least (%g) exceeds the largest (%g)", rr[0], rr[1]); return -1; }
+        pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], getr(s, i, "spread")};
+        nvar = (int)getr(s, i, "variants");
+        if (nvar == 0) nvar = ngrains > 0 ? ngrains : 1;
+        for (int v = 0; v < nvar; v++) {
+            int n = pala_factory_make(&f, &s->rng, dim, c, rad);
+            if (pala_template_build(&t, n, c, rad, rho, ns, shape, rout, err, sizeof err)) {
+                emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
+                return -1;
+            }
+            if (find_entry(s, i, "volume_radius")) pala_template_scale(&t, shape, rout, getr(s, i, "volume_radius"));
+            pala_world_add_template(&s->w, &t, shape, rout);
+        }
+        *tcount = nvar;
+        return 0;
+    }
+    int n = 0;
+    if (is(s, i, "shape", "sphere")) {
+        if (require(s, i, "radius", "for shape = sphere")) return -1;
+        c[0] = pala_v(0, 0, 0);
+        rad[0] = getr(s, i, "radius");
+        n = 1;
+    } else {
+        for (int e = 0; e < s->nent; e++) {
+            entry *en = &s->ent[e];
+            if (en->sect != i || strcmp(en->k->name, "sphere")) continue;
+            if (n == MAXC) { EERR(s, en, "more than %d components; split the grain", MAXC); return -1; }
+            double v[4];
+            int k;
+            parse_reals(en->val, v, 4, &k);
+            if (!(v[3] > 0)) { EERR(s, en, "'sphere = %s': the radius (4th number) must be positive", en->val); return -1; }
+            if (dim == 2 && v[2] != 0) { EERR(s, en, "'sphere = %s': in 2D every centre needs z = 0", en->val); return -1; }
+            c[n] = pala_v(v[0], v[1], v[2]);
+            rad[n] = v[3];
+            n++;
+        }
+        if (n == 0) { emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = spheres but no 'sphere = x y z r' lines", s->sec[i].name); return -1; }
+    }
+    if (pala_template_build(&t, n, c, rad, rho, ns, shape, rout, err, sizeof err)) {
+        emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
+        return -1;
+    }
+    if (find_entry(s, i, "volume_radius")) pala_template_scale(&t, shape, rout, getr(s, i, "volume_radius"));
+    pala_world_add_template(&s->w, &t, shape, rout);
+    *tcount = 1;
+    return 0;
+}
+
+static int build_world(pala_scene *s)
+{
+    pala_world *w = &s->w;
+    int bad = 0;
+    w->dim = (int)getr(s, 0, "dimension");
+    pala_rng_seed(&s->rng, (uint64_t)getr(s, 0, "seed"));
+    /* time */
+    bad |= require(s, 0, "dt", "");
+    w->dt = getr(s, 0, "dt");
+    int hs = find_entry(s, 0, "steps") != NULL, he = find_entry(s, 0, "end_time") != NULL;
+    if (hs && he) { SERR(s, 0, "end_time", "give either 'steps' or 'end_time', not both"); bad = 1; }
+    else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
+    else if (!bad) s->steps = hs ? (long)getr(s, 0, "steps") : lround(getr(s, 0, "end_time") / w->dt);
+    s->energy_every = (long)getr(s, 0, "energy_every");
+    s->traj_every = (long)getr(s, 0, "trajectory_every");
+    w->max_overlap = getr(s, 0, "max_overlap");
+    w->nl.skin = getr(s, 0, "neighbor_skin");
+    w->hertz = is(s, 0, "hertz", "textbook") ? PALA_HERTZ_TEXTBOOK : PALA_HERTZ_PAPER;
+    w->g = getv3(s, 0, "gravity");
+    if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, "gravity", "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
+    /* container */
+    if (is(s, 0, "container", "box")) {
+        w->container = PALA_CONTAINER_BOX;
+        if (require(s, 0, "box", "")) bad = 1;
+        else {
+            double b[6];
+            getn(s, 0, "box", b, 6);
+            w->box_lo = pala_v(b[0], b[2], b[4]);
+            w->box_hi = pala_v(b[1], b[3], b[5]);
+            if (w->dim == 2) { w->box_lo.z = -HUGE_VAL; w->box_hi.z = HUGE_VAL; }
+            for (int a = 0; a < (w->dim == 2 ? 2 : 3); a++)
+                if (!(b[2 * a + 1] > b[2 * a])) { SERR(s, 0, "box", "'box': %s must exceed %s (give xlo xhi ylo yhi zlo zhi)", (const char *[]){"xhi", "yhi", "zhi"}[a], (const char *[]){"xlo", "ylo", "zlo"}[a]); bad = 1; break; }
+        }
+    } else if (is(s, 0, "container", "cavity")) {
+        w->container = PALA_CONTAINER_CAVITY;
+        if (require(s, 0, "cavity_radius", "")) bad = 1;
+        w->cav_R = getr(s, 0, "cavity_radius");
+        w->cav_c = getv3(s, 0, "cavity_centre");
+        if (w->dim == 2 && w->cav_c.z != 0) { SERR(s, 0, "cavity_centre", "in 2D the cavity centre needs z = 0"); bad = 1; }
+    }
+    int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
+    if (build_materials(s, matidx)) bad = 1;
+    if (w->container != PALA_CONTAINER_NONE) {
+        if (require(s, 0, "wall_material", "")) bad = 1;
+        else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, "wall_material"))];
+    }
+    if (w->nmat == 0 && !bad) { emsg(s, 0, NULL, "no [material NAME] section: grains need a material"); bad = 1; }
+    if (bad) { free(matidx); return -1; }
+    /* grain types: count how many grains use each (random types make one shape each) */
+    int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
+    for (int i = 0; i < s->nsec; i++) {
+        tfirst[i] = tcount[i] = 0;
+        if (s->sec[i].kind != PALA_S_GRAIN) continue;
+        int use = 0;
+        for (int g = 0; g < s->nsec; g++)
+            if (s->sec[g].kind == PALA_S_GROUP && getv(s, g, "grain") && !strcmp(getv(s, g, "grain"), s->sec[i].name))
+                use += find_entry(s, g, "count") ? (int)getr(s, g, "count") : 1;
+        if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], use)) bad = 1;
+    }
+    /* groups */
+    int ngroups = 0;
+    for (int g = 0; g < s->nsec && !bad; g++) {
+        if (s->sec[g].kind != PALA_S_GROUP) continue;
+        ngroups++;
+        if (require(s, g, "grain", "(the grain type to place)")) { bad = 1; break; }
+        int ti = find_section(s, PALA_S_GRAIN, getv(s, g, "grain"));
+        pala_group grp;
+        memset(&grp, 0, sizeof grp);
+        grp.tfirst = tfirst[ti];
+        grp.tcount = tcount[ti];
+        grp.random_variant = tcount[ti] > 1 && getr(s, ti, "variants") > 0;
+        int nat = 0;
+        for (int e = 0; e < s->nent; e++) if (s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at")) nat++;
+        if (is(s, g, "placement", "list")) {
+            grp.placement = PALA_PLACE_LIST;
+            if (nat == 0) { emsg(s, s->sec[g].line, NULL, "[group %s] has placement = list but no 'at = x y z' lines", s->sec[g].name); bad = 1; break; }
+            grp.count = find_entry(s, g, "count") ? (long)getr(s, g, "count") : nat;
+            if (grp.count != nat) { SERR(s, g, "count", "count = %ld but the group has %d 'at' lines; make them agree", grp.count, nat); bad = 1; break; }
+            grp.at = pala_xrealloc(NULL, (size_t)nat * 6 * sizeof(double));
+            int q = 0;
+            for (int e = 0; e < s->nent; e++) {
+                entry *en = &s->ent[e];
+                if (en->sect != g || strcmp(en->k->name, "at")) continue;
+                double v[6] = {0, 0, 0, 0, 0, 0};
+                int k;
+                parse_reals(en->val, v, 6, &k);
+                if (k != 3 && k != 6) { EERR(s, en, "'at = %s': expected x y z, or x y z vx vy vz", en->val); bad = 1; }
+                if (w->dim == 2 && (v[2] != 0 || v[5] != 0)) { EERR(s, en, "'at = %s': in 2D, z and vz must be 0", en->val); bad = 1; }
+                memcpy(grp.at + 6 * q++, v, sizeof v);
+            }
+            if (bad) { free(grp.at); break; }
+        } else {
+            if (require(s, g, "count", "(how many grains)")) { bad = 1; break; }
+            grp.count = (long)getr(s, g, "count");
+            grp.placement = is(s, g, "placement", "lattice") ? PALA_PLACE_LATTICE : PALA_PLACE_RANDOM;
+            if (nat) { emsg(s, s->sec[g].line, NULL, "[group %s] has 'at' lines but placement is not list; add 'placement = list'", s->sec[g].name); bad = 1; break; }
+        }
+        grp.region = is(s, g, "region", "box") ? PALA_REGION_BOX : is(s, g, "region", "slab") ? PALA_REGION_SLAB : PALA_REGION_CONTAINER;
+        if (grp.region == PALA_REGION_BOX) {
+            if (require(s, g, "region_box", "for region = box")) { bad = 1; break; }
+            getn(s, g, "region_box", grp.rbox, 6);
+        }
+        if (grp.region == PALA_REGION_SLAB) {
+            if (require(s, g, "slab_thickness", "for region = slab")) { bad = 1; break; }
+            grp.slab_n = getv3(s, g, "slab_normal");
+            if (pala_vnorm(grp.slab_n) == 0) { SERR(s, g, "slab_normal", "'slab_normal' must not be the zero vector"); bad = 1; break; }
+            grp.slab_n = pala_vscale(1 / pala_vnorm(grp.slab_n), grp.slab_n);
+            grp.slab_off = getr(s, g, "slab_offset");
+            grp.slab_th = getr(s, g, "slab_thickness");
+        }
+        if (grp.region == PALA_REGION_CONTAINER && w->container == PALA_CONTAINER_NONE && grp.placement != PALA_PLACE_LIST) {
+            SERR(s, g, "region", "with container = none, random and lattice placement need region = box"); bad = 1; break;
+        }
+        grp.spacing = getr(s, g, "lattice_spacing");
+        grp.vel = getv3(s, g, "velocity");
+        grp.vspread = getr(s, g, "velocity_spread");
+        grp.omega = getv3(s, g, "angular_velocity");
+        const char *o = getv(s, g, "orientation");
+        grp.orient = !strcmp(o, "random") ? PALA_ORIENT_RANDOM : !strcmp(o, "as_written") ? PALA_ORIENT_WRITTEN : PALA_ORIENT_GIVEN;
+        if (grp.orient == PALA_ORIENT_GIVEN) grp.orient_r = getv3(s, g, "orientation");
+        if (w->dim == 2) {
+            if (grp.vel.z != 0) { SERR(s, g, "velocity", "in 2D the velocity needs z = 0"); bad = 1; break; }
+            if (grp.omega.x != 0 || grp.omega.y != 0) { SERR(s, g, "angular_velocity", "in 2D grains turn about z only: use 0 0 wz"); bad = 1; break; }
+            if (grp.orient == PALA_ORIENT_GIVEN && (grp.orient_r.x != 0 || grp.orient_r.y != 0)) { SERR(s, g, "orientation", "in 2D the rotation vector must be 0 0 rz"); bad = 1; break; }
+        }
+        char err[320];
+        long placed = pala_place_group(w, &grp, &s->rng, err, sizeof err);
+        free(grp.at);
+        if (placed < 0) { SERR(s, g, grp.placement == PALA_PLACE_LIST ? "at" : "count", "[group %s]: %s", s->sec[g].name, err); bad = 1; break; }
+    }
+    if (!bad && ngroups == 0) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
+    free(matidx); free(tfirst); free(tcount);
+    if (bad) return -1;
+    pala_world_prepare(w);
+    return 0;
+}
+
+static int load(const char *path, int nset, char **sets, pala_scene **out, FILE *err, int build)
+{
+    pala_scene *s = pala_xrealloc(NULL, sizeof *s);
+    memset(s, 0, sizeof *s);
+    s->path = xstrdup(path);
+    s->err = err ? err : stderr;
+    pala_world_init(&s->w);
+    int bad = read_file(s);
+    for (int i = 0; i < nset && !bad; i++) bad |= apply_override(s, sets[i]);
+    for (int i = 0; i < s->nent && !bad; i++) bad |= check_value(s, &s->ent[i]);
+    if (!bad && build) bad = build_world(s);
+    if (bad) { pala_scene_free(s); *out = NULL; return PALA_ERR_INPUT; }
+    s->built = build;
+    *out = s;
+    return PALA_OK;
+}
+
+int pala_scene_load(const char *path, int nset, char **sets, pala_scene **out, FILE *err)
+{
+    return load(path, nset, sets, out, err, 1);
+}
+
+int pala_scene_validate(const char *path, int nset, char **sets, FILE *err)
+{
+    pala_scene *s;
+    int rc = load(path, nset, sets, &s, err, 1);
+    if (s) pala_scene_free(s);
+    return rc;
+}
+
+pala_world *pala_scene_world(pala_scene *s) { return &s->w; }
+long pala_scene_steps(const pala_scene *s) { return s->steps; }
+double pala_scene_end_time(const pala_scene *s) { return (double)s->steps * s->w.dt; }
+long pala_scene_energy_every(const pala_scene *s) { return s->energy_every; }
+long pala_scene_traj_every(const pala_scene *s) { return s->traj_every; }
+
+void pala_scene_free(pala_scene *s)
+{
+    if (!s) return;
+    for (int i = 0; i < s->nent; i++) free(s->ent[i].val);
+    free(s->ent); free(s->sec); free(s->path);
+    pala_world_free(&s->w);
+    free(s);
+}
+
+/* The effective control file: every key that is set or has a default, section by
+ * section, overrides marked.  Reading it back gives the same run. */
+void pala_scene_write(const pala_scene *s, FILE *f)
+{
+    for (int i = 0; i < s->nsec; i++) {
+        const section *c = &s->sec[i];
+        if (c->kind != PALA_S_TOP) fprintf(f, "\n[%s %s]\n", pala_sect_names[c->kind], c->name);
+        for (int k = 0; k < pala_nkeys; k++) {
+            const pala_keydef *kd = &pala_keys[k];
+            if (kd->sect != c->kind) continue;
+            int any = 0;
+            for (int e = 0; e < s->nent; e++) {
+                const entry *en = &s->ent[e];
+                if (en->sect != i || en->k != kd) continue;
+                fprintf(f, "%s = %s%s\n", kd->name, en->val, en->set ? "    # --set" : "");
+                any = 1;
+            }
+            if (!any && kd->def) fprintf(f, "%s = %s    # default\n", kd->name, kd->def);
+        }
+    }
+}
+
+const char *pala_scene_get(const pala_scene *s, const char *key)
+{
+    for (int i = 0; pala_scene_setting(s, i, NULL, NULL); i++) {
+        const char *k, *v;
+        pala_scene_setting(s, i, &k, &v);
+        if (!strcmp(k, key)) return v;
+    }
+    return NULL;
+}
+
+/* Effective non-repeated settings, in table order per section, with dotted names. */
+int pala_scene_setting(const pala_scene *s, int idx, const char **key, const char **value)
+{
+    static char kb[160];
+    int n = 0;
+    for (int i = 0; i < s->nsec; i++) {
+        const section *c = &s->sec[i];
+        for (int k = 0; k < pala_nkeys; k++) {
+            const pala_keydef *kd = &pala_keys[k];
+            if (kd->sect != c->kind || kd->repeat) continue;
+            entry *e = find_entry(s, i, kd->name);
+            const char *v = e ? e->val : kd->def;
+            if (!v) continue;
+            if (n++ != idx) continue;
+            if (key) {
+                if (c->kind == PALA_S_TOP) snprintf(kb, sizeof kb, "%s", kd->name);
+                else snprintf(kb, sizeof kb, "%s.%s.%s", pala_sect_names[c->kind], c->name, kd->name);
+                *key = kb;
+            }
+            if (value) *value = v;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- help --------------------------------------------------------------------------- */
+static void help_one(const pala_keydef *k, FILE *f)
+{
+    char eb[128];
+    fprintf(f, "%-18s %s%s%s\n", k->name, k->sect ? "[" : "", k->sect ? pala_sect_names[k->sect] : "top level", k->sect ? "]" : "");
+    fprintf(f, "    %s\n", k->doc);
+    fprintf(f, "    value: %s; unit: %s; default: %s%s\n", expected(k, eb, sizeof eb), k->unit,
+            k->def ? k->def : "none", k->repeat ? "; may be repeated" : "");
+    if ((k->type == PALA_K_INT || k->type == PALA_K_REAL || k->type == PALA_K_REALS) && !(isinf(k->lo) && isinf(k->hi)))
+        fprintf(f, "    range: %g to %g\n", k->lo, k->hi);
+}
+
+void pala_scene_help_keys(FILE *f)
+{
+    for (int s = 0; s < PALA_S_N; s++) {
+        fprintf(f, s ? "\n== [%s NAME] ==\n" : "== top level ==\n", pala_sect_names[s]);
+        for (int k = 0; k < pala_nkeys; k++)
+            if (pala_keys[k].sect == s) help_one(&pala_keys[k], f);
+    }
+}
+
+int pala_scene_help_key(const char *key, FILE *f)
+{
+    int found = 0;
+    for (int k = 0; k < pala_nkeys; k++)
+        if (!strcmp(pala_keys[k].name, key)) { help_one(&pala_keys[k], f); found = 1; }
+    return found ? 0 : -1;
+}

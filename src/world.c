@@ -1,0 +1,161 @@
+/* world.c: the world's storage (materials, templates, grains), its setup, and energies.
+ *
+ * Layout: templates are stored once; grains hold a template index and their hot state
+ * in one contiguous array per field (x, r, v, omega, alpha, beta).  Component ("pebble")
+ * positions are recomputed from the constant shape vectors at every force pass. */
+#include "internal.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *pala_xrealloc(void *p, size_t n)
+{
+    if (n == 0) n = 1;
+    void *q = realloc(p, n);
+    if (!q) {
+        fprintf(stderr, "pala: out of memory (asked for %zu bytes)\n", n);
+        exit(PALA_ERR_IO);
+    }
+    return q;
+}
+
+void pala_world_init(pala_world *w)
+{
+    memset(w, 0, sizeof *w);
+    w->dim = 3;
+    w->max_overlap = 0.5;
+    w->wall_mat = -1;
+}
+
+void pala_world_free(pala_world *w)
+{
+    free(w->mat); free(w->pm); free(w->tmpl); free(w->shape); free(w->shape_r);
+    free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
+    free(w->f); free(w->tq); free(w->tid); free(w->p0); free(w->pc);
+    pala_nlist_free(&w->nl);
+    memset(w, 0, sizeof *w);
+}
+
+int pala_world_add_material(pala_world *w, const pala_material *m)
+{
+    PALA_GROW(w->mat, w->nmat + 1);
+    w->mat[w->nmat] = *m;
+    return w->nmat++;
+}
+
+int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad)
+{
+    PALA_GROW(w->tmpl, w->ntmpl + 1);
+    PALA_GROW(w->shape, w->nshape + t->ncomp);
+    PALA_GROW(w->shape_r, w->nshape + t->ncomp);
+    w->tmpl[w->ntmpl] = *t;
+    w->tmpl[w->ntmpl].comp0 = w->nshape;
+    memcpy(w->shape + w->nshape, shape, (size_t)t->ncomp * sizeof *shape);
+    memcpy(w->shape_r + w->nshape, rad, (size_t)t->ncomp * sizeof *rad);
+    w->nshape += t->ncomp;
+    return w->ntmpl++;
+}
+
+int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om)
+{
+    if (w->n == w->cap) {
+        w->cap = w->cap ? 2 * w->cap : 64;
+        PALA_GROW(w->x, w->cap); PALA_GROW(w->r, w->cap); PALA_GROW(w->v, w->cap); PALA_GROW(w->w, w->cap);
+        PALA_GROW(w->acc, w->cap); PALA_GROW(w->bacc, w->cap); PALA_GROW(w->tid, w->cap);
+    }
+    int k = w->n++;
+    w->x[k] = x; w->r[k] = r; w->v[k] = v; w->w[k] = om;
+    w->acc[k] = w->bacc[k] = pala_v(0, 0, 0);   /* paper section 7: alpha, beta start at 0 */
+    w->tid[k] = tmpl;
+    return k;
+}
+
+double pala_harmonic(double a, double b)
+{
+    if (isinf(a)) return 2 * b;            /* H(inf, x) = 2x (PHYSICS.md 2) */
+    if (isinf(b)) return 2 * a;
+    return a + b == 0 ? 0 : 2 * a * b / (a + b);
+}
+
+/* eq. (57): F = c_H E~ sqrt(r~) (-d)^{3/2} with c_H = sqrt(3)/2.  The textbook law
+ * 4/3 E* sqrt(R*) with E* = E~/2, R* = r~/2 is the same form with c_H = sqrt(2)/3. */
+double pala_hertz_prefactor(int hertz)
+{
+    return hertz == PALA_HERTZ_TEXTBOOK ? sqrt(2.0) / 3.0 : sqrt(3.0) / 2.0;
+}
+
+int pala_world_prepare(pala_world *w)
+{
+    /* combined material data, eq. (55) */
+    PALA_GROW(w->pm, w->nmat * w->nmat);
+    double ch = pala_hertz_prefactor(w->hertz);
+    for (int i = 0; i < w->nmat; i++)
+        for (int j = 0; j < w->nmat; j++) {
+            const pala_material *a = &w->mat[i], *b = &w->mat[j];
+            pala_pairmat *p = &w->pm[i * w->nmat + j];
+            p->kE = ch * pala_harmonic(a->E / (1 - a->sigma * a->sigma), b->E / (1 - b->sigma * b->sigma));
+            p->delta = pala_harmonic(a->delta, b->delta);
+            p->mu = pala_harmonic(a->mu, b->mu);
+            p->nu = pala_harmonic(a->nu, b->nu);
+        }
+    PALA_GROW(w->p0, w->n + 1);
+    w->npeb = 0;
+    for (int k = 0; k < w->n; k++) { w->p0[k] = w->npeb; w->npeb += w->tmpl[w->tid[k]].ncomp; }
+    w->p0[w->n] = w->npeb;
+    PALA_GROW(w->pc, w->npeb);
+    PALA_GROW(w->f, w->n);
+    PALA_GROW(w->tq, w->n);
+    w->nl.builds = 0;
+    free(w->nl.xref);
+    w->nl.xref = NULL;
+    double rmax = 0;
+    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    w->nl.rmax = rmax;
+    if (!(w->nl.skin > 0)) w->nl.skin = 0.2 * rmax;
+    for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    /* Zero of the field energy: the container's lowest point along g, so E_total > 0 at
+     * rest above the floor and dE_rel is relative to a meaningful energy. */
+    w->field_ref = pala_v(0, 0, 0);
+    double gl = pala_vnorm(w->g);
+    if (gl > 0 && w->container == PALA_CONTAINER_CAVITY)
+        w->field_ref = pala_vaxpy(w->cav_c, w->cav_R / gl, w->g);
+    else if (gl > 0 && w->container == PALA_CONTAINER_BOX)
+        w->field_ref = pala_v(w->g.x > 0 ? w->box_hi.x : w->g.x < 0 ? w->box_lo.x : 0,
+                              w->g.y > 0 ? w->box_hi.y : w->g.y < 0 ? w->box_lo.y : 0,
+                              w->g.z > 0 ? w->box_hi.z : w->g.z < 0 ? w->box_lo.z : 0);
+    return PALA_OK;
+}
+
+/* c_i = x + r * x_i (eq. 50): always from the constant shape vectors. */
+void pala_world_place_pebbles(pala_world *w, int k)
+{
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    pala_vec3 *pc = w->pc + w->p0[k];
+    if (t->ncomp == 1) { pc[0] = w->x[k]; return; }
+    const pala_vec3 *s = w->shape + t->comp0;
+    double m[3][3];
+    pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */
+    pala_vec3 x = w->x[k];
+    for (int i = 0; i < t->ncomp; i++)
+        pc[i] = pala_v(x.x + m[0][0] * s[i].x + m[0][1] * s[i].y + m[0][2] * s[i].z,
+                       x.y + m[1][0] * s[i].x + m[1][1] * s[i].y + m[1][2] * s[i].z,
+                       x.z + m[2][0] * s[i].x + m[2][1] * s[i].y + m[2][2] * s[i].z);
+}
+
+pala_energy pala_world_energy(pala_world *w)
+{
+    pala_energy e = {0, 0, 0, 0, 0};
+    for (int k = 0; k < w->n; k++) {
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        e.kin += 0.5 * t->mass * pala_vnorm2(w->v[k]);
+        /* 1/2 omega . I_r omega, evaluated in the body frame: omega_b = (-r) * omega */
+        pala_vec3 ob = pala_rot_apply(pala_vneg(w->r[k]), w->w[k]);
+        e.rot += 0.5 * (t->inertia[0] * ob.x * ob.x + t->inertia[1] * ob.y * ob.y + t->inertia[2] * ob.z * ob.z);
+        e.field -= t->mass * pala_vdot(w->g, pala_vsub(w->x[k], w->field_ref));   /* -m g.x (PHYSICS.md 2) */
+    }
+    double U = 0;
+    pala_world_forces_ex(w, &U, 0);
+    e.contact = U;
+    e.total = e.kin + e.rot + e.contact + e.field;
+    return e;
+}

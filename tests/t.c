@@ -1,0 +1,48 @@
+/* t.c: tiny test harness (see t.h). */
+#include "t.h"
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+int t_passed, t_failed;
+
+void t_record(int ok, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    printf("%s %s:%d: ", ok ? "ok  " : "FAIL", file, line);
+    vprintf(fmt, ap);
+    printf("\n");
+    va_end(ap);
+    if (ok) t_passed++; else t_failed++;
+    fflush(stdout);
+}
+
+int t_sh(char *out, size_t outlen, const char *fmt, ...)
+{
+    char cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(cmd, sizeof cmd, fmt, ap);
+    va_end(ap);
+    char full[4200];
+    snprintf(full, sizeof full, "( %s ) 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    if (!p) return -1;
+    size_t n = 0;
+    char buf[4096];
+    size_t k;
+    while ((k = fread(buf, 1, sizeof buf, p)) > 0) {
+        if (out && n + 1 < outlen) {
+            size_t c = k < outlen - 1 - n ? k : outlen - 1 - n;
+            memcpy(out + n, buf, c);
+            n += c;
+        }
+    }
+    if (out && outlen) out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+const char *t_tmpdir(void) { return "build/tmp"; }

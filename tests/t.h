@@ -1,0 +1,21 @@
+/* t.h: the test harness.  Each test file defines `void test_<name>(void)` and lists it
+ * in tests/main.c.  T_CHECK records one pass or failure with a message; the run ends
+ * with the line `N passed, N failed`. */
+#ifndef PALA_T_H
+#define PALA_T_H
+#include <stdio.h>
+#include <stddef.h>
+
+extern int t_passed, t_failed;
+void t_record(int ok, const char *file, int line, const char *fmt, ...);
+/* Run a shell command, capture stdout+stderr into out (may be NULL); return exit code. */
+int t_sh(char *out, size_t outlen, const char *fmt, ...);
+/* Scratch directory for this test run (build/tmp). */
+const char *t_tmpdir(void);
+
+#define T_CHECK(cond, ...) t_record(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
+/* |a - b| <= tol, printing both values */
+#define T_NEAR(a, b, tol, what) do { double a_ = (a), b_ = (b), t_ = (tol); \
+    t_record(fabs(a_ - b_) <= t_, __FILE__, __LINE__, "%s: %.10g vs %.10g (tol %.3g)", what, a_, b_, t_); } while (0)
+
+#endif
