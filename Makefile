@@ -20,20 +20,20 @@ TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
 all: pala
 
 build/%.o: src/%.c | build
-	$(CC) $(ALLFLAGS) -c $< -o $@
+	@echo "CC $<"; $(CC) $(ALLFLAGS) -c $< -o $@
 build/tests/%.o: tests/%.c | build
-	$(CC) $(ALLFLAGS) -Isrc -c $< -o $@
+	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc -c $< -o $@
 build:
-	mkdir -p build/tests
+	@mkdir -p build/tests
 
 build/libpala.a: $(LIBOBJ)
-	rm -f $@ && ar rcs $@ $^
+	@rm -f $@ && ar rcs $@ $^
 
 pala: build/main.o build/libpala.a
-	$(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
 build/run_tests: $(TESTOBJ) build/libpala.a
-	$(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
 run: pala
 	./pala run examples/paper-ten-grains.txt --force

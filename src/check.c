@@ -187,7 +187,7 @@ static long compare(const pala_tsv *run, int trun, const pala_tsv *ref, int tref
     long j = 0, used = 0;
     *skipped = 0;
     for (int c = 0; c < n; c++) {
-        res[c].scale = 0, res[c].maxdev = 0, res[c].at = NAN;
+        res[c].scale = 0, res[c].maxdev = 0, res[c].at = (double)NAN;
         for (long i = 0; i < ref->nrow; i++) {
             double a = fabs(ref->num[i * ref->ncol + irf[c]]);
             if (a > res[c].scale || isnan(a)) res[c].scale = a;
@@ -221,6 +221,7 @@ static long compare(const pala_tsv *run, int trun, const pala_tsv *ref, int tref
     return used;
 }
 
+/* Parse the command line, read both files, compare, print the table and the verdict. */
 int pala_cmd_check(int argc, char **argv)
 {
     const char *pos[2] = { NULL, NULL };

@@ -139,6 +139,7 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
     }
 }
 
+/* Parse the command line, read every DIR/summary.tsv, choose the columns, write. */
 int pala_cmd_collect(int argc, char **argv)
 {
     const char *out = NULL;

@@ -13,24 +13,24 @@
 /* Force on G from one touching component pair; see the comment at the top.
  * dv: relative velocity w at the contact point.  n: unit normal from G' to G.
  * ov: overlap -d > 0.  rt: r~ (eq. 55).  Returns the force, U gets the potential. */
-/* P gets the power of the non-conservative part of the force (<= 0), (F - F_Hertz n).dv,
- * which the step integrates into the dissipated energy. */
+/* Fnc gets the non-conservative part of the force, F - F_Hertz n (restitution on unloading
+ * and friction); the step integrates its work into the dissipated energy. */
 static inline pala_vec3 hertz_force(const pala_pairmat *pm, pala_vec3 n, double ov, double rt,
-                                    pala_vec3 dv, double *U, double *P)
+                                    pala_vec3 dv, double *U, pala_vec3 *Fnc)
 {
     double fh = pm->kE * sqrt(rt * ov) * ov;                /* eq. (57) */
     *U = 0.4 * fh * ov;                                     /* (2/5) k (-d)^{5/2} */
     double wn = pala_vdot(dv, n);                           /* eq. (54) */
     double fn = wn > 0 ? pm->delta * fh : fh;               /* eq. (56) */
     pala_vec3 F = pala_vscale(fn, n);
-    *P = (fn - fh) * wn;
+    *Fnc = pala_vscale(fn - fh, n);
     if (pm->mu > 0) {
         pala_vec3 wt = pala_vaxpy(dv, -wn, n);
         double wtl = pala_vnorm(wt);
         if (wtl > 0) {
             double c = pm->mu * fn / (pm->nu + wtl);        /* eq. (53) */
             F = pala_vaxpy(F, -c, wt);
-            *P -= c * wtl * wtl;
+            *Fnc = pala_vaxpy(*Fnc, -c, wt);
         }
     }
     return F;
@@ -51,7 +51,7 @@ static int overlap_runaway(pala_world *w, double ov, double a, const char *what,
 }
 
 /* Pair of grains i, j: eqs. (48)-(51). */
-static int grain_pair(pala_world *w, int i, int j, double *U, double *P)
+static int grain_pair(pala_world *w, int i, int j, double *U)
 {
     const pala_template *ti = &w->tmpl[w->tid[i]], *tj = &w->tmpl[w->tid[j]];
     pala_vec3 xi = w->x[i], xj = w->x[j];
@@ -60,7 +60,7 @@ static int grain_pair(pala_world *w, int i, int j, double *U, double *P)
     const pala_pairmat *pm = &w->pm[ti->material * w->nmat + tj->material];
     const pala_vec3 *ci = w->pc + w->p0[i], *cj = w->pc + w->p0[j];
     const double *ai = w->shape_r + ti->comp0, *aj = w->shape_r + tj->comp0;
-    pala_vec3 F = {0, 0, 0}, Ti = {0, 0, 0}, Tj = {0, 0, 0};
+    pala_vec3 F = {0, 0, 0}, Ti = {0, 0, 0}, Tj = {0, 0, 0}, Fnc = {0, 0, 0}, Nci = {0, 0, 0}, Ncj = {0, 0, 0};
     int bad = 0;
     for (int a = 0; a < ti->ncomp; a++)
         for (int b = 0; b < tj->ncomp; b++) {
@@ -73,9 +73,14 @@ static int grain_pair(pala_world *w, int i, int j, double *U, double *P)
             pala_vec3 ri = pala_vsub(cp, xi), rj = pala_vsub(cp, xj);
             pala_vec3 dv = pala_vsub(pala_vadd(w->v[i], pala_vcross(w->w[i], ri)),
                                      pala_vadd(w->v[j], pala_vcross(w->w[j], rj)));
-            double u, pw;
-            pala_vec3 Fab = hertz_force(pm, n, ov, 2 * ai[a] * aj[b] / s, dv, &u, &pw);
-            *P += pw;
+            double u;
+            pala_vec3 fnc;
+            pala_vec3 Fab = hertz_force(pm, n, ov, 2 * ai[a] * aj[b] / s, dv, &u, &fnc);
+            if (w->fnc) {
+                Fnc = pala_vadd(Fnc, fnc);
+                Nci = pala_vadd(Nci, pala_vcross(ri, fnc));
+                Ncj = pala_vsub(Ncj, pala_vcross(rj, fnc));
+            }
             F = pala_vadd(F, Fab);
             Ti = pala_vadd(Ti, pala_vcross(ri, Fab));                   /* eq. (51) */
             Tj = pala_vsub(Tj, pala_vcross(rj, Fab));
@@ -87,6 +92,12 @@ static int grain_pair(pala_world *w, int i, int j, double *U, double *P)
     w->f[j] = pala_vsub(w->f[j], F);
     w->tq[i] = pala_vadd(w->tq[i], Ti);
     w->tq[j] = pala_vadd(w->tq[j], Tj);
+    if (w->fnc) {
+        w->fnc[i] = pala_vadd(w->fnc[i], Fnc);
+        w->fnc[j] = pala_vsub(w->fnc[j], Fnc);
+        w->tnc[i] = pala_vadd(w->tnc[i], Nci);
+        w->tnc[j] = pala_vadd(w->tnc[j], Ncj);
+    }
     return bad;
 }
 
@@ -95,15 +106,19 @@ static int grain_pair(pala_world *w, int i, int j, double *U, double *P)
  * The contact point is the middle of the overlap, c - (a - ov/2) n: the limit of
  * c_ij in eq. (50) for a sphere of radius r' -> infinity. */
 static pala_vec3 wall_contact(pala_world *w, int k, pala_vec3 c, double a, pala_vec3 n,
-                              double ov, double rt, double *U, double *P, int *bad)
+                              double ov, double rt, double *U, int *bad)
 {
     const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + w->wall_mat];
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);
     pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
-    double u, pw;
-    pala_vec3 F = hertz_force(pm, n, ov, rt, dv, &u, &pw);
-    *P += pw;
+    double u;
+    pala_vec3 fnc;
+    pala_vec3 F = hertz_force(pm, n, ov, rt, dv, &u, &fnc);
+    if (w->fnc) {
+        w->fnc[k] = pala_vadd(w->fnc[k], fnc);
+        w->tnc[k] = pala_vadd(w->tnc[k], pala_vcross(r, fnc));
+    }
     w->f[k] = pala_vadd(w->f[k], F);
     w->tq[k] = pala_vadd(w->tq[k], pala_vcross(r, F));
     *U += u;
@@ -112,7 +127,7 @@ static pala_vec3 wall_contact(pala_world *w, int k, pala_vec3 c, double a, pala_
     return F;
 }
 
-static int walls(pala_world *w, double *U, double *P, int stepping)
+static int walls(pala_world *w, double *U, int stepping)
 {
     int bad = 0;
     double dt = stepping ? w->dt : 0;
@@ -136,7 +151,7 @@ static int walls(pala_world *w, double *U, double *P, int stepping)
                         if (ov <= 0) continue;
                         double nn[3] = {0, 0, 0};
                         nn[ax] = side ? -1 : 1;
-                        pala_vec3 F = wall_contact(w, k, pc[i], rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], U, P, &bad);
+                        pala_vec3 F = wall_contact(w, k, pc[i], rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], U, &bad);
                         w->wall_impulse[2 * ax + side] = pala_vaxpy(w->wall_impulse[2 * ax + side], -dt, F);
                     }
                 }
@@ -150,7 +165,7 @@ static int walls(pala_world *w, double *U, double *P, int stepping)
                 if (ov <= 0 || q == 0) continue;
                 pala_vec3 n = pala_vscale(-1.0 / q, d);
                 double rt = 2 * rad[i] * Rc / (Rc - rad[i]);             /* H(a, -Rc) */
-                pala_vec3 F = wall_contact(w, k, pc[i], rad[i], n, ov, rt, U, P, &bad);
+                pala_vec3 F = wall_contact(w, k, pc[i], rad[i], n, ov, rt, U, &bad);
                 w->wall_impulse[0] = pala_vaxpy(w->wall_impulse[0], -dt, F);
             }
         }
@@ -168,15 +183,14 @@ int pala_world_forces_ex(pala_world *w, double *U, int stepping)
         pala_world_place_pebbles(w, k);
         w->f[k] = pala_vscale(w->tmpl[w->tid[k]].mass, w->g);   /* homogeneous field */
         w->tq[k] = pala_v(0, 0, 0);
+        if (w->fnc) w->fnc[k] = w->tnc[k] = pala_v(0, 0, 0);
     }
     pala_nlist_update(w);
     int bad = 0;
-    double P = 0;
     const int *st = w->nl.start, *nb = w->nl.nbr;
     for (int i = 0; i < w->n; i++)
-        for (int q = st[i]; q < st[i + 1]; q++) bad |= grain_pair(w, i, nb[q], U, &P);
-    bad |= walls(w, U, &P, stepping);
-    if (stepping) w->diss -= w->dt * P;   /* midpoint rule for the dissipated energy */
+        for (int q = st[i]; q < st[i + 1]; q++) bad |= grain_pair(w, i, nb[q], U);
+    bad |= walls(w, U, stepping);
     return bad ? PALA_UNSTABLE : PALA_OK;
 }
 

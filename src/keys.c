@@ -24,6 +24,8 @@ const pala_keydef pala_keys[] = {
      "homogeneous acceleration field g; a grain feels m g and has potential energy -m g.x"},
     {PALA_S_TOP, "hertz", PALA_K_WORD, "paper", "-", 0, 0, 0, 0, "paper|textbook", 0, 0,
      "paper: F = sqrt(3)/2 E~ sqrt(r~) (-d)^1.5 (eq. 57); textbook: 4/3 E* sqrt(R*) (-d)^1.5"},
+    {PALA_S_TOP, "rotation_step", PALA_K_WORD, "midpoint", "-", 0, 0, 0, 0, "midpoint|paper", 0, 0,
+     "free rotation of eq. (59): midpoint (second order in angular momentum) or paper (as printed)"},
     {PALA_S_TOP, "dt", PALA_K_REAL, NULL, "s", 0, INF, 0, 0, NULL, 0, 0,
      "time step; a contact should last ~20 steps or more (docs/physics.md)"},
     {PALA_S_TOP, "steps", PALA_K_INT, NULL, "-", 0, 1e15, 0, 0, NULL, 0, 0,

@@ -497,6 +497,7 @@ static int build_world(pala_scene *s)
     w->max_overlap = getr(s, 0, "max_overlap");
     w->nl.skin = getr(s, 0, "neighbor_skin");
     w->hertz = is(s, 0, "hertz", "textbook") ? PALA_HERTZ_TEXTBOOK : PALA_HERTZ_PAPER;
+    w->rotation_step = is(s, 0, "rotation_step", "paper") ? PALA_ROTSTEP_PAPER : PALA_ROTSTEP_MIDPOINT;
     w->g = getv3(s, 0, "gravity");
     if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, "gravity", "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
     /* container */

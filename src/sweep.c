@@ -493,6 +493,7 @@ static void print_howto(const char *dir, long total, int nv, const vary *vs,
     printf("/table.tsv\n");
 }
 
+/* Parse the command line, expand and validate every combination, then write DIR. */
 int pala_cmd_sweep(int argc, char **argv)
 {
     const char *file = NULL, *dir = NULL;

@@ -31,7 +31,7 @@ void pala_world_free(pala_world *w)
 {
     free(w->mat); free(w->pm); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
-    free(w->f); free(w->tq); free(w->tid); free(w->p0); free(w->pc);
+    free(w->f); free(w->tq); free(w->fnc); free(w->tnc); free(w->tid); free(w->p0); free(w->pc);
     pala_nlist_free(&w->nl);
     memset(w, 0, sizeof *w);
 }
@@ -105,6 +105,9 @@ int pala_world_prepare(pala_world *w)
     PALA_GROW(w->pc, w->npeb);
     PALA_GROW(w->f, w->n);
     PALA_GROW(w->tq, w->n);
+    int dissipative = 0;
+    for (int i = 0; i < w->nmat * w->nmat; i++) dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
+    if (dissipative) { PALA_GROW(w->fnc, w->n); PALA_GROW(w->tnc, w->n); }
     w->nl.builds = 0;
     free(w->nl.xref);
     w->nl.xref = NULL;

@@ -10,11 +10,13 @@ int t_passed, t_failed;
 void t_record(int ok, const char *file, int line, const char *fmt, ...)
 {
     va_list ap;
+    char msg[2048];
     va_start(ap, fmt);
-    printf("%s %s:%d: ", ok ? "ok  " : "FAIL", file, line);
-    vprintf(fmt, ap);
-    printf("\n");
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    for (char *p = msg; *p; p++)
+        if (*p == '\n') *p = '|';   /* one line per check, whatever a command printed */
+    printf("%s %s:%d: %s\n", ok ? "ok  " : "FAIL", file, line, msg);
     if (ok) t_passed++; else t_failed++;
     fflush(stdout);
 }

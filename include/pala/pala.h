@@ -110,6 +110,7 @@ int pala_factory_make(const pala_factory *f, pala_rng *g, int dim, pala_vec3 *c,
 /* ---- the world ---------------------------------------------------------------------- */
 enum pala_container { PALA_CONTAINER_NONE = 0, PALA_CONTAINER_BOX, PALA_CONTAINER_CAVITY };
 enum pala_hertz { PALA_HERTZ_PAPER = 0, PALA_HERTZ_TEXTBOOK = 1 };
+enum pala_rotstep { PALA_ROTSTEP_MIDPOINT = 0, PALA_ROTSTEP_PAPER = 1 };
 
 /* Combined material data of a pair of materials (eq. 55), precomputed. */
 typedef struct pala_pairmat {
@@ -152,6 +153,7 @@ typedef struct pala_world {
                                       container's lowest point along g (origin if none) */
     double diss;                   /* energy dissipated by restitution and friction so far, J */
     int hertz;                     /* enum pala_hertz */
+    int rotation_step;             /* enum pala_rotstep: free rotation in Phi (eq. 59) */
     double max_overlap;            /* unstable when an overlap exceeds this fraction of the
                                       smaller component radius */
     /* materials and templates */
@@ -166,6 +168,8 @@ typedef struct pala_world {
     pala_vec3 *x, *r, *v, *w;      /* position m, rotation vector, velocity m/s, angular velocity 1/s */
     pala_vec3 *acc, *bacc;         /* accelerations alpha (m/s^2), beta (1/s^2) of the last step */
     pala_vec3 *f, *tq;             /* force N, torque N m (scratch of the force pass) */
+    pala_vec3 *fnc, *tnc;          /* their non-conservative parts (restitution, friction);
+                                      NULL when no material dissipates */
     int *tid;                      /* template index */
     int *p0;                       /* first pebble (component instance) of each grain */
     /* pebbles: world positions of all components, recomputed from shape vectors */

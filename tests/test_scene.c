@@ -1,0 +1,80 @@
+/* test_scene.c: the control-file reader and `pala run` as a user meets them: bad input
+ * gets FILE:LINE: messages and exit 1; results are never overwritten silently; an
+ * unstable run stops with exit 2 and its logs; overrides land in control.txt. */
+#include "t.h"
+#include <stdio.h>
+#include <string.h>
+
+void test_scene(void);
+
+static const char *base =
+    "dt = 1e-5\nsteps = 20\ncontainer = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\n"
+    "[material m]\ndensity = 1000\nyoung = 1e7\n"
+    "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.005\n"
+    "[group g]\ngrain = ball\ncount = 5\n";
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (f) { fputs(text, f); fclose(f); }
+}
+
+/* Write base with `from` replaced by `to`, run it, expect exit 1 and `file:LINE:` + msg. */
+static void bad(const char *name, const char *from, const char *to, int line, const char *msg)
+{
+    char text[2048], path[256], out[4096], want[300];
+    const char *p = strstr(base, from);
+    if (!p) { T_CHECK(0, "%s: test setup", name); return; }
+    snprintf(text, sizeof text, "%.*s%s%s", (int)(p - base), base, to, p + strlen(from));
+    snprintf(path, sizeof path, "%s/%s.txt", t_tmpdir(), name);
+    write_file(path, text);
+    int rc = t_sh(out, sizeof out, "./pala run %s -o %s/%s.run --quiet", path, t_tmpdir(), name);
+    snprintf(want, sizeof want, "%s:%d: ", path, line);
+    T_CHECK(rc == 1 && strstr(out, want) && strstr(out, msg), "bad input '%s': exit %d, message: %.200s", name, rc, out);
+}
+
+void test_scene(void)
+{
+    char out[8192], path[256];
+    bad("unknown-key", "young = 1e7\n", "young = 1e7\nfrction = 0.3\n", 9, "did you mean 'friction'");
+    bad("missing-value", "dt = 1e-5\n", "dt =\n", 1, "missing value for 'dt'");
+    bad("negative-radius", "radius = 0.005", "radius = -0.005", 12, "must be positive");
+    bad("too-many", "count = 5", "count = 50000", 15, "placed only");
+    bad("bad-number", "density = 1000", "density = 1e3x", 7, "expected a number");
+    bad("unknown-name", "material = m\nshape", "material = steel\nshape", 10, "no [material steel] section");
+
+    /* a good run, then the same folder again: refused without --force, files kept */
+    snprintf(path, sizeof path, "%s/good.txt", t_tmpdir());
+    write_file(path, base);
+    int rc = t_sh(out, sizeof out, "./pala run %s -o %s/good.run --quiet", path, t_tmpdir());
+    T_CHECK(rc == 0, "good scene runs: exit %d %.200s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/good.run --quiet", path, t_tmpdir());
+    T_CHECK(rc == 1 && strstr(out, "--force"), "existing results are not overwritten without --force: exit %d, %.200s", rc, out);
+    rc = t_sh(out, sizeof out, "test $(wc -l < %s/good.run/energy.tsv) -eq 4", t_tmpdir());
+    T_CHECK(rc == 0, "refused run left energy.tsv intact (header + 3 rows)");
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/good.run --quiet --force", path, t_tmpdir());
+    T_CHECK(rc == 0, "--force overwrites");
+
+    /* override: recorded in control.txt, and the folder alone reruns the same run */
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/ovr.run --quiet --set dt=5e-6 --set material.m.friction=0.2 && "
+              "grep -q '^dt = 5e-6 .*--set' %s/ovr.run/control.txt && grep -q '^friction = 0.2 .*--set' %s/ovr.run/control.txt && "
+              "./pala run %s/ovr.run/control.txt -o %s/ovr2.run --quiet && cmp %s/ovr.run/energy.tsv %s/ovr2.run/energy.tsv && "
+              "cmp %s/ovr.run/trajectory.txt %s/ovr2.run/trajectory.txt",
+              path, t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
+    T_CHECK(rc == 0, "overrides shown in control.txt; rerunning control.txt gives identical energy.tsv and trajectory %.300s", out);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/ovr3.run --quiet --set material.m.friction=abc", path, t_tmpdir());
+    T_CHECK(rc == 1 && strstr(out, "--set 'material.m.friction=abc': ") && strstr(out, "expected a number"), "bad override: exit %d, %.200s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/ovr4.run --quiet --set frictoin=0.1", path, t_tmpdir());
+    T_CHECK(rc == 1 && strstr(out, "unknown key"), "override of an unknown key: exit %d, %.200s", rc, out);
+
+    /* unstable: a time step far too large stops the run with exit 2 and flushed logs */
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/unstable.run --set dt=1e-3 --set steps=100000 "
+              "--set group.g.velocity='0 0 -5' --set gravity='0 0 -9.81'", path, t_tmpdir());
+    T_CHECK(rc == 2 && strstr(out, "reduce dt"), "unstable run: exit %d and names dt: %.300s", rc, out);
+    rc = t_sh(out, sizeof out, "test $(wc -l < %s/unstable.run/energy.tsv) -ge 2 && grep -q unstable %s/unstable.run/summary.tsv", t_tmpdir(), t_tmpdir());
+    T_CHECK(rc == 0, "unstable run kept its energy log and summary");
+
+    /* help */
+    rc = t_sh(out, sizeof out, "./pala help friction");
+    T_CHECK(rc == 0 && strstr(out, "default: 0") && strstr(out, "range: 0 to 1"), "pala help KEY shows unit, default and range");
+}
