@@ -17,4 +17,11 @@ void pala_nlist_update(pala_world *w);
 /* contact.c: the force pass; `stepping` adds wall impulses for a step of w->dt. */
 int pala_world_forces_ex(pala_world *w, double *U, int stepping);
 
+/* lammps.c: import grains from a LAMMPS data file (atom_style sphere); see the file.
+ * Adds the grains (and the templates they need, material mat) to w.  Returns 0, or -1
+ * with a message in err. */
+int pala_lammps_import(pala_world *w, const char *path, int mat, long mc_samples, char *err, size_t errlen);
+/* The box of a data file's header: xlo xhi ylo yhi zlo zhi. */
+int pala_lammps_box(const char *path, double box[6], char *err, size_t errlen);
+
 #endif

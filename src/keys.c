@@ -42,6 +42,13 @@ const pala_keydef pala_keys[] = {
      "stop as unstable when an overlap exceeds this fraction of the smaller component radius"},
     {PALA_S_TOP, "neighbor_skin", PALA_K_REAL, "0", "m", 0, INF, 0, 0, NULL, 0, 0,
      "Verlet skin of the neighbour list; 0 chooses 0.2 x the largest bounding radius"},
+    {PALA_S_TOP, "lammps_data", PALA_K_PATH, NULL, "-", 0, 0, 0, 0, NULL, 0, 0,
+     "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
+     "path relative to this control file; with container = box and no box key, its box"},
+    {PALA_S_TOP, "lammps_material", PALA_K_NAME, NULL, "-", 0, 0, 0, 0, NULL, PALA_S_MATERIAL, 0,
+     "material of the grains of lammps_data (its density must match the file's)"},
+    {PALA_S_TOP, "lammps_mc_samples", PALA_K_INT, "10000", "-", 100, 1e9, 0, 0, NULL, 0, 0,
+     "Monte Carlo samples of the builder for each distinct clump shape of lammps_data"},
     /* ---- [material NAME], eq. (52) ---- */
     {PALA_S_MATERIAL, "density", PALA_K_REAL, NULL, "kg/m^3", 0, INF, 0, 0, NULL, 0, 0, "mass density rho"},
     {PALA_S_MATERIAL, "young", PALA_K_REAL, NULL, "Pa", 0, INF, 0, 0, NULL, 0, 0, "Young's modulus E"},

@@ -11,7 +11,8 @@ enum pala_ktype {
     PALA_K_REALS,   /* nmin..nmax reals, each in [lo, hi] */
     PALA_K_WORD,    /* one of `choices` ("a|b|c") */
     PALA_K_NAME,    /* name of a section of kind `ref` */
-    PALA_K_ORIENT   /* a word of `choices` or three reals (a rotation vector) */
+    PALA_K_ORIENT,  /* a word of `choices` or three reals (a rotation vector) */
+    PALA_K_PATH     /* a file name (relative to the control file's folder) */
 };
 
 typedef struct pala_keydef {

@@ -1,4 +1,229 @@
-/* order.c: `pala order` (to be written). */
+/* order.c: `pala order FILE [--runs K] [--factor F] [--window T0:T1] [-o DIR]`:
+ * the integrator's order measured on any scene (PaLa features viii and ix, paper
+ * section 1).
+ *
+ * The scene runs K times over the same time interval, run k with dt0 / F^k.  At common
+ * sample times it records every component centre (c = x + r * x_i, eq. 42) and E_total.
+ * Two distances compare successive runs k-1 and k:
+ *   d_traj(t) = RMS over all components of |c_k(t) - c_{k-1}(t)|          (m)
+ *   d_E(t)    = |E_k(t) - E_{k-1}(t)| / |E_0|
+ * For an integrator of order p the distances shrink by F^p from one pair to the next, so
+ *   p = log( sum_window d_k / sum_window d_{k+1} ) / log F.
+ * For long times a chaotic system forgets its initial state and d turns into a random
+ * function of dt: the late-window orders printed beside the early ones show it. */
+#include "commands.h"
+#include "pala/pala.h"
+#include "run.h"
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 int pala_cmd_order(int argc, char **argv);
-int pala_cmd_order(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "pala order: not yet implemented\n"); return 1; }
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: pala order FILE [--runs K] [--factor F] [--window T0:T1] [--samples M]\n"
+        "                  [--set KEY=VALUE]... [-o DIR] [--force]\n"
+        "  --runs K        number of runs, K >= 3 (default 5)\n"
+        "  --factor F      integer step-count factor between runs, F >= 2 (default 2)\n"
+        "  --window T0:T1  time window (s) of the early order fit (default: automatic, from\n"
+        "                  when the finest pair differs by more than 1e-9 of a grain's\n"
+        "                  bounding radius to when the coarsest differs by 1%% of it)\n"
+        "  --samples M     sample times over the run (default 400)\n"
+        "  -o DIR          folder for order.tsv and orders.tsv (default <scene>.order)\n"
+        "exit status: 0 ok, 1 bad input, 2 a run went unstable, 5 cannot write\n");
+}
+
+/* Component centres of every grain at the current state. */
+static void centres(pala_world *w, double *out)
+{
+    for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    for (int p = 0; p < w->npeb; p++) { out[3 * p] = w->pc[p].x; out[3 * p + 1] = w->pc[p].y; out[3 * p + 2] = w->pc[p].z; }
+}
+
+int pala_cmd_order(int argc, char **argv)
+{
+    const char *scene = NULL, *outdir = NULL;
+    int K = 5, F = 2, M = 400, force = 0, nset = 0;
+    double w0 = -1, w1 = -1;
+    char **sets = calloc((size_t)argc + 2, sizeof *sets);
+    if (!sets) return PALA_ERR_IO;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--runs") && more) K = atoi(argv[++i]);
+        else if (!strcmp(a, "--factor") && more) F = atoi(argv[++i]);
+        else if (!strcmp(a, "--samples") && more) M = atoi(argv[++i]);
+        else if (!strcmp(a, "--window") && more) {
+            if (sscanf(argv[++i], "%lf:%lf", &w0, &w1) != 2 || !(w1 > w0) || w0 < 0) {
+                fprintf(stderr, "pala order: --window '%s': expected T0:T1 in seconds with 0 <= T0 < T1\n", argv[i]);
+                free(sets);
+                return PALA_ERR_INPUT;
+            }
+        } else if (!strcmp(a, "--set") && more) sets[nset++] = argv[++i];
+        else if (!strcmp(a, "-o") && more) outdir = argv[++i];
+        else if (!strcmp(a, "--force")) force = 1;
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); free(sets); return 0; }
+        else if (a[0] == '-') { fprintf(stderr, "pala order: unknown option or missing value: '%s'\n", a); usage(stderr); free(sets); return PALA_ERR_INPUT; }
+        else if (!scene) scene = a;
+        else { fprintf(stderr, "pala order: one control file only\n"); free(sets); return PALA_ERR_INPUT; }
+    }
+    if (!scene) { usage(stderr); free(sets); return PALA_ERR_INPUT; }
+    if (K < 3 || K > 8 || F < 2 || F > 10 || M < 10) {
+        fprintf(stderr, "pala order: need 3 <= --runs <= 8, 2 <= --factor <= 10 (an integer, so sample times coincide), --samples >= 10\n");
+        free(sets);
+        return PALA_ERR_INPUT;
+    }
+    pala_scene *base;
+    int rc = pala_scene_load(scene, nset, sets, &base, stderr);
+    if (rc) { free(sets); return rc; }
+    double dt0 = pala_scene_world(base)->dt;
+    long steps0 = pala_scene_steps(base);
+    int by_steps = pala_scene_get(base, "steps") != NULL;
+    pala_world *bw = pala_scene_world(base);
+    int npeb = bw->npeb;
+    double lscale = 0;   /* mean bounding radius: the length scale of the automatic window */
+    for (int k = 0; k < bw->n; k++) lscale += bw->tmpl[bw->tid[k]].bound_radius / bw->n;
+    pala_scene_free(base);
+    if (steps0 < M) M = (int)steps0;
+    if (M < 2) { fprintf(stderr, "pala order: the run is too short (%ld steps)\n", steps0); free(sets); return PALA_ERR_INPUT; }
+    long every0 = steps0 / M;
+    int ns = (int)(steps0 / every0) + 1;            /* samples at s = 0, every0, 2 every0, ... */
+    double T = (double)steps0 * dt0;
+    char dir[4096];
+    if (outdir) snprintf(dir, sizeof dir, "%s", outdir);
+    else {
+        pala_run_default_dir(scene, dir, sizeof dir);
+        size_t l = strlen(dir);
+        if (l > 4) snprintf(dir + l - 4, sizeof dir - (l - 4), ".order");
+    }
+    /* order.tsv / orders.tsv only: refuse to overwrite them without --force */
+    char p1[4200], p2[4200];
+    snprintf(p1, sizeof p1, "%s/order.tsv", dir);
+    snprintf(p2, sizeof p2, "%s/orders.tsv", dir);
+    FILE *probe = fopen(p1, "r");
+    if (probe && !force) { fclose(probe); fprintf(stderr, "pala order: %s exists; choose another folder with -o or add --force\n", p1); free(sets); return PALA_ERR_INPUT; }
+    if (probe) fclose(probe);
+    if ((rc = pala_run_prepare_dir(dir, 1, stderr)) != 0) { free(sets); return rc; }
+
+    double *prev = malloc(sizeof(double) * 3 * (size_t)npeb * (size_t)ns), *cur = malloc(sizeof(double) * 3 * (size_t)npeb * (size_t)ns);
+    double *eprev = malloc(sizeof(double) * (size_t)ns), *ecur = malloc(sizeof(double) * (size_t)ns);
+    double *dtr = calloc((size_t)K * (size_t)ns, sizeof(double)), *den = calloc((size_t)K * (size_t)ns, sizeof(double));
+    double *tsample = malloc(sizeof(double) * (size_t)ns);
+    if (!prev || !cur || !eprev || !ecur || !dtr || !den || !tsample) { fprintf(stderr, "pala order: out of memory\n"); return PALA_ERR_IO; }
+    double E0 = 0;
+    long fac = 1;
+    printf("pala order %s: %d runs, step factor %d, %ld base steps of %.6g s over %.6g s\n", scene, K, F, steps0, dt0, T);
+    for (int k = 0; k < K; k++, fac *= F) {
+        char sdt[64], sst[64];
+        snprintf(sdt, sizeof sdt, "dt=%.17g", dt0 / (double)fac);
+        snprintf(sst, sizeof sst, "steps=%ld", steps0 * fac);
+        sets[nset] = sdt;
+        sets[nset + 1] = sst;
+        pala_scene *sc;
+        rc = pala_scene_load(scene, nset + 1 + by_steps, sets, &sc, stderr);
+        if (rc) goto done;
+        pala_world *w = pala_scene_world(sc);
+        long steps = pala_scene_steps(sc), every = every0 * fac;
+        int q = 0;
+        for (long s = 0; s <= steps && q < ns; s++) {
+            if (s > 0 && (rc = pala_world_step(w)) != PALA_OK) {
+                fprintf(stderr, "pala order: run %d (dt = %.6g s) became unstable: %s\n", k, w->dt, w->why);
+                pala_scene_free(sc);
+                goto done;
+            }
+            if (s % every) continue;
+            centres(w, cur + 3 * (size_t)npeb * (size_t)q);
+            ecur[q] = pala_world_energy(w).total;
+            tsample[q] = (double)s * w->dt;
+            q++;
+        }
+        pala_scene_free(sc);
+        if (k == 0) E0 = fabs(ecur[0]) > 0 ? fabs(ecur[0]) : 1;
+        if (k > 0)
+            for (int j = 0; j < ns; j++) {
+                double sum = 0;
+                const double *a = cur + 3 * (size_t)npeb * (size_t)j, *b = prev + 3 * (size_t)npeb * (size_t)j;
+                for (int p = 0; p < 3 * npeb; p++) sum += (a[p] - b[p]) * (a[p] - b[p]);
+                dtr[(size_t)k * (size_t)ns + (size_t)j] = sqrt(sum / npeb);
+                den[(size_t)k * (size_t)ns + (size_t)j] = fabs(ecur[j] - eprev[j]) / E0;
+            }
+        double *t1 = prev; prev = cur; cur = t1;
+        t1 = eprev; eprev = ecur; ecur = t1;
+        printf("  run %d: dt = %.6g s, %ld steps\n", k, dt0 / (double)fac, steps0 * fac);
+    }
+    if (w0 < 0) {
+        /* automatic early window: from when the finest pair's distance rises above
+         * round-off (1e-9 of a bounding radius) to when the coarsest pair's reaches 1% of
+         * it, i.e. before collisions amplify the differences and memory is lost */
+        int ja = -1, jb = -1;
+        for (int j = 0; j < ns; j++) {
+            if (ja < 0 && dtr[(size_t)(K - 1) * (size_t)ns + (size_t)j] > 1e-9 * lscale) ja = j;
+            if (ja >= 0 && jb < 0 && dtr[(size_t)ns + (size_t)j] > 1e-2 * lscale) jb = j;
+        }
+        if (ja < 0) { w0 = 0; w1 = T; }
+        else { w0 = tsample[ja]; w1 = jb > ja + 4 ? tsample[jb] : T; }
+    }
+    /* curves */
+    FILE *f = fopen(p1, "w");
+    if (!f) { fprintf(stderr, "pala order: cannot write %s\n", p1); rc = PALA_ERR_IO; goto done; }
+    fprintf(f, "time");
+    for (int k = 1; k < K; k++) fprintf(f, "\td_traj_%d", k);
+    for (int k = 1; k < K; k++) fprintf(f, "\td_E_%d", k);
+    fprintf(f, "\n");
+    for (int j = 0; j < ns; j++) {
+        fprintf(f, "%.12g", tsample[j]);
+        for (int k = 1; k < K; k++) fprintf(f, "\t%.6e", dtr[(size_t)k * (size_t)ns + (size_t)j]);
+        for (int k = 1; k < K; k++) fprintf(f, "\t%.6e", den[(size_t)k * (size_t)ns + (size_t)j]);
+        fprintf(f, "\n");
+    }
+    fclose(f);
+    /* orders over the early window and over the last quarter */
+    FILE *g = fopen(p2, "w");
+    if (!g) { fprintf(stderr, "pala order: cannot write %s\n", p2); rc = PALA_ERR_IO; goto done; }
+    fprintf(g, "window\tt0\tt1\tpair\tdt_fine\td_traj\td_E\torder_traj\torder_E\n");
+    const double wins[2][2] = {{w0, w1}, {0.75 * T, T}};
+    const char *wname[2] = {"early", "late"};
+    printf("\n  distance of synchronous configurations (RMS over the window's samples) and order p = log(d_k / d_k+1) / log %d\n", F);
+    printf("  %-6s %-20s %-12s %-12s %-12s %-9s %-9s\n", "window", "t0:t1 (s)", "dt fine (s)", "d_traj (m)", "d_E (rel)", "p_traj", "p_E");
+    double pt_early = (double)NAN, pe_early = (double)NAN;
+    for (int wi = 0; wi < 2; wi++) {
+        double prevt = 0, preve = 0;
+        for (int k = 1; k < K; k++) {
+            double st = 0, se = 0;
+            int cnt = 0;
+            for (int j = 0; j < ns; j++)
+                if (tsample[j] >= wins[wi][0] - 1e-12 * T && tsample[j] <= wins[wi][1] + 1e-12 * T) {
+                    double a = dtr[(size_t)k * (size_t)ns + (size_t)j], b = den[(size_t)k * (size_t)ns + (size_t)j];
+                    st += a * a;
+                    se += b * b;
+                    cnt++;
+                }
+            st = cnt ? sqrt(st / cnt) : 0;
+            se = cnt ? sqrt(se / cnt) : 0;
+            double pt = k > 1 && st > 0 ? log(prevt / st) / log(F) : (double)NAN, pe = k > 1 && se > 0 ? log(preve / se) / log(F) : (double)NAN;
+            char tw[48];
+            snprintf(tw, sizeof tw, "%.4g:%.4g", wins[wi][0], wins[wi][1]);
+            long ff = 1;
+            for (int i = 0; i < k; i++) ff *= F;
+            printf("  %-6s %-20s %-12.4g %-12.4g %-12.4g ", wname[wi], tw, dt0 / (double)ff, st, se);
+            if (k > 1) printf("%-9.3f %-9.3f\n", pt, pe);
+            else printf("%-9s %-9s\n", "-", "-");
+            fprintf(g, "%s\t%.9g\t%.9g\t%d-%d\t%.9g\t%.6e\t%.6e\t%.4f\t%.4f\n", wname[wi], wins[wi][0], wins[wi][1], k - 1, k, dt0 / (double)ff, st, se, pt, pe);
+            if (wi == 0 && k > 1) { pt_early = pt; pe_early = pe; }
+            prevt = st;
+            preve = se;
+        }
+    }
+    fclose(g);
+    printf("\n  order (early window %.4g:%.4g s, finest pair): trajectory %.2f, energy %.2f\n", w0, w1, pt_early, pe_early);
+    printf("  late window: the runs have forgotten their common start, d no longer scales with dt\n"
+           "  (order estimates there are a random function of dt, paper section 1 (viii)).\n");
+    printf("  curves: %s (plot d_traj_k against time), table: %s\n", p1, p2);
+    rc = PALA_OK;
+done:
+    free(prev); free(cur); free(eprev); free(ecur); free(dtr); free(den); free(tsample); free(sets);
+    return rc;
+}

@@ -118,7 +118,7 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
     while (placed < g->count) {
         int tmpl = g->tcount <= 1 ? g->tfirst
                  : g->random_variant ? g->tfirst + (int)(pala_rng_uniform(rng) * g->tcount) % g->tcount
-                 : g->tfirst + (int)(placed % g->tcount);
+                 : g->tfirst + (int)((g->tnext + placed) % g->tcount);
         double R = w->tmpl[tmpl].bound_radius;
         pala_vec3 x, v0 = pala_v(0, 0, 0);
         if (g->placement == PALA_PLACE_LIST) {

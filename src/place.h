@@ -9,7 +9,8 @@ enum { PALA_ORIENT_RANDOM, PALA_ORIENT_WRITTEN, PALA_ORIENT_GIVEN };
 
 typedef struct pala_group {
     int tfirst, tcount;      /* templates of the grain type (random types have several) */
-    int random_variant;      /* pick a template at random (else grain q takes tfirst + q) */
+    int random_variant;      /* pick a template at random (else grain q takes tfirst + tnext + q) */
+    int tnext;               /* templates of this type already used by earlier groups */
     long count;
     int placement, region, orient;
     double rbox[6];          /* region = box */

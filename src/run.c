@@ -128,7 +128,7 @@ static void energy_row(FILE *f, FILE *fw, pala_world *w, estats *es, int first)
         for (int i = 0; i < (w->dim == 2 ? 4 : 6); i++) {
             pala_vec3 p = w->wall_impulse[i];
             double pn = (i < 2 ? p.x : i < 4 ? p.y : p.z) * sgn[i];
-            fprintf(fw, "\t%.12g", pn);
+            fprintf(fw, "\t%.12g", pn + 0.0);   /* + 0.0: no "-0" for unloaded faces */
         }
     } else if (w->container == PALA_CONTAINER_CAVITY) {
         pala_vec3 p = w->wall_impulse[0];

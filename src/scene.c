@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct section { int kind; char name[32]; int line; } section;
 typedef struct entry {
@@ -87,10 +88,11 @@ static void unknown_key(pala_scene *s, int line, const char *set, int kind, cons
     int close = best && bd <= 1 + (int)strlen(name) / 4;
     for (int i = 0; i < pala_nkeys && !close; i++)
         if (!strcmp(pala_keys[i].name, name)) {
-            emsg(s, line, set, "key '%s' belongs in a [%s NAME] section, not %s%s", name,
-                 pala_keys[i].sect == PALA_S_TOP ? "top-level" : pala_sect_names[pala_keys[i].sect],
-                 kind == PALA_S_TOP ? "at the top level" : "here",
-                 pala_keys[i].sect == PALA_S_TOP ? " (move it above the first [section])" : "");
+            if (pala_keys[i].sect == PALA_S_TOP)
+                emsg(s, line, set, "key '%s' is a top-level key: move it above the first [section]", name);
+            else
+                emsg(s, line, set, "key '%s' belongs in a [%s NAME] section, not %s", name,
+                     pala_sect_names[pala_keys[i].sect], kind == PALA_S_TOP ? "at the top level" : "here");
             return;
         }
     if (close)
@@ -130,6 +132,7 @@ static const char *expected(const pala_keydef *k, char *buf, size_t len)
         break;
     case PALA_K_WORD: snprintf(buf, len, "one of %s", k->choices); break;
     case PALA_K_NAME: snprintf(buf, len, "the name of a [%s] section", pala_sect_names[k->ref]); break;
+    case PALA_K_PATH: snprintf(buf, len, "a file name"); break;
     default: snprintf(buf, len, "one of %s, or three numbers", k->choices); break;
     }
     return buf;
@@ -179,6 +182,7 @@ static int check_value(pala_scene *s, const entry *e)
             return -1;
         }
         return 0;
+    case PALA_K_PATH: return 0;
     case PALA_K_ORIENT:
         if (word_in(e->val, k->choices)) return 0;
         /* fall through: three numbers */
@@ -256,6 +260,11 @@ static int read_file(pala_scene *s)
     int line = 0, cur = add_section(s, PALA_S_TOP, "", 0), bad = 0;
     while (fgets(buf, sizeof buf, f)) {
         line++;
+        if (!strchr(buf, '\n') && !feof(f)) {
+            emsg(s, line, NULL, "line longer than %d characters; split it", (int)sizeof buf - 2);
+            fclose(f);
+            return -1;
+        }
         char *hash = strchr(buf, '#');
         if (hash) *hash = 0;
         char *p = trim(buf);
@@ -432,6 +441,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         getn(s, i, "component_radius", rr, 2);
         if (nn[0] > nn[1]) { SERR(s, i, "components", "'components': the least (%g) exceeds the most (%g)", nn[0], nn[1]); return -1; }
         if (rr[0] > rr[1]) { SERR(s, i, "component_radius", "'component_radius': the least (%g) exceeds the largest (%g)", rr[0], rr[1]); return -1; }
+        if (nn[0] != floor(nn[0]) || nn[1] != floor(nn[1])) { SERR(s, i, "components", "'components': expected two integers (least and most)"); return -1; }
         pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], getr(s, i, "spread")};
         nvar = (int)getr(s, i, "variants");
         if (nvar == 0) nvar = ngrains > 0 ? ngrains : 1;
@@ -479,6 +489,25 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     return 0;
 }
 
+/* lammps_data is relative to the control file's folder; the resolved path replaces the
+ * value, so the effective control file of a run (control.txt) finds the file too. */
+static const char *resolve_lammps_path(pala_scene *s)
+{
+    entry *e = find_entry(s, 0, "lammps_data");
+    if (!e) return NULL;
+    if (e->val[0] == '/') return e->val;
+    const char *slash = strrchr(s->path, '/');
+    char cwd[4096] = "";
+    if (s->path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
+    int dl = slash ? (int)(slash - s->path) : 0;
+    size_t n = strlen(cwd) + (size_t)dl + strlen(e->val) + 4;
+    char *p = pala_xrealloc(NULL, n);
+    snprintf(p, n, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", dl, s->path, dl ? "/" : "", e->val);
+    free(e->val);
+    e->val = p;
+    return p;
+}
+
 static int build_world(pala_scene *s)
 {
     pala_world *w = &s->w;
@@ -499,13 +528,23 @@ static int build_world(pala_scene *s)
     w->hertz = is(s, 0, "hertz", "textbook") ? PALA_HERTZ_TEXTBOOK : PALA_HERTZ_PAPER;
     w->rotation_step = is(s, 0, "rotation_step", "paper") ? PALA_ROTSTEP_PAPER : PALA_ROTSTEP_MIDPOINT;
     w->g = getv3(s, 0, "gravity");
+    const char *lmp = resolve_lammps_path(s);
+    if (lmp && w->dim != 3) { SERR(s, 0, "lammps_data", "lammps_data needs dimension = 3"); bad = 1; }
     if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, "gravity", "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
     /* container */
     if (is(s, 0, "container", "box")) {
         w->container = PALA_CONTAINER_BOX;
-        if (require(s, 0, "box", "")) bad = 1;
+        double b[6];
+        if (!find_entry(s, 0, "box") && lmp) {
+            char err[320];
+            if (pala_lammps_box(lmp, b, err, sizeof err)) { SERR(s, 0, "lammps_data", "%s", err); bad = 1; }
+            else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, "lammps_data", "the box of %s is empty; give 'box'", lmp); bad = 1; }
+            else {
+                w->box_lo = pala_v(b[0], b[2], b[4]);
+                w->box_hi = pala_v(b[1], b[3], b[5]);
+            }
+        } else if (require(s, 0, "box", "")) bad = 1;
         else {
-            double b[6];
             getn(s, 0, "box", b, 6);
             w->box_lo = pala_v(b[0], b[2], b[4]);
             w->box_hi = pala_v(b[1], b[3], b[5]);
@@ -530,14 +569,29 @@ static int build_world(pala_scene *s)
     if (bad) { free(matidx); return -1; }
     /* grain types: count how many grains use each (random types make one shape each) */
     int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
+    int *tnext = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
+    for (int i = 0; i < s->nsec; i++) tnext[i] = 0;
     for (int i = 0; i < s->nsec; i++) {
         tfirst[i] = tcount[i] = 0;
         if (s->sec[i].kind != PALA_S_GRAIN) continue;
         int use = 0;
         for (int g = 0; g < s->nsec; g++)
             if (s->sec[g].kind == PALA_S_GROUP && getv(s, g, "grain") && !strcmp(getv(s, g, "grain"), s->sec[i].name))
-                use += find_entry(s, g, "count") ? (int)getr(s, g, "count") : 1;
+            {
+                int nat = 0;
+                for (int e = 0; e < s->nent; e++) nat += s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at");
+                use += find_entry(s, g, "count") ? (int)getr(s, g, "count") : nat;
+            }
         if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], use)) bad = 1;
+    }
+    /* grains of a LAMMPS data file, before the groups (which then avoid them) */
+    if (lmp && !bad) {
+        if (require(s, 0, "lammps_material", "")) bad = 1;
+        else {
+            char err[320];
+            int m = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, "lammps_material"))];
+            if (pala_lammps_import(w, lmp, m, (long)getr(s, 0, "lammps_mc_samples"), err, sizeof err)) { SERR(s, 0, "lammps_data", "%s", err); bad = 1; }
+        }
     }
     /* groups */
     int ngroups = 0;
@@ -551,6 +605,7 @@ static int build_world(pala_scene *s)
         grp.tfirst = tfirst[ti];
         grp.tcount = tcount[ti];
         grp.random_variant = tcount[ti] > 1 && getr(s, ti, "variants") > 0;
+        grp.tnext = tnext[ti];   /* random types without variants: each grain its own shape */
         int nat = 0;
         for (int e = 0; e < s->nent; e++) if (s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at")) nat++;
         if (is(s, g, "placement", "list")) {
@@ -590,8 +645,8 @@ static int build_world(pala_scene *s)
             grp.slab_off = getr(s, g, "slab_offset");
             grp.slab_th = getr(s, g, "slab_thickness");
         }
-        if (grp.region == PALA_REGION_CONTAINER && w->container == PALA_CONTAINER_NONE && grp.placement != PALA_PLACE_LIST) {
-            SERR(s, g, "region", "with container = none, random and lattice placement need region = box"); bad = 1; break;
+        if (grp.region != PALA_REGION_BOX && w->container == PALA_CONTAINER_NONE && grp.placement != PALA_PLACE_LIST) {
+            SERR(s, g, "region", "with container = none, random and lattice placement need region = box (a finite region)"); bad = 1; break;
         }
         grp.spacing = getr(s, g, "lattice_spacing");
         grp.vel = getv3(s, g, "velocity");
@@ -607,11 +662,12 @@ static int build_world(pala_scene *s)
         }
         char err[320];
         long placed = pala_place_group(w, &grp, &s->rng, err, sizeof err);
+        if (placed > 0) tnext[ti] += (int)placed;
         free(grp.at);
         if (placed < 0) { SERR(s, g, grp.placement == PALA_PLACE_LIST ? "at" : "count", "[group %s]: %s", s->sec[g].name, err); bad = 1; break; }
     }
-    if (!bad && ngroups == 0) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
-    free(matidx); free(tfirst); free(tcount);
+    if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
+    free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
     pala_world_prepare(w);
     return 0;

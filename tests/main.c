@@ -8,6 +8,7 @@ void test_contact(void);
 void test_dynamics(void);
 void test_scene(void);
 void test_tools(void);
+void test_order(void);
 
 int main(void)
 {
@@ -18,6 +19,7 @@ int main(void)
     test_dynamics();
     test_scene();
     test_tools();
+    test_order();
     printf("%d passed, %d failed\n", t_passed, t_failed);
     return t_failed ? 1 : 0;
 }
