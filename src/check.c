@@ -1,5 +1,5 @@
 /* check.c: `pala check RUN REFERENCE` - compare the energy curves of a run against a
- * reference run (regression testing, docs/cli-tools.md).
+ * reference run (regression testing, docs/cli.md).
  *
  * The reference is interpolated linearly in time at each run time inside the common
  * time range, and each compared column must satisfy |run - ref| <= atol + rtol*scale,

@@ -1,5 +1,5 @@
 /* collect.c: `pala collect DIR...` - gather the one-row summary.tsv of several runs into
- * one table, one row per run (docs/cli-tools.md).
+ * one table, one row per run (docs/cli.md).
  *
  * Columns of the output: `run` (the DIR as given), then the parameter columns whose
  * value differs between the runs (all of them with --all), then the result columns.

@@ -1,7 +1,7 @@
 /* commands.h: the post-processing commands of the `pala` program (check.c, collect.c,
  * sweep.c).  main.c dispatches `pala check|collect|sweep ...` to these with argv[0] set
  * to the command name; each returns the process exit code (enum pala_status).
- * Reference: docs/cli-tools.md. */
+ * Reference: docs/cli.md. */
 #ifndef PALA_COMMANDS_H
 #define PALA_COMMANDS_H
 

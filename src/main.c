@@ -20,7 +20,7 @@ static const char *usage =
     "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
     "  pala --version\n"
     "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
-    "docs: docs/cli.md, docs/control-file.md\n";
+    "docs: docs/cli.md (commands), docs/control-file.md (keys)\n";
 
 int pala_cmd_order(int argc, char **argv);
 

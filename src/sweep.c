@@ -1,5 +1,5 @@
 /* sweep.c: `pala sweep FILE --vary KEY=... ...` - prepare a parameter study
- * (docs/cli-tools.md).
+ * (docs/cli.md).
  *
  * Every combination of the varied values (Cartesian product, the first --vary varying
  * slowest) is validated against the control file, then DIR/ receives one empty run
