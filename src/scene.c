@@ -413,6 +413,22 @@ static int build_materials(pala_scene *s, int *matidx)
     return bad ? -1 : 0;
 }
 
+/* Build a template from n components (eqs. 25-35), scale it to volume_radius if given,
+ * and add it to the world. */
+static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad, double rho, long ns)
+{
+    pala_vec3 shape[64];
+    double rout[64];
+    char err[256];
+    if (pala_template_build(t, n, c, rad, rho, ns, shape, rout, err, sizeof err)) {
+        emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
+        return -1;
+    }
+    if (find_entry(s, i, "volume_radius")) pala_template_scale(t, shape, rout, getr(s, i, "volume_radius"));
+    pala_world_add_template(&s->w, t, shape, rout);
+    return 0;
+}
+
 /* A grain type: builds one template (or `variants` random ones).  tfirst/tcount give
  * the range of template indices of section i. */
 static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst, int *tcount, int ngrains)
@@ -427,12 +443,11 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     memset(&t, 0, sizeof t);
     snprintf(t.name, sizeof t.name, "%s", s->sec[i].name);
     t.material = mat;
-    char err[256];
     *tfirst = s->w.ntmpl;
     *tcount = 0;
     enum { MAXC = 64 };
-    pala_vec3 c[MAXC], shape[MAXC];
-    double rad[MAXC], rout[MAXC];
+    pala_vec3 c[MAXC];
+    double rad[MAXC];
     int nvar = 1;
     if (is(s, i, "shape", "random")) {
         if (require(s, i, "component_radius", "for shape = random")) return -1;
@@ -447,12 +462,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         if (nvar == 0) nvar = ngrains > 0 ? ngrains : 1;
         for (int v = 0; v < nvar; v++) {
             int n = pala_factory_make(&f, &s->rng, dim, c, rad);
-            if (pala_template_build(&t, n, c, rad, rho, ns, shape, rout, err, sizeof err)) {
-                emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
-                return -1;
-            }
-            if (find_entry(s, i, "volume_radius")) pala_template_scale(&t, shape, rout, getr(s, i, "volume_radius"));
-            pala_world_add_template(&s->w, &t, shape, rout);
+            if (add_template(s, i, &t, n, c, rad, rho, ns)) return -1;
         }
         *tcount = nvar;
         return 0;
@@ -479,12 +489,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         }
         if (n == 0) { emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = spheres but no 'sphere = x y z r' lines", s->sec[i].name); return -1; }
     }
-    if (pala_template_build(&t, n, c, rad, rho, ns, shape, rout, err, sizeof err)) {
-        emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
-        return -1;
-    }
-    if (find_entry(s, i, "volume_radius")) pala_template_scale(&t, shape, rout, getr(s, i, "volume_radius"));
-    pala_world_add_template(&s->w, &t, shape, rout);
+    if (add_template(s, i, &t, n, c, rad, rho, ns)) return -1;
     *tcount = 1;
     return 0;
 }
