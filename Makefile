@@ -47,7 +47,10 @@ examples: pala
 sanitize:
 	$(MAKE) clean && $(MAKE) test OPT=-O1 CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
 
-bench: pala
+build/pala_bench: bench/bench.c build/libpala.a
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
+
+bench: pala build/pala_bench
 	sh bench/run.sh
 
 clean:

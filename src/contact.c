@@ -1,5 +1,13 @@
 /* contact.c: the contact kernel (paper sections 4-5, eqs. 48-57) and the force pass
- * over grain pairs, walls and the field.
+ * over pebble pairs, walls and the field.
+ *
+ * Each grain sums its own force and torque: over its components in order, over each
+ * component's row of the full neighbour list (sorted), then walls.  A pair's force is
+ * evaluated from both sides; the two evaluations are exact negatives of each other
+ * (every operation below is antisymmetric under swapping the pebbles), so momentum
+ * balance holds bit for bit, and no grain writes another's force: the pass runs on any
+ * number of threads with identical results.  The bounding-sphere test of eq. (48) is
+ * subsumed by the pebble-level list (it only ever skips pairs that do not touch).
  *
  * Conventions (PHYSICS.md 1.2-1.3): for components c of G and c' of G', n points from
  * G' to G; w is the velocity of G's material at the contact point relative to G's:
@@ -9,6 +17,7 @@
 #include "internal.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Force on G from one touching component pair; see the comment at the top.
  * dv: relative velocity w at the contact point.  n: unit normal from G' to G.
@@ -21,7 +30,10 @@ static inline pala_vec3 hertz_force(const pala_pairmat *pm, pala_vec3 n, double 
     double fh = pm->kE * sqrt(rt * ov) * ov;                /* eq. (57) */
     *U = 0.4 * fh * ov;                                     /* (2/5) k (-d)^{5/2} */
     double wn = pala_vdot(dv, n);                           /* eq. (54) */
-    double fn = wn > 0 ? pm->delta * fh : fh;               /* eq. (56) */
+    /* eq. (56); a table lookup, not a branch: the sign of w_n of a resting contact is
+     * random, and a mispredicted branch would stall the overlapping of contacts */
+    const double fac[2] = {1.0, pm->delta};
+    double fn = fac[wn > 0] * fh;
     pala_vec3 F = pala_vscale(fn, n);
     *Fnc = pala_vscale(fn - fh, n);
     if (pm->mu > 0) {
@@ -36,162 +48,263 @@ static inline pala_vec3 hertz_force(const pala_pairmat *pm, pala_vec3 n, double 
     return F;
 }
 
-static int overlap_runaway(pala_world *w, double ov, double a, const char *what, int i, int j)
+
+/* Where a block records the first runaway overlap (the message is written serially). */
+typedef struct runaway { double ratio; int i, j; } runaway;
+
+/* Radius of pebble p. */
+static inline double peb_radius(const pala_world *w, int p)
 {
-    double ratio = ov / a;
-    if (ratio > w->worst_overlap) w->worst_overlap = ratio;
-    if (ratio <= w->max_overlap) return 0;
-    if (!w->why[0])
-        snprintf(w->why, sizeof w->why,
-                 "runaway overlap at t = %.6g s: %s %d%s%.0d overlaps by %.3g of a component radius "
-                 "(limit max_overlap = %g). The time step is too large for the impact speed, or "
-                 "the material too soft: reduce dt or raise young",
-                 w->t, what, i + 1, j >= 0 ? " and " : "", j >= 0 ? j + 1 : 0, ratio, w->max_overlap);
-    return 1;
+    if (!w->pg) return w->shape_r[w->tmpl[w->tid[p]].comp0];
+    int g = w->pg[p];
+    return w->shape_r[w->tmpl[w->tid[g]].comp0 + (p - w->p0[g])];
 }
 
-/* Pair of grains i, j: eqs. (48)-(51). */
-static int grain_pair(pala_world *w, int i, int j, double *U)
+/* beta = I_r^-1 T (eq. 62); for an isotropic grain I_r^-1 = 1/I exactly. */
+static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T)
 {
-    const pala_template *ti = &w->tmpl[w->tid[i]], *tj = &w->tmpl[w->tid[j]];
-    pala_vec3 xi = w->x[i], xj = w->x[j];
-    double rb = ti->bound_radius + tj->bound_radius;
-    if (pala_vnorm2(pala_vsub(xi, xj)) > rb * rb) return 0;            /* eq. (48) */
-    const pala_pairmat *pm = &w->pm[ti->material * w->nmat + tj->material];
-    const pala_vec3 *ci = w->pc + w->p0[i], *cj = w->pc + w->p0[j];
-    const double *ai = w->shape_r + ti->comp0, *aj = w->shape_r + tj->comp0;
-    pala_vec3 F = {0, 0, 0}, Ti = {0, 0, 0}, Tj = {0, 0, 0}, Fnc = {0, 0, 0}, Nci = {0, 0, 0}, Ncj = {0, 0, 0};
-    int bad = 0;
-    for (int a = 0; a < ti->ncomp; a++)
-        for (int b = 0; b < tj->ncomp; b++) {
-            pala_vec3 d = pala_vsub(ci[a], cj[b]);
-            double s = ai[a] + aj[b], d2 = pala_vnorm2(d);
-            if (d2 >= s * s) continue;                                  /* eq. (49) */
-            double dist = sqrt(d2), ov = s - dist;
-            pala_vec3 n = pala_vscale(1.0 / dist, d);                   /* eq. (50) n_ij */
-            pala_vec3 cp = pala_vaxpy(pala_vscale(0.5, pala_vadd(ci[a], cj[b])), 0.5 * (aj[b] - ai[a]), n);
-            pala_vec3 ri = pala_vsub(cp, xi), rj = pala_vsub(cp, xj);
-            pala_vec3 dv = pala_vsub(pala_vadd(w->v[i], pala_vcross(w->w[i], ri)),
-                                     pala_vadd(w->v[j], pala_vcross(w->w[j], rj)));
-            double u;
-            pala_vec3 fnc;
-            pala_vec3 Fab = hertz_force(pm, n, ov, 2 * ai[a] * aj[b] / s, dv, &u, &fnc);
-            if (w->fnc) {
-                Fnc = pala_vadd(Fnc, fnc);
-                Nci = pala_vadd(Nci, pala_vcross(ri, fnc));
-                Ncj = pala_vsub(Ncj, pala_vcross(rj, fnc));
-            }
-            F = pala_vadd(F, Fab);
-            Ti = pala_vadd(Ti, pala_vcross(ri, Fab));                   /* eq. (51) */
-            Tj = pala_vsub(Tj, pala_vcross(rj, Fab));
-            *U += u;
-            w->ncontact++;
-            bad |= overlap_runaway(w, ov, fmin(ai[a], aj[b]), "grains", i, j);
-        }
-    w->f[i] = pala_vadd(w->f[i], F);
-    w->f[j] = pala_vsub(w->f[j], F);
-    w->tq[i] = pala_vadd(w->tq[i], Ti);
-    w->tq[j] = pala_vadd(w->tq[j], Tj);
-    if (w->fnc) {
-        w->fnc[i] = pala_vadd(w->fnc[i], Fnc);
-        w->fnc[j] = pala_vsub(w->fnc[j], Fnc);
-        w->tnc[i] = pala_vadd(w->tnc[i], Nci);
-        w->tnc[j] = pala_vadd(w->tnc[j], Ncj);
-    }
-    return bad;
+    return t->isotropic ? pala_vscale(t->inv_inertia[0], T) : pala_rot_diag_apply(r, t->inv_inertia, T);
 }
 
 /* One component (centre c, radius a) of grain k against a wall with inward normal n,
  * overlap ov and r~ = rt (PHYSICS.md 2: flat wall r~ = 2a, cavity r~ = 2aR/(R-a)).
  * The contact point is the middle of the overlap, c - (a - ov/2) n: the limit of
- * c_ij in eq. (50) for a sphere of radius r' -> infinity. */
-static pala_vec3 wall_contact(pala_world *w, int k, pala_vec3 c, double a, pala_vec3 n,
-                              double ov, double rt, double *U, int *bad)
+ * c_ij in eq. (50) for a sphere of radius r' -> infinity.  Adds to F, T, Fnc, Tnc. */
+typedef struct acc6 { pala_vec3 F, T, Fnc, Tnc; double U; } acc6;
+
+static pala_vec3 wall_contact(const pala_world *w, const pala_pairmat *pm, pala_vec3 xk, pala_vec3 vk, pala_vec3 wk,
+                              pala_vec3 c, double a, pala_vec3 n, double ov, double rt, acc6 *A)
 {
-    const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + w->wall_mat];
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
-    pala_vec3 r = pala_vsub(cp, w->x[k]);
-    pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
+    pala_vec3 r = pala_vsub(cp, xk);
+    pala_vec3 dv = pala_vadd(vk, pala_vcross(wk, r));
     double u;
     pala_vec3 fnc;
     pala_vec3 F = hertz_force(pm, n, ov, rt, dv, &u, &fnc);
-    if (w->fnc) {
-        w->fnc[k] = pala_vadd(w->fnc[k], fnc);
-        w->tnc[k] = pala_vadd(w->tnc[k], pala_vcross(r, fnc));
-    }
-    w->f[k] = pala_vadd(w->f[k], F);
-    w->tq[k] = pala_vadd(w->tq[k], pala_vcross(r, F));
-    *U += u;
-    w->ncontact++;
-    *bad |= overlap_runaway(w, ov, a, "wall and grain", k, -1);
+    (void)w;
+    A->Fnc = pala_vadd(A->Fnc, fnc);
+    A->Tnc = pala_vadd(A->Tnc, pala_vcross(r, fnc));
+    A->F = pala_vadd(A->F, F);
+    A->T = pala_vadd(A->T, pala_vcross(r, F));
+    A->U += u;
     return F;
 }
 
-static int walls(pala_world *w, double *U, int stepping)
+static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum *s, runaway *ru)
 {
-    int bad = 0;
-    double dt = stepping ? w->dt : 0;
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    double R = t->bound_radius;
+    pala_vec3 x = w->x[k], vk = w->v[k], wk = w->w[k];
+    int p0 = w->p0 ? w->p0[k] : k;
+    const double *rad = w->shape_r + t->comp0;
+    const pala_pairmat *pm = &w->pm[t->material * w->nmat + w->wall_mat];
     int nax = w->dim == 2 ? 2 : 3;
-    for (int k = 0; k < w->n; k++) {
-        const pala_template *t = &w->tmpl[w->tid[k]];
-        double R = t->bound_radius;
-        pala_vec3 x = w->x[k];
-        const pala_vec3 *pc = w->pc + w->p0[k];
-        const double *rad = w->shape_r + t->comp0;
-        if (w->container == PALA_CONTAINER_BOX) {
-            const double xs[3] = {x.x, x.y, x.z};
-            const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
-            for (int ax = 0; ax < nax; ax++) {
-                if (xs[ax] - R > lo[ax] && hi[ax] - xs[ax] > R) continue;  /* bounding sphere clear */
-                for (int i = 0; i < t->ncomp; i++) {
-                    const double c[3] = {pc[i].x, pc[i].y, pc[i].z};
-                    for (int side = 0; side < 2; side++) {
-                        double dist = side ? hi[ax] - c[ax] : c[ax] - lo[ax];
-                        double ov = rad[i] - dist;
-                        if (ov <= 0) continue;
-                        double nn[3] = {0, 0, 0};
-                        nn[ax] = side ? -1 : 1;
-                        pala_vec3 F = wall_contact(w, k, pc[i], rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], U, &bad);
-                        w->wall_impulse[2 * ax + side] = pala_vaxpy(w->wall_impulse[2 * ax + side], -dt, F);
-                    }
+    if (w->container == PALA_CONTAINER_BOX) {
+        const double xs[3] = {x.x, x.y, x.z};
+        const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
+        for (int ax = 0; ax < nax; ax++) {
+            if (xs[ax] - R > lo[ax] && hi[ax] - xs[ax] > R) continue;  /* bounding sphere clear */
+            for (int i = 0; i < t->ncomp; i++) {
+                pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
+                const double c[3] = {pc.x, pc.y, pc.z};
+                for (int side = 0; side < 2; side++) {
+                    double dist = side ? hi[ax] - c[ax] : c[ax] - lo[ax];
+                    double ov = rad[i] - dist;
+                    if (ov <= 0) continue;
+                    double nn[3] = {0, 0, 0};
+                    nn[ax] = side ? -1 : 1;
+                    pala_vec3 F = wall_contact(w, pm, x, vk, wk, pc, rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], A);
+                    s->imp[2 * ax + side] = pala_vaxpy(s->imp[2 * ax + side], -dt, F);
+                    s->nwall++;
+                    double ratio = ov / rad[i];
+                    if (ratio > s->worst) s->worst = ratio;
+                    if (ratio > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = ratio; ru->i = k; ru->j = -1; }
                 }
             }
-        } else if (w->container == PALA_CONTAINER_CAVITY) {
-            double Rc = w->cav_R;
-            if (pala_vnorm(pala_vsub(x, w->cav_c)) + R < Rc) continue;
-            for (int i = 0; i < t->ncomp; i++) {
-                pala_vec3 d = pala_vsub(pc[i], w->cav_c);
-                double q = pala_vnorm(d), ov = q + rad[i] - Rc;
-                if (ov <= 0 || q == 0) continue;
-                pala_vec3 n = pala_vscale(-1.0 / q, d);
-                double rt = 2 * rad[i] * Rc / (Rc - rad[i]);             /* H(a, -Rc) */
-                pala_vec3 F = wall_contact(w, k, pc[i], rad[i], n, ov, rt, U, &bad);
-                w->wall_impulse[0] = pala_vaxpy(w->wall_impulse[0], -dt, F);
-            }
+        }
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        double Rc = w->cav_R;
+        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R < Rc) return;
+        for (int i = 0; i < t->ncomp; i++) {
+            pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
+            pala_vec3 d = pala_vsub(pc, w->cav_c);
+            double q = pala_vnorm(d), ov = q + rad[i] - Rc;
+            if (ov <= 0 || q == 0) continue;
+            pala_vec3 n = pala_vscale(-1.0 / q, d);
+            double rt = 2 * rad[i] * Rc / (Rc - rad[i]);             /* H(a, -Rc) */
+            pala_vec3 F = wall_contact(w, pm, x, vk, wk, pc, rad[i], n, ov, rt, A);
+            s->imp[0] = pala_vaxpy(s->imp[0], -dt, F);
+            s->nwall++;
+            double ratio = ov / rad[i];
+            if (ratio > s->worst) s->worst = ratio;
+            if (ratio > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = ratio; ru->i = k; ru->j = -1; }
         }
     }
+}
+
+/* Force and torque on grain k from all its touching pebble pairs: eqs. (49)-(51). */
+static void grain_contacts(const pala_world *w, int k, acc6 *A, pala_blocksum *s, runaway *ru)
+{
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
+    const int *pg = w->pg, *st = w->nl.start, *nb = w->nl.nbr;
+    const pala_pairmat *pmrow = w->pm + t->material * w->nmat;
+    pala_vec3 xk = X[k], vk = V[k], wk = W[k];
+    int p0 = w->p0 ? w->p0[k] : k;
+    pala_vec3 F = A->F, T = A->T, Fnc = A->Fnc, Tnc = A->Tnc;
+    double U = A->U, worst = s->worst;
+    long ngg = 0;
+    for (int i = 0; i < t->ncomp; i++) {
+        int p = p0 + i;
+        pala_vec3 ci = pc ? pc[p] : xk;
+        double ai = w->shape_r[t->comp0 + i];
+        /* First the touching neighbours (eq. 49), without a branch per neighbour, then the
+         * kernel on them: its long sqrt/div chains then overlap from one contact to the next. */
+        int touch[256], nt = 0;
+        for (int qi = st[p]; qi < st[p + 1]; qi++) {
+            int q = nb[qi];
+            pala_vec3 cj = pc ? pc[q] : X[q];
+            double sr = ai + peb_radius(w, q), d2 = pala_vnorm2(pala_vsub(ci, cj));
+            touch[nt] = q;
+            nt += d2 < sr * sr;
+            if (nt == 256) break;   /* more than 256 touching neighbours cannot happen */
+        }
+        for (int ti = 0; ti < nt; ti++) {
+            int q = touch[ti];
+            int j = pg ? pg[q] : q;
+            pala_vec3 cj = pc ? pc[q] : X[j];
+            pala_vec3 d = pala_vsub(ci, cj);
+            double aj = peb_radius(w, q);
+            double sr = ai + aj, d2 = pala_vnorm2(d);
+            pala_vec3 xj = X[j];
+            double dist = sqrt(d2), ov = sr - dist;
+            pala_vec3 n = pala_vscale(1.0 / dist, d);                    /* eq. (50) n_ij */
+            pala_vec3 cp = pala_vaxpy(pala_vscale(0.5, pala_vadd(ci, cj)), 0.5 * (aj - ai), n);
+            pala_vec3 ri = pala_vsub(cp, xk), rj = pala_vsub(cp, xj);
+            pala_vec3 dv = pala_vsub(pala_vadd(vk, pala_vcross(wk, ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
+            double u;
+            pala_vec3 fnc;
+            const pala_pairmat *pm = pmrow + w->tmpl[w->tid[j]].material;
+            pala_vec3 Fab = hertz_force(pm, n, ov, 2 * ai * aj / sr, dv, &u, &fnc);
+            F = pala_vadd(F, Fab);
+            T = pala_vadd(T, pala_vcross(ri, Fab));                      /* eq. (51) */
+            Fnc = pala_vadd(Fnc, fnc);
+            Tnc = pala_vadd(Tnc, pala_vcross(ri, fnc));
+            if (q > p) U += u;                                            /* each pair once */
+            ngg++;
+            double ratio = ov / (ai < aj ? ai : aj);
+            if (ratio > worst) worst = ratio;
+            if (ratio > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = ratio; ru->i = k; ru->j = j; }
+        }
+    }
+    A->F = F; A->T = T; A->Fnc = Fnc; A->Tnc = Tnc; A->U = U;
+    s->worst = worst;
+    s->ngg += ngg;
+}
+
+void pala_forces_blocks(pala_world *w, int b0, int b1, int stepping)
+{
+    double dt = stepping ? w->dt : 0, tau = 0.5 * w->dt;
+    int dissipative = stepping && w->work->dissipative;
+    for (int b = b0; b < b1; b++) {
+        pala_blocksum s;
+        memset(&s, 0, sizeof s);
+        runaway ru = {0, 0, -1};
+        int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
+        double pdiss = 0;
+        for (int k = b * PALA_BLOCK; k < k1; k++) {
+            const pala_template *t = &w->tmpl[w->tid[k]];
+            acc6 A;
+            A.F = pala_vscale(t->mass, w->g);                              /* homogeneous field */
+            A.T = A.Fnc = A.Tnc = pala_v(0, 0, 0);
+            A.U = 0;
+            grain_contacts(w, k, &A, &s, &ru);
+            if (w->container != PALA_CONTAINER_NONE) walls(w, k, dt, &A, &s, &ru);
+            w->f[k] = A.F;
+            w->tq[k] = A.T;
+            s.U += A.U;
+            if (dissipative) {
+                /* Work of the non-conservative forces over the step, with the velocities
+                 * the positions actually advance by, v + tau alpha_new (the kinetic energy
+                 * changes by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
+                pala_vec3 a = pala_vscale(1.0 / t->mass, A.F);                 /* eq. (61) */
+                pala_vec3 be = ang_acc(t, w->r[k], A.T);                       /* eq. (62) */
+                pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(a, w->acc[k]));
+                pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
+                pdiss += pala_vdot(A.Fnc, vm) + pala_vdot(A.Tnc, om);
+            }
+        }
+        pala_blocksum *o = &w->work->bs[b];
+        o->U = s.U; o->pdiss = pdiss; o->worst = s.worst; o->ngg = s.ngg; o->nwall = s.nwall;
+        memcpy(o->imp, s.imp, sizeof s.imp);
+        o->bad = s.bad;
+        o->bad_ratio = ru.ratio; o->bad_i = ru.i; o->bad_j = ru.j;
+    }
+}
+
+static void runaway_message(pala_world *w)
+{
+    for (int b = 0; b < w->work->nblk; b++) {
+        const pala_blocksum *o = &w->work->bs[b];
+        if (!o->bad) continue;
+        int i = o->bad_i, j = o->bad_j;
+        double ratio = o->bad_ratio;
+        char msg[1024];
+        if (!w->why[0]) {
+            snprintf(msg, sizeof msg,
+                     "runaway overlap at t = %.6g s: %s %d%s%.0d overlaps by %.3g of a component radius "
+                     "(limit max_overlap = %g). The time step is too large for the impact speed, or "
+                     "the material too soft: reduce dt or raise young",
+                     w->t, j >= 0 ? "grains" : "wall and grain", i + 1, j >= 0 ? " and " : "", j >= 0 ? j + 1 : 0, ratio, w->max_overlap);
+            size_t l = strlen(msg);
+            if (l >= sizeof w->why) l = sizeof w->why - 1;
+            memcpy(w->why, msg, l);
+            w->why[l] = 0;
+        }
+        return;
+    }
+}
+
+static void forces_job(pala_world *w, int b0, int b1) { pala_forces_blocks(w, b0, b1, w->work->stepping); }
+
+/* Sum the blocks in order: contact energy, counts, wall impulses, dissipated power. */
+static int reduce_forces(pala_world *w, double *U, double *pdiss)
+{
+    double u = 0, pd = 0, worst = 0;
+    long ngg = 0, nwall = 0;
+    int bad = 0;
+    for (int b = 0; b < w->work->nblk; b++) {
+        const pala_blocksum *o = &w->work->bs[b];
+        u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall;
+        if (o->worst > worst) worst = o->worst;
+        for (int i = 0; i < 6; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
+        bad |= o->bad != 0;
+    }
+    if (U) *U += u;
+    if (pdiss) *pdiss = pd;
+    w->ncontact = ngg / 2 + nwall;
+    w->worst_overlap = worst;
+    if (bad) runaway_message(w);
     return bad;
+}
+
+int pala_world_forces_step(pala_world *w, double *pdiss)
+{
+    pala_nlist_update(w);
+    w->work->stepping = 1;
+    pala_world_par(w, forces_job);
+    return reduce_forces(w, NULL, pdiss) ? PALA_UNSTABLE : PALA_OK;
 }
 
 int pala_world_forces_ex(pala_world *w, double *U, int stepping)
 {
-    double Uloc = 0;
-    if (!U) U = &Uloc;
-    w->ncontact = 0;
-    w->worst_overlap = 0;
-    for (int k = 0; k < w->n; k++) {
-        pala_world_place_pebbles(w, k);
-        w->f[k] = pala_vscale(w->tmpl[w->tid[k]].mass, w->g);   /* homogeneous field */
-        w->tq[k] = pala_v(0, 0, 0);
-        if (w->fnc) w->fnc[k] = w->tnc[k] = pala_v(0, 0, 0);
-    }
+    if (!w->work) pala_work_prepare(w);
+    if (w->pc)
+        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     pala_nlist_update(w);
-    int bad = 0;
-    const int *st = w->nl.start, *nb = w->nl.nbr;
-    for (int i = 0; i < w->n; i++)
-        for (int q = st[i]; q < st[i + 1]; q++) bad |= grain_pair(w, i, nb[q], U);
-    bad |= walls(w, U, stepping);
-    return bad ? PALA_UNSTABLE : PALA_OK;
+    w->work->stepping = stepping;
+    pala_world_par(w, forces_job);
+    return reduce_forces(w, U, NULL) ? PALA_UNSTABLE : PALA_OK;
 }
 
 int pala_world_forces(pala_world *w, double *U) { return pala_world_forces_ex(w, U, 0); }

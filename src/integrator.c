@@ -21,7 +21,7 @@ static pala_vec3 euler_rate(pala_vec3 r, const pala_template *t, pala_vec3 om)
  * Delta omega is evaluated at the midpoint (omega_h, r_h) of an Euler half-step, which
  * is second order; rotation_step = paper keeps eq. (59) as printed.  Isotropic grains
  * (spheres) have Delta omega = 0 either way. */
-void pala_world_free_motion(pala_world *w, int k, double h)
+static double free_motion(pala_world *w, int k, double h)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     w->x[k] = pala_vaxpy(w->x[k], h, w->v[k]);
@@ -38,48 +38,105 @@ void pala_world_free_motion(pala_world *w, int k, double h)
         }
     }
     /* r <- exp(h (omega + omega')/2) o r */
-    w->r[k] = pala_rot_compose(pala_rot_exp(pala_vscale(0.5 * h, pala_vadd(om, om2))), r);
+    pala_vec3 q = pala_rot_exp(pala_vscale(0.5 * h, pala_vadd(om, om2)));
+    w->r[k] = pala_rot_compose(q, r);
     w->w[k] = om2;
+    /* Bound on the squared displacement of the grain's pebbles (neighbor.c): the centre
+     * moves by h v; a pebble at s from it turns by 2 sin(phi/2) |s| <= 2 |q| |s| more. */
+    double dx2 = h * h * pala_vnorm2(w->v[k]), sm = w->work ? w->work->smax[w->tid[k]] : 0;
+    if (sm == 0) return dx2;
+    double d = sqrt(dx2) + 2 * pala_vnorm(q) * sm;
+    return d * d;
+}
+
+void pala_world_free_motion(pala_world *w, int k, double h)
+{
+    free_motion(w, k, h);
+    if (w->work) w->nl.builds = 0;   /* moved outside a step: rebuild the list */
+}
+
+/* Grains of block b: [k0, k1). */
+static inline void block_range(const pala_world *w, int b, int *k0, int *k1)
+{
+    *k0 = b * PALA_BLOCK;
+    *k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
+}
+
+/* eqs. (65)-(66): free motion over dt/2, half kick; then the pebbles of eq. (50). */
+static void phase_drift_kick(pala_world *w, int b0, int b1)
+{
+    double tau = 0.5 * w->dt;
+    for (int b = b0; b < b1; b++) {
+        int k0, k1;
+        block_range(w, b, &k0, &k1);
+        double mv = 0;
+        for (int k = k0; k < k1; k++) {
+            double d2 = free_motion(w, k, tau);                     /* eq. (65) */
+            if (d2 > mv) mv = d2;
+            w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);          /* eq. (66) */
+            w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
+            if (w->pc) pala_world_place_pebbles(w, k);
+        }
+        w->work->bs[b].move = mv;
+    }
+}
+
+/* eqs. (68)-(69): the new accelerations, the velocity update, free motion over dt/2. */
+static void phase_kick_drift(pala_world *w, int b0, int b1)
+{
+    double tau = 0.5 * w->dt;
+    for (int b = b0; b < b1; b++) {
+        int k0, k1;
+        block_range(w, b, &k0, &k1);
+        double mv = 0;
+        int finite = 1;
+        for (int k = k0; k < k1; k++) {
+            const pala_template *t = &w->tmpl[w->tid[k]];
+            pala_vec3 a = pala_vscale(1.0 / t->mass, w->f[k]);                      /* eq. (61) */
+            pala_vec3 be = t->isotropic ? pala_vscale(t->inv_inertia[0], w->tq[k])   /* eq. (62) */
+                                        : pala_rot_diag_apply(w->r[k], t->inv_inertia, w->tq[k]);
+            w->v[k] = pala_vaxpy(w->v[k], tau, pala_vsub(pala_vscale(2, a), w->acc[k]));   /* eq. (68) */
+            w->w[k] = pala_vaxpy(w->w[k], tau, pala_vsub(pala_vscale(2, be), w->bacc[k]));
+            w->acc[k] = a;
+            w->bacc[k] = be;
+            double d2 = free_motion(w, k, tau);                                     /* eq. (69) */
+            if (d2 > mv) mv = d2;
+            if (w->dim == 2) {
+                /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
+                 * exactly already; the projection only makes it a guarantee. */
+                w->x[k].z = w->v[k].z = w->acc[k].z = 0;
+                w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
+                w->r[k].x = w->r[k].y = 0;
+            }
+            finite &= pala_visfinite(w->x[k]) & pala_visfinite(w->v[k]) & pala_visfinite(w->w[k]) & pala_visfinite(w->r[k]);
+        }
+        w->work->bs[b].move = mv;
+        w->work->bs[b].finite = finite;
+    }
+}
+
+/* Largest displacement of the phase, added to the list's drift bound. */
+static void add_drift(pala_world *w)
+{
+    double mv = 0;
+    for (int b = 0; b < w->work->nblk; b++)
+        if (w->work->bs[b].move > mv) mv = w->work->bs[b].move;
+    w->nl.drift += sqrt(mv);
 }
 
 int pala_world_step(pala_world *w)
 {
+    if (!w->work) pala_work_prepare(w);
     double tau = 0.5 * w->dt;
-    for (int k = 0; k < w->n; k++) {
-        pala_world_free_motion(w, k, tau);                      /* eq. (65) */
-        w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);          /* eq. (66) */
-        w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
-    }
+    pala_world_par(w, phase_drift_kick);
+    add_drift(w);
     w->t += tau;
-    int st = pala_world_forces_ex(w, NULL, 1);                 /* eq. (67) */
-    int finite = 1;
     double pdiss = 0;
-    for (int k = 0; k < w->n; k++) {
-        const pala_template *t = &w->tmpl[w->tid[k]];
-        pala_vec3 a = pala_vscale(1.0 / t->mass, w->f[k]);                      /* eq. (61) */
-        pala_vec3 b = pala_rot_diag_apply(w->r[k], t->inv_inertia, w->tq[k]);   /* eq. (62) */
-        if (w->fnc) {
-            /* Work of the non-conservative forces over the step, with the velocities
-             * the positions actually advance by, v + tau alpha_new (the kinetic energy
-             * changes by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
-            pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(a, w->acc[k]));
-            pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(b, w->bacc[k]));
-            pdiss += pala_vdot(w->fnc[k], vm) + pala_vdot(w->tnc[k], om);
-        }
-        w->v[k] = pala_vaxpy(w->v[k], tau, pala_vsub(pala_vscale(2, a), w->acc[k]));   /* eq. (68) */
-        w->w[k] = pala_vaxpy(w->w[k], tau, pala_vsub(pala_vscale(2, b), w->bacc[k]));
-        w->acc[k] = a;
-        w->bacc[k] = b;
-        pala_world_free_motion(w, k, tau);                      /* eq. (69) */
-        if (w->dim == 2) {
-            /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
-             * exactly already; the projection only makes it a guarantee. */
-            w->x[k].z = w->v[k].z = w->acc[k].z = 0;
-            w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
-            w->r[k].x = w->r[k].y = 0;
-        }
-        finite &= pala_visfinite(w->x[k]) & pala_visfinite(w->v[k]) & pala_visfinite(w->w[k]) & pala_visfinite(w->r[k]);
-    }
+    int st = pala_world_forces_step(w, &pdiss);                 /* eq. (67) */
+    pala_world_par(w, phase_kick_drift);
+    add_drift(w);
+    int finite = 1;
+    for (int b = 0; b < w->work->nblk; b++) finite &= w->work->bs[b].finite;
     w->t += tau;
     w->step++;
     w->diss -= w->dt * pdiss;

@@ -9,13 +9,60 @@
 void *pala_xrealloc(void *p, size_t n);
 #define PALA_GROW(ptr, n) ((ptr) = pala_xrealloc((ptr), (size_t)(n) * sizeof *(ptr)))
 
+/* threads.c: fork-join pool; fn(arg, t, n) runs on threads t = 0..n-1 (0 is the caller). */
+typedef struct pala_pool pala_pool;
+pala_pool *pala_pool_create(int n);
+void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg);
+int pala_pool_size(const pala_pool *p);
+void pala_pool_free(pala_pool *p);
+int pala_cpu_count(void);
+
+/* Grains are processed in fixed blocks of PALA_BLOCK; sums over grains are formed per
+ * block and added in block order: independent of the number of threads. */
+enum { PALA_BLOCK = 256 };
+typedef struct pala_blocksum {
+    double U;              /* contact energy (each pair once), J */
+    double pdiss;          /* power of the non-conservative forces, W */
+    double worst;          /* largest overlap / smaller radius */
+    double move;           /* largest pebble displacement bound in this phase, m */
+    long ngg, nwall;       /* touching pebble pairs (counted from both sides), wall contacts */
+    pala_vec3 imp[6];      /* wall impulse increments */
+    int bad, finite;
+    double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
+    int bad_i, bad_j;
+} pala_blocksum;
+
+typedef struct pala_work {
+    pala_pool *pool;
+    int nblk;
+    pala_blocksum *bs;     /* nblk */
+    int spheres_only;      /* every template has one component */
+    double *smax;          /* per template: largest |shape vector|, m */
+    int nth;               /* threads the pool was made for */
+    int dissipative;       /* some material pair has delta < 1 or mu > 0 */
+    int stepping;          /* argument of the current force job */
+} pala_work;
+/* (Re)make w->work for the current grains and thread count. */
+void pala_work_prepare(pala_world *w);
+void pala_work_free(pala_world *w);
+/* Run fn over blocks [b0, b1) of grains on the world's threads. */
+void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1));
+
 /* neighbor.c */
 void pala_nlist_free(pala_nlist *nl);
-/* Rebuild if any grain moved more than skin/2 since the last build (or never built). */
+/* Rebuild when nl->drift may exceed skin/2 (or never built). */
 void pala_nlist_update(pala_world *w);
 
-/* contact.c: the force pass; `stepping` adds wall impulses for a step of w->dt. */
+/* contact.c: the force pass over all grains (places pebbles first when `place`);
+ * `stepping` adds wall impulses for a step of w->dt and the dissipated power. */
 int pala_world_forces_ex(pala_world *w, double *U, int stepping);
+/* Forces on the grains of blocks [b0, b1) into w->f, w->tq and w->work->bs;
+ * with `stepping` also the dissipated power (eq. 68 velocities). */
+void pala_forces_blocks(pala_world *w, int b0, int b1, int stepping);
+/* The force evaluation of a step (eq. 67): pdiss gets the dissipated power. */
+int pala_world_forces_step(pala_world *w, double *pdiss);
+/* Pebble centre p and its grain (spheres only: p itself). */
+static inline int pala_peb_grain(const pala_world *w, int p) { return w->pg ? w->pg[p] : p; }
 
 /* lammps.c: import grains from a LAMMPS data file (atom_style sphere); see the file.
  * Adds the grains (and the templates they need, material mat) to w.  Returns 0, or -1

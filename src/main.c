@@ -9,7 +9,7 @@
 
 static const char *usage =
     "usage: pala COMMAND ...\n"
-    "  pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--quiet]\n"
+    "  pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--threads N] [--quiet]\n"
     "                                run a scene into DIR (default: <scene name>.run)\n"
     "  pala check RUN REFERENCE [--columns A,B] [--rtol R] [--atol A]\n"
     "                                compare a run's energy.tsv with a reference curve\n"
@@ -43,6 +43,11 @@ static int cmd_run(int argc, char **argv)
             sets[o.nset++] = argv[i];
         } else if (!strncmp(a, "--set=", 6)) {
             sets[o.nset++] = argv[i] + 6;
+        } else if (!strcmp(a, "--threads")) {
+            char *end = NULL;
+            long n = ++i < argc ? strtol(argv[i], &end, 10) : 0;
+            if (i == argc || *end || n < 1 || n > 1024) { fprintf(stderr, "pala run: --threads needs a number of threads from 1 to 1024, e.g. --threads 2\n"); free(sets); return PALA_ERR_INPUT; }
+            o.threads = (int)n;
         } else if (!strcmp(a, "--force")) o.force = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) o.quiet = 1;
         else if (a[0] == '-' && a[1]) { fprintf(stderr, "pala run: unknown option '%s'\n%s", a, usage); free(sets); return PALA_ERR_INPUT; }

@@ -1,20 +1,25 @@
-/* neighbor.c: Verlet list of grain pairs, built on a spatial hash of cells.
+/* neighbor.c: Verlet list of pebble pairs, built on a spatial hash of cells.
  *
- * Pairs (i, j > i) whose bounding spheres (eq. 32) come within `skin` are listed; the list
- * stays valid until some grain has moved more than skin/2.  The bounding sphere is about
- * the centre of mass, so rotation never invalidates the list.  Cells of edge
- * 2 r_max + skin are hashed into ~2N buckets: memory and time are O(N) whatever the
- * container's shape (tall columns, sparse gases).  Each row is sorted by j, so the order
- * in which contact forces are summed does not depend on when the list was rebuilt:
- * results are bit-identical for any rebuild schedule. */
+ * Component spheres ("pebbles") p, q of different grains whose spheres come within
+ * `skin` (|c_p - c_q| < a_p + a_q + skin) are listed, in both rows (a full list: each
+ * grain then sums its own forces, see contact.c).  Listing pebbles rather than grains
+ * makes a clump cost about what its pebbles would as free spheres: a grain pair's
+ * 16 component pairs (eq. 49) shrink to the few that are near.  The list stays valid while
+ * no pebble has moved more than skin/2; the integrator adds up a bound on the largest
+ * pebble displacement of each free motion (x moves by h v, a pebble at most by
+ * h|v| + 2|exp(h w)| |s| more) in nl->drift, so no reference positions are stored.
+ *
+ * Cells of edge 2 a_max + skin are hashed into >= npeb buckets: memory and time are O(N)
+ * whatever the container's shape (tall columns, sparse gases).  Each row is sorted, so
+ * the order in which contact forces are summed does not depend on when the list was
+ * rebuilt: results are bit-identical for any rebuild schedule and any thread count. */
 #include "internal.h"
 #include <stdlib.h>
 
 void pala_nlist_free(pala_nlist *nl)
 {
-    free(nl->start); free(nl->nbr); free(nl->xref); free(nl->head); free(nl->next);
+    free(nl->start); free(nl->nbr); free(nl->head); free(nl->next);
     nl->start = nl->nbr = nl->head = nl->next = NULL;
-    nl->xref = NULL;
     nl->cap = 0;
 }
 
@@ -24,11 +29,12 @@ static unsigned cell_hash(long ix, long iy, long iz, int mask)
     return (unsigned)(h & (unsigned long)mask);
 }
 
-static void cell_of(pala_vec3 x, double inv, long c[3])
+static inline pala_vec3 peb_pos(const pala_world *w, int p) { return w->pc ? w->pc[p] : w->x[p]; }
+static inline double peb_rad(const pala_world *w, int p)
 {
-    c[0] = (long)floor(x.x * inv);
-    c[1] = (long)floor(x.y * inv);
-    c[2] = (long)floor(x.z * inv);
+    if (!w->pg) return w->shape_r[w->tmpl[w->tid[p]].comp0];
+    int g = w->pg[p];
+    return w->shape_r[w->tmpl[w->tid[g]].comp0 + (p - w->p0[g])];
 }
 
 static void sort_row(int *a, int n)
@@ -40,64 +46,85 @@ static void sort_row(int *a, int n)
     }
 }
 
+/* Row of pebble p: counted (out == NULL) or written to out.  Returns its length. */
+static int row(const pala_world *w, int p, int *out)
+{
+    const pala_nlist *nl = &w->nl;
+    double inv = 1.0 / (2 * nl->amax + nl->skin);
+    pala_vec3 x = peb_pos(w, p);
+    double ap = peb_rad(w, p);
+    int gp = pala_peb_grain(w, p);
+    long c[3] = {(long)floor(x.x * inv), (long)floor(x.y * inv), (long)floor(x.z * inv)};
+    unsigned bk[27];
+    int nbk = 0, m = 0, zr = w->dim == 2 ? 0 : 1;
+    for (int dz = -zr; dz <= zr; dz++)
+        for (int dy = -1; dy <= 1; dy++)
+            for (int dx = -1; dx <= 1; dx++) {
+                unsigned b = cell_hash(c[0] + dx, c[1] + dy, c[2] + dz, nl->nbucket - 1);
+                int dup = 0;   /* two cells in one bucket: scan it once */
+                for (int i = 0; i < nbk; i++) dup |= bk[i] == b;
+                if (dup) continue;
+                bk[nbk++] = b;
+                for (int q = nl->head[b]; q >= 0; q = nl->next[q]) {
+                    if (q == p || pala_peb_grain(w, q) == gp) continue;
+                    double rc = ap + peb_rad(w, q) + nl->skin;
+                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) >= rc * rc) continue;
+                    if (out) out[m] = q;
+                    m++;
+                }
+            }
+    if (out) sort_row(out, m);
+    return m;
+}
+
+static inline int blk_peb0(const pala_world *w, int b)
+{
+    int k = b * PALA_BLOCK;
+    if (k > w->n) k = w->n;
+    return w->p0 ? w->p0[k] : k;
+}
+
+static void count_job(pala_world *w, int b0, int b1)
+{
+    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) w->nl.start[p + 1] = row(w, p, NULL);
+}
+
+static void fill_job(pala_world *w, int b0, int b1)
+{
+    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) row(w, p, w->nl.nbr + w->nl.start[p]);
+}
+
 static void nlist_build(pala_world *w)
 {
     pala_nlist *nl = &w->nl;
-    int n = w->n;
-    double h = 2 * nl->rmax + nl->skin, inv = 1.0 / h;
+    int n = w->npeb;
+    double inv = 1.0 / (2 * nl->amax + nl->skin);
     int nb = 16;
-    while (nb < 2 * n) nb *= 2;
+    while (nb < n) nb *= 2;
     if (nb != nl->nbucket || !nl->head) { PALA_GROW(nl->head, nb); nl->nbucket = nb; }
     PALA_GROW(nl->next, n);
     PALA_GROW(nl->start, n + 1);
-    if (!nl->xref) PALA_GROW(nl->xref, n);
     for (int b = 0; b < nb; b++) nl->head[b] = -1;
-    for (int i = n - 1; i >= 0; i--) {
-        long c[3];
-        cell_of(w->x[i], inv, c);
-        unsigned b = cell_hash(c[0], c[1], c[2], nb - 1);
-        nl->next[i] = nl->head[b];
-        nl->head[b] = i;
+    for (int p = n - 1; p >= 0; p--) {   /* chains in increasing order */
+        pala_vec3 x = peb_pos(w, p);
+        unsigned b = cell_hash((long)floor(x.x * inv), (long)floor(x.y * inv), (long)floor(x.z * inv), nb - 1);
+        nl->next[p] = nl->head[b];
+        nl->head[b] = p;
     }
-    if (nl->cap == 0) { nl->cap = 8L * n + 16; PALA_GROW(nl->nbr, nl->cap); }
-    long m = 0;
-    int zr = w->dim == 2 ? 0 : 1;
-    for (int i = 0; i < n; i++) {
-        nl->start[i] = (int)m;
-        long ci[3];
-        cell_of(w->x[i], inv, ci);
-        double ri = w->tmpl[w->tid[i]].bound_radius;
-        for (int dz = -zr; dz <= zr; dz++)
-            for (int dy = -1; dy <= 1; dy++)
-                for (int dx = -1; dx <= 1; dx++) {
-                    long cx = ci[0] + dx, cy = ci[1] + dy, cz = ci[2] + dz;
-                    for (int j = nl->head[cell_hash(cx, cy, cz, nb - 1)]; j >= 0; j = nl->next[j]) {
-                        if (j <= i) continue;
-                        long cj[3];
-                        cell_of(w->x[j], inv, cj);
-                        if (cj[0] != cx || cj[1] != cy || cj[2] != cz) continue; /* hash collision */
-                        double rc = ri + w->tmpl[w->tid[j]].bound_radius + nl->skin;
-                        if (pala_vnorm2(pala_vsub(w->x[i], w->x[j])) >= rc * rc) continue;
-                        if (m == nl->cap) { nl->cap *= 2; PALA_GROW(nl->nbr, nl->cap); }
-                        nl->nbr[m++] = j;
-                    }
-                }
-        sort_row(nl->nbr + nl->start[i], (int)(m - nl->start[i]));
-    }
-    nl->start[n] = (int)m;
-    for (int i = 0; i < n; i++) nl->xref[i] = w->x[i];
+    nl->start[0] = 0;
+    pala_world_par(w, count_job);
+    for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
+    long m = nl->start[n];
+    if (m > nl->cap) { nl->cap = m + m / 8 + 16; PALA_GROW(nl->nbr, nl->cap); }
+    pala_world_par(w, fill_job);
+    nl->drift = 0;
     nl->builds++;
 }
 
 void pala_nlist_update(pala_world *w)
 {
     pala_nlist *nl = &w->nl;
-    if (nl->xref && nl->builds > 0) {
-        double lim = 0.25 * nl->skin * nl->skin;   /* (skin/2)^2 */
-        int i;
-        for (i = 0; i < w->n; i++)
-            if (pala_vnorm2(pala_vsub(w->x[i], nl->xref[i])) > lim) break;
-        if (i == w->n) return;
-    }
+    /* 0.45 rather than 0.5: room for the rounding of the displacement bounds */
+    if (nl->builds > 0 && nl->drift <= 0.45 * nl->skin) return;
     nlist_build(w);
 }

@@ -143,6 +143,8 @@ int pala_run(const pala_run_opts *o)
     int rc = pala_scene_load(o->scene, o->nset, o->sets, &sc, stderr);
     if (rc) return rc;
     pala_world *w = pala_scene_world(sc);
+    int nth = o->threads > 0 ? o->threads : pala_cpu_count();
+    pala_world_set_threads(w, nth);   /* results do not depend on it */
     char dir[4096];
     if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
     else pala_run_default_dir(o->scene, dir, sizeof dir);
@@ -223,8 +225,8 @@ int pala_run(const pala_run_opts *o)
     else if (status == PALA_INTERRUPTED)
         fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/\n", w->step, steps, dir);
     if (!o->quiet || status != PALA_OK)
-        printf("%s: %ld steps, %d grains, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
-               o->scene, w->step, w->n, w->t, wall, gsps, es.lastrel, es.maxrel, dir);
+        printf("%s: %ld steps, %d grains, %d threads, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
+               o->scene, w->step, w->n, nth, w->t, wall, gsps, es.lastrel, es.maxrel, dir);
     pala_scene_free(sc);
     return status;
 }

@@ -8,6 +8,7 @@ typedef struct pala_run_opts {
     const char *outdir;      /* NULL: default <scene name>.run */
     int force;               /* overwrite results of an earlier run */
     int quiet;               /* no progress line, no summary */
+    int threads;             /* threads of the step; 0: all cores */
     int nset;                /* overrides KEY=VALUE */
     char **sets;
     int cmdc; char **cmdv;   /* the command line, recorded in the folder */

@@ -31,8 +31,9 @@ void pala_world_free(pala_world *w)
 {
     free(w->mat); free(w->pm); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
-    free(w->f); free(w->tq); free(w->fnc); free(w->tnc); free(w->tid); free(w->p0); free(w->pc);
+    free(w->f); free(w->tq); free(w->tid); free(w->p0); free(w->pc); free(w->pg);
     pala_nlist_free(&w->nl);
+    pala_work_free(w);
     memset(w, 0, sizeof *w);
 }
 
@@ -98,24 +99,33 @@ int pala_world_prepare(pala_world *w)
             p->mu = pala_harmonic(a->mu, b->mu);
             p->nu = pala_harmonic(a->nu, b->nu);
         }
-    PALA_GROW(w->p0, w->n + 1);
-    w->npeb = 0;
-    for (int k = 0; k < w->n; k++) { w->p0[k] = w->npeb; w->npeb += w->tmpl[w->tid[k]].ncomp; }
-    w->p0[w->n] = w->npeb;
-    PALA_GROW(w->pc, w->npeb);
+    /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
+    int spheres = 1;
+    for (int t = 0; t < w->ntmpl; t++) spheres &= w->tmpl[t].ncomp == 1;
+    free(w->p0); free(w->pc); free(w->pg);
+    w->p0 = NULL; w->pc = NULL; w->pg = NULL;
+    w->npeb = w->n;
+    if (!spheres) {
+        PALA_GROW(w->p0, w->n + 1);
+        w->npeb = 0;
+        for (int k = 0; k < w->n; k++) { w->p0[k] = w->npeb; w->npeb += w->tmpl[w->tid[k]].ncomp; }
+        w->p0[w->n] = w->npeb;
+        PALA_GROW(w->pc, w->npeb);
+        PALA_GROW(w->pg, w->npeb);
+        for (int k = 0; k < w->n; k++)
+            for (int p = w->p0[k]; p < w->p0[k + 1]; p++) w->pg[p] = k;
+    }
     PALA_GROW(w->f, w->n);
     PALA_GROW(w->tq, w->n);
-    int dissipative = 0;
-    for (int i = 0; i < w->nmat * w->nmat; i++) dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
-    if (dissipative) { PALA_GROW(w->fnc, w->n); PALA_GROW(w->tnc, w->n); }
     w->nl.builds = 0;
-    free(w->nl.xref);
-    w->nl.xref = NULL;
-    double rmax = 0;
+    double rmax = 0, amax = 0;
     for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
-    w->nl.rmax = rmax;
+    for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
+    w->nl.amax = amax;
     if (!(w->nl.skin > 0)) w->nl.skin = 0.2 * rmax;
-    for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    if (w->pc)
+        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    pala_work_prepare(w);
     /* Zero of the field energy: the container's lowest point along g, so E_total > 0 at
      * rest above the floor and dE_rel is relative to a meaningful energy. */
     w->field_ref = pala_v(0, 0, 0);
@@ -132,6 +142,12 @@ int pala_world_prepare(pala_world *w)
 /* c_i = x + r * x_i (eq. 50): always from the constant shape vectors. */
 void pala_world_place_pebbles(pala_world *w, int k)
 {
+    if (!w->pc) {   /* spheres only: pebble centres made on request (src/order.c) */
+        PALA_GROW(w->p0, w->n + 1);
+        PALA_GROW(w->pc, w->n);
+        for (int i = 0; i <= w->n; i++) w->p0[i] = i;
+        for (int i = 0; i < w->n; i++) w->pc[i] = w->x[i];
+    }
     const pala_template *t = &w->tmpl[w->tid[k]];
     pala_vec3 *pc = w->pc + w->p0[k];
     if (t->ncomp == 1) { pc[0] = w->x[k]; return; }
@@ -161,4 +177,66 @@ pala_energy pala_world_energy(pala_world *w)
     e.contact = U;
     e.total = e.kin + e.rot + e.contact + e.field;
     return e;
+}
+
+/* ---- scratch of the step, threads ---------------------------------------------------- */
+void pala_work_free(pala_world *w)
+{
+    if (!w->work) return;
+    pala_pool_free(w->work->pool);
+    free(w->work->bs);
+    free(w->work->smax);
+    free(w->work);
+    w->work = NULL;
+}
+
+void pala_work_prepare(pala_world *w)
+{
+    if (!w->work) {
+        w->work = pala_xrealloc(NULL, sizeof *w->work);
+        memset(w->work, 0, sizeof *w->work);
+    }
+    pala_work *wk = w->work;
+    int nth = w->nthreads > 1 ? w->nthreads : 1;
+    if (wk->pool && wk->nth != nth) { pala_pool_free(wk->pool); wk->pool = NULL; }
+    if (!wk->pool && nth > 1) wk->pool = pala_pool_create(nth);
+    wk->nth = nth;
+    wk->nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
+    PALA_GROW(wk->bs, wk->nblk + 1);
+    memset(wk->bs, 0, (size_t)(wk->nblk + 1) * sizeof *wk->bs);
+    PALA_GROW(wk->smax, w->ntmpl + 1);
+    wk->spheres_only = 1;
+    for (int t = 0; t < w->ntmpl; t++) {
+        const pala_template *tp = &w->tmpl[t];
+        double m = 0;
+        for (int i = 0; i < tp->ncomp; i++) m = fmax(m, pala_vnorm(w->shape[tp->comp0 + i]));
+        wk->smax[t] = m;
+        wk->spheres_only &= tp->ncomp == 1;
+    }
+    wk->dissipative = 0;
+    for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
+}
+
+void pala_world_set_threads(pala_world *w, int n)
+{
+    w->nthreads = n < 1 ? 1 : n;
+    if (w->work) pala_work_prepare(w);
+}
+
+typedef struct parjob { pala_world *w; void (*fn)(pala_world *, int, int); } parjob;
+
+static void par_entry(void *arg, int t, int n)
+{
+    parjob *j = arg;
+    int nb = j->w->work->nblk;
+    int b0 = (int)((long)nb * t / n), b1 = (int)((long)nb * (t + 1) / n);
+    if (b1 > b0) j->fn(j->w, b0, b1);
+}
+
+void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1))
+{
+    pala_work *wk = w->work;
+    if (!wk->pool || wk->nblk < 2) { fn(w, 0, wk->nblk); return; }
+    parjob j = {w, fn};
+    pala_pool_run(wk->pool, par_entry, &j);
 }

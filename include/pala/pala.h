@@ -120,18 +120,20 @@ typedef struct pala_pairmat {
     double nu;     /* nu~, m/s */
 } pala_pairmat;
 
-/* Verlet neighbour list of grain pairs whose bounding spheres are within `skin`. */
+/* Verlet neighbour list of component ("pebble") pairs of different grains whose spheres
+ * come within `skin`: a full list (each pair in both rows), rows sorted, so each grain
+ * sums its own contact forces in a fixed order (neighbor.c, docs/performance.md). */
 typedef struct pala_nlist {
     double skin;           /* m */
-    int *start;            /* ngrain+1 offsets into nbr (half list: j > i only) */
-    int *nbr;              /* neighbour grain indices */
+    int *start;            /* npeb+1 offsets into nbr */
+    int *nbr;              /* neighbour pebble indices */
     long cap;              /* capacity of nbr */
-    pala_vec3 *xref;       /* grain positions at the last build */
-    double rmax;           /* largest bounding radius */
+    double amax;           /* largest component radius, m */
+    double drift;          /* bound on any pebble's displacement since the last build, m */
     /* spatial hash of cells (O(N) in any container shape) */
-    int *head, *next;      /* bucket heads (nbucket) and per-grain links */
+    int *head, *next;      /* bucket heads (nbucket) and per-pebble links */
     int nbucket;
-    long builds;           /* number of rebuilds so far */
+    long builds;           /* number of rebuilds so far; 0 forces a rebuild */
 } pala_nlist;
 
 typedef struct pala_energy {
@@ -168,13 +170,16 @@ typedef struct pala_world {
     pala_vec3 *x, *r, *v, *w;      /* position m, rotation vector, velocity m/s, angular velocity 1/s */
     pala_vec3 *acc, *bacc;         /* accelerations alpha (m/s^2), beta (1/s^2) of the last step */
     pala_vec3 *f, *tq;             /* force N, torque N m (scratch of the force pass) */
-    pala_vec3 *fnc, *tnc;          /* their non-conservative parts (restitution, friction);
-                                      NULL when no material dissipates */
     int *tid;                      /* template index */
     int *p0;                       /* first pebble (component instance) of each grain */
-    /* pebbles: world positions of all components, recomputed from shape vectors */
+    /* pebbles: world positions of all components, recomputed from shape vectors.  In a
+     * world of spheres only, pebble k is grain k at x[k]: p0 and pc stay NULL (saving 28
+     * bytes per sphere) until pala_world_place_pebbles asks for them. */
     int npeb;
     pala_vec3 *pc;                 /* pebble centres, m */
+    int *pg;                       /* grain of each pebble (NULL for spheres only) */
+    int nthreads;                  /* threads of the step (0 or 1: the caller only) */
+    struct pala_work *work;        /* scratch of the step (internal.h) */
     /* time */
     double t, dt;
     long step;
@@ -194,6 +199,8 @@ int pala_world_add_template(pala_world *w, const pala_template *t, const pala_ve
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
 /* Finish setup: pair-material table, pebbles, neighbour list. Call before stepping. */
 int pala_world_prepare(pala_world *w);
+/* Threads used by pala_world_step and the force pass (results do not depend on it). */
+void pala_world_set_threads(pala_world *w, int n);
 /* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK or
  * PALA_UNSTABLE (with w->why set). */
 int pala_world_step(pala_world *w);

@@ -1,0 +1,41 @@
+/* bench.c: time pala_world_step on a scene, as LAMMPS times its run: load, nwarm steps
+ * untimed, then nrun steps timed.  Prints one line:
+ *   <pebble-steps/s> <grain-steps/s> <peak RSS bytes per pebble> <pebbles> <grains>
+ * usage: pala_bench SCENE NWARM NRUN THREADS [KEY=VALUE]... */
+#include "pala/pala.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <time.h>
+
+void pala_world_set_threads(pala_world *w, int n);
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 5) { fprintf(stderr, "usage: pala_bench SCENE NWARM NRUN THREADS [KEY=VALUE]...\n"); return 1; }
+    long nwarm = atol(argv[2]), nrun = atol(argv[3]);
+    pala_scene *s;
+    if (pala_scene_load(argv[1], argc - 5, argv + 5, &s, stderr)) return 1;
+    pala_world *w = pala_scene_world(s);
+    pala_world_set_threads(w, atoi(argv[4]));
+    for (long i = 0; i < nwarm; i++)
+        if (pala_world_step(w) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
+    double t0 = now();
+    for (long i = 0; i < nrun; i++)
+        if (pala_world_step(w) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
+    double dt = now() - t0;
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double rss = 1024.0 * (double)ru.ru_maxrss;
+    printf("%.4g %.4g %.1f %d %d\n", (double)w->npeb * (double)nrun / dt, (double)w->n * (double)nrun / dt,
+           rss / w->npeb, w->npeb, w->n);
+    pala_scene_free(s);
+    return 0;
+}

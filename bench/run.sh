@@ -1,0 +1,37 @@
+#!/bin/sh
+# run.sh - `make bench`: pala side by side with LAMMPS on the shared beds, then scaling.
+# Usage: bench/run.sh [reps=3] [nwarm=200] [nrun=2000]
+# For each scene, repetitions interleave pala (1 thread) and LAMMPS (if lmp is installed);
+# medians are printed as `<scene> pala <rate> lammps <rate> ratio <pala/lammps>` in
+# pebble-steps/s (particle-steps/s for spheres), then pala's peak memory per particle and
+# the two-thread rate.  Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+data=${PALA_BENCH_DATA:-$root/../shared/bench}
+data=$(cd "$data" && pwd)
+reps=${1:-3}; nwarm=${2:-200}; nrun=${3:-2000}
+pb=$root/build/pala_bench
+median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+for scene in spheres clumps; do
+  df=$([ $scene = spheres ] && echo s2_settled_8000.data || echo c2_settled_2000.data)
+  : > /tmp/pala_bench.$$.p; : > /tmp/pala_bench.$$.l; : > /tmp/pala_bench.$$.m; : > /tmp/pala_bench.$$.t
+  for r in $(seq "$reps"); do
+    $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 1 "lammps_data=$data/$df" > /tmp/pala_bench.$$.o
+    awk '{print $1}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.p
+    awk '{print $3}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.m
+    if command -v lmp >/dev/null 2>&1; then
+      PALA_BENCH_DATA=$data sh "$root/bench/lammps.sh" $scene "$nwarm" "$nrun" >> /tmp/pala_bench.$$.l
+    fi
+    $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 2 "lammps_data=$data/$df" | awk '{print $1}' >> /tmp/pala_bench.$$.t
+  done
+  p=$(median < /tmp/pala_bench.$$.p); m=$(median < /tmp/pala_bench.$$.m); t=$(median < /tmp/pala_bench.$$.t)
+  if [ -s /tmp/pala_bench.$$.l ]; then
+    l=$(median < /tmp/pala_bench.$$.l)
+    echo "$scene pala $p lammps $l ratio $(awk -v a="$p" -v b="$l" 'BEGIN {printf "%.3g", a / b}')"
+  else
+    echo "$scene pala $p lammps n/a ratio n/a"
+  fi
+  echo "$scene pala peak memory $m bytes per particle; 2 threads $t ($(awk -v a="$t" -v b="$p" 'BEGIN {printf "%.3g", a / b}')x)"
+done
+rm -f /tmp/pala_bench.$$.*
+[ "${PALA_BENCH_SCALE:-1}" = 0 ] || sh "$root/bench/scale.sh"
