@@ -1,13 +1,16 @@
 /* contact.c: the contact kernel (paper sections 4-5, eqs. 48-57) and the force pass
  * over pebble pairs, walls and the field.
  *
- * Each grain sums its own force and torque: over its components in order, over each
- * component's row of the full neighbour list (sorted), then walls.  A pair's force is
- * evaluated from both sides; the two evaluations are exact negatives of each other
- * (every operation below is antisymmetric under swapping the pebbles), so momentum
- * balance holds bit for bit, and no grain writes another's force: the pass runs on any
- * number of threads with identical results.  The bounding-sphere test of eq. (48) is
- * subsumed by the pebble-level list (it only ever skips pairs that do not touch).
+ * The pass has two phases, each parallel over fixed blocks of grains:
+ *   1. pairs: every touching pebble pair (p, q > p) of the half list is evaluated once,
+ *      by the block of p's grain, into a contact record (force, its non-conservative
+ *      part, contact point); slotrec maps the list slot to the record;
+ *   2. gather: each grain sums, in a fixed order, the field, the records of its own rows,
+ *      those of the transposed rows (with the opposite sign: F_ji = -F_ij), and its walls;
+ *      then the dissipated power of its non-conservative forces.
+ * No grain's sum depends on the number of threads or on when the list was rebuilt, so
+ * results are bit-identical for any thread count.  The bounding-sphere test of eq. (48)
+ * is subsumed by the pebble-level list (it only ever skips pairs that do not touch).
  *
  * Conventions (PHYSICS.md 1.2-1.3): for components c of G and c' of G', n points from
  * G' to G; w is the velocity of G's material at the contact point relative to G's:
@@ -17,6 +20,7 @@
 #include "internal.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Force on G from one touching component pair; see the comment at the top.
@@ -64,6 +68,14 @@ static inline double peb_radius(const pala_world *w, int p)
 static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T)
 {
     return t->isotropic ? pala_vscale(t->inv_inertia[0], T) : pala_rot_diag_apply(r, t->inv_inertia, T);
+}
+
+static inline int blk_peb(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
+
+static inline void note_overlap(const pala_world *w, double ov, double amin, int i, int j, pala_blocksum *s, runaway *ru)
+{
+    if (ov > s->worst * amin) s->worst = ov / amin;
+    if (ov > w->max_overlap * amin && !s->bad) { s->bad = 1; ru->ratio = ov / amin; ru->i = i; ru->j = j; }
 }
 
 /* One component (centre c, radius a) of grain k against a wall with inward normal n,
@@ -116,9 +128,7 @@ static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum 
                     pala_vec3 F = wall_contact(w, pm, x, vk, wk, pc, rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], A);
                     s->imp[2 * ax + side] = pala_vaxpy(s->imp[2 * ax + side], -dt, F);
                     s->nwall++;
-                    double ratio = ov / rad[i];
-                    if (ratio > s->worst) s->worst = ratio;
-                    if (ratio > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = ratio; ru->i = k; ru->j = -1; }
+                    note_overlap(w, ov, rad[i], k, -1, s, ru);
                 }
             }
         }
@@ -135,94 +145,143 @@ static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum 
             pala_vec3 F = wall_contact(w, pm, x, vk, wk, pc, rad[i], n, ov, rt, A);
             s->imp[0] = pala_vaxpy(s->imp[0], -dt, F);
             s->nwall++;
-            double ratio = ov / rad[i];
-            if (ratio > s->worst) s->worst = ratio;
-            if (ratio > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = ratio; ru->i = k; ru->j = -1; }
+            note_overlap(w, ov, rad[i], k, -1, s, ru);
         }
     }
 }
 
-/* Force and torque on grain k from all its touching pebble pairs: eqs. (49)-(51). */
-static void grain_contacts(const pala_world *w, int k, acc6 *A, pala_blocksum *s, runaway *ru)
+/* Phase 1 for blocks [b0, b1): eqs. (49)-(50), (53)-(57) for every touching pair of the
+ * blocks' rows, once. */
+static void pairs_blocks(pala_world *w, int b0, int b1)
 {
-    const pala_template *t = &w->tmpl[w->tid[k]];
     const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
     const int *pg = w->pg, *st = w->nl.start, *nb = w->nl.nbr;
-    const pala_pairmat *pmrow = w->pm + t->material * w->nmat;
-    pala_vec3 xk = X[k], vk = V[k], wk = W[k];
-    int p0 = w->p0 ? w->p0[k] : k;
-    pala_vec3 F = A->F, T = A->T, Fnc = A->Fnc, Tnc = A->Tnc;
-    double U = A->U, worst = s->worst;
-    long ngg = 0;
-    for (int i = 0; i < t->ncomp; i++) {
-        int p = p0 + i;
-        pala_vec3 ci = pc ? pc[p] : xk;
-        double ai = w->shape_r[t->comp0 + i];
-        /* First the touching neighbours (eq. 49), without a branch per neighbour, then the
-         * kernel on them: its long sqrt/div chains then overlap from one contact to the next. */
-        int touch[256], nt = 0;
-        for (int qi = st[p]; qi < st[p + 1]; qi++) {
-            int q = nb[qi];
-            pala_vec3 cj = pc ? pc[q] : X[q];
-            double sr = ai + peb_radius(w, q), d2 = pala_vnorm2(pala_vsub(ci, cj));
-            touch[nt] = q;
-            nt += d2 < sr * sr;
-            if (nt == 256) break;   /* more than 256 touching neighbours cannot happen */
-        }
-        for (int ti = 0; ti < nt; ti++) {
-            int q = touch[ti];
-            int j = pg ? pg[q] : q;
-            pala_vec3 cj = pc ? pc[q] : X[j];
-            pala_vec3 d = pala_vsub(ci, cj);
-            double aj = peb_radius(w, q);
-            double sr = ai + aj, d2 = pala_vnorm2(d);
-            pala_vec3 xj = X[j];
-            double dist = sqrt(d2), ov = sr - dist;
-            pala_vec3 n = pala_vscale(1.0 / dist, d);                    /* eq. (50) n_ij */
-            pala_vec3 cp = pala_vaxpy(pala_vscale(0.5, pala_vadd(ci, cj)), 0.5 * (aj - ai), n);
-            pala_vec3 ri = pala_vsub(cp, xk), rj = pala_vsub(cp, xj);
-            pala_vec3 dv = pala_vsub(pala_vadd(vk, pala_vcross(wk, ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
-            double u;
-            pala_vec3 fnc;
-            const pala_pairmat *pm = pmrow + w->tmpl[w->tid[j]].material;
-            pala_vec3 Fab = hertz_force(pm, n, ov, 2 * ai * aj / sr, dv, &u, &fnc);
-            F = pala_vadd(F, Fab);
-            T = pala_vadd(T, pala_vcross(ri, Fab));                      /* eq. (51) */
-            Fnc = pala_vadd(Fnc, fnc);
-            Tnc = pala_vadd(Tnc, pala_vcross(ri, fnc));
-            if (q > p) U += u;                                            /* each pair once */
-            ngg++;
-            double ratio = ov / (ai < aj ? ai : aj);
-            if (ratio > worst) worst = ratio;
-            if (ratio > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = ratio; ru->i = k; ru->j = j; }
-        }
-    }
-    A->F = F; A->T = T; A->Fnc = Fnc; A->Tnc = Tnc; A->U = U;
-    s->worst = worst;
-    s->ngg += ngg;
-}
-
-void pala_forces_blocks(pala_world *w, int b0, int b1, int stepping)
-{
-    double dt = stepping ? w->dt : 0, tau = 0.5 * w->dt;
-    int dissipative = stepping && w->work->dissipative;
+    int *slotrec = w->nl.slotrec;
+    pala_work *wk = w->work;
+    const int onemat = w->nmat == 1;
     for (int b = b0; b < b1; b++) {
         pala_blocksum s;
         memset(&s, 0, sizeof s);
         runaway ru = {0, 0, -1};
         int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
+        int nr = 0;
+        double U = 0;
+        for (int k = b * PALA_BLOCK; k < k1; k++) {
+            const pala_template *t = &w->tmpl[w->tid[k]];
+            const pala_pairmat *pmrow = w->pm + t->material * w->nmat;
+            pala_vec3 xk = X[k], vk = V[k], wk_ = W[k];
+            int p0 = blk_peb(w, k);
+            for (int i = 0; i < t->ncomp; i++) {
+                int p = p0 + i;
+                pala_vec3 ci = pc ? pc[p] : xk;
+                double ai = w->shape_r[t->comp0 + i];
+                /* First the touching neighbours (eq. 49), without a branch per neighbour,
+                 * then the kernel on them: its sqrt/div chains overlap across contacts. */
+                int touch[256], nt = 0;
+                for (int qi = st[p]; qi < st[p + 1]; qi++) {
+                    int q = nb[qi];
+                    pala_vec3 cj = pc ? pc[q] : X[q];
+                    double sr = ai + peb_radius(w, q), d2 = pala_vnorm2(pala_vsub(ci, cj));
+                    slotrec[qi] = -1;
+                    touch[nt] = qi;
+                    nt += d2 < sr * sr;
+                    if (nt == 256) break;   /* more than 256 touching neighbours cannot happen */
+                }
+                if (nr + nt > wk->caprec[b]) {   /* grows while warming up only */
+                    wk->caprec[b] = 2 * (nr + nt) + 64;
+                    PALA_GROW(wk->rec[b], wk->caprec[b]);
+                }
+                pala_crec *R = wk->rec[b];
+                for (int ti = 0; ti < nt; ti++) {
+                    int slot = touch[ti], q = nb[slot];
+                    int j = pg ? pg[q] : q;
+                    pala_vec3 cj = pc ? pc[q] : X[j];
+                    pala_vec3 d = pala_vsub(ci, cj);
+                    double aj = peb_radius(w, q), sr = ai + aj;
+                    double dist = sqrt(pala_vnorm2(d)), ov = sr - dist;
+                    pala_vec3 n = pala_vscale(1.0 / dist, d);                 /* eq. (50) n_ij */
+                    /* eq. (50) c_ij = (c_i + c_j)/2 + (a_j - a_i)/2 n = c_i - (a_i - ov/2) n */
+                    pala_vec3 cp = pala_vaxpy(ci, -(ai - 0.5 * ov), n);
+                    pala_vec3 ri = pala_vsub(cp, xk), rj = pala_vsub(cp, X[j]);
+                    pala_vec3 dv = pala_vsub(pala_vadd(vk, pala_vcross(wk_, ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
+                    const pala_pairmat *pm = onemat ? w->pm : pmrow + w->tmpl[w->tid[j]].material;
+                    double u;
+                    pala_vec3 fnc;
+                    pala_vec3 F = hertz_force(pm, n, ov, 2 * ai * aj / sr, dv, &u, &fnc);
+                    R[nr].F = F;
+                    R[nr].Fnc = fnc;
+                    R[nr].cp = cp;
+                    slotrec[slot] = b << wk->recbits | nr;
+                    nr++;
+                    U += u;
+                    note_overlap(w, ov, ai < aj ? ai : aj, k, j, &s, &ru);
+                }
+            }
+        }
+        if (nr >= 1 << wk->recbits) {   /* cannot happen below 2^31 contacts; never silently */
+            fprintf(stderr, "pala: internal limit: %d contacts in one block of %d grains\n", nr, PALA_BLOCK);
+            exit(PALA_ERR_IO);
+        }
+        wk->nrec[b] = nr;
+        s.U = U;
+        s.ngg = nr;
+        s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
+        w->work->bs[b] = s;
+    }
+}
+
+static inline const pala_crec *record(const pala_work *wk, int r)
+{
+    return &wk->rec[r >> wk->recbits][r & ((1 << wk->recbits) - 1)];
+}
+
+/* Phase 2 for blocks [b0, b1): each grain sums field, own records, transposed records
+ * (negated, eq. 51 with the lever arm from its own centre), walls; then the dissipated
+ * power.  `stepping`: wall impulses and dissipation of a step of w->dt. */
+static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
+{
+    const pala_work *wk = w->work;
+    const int *st = w->nl.start, *slotrec = w->nl.slotrec, *ts = w->nl.tstart, *tslot = w->nl.tslot;
+    double dt = stepping ? w->dt : 0, tau = 0.5 * w->dt;
+    int dissipative = stepping && wk->dissipative;
+    for (int b = b0; b < b1; b++) {
+        pala_blocksum *s = &w->work->bs[b];
+        runaway ru = {s->bad_ratio, s->bad_i, s->bad_j};
+        int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
         double pdiss = 0;
         for (int k = b * PALA_BLOCK; k < k1; k++) {
             const pala_template *t = &w->tmpl[w->tid[k]];
+            pala_vec3 xk = w->x[k];
             acc6 A;
             A.F = pala_vscale(t->mass, w->g);                              /* homogeneous field */
             A.T = A.Fnc = A.Tnc = pala_v(0, 0, 0);
             A.U = 0;
-            grain_contacts(w, k, &A, &s, &ru);
-            if (w->container != PALA_CONTAINER_NONE) walls(w, k, dt, &A, &s, &ru);
+            int p0 = blk_peb(w, k);
+            for (int p = p0; p < p0 + t->ncomp; p++)
+                for (int q = st[p]; q < st[p + 1]; q++) {
+                    if (slotrec[q] < 0) continue;
+                    const pala_crec *c = record(wk, slotrec[q]);
+                    pala_vec3 r = pala_vsub(c->cp, xk);
+                    A.F = pala_vadd(A.F, c->F);
+                    A.T = pala_vadd(A.T, pala_vcross(r, c->F));                 /* eq. (51) */
+                    A.Fnc = pala_vadd(A.Fnc, c->Fnc);
+                    A.Tnc = pala_vadd(A.Tnc, pala_vcross(r, c->Fnc));
+                }
+            for (int p = p0; p < p0 + t->ncomp; p++)
+                for (int e = ts[p]; e < ts[p + 1]; e++) {
+                    int r0 = slotrec[tslot[e]];
+                    if (r0 < 0) continue;
+                    const pala_crec *c = record(wk, r0);
+                    pala_vec3 r = pala_vsub(c->cp, xk);
+                    A.F = pala_vsub(A.F, c->F);                                 /* F_ji = -F_ij */
+                    A.T = pala_vsub(A.T, pala_vcross(r, c->F));
+                    A.Fnc = pala_vsub(A.Fnc, c->Fnc);
+                    A.Tnc = pala_vsub(A.Tnc, pala_vcross(r, c->Fnc));
+                }
+            if (w->container != PALA_CONTAINER_NONE) walls(w, k, dt, &A, s, &ru);
             w->f[k] = A.F;
             w->tq[k] = A.T;
-            s.U += A.U;
+            s->U += A.U;
             if (dissipative) {
                 /* Work of the non-conservative forces over the step, with the velocities
                  * the positions actually advance by, v + tau alpha_new (the kinetic energy
@@ -234,11 +293,8 @@ void pala_forces_blocks(pala_world *w, int b0, int b1, int stepping)
                 pdiss += pala_vdot(A.Fnc, vm) + pala_vdot(A.Tnc, om);
             }
         }
-        pala_blocksum *o = &w->work->bs[b];
-        o->U = s.U; o->pdiss = pdiss; o->worst = s.worst; o->ngg = s.ngg; o->nwall = s.nwall;
-        memcpy(o->imp, s.imp, sizeof s.imp);
-        o->bad = s.bad;
-        o->bad_ratio = ru.ratio; o->bad_i = ru.i; o->bad_j = ru.j;
+        s->pdiss = pdiss;
+        s->bad_ratio = ru.ratio; s->bad_i = ru.i; s->bad_j = ru.j;
     }
 }
 
@@ -265,7 +321,7 @@ static void runaway_message(pala_world *w)
     }
 }
 
-static void forces_job(pala_world *w, int b0, int b1) { pala_forces_blocks(w, b0, b1, w->work->stepping); }
+static void gather_job(pala_world *w, int b0, int b1) { gather_blocks(w, b0, b1, w->work->stepping); }
 
 /* Sum the blocks in order: contact energy, counts, wall impulses, dissipated power. */
 static int reduce_forces(pala_world *w, double *U, double *pdiss)
@@ -282,7 +338,7 @@ static int reduce_forces(pala_world *w, double *U, double *pdiss)
     }
     if (U) *U += u;
     if (pdiss) *pdiss = pd;
-    w->ncontact = ngg / 2 + nwall;
+    w->ncontact = ngg + nwall;
     w->worst_overlap = worst;
     if (bad) runaway_message(w);
     return bad;
@@ -292,7 +348,8 @@ int pala_world_forces_step(pala_world *w, double *pdiss)
 {
     pala_nlist_update(w);
     w->work->stepping = 1;
-    pala_world_par(w, forces_job);
+    pala_world_par(w, pairs_blocks);
+    pala_world_par(w, gather_job);
     return reduce_forces(w, NULL, pdiss) ? PALA_UNSTABLE : PALA_OK;
 }
 
@@ -303,7 +360,8 @@ int pala_world_forces_ex(pala_world *w, double *U, int stepping)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     pala_nlist_update(w);
     w->work->stepping = stepping;
-    pala_world_par(w, forces_job);
+    pala_world_par(w, pairs_blocks);
+    pala_world_par(w, gather_job);
     return reduce_forces(w, U, NULL) ? PALA_UNSTABLE : PALA_OK;
 }
 

@@ -32,10 +32,21 @@ typedef struct pala_blocksum {
     int bad_i, bad_j;
 } pala_blocksum;
 
+/* One touching pebble pair (p, q > p) of a step: written once by the block of p's grain,
+ * read by the grains of p and of q (contact.c). */
+typedef struct pala_crec {
+    pala_vec3 F;           /* force on p's grain, N */
+    pala_vec3 Fnc;         /* its non-conservative part (restitution, friction), N */
+    pala_vec3 cp;          /* contact point c_ij of eq. (50), m */
+} pala_crec;
+
 typedef struct pala_work {
     pala_pool *pool;
     int nblk;
     pala_blocksum *bs;     /* nblk */
+    pala_crec **rec;       /* per block: its contact records */
+    int *nrec, *caprec;    /* per block: count and capacity of rec */
+    int recbits;           /* slotrec = block << recbits | record */
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */
     int nth;               /* threads the pool was made for */
@@ -56,9 +67,7 @@ void pala_nlist_update(pala_world *w);
 /* contact.c: the force pass over all grains (places pebbles first when `place`);
  * `stepping` adds wall impulses for a step of w->dt and the dissipated power. */
 int pala_world_forces_ex(pala_world *w, double *U, int stepping);
-/* Forces on the grains of blocks [b0, b1) into w->f, w->tq and w->work->bs;
- * with `stepping` also the dissipated power (eq. 68 velocities). */
-void pala_forces_blocks(pala_world *w, int b0, int b1, int stepping);
+
 /* The force evaluation of a step (eq. 67): pdiss gets the dissipated power. */
 int pala_world_forces_step(pala_world *w, double *pdiss);
 /* Pebble centre p and its grain (spheres only: p itself). */

@@ -21,6 +21,7 @@
 
 typedef struct atom {
     long id, mol;
+    int line;            /* of its row in Atoms, for messages */
     double rad, rho;
     pala_vec3 x, v, om;
 } atom;
@@ -93,6 +94,10 @@ static int read_file(const char *path, lfile *L, int header_only, char *err, siz
             else if (is_section(p, "Molecules")) { sect = 3; L->havemol = 1; }
             else sect = 9;
             if (header_only) break;
+            if ((sect == 2 || sect == 3) && L->n == 0) {
+                rc = fail(err, errlen, "%s:%d: '%s' section before any atoms: the file needs an 'Atoms # sphere' section first", path, line, sect == 2 ? "Velocities" : "Molecules");
+                break;
+            }
             if (sect == 2 || sect == 3) {
                 /* look-ups by id need the atoms sorted */
                 if (sorted_to != L->n) { qsort(L->a, (size_t)L->n, sizeof *L->a, by_id); sorted_to = L->n; }
@@ -131,6 +136,7 @@ static int read_file(const char *path, lfile *L, int header_only, char *err, siz
             }
             a.rad = 0.5 * d;
             a.mol = 0;
+            a.line = line;
             if (L->n == L->cap) { L->cap = L->cap ? 2 * L->cap : 1024; PALA_GROW(L->a, L->cap); }
             L->a[L->n++] = a;
         } else if (sect == 2 || sect == 3) {
@@ -278,8 +284,8 @@ int pala_lammps_import(pala_world *w, const char *path, int mat, long mc_samples
     double rho = w->mat[mat].rho;
     for (long i = 0; i < L.n; i++)
         if (fabs(L.a[i].rho - rho) > 1e-9 * rho) {
-            rc = fail(err, errlen, "%s: atom %ld has density %g but material %s has density %g; "
-                      "pala takes the mass from the material: make them agree", path, L.a[i].id, L.a[i].rho, w->mat[mat].name, rho);
+            rc = fail(err, errlen, "%s:%d: atom %ld has density %g but material %s has density %g; "
+                      "pala takes the mass from the material: make them agree", path, L.a[i].line, L.a[i].id, L.a[i].rho, w->mat[mat].name, rho);
             free(L.a);
             return rc;
         }

@@ -1,8 +1,10 @@
 /* neighbor.c: Verlet list of pebble pairs, built on a spatial hash of cells.
  *
- * Component spheres ("pebbles") p, q of different grains whose spheres come within
- * `skin` (|c_p - c_q| < a_p + a_q + skin) are listed, in both rows (a full list: each
- * grain then sums its own forces, see contact.c).  Listing pebbles rather than grains
+ * Component spheres ("pebbles") p < q of different grains whose spheres come within
+ * `skin` (|c_p - c_q| < a_p + a_q + skin) are listed in row p (a half list: each pair's
+ * force is evaluated once), and the transposed index lists for each q the slots of the
+ * rows holding it, so a grain can gather the forces of its pairs in a fixed order
+ * (contact.c).  Listing pebbles rather than grains
  * makes a clump cost about what its pebbles would as free spheres: a grain pair's
  * 16 component pairs (eq. 49) shrink to the few that are near.  The list stays valid while
  * no pebble has moved more than skin/2; the integrator adds up a bound on the largest
@@ -19,7 +21,8 @@
 void pala_nlist_free(pala_nlist *nl)
 {
     free(nl->start); free(nl->nbr); free(nl->head); free(nl->next);
-    nl->start = nl->nbr = nl->head = nl->next = NULL;
+    free(nl->tstart); free(nl->tslot); free(nl->slotrec);
+    nl->start = nl->nbr = nl->head = nl->next = nl->tstart = nl->tslot = nl->slotrec = NULL;
     nl->cap = 0;
 }
 
@@ -66,7 +69,7 @@ static int row(const pala_world *w, int p, int *out)
                 if (dup) continue;
                 bk[nbk++] = b;
                 for (int q = nl->head[b]; q >= 0; q = nl->next[q]) {
-                    if (q == p || pala_peb_grain(w, q) == gp) continue;
+                    if (q <= p || pala_peb_grain(w, q) == gp) continue;
                     double rc = ap + peb_rad(w, q) + nl->skin;
                     if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) >= rc * rc) continue;
                     if (out) out[m] = q;
@@ -102,8 +105,12 @@ static void nlist_build(pala_world *w)
     int nb = 16;
     while (nb < n) nb *= 2;
     if (nb != nl->nbucket || !nl->head) { PALA_GROW(nl->head, nb); nl->nbucket = nb; }
-    PALA_GROW(nl->next, n);
-    PALA_GROW(nl->start, n + 1);
+    if (!nl->next || nl->nalloc != n) {   /* sized once per pebble count: no allocation per rebuild */
+        PALA_GROW(nl->next, n);
+        PALA_GROW(nl->start, n + 1);
+        PALA_GROW(nl->tstart, n + 1);
+        nl->nalloc = n;
+    }
     for (int b = 0; b < nb; b++) nl->head[b] = -1;
     for (int p = n - 1; p >= 0; p--) {   /* chains in increasing order */
         pala_vec3 x = peb_pos(w, p);
@@ -115,8 +122,21 @@ static void nlist_build(pala_world *w)
     pala_world_par(w, count_job);
     for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
     long m = nl->start[n];
-    if (m > nl->cap) { nl->cap = m + m / 8 + 16; PALA_GROW(nl->nbr, nl->cap); }
+    if (m > nl->cap || !nl->nbr) {
+        nl->cap = m + m / 8 + 16;
+        PALA_GROW(nl->nbr, nl->cap);
+        PALA_GROW(nl->tslot, nl->cap);
+        PALA_GROW(nl->slotrec, nl->cap);
+    }
     pala_world_par(w, fill_job);
+    /* transpose: for each q the slots s with nbr[s] == q, in increasing row p */
+    for (int p = 0; p <= n; p++) nl->tstart[p] = 0;
+    for (long s = 0; s < m; s++) nl->tstart[nl->nbr[s] + 1]++;
+    for (int p = 0; p < n; p++) nl->tstart[p + 1] += nl->tstart[p];
+    for (int p = 0; p < n; p++)
+        for (int s = nl->start[p]; s < nl->start[p + 1]; s++) nl->tslot[nl->tstart[nl->nbr[s]]++] = s;
+    for (int p = n; p > 0; p--) nl->tstart[p] = nl->tstart[p - 1];
+    nl->tstart[0] = 0;
     nl->drift = 0;
     nl->builds++;
 }

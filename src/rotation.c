@@ -6,31 +6,8 @@
 #include "pala/pala.h"
 #include <math.h>
 
-/* r * x, eq. (6), evaluated by the paper's recipe below eq. (10):
- * s0 = r.r, s1 = 1/(1+s0), s2 = 1-s0, x' = 2x, s3 = r.x', r*x = s1(s2 x + s3 r + r x x'). */
-pala_vec3 pala_rot_apply(pala_vec3 r, pala_vec3 x)
-{
-    double s0 = pala_vdot(r, r);
-    double s1 = 1.0 / (1.0 + s0);
-    double s2 = 1.0 - s0;
-    pala_vec3 x2 = pala_vscale(2.0, x);
-    double s3 = pala_vdot(r, x2);
-    pala_vec3 c = pala_vcross(r, x2);
-    return pala_v(s1 * (s2 * x.x + s3 * r.x + c.x),
-                  s1 * (s2 * x.y + s3 * r.y + c.y),
-                  s1 * (s2 * x.z + s3 * r.z + c.z));
-}
-
-/* r o r2, eq. (7): (r + r2 + r x r2) / (1 - r.r2).  The paper's guard: when
- * |1 - r.r2| < eps (a half-turn), the denominator is replaced by eps (with its sign). */
-pala_vec3 pala_rot_compose(pala_vec3 r, pala_vec3 r2)
-{
-    const double eps = 1e-12;
-    double den = 1.0 - pala_vdot(r, r2);
-    if (fabs(den) < eps) den = den < 0 ? -eps : eps;
-    pala_vec3 num = pala_vadd(pala_vadd(r, r2), pala_vcross(r, r2));
-    return pala_vscale(1.0 / den, num);
-}
+/* r * x (eq. 6), r o r' (eq. 7) and exp (eq. 14) are inline, in pala/vec.h: the step
+ * calls them for every grain. */
 
 /* Matrix of x -> r * x, eqs. (11)-(13).  The paper prints (11) transposed (it would
  * compute (-r) * x, PHYSICS.md 1.1); this is the corrected form: m = c M with
@@ -42,14 +19,6 @@ void pala_rot_matrix(pala_vec3 r, double m[3][3])
     m[0][0] = c * (r.x * r.x + b); m[0][1] = c * (r.x * r.y - r.z); m[0][2] = c * (r.x * r.z + r.y);
     m[1][0] = c * (r.x * r.y + r.z); m[1][1] = c * (r.y * r.y + b); m[1][2] = c * (r.y * r.z - r.x);
     m[2][0] = c * (r.x * r.z - r.y); m[2][1] = c * (r.y * r.z + r.x); m[2][2] = c * (r.z * r.z + b);
-}
-
-/* exp(a) = tan(|a|/2) a/|a|, eq. (14); the series 1/2 + |a|^2/24 below 1e-4 avoids 0/0. */
-pala_vec3 pala_rot_exp(pala_vec3 a)
-{
-    double th = pala_vnorm(a);
-    double f = th < 1e-4 ? 0.5 + th * th / 24.0 : tan(0.5 * th) / th;
-    return pala_vscale(f, a);
 }
 
 /* Angular velocity from r and dr/dt, eq. (19). */

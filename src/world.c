@@ -184,6 +184,8 @@ void pala_work_free(pala_world *w)
 {
     if (!w->work) return;
     pala_pool_free(w->work->pool);
+    for (int b = 0; b < w->work->nblk; b++) free(w->work->rec[b]);
+    free(w->work->rec); free(w->work->nrec); free(w->work->caprec);
     free(w->work->bs);
     free(w->work->smax);
     free(w->work);
@@ -201,7 +203,15 @@ void pala_work_prepare(pala_world *w)
     if (wk->pool && wk->nth != nth) { pala_pool_free(wk->pool); wk->pool = NULL; }
     if (!wk->pool && nth > 1) wk->pool = pala_pool_create(nth);
     wk->nth = nth;
-    wk->nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
+    int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
+    for (int b = nblk; b < wk->nblk; b++) free(wk->rec[b]);
+    PALA_GROW(wk->rec, nblk + 1);
+    PALA_GROW(wk->nrec, nblk + 1);
+    PALA_GROW(wk->caprec, nblk + 1);
+    for (int b = wk->nblk; b < nblk; b++) { wk->rec[b] = NULL; wk->caprec[b] = 0; }
+    wk->nblk = nblk;
+    wk->recbits = 30;   /* slotrec = block << recbits | record: as many bits as the blocks leave */
+    while (wk->recbits > 8 && ((long)nblk << wk->recbits) > 0x7fffffffL) wk->recbits--;
     PALA_GROW(wk->bs, wk->nblk + 1);
     memset(wk->bs, 0, (size_t)(wk->nblk + 1) * sizeof *wk->bs);
     PALA_GROW(wk->smax, w->ntmpl + 1);

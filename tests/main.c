@@ -9,6 +9,7 @@ void test_dynamics(void);
 void test_scene(void);
 void test_tools(void);
 void test_order(void);
+void test_import(void);
 
 int main(void)
 {
@@ -20,6 +21,7 @@ int main(void)
     test_scene();
     test_tools();
     test_order();
+    test_import();
     printf("%d passed, %d failed\n", t_passed, t_failed);
     return t_failed ? 1 : 0;
 }

@@ -28,10 +28,9 @@ enum pala_status {
 /* ---- rotation vectors (paper section 2) -------------------------------------------
  * A rotation vector r = tan(phi/2) n describes the rotation by angle phi about the unit
  * axis n in the right-hand sense (eq. 8). */
-pala_vec3 pala_rot_apply(pala_vec3 r, pala_vec3 x);            /* r * x, eq. (6) */
-pala_vec3 pala_rot_compose(pala_vec3 r, pala_vec3 r2);         /* r o r2, eq. (7) */
+/* pala_rot_apply (r * x, eq. 6), pala_rot_compose (r o r2, eq. 7) and pala_rot_exp
+ * (eq. 14) are inline in pala/vec.h. */
 void pala_rot_matrix(pala_vec3 r, double m[3][3]);              /* eqs. (11)-(13), transposed (PHYSICS.md 1.1) */
-pala_vec3 pala_rot_exp(pala_vec3 a);                            /* eq. (14) */
 pala_vec3 pala_rot_omega(pala_vec3 r, pala_vec3 rdot);          /* eq. (19) */
 pala_vec3 pala_rot_from_axis_angle(double phi, pala_vec3 n);    /* eq. (8) */
 pala_vec3 pala_rot_from_matrix(double m[3][3]);           /* inverse of pala_rot_matrix */
@@ -121,18 +120,23 @@ typedef struct pala_pairmat {
 } pala_pairmat;
 
 /* Verlet neighbour list of component ("pebble") pairs of different grains whose spheres
- * come within `skin`: a full list (each pair in both rows), rows sorted, so each grain
- * sums its own contact forces in a fixed order (neighbor.c, docs/performance.md). */
+ * come within `skin`: a half list (pair p < q in row p), rows sorted, plus its transpose
+ * (for each q the slots of the rows holding it), so each pair is evaluated once and each
+ * grain sums its contact forces in a fixed order (neighbor.c, contact.c). */
 typedef struct pala_nlist {
     double skin;           /* m */
     int *start;            /* npeb+1 offsets into nbr */
-    int *nbr;              /* neighbour pebble indices */
-    long cap;              /* capacity of nbr */
+    int *nbr;              /* neighbour pebble indices q > p */
+    long cap;              /* capacity of nbr, tslot, slotrec */
+    int *tstart;           /* npeb+1 offsets into tslot */
+    int *tslot;            /* for pebble q: the slots s (nbr[s] == q) of rows p < q, by p */
+    int *slotrec;          /* per slot, per step: its contact record, or -1 (contact.c) */
     double amax;           /* largest component radius, m */
     double drift;          /* bound on any pebble's displacement since the last build, m */
     /* spatial hash of cells (O(N) in any container shape) */
     int *head, *next;      /* bucket heads (nbucket) and per-pebble links */
     int nbucket;
+    int nalloc;            /* pebble count the per-pebble arrays are sized for */
     long builds;           /* number of rebuilds so far; 0 forces a rebuild */
 } pala_nlist;
 

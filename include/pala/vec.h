@@ -24,4 +24,48 @@ static inline double pala_vnorm(pala_vec3 a) { return sqrt(pala_vdot(a, a)); }
 static inline pala_vec3 pala_vneg(pala_vec3 a) { return pala_v(-a.x, -a.y, -a.z); }
 static inline int pala_visfinite(pala_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
+/* ---- rotation vectors: the operations of the hot path (paper section 2) ---------- */
+/* r * x, eq. (6), evaluated by the paper's recipe below eq. (10):
+ * s0 = r.r, s1 = 1/(1+s0), s2 = 1-s0, x' = 2x, s3 = r.x', r*x = s1(s2 x + s3 r + r x x'). */
+static inline pala_vec3 pala_rot_apply(pala_vec3 r, pala_vec3 x)
+{
+    double s0 = pala_vdot(r, r);
+    double s1 = 1.0 / (1.0 + s0);
+    double s2 = 1.0 - s0;
+    pala_vec3 x2 = pala_vscale(2.0, x);
+    double s3 = pala_vdot(r, x2);
+    pala_vec3 c = pala_vcross(r, x2);
+    return pala_v(s1 * (s2 * x.x + s3 * r.x + c.x),
+                  s1 * (s2 * x.y + s3 * r.y + c.y),
+                  s1 * (s2 * x.z + s3 * r.z + c.z));
+}
+
+/* r o r2, eq. (7): (r + r2 + r x r2) / (1 - r.r2).  The paper's guard: when
+ * |1 - r.r2| < eps (a half-turn), the denominator is replaced by eps (with its sign). */
+static inline pala_vec3 pala_rot_compose(pala_vec3 r, pala_vec3 r2)
+{
+    const double eps = 1e-12;
+    double den = 1.0 - pala_vdot(r, r2);
+    if (fabs(den) < eps) den = den < 0 ? -eps : eps;
+    pala_vec3 num = pala_vadd(pala_vadd(r, r2), pala_vcross(r, r2));
+    return pala_vscale(1.0 / den, num);
+}
+
+/* exp(a) = tan(|a|/2) a/|a|, eq. (14).  A time step turns a grain by a small angle, so
+ * below |a| = 0.1 the factor tan(x)/(2x), x = |a|/2, is its Taylor series to x^8 (the
+ * next term is < 1e-15 relative): no sqrt, no tan, no division, and no 0/0 at a = 0. */
+static inline pala_vec3 pala_rot_exp(pala_vec3 a)
+{
+    double th2 = pala_vdot(a, a);
+    double f;
+    if (th2 < 0.01) {
+        double x2 = 0.25 * th2;
+        f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+    } else {
+        double th = sqrt(th2);
+        f = tan(0.5 * th) / th;
+    }
+    return pala_vscale(f, a);
+}
+
 #endif
