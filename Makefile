@@ -2,7 +2,7 @@
 # example, `make test` builds and runs every test.  `cc -Iinclude src/*.c -lm -lpthread`
 # also works.
 CC      ?= cc
-OPT     ?= -O2
+OPT     ?= -O3
 # -ffp-contract=off: no fused multiply-add contraction, so results do not depend on
 # which instructions the compiler picks (bit-identical output across builds).
 # -fno-math-errno: sqrt becomes one instruction (pala never reads errno); results are

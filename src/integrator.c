@@ -21,7 +21,7 @@ static pala_vec3 euler_rate(pala_vec3 r, const pala_template *t, pala_vec3 om)
  * Delta omega is evaluated at the midpoint (omega_h, r_h) of an Euler half-step, which
  * is second order; rotation_step = paper keeps eq. (59) as printed.  Isotropic grains
  * (spheres) have Delta omega = 0 either way. */
-static double free_motion(pala_world *w, int k, double h)
+static inline double free_motion(pala_world *w, int k, double h)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     w->x[k] = pala_vaxpy(w->x[k], h, w->v[k]);

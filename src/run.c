@@ -69,7 +69,7 @@ int pala_run_prepare_dir(const char *dir, int force, FILE *err)
 
 static FILE *open_out(const char *dir, const char *name)
 {
-    char p[4096];
+    char p[4096 + 64];   /* dir is at most 4095 characters */
     snprintf(p, sizeof p, "%s/%s", dir, name);
     FILE *f = fopen(p, "w");
     if (!f) fprintf(stderr, "pala: cannot write %s: %s\n", p, strerror(errno));
