@@ -1,7 +1,8 @@
 /* place.c: initial placement of a group of grains: random without overlap of bounding
  * spheres inside a region, on a cubic lattice, or from an explicit list; then initial
- * orientation and velocities.  Centres of mass are placed; the bounding sphere (eq. 32)
- * must lie inside the container. */
+ * orientation and velocities.  Centres of mass are placed; for random and lattice
+ * placement the bounding sphere (eq. 32) must lie inside the container, for a list the
+ * centre must, and no component may start deeper in a wall than max_overlap allows. */
 #include "internal.h"
 #include "place.h"
 #include <math.h>
@@ -57,6 +58,30 @@ static int feasible(const pala_world *w, const pala_group *g, pala_vec3 x, doubl
         if (fabs(pala_vdot(g->slab_n, x) - g->slab_off) > 0.5 * g->slab_th) return 0;
     }
     return 1;
+}
+
+/* The deepest cut of a container wall into one component of a grain at x with rotation
+ * r, as a fraction of that component's radius (the measure of max_overlap); 0 if none
+ * touches a wall.  *comp gets the component (0-based).  Components, not the bounding
+ * sphere: a long grain lying flat on the floor has its bounding sphere far through it. */
+static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, int *comp)
+{
+    const pala_template *tp = &w->tmpl[tmpl];
+    double worst = 0;
+    *comp = 0;
+    for (int i = 0; i < tp->ncomp; i++) {
+        double a = w->shape_r[tp->comp0 + i], d = 0;
+        pala_vec3 c = pala_vadd(x, pala_rot_apply(r, w->shape[tp->comp0 + i]));
+        if (w->container == PALA_CONTAINER_BOX) {
+            d = fmax(fmax(w->box_lo.x - (c.x - a), (c.x + a) - w->box_hi.x),
+                     fmax(w->box_lo.y - (c.y - a), (c.y + a) - w->box_hi.y));
+            if (w->dim == 3) d = fmax(d, fmax(w->box_lo.z - (c.z - a), (c.z + a) - w->box_hi.z));
+        } else if (w->container == PALA_CONTAINER_CAVITY) {
+            d = pala_vnorm(pala_vsub(c, w->cav_c)) + a - w->cav_R;
+        }
+        if (d / a > worst) { worst = d / a; *comp = i; }
+    }
+    return worst;
 }
 
 /* Axis-aligned box that holds every feasible centre (lo, hi). */
@@ -166,6 +191,19 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
         pala_vec3 r = w->tmpl[tmpl].frame;   /* principal frame -> as written */
         if (g->orient == PALA_ORIENT_RANDOM) r = pala_rot_compose(random_rotation(rng, w->dim), r);
         else if (g->orient == PALA_ORIENT_GIVEN) r = pala_rot_compose(g->orient_r, r);
+        if (g->placement == PALA_PLACE_LIST && w->container != PALA_CONTAINER_NONE) {
+            /* an explicit position may touch a wall but not start deep in it: the first
+             * step would fail as a runaway overlap, far from its cause */
+            int c;
+            double cut = wall_cut(w, tmpl, x, r, &c);
+            if (cut > w->max_overlap) {
+                snprintf(err, errlen, "grain %ld at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius "
+                         "into the %s wall (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
+                         c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut,
+                         w->container == PALA_CONTAINER_BOX ? "box" : "cavity", w->max_overlap);
+                goto fail;
+            }
+        }
         pala_vec3 v = pala_vadd(g->vel, v0);
         if (g->vspread > 0) {
             v.x += g->vspread * pala_rng_normal(rng);

@@ -220,8 +220,14 @@ int pala_run(const pala_run_opts *o)
                 es.e0, es.last, es.emin, es.emax, es.maxrel, w->diss);
         fclose(fs);
     }
-    if (status == PALA_UNSTABLE)
-        fprintf(stderr, "pala: run stopped as unstable: %s\npala: logs up to step %ld are in %s/\n", w->why[0] ? w->why : "runaway overlap; reduce dt", w->step, dir);
+    if (status == PALA_UNSTABLE) {
+        fprintf(stderr, "pala: run stopped as unstable: %s\n", w->why[0] ? w->why : "runaway overlap; reduce dt");
+        if (w->step <= 1)   /* no time step is small enough for grains that start inside each other */
+            fprintf(stderr, "pala: this happened at the first step, so the initial state probably overlaps already: "
+                    "check the 'at' lines of placement = list groups (or the grains of lammps_data) for grains "
+                    "closer than their radii allow; a smaller dt will not fix that\n");
+        fprintf(stderr, "pala: logs up to step %ld are in %s/\n", w->step, dir);
+    }
     else if (status == PALA_INTERRUPTED)
         fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/\n", w->step, steps, dir);
     if (!o->quiet || status != PALA_OK)

@@ -666,10 +666,20 @@ static int build_world(pala_scene *s)
             if (grp.orient == PALA_ORIENT_GIVEN && (grp.orient_r.x != 0 || grp.orient_r.y != 0)) { SERR(s, g, "orientation", "in 2D the rotation vector must be 0 0 rz"); bad = 1; break; }
         }
         char err[320];
+        int n0 = w->n;
         long placed = pala_place_group(w, &grp, &s->rng, err, sizeof err);
         if (placed > 0) tnext[ti] += (int)placed;
         free(grp.at);
-        if (placed < 0) { SERR(s, g, grp.placement == PALA_PLACE_LIST ? "at" : "count", "[group %s]: %s", s->sec[g].name, err); bad = 1; break; }
+        if (placed < 0 && grp.placement == PALA_PLACE_LIST) {
+            /* a list is placed in order: the grains added so far say which 'at' failed */
+            entry *en = NULL;
+            for (int e = 0, q = 0; e < s->nent && !en; e++)
+                if (s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at") && q++ == w->n - n0) en = &s->ent[e];
+            if (en) EERR(s, en, "[group %s]: %s", s->sec[g].name, err);
+            else SERR(s, g, "at", "[group %s]: %s", s->sec[g].name, err);
+            bad = 1; break;
+        }
+        if (placed < 0) { SERR(s, g, "count", "[group %s]: %s", s->sec[g].name, err); bad = 1; break; }
     }
     if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);

@@ -340,7 +340,9 @@ static int write_jobs(FILE *f, const char *exe, const char *scene, const char *a
         snprintf(run, sizeof run, "%s/%s", absdir, names[c]);
         fputs(" -o ", f);
         put_sq(run, f);
-        fputs(" --quiet\n", f);
+        /* one thread per run: a sweep runs many jobs side by side (xargs -P, a Slurm
+         * array with --cpus-per-task=1), and "all cores" would oversubscribe them */
+        fputs(" --threads 1 --quiet\n", f);
     }
     return ferror(f);
 }

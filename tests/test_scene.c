@@ -2,7 +2,9 @@
  * gets FILE:LINE: messages and exit 1; results are never overwritten silently; an
  * unstable run stops with exit 2 and its logs; overrides land in control.txt. */
 #include "t.h"
+#include "keys.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_scene(void);
@@ -73,6 +75,58 @@ void test_scene(void)
     T_CHECK(rc == 2 && strstr(out, "reduce dt"), "unstable run: exit %d and names dt: %.300s", rc, out);
     rc = t_sh(out, sizeof out, "test $(wc -l < %s/unstable.run/energy.tsv) -ge 2 && grep -q unstable %s/unstable.run/summary.tsv", t_tmpdir(), t_tmpdir());
     T_CHECK(rc == 0, "unstable run kept its energy log and summary");
+
+    /* list placement: grains that start inside each other fail at the first step with a
+     * hint at the initial state; a grain deep in a wall is refused at its own 'at' line;
+     * touching a wall is fine, also for a long grain lying flat on the floor */
+    static const char *list =
+        "dt = 1e-5\nsteps = 20\ncontainer = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\n"
+        "[material m]\ndensity = 1000\nyoung = 1e7\n"
+        "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.005\n"
+        "[grain rod]\nmaterial = m\nshape = spheres\nsphere = -0.02 0 0 0.004\nsphere = 0 0 0 0.004\nsphere = 0.02 0 0 0.004\n"
+        "[group g]\ngrain = ball\nplacement = list\nat = 0.05 0.05 0.05\nat = 0.070 0.05 0.05\nat = 0.02 0.02 0.005\n"   /* lines 22-24 */
+        "[group r]\ngrain = rod\nplacement = list\norientation = as_written\nat = 0.05 0.08 0.004\n";
+    char text[2048];
+    snprintf(path, sizeof path, "%s/list.txt", t_tmpdir());
+    write_file(path, list);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/list.run --quiet --force", path, t_tmpdir());
+    T_CHECK(rc == 0, "listed grains resting exactly on a wall are accepted: exit %d %.300s", rc, out);
+    snprintf(text, sizeof text, "%s", list);
+    memcpy(strstr(text, "at = 0.070"), "at = 0.051", 10);
+    snprintf(path, sizeof path, "%s/list-overlap.txt", t_tmpdir());
+    write_file(path, text);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/list-overlap.run --quiet --force", path, t_tmpdir());
+    T_CHECK(rc == 2 && strstr(out, "first step") && strstr(out, "initial state") && strstr(out, "'at' lines"),
+            "listed grains overlapping at the start: exit %d, the message points at the initial state: %.400s", rc, out);
+    snprintf(text, sizeof text, "%s", list);
+    memcpy(strstr(text, "0.02 0.02 0.005"), "0.02 0.02 0.002", 15);
+    snprintf(path, sizeof path, "%s/list-wall.txt", t_tmpdir());
+    write_file(path, text);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/list-wall.run --quiet --force", path, t_tmpdir());
+    snprintf(text, sizeof text, "%s:24: [group g]: grain 3 at (0.02, 0.02, 0.002)", path);
+    T_CHECK(rc == 1 && strstr(out, text) && strstr(out, "into the box wall"),
+            "a listed grain 0.6 radii deep in the floor is refused at its 'at' line: exit %d, %.300s", rc, out);
+
+    /* docs/control-file.md has a table row for every key of the key table (src/keys.c) */
+    FILE *f = fopen("docs/control-file.md", "r");
+    char *doc = NULL;
+    long len = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 && (doc = malloc((size_t)len + 1))) {
+        len = (long)fread(doc, 1, (size_t)len, f);
+        doc[len] = 0;
+    }
+    if (f) fclose(f);
+    T_CHECK(doc != NULL, "read docs/control-file.md");
+    if (doc) {
+        char row[80], missing[512] = "";
+        for (int k = 0; k < pala_nkeys; k++) {
+            snprintf(row, sizeof row, "\n| `%s` |", pala_keys[k].name);
+            if (!strstr(doc, row) && strlen(missing) + strlen(pala_keys[k].name) + 2 < sizeof missing)
+                strcat(strcat(missing, " "), pala_keys[k].name);
+        }
+        T_CHECK(missing[0] == 0, "docs/control-file.md has a table row for each of the %d keys of src/keys.c (missing:%s)", pala_nkeys, missing);
+        free(doc);
+    }
 
     /* help */
     rc = t_sh(out, sizeof out, "./pala help friction");

@@ -182,7 +182,7 @@ static void test_sweep(void)
             count_lines(DIR "/sw/sweep.tsv"));
     t_sh(out, sizeof out, "sed -n 2p " DIR "/sw/jobs.txt");
     T_OUT(out[0] == '\'' && strstr(out, "' run '/") && strstr(out, "paper-ten-grains.txt'")
-            && strstr(out, " --set 'dt=2e-6' -o '/") && strstr(out, "/sw/dt=2e-6' --quiet\n"),
+            && strstr(out, " --set 'dt=2e-6' -o '/") && strstr(out, "/sw/dt=2e-6' --threads 1 --quiet\n"),
           "jobs.txt line 2 is a quoted absolute command%s", "");
 
     rc = t_sh(out, sizeof out, "./pala sweep examples/paper-ten-grains.txt "
