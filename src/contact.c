@@ -236,8 +236,9 @@ static inline const pala_crec *record(const pala_work *wk, int r)
 }
 
 /* Phase 2 for blocks [b0, b1): each grain sums field, own records, transposed records
- * (negated, eq. 51 with the lever arm from its own centre), walls; then the dissipated
- * power.  `stepping`: wall impulses and dissipation of a step of w->dt. */
+ * (negated, eq. 51 with the lever arm from its own centre), walls.  `stepping`: then the
+ * dissipated power, wall impulses of a step of w->dt, and the end of the grain's step
+ * (integrator.c); otherwise only the energy and the diagnostics. */
 static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
 {
     const pala_work *wk = w->work;
@@ -248,7 +249,8 @@ static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
         pala_blocksum *s = &w->work->bs[b];
         runaway ru = {s->bad_ratio, s->bad_i, s->bad_j};
         int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
-        double pdiss = 0;
+        double pdiss = 0, mv = 0;
+        int finite = 1;
         for (int k = b * PALA_BLOCK; k < k1; k++) {
             const pala_template *t = &w->tmpl[w->tid[k]];
             pala_vec3 xk = w->x[k];
@@ -279,21 +281,26 @@ static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
                     A.Tnc = pala_vsub(A.Tnc, pala_vcross(r, c->Fnc));
                 }
             if (w->container != PALA_CONTAINER_NONE) walls(w, k, dt, &A, s, &ru);
-            w->f[k] = A.F;
-            w->tq[k] = A.T;
             s->U += A.U;
+            if (!stepping) continue;
+            pala_vec3 a = pala_vscale(1.0 / t->mass, A.F);                     /* eq. (61) */
+            pala_vec3 be = ang_acc(t, w->r[k], A.T);                           /* eq. (62) */
             if (dissipative) {
                 /* Work of the non-conservative forces over the step, with the velocities
                  * the positions actually advance by, v + tau alpha_new (the kinetic energy
                  * changes by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
-                pala_vec3 a = pala_vscale(1.0 / t->mass, A.F);                 /* eq. (61) */
-                pala_vec3 be = ang_acc(t, w->r[k], A.T);                       /* eq. (62) */
                 pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(a, w->acc[k]));
                 pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
                 pdiss += pala_vdot(A.Fnc, vm) + pala_vdot(A.Tnc, om);
             }
+            /* The grain's force is complete and nothing else reads its state in this
+             * phase: finish its step now (eqs. 68-69), no force arrays needed. */
+            double d2 = pala_grain_finish_step(w, k, a, be, &finite);
+            if (d2 > mv) mv = d2;
         }
         s->pdiss = pdiss;
+        s->move = mv;
+        s->finite = finite;
         s->bad_ratio = ru.ratio; s->bad_i = ru.i; s->bad_j = ru.j;
     }
 }
@@ -308,7 +315,7 @@ static void runaway_message(pala_world *w)
         char msg[1024];
         if (!w->why[0]) {
             snprintf(msg, sizeof msg,
-                     "runaway overlap at t = %.6g s: %s %d%s%.0d overlaps by %.3g of a component radius "
+                     "runaway overlap at t = %.6g s: %s %d%s%.0d overlap by %.3g of a component radius "
                      "(limit max_overlap = %g). The time step is too large for the impact speed, or "
                      "the material too soft: reduce dt or raise young",
                      w->t, j >= 0 ? "grains" : "wall and grain", i + 1, j >= 0 ? " and " : "", j >= 0 ? j + 1 : 0, ratio, w->max_overlap);

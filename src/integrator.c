@@ -81,38 +81,27 @@ static void phase_drift_kick(pala_world *w, int b0, int b1)
     }
 }
 
-/* eqs. (68)-(69): the new accelerations, the velocity update, free motion over dt/2. */
-static void phase_kick_drift(pala_world *w, int b0, int b1)
+/* eqs. (68)-(69) for grain k, called by the gather of the force pass (contact.c) as soon
+ * as the grain's new accelerations a (eq. 61) and be (eq. 62) are known: the velocity
+ * update and the free motion over dt/2.  Returns the squared displacement bound of its
+ * pebbles; *finite is cleared if the state is no longer finite. */
+double pala_grain_finish_step(pala_world *w, int k, pala_vec3 a, pala_vec3 be, int *finite)
 {
     double tau = 0.5 * w->dt;
-    for (int b = b0; b < b1; b++) {
-        int k0, k1;
-        block_range(w, b, &k0, &k1);
-        double mv = 0;
-        int finite = 1;
-        for (int k = k0; k < k1; k++) {
-            const pala_template *t = &w->tmpl[w->tid[k]];
-            pala_vec3 a = pala_vscale(1.0 / t->mass, w->f[k]);                      /* eq. (61) */
-            pala_vec3 be = t->isotropic ? pala_vscale(t->inv_inertia[0], w->tq[k])   /* eq. (62) */
-                                        : pala_rot_diag_apply(w->r[k], t->inv_inertia, w->tq[k]);
-            w->v[k] = pala_vaxpy(w->v[k], tau, pala_vsub(pala_vscale(2, a), w->acc[k]));   /* eq. (68) */
-            w->w[k] = pala_vaxpy(w->w[k], tau, pala_vsub(pala_vscale(2, be), w->bacc[k]));
-            w->acc[k] = a;
-            w->bacc[k] = be;
-            double d2 = free_motion(w, k, tau);                                     /* eq. (69) */
-            if (d2 > mv) mv = d2;
-            if (w->dim == 2) {
-                /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
-                 * exactly already; the projection only makes it a guarantee. */
-                w->x[k].z = w->v[k].z = w->acc[k].z = 0;
-                w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
-                w->r[k].x = w->r[k].y = 0;
-            }
-            finite &= pala_visfinite(w->x[k]) & pala_visfinite(w->v[k]) & pala_visfinite(w->w[k]) & pala_visfinite(w->r[k]);
-        }
-        w->work->bs[b].move = mv;
-        w->work->bs[b].finite = finite;
+    w->v[k] = pala_vaxpy(w->v[k], tau, pala_vsub(pala_vscale(2, a), w->acc[k]));   /* eq. (68) */
+    w->w[k] = pala_vaxpy(w->w[k], tau, pala_vsub(pala_vscale(2, be), w->bacc[k]));
+    w->acc[k] = a;
+    w->bacc[k] = be;
+    double d2 = free_motion(w, k, tau);                                     /* eq. (69) */
+    if (w->dim == 2) {
+        /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
+         * exactly already; the projection only makes it a guarantee. */
+        w->x[k].z = w->v[k].z = w->acc[k].z = 0;
+        w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
+        w->r[k].x = w->r[k].y = 0;
     }
+    *finite &= pala_visfinite(w->x[k]) & pala_visfinite(w->v[k]) & pala_visfinite(w->w[k]) & pala_visfinite(w->r[k]);
+    return d2;
 }
 
 /* Largest displacement of the phase, added to the list's drift bound. */
@@ -132,8 +121,7 @@ int pala_world_step(pala_world *w)
     add_drift(w);
     w->t += tau;
     double pdiss = 0;
-    int st = pala_world_forces_step(w, &pdiss);                 /* eq. (67) */
-    pala_world_par(w, phase_kick_drift);
+    int st = pala_world_forces_step(w, &pdiss);   /* eq. (67), then (68)-(69) grain by grain */
     add_drift(w);
     int finite = 1;
     for (int b = 0; b < w->work->nblk; b++) finite &= w->work->bs[b].finite;

@@ -25,7 +25,7 @@ typedef struct pala_blocksum {
     double pdiss;          /* power of the non-conservative forces, W */
     double worst;          /* largest overlap / smaller radius */
     double move;           /* largest pebble displacement bound in this phase, m */
-    long ngg, nwall;       /* touching pebble pairs (counted from both sides), wall contacts */
+    long ngg, nwall;       /* touching pebble pairs (each once), wall contacts */
     pala_vec3 imp[6];      /* wall impulse increments */
     int bad, finite;
     double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
@@ -68,7 +68,10 @@ void pala_nlist_update(pala_world *w);
  * `stepping` adds wall impulses for a step of w->dt and the dissipated power. */
 int pala_world_forces_ex(pala_world *w, double *U, int stepping);
 
-/* The force evaluation of a step (eq. 67): pdiss gets the dissipated power. */
+/* integrator.c: eqs. (68)-(69) for grain k once its accelerations are known. */
+double pala_grain_finish_step(pala_world *w, int k, pala_vec3 a, pala_vec3 be, int *finite);
+/* The force evaluation of a step (eq. 67), each grain then finishing its step:
+ * pdiss gets the dissipated power. */
 int pala_world_forces_step(pala_world *w, double *pdiss);
 /* Pebble centre p and its grain (spheres only: p itself). */
 static inline int pala_peb_grain(const pala_world *w, int p) { return w->pg ? w->pg[p] : p; }

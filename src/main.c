@@ -43,10 +43,11 @@ static int cmd_run(int argc, char **argv)
             sets[o.nset++] = argv[i];
         } else if (!strncmp(a, "--set=", 6)) {
             sets[o.nset++] = argv[i] + 6;
-        } else if (!strcmp(a, "--threads")) {
+        } else if (!strcmp(a, "--threads") || !strncmp(a, "--threads=", 10)) {
             char *end = NULL;
-            long n = ++i < argc ? strtol(argv[i], &end, 10) : 0;
-            if (i == argc || *end || n < 1 || n > 1024) { fprintf(stderr, "pala run: --threads needs a number of threads from 1 to 1024, e.g. --threads 2\n"); free(sets); return PALA_ERR_INPUT; }
+            const char *v = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
+            long n = v ? strtol(v, &end, 10) : 0;
+            if (!v || *end || n < 1 || n > 1024) { fprintf(stderr, "pala run: --threads needs a number of threads from 1 to 1024, e.g. --threads 2\n"); free(sets); return PALA_ERR_INPUT; }
             o.threads = (int)n;
         } else if (!strcmp(a, "--force")) o.force = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) o.quiet = 1;

@@ -1,6 +1,7 @@
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 /* threads.c: a small pool of POSIX threads that run one function on every thread and
- * wait for all of them (a fork-join barrier).  The step uses it three times (half kick
- * and free motion, forces, update); each call splits fixed blocks of grains between the
+ * wait for all of them (a fork-join barrier).  The step uses it four times (half kick
+ * and free motion, contact pairs, gather, update); each call splits fixed blocks of grains between the
  * threads, and every sum over grains is formed per block and then added in block order,
  * so results are bit-identical for any number of threads (docs/performance.md).
  *
@@ -8,6 +9,7 @@
  * microseconds) and then sleep on a condition variable, so an idle pool costs no CPU. */
 #include "internal.h"
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -48,9 +50,15 @@ static void *work_loop(void *a)
     }
 }
 
+/* The CPUs this process may run on (taskset, Slurm, cgroups), not all of the node's. */
 int pala_cpu_count(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    long n = 0;
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+#endif
+    if (n < 1) n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 

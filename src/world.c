@@ -31,7 +31,7 @@ void pala_world_free(pala_world *w)
 {
     free(w->mat); free(w->pm); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
-    free(w->f); free(w->tq); free(w->tid); free(w->p0); free(w->pc); free(w->pg);
+    free(w->tid); free(w->p0); free(w->pc); free(w->pg);
     pala_nlist_free(&w->nl);
     pala_work_free(w);
     memset(w, 0, sizeof *w);
@@ -115,8 +115,6 @@ int pala_world_prepare(pala_world *w)
         for (int k = 0; k < w->n; k++)
             for (int p = w->p0[k]; p < w->p0[k + 1]; p++) w->pg[p] = k;
     }
-    PALA_GROW(w->f, w->n);
-    PALA_GROW(w->tq, w->n);
     w->nl.builds = 0;
     double rmax = 0, amax = 0;
     for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);

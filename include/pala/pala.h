@@ -173,7 +173,6 @@ typedef struct pala_world {
     int n, cap;
     pala_vec3 *x, *r, *v, *w;      /* position m, rotation vector, velocity m/s, angular velocity 1/s */
     pala_vec3 *acc, *bacc;         /* accelerations alpha (m/s^2), beta (1/s^2) of the last step */
-    pala_vec3 *f, *tq;             /* force N, torque N m (scratch of the force pass) */
     int *tid;                      /* template index */
     int *p0;                       /* first pebble (component instance) of each grain */
     /* pebbles: world positions of all components, recomputed from shape vectors.  In a
@@ -210,8 +209,9 @@ void pala_world_set_threads(pala_world *w, int n);
 int pala_world_step(pala_world *w);
 /* Free rigid-body motion Phi(h) of eq. (59) of grain k. */
 void pala_world_free_motion(pala_world *w, int k, double h);
-/* Forces and torques on all grains at the current state (eqs. 48-57 and walls, field).
- * Fills w->f, w->tq; if U is non-NULL also accumulates the contact potential energy. */
+/* The contact pass over all grains at the current state (eqs. 48-57 and walls, field).
+ * Sets the diagnostics ncontact and worst_overlap; if U is non-NULL also accumulates the
+ * contact potential energy. */
 int pala_world_forces(pala_world *w, double *U);
 /* Energies of the current state. Costs one contact pass (no forces stored). */
 pala_energy pala_world_energy(pala_world *w);
