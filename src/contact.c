@@ -17,7 +17,7 @@
  *     w = (v + omega x (c_ij - x)) - (v' + omega' x (c_ij - x')),
  * so w.n > 0 means separating: the restitution factor delta scales the Hertz force on
  * unloading, and friction -mu F_n w_t / (nu + |w_t|) opposes G's sliding. */
-#include "internal.h"
+#include "motion.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

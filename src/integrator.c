@@ -1,6 +1,6 @@
 /* integrator.c: the direct-midpoint step for many grains, paper sections 6-7
  * (eqs. 59, 65-69; PHYSICS.md 3).  Exactly one force evaluation per step. */
-#include "internal.h"
+#include "motion.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -21,37 +21,22 @@ static pala_vec3 euler_rate(pala_vec3 r, const pala_template *t, pala_vec3 om)
  * Delta omega is evaluated at the midpoint (omega_h, r_h) of an Euler half-step, which
  * is second order; rotation_step = paper keeps eq. (59) as printed.  Isotropic grains
  * (spheres) have Delta omega = 0 either way. */
-static inline double free_motion(pala_world *w, int k, double h)
+/* The new angular velocity of an anisotropic grain after the free motion over h. */
+pala_vec3 pala_free_rotation(const pala_world *w, const pala_template *t, pala_vec3 r, pala_vec3 om, double h)
 {
-    const pala_template *t = &w->tmpl[w->tid[k]];
-    w->x[k] = pala_vaxpy(w->x[k], h, w->v[k]);
-    pala_vec3 om = w->w[k], r = w->r[k], om2 = om;
-    if (!t->isotropic) {
-        if (w->rotation_step == PALA_ROTSTEP_PAPER) {
-            pala_vec3 r1 = pala_rot_compose(pala_rot_exp(pala_vscale(0.5 * h, om)), r);
-            pala_vec3 L = pala_rot_diag_apply(r1, t->inertia, om);
-            om2 = pala_vaxpy(om, h, pala_rot_diag_apply(r, t->inv_inertia, pala_vcross(L, om)));
-        } else {
-            pala_vec3 omh = pala_vaxpy(om, 0.5 * h, euler_rate(r, t, om));
-            pala_vec3 rh = pala_rot_compose(pala_rot_exp(pala_vscale(0.5 * h, omh)), r);
-            om2 = pala_vaxpy(om, h, euler_rate(rh, t, omh));
-        }
+    if (w->rotation_step == PALA_ROTSTEP_PAPER) {
+        pala_vec3 r1 = pala_rot_compose(pala_rot_exp(pala_vscale(0.5 * h, om)), r);
+        pala_vec3 L = pala_rot_diag_apply(r1, t->inertia, om);
+        return pala_vaxpy(om, h, pala_rot_diag_apply(r, t->inv_inertia, pala_vcross(L, om)));
     }
-    /* r <- exp(h (omega + omega')/2) o r */
-    pala_vec3 q = pala_rot_exp(pala_vscale(0.5 * h, pala_vadd(om, om2)));
-    w->r[k] = pala_rot_compose(q, r);
-    w->w[k] = om2;
-    /* Bound on the squared displacement of the grain's pebbles (neighbor.c): the centre
-     * moves by h v; a pebble at s from it turns by 2 sin(phi/2) |s| <= 2 |q| |s| more. */
-    double dx2 = h * h * pala_vnorm2(w->v[k]), sm = w->work ? w->work->smax[w->tid[k]] : 0;
-    if (sm == 0) return dx2;
-    double d = sqrt(dx2) + 2 * pala_vnorm(q) * sm;
-    return d * d;
+    pala_vec3 omh = pala_vaxpy(om, 0.5 * h, euler_rate(r, t, om));
+    pala_vec3 rh = pala_rot_compose(pala_rot_exp(pala_vscale(0.5 * h, omh)), r);
+    return pala_vaxpy(om, h, euler_rate(rh, t, omh));
 }
 
 void pala_world_free_motion(pala_world *w, int k, double h)
 {
-    free_motion(w, k, h);
+    pala_free_motion_h(w, k, h);
     if (w->work) w->nl.builds = 0;   /* moved outside a step: rebuild the list */
 }
 
@@ -71,7 +56,7 @@ static void phase_drift_kick(pala_world *w, int b0, int b1)
         block_range(w, b, &k0, &k1);
         double mv = 0;
         for (int k = k0; k < k1; k++) {
-            double d2 = free_motion(w, k, tau);                     /* eq. (65) */
+            double d2 = pala_free_motion_h(w, k, tau);               /* eq. (65) */
             if (d2 > mv) mv = d2;
             w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);          /* eq. (66) */
             w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
@@ -79,29 +64,6 @@ static void phase_drift_kick(pala_world *w, int b0, int b1)
         }
         w->work->bs[b].move = mv;
     }
-}
-
-/* eqs. (68)-(69) for grain k, called by the gather of the force pass (contact.c) as soon
- * as the grain's new accelerations a (eq. 61) and be (eq. 62) are known: the velocity
- * update and the free motion over dt/2.  Returns the squared displacement bound of its
- * pebbles; *finite is cleared if the state is no longer finite. */
-double pala_grain_finish_step(pala_world *w, int k, pala_vec3 a, pala_vec3 be, int *finite)
-{
-    double tau = 0.5 * w->dt;
-    w->v[k] = pala_vaxpy(w->v[k], tau, pala_vsub(pala_vscale(2, a), w->acc[k]));   /* eq. (68) */
-    w->w[k] = pala_vaxpy(w->w[k], tau, pala_vsub(pala_vscale(2, be), w->bacc[k]));
-    w->acc[k] = a;
-    w->bacc[k] = be;
-    double d2 = free_motion(w, k, tau);                                     /* eq. (69) */
-    if (w->dim == 2) {
-        /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
-         * exactly already; the projection only makes it a guarantee. */
-        w->x[k].z = w->v[k].z = w->acc[k].z = 0;
-        w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
-        w->r[k].x = w->r[k].y = 0;
-    }
-    *finite &= pala_visfinite(w->x[k]) & pala_visfinite(w->v[k]) & pala_visfinite(w->w[k]) & pala_visfinite(w->r[k]);
-    return d2;
 }
 
 /* Largest displacement of the phase, added to the list's drift bound. */

@@ -68,8 +68,6 @@ void pala_nlist_update(pala_world *w);
  * `stepping` adds wall impulses for a step of w->dt and the dissipated power. */
 int pala_world_forces_ex(pala_world *w, double *U, int stepping);
 
-/* integrator.c: eqs. (68)-(69) for grain k once its accelerations are known. */
-double pala_grain_finish_step(pala_world *w, int k, pala_vec3 a, pala_vec3 be, int *finite);
 /* The force evaluation of a step (eq. 67), each grain then finishing its step:
  * pdiss gets the dissipated power. */
 int pala_world_forces_step(pala_world *w, double *pdiss);

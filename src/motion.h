@@ -1,0 +1,56 @@
+/* motion.h: the per-grain steps of the integrator (integrator.c), inline because the
+ * force pass (contact.c) finishes each grain's step as soon as its force is known. */
+#ifndef PALA_MOTION_H
+#define PALA_MOTION_H
+#include "internal.h"
+#include <math.h>
+
+/* The new angular velocity of an anisotropic grain after the free motion over h
+ * (eq. 59 and the rotation_step option; integrator.c). */
+pala_vec3 pala_free_rotation(const pala_world *w, const pala_template *t, pala_vec3 r, pala_vec3 om, double h);
+
+/* Free rigid-body motion Phi(h), eq. (59), of grain k; returns the squared bound on the
+ * displacement of its pebbles (neighbor.c). */
+static inline double pala_free_motion_h(pala_world *w, int k, double h)
+{
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    pala_vec3 v = w->v[k];
+    w->x[k] = pala_vaxpy(w->x[k], h, v);
+    pala_vec3 om = w->w[k], r = w->r[k], om2 = om;
+    if (!t->isotropic) om2 = pala_free_rotation(w, t, r, om, h);
+    /* r <- exp(h (omega + omega')/2) o r */
+    pala_vec3 q = pala_rot_exp(pala_vscale(0.5 * h, pala_vadd(om, om2)));
+    w->r[k] = pala_rot_compose(q, r);
+    w->w[k] = om2;
+    /* Bound on the squared displacement of the grain's pebbles (neighbor.c): the centre
+     * moves by h v; a pebble at s from it turns by 2 sin(phi/2) |s| <= 2 |q| |s| more. */
+    double dx2 = h * h * pala_vnorm2(v);
+    if (t->ncomp == 1) return dx2;
+    double d = sqrt(dx2) + 2 * pala_vnorm(q) * w->work->smax[w->tid[k]];
+    return d * d;
+}
+
+/* eqs. (68)-(69) for grain k, called by the gather of the force pass (contact.c) as soon
+ * as the grain's new accelerations a (eq. 61) and be (eq. 62) are known: the velocity
+ * update and the free motion over dt/2.  Returns the squared displacement bound of its
+ * pebbles; *finite is cleared if the state is no longer finite. */
+static inline double pala_grain_finish_step(pala_world *w, int k, pala_vec3 a, pala_vec3 be, int *finite)
+{
+    double tau = 0.5 * w->dt;
+    w->v[k] = pala_vaxpy(w->v[k], tau, pala_vsub(pala_vscale(2, a), w->acc[k]));   /* eq. (68) */
+    w->w[k] = pala_vaxpy(w->w[k], tau, pala_vsub(pala_vscale(2, be), w->bacc[k]));
+    w->acc[k] = a;
+    w->bacc[k] = be;
+    double d2 = pala_free_motion_h(w, k, tau);                                     /* eq. (69) */
+    if (w->dim == 2) {
+        /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
+         * exactly already; the projection only makes it a guarantee. */
+        w->x[k].z = w->v[k].z = w->acc[k].z = 0;
+        w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
+        w->r[k].x = w->r[k].y = 0;
+    }
+    *finite &= pala_visfinite(w->x[k]) & pala_visfinite(w->v[k]) & pala_visfinite(w->w[k]) & pala_visfinite(w->r[k]);
+    return d2;
+}
+
+#endif
