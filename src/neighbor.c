@@ -1,7 +1,8 @@
 /* neighbor.c: Verlet list of pebble pairs, built on a spatial hash of cells.
  *
  * Component spheres ("pebbles") p < q of different grains whose spheres come within
- * `skin` (|c_p - c_q| < a_p + a_q + skin) are listed in row p (a half list: each pair's
+ * `skin` (|c_p - c_q| < a_p + a_q + skin), and whose grains' bounding spheres (eq. 48)
+ * come within `skin`, are listed in row p (a half list: each pair's
  * force is evaluated once), and the transposed index lists for each q the slots of the
  * rows holding it, so a grain can gather the forces of its pairs in a fixed order
  * (contact.c).  Listing pebbles rather than grains
@@ -69,7 +70,14 @@ static int row(const pala_world *w, int p, int *out)
                 if (dup) continue;
                 bk[nbk++] = b;
                 for (int q = nl->head[b]; q >= 0; q = nl->next[q]) {
-                    if (q <= p || pala_peb_grain(w, q) == gp) continue;
+                    int gq = pala_peb_grain(w, q);
+                    if (q <= p || gq == gp) continue;
+                    if (w->pg) {
+                        /* eq. (48) first: grains whose bounding spheres stay apart by more
+                         * than the skin have no component pair to list */
+                        double rb = w->tmpl[w->tid[gp]].bound_radius + w->tmpl[w->tid[gq]].bound_radius + nl->skin;
+                        if (pala_vnorm2(pala_vsub(w->x[gp], w->x[gq])) >= rb * rb) continue;
+                    }
                     double rc = ap + peb_rad(w, q) + nl->skin;
                     if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) >= rc * rc) continue;
                     if (out) out[m] = q;

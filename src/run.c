@@ -105,6 +105,20 @@ static void traj_frame(FILE *f, const pala_world *w)
     }
 }
 
+/* The builder's results (eqs. 31-33), with the Monte Carlo standard error of the volume. */
+static void report_templates(const pala_world *w)
+{
+    for (int t = 0; t < w->ntmpl && t < 4; t++) {
+        const pala_template *tp = &w->tmpl[t];
+        printf("grain type %s: %d component%s, volume %.6g m^3", tp->name, tp->ncomp, tp->ncomp == 1 ? "" : "s", tp->volume);
+        if (tp->mc_samples) printf(" +- %.2g (Monte Carlo, %ld samples)", tp->volume_stderr, tp->mc_samples);
+        else printf(" (exact)");
+        printf(", mass %.6g kg, principal moments %.4g %.4g %.4g kg m^2, bounding radius %.6g m\n",
+               tp->mass, tp->inertia[0], tp->inertia[1], tp->inertia[2], tp->bound_radius);
+    }
+    if (w->ntmpl > 4) printf("... and %d more grain shapes (all in trajectory.txt)\n", w->ntmpl - 4);
+}
+
 typedef struct estats { double e0, emin, emax, maxrel, last, lastrel; } estats;
 
 static void energy_row(FILE *f, FILE *fw, pala_world *w, estats *es, int first)
@@ -144,6 +158,8 @@ int pala_run(const pala_run_opts *o)
     if (rc) return rc;
     pala_world *w = pala_scene_world(sc);
     int nth = o->threads > 0 ? o->threads : pala_cpu_count();
+    int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;   /* work is split by blocks of grains */
+    if (nth > nblk) nth = nblk > 0 ? nblk : 1;
     pala_world_set_threads(w, nth);   /* results do not depend on it */
     char dir[4096];
     if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
@@ -166,6 +182,7 @@ int pala_run(const pala_run_opts *o)
     } else if (w->container == PALA_CONTAINER_CAVITY) fprintf(fw, "\tP_x\tP_y\tP_z");
     fputc('\n', fw);
     traj_header(ft, w);
+    if (!o->quiet) report_templates(w);
 
     long steps = pala_scene_steps(sc), eev = pala_scene_energy_every(sc), tev = pala_scene_traj_every(sc);
     estats es;
@@ -231,8 +248,8 @@ int pala_run(const pala_run_opts *o)
     else if (status == PALA_INTERRUPTED)
         fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/\n", w->step, steps, dir);
     if (!o->quiet || status != PALA_OK)
-        printf("%s: %ld steps, %d grains, %d threads, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
-               o->scene, w->step, w->n, nth, w->t, wall, gsps, es.lastrel, es.maxrel, dir);
+        printf("%s: %ld steps, %d grains, %d thread%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
+               o->scene, w->step, w->n, nth, nth == 1 ? "" : "s", w->t, wall, gsps, es.lastrel, es.maxrel, dir);
     pala_scene_free(sc);
     return status;
 }
