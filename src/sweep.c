@@ -29,16 +29,18 @@ typedef struct vary {
     int n;
     char **val;
     char **kv;
+    int fixed;     /* from --set: one value for every run, not part of folder names */
 } vary;
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: pala sweep FILE --vary KEY=v1,v2,... [--vary KEY=lo:hi:n[:log]] ...\n"
-        "                  [-o DIR] [--force]\n"
+        "                  [--set KEY=VALUE]... [-o DIR] [--force]\n"
         "  --vary KEY=v1,v2,...    these values, kept as written\n"
         "  --vary KEY=lo:hi:n      n values from lo to hi, both included, evenly spaced\n"
         "  --vary KEY=lo:hi:n:log  the same, evenly spaced in log (lo, hi > 0)\n"
+        "  --set KEY=VALUE         a fixed override for every run (e.g. --set end_time=0.01)\n"
         "  -o DIR    the sweep folder (default: FILE's base name without extension +\n"
         "            .sweep, in the current folder)\n"
         "  --force   reuse an existing DIR (existing run folders are kept)\n"
@@ -211,10 +213,11 @@ static int combo_name(const vary *vs, int nv, long c, char *name)
     size_t n = 0;
     raw[0] = 0;
     for (int k = 0; k < nv; k++) {
+        if (vs[k].fixed) continue;
         const char *kv = vs[k].kv[value_index(vs, nv, c, k)];
         size_t L = strlen(kv);
         if (n + L + 2 > sizeof raw) return -1;
-        if (k) raw[n++] = '_';
+        if (n) raw[n++] = '_';
         memcpy(raw + n, kv, L + 1);
         n += L;
     }
@@ -495,6 +498,13 @@ static void print_howto(const char *dir, long total, int nv, const vary *vs,
     printf("/table.tsv\n");
 }
 
+static int nfixed(const vary *vs, int nv)
+{
+    int n = 0;
+    for (int k = 0; k < nv; k++) n += vs[k].fixed;
+    return n;
+}
+
 /* Parse the command line, expand and validate every combination, then write DIR. */
 int pala_cmd_sweep(int argc, char **argv)
 {
@@ -506,6 +516,7 @@ int pala_cmd_sweep(int argc, char **argv)
         const char *a = argv[i];
         if (!opts_done && a[0] == '-' && a[1]) {
             const char *val = NULL;
+            int fixed = 0;
             if (strcmp(a, "--") == 0) opts_done = 1;
             else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
                 usage(stdout);
@@ -513,22 +524,34 @@ int pala_cmd_sweep(int argc, char **argv)
                 return PALA_OK;
             } else if (strcmp(a, "--force") == 0) force = 1;
             else if (strncmp(a, "--vary=", 7) == 0) val = a + 7;
-            else if (strcmp(a, "--vary") == 0 || strcmp(a, "-o") == 0
+            else if (strncmp(a, "--set=", 6) == 0) { val = a + 6; fixed = 1; }
+            else if (strcmp(a, "--vary") == 0 || strcmp(a, "--set") == 0 || strcmp(a, "-o") == 0
                      || strcmp(a, "--output") == 0) {
                 if (i + 1 == argc) {
                     fprintf(stderr, "pala sweep: %s needs a value\n", a);
                     rc = PALA_ERR_INPUT;
                 } else if (strcmp(a, "--vary") == 0) val = argv[++i];
+                else if (strcmp(a, "--set") == 0) { val = argv[++i]; fixed = 1; }
                 else dir = argv[++i];
             } else {
                 fprintf(stderr, "pala sweep: unknown option '%s' (see pala sweep --help)\n", a);
                 rc = PALA_ERR_INPUT;
             }
+            if (val && fixed && (strchr(val, ',') || !strchr(val, '='))) {
+                fprintf(stderr, "pala sweep: --set '%s': give one KEY=VALUE (use --vary for several values)\n", val);
+                rc = PALA_ERR_INPUT;
+                val = NULL;
+            }
             if (val) {
                 if (parse_vary(&vs[nv], val)) {
                     free_vary(&vs[nv]);
                     rc = PALA_ERR_INPUT;
+                } else if (fixed && vs[nv].n != 1) {
+                    fprintf(stderr, "pala sweep: --set '%s': one value only (use --vary for several)\n", val);
+                    free_vary(&vs[nv]);
+                    rc = PALA_ERR_INPUT;
                 } else {
+                    vs[nv].fixed = fixed;
                     for (int k = 0; k < nv; k++)
                         if (strcmp(vs[k].key, vs[nv].key) == 0) {
                             fprintf(stderr, "pala sweep: %s is varied twice; give all its "
@@ -551,7 +574,7 @@ int pala_cmd_sweep(int argc, char **argv)
         fprintf(stderr, "pala sweep: no control file given, e.g. pala sweep scene.txt "
                 "--vary dt=1e-6,2e-6\n");
         rc = PALA_ERR_INPUT;
-    } else if (rc == PALA_OK && nv == 0) {
+    } else if (rc == PALA_OK && nv == nfixed(vs, nv)) {
         fprintf(stderr, "pala sweep: nothing to vary; add --vary KEY=v1,v2,... or "
                 "--vary KEY=lo:hi:n\n");
         rc = PALA_ERR_INPUT;

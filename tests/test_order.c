@@ -40,6 +40,12 @@ void test_order(void)
               scene, t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
     T_CHECK(rc == 0, "900 colliding grains: byte-identical energy.tsv and trajectory with 1, 2 and 3 threads (exit %d) %.200s", rc, out);
 
+    /* sweep with a fixed override: in every job, not in the folder names */
+    rc = t_sh(out, sizeof out, "./pala sweep examples/paper-ten-grains.txt --vary dt=1e-6,2e-6 --set end_time=0.001 -o %s/swfix > /dev/null && "
+              "test $(grep -c \"'end_time=0.001'\" %s/swfix/jobs.txt) -eq 2 && test -d %s/swfix/dt=1e-6 && test -d %s/swfix/dt=2e-6",
+              t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
+    T_CHECK(rc == 0, "pala sweep --set: fixed override in both jobs, folders named by dt only (exit %d) %.200s", rc, out);
+
     /* every example against its reference curve (examples/ref/times.txt) */
     FILE *f = fopen("examples/ref/times.txt", "r");
     char name[128];
