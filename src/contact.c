@@ -10,10 +10,11 @@
  *      then the dissipated power of its non-conservative forces.
  * No grain's sum depends on the number of threads or on when the list was rebuilt, so
  * results are bit-identical for any thread count.  The bounding-sphere test of eq. (48)
- * is subsumed by the pebble-level list (it only ever skips pairs that do not touch).
+ * is applied when the list is built (neighbor.c): no component pair of grains whose
+ * bounding spheres are apart is ever listed.
  *
  * Conventions (PHYSICS.md 1.2-1.3): for components c of G and c' of G', n points from
- * G' to G; w is the velocity of G's material at the contact point relative to G's:
+ * G' to G; w is the velocity of G's material at the contact point relative to G':
  *     w = (v + omega x (c_ij - x)) - (v' + omega' x (c_ij - x')),
  * so w.n > 0 means separating: the restitution factor delta scales the Hertz force on
  * unloading, and friction -mu F_n w_t / (nu + |w_t|) opposes G's sliding. */
@@ -176,45 +177,49 @@ static void pairs_blocks(pala_world *w, int b0, int b1)
                 pala_vec3 ci = pc ? pc[p] : xk;
                 double ai = w->shape_r[t->comp0 + i];
                 /* First the touching neighbours (eq. 49), without a branch per neighbour,
-                 * then the kernel on them: its sqrt/div chains overlap across contacts. */
-                int touch[256], nt = 0;
-                for (int qi = st[p]; qi < st[p + 1]; qi++) {
-                    int q = nb[qi];
-                    pala_vec3 cj = pc ? pc[q] : X[q];
-                    double sr = ai + peb_radius(w, q), d2 = pala_vnorm2(pala_vsub(ci, cj));
-                    slotrec[qi] = -1;
-                    touch[nt] = qi;
-                    nt += d2 < sr * sr;
-                    if (nt == 256) break;   /* more than 256 touching neighbours cannot happen */
-                }
-                if (nr + nt > wk->caprec[b]) {   /* grows while warming up only */
-                    wk->caprec[b] = 2 * (nr + nt) + 64;
-                    PALA_GROW(wk->rec[b], wk->caprec[b]);
-                }
-                pala_crec *R = wk->rec[b];
-                for (int ti = 0; ti < nt; ti++) {
-                    int slot = touch[ti], q = nb[slot];
-                    int j = pg ? pg[q] : q;
-                    pala_vec3 cj = pc ? pc[q] : X[j];
-                    pala_vec3 d = pala_vsub(ci, cj);
-                    double aj = peb_radius(w, q), sr = ai + aj;
-                    double dist = sqrt(pala_vnorm2(d)), ov = sr - dist;
-                    pala_vec3 n = pala_vscale(1.0 / dist, d);                 /* eq. (50) n_ij */
-                    /* eq. (50) c_ij = (c_i + c_j)/2 + (a_j - a_i)/2 n = c_i - (a_i - ov/2) n */
-                    pala_vec3 cp = pala_vaxpy(ci, -(ai - 0.5 * ov), n);
-                    pala_vec3 ri = pala_vsub(cp, xk), rj = pala_vsub(cp, X[j]);
-                    pala_vec3 dv = pala_vsub(pala_vadd(vk, pala_vcross(wk_, ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
-                    const pala_pairmat *pm = onemat ? w->pm : pmrow + w->tmpl[w->tid[j]].material;
-                    double u;
-                    pala_vec3 fnc;
-                    pala_vec3 F = hertz_force(pm, n, ov, 2 * ai * aj / sr, dv, &u, &fnc);
-                    R[nr].F = F;
-                    R[nr].Fnc = fnc;
-                    R[nr].cp = cp;
-                    slotrec[slot] = b << wk->recbits | nr;
-                    nr++;
-                    U += u;
-                    note_overlap(w, ov, ai < aj ? ai : aj, k, j, &s, &ru);
+                 * then the kernel on them: its sqrt/div chains overlap across contacts.
+                 * Rows are taken in chunks of 256 (a large sphere among small ones can
+                 * touch more). */
+                int touch[256];
+                for (int qi = st[p]; qi < st[p + 1];) {
+                    int nt = 0;
+                    for (; qi < st[p + 1] && nt < 256; qi++) {
+                        int q = nb[qi];
+                        pala_vec3 cj = pc ? pc[q] : X[q];
+                        double sr = ai + peb_radius(w, q), d2 = pala_vnorm2(pala_vsub(ci, cj));
+                        slotrec[qi] = -1;
+                        touch[nt] = qi;
+                        nt += d2 < sr * sr;
+                    }
+                    if (nr + nt > wk->caprec[b]) {   /* grows to the largest count seen */
+                        wk->caprec[b] = 2 * (nr + nt) + 64;
+                        PALA_GROW(wk->rec[b], wk->caprec[b]);
+                    }
+                    pala_crec *R = wk->rec[b];
+                    for (int ti = 0; ti < nt; ti++) {
+                        int slot = touch[ti], q = nb[slot];
+                        int j = pg ? pg[q] : q;
+                        pala_vec3 cj = pc ? pc[q] : X[j];
+                        pala_vec3 d = pala_vsub(ci, cj);
+                        double aj = peb_radius(w, q), sr = ai + aj;
+                        double dist = sqrt(pala_vnorm2(d)), ov = sr - dist;
+                        pala_vec3 n = pala_vscale(1.0 / dist, d);                 /* eq. (50) n_ij */
+                        /* eq. (50) c_ij = (c_i + c_j)/2 + (a_j - a_i)/2 n = c_i - (a_i - ov/2) n */
+                        pala_vec3 cp = pala_vaxpy(ci, -(ai - 0.5 * ov), n);
+                        pala_vec3 ri = pala_vsub(cp, xk), rj = pala_vsub(cp, X[j]);
+                        pala_vec3 dv = pala_vsub(pala_vadd(vk, pala_vcross(wk_, ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
+                        const pala_pairmat *pm = onemat ? w->pm : pmrow + w->tmpl[w->tid[j]].material;
+                        double u;
+                        pala_vec3 fnc;
+                        pala_vec3 F = hertz_force(pm, n, ov, 2 * ai * aj / sr, dv, &u, &fnc);
+                        R[nr].F = F;
+                        R[nr].Fnc = fnc;
+                        R[nr].cp = cp;
+                        slotrec[slot] = b << wk->recbits | nr;
+                        nr++;
+                        U += u;
+                        note_overlap(w, ov, ai < aj ? ai : aj, k, j, &s, &ru);
+                    }
                 }
             }
         }

@@ -16,8 +16,8 @@ static pala_vec3 euler_rate(pala_vec3 r, const pala_template *t, pala_vec3 om)
  *
  * The paper's Delta omega = h I_r^-1 (I_{dr o r} omega x omega), dr = exp(h/2 omega), takes
  * only part of the midpoint into account (omega and I_r^-1 stay at the start), and we
- * measured it to drift the angular momentum of an asymmetric grain to first order in h
- * only (tests/test_dynamics.c, Dzhanibekov).  With rotation_step = midpoint (default)
+ * measured its drift of the angular momentum of an asymmetric grain not to shrink as
+ * h^2 (tests/test_dynamics.c, Dzhanibekov).  With rotation_step = midpoint (default)
  * Delta omega is evaluated at the midpoint (omega_h, r_h) of an Euler half-step, which
  * is second order; rotation_step = paper keeps eq. (59) as printed.  Isotropic grains
  * (spheres) have Delta omega = 0 either way. */

@@ -64,7 +64,7 @@ void pala_nlist_free(pala_nlist *nl);
 /* Rebuild when nl->drift may exceed skin/2 (or never built). */
 void pala_nlist_update(pala_world *w);
 
-/* contact.c: the force pass over all grains (places pebbles first when `place`);
+/* contact.c: the force pass over all grains (places clump pebbles first);
  * `stepping` adds wall impulses for a step of w->dt and the dissipated power. */
 int pala_world_forces_ex(pala_world *w, double *U, int stepping);
 

@@ -100,7 +100,7 @@ const pala_keydef pala_keys[] = {
     {PALA_S_GROUP, "velocity", PALA_K_REALS, "0 0 0", "m/s", -INF, INF, 3, 3, NULL, 0, 0,
      "initial velocity of every grain (added to the at velocity)"},
     {PALA_S_GROUP, "velocity_spread", PALA_K_REAL, "0", "m/s", 0, INF, 0, 0, NULL, 0, 0,
-     "standard deviation of a random Gaussian velocity added per component"},
+     "standard deviation of a random Gaussian velocity added to each Cartesian velocity component"},
     {PALA_S_GROUP, "orientation", PALA_K_ORIENT, "random", "-", -INF, INF, 3, 3, "random|as_written", 0, 0,
      "random: uniform; as_written: as the sphere lines give it; or a rotation vector rx ry rz "
      "(tan(phi/2) n) applied to the as-written grain"},

@@ -112,7 +112,11 @@ int pala_cmd_order(int argc, char **argv)
     double *eprev = malloc(sizeof(double) * (size_t)ns), *ecur = malloc(sizeof(double) * (size_t)ns);
     double *dtr = calloc((size_t)K * (size_t)ns, sizeof(double)), *den = calloc((size_t)K * (size_t)ns, sizeof(double));
     double *tsample = malloc(sizeof(double) * (size_t)ns);
-    if (!prev || !cur || !eprev || !ecur || !dtr || !den || !tsample) { fprintf(stderr, "pala order: out of memory\n"); return PALA_ERR_IO; }
+    if (!prev || !cur || !eprev || !ecur || !dtr || !den || !tsample) {
+        fprintf(stderr, "pala order: out of memory\n");
+        rc = PALA_ERR_IO;
+        goto done;
+    }
     double E0 = 0;
     long fac = 1;
     printf("pala order %s: %d runs, step factor %d, %ld base steps of %.6g s over %.6g s\n", scene, K, F, steps0, dt0, T);
@@ -126,7 +130,7 @@ int pala_cmd_order(int argc, char **argv)
         rc = pala_scene_load(scene, nset + 1 + by_steps, sets, &sc, stderr);
         if (rc) goto done;
         pala_world *w = pala_scene_world(sc);
-        long steps = pala_scene_steps(sc), every = every0 * fac;
+        long steps = steps0 * fac, every = every0 * fac;   /* not the scene's: end_time/dt may round */
         int q = 0;
         for (long s = 0; s <= steps && q < ns; s++) {
             if (s > 0 && (rc = pala_world_step(w)) != PALA_OK) {

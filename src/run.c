@@ -76,6 +76,15 @@ static FILE *open_out(const char *dir, const char *name)
     return f;
 }
 
+/* Close an output file; a write error anywhere in it (full disk...) is reported. */
+static int close_checked(FILE *f, const char *dir, const char *name)
+{
+    int bad = ferror(f) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) fprintf(stderr, "pala: writing %s/%s failed (disk full?); the file is incomplete\n", dir, name);
+    return bad;
+}
+
 /* Trajectory header: the templates once (docs/output-formats.md). */
 static void traj_header(FILE *f, const pala_world *w)
 {
@@ -168,12 +177,17 @@ int pala_run(const pala_run_opts *o)
     if (rc) { pala_scene_free(sc); return rc; }
     FILE *fc = open_out(dir, "control.txt"), *fe = open_out(dir, "energy.tsv"), *fw = open_out(dir, "walls.tsv"),
          *ft = open_out(dir, "trajectory.txt");
-    if (!fc || !fe || !fw || !ft) { pala_scene_free(sc); return PALA_ERR_IO; }
+    if (!fc || !fe || !fw || !ft) {
+        FILE *all[4] = {fc, fe, fw, ft};
+        for (int i = 0; i < 4; i++) if (all[i]) fclose(all[i]);
+        pala_scene_free(sc);
+        return PALA_ERR_IO;
+    }
     fprintf(fc, "# effective control file written by pala %s\n# command:", PALA_VERSION);
     for (int i = 0; i < o->cmdc; i++) fprintf(fc, " %s", o->cmdv[i]);
     fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
     pala_scene_write(sc, fc);
-    fclose(fc);
+    int werr = close_checked(fc, dir, "control.txt");
     fprintf(fe, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\tE_total\tdE_rel\tE_diss\tdE_bal_rel\tcontacts\tmax_overlap\n");
     fprintf(fw, "step\ttime");
     if (w->container == PALA_CONTAINER_BOX) {
@@ -221,7 +235,7 @@ int pala_run(const pala_run_opts *o)
     if (tty) fprintf(stderr, "\r%*s\r", 70, "");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    fclose(fe); fclose(fw); fclose(ft);
+    werr |= close_checked(fe, dir, "energy.tsv") | close_checked(fw, dir, "walls.tsv") | close_checked(ft, dir, "trajectory.txt");
     double gsps = wall > 0 ? (double)w->n * (double)w->step / wall : 0;
     /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md) */
     FILE *fs = open_out(dir, "summary.tsv");
@@ -235,8 +249,8 @@ int pala_run(const pala_run_opts *o)
         const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : "interrupted";
         fprintf(fs, "\t%s\t%d\t%ld\t%.12g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, w->t, wall, gsps,
                 es.e0, es.last, es.emin, es.emax, es.maxrel, w->diss);
-        fclose(fs);
-    }
+        werr |= close_checked(fs, dir, "summary.tsv");
+    } else werr = 1;
     if (status == PALA_UNSTABLE) {
         fprintf(stderr, "pala: run stopped as unstable: %s\n", w->why[0] ? w->why : "runaway overlap; reduce dt");
         if (w->step <= 1)   /* no time step is small enough for grains that start inside each other */
@@ -251,5 +265,6 @@ int pala_run(const pala_run_opts *o)
         printf("%s: %ld steps, %d grains, %d thread%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
                o->scene, w->step, w->n, nth, nth == 1 ? "" : "s", w->t, wall, gsps, es.lastrel, es.maxrel, dir);
     pala_scene_free(sc);
+    if (werr && status == PALA_OK) status = PALA_ERR_IO;   /* e.g. a full disk: never a silent success */
     return status;
 }

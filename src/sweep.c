@@ -6,6 +6,9 @@
  * folder per combination, jobs.txt (one ready shell command per line, absolute paths,
  * so any runner can execute the lines from anywhere), sweep.tsv (which values each run
  * folder got) and slurm.sh (a job array over jobs.txt).  Nothing is run here. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* strdup, getline, readlink */
+#endif
 #include "commands.h"
 #include "pala/pala.h"
 #include <dirent.h>

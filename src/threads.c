@@ -1,7 +1,8 @@
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 /* threads.c: a small pool of POSIX threads that run one function on every thread and
- * wait for all of them (a fork-join barrier).  The step uses it four times (half kick
- * and free motion, contact pairs, gather, update); each call splits fixed blocks of grains between the
+ * wait for all of them (a fork-join barrier).  The step uses it three times (free motion
+ * and half kick; contact pairs; gather with the end of each grain's step), a list rebuild
+ * twice more (count, fill); each call splits fixed blocks of grains between the
  * threads, and every sum over grains is formed per block and then added in block order,
  * so results are bit-identical for any number of threads (docs/performance.md).
  *

@@ -1,4 +1,7 @@
 /* tsv.c: the TSV table reader shared by `pala check` and `pala collect` (see tsv.h). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* strdup, getline, readlink */
+#endif
 #include "tsv.h"
 #include "pala/pala.h"
 #include <errno.h>

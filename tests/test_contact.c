@@ -171,4 +171,30 @@ void test_contact(void)
         }
         pala_world_free(&w);
     }
+
+    /* a large sphere touched by 300 small ones: more than 256 contacts of one component
+     * (rows are processed in chunks); every contact counted, momentum conserved */
+    {
+        pala_world w;
+        pala_world_init(&w);
+        pala_material m = mat(1, 0);
+        pala_world_add_material(&w, &m);
+        w.max_overlap = 1;
+        int big = sphere_template(&w, 0.02, 0), small = sphere_template(&w, 0.001, 0);
+        pala_world_add_grain(&w, big, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+        for (int i = 0; i < 300; i++) {   /* Fibonacci sphere of radius 0.0205: overlap 0.5 mm */
+            double z = 1 - 2 * (i + 0.5) / 300, rho = sqrt(1 - z * z), phi = 2.399963229728653 * i;
+            pala_world_add_grain(&w, small, pala_vscale(0.0205, pala_v(rho * cos(phi), rho * sin(phi), z)), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+        }
+        pala_world_prepare(&w);
+        w.dt = 1e-8;
+        int st = pala_world_step(&w);
+        st |= pala_world_step(&w);
+        pala_vec3 P, L;
+        momenta(&w, &P, &L);
+        double pbig = pala_vnorm(pala_vscale(w.tmpl[1].mass, w.v[1]));
+        T_CHECK(st == PALA_OK && w.ncontact == 300, "300 contacts on one sphere: all evaluated (%ld, status %d)", w.ncontact, st);
+        T_CHECK(pala_vnorm(P) < 1e-12 * 300 * pbig + 1e-30, "300 contacts on one sphere: total momentum %.2e (one small sphere's %.2e)", pala_vnorm(P), pbig);
+        pala_world_free(&w);
+    }
 }
