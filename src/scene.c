@@ -462,6 +462,11 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         if (nvar == 0) nvar = ngrains > 0 ? ngrains : 1;
         for (int v = 0; v < nvar; v++) {
             int n = pala_factory_make(&f, &s->rng, dim, c, rad);
+            if (n < f.nmin) {
+                SERR(s, i, "components", "[grain %s]: could only fit %d of at least %d components without one inside another; "
+                     "raise spread or narrow component_radius", s->sec[i].name, n, f.nmin);
+                return -1;
+            }
             if (add_template(s, i, &t, n, c, rad, rho, ns)) return -1;
         }
         *tcount = nvar;
