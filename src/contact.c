@@ -151,15 +151,101 @@ static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum 
     }
 }
 
-/* Phase 1 for blocks [b0, b1): eqs. (49)-(50), (53)-(57) for every touching pair of the
- * blocks' rows, once. */
-static void pairs_blocks(pala_world *w, int b0, int b1)
+/* Phase 1, eqs. (49)-(50), (53)-(57) for every touching pair of the blocks' rows, once.
+ *
+ * The touching pairs of a block are collected into batches of structure-of-arrays, and the
+ * kernel runs in stages: the square roots and divisions (|c_i - c_j|, its inverse, the
+ * Hertz sqrt(r~ (-d)), |w_t| and the friction factor) in loops the compiler vectorises,
+ * the rest per contact.  Each operation is the one a contact-by-contact kernel would do,
+ * so the results are the same bits; the stages only let independent contacts overlap. */
+enum { BATCH = 256 };
+typedef struct batch {
+    int n;
+    int slot[BATCH], k[BATCH], j[BATCH], p[BATCH];
+    double dx[BATCH], dy[BATCH], dz[BATCH], d2[BATCH], ai[BATCH], aj[BATCH];
+    double dist[BATCH], inv[BATCH], ov[BATCH], sq[BATCH];          /* stage 2 */
+    double wt2[BATCH], fn[BATCH], mu[BATCH], nu[BATCH], c[BATCH];  /* stages 3-4 */
+    pala_vec3 n_[BATCH], wt[BATCH], cp[BATCH];
+    double fh[BATCH];
+} batch;
+
+static void run_batch(pala_world *w, int b, batch *B, int *nr, double *U, pala_blocksum *s, runaway *ru)
 {
     const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
+    pala_work *wk = w->work;
+    int *slotrec = w->nl.slotrec;
+    const int onemat = w->nmat == 1;
+    int m = B->n;
+    /* stage 2 (vectorised): distance, its inverse, overlap, sqrt(r~ (-d)) of eq. (57) */
+    for (int i = 0; i < m; i++) {
+        double sr = B->ai[i] + B->aj[i];
+        B->dist[i] = sqrt(B->d2[i]);
+        B->inv[i] = 1.0 / B->dist[i];
+        B->ov[i] = sr - B->dist[i];
+        B->sq[i] = sqrt(2 * B->ai[i] * B->aj[i] / sr * B->ov[i]);
+    }
+    /* stage 3: normal, contact point, relative velocity, Hertz force, eqs. (50), (54)-(57) */
+    for (int i = 0; i < m; i++) {
+        int k = B->k[i], j = B->j[i];
+        const pala_template *tk = &w->tmpl[w->tid[k]];
+        const pala_pairmat *pm = onemat ? w->pm : w->pm + tk->material * w->nmat + w->tmpl[w->tid[j]].material;
+        pala_vec3 d = pala_v(B->dx[i], B->dy[i], B->dz[i]);
+        pala_vec3 ci = pc ? pc[B->p[i]] : X[k];
+        double ov = B->ov[i];
+        pala_vec3 n = pala_vscale(B->inv[i], d);                               /* eq. (50) n_ij */
+        /* eq. (50) c_ij = (c_i + c_j)/2 + (a_j - a_i)/2 n = c_i - (a_i - ov/2) n */
+        pala_vec3 cp = pala_vaxpy(ci, -(B->ai[i] - 0.5 * ov), n);
+        pala_vec3 ri = pala_vsub(cp, X[k]), rj = pala_vsub(cp, X[j]);
+        pala_vec3 dv = pala_vsub(pala_vadd(V[k], pala_vcross(W[k], ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
+        double fh = pm->kE * B->sq[i] * ov;                                    /* eq. (57) */
+        double wn = pala_vdot(dv, n);                                          /* eq. (54) */
+        /* eq. (56); a table lookup, not a branch: the sign of w_n of a resting contact is
+         * random, and a mispredicted branch would stall the overlapping of contacts */
+        const double fac[2] = {1.0, pm->delta};
+        B->fn[i] = fac[wn > 0] * fh;
+        B->fh[i] = fh;
+        B->wt[i] = pala_vaxpy(dv, -wn, n);
+        B->wt2[i] = pala_vnorm2(B->wt[i]);
+        B->mu[i] = pm->mu;
+        B->nu[i] = pm->nu;
+        B->n_[i] = n;
+        B->cp[i] = cp;
+    }
+    /* stage 4 (vectorised): friction factor mu F_n / (nu + |w_t|) of eq. (53) */
+    for (int i = 0; i < m; i++) B->c[i] = B->mu[i] * B->fn[i] / (B->nu[i] + sqrt(B->wt2[i]));
+    /* stage 5: forces into the block's contact records */
+    if (*nr + m > wk->caprec[b]) {   /* grows to the largest count seen */
+        wk->caprec[b] = 2 * (*nr + m) + 64;
+        PALA_GROW(wk->rec[b], wk->caprec[b]);
+    }
+    pala_crec *R = wk->rec[b];
+    for (int i = 0; i < m; i++) {
+        pala_vec3 n = B->n_[i];
+        double fn = B->fn[i], fh = B->fh[i];
+        pala_vec3 F = pala_vscale(fn, n), Fnc = pala_vscale(fn - fh, n);
+        if (B->mu[i] > 0 && B->wt2[i] > 0) {                                   /* eq. (53) */
+            F = pala_vaxpy(F, -B->c[i], B->wt[i]);
+            Fnc = pala_vaxpy(Fnc, -B->c[i], B->wt[i]);
+        }
+        R[*nr].F = F;
+        R[*nr].Fnc = Fnc;
+        R[*nr].cp = B->cp[i];
+        slotrec[B->slot[i]] = b << wk->recbits | *nr;
+        (*nr)++;
+        *U += 0.4 * fh * B->ov[i];                                             /* (2/5) k (-d)^{5/2} */
+        note_overlap(w, B->ov[i], B->ai[i] < B->aj[i] ? B->ai[i] : B->aj[i], B->k[i], B->j[i], s, ru);
+    }
+    B->n = 0;
+}
+
+static void pairs_blocks(pala_world *w, int b0, int b1)
+{
+    const pala_vec3 *pc = w->pc, *X = w->x;
     const int *pg = w->pg, *st = w->nl.start, *nb = w->nl.nbr;
     int *slotrec = w->nl.slotrec;
     pala_work *wk = w->work;
-    const int onemat = w->nmat == 1;
+    batch B;
+    B.n = 0;
     for (int b = b0; b < b1; b++) {
         pala_blocksum s;
         memset(&s, 0, sizeof s);
@@ -169,60 +255,26 @@ static void pairs_blocks(pala_world *w, int b0, int b1)
         double U = 0;
         for (int k = b * PALA_BLOCK; k < k1; k++) {
             const pala_template *t = &w->tmpl[w->tid[k]];
-            const pala_pairmat *pmrow = w->pm + t->material * w->nmat;
-            pala_vec3 xk = X[k], vk = V[k], wk_ = W[k];
             int p0 = blk_peb(w, k);
             for (int i = 0; i < t->ncomp; i++) {
                 int p = p0 + i;
-                pala_vec3 ci = pc ? pc[p] : xk;
+                pala_vec3 ci = pc ? pc[p] : X[k];
                 double ai = w->shape_r[t->comp0 + i];
-                /* First the touching neighbours (eq. 49), without a branch per neighbour,
-                 * then the kernel on them: its sqrt/div chains overlap across contacts.
-                 * Rows are taken in chunks of 256 (a large sphere among small ones can
-                 * touch more). */
-                int touch[256];
-                for (int qi = st[p]; qi < st[p + 1];) {
-                    int nt = 0;
-                    for (; qi < st[p + 1] && nt < 256; qi++) {
-                        int q = nb[qi];
-                        pala_vec3 cj = pc ? pc[q] : X[q];
-                        double sr = ai + peb_radius(w, q), d2 = pala_vnorm2(pala_vsub(ci, cj));
-                        slotrec[qi] = -1;
-                        touch[nt] = qi;
-                        nt += d2 < sr * sr;
-                    }
-                    if (nr + nt > wk->caprec[b]) {   /* grows to the largest count seen */
-                        wk->caprec[b] = 2 * (nr + nt) + 64;
-                        PALA_GROW(wk->rec[b], wk->caprec[b]);
-                    }
-                    pala_crec *R = wk->rec[b];
-                    for (int ti = 0; ti < nt; ti++) {
-                        int slot = touch[ti], q = nb[slot];
-                        int j = pg ? pg[q] : q;
-                        pala_vec3 cj = pc ? pc[q] : X[j];
-                        pala_vec3 d = pala_vsub(ci, cj);
-                        double aj = peb_radius(w, q), sr = ai + aj;
-                        double dist = sqrt(pala_vnorm2(d)), ov = sr - dist;
-                        pala_vec3 n = pala_vscale(1.0 / dist, d);                 /* eq. (50) n_ij */
-                        /* eq. (50) c_ij = (c_i + c_j)/2 + (a_j - a_i)/2 n = c_i - (a_i - ov/2) n */
-                        pala_vec3 cp = pala_vaxpy(ci, -(ai - 0.5 * ov), n);
-                        pala_vec3 ri = pala_vsub(cp, xk), rj = pala_vsub(cp, X[j]);
-                        pala_vec3 dv = pala_vsub(pala_vadd(vk, pala_vcross(wk_, ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
-                        const pala_pairmat *pm = onemat ? w->pm : pmrow + w->tmpl[w->tid[j]].material;
-                        double u;
-                        pala_vec3 fnc;
-                        pala_vec3 F = hertz_force(pm, n, ov, 2 * ai * aj / sr, dv, &u, &fnc);
-                        R[nr].F = F;
-                        R[nr].Fnc = fnc;
-                        R[nr].cp = cp;
-                        slotrec[slot] = b << wk->recbits | nr;
-                        nr++;
-                        U += u;
-                        note_overlap(w, ov, ai < aj ? ai : aj, k, j, &s, &ru);
-                    }
+                /* eq. (49): the touching neighbours join the batch, without a branch */
+                for (int qi = st[p]; qi < st[p + 1]; qi++) {
+                    int q = nb[qi], m = B.n;
+                    pala_vec3 cj = pc ? pc[q] : X[q];
+                    pala_vec3 d = pala_vsub(ci, cj);
+                    double aj = peb_radius(w, q), sr = ai + aj, d2 = pala_vnorm2(d);
+                    slotrec[qi] = -1;
+                    B.slot[m] = qi; B.k[m] = k; B.j[m] = pg ? pg[q] : q; B.p[m] = p;
+                    B.dx[m] = d.x; B.dy[m] = d.y; B.dz[m] = d.z; B.d2[m] = d2; B.ai[m] = ai; B.aj[m] = aj;
+                    B.n += d2 < sr * sr;
+                    if (B.n == BATCH) run_batch(w, b, &B, &nr, &U, &s, &ru);
                 }
             }
         }
+        if (B.n) run_batch(w, b, &B, &nr, &U, &s, &ru);
         if (nr >= 1 << wk->recbits) {   /* cannot happen below 2^31 contacts; never silently */
             fprintf(stderr, "pala: internal limit: %d contacts in one block of %d grains\n", nr, PALA_BLOCK);
             exit(PALA_ERR_IO);
