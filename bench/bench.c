@@ -1,5 +1,5 @@
 /* bench.c: time pala_world_step on a scene, as LAMMPS times its run: load, nwarm steps
- * untimed, then nrun steps timed.  Prints one line:
+ * untimed, then nrun steps timed (pala_world_steps, as pala run between outputs).  Prints one line:
  *   <pebble-steps/s> <grain-steps/s> <peak RSS bytes per pebble> <pebbles> <grains>
  * usage: pala_bench SCENE NWARM NRUN THREADS [KEY=VALUE]... */
 #include "pala/pala.h"
@@ -25,11 +25,10 @@ int main(int argc, char **argv)
     if (pala_scene_load(argv[1], argc - 5, argv + 5, &s, stderr)) return 1;
     pala_world *w = pala_scene_world(s);
     pala_world_set_threads(w, atoi(argv[4]));
-    for (long i = 0; i < nwarm; i++)
-        if (pala_world_step(w) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
+    /* as `pala run` steps between outputs: pala_world_steps chains the steps */
+    if (nwarm > 0 && pala_world_steps(w, nwarm) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
     double t0 = now();
-    for (long i = 0; i < nrun; i++)
-        if (pala_world_step(w) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
+    if (pala_world_steps(w, nrun) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
     double dt = now() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);

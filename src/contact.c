@@ -306,8 +306,8 @@ static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
         pala_blocksum *s = &w->work->bs[b];
         runaway ru = {s->bad_ratio, s->bad_i, s->bad_j};
         int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
-        double pdiss = 0, mv = 0;
-        int finite = 1;
+        double pdiss = 0, mv = 0, mv2 = 0;
+        int finite = 1, chain = stepping && wk->chain;
         for (int k = b * PALA_BLOCK; k < k1; k++) {
             const pala_template *t = &w->tmpl[w->tid[k]];
             pala_vec3 xk = w->x[k];
@@ -354,9 +354,19 @@ static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
              * phase: finish its step now (eqs. 68-69), no force arrays needed. */
             double d2 = pala_grain_finish_step(w, k, a, be, &finite);
             if (d2 > mv) mv = d2;
+            if (chain) {
+                /* the next step's eqs. (65)-(66) at once, while the grain is in cache:
+                 * the same operations in the same order as a separate pass */
+                double d2a = pala_free_motion_h(w, k, tau);
+                if (d2a > mv2) mv2 = d2a;
+                w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);
+                w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
+                if (w->pc) pala_world_place_pebbles(w, k);
+            }
         }
         s->pdiss = pdiss;
         s->move = mv;
+        s->move2 = mv2;
         s->finite = finite;
         s->bad_ratio = ru.ratio; s->bad_i = ru.i; s->bad_j = ru.j;
     }
@@ -413,6 +423,9 @@ int pala_world_forces_step(pala_world *w, double *pdiss)
     pala_nlist_update(w);
     w->work->stepping = 1;
     pala_world_par(w, pairs_blocks);
+    /* an unstable pair phase ends the run: do not start another step */
+    for (int b = 0; b < w->work->nblk && w->work->chain; b++)
+        if (w->work->bs[b].bad) w->work->chain = 0;
     pala_world_par(w, gather_job);
     return reduce_forces(w, NULL, pdiss) ? PALA_UNSTABLE : PALA_OK;
 }

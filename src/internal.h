@@ -25,6 +25,7 @@ typedef struct pala_blocksum {
     double pdiss;          /* power of the non-conservative forces, W */
     double worst;          /* largest overlap / smaller radius */
     double move;           /* largest pebble displacement bound in this phase, m */
+    double move2;          /* ... of the next step's first free motion when chained, m */
     long ngg, nwall;       /* touching pebble pairs (each once), wall contacts */
     pala_vec3 imp[6];      /* wall impulse increments */
     int bad, finite;
@@ -52,6 +53,7 @@ typedef struct pala_work {
     int nth;               /* threads the pool was made for */
     int dissipative;       /* some material pair has delta < 1 or mu > 0 */
     int stepping;          /* argument of the current force job */
+    int chain;             /* the gather also starts the next step (pala_world_steps) */
 } pala_work;
 /* (Re)make w->work for the current grains and thread count. */
 void pala_work_prepare(pala_world *w);

@@ -211,23 +211,28 @@ int pala_run(const pala_run_opts *o)
     int tty = !o->quiet && isatty(2);
     double t0 = now(), tlast = t0, tflush = t0;
     int status = PALA_OK;
-    long s;
-    for (s = 1; s <= steps; s++) {
-        int st = pala_world_step(w);
+    long s = 0;
+    while (s < steps) {
+        /* run up to the next step whose state is written (or 64 steps, for the progress
+         * line and Ctrl-C) in one call: the steps in between are chained (integrator.c) */
+        long next = steps;
+        if (eev > 0 && (s / eev + 1) * eev < next) next = (s / eev + 1) * eev;
+        if (tev > 0 && (s / tev + 1) * tev < next) next = (s / tev + 1) * tev;
+        if (s + 64 < next) next = s + 64;
+        long before = w->step;
+        int st = pala_world_steps(w, next - s);
+        s += w->step - before;
         int last = s == steps || st != PALA_OK || g_stop;
-        if (st == PALA_OK && w->worst_overlap > w->max_overlap) st = PALA_UNSTABLE;
-        if ((eev > 0 && s % eev == 0) || last || st != PALA_OK) energy_row(fe, fw, w, &es, 0);
-        if ((tev > 0 && s % tev == 0) || last || st != PALA_OK) traj_frame(ft, w);
+        if ((eev > 0 && s % eev == 0) || last) energy_row(fe, fw, w, &es, 0);
+        if ((tev > 0 && s % tev == 0) || last) traj_frame(ft, w);
         if (st != PALA_OK) { status = st; break; }
         if (g_stop) { status = PALA_INTERRUPTED; break; }
-        if ((s & 63) == 0) {
-            double tn = now();
-            if (tn - tflush > 1.0) { fflush(fe); fflush(fw); fflush(ft); tflush = tn; }
-            if (tty && tn - tlast > 0.5) {
-                double rate = (double)s / (tn - t0);
-                fprintf(stderr, "\r%5.1f%%  step %ld/%ld  %.3g steps/s  ETA %.0f s   ", 100.0 * (double)s / (double)steps, s, steps, rate, (double)(steps - s) / rate);
-                tlast = tn;
-            }
+        double tn = now();
+        if (tn - tflush > 1.0) { fflush(fe); fflush(fw); fflush(ft); tflush = tn; }
+        if (tty && tn - tlast > 0.5) {
+            double rate = (double)s / (tn - t0);
+            fprintf(stderr, "\r%5.1f%%  step %ld/%ld  %.3g steps/s  ETA %.0f s   ", 100.0 * (double)s / (double)steps, s, steps, rate, (double)(steps - s) / rate);
+            tlast = tn;
         }
     }
     if (s > steps) s = steps;
