@@ -13,7 +13,6 @@ void *pala_xrealloc(void *p, size_t n);
 typedef struct pala_pool pala_pool;
 pala_pool *pala_pool_create(int n);
 void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg);
-int pala_pool_size(const pala_pool *p);
 void pala_pool_free(pala_pool *p);
 int pala_cpu_count(void);
 

@@ -84,7 +84,6 @@ pala_pool *pala_pool_create(int n)
     return p;
 }
 
-int pala_pool_size(const pala_pool *p) { return p ? p->n : 1; }
 
 void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg)
 {
