@@ -323,8 +323,10 @@ static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
                     pala_vec3 r = pala_vsub(c->cp, xk);
                     A.F = pala_vadd(A.F, c->F);
                     A.T = pala_vadd(A.T, pala_vcross(r, c->F));                 /* eq. (51) */
-                    A.Fnc = pala_vadd(A.Fnc, c->Fnc);
-                    A.Tnc = pala_vadd(A.Tnc, pala_vcross(r, c->Fnc));
+                    if (dissipative) {
+                        A.Fnc = pala_vadd(A.Fnc, c->Fnc);
+                        A.Tnc = pala_vadd(A.Tnc, pala_vcross(r, c->Fnc));
+                    }
                 }
             for (int p = p0; p < p0 + t->ncomp; p++)
                 for (int e = ts[p]; e < ts[p + 1]; e++) {
@@ -334,8 +336,10 @@ static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
                     pala_vec3 r = pala_vsub(c->cp, xk);
                     A.F = pala_vsub(A.F, c->F);                                 /* F_ji = -F_ij */
                     A.T = pala_vsub(A.T, pala_vcross(r, c->F));
-                    A.Fnc = pala_vsub(A.Fnc, c->Fnc);
-                    A.Tnc = pala_vsub(A.Tnc, pala_vcross(r, c->Fnc));
+                    if (dissipative) {
+                        A.Fnc = pala_vsub(A.Fnc, c->Fnc);
+                        A.Tnc = pala_vsub(A.Tnc, pala_vcross(r, c->Fnc));
+                    }
                 }
             if (w->container != PALA_CONTAINER_NONE) walls(w, k, dt, &A, s, &ru);
             s->U += A.U;
