@@ -24,11 +24,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Force on G from one touching component pair; see the comment at the top.
- * dv: relative velocity w at the contact point.  n: unit normal from G' to G.
- * ov: overlap -d > 0.  rt: r~ (eq. 55).  Returns the force, U gets the potential. */
-/* Fnc gets the non-conservative part of the force, F - F_Hertz n (restitution on unloading
- * and friction); the step integrates its work into the dissipated energy. */
+/* Force on G from one touching component and a wall (eqs. 53-57); see the comment at the
+ * top.  dv: relative velocity w at the contact point.  n: unit normal towards G.
+ * ov: overlap -d > 0.  rt: r~ (eq. 55).  Returns the force, U gets the potential, Fnc the
+ * non-conservative part F - F_Hertz n (restitution on unloading and friction), whose work
+ * the step integrates into the dissipated energy.  Pairs of components run the same
+ * formulas in stages (run_batch below); keep the two in step. */
 static inline pala_vec3 hertz_force(const pala_pairmat *pm, pala_vec3 n, double ov, double rt,
                                     pala_vec3 dv, double *U, pala_vec3 *Fnc)
 {
@@ -361,11 +362,8 @@ static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
             if (chain) {
                 /* the next step's eqs. (65)-(66) at once, while the grain is in cache:
                  * the same operations in the same order as a separate pass */
-                double d2a = pala_free_motion_h(w, k, tau);
+                double d2a = pala_grain_start_step(w, k);
                 if (d2a > mv2) mv2 = d2a;
-                w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);
-                w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
-                if (w->pc) pala_world_place_pebbles(w, k);
             }
         }
         s->pdiss = pdiss;

@@ -50,17 +50,13 @@ static inline void block_range(const pala_world *w, int b, int *k0, int *k1)
 /* eqs. (65)-(66): free motion over dt/2, half kick; then the pebbles of eq. (50). */
 static void phase_drift_kick(pala_world *w, int b0, int b1)
 {
-    double tau = 0.5 * w->dt;
     for (int b = b0; b < b1; b++) {
         int k0, k1;
         block_range(w, b, &k0, &k1);
         double mv = 0;
         for (int k = k0; k < k1; k++) {
-            double d2 = pala_free_motion_h(w, k, tau);               /* eq. (65) */
+            double d2 = pala_grain_start_step(w, k);
             if (d2 > mv) mv = d2;
-            w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);          /* eq. (66) */
-            w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
-            if (w->pc) pala_world_place_pebbles(w, k);
         }
         w->work->bs[b].move = mv;
     }

@@ -30,6 +30,18 @@ static inline double pala_free_motion_h(pala_world *w, int k, double h)
     return d * d;
 }
 
+/* eqs. (65)-(66) for grain k: free motion over dt/2, half kick with the accelerations of
+ * the previous step, then its pebbles (eq. 50).  Returns the squared displacement bound. */
+static inline double pala_grain_start_step(pala_world *w, int k)
+{
+    double tau = 0.5 * w->dt;
+    double d2 = pala_free_motion_h(w, k, tau);                              /* eq. (65) */
+    w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);                          /* eq. (66) */
+    w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
+    if (w->pc) pala_world_place_pebbles(w, k);
+    return d2;
+}
+
 /* eqs. (68)-(69) for grain k, called by the gather of the force pass (contact.c) as soon
  * as the grain's new accelerations a (eq. 61) and be (eq. 62) are known: the velocity
  * update and the free motion over dt/2.  Returns the squared displacement bound of its
