@@ -1,17 +1,26 @@
 /* contact.c: the contact kernel (paper sections 4-5, eqs. 48-57) and the force pass
- * over pebble pairs, walls and the field.
+ * over pebble pairs, walls and the field, with the end of each grain's step.
  *
- * The pass has two phases, each parallel over fixed blocks of grains:
- *   1. pairs: every touching pebble pair (p, q > p) of the half list is evaluated once,
- *      by the block of p's grain, into a contact record (force, its non-conservative
- *      part, contact point); slotrec maps the list slot to the record;
- *   2. gather: each grain sums, in a fixed order, the field, the records of its own rows,
- *      those of the transposed rows (with the opposite sign: F_ji = -F_ij), and its walls;
- *      then the dissipated power of its non-conservative forces.
- * No grain's sum depends on the number of threads or on when the list was rebuilt, so
- * results are bit-identical for any thread count.  The bounding-sphere test of eq. (48)
- * is applied when the list is built (neighbor.c): no component pair of grains whose
- * bounding spheres are apart is ever listed.
+ * The pass is one sweep over the rows of the half list (neighbor.c) in increasing pebble
+ * order, block by block.  Every touching pair (p, q > p) is evaluated once; its
+ * contribution is added to the sums of both grains at once.  A grain's sum therefore
+ * gets, in this order: the field, then its contributions in increasing list slot (rows of
+ * lower pebbles first, its own rows last; each row sorted), then its walls.  That order
+ * depends neither on the threads nor on when the list was rebuilt: results are
+ * bit-identical for any thread count and any skin.
+ *
+ * Since partners have higher indices, a grain takes no contribution and is read by no
+ * pair after its own rows: the sweep finishes its step (eqs. 68-69, and with chained
+ * steps the next step's eqs. 65-66) as soon as its block's rows are done, while it is in
+ * cache.  The sums of the grains ahead live in a small ring (a window of `span` grains:
+ * the largest index distance of a listed pair).
+ *
+ * Threads take contiguous ranges of blocks.  A block whose grains are listed by rows of
+ * an earlier thread is a boundary block: its grains' contributions are kept as records
+ * (in slot order) and summed after the sweep (phase 2), so earlier threads still read the
+ * state they expect.  Only the few blocks at thread boundaries pay for records.
+ *
+ * The bounding-sphere test of eq. (48) is applied when the list is built (neighbor.c).
  *
  * Conventions (PHYSICS.md 1.2-1.3): for components c of G and c' of G', n points from
  * G' to G; w is the velocity of G's material at the contact point relative to G':
@@ -24,47 +33,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Force on G from one touching component and a wall (eqs. 53-57); see the comment at the
- * top.  dv: relative velocity w at the contact point.  n: unit normal towards G.
- * ov: overlap -d > 0.  rt: r~ (eq. 55).  Returns the force, U gets the potential, Fnc the
- * non-conservative part F - F_Hertz n (restitution on unloading and friction), whose work
- * the step integrates into the dissipated energy.  Pairs of components run the same
- * formulas in stages (run_batch below); keep the two in step. */
+/* Force on G from a wall (eqs. 53-57); see the comment at the top.  dv: relative velocity
+ * w at the contact point.  n: unit normal towards G.  ov: overlap -d > 0.  rt: r~
+ * (eq. 55).  Returns the force, U gets the potential, Fnc the non-conservative part
+ * F - F_Hertz n (restitution on unloading and friction), whose work the step integrates
+ * into the dissipated energy.  Pairs of components run the same formulas in stages
+ * (sphere_stages, clump_stages below); keep them in step. */
 static inline pala_vec3 hertz_force(const pala_pairmat *pm, pala_vec3 n, double ov, double rt,
                                     pala_vec3 dv, double *U, pala_vec3 *Fnc)
 {
     double fh = pm->kE * sqrt(rt * ov) * ov;                /* eq. (57) */
     *U = 0.4 * fh * ov;                                     /* (2/5) k (-d)^{5/2} */
     double wn = pala_vdot(dv, n);                           /* eq. (54) */
-    /* eq. (56); a table lookup, not a branch: the sign of w_n of a resting contact is
-     * random, and a mispredicted branch would stall the overlapping of contacts */
-    const double fac[2] = {1.0, pm->delta};
-    double fn = fac[wn > 0] * fh;
-    pala_vec3 F = pala_vscale(fn, n);
-    *Fnc = pala_vscale(fn - fh, n);
-    if (pm->mu > 0) {
-        pala_vec3 wt = pala_vaxpy(dv, -wn, n);
-        double wtl = pala_vnorm(wt);
-        if (wtl > 0) {
-            double c = pm->mu * fn / (pm->nu + wtl);        /* eq. (53) */
-            F = pala_vaxpy(F, -c, wt);
-            *Fnc = pala_vaxpy(*Fnc, -c, wt);
-        }
-    }
-    return F;
+    double fn = wn > 0 ? pm->delta * fh : fh;               /* eq. (56) */
+    pala_vec3 wt = pala_vaxpy(dv, -wn, n);
+    double den = pm->nu + pala_vnorm(wt);
+    double c = pm->mu * fn / (den > 0 ? den : 1.0);         /* eq. (53) */
+    *Fnc = pala_vsub(pala_vscale(fn - fh, n), pala_vscale(c, wt));
+    return pala_vsub(pala_vscale(fn, n), pala_vscale(c, wt));
 }
-
 
 /* Where a block records the first runaway overlap (the message is written serially). */
 typedef struct runaway { double ratio; int i, j; } runaway;
-
-/* Radius of pebble p. */
-static inline double peb_radius(const pala_world *w, int p)
-{
-    if (!w->pg) return w->shape_r[w->tmpl[w->tid[p]].comp0];
-    int g = w->pg[p];
-    return w->shape_r[w->tmpl[w->tid[g]].comp0 + (p - w->p0[g])];
-}
 
 /* beta = I_r^-1 T (eq. 62); for an isotropic grain I_r^-1 = 1/I exactly. */
 static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T)
@@ -73,6 +63,7 @@ static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T
 }
 
 static inline int blk_peb(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
+static inline int blk_end(const pala_world *w, int b) { return (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n; }
 
 static inline void note_overlap(const pala_world *w, double ov, double amin, int i, int j, pala_blocksum *s, runaway *ru)
 {
@@ -80,14 +71,30 @@ static inline void note_overlap(const pala_world *w, double ov, double amin, int
     if (ov > w->max_overlap * amin && !s->bad) { s->bad = 1; ru->ratio = ov / amin; ru->i = i; ru->j = j; }
 }
 
+static inline void facc_add(pala_facc *A, const pala_facc *c, int dissipative)
+{
+    A->F = pala_vadd(A->F, c->F);
+    A->T = pala_vadd(A->T, c->T);
+    if (dissipative) {
+        A->Fnc = pala_vadd(A->Fnc, c->Fnc);
+        A->Tnc = pala_vadd(A->Tnc, c->Tnc);
+    }
+}
+
+/* The sums of grain k before its contributions: the homogeneous field. */
+static inline void facc_start(const pala_world *w, int k, pala_facc *A)
+{
+    A->F = pala_vscale(w->tmpl[w->tid[k]].mass, w->g);
+    A->T = A->Fnc = A->Tnc = pala_v(0, 0, 0);
+}
+
+/* ---- walls --------------------------------------------------------------------------- */
 /* One component (centre c, radius a) of grain k against a wall with inward normal n,
  * overlap ov and r~ = rt (PHYSICS.md 2: flat wall r~ = 2a, cavity r~ = 2aR/(R-a)).
  * The contact point is the middle of the overlap, c - (a - ov/2) n: the limit of
- * c_ij in eq. (50) for a sphere of radius r' -> infinity.  Adds to F, T, Fnc, Tnc. */
-typedef struct acc6 { pala_vec3 F, T, Fnc, Tnc; double U; } acc6;
-
-static pala_vec3 wall_contact(const pala_world *w, const pala_pairmat *pm, pala_vec3 xk, pala_vec3 vk, pala_vec3 wk,
-                              pala_vec3 c, double a, pala_vec3 n, double ov, double rt, acc6 *A)
+ * c_ij in eq. (50) for a sphere of radius r' -> infinity.  Adds to A and *U. */
+static pala_vec3 wall_contact(const pala_pairmat *pm, pala_vec3 xk, pala_vec3 vk, pala_vec3 wk,
+                              pala_vec3 c, double a, pala_vec3 n, double ov, double rt, pala_facc *A, double *U)
 {
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, xk);
@@ -95,27 +102,35 @@ static pala_vec3 wall_contact(const pala_world *w, const pala_pairmat *pm, pala_
     double u;
     pala_vec3 fnc;
     pala_vec3 F = hertz_force(pm, n, ov, rt, dv, &u, &fnc);
-    (void)w;
     A->Fnc = pala_vadd(A->Fnc, fnc);
     A->Tnc = pala_vadd(A->Tnc, pala_vcross(r, fnc));
     A->F = pala_vadd(A->F, F);
     A->T = pala_vadd(A->T, pala_vcross(r, F));
-    A->U += u;
+    *U += u;
     return F;
 }
 
-static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum *s, runaway *ru)
+/* The walls of grain k: adds to A and *U, wall impulses of a step dt to s. */
+static void walls(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     double R = t->bound_radius;
-    pala_vec3 x = w->x[k], vk = w->v[k], wk = w->w[k];
-    int p0 = w->p0 ? w->p0[k] : k;
+    pala_vec3 x = w->x[k];
+    if (w->container == PALA_CONTAINER_BOX) {
+        /* the bounding sphere clear of every face: nothing to do (most grains) */
+        int in = x.x - R > w->box_lo.x && w->box_hi.x - x.x > R && x.y - R > w->box_lo.y && w->box_hi.y - x.y > R;
+        if (in && (w->dim == 2 || (x.z - R > w->box_lo.z && w->box_hi.z - x.z > R))) return;
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R < w->cav_R) return;
+    } else return;
+    pala_vec3 vk = w->v[k], wk = w->w[k];
+    int p0 = blk_peb(w, k);
     const double *rad = w->shape_r + t->comp0;
     const pala_pairmat *pm = &w->pm[t->material * w->nmat + w->wall_mat];
-    int nax = w->dim == 2 ? 2 : 3;
     if (w->container == PALA_CONTAINER_BOX) {
         const double xs[3] = {x.x, x.y, x.z};
         const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
+        int nax = w->dim == 2 ? 2 : 3;
         for (int ax = 0; ax < nax; ax++) {
             if (xs[ax] - R > lo[ax] && hi[ax] - xs[ax] > R) continue;  /* bounding sphere clear */
             for (int i = 0; i < t->ncomp; i++) {
@@ -127,16 +142,15 @@ static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum 
                     if (ov <= 0) continue;
                     double nn[3] = {0, 0, 0};
                     nn[ax] = side ? -1 : 1;
-                    pala_vec3 F = wall_contact(w, pm, x, vk, wk, pc, rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], A);
+                    pala_vec3 F = wall_contact(pm, x, vk, wk, pc, rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], A, U);
                     s->imp[2 * ax + side] = pala_vaxpy(s->imp[2 * ax + side], -dt, F);
                     s->nwall++;
                     note_overlap(w, ov, rad[i], k, -1, s, ru);
                 }
             }
         }
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
+    } else {
         double Rc = w->cav_R;
-        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R < Rc) return;
         for (int i = 0; i < t->ncomp; i++) {
             pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
             pala_vec3 d = pala_vsub(pc, w->cav_c);
@@ -144,7 +158,7 @@ static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum 
             if (ov <= 0 || q == 0) continue;
             pala_vec3 n = pala_vscale(-1.0 / q, d);
             double rt = 2 * rad[i] * Rc / (Rc - rad[i]);             /* H(a, -Rc) */
-            pala_vec3 F = wall_contact(w, pm, x, vk, wk, pc, rad[i], n, ov, rt, A);
+            pala_vec3 F = wall_contact(pm, x, vk, wk, pc, rad[i], n, ov, rt, A, U);
             s->imp[0] = pala_vaxpy(s->imp[0], -dt, F);
             s->nwall++;
             note_overlap(w, ov, rad[i], k, -1, s, ru);
@@ -152,225 +166,377 @@ static void walls(const pala_world *w, int k, double dt, acc6 *A, pala_blocksum 
     }
 }
 
-/* Phase 1, eqs. (49)-(50), (53)-(57) for every touching pair of the blocks' rows, once.
- *
- * The touching pairs of a block are collected into batches of structure-of-arrays, and the
- * kernel runs in stages: the square roots and divisions (|c_i - c_j|, its inverse, the
- * Hertz sqrt(r~ (-d)), |w_t| and the friction factor) in loops the compiler vectorises,
- * the rest per contact.  Each operation is the one a contact-by-contact kernel would do,
- * so the results are the same bits; the stages only let independent contacts overlap. */
-enum { BATCH = 256 };
-typedef struct batch {
+/* ---- the pair kernel ------------------------------------------------------------------ */
+/* The touching pairs of a block's rows are collected (no branch per neighbour) into a
+ * batch in structure-of-arrays form, and the kernel runs in stages: the square roots,
+ * divisions and most of the arithmetic in loops the compiler vectorises, the reads of
+ * the grains' velocities and the sums into the grains in plain loops. */
+enum { BATCH = 128 };
+typedef struct pala_batch {
     int n;
-    int slot[BATCH], k[BATCH], j[BATCH], p[BATCH];
+    int k[BATCH], j[BATCH], p[BATCH];                       /* grains, pebble of row */
     double dx[BATCH], dy[BATCH], dz[BATCH], d2[BATCH], ai[BATCH], aj[BATCH];
-    double dist[BATCH], inv[BATCH], ov[BATCH], sq[BATCH];          /* stage 2 */
-    double wt2[BATCH], fn[BATCH], mu[BATCH], nu[BATCH], c[BATCH];  /* stages 3-4 */
-    pala_vec3 n_[BATCH], wt[BATCH], cp[BATCH];
-    double fh[BATCH];
-} batch;
+    double nx[BATCH], ny[BATCH], nz[BATCH], ov[BATCH], sq[BATCH], li[BATCH], lj[BATCH];
+    double ux[BATCH], uy[BATCH], uz[BATCH];                 /* relative velocity (part) */
+    double sx[BATCH], sy[BATCH], sz[BATCH];                 /* spheres: l_i w_i + l_j w_j */
+    double rix[BATCH], riy[BATCH], riz[BATCH], rjx[BATCH], rjy[BATCH], rjz[BATCH];
+    double kE[BATCH], de[BATCH], mu[BATCH], nu[BATCH];      /* material pair */
+    double fn[BATCH], fh[BATCH], c[BATCH], wtx[BATCH], wty[BATCH], wtz[BATCH];
+} pala_batch;
 
-static void run_batch(pala_world *w, int b, batch *B, int *nr, double *U, pala_blocksum *s, runaway *ru)
+size_t pala_batch_size(void) { return sizeof(pala_batch); }
+
+/* Stage 1: distance, normal n_ij and overlap (eq. 50), sqrt(r~ (-d)) of eq. (57) with
+ * r~ = H(a_i, a_j) (eq. 55), and the lever arms a - ov/2 of the contact point
+ * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50). */
+static void stage_geometry(pala_batch *B, int m)
 {
-    const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
-    pala_work *wk = w->work;
-    int *slotrec = w->nl.slotrec;
-    const int onemat = w->nmat == 1;
-    int m = B->n;
-    /* stage 2 (vectorised): distance, its inverse, overlap, sqrt(r~ (-d)) of eq. (57) */
     for (int i = 0; i < m; i++) {
-        double sr = B->ai[i] + B->aj[i];
-        B->dist[i] = sqrt(B->d2[i]);
-        B->inv[i] = 1.0 / B->dist[i];
-        B->ov[i] = sr - B->dist[i];
-        B->sq[i] = sqrt(2 * B->ai[i] * B->aj[i] / sr * B->ov[i]);
+        double ai = B->ai[i], aj = B->aj[i], sr = ai + aj;
+        double dist = sqrt(B->d2[i]), inv = 1.0 / dist;
+        double ov = sr - dist;
+        B->ov[i] = ov;
+        B->sq[i] = sqrt(2 * ai * aj / sr * ov);
+        B->nx[i] = B->dx[i] * inv; B->ny[i] = B->dy[i] * inv; B->nz[i] = B->dz[i] * inv;
+        B->li[i] = ai - 0.5 * ov;
+        B->lj[i] = aj - 0.5 * ov;
     }
-    /* stage 3: normal, contact point, relative velocity, Hertz force, eqs. (50), (54)-(57) */
+}
+
+/* Material pairs of a batch with several materials. */
+static void stage_materials(const pala_world *w, pala_batch *B, int m)
+{
     for (int i = 0; i < m; i++) {
-        int k = B->k[i], j = B->j[i];
-        const pala_template *tk = &w->tmpl[w->tid[k]];
-        const pala_pairmat *pm = onemat ? w->pm : w->pm + tk->material * w->nmat + w->tmpl[w->tid[j]].material;
-        pala_vec3 d = pala_v(B->dx[i], B->dy[i], B->dz[i]);
-        pala_vec3 ci = pc ? pc[B->p[i]] : X[k];
-        double ov = B->ov[i];
-        pala_vec3 n = pala_vscale(B->inv[i], d);                               /* eq. (50) n_ij */
-        /* eq. (50) c_ij = (c_i + c_j)/2 + (a_j - a_i)/2 n = c_i - (a_i - ov/2) n */
-        pala_vec3 cp = pala_vaxpy(ci, -(B->ai[i] - 0.5 * ov), n);
-        pala_vec3 ri = pala_vsub(cp, X[k]), rj = pala_vsub(cp, X[j]);
-        pala_vec3 dv = pala_vsub(pala_vadd(V[k], pala_vcross(W[k], ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
-        double fh = pm->kE * B->sq[i] * ov;                                    /* eq. (57) */
-        double wn = pala_vdot(dv, n);                                          /* eq. (54) */
-        /* eq. (56); a table lookup, not a branch: the sign of w_n of a resting contact is
-         * random, and a mispredicted branch would stall the overlapping of contacts */
-        const double fac[2] = {1.0, pm->delta};
-        B->fn[i] = fac[wn > 0] * fh;
-        B->fh[i] = fh;
-        B->wt[i] = pala_vaxpy(dv, -wn, n);
-        B->wt2[i] = pala_vnorm2(B->wt[i]);
-        B->mu[i] = pm->mu;
-        B->nu[i] = pm->nu;
-        B->n_[i] = n;
-        B->cp[i] = cp;
+        const pala_pairmat *pm = w->pm + w->tmpl[w->tid[B->k[i]]].material * w->nmat + w->tmpl[w->tid[B->j[i]]].material;
+        B->kE[i] = pm->kE; B->de[i] = pm->delta; B->mu[i] = pm->mu; B->nu[i] = pm->nu;
     }
-    /* stage 4 (vectorised): friction factor mu F_n / (nu + |w_t|) of eq. (53) */
-    for (int i = 0; i < m; i++) B->c[i] = B->mu[i] * B->fn[i] / (B->nu[i] + sqrt(B->wt2[i]));
-    /* stage 5: forces into the block's contact records */
-    if (*nr + m > wk->caprec[b]) {   /* grows to the largest count seen */
-        wk->caprec[b] = 2 * (*nr + m) + 64;
-        PALA_GROW(wk->rec[b], wk->caprec[b]);
-    }
-    pala_crec *R = wk->rec[b];
+}
+
+/* Stage 3: Hertz force (eq. 57), restitution (eq. 56), tangential velocity and friction
+ * factor mu F_n / (nu + |w_t|) (eq. 53), from the relative velocity w = u - s x n
+ * (eq. 54; s = 0 for clumps).  pm1: the one material pair, or NULL (per-pair arrays). */
+static inline void stage_force(pala_batch *B, int m, const pala_pairmat *pm1, int spheres)
+{
     for (int i = 0; i < m; i++) {
-        pala_vec3 n = B->n_[i];
-        double fn = B->fn[i], fh = B->fh[i];
-        pala_vec3 F = pala_vscale(fn, n), Fnc = pala_vscale(fn - fh, n);
-        if (B->mu[i] > 0 && B->wt2[i] > 0) {                                   /* eq. (53) */
-            F = pala_vaxpy(F, -B->c[i], B->wt[i]);
-            Fnc = pala_vaxpy(Fnc, -B->c[i], B->wt[i]);
+        double kE = pm1 ? pm1->kE : B->kE[i], de = pm1 ? pm1->delta : B->de[i];
+        double mu = pm1 ? pm1->mu : B->mu[i], nu = pm1 ? pm1->nu : B->nu[i];
+        double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
+        double dvx = B->ux[i], dvy = B->uy[i], dvz = B->uz[i];
+        if (spheres) {   /* w = v_i - v_j - (l_i w_i + l_j w_j) x n */
+            dvx -= B->sy[i] * nz - B->sz[i] * ny;
+            dvy -= B->sz[i] * nx - B->sx[i] * nz;
+            dvz -= B->sx[i] * ny - B->sy[i] * nx;
         }
-        R[*nr].F = F;
-        R[*nr].Fnc = Fnc;
-        R[*nr].cp = B->cp[i];
-        slotrec[B->slot[i]] = b << wk->recbits | *nr;
-        (*nr)++;
-        *U += 0.4 * fh * B->ov[i];                                             /* (2/5) k (-d)^{5/2} */
+        double fh = kE * B->sq[i] * B->ov[i];                                  /* eq. (57) */
+        double wn = dvx * nx + dvy * ny + dvz * nz;                            /* eq. (54) */
+        double fn = wn > 0 ? de * fh : fh;                                     /* eq. (56) */
+        double wtx = dvx - wn * nx, wty = dvy - wn * ny, wtz = dvz - wn * nz;
+        double den = nu + sqrt(wtx * wtx + wty * wty + wtz * wtz);
+        B->c[i] = mu * fn / (den > 0 ? den : 1.0);                             /* eq. (53) */
+        B->fn[i] = fn; B->fh[i] = fh;
+        B->wtx[i] = wtx; B->wty[i] = wty; B->wtz[i] = wtz;
+    }
+}
+
+/* The thread's view of the sums during the sweep. */
+typedef struct sweep {
+    pala_world *w;
+    pala_tscr *S;
+    const int *bbrank;
+    long mask;             /* ring size - 1 */
+    int dissipative, spheres;
+} sweep;
+
+/* Add contribution c to grain g: into its ring sum, or as a record if g is in a boundary
+ * block (summed in phase 2 in the same order). */
+static inline void deliver(sweep *sw, int g, const pala_facc *c)
+{
+    if (sw->bbrank[(unsigned)g / PALA_BLOCK] < 0) {
+        facc_add(&sw->S->ring[g & sw->mask], c, sw->dissipative);
+        return;
+    }
+    pala_tscr *S = sw->S;
+    if (S->nout == S->capout) {   /* grows to the largest count seen */
+        S->capout = 2 * S->capout + 256;
+        PALA_GROW(S->out, S->capout);
+    }
+    S->out[S->nout].g = g;
+    S->out[S->nout].a = *c;
+    S->nout++;
+}
+
+/* Stages 2-4 for a batch of sphere pairs: the contact point lies on the line of centres,
+ * so the lever arms are -l_i n and l_j n, the normal force has no torque, and the torque
+ * of F = f_n n - c w_t on either sphere is l c (n x w_t) (eq. 51; PHYSICS.md 1.3). */
+static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
+{
+    pala_world *w = sw->w;
+    const pala_vec3 *V = w->v, *W = w->w;
+    int m = B->n;
+    stage_geometry(B, m);
+    for (int i = 0; i < m; i++) {   /* stage 2: velocities (eq. 54) */
+        int k = B->k[i], j = B->j[i];
+        double li = B->li[i], lj = B->lj[i];
+        B->ux[i] = V[k].x - V[j].x; B->uy[i] = V[k].y - V[j].y; B->uz[i] = V[k].z - V[j].z;
+        B->sx[i] = li * W[k].x + lj * W[j].x;
+        B->sy[i] = li * W[k].y + lj * W[j].y;
+        B->sz[i] = li * W[k].z + lj * W[j].z;
+    }
+    if (w->nmat == 1) stage_force(B, m, w->pm, 1);
+    else { stage_materials(w, B, m); stage_force(B, m, NULL, 1); }
+    for (int i = 0; i < m; i++) {   /* stage 4: forces into the grains' sums */
+        double fn = B->fn[i], fh = B->fh[i], c = B->c[i];
+        double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
+        double wtx = B->wtx[i], wty = B->wty[i], wtz = B->wtz[i];
+        pala_facc ci, cj;
+        ci.F = pala_v(fn * nx - c * wtx, fn * ny - c * wty, fn * nz - c * wtz);
+        ci.Fnc = pala_v((fn - fh) * nx - c * wtx, (fn - fh) * ny - c * wty, (fn - fh) * nz - c * wtz);
+        pala_vec3 u = pala_v(c * (ny * wtz - nz * wty), c * (nz * wtx - nx * wtz), c * (nx * wty - ny * wtx));
+        ci.T = ci.Tnc = pala_vscale(B->li[i], u);
+        cj.F = pala_vneg(ci.F);
+        cj.Fnc = pala_vneg(ci.Fnc);
+        cj.T = cj.Tnc = pala_vscale(B->lj[i], u);
+        deliver(sw, B->k[i], &ci);
+        deliver(sw, B->j[i], &cj);
         note_overlap(w, B->ov[i], B->ai[i] < B->aj[i] ? B->ai[i] : B->aj[i], B->k[i], B->j[i], s, ru);
     }
+    s->ngg += m;
     B->n = 0;
 }
 
-static void pairs_blocks(pala_world *w, int b0, int b1)
+/* Stages 2-4 for a batch of component pairs of clumps: contact point c_ij (eq. 50), the
+ * velocities of both grains' material there (eq. 54), torques about each grain's centre
+ * (eq. 51). */
+static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
 {
-    const pala_vec3 *pc = w->pc, *X = w->x;
-    const int *pg = w->pg, *st = w->nl.start, *nb = w->nl.nbr;
-    int *slotrec = w->nl.slotrec;
-    pala_work *wk = w->work;
-    batch B;
-    B.n = 0;
-    for (int b = b0; b < b1; b++) {
-        pala_blocksum s;
-        memset(&s, 0, sizeof s);
-        runaway ru = {0, 0, -1};
-        int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
-        int nr = 0;
-        double U = 0;
-        for (int k = b * PALA_BLOCK; k < k1; k++) {
-            const pala_template *t = &w->tmpl[w->tid[k]];
-            int p0 = blk_peb(w, k);
-            for (int i = 0; i < t->ncomp; i++) {
-                int p = p0 + i;
-                pala_vec3 ci = pc ? pc[p] : X[k];
-                double ai = w->shape_r[t->comp0 + i];
-                /* eq. (49): the touching neighbours join the batch, without a branch */
-                for (int qi = st[p]; qi < st[p + 1]; qi++) {
-                    int q = nb[qi], m = B.n;
-                    pala_vec3 cj = pc ? pc[q] : X[q];
-                    pala_vec3 d = pala_vsub(ci, cj);
-                    double aj = peb_radius(w, q), sr = ai + aj, d2 = pala_vnorm2(d);
-                    slotrec[qi] = -1;
-                    B.slot[m] = qi; B.k[m] = k; B.j[m] = pg ? pg[q] : q; B.p[m] = p;
-                    B.dx[m] = d.x; B.dy[m] = d.y; B.dz[m] = d.z; B.d2[m] = d2; B.ai[m] = ai; B.aj[m] = aj;
-                    B.n += d2 < sr * sr;
-                    if (B.n == BATCH) run_batch(w, b, &B, &nr, &U, &s, &ru);
-                }
+    pala_world *w = sw->w;
+    const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
+    int m = B->n;
+    stage_geometry(B, m);
+    for (int i = 0; i < m; i++) {   /* stage 2: contact point and relative velocity */
+        int k = B->k[i], j = B->j[i];
+        pala_vec3 n = pala_v(B->nx[i], B->ny[i], B->nz[i]);
+        pala_vec3 cp = pala_vaxpy(pc[B->p[i]], -B->li[i], n);                 /* eq. (50) */
+        pala_vec3 ri = pala_vsub(cp, X[k]), rj = pala_vsub(cp, X[j]);
+        pala_vec3 dv = pala_vsub(pala_vadd(V[k], pala_vcross(W[k], ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
+        B->ux[i] = dv.x; B->uy[i] = dv.y; B->uz[i] = dv.z;
+        B->rix[i] = ri.x; B->riy[i] = ri.y; B->riz[i] = ri.z;
+        B->rjx[i] = rj.x; B->rjy[i] = rj.y; B->rjz[i] = rj.z;
+    }
+    if (w->nmat == 1) stage_force(B, m, w->pm, 0);
+    else { stage_materials(w, B, m); stage_force(B, m, NULL, 0); }
+    for (int i = 0; i < m; i++) {
+        double fn = B->fn[i], fh = B->fh[i], c = B->c[i];
+        pala_vec3 n = pala_v(B->nx[i], B->ny[i], B->nz[i]), wt = pala_v(B->wtx[i], B->wty[i], B->wtz[i]);
+        pala_vec3 ri = pala_v(B->rix[i], B->riy[i], B->riz[i]), rj = pala_v(B->rjx[i], B->rjy[i], B->rjz[i]);
+        pala_facc ci, cj;
+        ci.F = pala_vsub(pala_vscale(fn, n), pala_vscale(c, wt));
+        ci.Fnc = pala_vsub(pala_vscale(fn - fh, n), pala_vscale(c, wt));
+        cj.F = pala_vneg(ci.F);
+        cj.Fnc = pala_vneg(ci.Fnc);
+        ci.T = pala_vcross(ri, ci.F);                                          /* eq. (51) */
+        cj.T = pala_vcross(rj, cj.F);
+        ci.Tnc = pala_vcross(ri, ci.Fnc);
+        cj.Tnc = pala_vcross(rj, cj.Fnc);
+        deliver(sw, B->k[i], &ci);
+        deliver(sw, B->j[i], &cj);
+        note_overlap(w, B->ov[i], B->ai[i] < B->aj[i] ? B->ai[i] : B->aj[i], B->k[i], B->j[i], s, ru);
+    }
+    s->ngg += m;
+    B->n = 0;
+}
+
+/* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
+ * branch per neighbour; full batches run through the kernel. */
+static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru)
+{
+    pala_world *w = sw->w;
+    const int *st = w->nl.start, *nb = w->nl.nbr;
+    const double *prad = w->work->prad;
+    pala_batch *B = sw->S->B;
+    if (sw->spheres) {
+        const pala_vec3 *X = w->x;
+        for (int k = k0; k < k1; k++) {
+            pala_vec3 ci = X[k];
+            double ai = prad[k];
+            for (int s0 = st[k]; s0 < st[k + 1]; s0++) {
+                int q = nb[s0], m = B->n;
+                double dx = ci.x - X[q].x, dy = ci.y - X[q].y, dz = ci.z - X[q].z, aj = prad[q], sr = ai + aj;
+                double d2 = dx * dx + dy * dy + dz * dz;
+                B->k[m] = k; B->j[m] = q;
+                B->dx[m] = dx; B->dy[m] = dy; B->dz[m] = dz; B->d2[m] = d2; B->ai[m] = ai; B->aj[m] = aj;
+                B->n += d2 < sr * sr;
+                if (B->n == BATCH) run_spheres(sw, B, s, ru);
             }
         }
-        if (B.n) run_batch(w, b, &B, &nr, &U, &s, &ru);
-        if (nr >= 1 << wk->recbits) {   /* cannot happen below 2^31 contacts; never silently */
-            fprintf(stderr, "pala: internal limit: %d contacts in one block of %d grains\n", nr, PALA_BLOCK);
-            exit(PALA_ERR_IO);
+        if (B->n) run_spheres(sw, B, s, ru);
+        return;
+    }
+    const pala_vec3 *pc = w->pc;
+    const int *pg = w->pg;
+    for (int k = k0; k < k1; k++)
+        for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
+            pala_vec3 ci = pc[p];
+            double ai = prad[p];
+            for (int s0 = st[p]; s0 < st[p + 1]; s0++) {
+                int q = nb[s0], m = B->n;
+                double dx = ci.x - pc[q].x, dy = ci.y - pc[q].y, dz = ci.z - pc[q].z, aj = prad[q], sr = ai + aj;
+                double d2 = dx * dx + dy * dy + dz * dz;
+                B->k[m] = k; B->j[m] = pg[q]; B->p[m] = p;
+                B->dx[m] = dx; B->dy[m] = dy; B->dz[m] = dz; B->d2[m] = d2; B->ai[m] = ai; B->aj[m] = aj;
+                B->n += d2 < sr * sr;
+                if (B->n == BATCH) run_clumps(sw, B, s, ru);
+            }
         }
-        wk->nrec[b] = nr;
-        s.U = U;
-        s.ngg = nr;
-        s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
-        w->work->bs[b] = s;
+    if (B->n) run_clumps(sw, B, s, ru);
+}
+
+/* Grain k's sums are complete (A: field and contributions): its walls, then the end of
+ * its step (eqs. 61-62, 68-69) and, when chained, the start of the next (eqs. 65-66). */
+typedef struct finish_acc { double pdiss, mv, mv2; int finite; } finish_acc;
+
+static inline void finish_grain(pala_world *w, int k, pala_facc *A, pala_blocksum *s, runaway *ru, finish_acc *fa)
+{
+    const pala_work *wk = w->work;
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    double tau = 0.5 * w->dt, U = 0;
+    if (wk->spheres_only) A->Tnc = A->T;   /* pairs of spheres: all torque is friction's */
+    walls(w, k, w->dt, A, &U, s, ru);
+    pala_vec3 a = pala_vscale(1.0 / t->mass, A->F);                            /* eq. (61) */
+    pala_vec3 be = ang_acc(t, w->r[k], A->T);                                  /* eq. (62) */
+    if (wk->dissipative) {
+        /* Work of the non-conservative forces over the step, with the velocities the
+         * positions actually advance by, v + tau alpha_new (the kinetic energy changes by
+         * exactly F . dt (v_n + v_n+1)/2 in this scheme). */
+        pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(a, w->acc[k]));
+        pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
+        fa->pdiss += pala_vdot(A->Fnc, vm) + pala_vdot(A->Tnc, om);
+    }
+    double d2 = pala_grain_finish_step(w, k, a, be, &fa->finite);
+    if (d2 > fa->mv) fa->mv = d2;
+    if (wk->chain) {
+        /* the next step's eqs. (65)-(66) at once, while the grain is in cache: the same
+         * operations in the same order as a separate pass */
+        double d2a = pala_grain_start_step(w, k);
+        if (d2a > fa->mv2) fa->mv2 = d2a;
     }
 }
 
-static inline const pala_crec *record(const pala_work *wk, int r)
+static void finish_block(pala_world *w, int b, pala_blocksum *s, runaway *ru, finish_acc *fa)
 {
-    return &wk->rec[r >> wk->recbits][r & ((1 << wk->recbits) - 1)];
+    s->pdiss = fa->pdiss;
+    s->move = fa->mv;
+    s->move2 = fa->mv2;
+    s->finite = fa->finite;
+    s->bad_ratio = ru->ratio; s->bad_i = ru->i; s->bad_j = ru->j;
+    w->work->bs[b] = *s;
 }
 
-/* Phase 2 for blocks [b0, b1): each grain sums field, own records, transposed records
- * (negated, eq. 51 with the lever arm from its own centre), walls.  `stepping`: then the
- * dissipated power, wall impulses of a step of w->dt, and the end of the grain's step
- * (integrator.c); otherwise only the energy and the diagnostics. */
-static void gather_blocks(pala_world *w, int b0, int b1, int stepping)
+/* Phase 1: thread t sweeps blocks [b0, b1). */
+static void sweep_job(pala_world *w, int t, int b0, int b1)
 {
-    const pala_work *wk = w->work;
-    const int *st = w->nl.start, *slotrec = w->nl.slotrec, *ts = w->nl.tstart, *tslot = w->nl.tslot;
-    double dt = stepping ? w->dt : 0, tau = 0.5 * w->dt;
-    int dissipative = stepping && wk->dissipative;
+    pala_work *wk = w->work;
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only};
+    sw.S->nout = 0;
+    int kend = blk_end(w, b1 - 1);
+    long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
     for (int b = b0; b < b1; b++) {
-        pala_blocksum *s = &w->work->bs[b];
-        runaway ru = {s->bad_ratio, s->bad_i, s->bad_j};
-        int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
-        double pdiss = 0, mv = 0, mv2 = 0;
-        int finite = 1, chain = stepping && wk->chain;
-        for (int k = b * PALA_BLOCK; k < k1; k++) {
-            const pala_template *t = &w->tmpl[w->tid[k]];
-            pala_vec3 xk = w->x[k];
-            acc6 A;
-            A.F = pala_vscale(t->mass, w->g);                              /* homogeneous field */
-            A.T = A.Fnc = A.Tnc = pala_v(0, 0, 0);
-            A.U = 0;
-            int p0 = blk_peb(w, k);
-            for (int p = p0; p < p0 + t->ncomp; p++)
-                for (int q = st[p]; q < st[p + 1]; q++) {
-                    if (slotrec[q] < 0) continue;
-                    const pala_crec *c = record(wk, slotrec[q]);
-                    pala_vec3 r = pala_vsub(c->cp, xk);
-                    A.F = pala_vadd(A.F, c->F);
-                    A.T = pala_vadd(A.T, pala_vcross(r, c->F));                 /* eq. (51) */
-                    if (dissipative) {
-                        A.Fnc = pala_vadd(A.Fnc, c->Fnc);
-                        A.Tnc = pala_vadd(A.Tnc, pala_vcross(r, c->Fnc));
-                    }
-                }
-            for (int p = p0; p < p0 + t->ncomp; p++)
-                for (int e = ts[p]; e < ts[p + 1]; e++) {
-                    int r0 = slotrec[tslot[e]];
-                    if (r0 < 0) continue;
-                    const pala_crec *c = record(wk, r0);
-                    pala_vec3 r = pala_vsub(c->cp, xk);
-                    A.F = pala_vsub(A.F, c->F);                                 /* F_ji = -F_ij */
-                    A.T = pala_vsub(A.T, pala_vcross(r, c->F));
-                    if (dissipative) {
-                        A.Fnc = pala_vsub(A.Fnc, c->Fnc);
-                        A.Tnc = pala_vsub(A.Tnc, pala_vcross(r, c->Fnc));
-                    }
-                }
-            if (w->container != PALA_CONTAINER_NONE) walls(w, k, dt, &A, s, &ru);
-            s->U += A.U;
-            if (!stepping) continue;
-            pala_vec3 a = pala_vscale(1.0 / t->mass, A.F);                     /* eq. (61) */
-            pala_vec3 be = ang_acc(t, w->r[k], A.T);                           /* eq. (62) */
-            if (dissipative) {
-                /* Work of the non-conservative forces over the step, with the velocities
-                 * the positions actually advance by, v + tau alpha_new (the kinetic energy
-                 * changes by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
-                pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(a, w->acc[k]));
-                pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
-                pdiss += pala_vdot(A.Fnc, vm) + pala_vdot(A.Tnc, om);
-            }
-            /* The grain's force is complete and nothing else reads its state in this
-             * phase: finish its step now (eqs. 68-69), no force arrays needed. */
-            double d2 = pala_grain_finish_step(w, k, a, be, &finite);
-            if (d2 > mv) mv = d2;
-            if (chain) {
-                /* the next step's eqs. (65)-(66) at once, while the grain is in cache:
-                 * the same operations in the same order as a separate pass */
-                double d2a = pala_grain_start_step(w, k);
-                if (d2a > mv2) mv2 = d2a;
-            }
+        int k0 = b * PALA_BLOCK, k1 = blk_end(w, b);
+        long hi = k1 + wk->span < kend ? k1 + wk->span : kend;
+        for (; init < hi; init++) facc_start(w, (int)init, &sw.S->ring[init & sw.mask]);
+        pala_blocksum s;
+        memset(&s, 0, sizeof s);
+        runaway ru = {0, 0, -1};
+        block_pairs(&sw, k0, k1, &s, &ru);
+        finish_acc fa = {0, 0, 0, 1};
+        if (wk->bbrank[b] < 0)
+            for (int k = k0; k < k1; k++) finish_grain(w, k, &sw.S->ring[k & sw.mask], &s, &ru, &fa);
+        finish_block(w, b, &s, &ru, &fa);
+    }
+}
+
+/* Phase 2: thread t finishes its boundary blocks, summing the records of threads 0..t
+ * (each in slot order, the threads' slots increasing) per grain. */
+static void boundary_job(pala_world *w, int t, int b0, int b1)
+{
+    pala_work *wk = w->work;
+    pala_tscr *S = &wk->ts[t];
+    if (S->nbb == 0) return;
+    long ng = (long)S->nbb * PALA_BLOCK;
+    if (S->ncnt < ng + 1) { S->ncnt = ng + 1; PALA_GROW(S->cnt, S->ncnt); }
+    memset(S->cnt, 0, (size_t)(ng + 1) * sizeof *S->cnt);
+#define LOCAL(g) ((long)wk->bbrank[(g) / PALA_BLOCK] * PALA_BLOCK + (g) % PALA_BLOCK)
+    long tot = 0;
+    for (int u = 0; u <= t; u++)
+        for (long i = 0; i < wk->ts[u].nout; i++) {
+            long g = wk->ts[u].out[i].g;
+            int b = (int)(g / PALA_BLOCK);
+            if (b < b0 || b >= b1) continue;
+            S->cnt[LOCAL(g) + 1]++;
+            tot++;
         }
-        s->pdiss = pdiss;
-        s->move = mv;
-        s->move2 = mv2;
-        s->finite = finite;
-        s->bad_ratio = ru.ratio; s->bad_i = ru.i; s->bad_j = ru.j;
+    for (long i = 0; i < ng; i++) S->cnt[i + 1] += S->cnt[i];
+    if (S->nord < tot) { S->nord = tot; PALA_GROW(S->ord, S->nord); }
+    const pala_frec **ptr = S->ord;
+    for (int u = 0; u <= t; u++)
+        for (long i = 0; i < wk->ts[u].nout; i++) {
+            long g = wk->ts[u].out[i].g;
+            int b = (int)(g / PALA_BLOCK);
+            if (b < b0 || b >= b1) continue;
+            ptr[S->cnt[LOCAL(g)]++] = &wk->ts[u].out[i];
+        }
+    /* cnt[l] is now the end of grain l's records */
+    for (int r = 0; r < S->nbb; r++) {
+        int b = S->bb[r];
+        pala_blocksum s = wk->bs[b];
+        runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
+        finish_acc fa = {0, 0, 0, 1};
+        for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++) {
+            long l = LOCAL(k);
+            long e0 = l ? S->cnt[l - 1] : 0, e1 = S->cnt[l];
+            pala_facc A;
+            facc_start(w, k, &A);
+            for (long e = e0; e < e1; e++) facc_add(&A, &ptr[e]->a, wk->dissipative);
+            finish_grain(w, k, &A, &s, &ru, &fa);
+        }
+        finish_block(w, b, &s, &ru, &fa);
+    }
+#undef LOCAL
+}
+
+/* After each list build: the window of the ring sums and the threads' boundary blocks. */
+void pala_sweep_setup(pala_world *w)
+{
+    pala_work *wk = w->work;
+    const int *st = w->nl.start, *nb = w->nl.nbr;
+    int nthr = pala_world_nthr(w);
+    long span = 0;
+    for (int b = 0; b < wk->nblk; b++) wk->bbrank[b] = -1;
+    for (int t = 0; t < nthr; t++) {
+        int b0 = (int)((long)wk->nblk * t / nthr), b1 = (int)((long)wk->nblk * (t + 1) / nthr);
+        int kend = b1 > b0 ? blk_end(w, b1 - 1) : b0 * PALA_BLOCK;
+        for (int k = b0 * PALA_BLOCK; k < kend; k++)
+            for (int p = blk_peb(w, k); p < blk_peb(w, k + 1); p++)
+                for (int s = st[p]; s < st[p + 1]; s++) {
+                    int g = pala_peb_grain(w, nb[s]);
+                    if (g - k > span) span = g - k;
+                    if (g / PALA_BLOCK >= b1) wk->bbrank[g / PALA_BLOCK] = 0;   /* listed by an earlier thread */
+                }
+    }
+    wk->span = span;
+    long W = 1;
+    while (W < span + 2 * PALA_BLOCK + 1) W *= 2;
+    for (int t = 0; t < nthr; t++) {
+        pala_tscr *S = &wk->ts[t];
+        if (S->nring < W) { S->nring = W; PALA_GROW(S->ring, W); }
+        int b0 = (int)((long)wk->nblk * t / nthr), b1 = (int)((long)wk->nblk * (t + 1) / nthr);
+        S->nbb = 0;
+        for (int b = b0; b < b1; b++) {
+            if (wk->bbrank[b] < 0) continue;
+            if (S->nbb == S->capbb) { S->capbb = 2 * S->capbb + 8; PALA_GROW(S->bb, S->capbb); }
+            wk->bbrank[b] = S->nbb;
+            S->bb[S->nbb++] = b;
+        }
     }
 }
 
@@ -397,8 +563,6 @@ static void runaway_message(pala_world *w)
     }
 }
 
-static void gather_job(pala_world *w, int b0, int b1) { gather_blocks(w, b0, b1, w->work->stepping); }
-
 /* Sum the blocks in order: contact energy, counts, wall impulses, dissipated power. */
 static int reduce_forces(pala_world *w, double *U, double *pdiss)
 {
@@ -420,28 +584,63 @@ static int reduce_forces(pala_world *w, double *U, double *pdiss)
     return bad;
 }
 
+/* The force evaluation of a step (eq. 67) with the end of every grain's step.  An
+ * unstable step (runaway overlap, non-finite state) still ends every grain's step, and
+ * starts the next one when chained, so the state reported is the same for any number of
+ * threads. */
 int pala_world_forces_step(pala_world *w, double *pdiss)
 {
     pala_nlist_update(w);
-    w->work->stepping = 1;
-    pala_world_par(w, pairs_blocks);
-    /* an unstable pair phase ends the run: do not start another step */
-    for (int b = 0; b < w->work->nblk && w->work->chain; b++)
-        if (w->work->bs[b].bad) w->work->chain = 0;
-    pala_world_par(w, gather_job);
+    pala_world_par_t(w, sweep_job);
+    int nbb = 0;
+    for (int t = 0; t < pala_world_nthr(w); t++) nbb += w->work->ts[t].nbb;
+    if (nbb) pala_world_par_t(w, boundary_job);
     return reduce_forces(w, NULL, pdiss) ? PALA_UNSTABLE : PALA_OK;
 }
 
-int pala_world_forces_ex(pala_world *w, double *U, int stepping)
+/* ---- the contact energy of the current state (no step) --------------------------------- */
+static void energy_blocks(pala_world *w, int b0, int b1)
+{
+    const int *st = w->nl.start, *nb = w->nl.nbr;
+    const double *prad = w->work->prad;
+    for (int b = b0; b < b1; b++) {
+        pala_blocksum s;
+        memset(&s, 0, sizeof s);
+        runaway ru = {0, 0, -1};
+        double U = 0;
+        for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++) {
+            for (int p = blk_peb(w, k); p < blk_peb(w, k + 1); p++) {
+                pala_vec3 ci = w->pc && !w->work->spheres_only ? w->pc[p] : w->x[p];
+                for (int s0 = st[p]; s0 < st[p + 1]; s0++) {
+                    int q = nb[s0];
+                    pala_vec3 cj = w->pc && !w->work->spheres_only ? w->pc[q] : w->x[q];
+                    double ai = prad[p], aj = prad[q], sr = ai + aj, d2 = pala_vnorm2(pala_vsub(ci, cj));
+                    if (d2 >= sr * sr) continue;
+                    int j = pala_peb_grain(w, q);
+                    const pala_pairmat *pm = w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material;
+                    double ov = sr - sqrt(d2);
+                    double fh = pm->kE * sqrt(2 * ai * aj / sr * ov) * ov;     /* eq. (57) */
+                    U += 0.4 * fh * ov;                                        /* (2/5) k (-d)^{5/2} */
+                    s.ngg++;
+                    note_overlap(w, ov, ai < aj ? ai : aj, k, j, &s, &ru);
+                }
+            }
+            pala_facc A;
+            facc_start(w, k, &A);
+            walls(w, k, 0, &A, &U, &s, &ru);
+        }
+        s.U = U;
+        s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
+        w->work->bs[b] = s;
+    }
+}
+
+int pala_world_forces(pala_world *w, double *U)
 {
     if (!w->work) pala_work_prepare(w);
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     pala_nlist_update(w);
-    w->work->stepping = stepping;
-    pala_world_par(w, pairs_blocks);
-    pala_world_par(w, gather_job);
+    pala_world_par(w, energy_blocks);
     return reduce_forces(w, U, NULL) ? PALA_UNSTABLE : PALA_OK;
 }
-
-int pala_world_forces(pala_world *w, double *U) { return pala_world_forces_ex(w, U, 0); }

@@ -32,42 +32,55 @@ typedef struct pala_blocksum {
     int bad_i, bad_j;
 } pala_blocksum;
 
-/* One touching pebble pair (p, q > p) of a step: written once by the block of p's grain,
- * read by the grains of p and of q (contact.c). */
-typedef struct pala_crec {
-    pala_vec3 F;           /* force on p's grain, N */
-    pala_vec3 Fnc;         /* its non-conservative part (restitution, friction), N */
-    pala_vec3 cp;          /* contact point c_ij of eq. (50), m */
-} pala_crec;
+/* Sums of the contributions to one grain's force (contact.c): force, torque about its
+ * centre, and their non-conservative parts (restitution, friction). */
+typedef struct pala_facc { pala_vec3 F, T, Fnc, Tnc; } pala_facc;
+/* A contribution to a grain of a boundary block (contact.c), kept until phase 2. */
+typedef struct pala_frec { long g; pala_facc a; } pala_frec;
+struct pala_batch;
+/* Scratch of one thread of the force sweep (contact.c). */
+typedef struct pala_tscr {
+    pala_facc *ring;       /* accumulators of the grains ahead, slot g & (nring - 1) */
+    long nring;
+    pala_frec *out;        /* contributions to grains of boundary blocks, in slot order */
+    long nout, capout;
+    int *bb, nbb, capbb;   /* this thread's boundary blocks, increasing */
+    int *cnt;              /* phase 2: contributions sorted by grain */
+    const pala_frec **ord;
+    long ncnt, nord;
+    struct pala_batch *B;  /* touching pairs on their way through the kernel */
+} pala_tscr;
 
 typedef struct pala_work {
     pala_pool *pool;
     int nblk;
     pala_blocksum *bs;     /* nblk */
-    pala_crec **rec;       /* per block: its contact records */
-    int *nrec, *caprec;    /* per block: count and capacity of rec */
-    int recbits;           /* slotrec = block << recbits | record */
+    pala_tscr *ts;         /* per thread */
+    int *bbrank;           /* per block: -1, or its rank among its thread's boundary blocks */
+    long span;             /* largest grain(q) - grain(p) of a listed pair */
+    double *prad;          /* radius of every pebble, m */
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */
     int nth;               /* threads the pool was made for */
     int dissipative;       /* some material pair has delta < 1 or mu > 0 */
-    int stepping;          /* argument of the current force job */
-    int chain;             /* the gather also starts the next step (pala_world_steps) */
+    int chain;             /* the sweep also starts the next step (pala_world_steps) */
 } pala_work;
 /* (Re)make w->work for the current grains and thread count. */
 void pala_work_prepare(pala_world *w);
 void pala_work_free(pala_world *w);
-/* Run fn over blocks [b0, b1) of grains on the world's threads. */
+/* Run fn over blocks [b0, b1) of grains on the world's threads; thread t of nthr gets
+ * blocks [nblk t / nthr, nblk (t+1) / nthr).  pala_world_nthr: the threads a pass uses. */
 void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1));
+void pala_world_par_t(pala_world *w, void (*fn)(pala_world *w, int t, int b0, int b1));
+int pala_world_nthr(const pala_world *w);
 
 /* neighbor.c */
 void pala_nlist_free(pala_nlist *nl);
 /* Rebuild when nl->drift may exceed skin/2 (or never built). */
 void pala_nlist_update(pala_world *w);
-
-/* contact.c: the force pass over all grains (places clump pebbles first);
- * `stepping` adds wall impulses for a step of w->dt and the dissipated power. */
-int pala_world_forces_ex(pala_world *w, double *U, int stepping);
+/* contact.c: after each rebuild, the sweep's window and the threads' boundary blocks. */
+void pala_sweep_setup(pala_world *w);
+size_t pala_batch_size(void);   /* bytes of a thread's kernel batch */
 
 /* The force evaluation of a step (eq. 67), each grain then finishing its step:
  * pdiss gets the dissipated power. */

@@ -2,11 +2,9 @@
  *
  * Component spheres ("pebbles") p < q of different grains whose spheres come within
  * `skin` (|c_p - c_q| < a_p + a_q + skin), and whose grains' bounding spheres (eq. 48)
- * come within `skin`, are listed in row p (a half list: each pair's
- * force is evaluated once), and the transposed index lists for each q the slots of the
- * rows holding it, so a grain can gather the forces of its pairs in a fixed order
- * (contact.c).  Listing pebbles rather than grains
- * makes a clump cost about what its pebbles would as free spheres: a grain pair's
+ * come within `skin`, are listed in row p (a half list: each pair's force is evaluated
+ * once, and the sweep of contact.c adds it to both grains).  Listing pebbles rather than
+ * grains makes a clump cost about what its pebbles would as free spheres: a grain pair's
  * 16 component pairs (eq. 49) shrink to the few that are near.  The list stays valid while
  * no pebble has moved more than skin/2; the integrator adds up a bound on the largest
  * pebble displacement of each free motion (x moves by h v, a pebble at most by
@@ -22,8 +20,7 @@
 void pala_nlist_free(pala_nlist *nl)
 {
     free(nl->start); free(nl->nbr); free(nl->head); free(nl->next);
-    free(nl->tstart); free(nl->tslot); free(nl->slotrec);
-    nl->start = nl->nbr = nl->head = nl->next = nl->tstart = nl->tslot = nl->slotrec = NULL;
+    nl->start = nl->nbr = nl->head = nl->next = NULL;
     nl->cap = 0;
 }
 
@@ -34,12 +31,7 @@ static unsigned cell_hash(long ix, long iy, long iz, int mask)
 }
 
 static inline pala_vec3 peb_pos(const pala_world *w, int p) { return w->pc ? w->pc[p] : w->x[p]; }
-static inline double peb_rad(const pala_world *w, int p)
-{
-    if (!w->pg) return w->shape_r[w->tmpl[w->tid[p]].comp0];
-    int g = w->pg[p];
-    return w->shape_r[w->tmpl[w->tid[g]].comp0 + (p - w->p0[g])];
-}
+static inline double peb_rad(const pala_world *w, int p) { return w->work->prad[p]; }
 
 static void sort_row(int *a, int n)
 {
@@ -116,7 +108,6 @@ static void nlist_build(pala_world *w)
     if (!nl->next || nl->nalloc != n) {   /* sized once per pebble count: no allocation per rebuild */
         PALA_GROW(nl->next, n);
         PALA_GROW(nl->start, n + 1);
-        PALA_GROW(nl->tstart, n + 1);
         nl->nalloc = n;
     }
     for (int b = 0; b < nb; b++) nl->head[b] = -1;
@@ -133,20 +124,11 @@ static void nlist_build(pala_world *w)
     if (m > nl->cap || !nl->nbr) {
         nl->cap = m + m / 8 + 16;
         PALA_GROW(nl->nbr, nl->cap);
-        PALA_GROW(nl->tslot, nl->cap);
-        PALA_GROW(nl->slotrec, nl->cap);
     }
     pala_world_par(w, fill_job);
-    /* transpose: for each q the slots s with nbr[s] == q, in increasing row p */
-    for (int p = 0; p <= n; p++) nl->tstart[p] = 0;
-    for (long s = 0; s < m; s++) nl->tstart[nl->nbr[s] + 1]++;
-    for (int p = 0; p < n; p++) nl->tstart[p + 1] += nl->tstart[p];
-    for (int p = 0; p < n; p++)
-        for (int s = nl->start[p]; s < nl->start[p + 1]; s++) nl->tslot[nl->tstart[nl->nbr[s]]++] = s;
-    for (int p = n; p > 0; p--) nl->tstart[p] = nl->tstart[p - 1];
-    nl->tstart[0] = 0;
     nl->drift = 0;
     nl->builds++;
+    pala_sweep_setup(w);
 }
 
 void pala_nlist_update(pala_world *w)

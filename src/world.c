@@ -171,7 +171,7 @@ pala_energy pala_world_energy(pala_world *w)
         e.field -= t->mass * pala_vdot(w->g, pala_vsub(w->x[k], w->field_ref));   /* -m g.x (PHYSICS.md 2) */
     }
     double U = 0;
-    pala_world_forces_ex(w, &U, 0);
+    pala_world_forces(w, &U);
     e.contact = U;
     e.total = e.kin + e.rot + e.contact + e.field;
     return e;
@@ -180,13 +180,17 @@ pala_energy pala_world_energy(pala_world *w)
 /* ---- scratch of the step, threads ---------------------------------------------------- */
 void pala_work_free(pala_world *w)
 {
-    if (!w->work) return;
-    pala_pool_free(w->work->pool);
-    for (int b = 0; b < w->work->nblk; b++) free(w->work->rec[b]);
-    free(w->work->rec); free(w->work->nrec); free(w->work->caprec);
-    free(w->work->bs);
-    free(w->work->smax);
-    free(w->work);
+    pala_work *wk = w->work;
+    if (!wk) return;
+    pala_pool_free(wk->pool);
+    for (int t = 0; t < wk->nth; t++) {
+        pala_tscr *S = &wk->ts[t];
+        free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B);
+    }
+    free(wk->ts); free(wk->bbrank); free(wk->prad);
+    free(wk->bs);
+    free(wk->smax);
+    free(wk);
     w->work = NULL;
 }
 
@@ -198,20 +202,35 @@ void pala_work_prepare(pala_world *w)
     }
     pala_work *wk = w->work;
     int nth = w->nthreads > 1 ? w->nthreads : 1;
-    if (wk->pool && wk->nth != nth) { pala_pool_free(wk->pool); wk->pool = NULL; }
+    if (wk->nth != nth) {   /* per-thread scratch, and the boundary blocks change */
+        if (wk->pool) pala_pool_free(wk->pool);
+        wk->pool = NULL;
+        for (int t = nth; t < wk->nth; t++) {
+            pala_tscr *S = &wk->ts[t];
+            free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B);
+        }
+        PALA_GROW(wk->ts, nth);
+        for (int t = wk->nth; t < nth; t++) {
+            memset(&wk->ts[t], 0, sizeof wk->ts[t]);
+            wk->ts[t].B = pala_xrealloc(NULL, pala_batch_size());
+            memset(wk->ts[t].B, 0, pala_batch_size());
+        }
+        w->nl.builds = 0;
+    }
     if (!wk->pool && nth > 1) wk->pool = pala_pool_create(nth);
     wk->nth = nth;
     int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
-    for (int b = nblk; b < wk->nblk; b++) free(wk->rec[b]);
-    PALA_GROW(wk->rec, nblk + 1);
-    PALA_GROW(wk->nrec, nblk + 1);
-    PALA_GROW(wk->caprec, nblk + 1);
-    for (int b = wk->nblk; b < nblk; b++) { wk->rec[b] = NULL; wk->caprec[b] = 0; }
     wk->nblk = nblk;
-    wk->recbits = 30;   /* slotrec = block << recbits | record: as many bits as the blocks leave */
-    while (wk->recbits > 8 && ((long)nblk << wk->recbits) > 0x7fffffffL) wk->recbits--;
     PALA_GROW(wk->bs, wk->nblk + 1);
     memset(wk->bs, 0, (size_t)(wk->nblk + 1) * sizeof *wk->bs);
+    PALA_GROW(wk->bbrank, wk->nblk + 1);
+    for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
+    PALA_GROW(wk->prad, w->npeb + 1);
+    for (int k = 0; k < w->n; k++) {
+        const pala_template *tp = &w->tmpl[w->tid[k]];
+        int p0 = w->p0 ? w->p0[k] : k;
+        for (int i = 0; i < tp->ncomp; i++) wk->prad[p0 + i] = w->shape_r[tp->comp0 + i];
+    }
     PALA_GROW(wk->smax, w->ntmpl + 1);
     wk->spheres_only = 1;
     for (int t = 0; t < w->ntmpl; t++) {
@@ -223,6 +242,7 @@ void pala_work_prepare(pala_world *w)
     }
     wk->dissipative = 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
+    w->nl.builds = 0;   /* the sweep's window and boundary blocks are set up by the build */
 }
 
 void pala_world_set_threads(pala_world *w, int n)
@@ -231,20 +251,35 @@ void pala_world_set_threads(pala_world *w, int n)
     if (w->work) pala_work_prepare(w);
 }
 
-typedef struct parjob { pala_world *w; void (*fn)(pala_world *, int, int); } parjob;
+int pala_world_nthr(const pala_world *w)
+{
+    const pala_work *wk = w->work;
+    return wk->pool && wk->nblk >= 2 ? wk->nth : 1;
+}
+
+typedef struct parjob { pala_world *w; void (*fn)(pala_world *, int, int); void (*fnt)(pala_world *, int, int, int); } parjob;
 
 static void par_entry(void *arg, int t, int n)
 {
     parjob *j = arg;
     int nb = j->w->work->nblk;
     int b0 = (int)((long)nb * t / n), b1 = (int)((long)nb * (t + 1) / n);
-    if (b1 > b0) j->fn(j->w, b0, b1);
+    if (j->fnt) j->fnt(j->w, t, b0, b1);
+    else if (b1 > b0) j->fn(j->w, b0, b1);
 }
 
 void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1))
 {
     pala_work *wk = w->work;
-    if (!wk->pool || wk->nblk < 2) { fn(w, 0, wk->nblk); return; }
-    parjob j = {w, fn};
+    if (pala_world_nthr(w) == 1) { fn(w, 0, wk->nblk); return; }
+    parjob j = {w, fn, NULL};
+    pala_pool_run(wk->pool, par_entry, &j);
+}
+
+void pala_world_par_t(pala_world *w, void (*fn)(pala_world *w, int t, int b0, int b1))
+{
+    pala_work *wk = w->work;
+    if (pala_world_nthr(w) == 1) { fn(w, 0, 0, wk->nblk); return; }
+    parjob j = {w, NULL, fn};
     pala_pool_run(wk->pool, par_entry, &j);
 }

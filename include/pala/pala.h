@@ -120,17 +120,14 @@ typedef struct pala_pairmat {
 } pala_pairmat;
 
 /* Verlet neighbour list of component ("pebble") pairs of different grains whose spheres
- * come within `skin`: a half list (pair p < q in row p), rows sorted, plus its transpose
- * (for each q the slots of the rows holding it), so each pair is evaluated once and each
- * grain sums its contact forces in a fixed order (neighbor.c, contact.c). */
+ * come within `skin`: a half list (pair p < q in row p), rows sorted, so each pair is
+ * evaluated once and each grain sums its contact forces in a fixed order (neighbor.c,
+ * contact.c). */
 typedef struct pala_nlist {
     double skin;           /* m */
     int *start;            /* npeb+1 offsets into nbr */
     int *nbr;              /* neighbour pebble indices q > p */
-    long cap;              /* capacity of nbr, tslot, slotrec */
-    int *tstart;           /* npeb+1 offsets into tslot */
-    int *tslot;            /* for pebble q: the slots s (nbr[s] == q) of rows p < q, by p */
-    int *slotrec;          /* per slot, per step: its contact record, or -1 (contact.c) */
+    long cap;              /* capacity of nbr */
     double amax;           /* largest component radius, m */
     double drift;          /* bound on any pebble's displacement since the last build, m */
     /* spatial hash of cells (O(N) in any container shape) */
