@@ -111,18 +111,26 @@ static pala_vec3 wall_contact(const pala_pairmat *pm, pala_vec3 xk, pala_vec3 vk
 }
 
 /* The walls of grain k: adds to A and *U, wall impulses of a step dt to s. */
-static void walls(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru)
+static void walls_touching(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru);
+static inline void walls(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru)
+{
+    double R = w->tmpl[w->tid[k]].bound_radius;
+    pala_vec3 x = w->x[k];
+    if (w->container == PALA_CONTAINER_BOX) {
+        /* the bounding sphere clear of every face: nothing to do (most grains) */
+        int in = (x.x - R > w->box_lo.x) & (w->box_hi.x - x.x > R) & (x.y - R > w->box_lo.y) & (w->box_hi.y - x.y > R);
+        if (in & (w->dim == 2 || ((x.z - R > w->box_lo.z) & (w->box_hi.z - x.z > R)))) return;
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R < w->cav_R) return;
+    } else return;
+    walls_touching(w, k, dt, A, U, s, ru);
+}
+
+static void walls_touching(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     double R = t->bound_radius;
     pala_vec3 x = w->x[k];
-    if (w->container == PALA_CONTAINER_BOX) {
-        /* the bounding sphere clear of every face: nothing to do (most grains) */
-        int in = x.x - R > w->box_lo.x && w->box_hi.x - x.x > R && x.y - R > w->box_lo.y && w->box_hi.y - x.y > R;
-        if (in && (w->dim == 2 || (x.z - R > w->box_lo.z && w->box_hi.z - x.z > R))) return;
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
-        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R < w->cav_R) return;
-    } else return;
     pala_vec3 vk = w->v[k], wk = w->w[k];
     int p0 = blk_peb(w, k);
     const double *rad = w->shape_r + t->comp0;
@@ -176,19 +184,22 @@ typedef struct pala_batch {
     int n;
     int k[BATCH], j[BATCH], p[BATCH];                       /* grains, pebble of row */
     double dx[BATCH], dy[BATCH], dz[BATCH], d2[BATCH], ai[BATCH], aj[BATCH];
-    double nx[BATCH], ny[BATCH], nz[BATCH], ov[BATCH], sq[BATCH], li[BATCH], lj[BATCH];
+    double nx[BATCH], ny[BATCH], nz[BATCH], ov[BATCH], sq[BATCH], li[BATCH], lj[BATCH], ratio[BATCH];
     double ux[BATCH], uy[BATCH], uz[BATCH];                 /* relative velocity (part) */
     double sx[BATCH], sy[BATCH], sz[BATCH];                 /* spheres: l_i w_i + l_j w_j */
     double rix[BATCH], riy[BATCH], riz[BATCH], rjx[BATCH], rjy[BATCH], rjz[BATCH];
     double kE[BATCH], de[BATCH], mu[BATCH], nu[BATCH];      /* material pair */
-    double fn[BATCH], fh[BATCH], c[BATCH], wtx[BATCH], wty[BATCH], wtz[BATCH];
+    /* contributions: force on the row's grain, its non-conservative part, torques */
+    double Fx[BATCH], Fy[BATCH], Fz[BATCH], Gx[BATCH], Gy[BATCH], Gz[BATCH];
+    double Tix[BATCH], Tiy[BATCH], Tiz[BATCH], Tjx[BATCH], Tjy[BATCH], Tjz[BATCH];
+    double Hix[BATCH], Hiy[BATCH], Hiz[BATCH], Hjx[BATCH], Hjy[BATCH], Hjz[BATCH];   /* clumps: torques of G */
 } pala_batch;
 
 size_t pala_batch_size(void) { return sizeof(pala_batch); }
 
 /* Stage 1: distance, normal n_ij and overlap (eq. 50), sqrt(r~ (-d)) of eq. (57) with
- * r~ = H(a_i, a_j) (eq. 55), and the lever arms a - ov/2 of the contact point
- * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50). */
+ * r~ = H(a_i, a_j) (eq. 55), the lever arms a - ov/2 of the contact point
+ * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50), overlap / smaller radius. */
 static void stage_geometry(pala_batch *B, int m)
 {
     for (int i = 0; i < m; i++) {
@@ -200,41 +211,65 @@ static void stage_geometry(pala_batch *B, int m)
         B->nx[i] = B->dx[i] * inv; B->ny[i] = B->dy[i] * inv; B->nz[i] = B->dz[i] * inv;
         B->li[i] = ai - 0.5 * ov;
         B->lj[i] = aj - 0.5 * ov;
+        B->ratio[i] = ov / (ai < aj ? ai : aj);
     }
 }
 
-/* Material pairs of a batch with several materials. */
+/* The material pair of each contact. */
 static void stage_materials(const pala_world *w, pala_batch *B, int m)
 {
+    if (w->nmat == 1) {
+        const pala_pairmat *pm = w->pm;
+        for (int i = 0; i < m; i++) { B->kE[i] = pm->kE; B->de[i] = pm->delta; B->mu[i] = pm->mu; B->nu[i] = pm->nu; }
+        return;
+    }
     for (int i = 0; i < m; i++) {
         const pala_pairmat *pm = w->pm + w->tmpl[w->tid[B->k[i]]].material * w->nmat + w->tmpl[w->tid[B->j[i]]].material;
         B->kE[i] = pm->kE; B->de[i] = pm->delta; B->mu[i] = pm->mu; B->nu[i] = pm->nu;
     }
 }
 
-/* Stage 3: Hertz force (eq. 57), restitution (eq. 56), tangential velocity and friction
- * factor mu F_n / (nu + |w_t|) (eq. 53), from the relative velocity w = u - s x n
- * (eq. 54; s = 0 for clumps).  pm1: the one material pair, or NULL (per-pair arrays). */
-static inline void stage_force(pala_batch *B, int m, const pala_pairmat *pm1, int spheres)
+/* Stage 3: Hertz force (eq. 57), restitution (eq. 56), friction mu F_n w_t / (nu + |w_t|)
+ * (eq. 53), from the relative velocity w at the contact point (eq. 54); then the
+ * contributions to both grains.  Spheres: w = u - s x n with s = l_i w_i + l_j w_j; the
+ * contact point lies on the line of centres (lever arms -l_i n and l_j n), the normal
+ * force has no torque, and the torque of F = f_n n - c w_t on either sphere is
+ * l c (n x w_t) (eq. 51; PHYSICS.md 1.3).  Clumps: w = u, torques r x F about each
+ * grain's centre (eq. 51). */
+static inline void stage_force(pala_batch *B, int m, int spheres)
 {
     for (int i = 0; i < m; i++) {
-        double kE = pm1 ? pm1->kE : B->kE[i], de = pm1 ? pm1->delta : B->de[i];
-        double mu = pm1 ? pm1->mu : B->mu[i], nu = pm1 ? pm1->nu : B->nu[i];
         double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
         double dvx = B->ux[i], dvy = B->uy[i], dvz = B->uz[i];
-        if (spheres) {   /* w = v_i - v_j - (l_i w_i + l_j w_j) x n */
+        if (spheres) {
             dvx -= B->sy[i] * nz - B->sz[i] * ny;
             dvy -= B->sz[i] * nx - B->sx[i] * nz;
             dvz -= B->sx[i] * ny - B->sy[i] * nx;
         }
-        double fh = kE * B->sq[i] * B->ov[i];                                  /* eq. (57) */
+        double fh = B->kE[i] * B->sq[i] * B->ov[i];                            /* eq. (57) */
         double wn = dvx * nx + dvy * ny + dvz * nz;                            /* eq. (54) */
-        double fn = wn > 0 ? de * fh : fh;                                     /* eq. (56) */
+        double de = B->de[i];
+        double fn = (wn > 0 ? de : 1.0) * fh;                                  /* eq. (56) */
         double wtx = dvx - wn * nx, wty = dvy - wn * ny, wtz = dvz - wn * nz;
-        double den = nu + sqrt(wtx * wtx + wty * wty + wtz * wtz);
-        B->c[i] = mu * fn / (den > 0 ? den : 1.0);                             /* eq. (53) */
-        B->fn[i] = fn; B->fh[i] = fh;
-        B->wtx[i] = wtx; B->wty[i] = wty; B->wtz[i] = wtz;
+        double den = B->nu[i] + sqrt(wtx * wtx + wty * wty + wtz * wtz);
+        double c = B->mu[i] * fn / (den > 0 ? den : 1.0);                      /* eq. (53) */
+        double Fx = fn * nx - c * wtx, Fy = fn * ny - c * wty, Fz = fn * nz - c * wtz;
+        double fc = fn - fh;
+        double Gx = fc * nx - c * wtx, Gy = fc * ny - c * wty, Gz = fc * nz - c * wtz;
+        B->Fx[i] = Fx; B->Fy[i] = Fy; B->Fz[i] = Fz;
+        B->Gx[i] = Gx; B->Gy[i] = Gy; B->Gz[i] = Gz;
+        if (spheres) {
+            double ux = c * (ny * wtz - nz * wty), uy = c * (nz * wtx - nx * wtz), uz = c * (nx * wty - ny * wtx);
+            double li = B->li[i], lj = B->lj[i];
+            B->Tix[i] = li * ux; B->Tiy[i] = li * uy; B->Tiz[i] = li * uz;
+            B->Tjx[i] = lj * ux; B->Tjy[i] = lj * uy; B->Tjz[i] = lj * uz;
+        } else {
+            double rix = B->rix[i], riy = B->riy[i], riz = B->riz[i], rjx = B->rjx[i], rjy = B->rjy[i], rjz = B->rjz[i];
+            B->Tix[i] = riy * Fz - riz * Fy; B->Tiy[i] = riz * Fx - rix * Fz; B->Tiz[i] = rix * Fy - riy * Fx;
+            B->Tjx[i] = rjy * -Fz - rjz * -Fy; B->Tjy[i] = rjz * -Fx - rjx * -Fz; B->Tjz[i] = rjx * -Fy - rjy * -Fx;
+            B->Hix[i] = riy * Gz - riz * Gy; B->Hiy[i] = riz * Gx - rix * Gz; B->Hiz[i] = rix * Gy - riy * Gx;
+            B->Hjx[i] = rjy * -Gz - rjz * -Gy; B->Hjy[i] = rjz * -Gx - rjx * -Gz; B->Hjz[i] = rjx * -Gy - rjy * -Gx;
+        }
     }
 }
 
@@ -245,16 +280,13 @@ typedef struct sweep {
     const int *bbrank;
     long mask;             /* ring size - 1 */
     int dissipative, spheres;
+    int records;           /* some block is a boundary block */
 } sweep;
 
-/* Add contribution c to grain g: into its ring sum, or as a record if g is in a boundary
- * block (summed in phase 2 in the same order). */
-static inline void deliver(sweep *sw, int g, const pala_facc *c)
+/* Add contribution c to grain g as a record: g is in a boundary block (its sum is formed
+ * in phase 2, in the same order). */
+static void record(sweep *sw, int g, const pala_facc *c)
 {
-    if (sw->bbrank[(unsigned)g / PALA_BLOCK] < 0) {
-        facc_add(&sw->S->ring[g & sw->mask], c, sw->dissipative);
-        return;
-    }
     pala_tscr *S = sw->S;
     if (S->nout == S->capout) {   /* grows to the largest count seen */
         S->capout = 2 * S->capout + 256;
@@ -265,9 +297,54 @@ static inline void deliver(sweep *sw, int g, const pala_facc *c)
     S->nout++;
 }
 
-/* Stages 2-4 for a batch of sphere pairs: the contact point lies on the line of centres,
- * so the lever arms are -l_i n and l_j n, the normal force has no torque, and the torque
- * of F = f_n n - c w_t on either sphere is l c (n x w_t) (eq. 51; PHYSICS.md 1.3). */
+/* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
+static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, runaway *ru)
+{
+    pala_facc *R = sw->S->ring;
+    const long mask = sw->mask;
+    const int diss = sw->dissipative, spheres = sw->spheres;
+    double worst = s->worst;
+    for (int i = 0; i < m; i++) {
+        int k = B->k[i], j = B->j[i];
+        pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]), G = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
+        pala_vec3 Ti = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]), Tj = pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]);
+        if (!sw->records) {
+            pala_facc *a = &R[k & mask], *b = &R[j & mask];
+            a->F = pala_vadd(a->F, F);
+            a->T = pala_vadd(a->T, Ti);
+            b->F = pala_vadd(b->F, pala_vneg(F));
+            b->T = pala_vadd(b->T, Tj);
+            if (diss) {
+                a->Fnc = pala_vadd(a->Fnc, G);
+                b->Fnc = pala_vadd(b->Fnc, pala_vneg(G));
+                if (!spheres) {
+                    a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
+                    b->Tnc = pala_vadd(b->Tnc, pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]));
+                }
+            }
+        } else {
+            pala_facc ci, cj;
+            ci.F = F; ci.T = Ti; ci.Fnc = G;
+            cj.F = pala_vneg(F); cj.T = Tj; cj.Fnc = pala_vneg(G);
+            ci.Tnc = spheres ? Ti : pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]);
+            cj.Tnc = spheres ? Tj : pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]);
+            if (sw->bbrank[(unsigned)k / PALA_BLOCK] < 0) facc_add(&R[k & mask], &ci, diss);
+            else record(sw, k, &ci);
+            if (sw->bbrank[(unsigned)j / PALA_BLOCK] < 0) facc_add(&R[j & mask], &cj, diss);
+            else record(sw, j, &cj);
+        }
+        double r = B->ratio[i];
+        if (r > worst) {
+            worst = r;
+            if (r > sw->w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = r; ru->i = k; ru->j = j; }
+        }
+    }
+    s->worst = worst;
+    s->ngg += m;
+    B->n = 0;
+}
+
+/* The kernel on a batch of sphere pairs. */
 static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
 {
     pala_world *w = sw->w;
@@ -282,38 +359,21 @@ static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
         B->sy[i] = li * W[k].y + lj * W[j].y;
         B->sz[i] = li * W[k].z + lj * W[j].z;
     }
-    if (w->nmat == 1) stage_force(B, m, w->pm, 1);
-    else { stage_materials(w, B, m); stage_force(B, m, NULL, 1); }
-    for (int i = 0; i < m; i++) {   /* stage 4: forces into the grains' sums */
-        double fn = B->fn[i], fh = B->fh[i], c = B->c[i];
-        double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
-        double wtx = B->wtx[i], wty = B->wty[i], wtz = B->wtz[i];
-        pala_facc ci, cj;
-        ci.F = pala_v(fn * nx - c * wtx, fn * ny - c * wty, fn * nz - c * wtz);
-        ci.Fnc = pala_v((fn - fh) * nx - c * wtx, (fn - fh) * ny - c * wty, (fn - fh) * nz - c * wtz);
-        pala_vec3 u = pala_v(c * (ny * wtz - nz * wty), c * (nz * wtx - nx * wtz), c * (nx * wty - ny * wtx));
-        ci.T = ci.Tnc = pala_vscale(B->li[i], u);
-        cj.F = pala_vneg(ci.F);
-        cj.Fnc = pala_vneg(ci.Fnc);
-        cj.T = cj.Tnc = pala_vscale(B->lj[i], u);
-        deliver(sw, B->k[i], &ci);
-        deliver(sw, B->j[i], &cj);
-        note_overlap(w, B->ov[i], B->ai[i] < B->aj[i] ? B->ai[i] : B->aj[i], B->k[i], B->j[i], s, ru);
-    }
-    s->ngg += m;
-    B->n = 0;
+    stage_materials(w, B, m);
+    stage_force(B, m, 1);
+    stage_deliver(sw, B, m, s, ru);
 }
 
-/* Stages 2-4 for a batch of component pairs of clumps: contact point c_ij (eq. 50), the
- * velocities of both grains' material there (eq. 54), torques about each grain's centre
- * (eq. 51). */
+/* The kernel on a batch of component pairs of clumps: stage 2 finds the contact point
+ * c_ij (eq. 50), the lever arms from both grains' centres and the velocities of both
+ * grains' material there (eq. 54). */
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
 {
     pala_world *w = sw->w;
     const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
     int m = B->n;
     stage_geometry(B, m);
-    for (int i = 0; i < m; i++) {   /* stage 2: contact point and relative velocity */
+    for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         pala_vec3 n = pala_v(B->nx[i], B->ny[i], B->nz[i]);
         pala_vec3 cp = pala_vaxpy(pc[B->p[i]], -B->li[i], n);                 /* eq. (50) */
@@ -323,27 +383,9 @@ static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
         B->rix[i] = ri.x; B->riy[i] = ri.y; B->riz[i] = ri.z;
         B->rjx[i] = rj.x; B->rjy[i] = rj.y; B->rjz[i] = rj.z;
     }
-    if (w->nmat == 1) stage_force(B, m, w->pm, 0);
-    else { stage_materials(w, B, m); stage_force(B, m, NULL, 0); }
-    for (int i = 0; i < m; i++) {
-        double fn = B->fn[i], fh = B->fh[i], c = B->c[i];
-        pala_vec3 n = pala_v(B->nx[i], B->ny[i], B->nz[i]), wt = pala_v(B->wtx[i], B->wty[i], B->wtz[i]);
-        pala_vec3 ri = pala_v(B->rix[i], B->riy[i], B->riz[i]), rj = pala_v(B->rjx[i], B->rjy[i], B->rjz[i]);
-        pala_facc ci, cj;
-        ci.F = pala_vsub(pala_vscale(fn, n), pala_vscale(c, wt));
-        ci.Fnc = pala_vsub(pala_vscale(fn - fh, n), pala_vscale(c, wt));
-        cj.F = pala_vneg(ci.F);
-        cj.Fnc = pala_vneg(ci.Fnc);
-        ci.T = pala_vcross(ri, ci.F);                                          /* eq. (51) */
-        cj.T = pala_vcross(rj, cj.F);
-        ci.Tnc = pala_vcross(ri, ci.Fnc);
-        cj.Tnc = pala_vcross(rj, cj.Fnc);
-        deliver(sw, B->k[i], &ci);
-        deliver(sw, B->j[i], &cj);
-        note_overlap(w, B->ov[i], B->ai[i] < B->aj[i] ? B->ai[i] : B->aj[i], B->k[i], B->j[i], s, ru);
-    }
-    s->ngg += m;
-    B->n = 0;
+    stage_materials(w, B, m);
+    stage_force(B, m, 0);
+    stage_deliver(sw, B, m, s, ru);
 }
 
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
@@ -391,35 +433,55 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru
     if (B->n) run_clumps(sw, B, s, ru);
 }
 
-/* Grain k's sums are complete (A: field and contributions): its walls, then the end of
- * its step (eqs. 61-62, 68-69) and, when chained, the start of the next (eqs. 65-66). */
-typedef struct finish_acc { double pdiss, mv, mv2; int finite; } finish_acc;
+/* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
+ * walls, the end of their step (eqs. 61-62, 68-69) and, when chained, the start of the
+ * next (eqs. 65-66).  Each grain gets the operations of a grain-by-grain loop, but in
+ * three passes over the range: short loops whose iterations are independent, so the
+ * processor overlaps the long dependency chains of the rotation update of many grains. */
+typedef struct finish_acc { double pdiss, mv, mv2, chk; } finish_acc;
 
-static inline void finish_grain(pala_world *w, int k, pala_facc *A, pala_blocksum *s, runaway *ru, finish_acc *fa)
+static void finish_range(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, runaway *ru, finish_acc *fa)
 {
     const pala_work *wk = w->work;
-    const pala_template *t = &w->tmpl[w->tid[k]];
-    double tau = 0.5 * w->dt, U = 0;
-    if (wk->spheres_only) A->Tnc = A->T;   /* pairs of spheres: all torque is friction's */
-    walls(w, k, w->dt, A, &U, s, ru);
-    pala_vec3 a = pala_vscale(1.0 / t->mass, A->F);                            /* eq. (61) */
-    pala_vec3 be = ang_acc(t, w->r[k], A->T);                                  /* eq. (62) */
-    if (wk->dissipative) {
-        /* Work of the non-conservative forces over the step, with the velocities the
-         * positions actually advance by, v + tau alpha_new (the kinetic energy changes by
-         * exactly F . dt (v_n + v_n+1)/2 in this scheme). */
-        pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(a, w->acc[k]));
-        pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
-        fa->pdiss += pala_vdot(A->Fnc, vm) + pala_vdot(A->Tnc, om);
+    double tau = 0.5 * w->dt, pdiss = 0;
+    for (int k = k0; k < k1; k++) {
+        pala_facc *a = &A[k & mask];
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        if (wk->spheres_only) a->Tnc = a->T;   /* pairs of spheres: all torque is friction's */
+        if (w->container != PALA_CONTAINER_NONE) {
+            double U = 0;
+            walls(w, k, w->dt, a, &U, s, ru);
+        }
+        pala_vec3 an = pala_vscale(wk->invm[w->tid[k]], a->F);                /* eq. (61) */
+        pala_vec3 be = ang_acc(t, w->r[k], a->T);                              /* eq. (62) */
+        if (wk->dissipative) {
+            /* Work of the non-conservative forces over the step, with the velocities the
+             * positions actually advance by, v + tau alpha_new (the kinetic energy changes
+             * by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
+            pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(an, w->acc[k]));
+            pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
+            pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(a->Tnc, om);
+        }
+        pala_grain_end_kick(w, k, an, be);                                     /* eq. (68) */
     }
-    double d2 = pala_grain_finish_step(w, k, a, be, &fa->finite);
-    if (d2 > fa->mv) fa->mv = d2;
-    if (wk->chain) {
-        /* the next step's eqs. (65)-(66) at once, while the grain is in cache: the same
-         * operations in the same order as a separate pass */
+    fa->pdiss += pdiss;
+    double mv = fa->mv, chk = fa->chk;
+    for (int k = k0; k < k1; k++) {
+        double d2 = pala_grain_end_drift(w, k);                                /* eq. (69) */
+        mv = d2 > mv ? d2 : mv;
+        chk += pala_grain_check(w, k);
+    }
+    fa->mv = mv;
+    fa->chk = chk;
+    if (!wk->chain) return;
+    /* the next step's eqs. (65)-(66) at once, while the grains are in cache: the same
+     * operations in the same order as a separate pass */
+    double mv2 = fa->mv2;
+    for (int k = k0; k < k1; k++) {
         double d2a = pala_grain_start_step(w, k);
-        if (d2a > fa->mv2) fa->mv2 = d2a;
+        mv2 = d2a > mv2 ? d2a : mv2;
     }
+    fa->mv2 = mv2;
 }
 
 static void finish_block(pala_world *w, int b, pala_blocksum *s, runaway *ru, finish_acc *fa)
@@ -427,7 +489,7 @@ static void finish_block(pala_world *w, int b, pala_blocksum *s, runaway *ru, fi
     s->pdiss = fa->pdiss;
     s->move = fa->mv;
     s->move2 = fa->mv2;
-    s->finite = fa->finite;
+    s->finite = fa->chk == 0;
     s->bad_ratio = ru->ratio; s->bad_i = ru->i; s->bad_j = ru->j;
     w->work->bs[b] = *s;
 }
@@ -436,7 +498,7 @@ static void finish_block(pala_world *w, int b, pala_blocksum *s, runaway *ru, fi
 static void sweep_job(pala_world *w, int t, int b0, int b1)
 {
     pala_work *wk = w->work;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only};
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, wk->records};
     sw.S->nout = 0;
     int kend = blk_end(w, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
@@ -448,9 +510,8 @@ static void sweep_job(pala_world *w, int t, int b0, int b1)
         memset(&s, 0, sizeof s);
         runaway ru = {0, 0, -1};
         block_pairs(&sw, k0, k1, &s, &ru);
-        finish_acc fa = {0, 0, 0, 1};
-        if (wk->bbrank[b] < 0)
-            for (int k = k0; k < k1; k++) finish_grain(w, k, &sw.S->ring[k & sw.mask], &s, &ru, &fa);
+        finish_acc fa = {0, 0, 0, 0};
+        if (wk->bbrank[b] < 0) finish_range(w, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 }
@@ -490,15 +551,16 @@ static void boundary_job(pala_world *w, int t, int b0, int b1)
         int b = S->bb[r];
         pala_blocksum s = wk->bs[b];
         runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
-        finish_acc fa = {0, 0, 0, 1};
+        finish_acc fa = {0, 0, 0, 0};
+        pala_facc A[PALA_BLOCK];
         for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++) {
             long l = LOCAL(k);
             long e0 = l ? S->cnt[l - 1] : 0, e1 = S->cnt[l];
-            pala_facc A;
-            facc_start(w, k, &A);
-            for (long e = e0; e < e1; e++) facc_add(&A, &ptr[e]->a, wk->dissipative);
-            finish_grain(w, k, &A, &s, &ru, &fa);
+            pala_facc *a = &A[k % PALA_BLOCK];
+            facc_start(w, k, a);
+            for (long e = e0; e < e1; e++) facc_add(a, &ptr[e]->a, wk->dissipative);
         }
+        finish_range(w, b * PALA_BLOCK, blk_end(w, b), A, PALA_BLOCK - 1, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 #undef LOCAL
@@ -524,6 +586,8 @@ void pala_sweep_setup(pala_world *w)
                 }
     }
     wk->span = span;
+    wk->records = 0;
+    for (int b = 0; b < wk->nblk; b++) wk->records |= wk->bbrank[b] >= 0;
     long W = 1;
     while (W < span + 2 * PALA_BLOCK + 1) W *= 2;
     for (int t = 0; t < nthr; t++) {

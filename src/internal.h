@@ -58,9 +58,11 @@ typedef struct pala_work {
     pala_tscr *ts;         /* per thread */
     int *bbrank;           /* per block: -1, or its rank among its thread's boundary blocks */
     long span;             /* largest grain(q) - grain(p) of a listed pair */
+    int records;           /* some block is a boundary block */
     double *prad;          /* radius of every pebble, m */
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */
+    double *invm;          /* per template: 1 / mass, 1/kg */
     int nth;               /* threads the pool was made for */
     int dissipative;       /* some material pair has delta < 1 or mu > 0 */
     int chain;             /* the sweep also starts the next step (pala_world_steps) */

@@ -42,18 +42,22 @@ static inline double pala_grain_start_step(pala_world *w, int k)
     return d2;
 }
 
-/* eqs. (68)-(69) for grain k, called by the gather of the force pass (contact.c) as soon
- * as the grain's new accelerations a (eq. 61) and be (eq. 62) are known: the velocity
- * update and the free motion over dt/2.  Returns the squared displacement bound of its
- * pebbles; *finite is cleared if the state is no longer finite. */
-static inline double pala_grain_finish_step(pala_world *w, int k, pala_vec3 a, pala_vec3 be, int *finite)
+/* eq. (68) for grain k, called by the force pass (contact.c) as soon as the grain's new
+ * accelerations a (eq. 61) and be (eq. 62) are known. */
+static inline void pala_grain_end_kick(pala_world *w, int k, pala_vec3 a, pala_vec3 be)
 {
     double tau = 0.5 * w->dt;
     w->v[k] = pala_vaxpy(w->v[k], tau, pala_vsub(pala_vscale(2, a), w->acc[k]));   /* eq. (68) */
     w->w[k] = pala_vaxpy(w->w[k], tau, pala_vsub(pala_vscale(2, be), w->bacc[k]));
     w->acc[k] = a;
     w->bacc[k] = be;
-    double d2 = pala_free_motion_h(w, k, tau);                                     /* eq. (69) */
+}
+
+/* eq. (69) for grain k after pala_grain_end_kick: the free motion over dt/2.  Returns the
+ * squared displacement bound of its pebbles. */
+static inline double pala_grain_end_drift(pala_world *w, int k)
+{
+    double d2 = pala_free_motion_h(w, k, 0.5 * w->dt);                      /* eq. (69) */
     if (w->dim == 2) {
         /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
          * exactly already; the projection only makes it a guarantee. */
@@ -61,8 +65,15 @@ static inline double pala_grain_finish_step(pala_world *w, int k, pala_vec3 a, p
         w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
         w->r[k].x = w->r[k].y = 0;
     }
-    *finite &= pala_visfinite(w->x[k]) & pala_visfinite(w->v[k]) & pala_visfinite(w->w[k]) & pala_visfinite(w->r[k]);
     return d2;
+}
+
+/* 0 if grain k's position and rotation are finite, NaN otherwise (a non-finite velocity
+ * or angular velocity reaches both in the free motion of eq. 69). */
+static inline double pala_grain_check(const pala_world *w, int k)
+{
+    pala_vec3 x = w->x[k], r = w->r[k];
+    return 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
 }
 
 #endif

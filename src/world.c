@@ -189,7 +189,7 @@ void pala_work_free(pala_world *w)
     }
     free(wk->ts); free(wk->bbrank); free(wk->prad);
     free(wk->bs);
-    free(wk->smax);
+    free(wk->smax); free(wk->invm);
     free(wk);
     w->work = NULL;
 }
@@ -232,12 +232,14 @@ void pala_work_prepare(pala_world *w)
         for (int i = 0; i < tp->ncomp; i++) wk->prad[p0 + i] = w->shape_r[tp->comp0 + i];
     }
     PALA_GROW(wk->smax, w->ntmpl + 1);
+    PALA_GROW(wk->invm, w->ntmpl + 1);
     wk->spheres_only = 1;
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];
         double m = 0;
         for (int i = 0; i < tp->ncomp; i++) m = fmax(m, pala_vnorm(w->shape[tp->comp0 + i]));
         wk->smax[t] = m;
+        wk->invm[t] = 1.0 / tp->mass;
         wk->spheres_only &= tp->ncomp == 1;
     }
     wk->dissipative = 0;
