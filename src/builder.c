@@ -32,6 +32,62 @@ static void choose_axis_signs(double o[3][3], int planar)
         for (int k = 0; k < 3; k++) o[i][k] *= flips[best][i];
 }
 
+/* Components c_i, radii a_i: is the set invariant under the rotations by 120 degrees
+ * about two non-parallel axes through the centroid o of the centres?  Then its symmetry
+ * group contains the rotations of a regular tetrahedron (tetrahedral, cubic and
+ * icosahedral arrangements all do), which leave no direction invariant: the inertia
+ * tensor about o is a multiple of the identity and o is the centre of mass, exactly.
+ * A three-fold axis through o carries the components off the axis in equilateral
+ * triangles perpendicular to it, so the candidate axes are the normals of such
+ * triangles.  Tolerance: 1e-9 of the grain's size (data files round coordinates). */
+static pala_vec3 turn120(pala_vec3 p, pala_vec3 o, pala_vec3 u)
+{
+    pala_vec3 d = pala_vsub(p, o);   /* Rodrigues' formula, cos = -1/2, sin = sqrt(3)/2 */
+    pala_vec3 r = pala_vaxpy(pala_vscale(-0.5, d), 0.5 * sqrt(3.0), pala_vcross(u, d));
+    return pala_vadd(o, pala_vaxpy(r, 1.5 * pala_vdot(u, d), u));
+}
+
+static int maps_onto_itself(int n, const pala_vec3 *c, const double *rad, pala_vec3 o, pala_vec3 u, double tol)
+{
+    for (int i = 0; i < n; i++) {
+        pala_vec3 p = turn120(c[i], o, u);
+        int hit = 0;
+        for (int j = 0; j < n && !hit; j++) hit = fabs(rad[i] - rad[j]) <= tol && pala_vnorm(pala_vsub(p, c[j])) <= tol;
+        if (!hit) return 0;
+    }
+    return 1;
+}
+
+int pala_tetrahedral_symmetry(int n, const pala_vec3 *c, const double *rad, pala_vec3 *centroid)
+{
+    if (n < 4 || n > 48) return 0;
+    pala_vec3 o = pala_v(0, 0, 0);
+    for (int i = 0; i < n; i++) o = pala_vadd(o, c[i]);
+    o = pala_vscale(1.0 / n, o);
+    double size = 0;
+    for (int i = 0; i < n; i++) size = fmax(size, pala_vnorm(pala_vsub(c[i], o)) + rad[i]);
+    double tol = 1e-9 * size;
+    pala_vec3 axis1 = pala_v(0, 0, 0);
+    for (int i = 0; i < n; i++)
+        for (int j = i + 1; j < n; j++)
+            for (int k = j + 1; k < n; k++) {
+                if (fabs(rad[i] - rad[j]) > tol || fabs(rad[i] - rad[k]) > tol) continue;
+                double dij = pala_vnorm(pala_vsub(c[i], c[j])), djk = pala_vnorm(pala_vsub(c[j], c[k]));
+                double dki = pala_vnorm(pala_vsub(c[k], c[i]));
+                if (dij <= tol || fabs(dij - djk) > tol || fabs(dij - dki) > tol) continue;
+                pala_vec3 u = pala_vcross(pala_vsub(c[j], c[i]), pala_vsub(c[k], c[i]));
+                u = pala_vscale(1.0 / pala_vnorm(u), u);
+                pala_vec3 m = pala_vscale(1.0 / 3.0, pala_vadd(pala_vadd(c[i], c[j]), c[k]));
+                if (pala_vnorm(pala_vcross(pala_vsub(m, o), u)) > tol) continue;   /* axis misses o */
+                int have = pala_vnorm2(axis1) > 0;
+                if (have && pala_vnorm(pala_vcross(u, axis1)) < 1e-6) continue;     /* known axis */
+                if (!maps_onto_itself(n, c, rad, o, u, tol)) continue;
+                if (have) { *centroid = o; return 1; }
+                axis1 = u;
+            }
+    return 0;
+}
+
 int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const double *rad,
                         double rho, long nsamples, pala_vec3 *shape, double *rad_out,
                         char *err, size_t errlen)
@@ -100,6 +156,9 @@ int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const doubl
         double x[3], I[3][3];
         for (int a = 0; a < 3; a++) x[a] = s1[a] / (double)hits;   /* x_alpha */
         if (planar) x[2] = 0; /* mirror symmetry z -> -z is exact, the sample noise is not */
+        pala_vec3 osym;
+        int sym = !planar && pala_tetrahedral_symmetry(n, c, rad, &osym);
+        if (sym) { x[0] = osym.x - o[0]; x[1] = osym.y - o[1]; x[2] = osym.z - o[2]; }   /* exact */
         double w = rho * VB / (double)nsamples;
         double tr2 = s2[0][0] + s2[1][1] + s2[2][2], xx = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
         for (int a = 0; a < 3; a++)
@@ -124,6 +183,12 @@ int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const doubl
         }
         choose_axis_signs(O, planar);
         for (int a = 0; a < 3; a++) t->inertia[a] = ev[a];
+        if (sym) {   /* isotropic exactly: the three estimates differ only by sampling noise */
+            double mean = (ev[0] + ev[1] + ev[2]) / 3;
+            for (int a = 0; a < 3; a++) t->inertia[a] = mean;
+            for (int i = 0; i < 3; i++)
+                for (int k = 0; k < 3; k++) O[i][k] = i == k;   /* any frame is principal */
+        }
         pala_vec3 com = pala_v(x[0] + o[0], x[1] + o[1], x[2] + o[2]); /* eq. (32) */
         if (planar) com.z = 0;
         t->com_given = com;

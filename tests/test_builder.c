@@ -55,6 +55,40 @@ void test_builder(void)
                 "disjoint spheres: I_perp %.6g, %.6g vs parallel-axis %.6g (1%%)", t.inertia[1], t.inertia[2], Iperp);
     }
 
+    /* symmetric clumps: a regular tetrahedron (edge 1.2, radius 1, as the shared clump bed)
+     * in a general position is isotropic, its centre of mass the centroid; distorted or
+     * less symmetric arrangements are not */
+    {
+        pala_vec3 tet[4] = {pala_v(1, 1, 1), pala_v(1, -1, -1), pala_v(-1, 1, -1), pala_v(-1, -1, 1)};
+        pala_vec3 rv = pala_v(0.3, -0.2, 0.5), off = pala_v(0.7, -3.1, 2.2);
+        double e = 1.2 / sqrt(8.0), rr[6] = {1, 1, 1, 1, 1, 1};
+        pala_vec3 c[6], o;
+        for (int i = 0; i < 4; i++) c[i] = pala_vadd(off, pala_rot_apply(rv, pala_vscale(e, tet[i])));
+        int sym = pala_tetrahedral_symmetry(4, c, rr, &o);
+        T_CHECK(sym && pala_vnorm(pala_vsub(o, off)) < 1e-14, "regular tetrahedron: three-fold axes found, centroid off by %.2g",
+                pala_vnorm(pala_vsub(o, off)));
+        build(&t, 4, c, rr, 0, shape, rout);
+        pala_template ref;
+        build(&ref, 4, c, rr, 2000000, shape + 8, rout + 8);
+        double mref = (ref.inertia[0] + ref.inertia[1] + ref.inertia[2]) / 3;
+        T_CHECK(t.isotropic && t.inertia[0] == t.inertia[1] && t.inertia[1] == t.inertia[2] && fabs(t.inertia[0] - mref) < 0.02 * mref,
+                "regular tetrahedron: isotropic, I = %.6g (N = 1e4) vs %.6g (N = 2e6) within 2%%", t.inertia[0], mref);
+        T_CHECK(pala_vnorm(pala_vsub(t.com_given, off)) < 1e-14, "regular tetrahedron: centre of mass is the centroid exactly");
+        pala_vec3 d[4];
+        memcpy(d, c, sizeof d);
+        d[3] = pala_vaxpy(d[3], 1e-4, pala_v(1, 0, 0));
+        T_CHECK(!pala_tetrahedral_symmetry(4, d, rr, &o), "tetrahedron with one centre moved by 1e-4: not symmetric");
+        build(&t, 4, d, rr, 0, shape, rout);
+        T_CHECK(!t.isotropic, "distorted tetrahedron: anisotropic (%.6g %.6g %.6g)", t.inertia[0], t.inertia[1], t.inertia[2]);
+        pala_vec3 sq[4] = {pala_v(1, 0, 1), pala_v(0, 1, 1), pala_v(-1, 0, 1), pala_v(0, -1, 1)};
+        T_CHECK(!pala_tetrahedral_symmetry(4, sq, rr, &o), "square (one four-fold axis): not isotropic");
+        pala_vec3 oct[6] = {pala_v(1, 0, 0), pala_v(-1, 0, 0), pala_v(0, 1, 0), pala_v(0, -1, 0), pala_v(0, 0, 1), pala_v(0, 0, -1)};
+        for (int i = 0; i < 6; i++) oct[i] = pala_rot_apply(rv, oct[i]);
+        T_CHECK(pala_tetrahedral_symmetry(6, oct, rr, &o), "regular octahedron: symmetric");
+        double rmix[4] = {1, 1, 1, 0.9};
+        T_CHECK(!pala_tetrahedral_symmetry(4, c, rmix, &o), "tetrahedron with one smaller sphere: not symmetric");
+    }
+
     /* two overlapping equal spheres: lens formula, centre of mass on the axis */
     {
         double R = 1.0, d = 1.2;

@@ -81,6 +81,10 @@ typedef struct pala_template {
     pala_vec3 com_given;   /* centre of mass in the frame the components were given in */
 } pala_template;
 
+/* 1 if components (c, rad) are invariant under the rotations of a regular tetrahedron
+ * (two non-parallel three-fold axes through their centroid, returned): the inertia is
+ * then isotropic and the centroid the centre of mass, exactly (builder.c). */
+int pala_tetrahedral_symmetry(int n, const pala_vec3 *c, const double *rad, pala_vec3 *centroid);
 /* Build a template from n components given by centres c and radii rad (eqs. 25-35).
  * nsamples <= 0 selects the paper's N = 10^4.  A one-sphere grain is exact.  If the
  * centres all have z == 0 the grain is planar and z is kept as a principal axis exactly.
