@@ -215,14 +215,9 @@ static void stage_geometry(pala_batch *B, int m)
     }
 }
 
-/* The material pair of each contact. */
+/* The material pair of each contact (worlds of several materials). */
 static void stage_materials(const pala_world *w, pala_batch *B, int m)
 {
-    if (w->nmat == 1) {
-        const pala_pairmat *pm = w->pm;
-        for (int i = 0; i < m; i++) { B->kE[i] = pm->kE; B->de[i] = pm->delta; B->mu[i] = pm->mu; B->nu[i] = pm->nu; }
-        return;
-    }
     for (int i = 0; i < m; i++) {
         const pala_pairmat *pm = w->pm + w->tmpl[w->tid[B->k[i]]].material * w->nmat + w->tmpl[w->tid[B->j[i]]].material;
         B->kE[i] = pm->kE; B->de[i] = pm->delta; B->mu[i] = pm->mu; B->nu[i] = pm->nu;
@@ -235,10 +230,12 @@ static void stage_materials(const pala_world *w, pala_batch *B, int m)
  * contact point lies on the line of centres (lever arms -l_i n and l_j n), the normal
  * force has no torque, and the torque of F = f_n n - c w_t on either sphere is
  * l c (n x w_t) (eq. 51; PHYSICS.md 1.3).  Clumps: w = u, torques r x F about each
- * grain's centre (eq. 51). */
-static inline void stage_force(pala_batch *B, int m, int spheres)
+ * grain's centre (eq. 51).  one: the world has one material pair, pm (else arrays). */
+static inline void stage_force(pala_batch *B, int m, int spheres, int one, pala_pairmat pm)
 {
     for (int i = 0; i < m; i++) {
+        double kE = one ? pm.kE : B->kE[i], de = one ? pm.delta : B->de[i];
+        double mu = one ? pm.mu : B->mu[i], nu = one ? pm.nu : B->nu[i];
         double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
         double dvx = B->ux[i], dvy = B->uy[i], dvz = B->uz[i];
         if (spheres) {
@@ -246,13 +243,12 @@ static inline void stage_force(pala_batch *B, int m, int spheres)
             dvy -= B->sz[i] * nx - B->sx[i] * nz;
             dvz -= B->sx[i] * ny - B->sy[i] * nx;
         }
-        double fh = B->kE[i] * B->sq[i] * B->ov[i];                            /* eq. (57) */
+        double fh = kE * B->sq[i] * B->ov[i];                                  /* eq. (57) */
         double wn = dvx * nx + dvy * ny + dvz * nz;                            /* eq. (54) */
-        double de = B->de[i];
         double fn = (wn > 0 ? de : 1.0) * fh;                                  /* eq. (56) */
         double wtx = dvx - wn * nx, wty = dvy - wn * ny, wtz = dvz - wn * nz;
-        double den = B->nu[i] + sqrt(wtx * wtx + wty * wty + wtz * wtz);
-        double c = B->mu[i] * fn / (den > 0 ? den : 1.0);                      /* eq. (53) */
+        double den = nu + sqrt(wtx * wtx + wty * wty + wtz * wtz);
+        double c = mu * fn / (den > 0 ? den : 1.0);                            /* eq. (53) */
         double Fx = fn * nx - c * wtx, Fy = fn * ny - c * wty, Fz = fn * nz - c * wtz;
         double fc = fn - fh;
         double Gx = fc * nx - c * wtx, Gy = fc * ny - c * wty, Gz = fc * nz - c * wtz;
@@ -359,8 +355,8 @@ static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
         B->sy[i] = li * W[k].y + lj * W[j].y;
         B->sz[i] = li * W[k].z + lj * W[j].z;
     }
-    stage_materials(w, B, m);
-    stage_force(B, m, 1);
+    if (w->nmat == 1) stage_force(B, m, 1, 1, w->pm[0]);   /* the material pair: constants */
+    else { stage_materials(w, B, m); stage_force(B, m, 1, 0, w->pm[0]); }
     stage_deliver(sw, B, m, s, ru);
 }
 
@@ -383,8 +379,8 @@ static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
         B->rix[i] = ri.x; B->riy[i] = ri.y; B->riz[i] = ri.z;
         B->rjx[i] = rj.x; B->rjy[i] = rj.y; B->rjz[i] = rj.z;
     }
-    stage_materials(w, B, m);
-    stage_force(B, m, 0);
+    if (w->nmat == 1) stage_force(B, m, 0, 1, w->pm[0]);
+    else { stage_materials(w, B, m); stage_force(B, m, 0, 0, w->pm[0]); }
     stage_deliver(sw, B, m, s, ru);
 }
 
@@ -433,16 +429,118 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru
     if (B->n) run_clumps(sw, B, s, ru);
 }
 
+typedef struct finish_acc { double pdiss, mv, mv2, chk; } finish_acc;   /* per block */
+
+/* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1) that are all isotropic
+ * in 3D (spheres, symmetric clumps), in loops the compiler vectorises across grains: the
+ * operations of pala_grain_end_drift and pala_grain_start_step, in the same order, so the
+ * same bits.  Both free motions turn by the same exp(tau omega) (omega is constant in an
+ * isotropic free motion, and the kick comes after the second), computed once.  Only for
+ * grains that turn by less than 0.1 rad in a half step (exp's series, pala_rot_exp). */
+static void drift_isotropic(pala_world *w, int k0, int k1, finish_acc *fa)
+{
+    const pala_work *wk = w->work;
+    const double tau = 0.5 * w->dt, h2 = tau * tau;
+    pala_vec3 *restrict X = w->x, *restrict R = w->r, *restrict V = w->v, *restrict W = w->w;
+    const pala_vec3 *restrict AC = w->acc, *restrict BA = w->bacc;
+    double qx_[PALA_BLOCK], qy_[PALA_BLOCK], qz_[PALA_BLOCK], d2[PALA_BLOCK];
+    const int chain = wk->chain, m = k1 - k0;
+    const double eps = 1e-12;
+    double chk = fa->chk;
+    pala_vec3 *restrict Xb = X + k0, *restrict Rb = R + k0, *restrict Vb = V + k0, *restrict Wb = W + k0;
+    double *restrict qxs = qx_, *restrict qys = qy_, *restrict qzs = qz_;
+    for (int i = 0; i < m; i++) {   /* eq. (69) */
+        double vx = Vb[i].x, vy = Vb[i].y, vz = Vb[i].z, ox = Wb[i].x, oy = Wb[i].y, oz = Wb[i].z;
+        double x = Xb[i].x + tau * vx, y = Xb[i].y + tau * vy, z = Xb[i].z + tau * vz;
+        double ax = 0.5 * tau * (ox + ox), ay = 0.5 * tau * (oy + oy), az = 0.5 * tau * (oz + oz);
+        double x2 = 0.25 * (ax * ax + ay * ay + az * az);
+        double f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+        double qx = f * ax, qy = f * ay, qz = f * az;
+        double rx = Rb[i].x, ry = Rb[i].y, rz = Rb[i].z;
+        double den = 1.0 - (qx * rx + qy * ry + qz * rz);
+        double sg = den < 0 ? -eps : eps;
+        den = fabs(den) < eps ? sg : den;
+        double inv = 1.0 / den;
+        double nx = (qx + rx) + (qy * rz - qz * ry), ny = (qy + ry) + (qz * rx - qx * rz), nz = (qz + rz) + (qx * ry - qy * rx);
+        rx = inv * nx; ry = inv * ny; rz = inv * nz;
+        chk += 0.0 * (x + y + z + rx + ry + rz);
+        d2[i] = h2 * (vx * vx + vy * vy + vz * vz);
+        qxs[i] = qx; qys[i] = qy; qzs[i] = qz;
+        Xb[i].x = x; Xb[i].y = y; Xb[i].z = z;
+        Rb[i].x = rx; Rb[i].y = ry; Rb[i].z = rz;
+    }
+    if (chain)
+        for (int i = 0; i < m; i++) {   /* eqs. (65)-(66) of the next step, with the same turn */
+            double vx = Vb[i].x, vy = Vb[i].y, vz = Vb[i].z, qx = qxs[i], qy = qys[i], qz = qzs[i];
+            Xb[i].x = Xb[i].x + tau * vx; Xb[i].y = Xb[i].y + tau * vy; Xb[i].z = Xb[i].z + tau * vz;
+            double rx = Rb[i].x, ry = Rb[i].y, rz = Rb[i].z;
+            double den = 1.0 - (qx * rx + qy * ry + qz * rz);
+            double sg = den < 0 ? -eps : eps;
+            den = fabs(den) < eps ? sg : den;
+            double inv = 1.0 / den;
+            double nx = (qx + rx) + (qy * rz - qz * ry), ny = (qy + ry) + (qz * rx - qx * rz), nz = (qz + rz) + (qx * ry - qy * rx);
+            Rb[i].x = inv * nx; Rb[i].y = inv * ny; Rb[i].z = inv * nz;
+            Vb[i].x = vx + tau * AC[k0 + i].x; Vb[i].y = vy + tau * AC[k0 + i].y; Vb[i].z = vz + tau * AC[k0 + i].z;
+            Wb[i].x = Wb[i].x + tau * BA[k0 + i].x; Wb[i].y = Wb[i].y + tau * BA[k0 + i].y; Wb[i].z = Wb[i].z + tau * BA[k0 + i].z;
+        }
+    fa->chk = chk;
+    /* displacement bounds (pala_free_motion_h), the same for both free motions */
+    double mv = 0;
+    for (int k = k0; k < k1; k++) {
+        double d = d2[k - k0];
+        if (!wk->spheres_only && w->tmpl[w->tid[k]].ncomp > 1) {
+            int i = k - k0;
+            d = sqrt(d) + 2 * sqrt(qx_[i] * qx_[i] + qy_[i] * qy_[i] + qz_[i] * qz_[i]) * wk->smax[w->tid[k]];
+            d = d * d;
+        }
+        mv = d > mv ? d : mv;
+    }
+    if (mv > fa->mv) fa->mv = mv;
+    if (chain) {
+        if (mv > fa->mv2) fa->mv2 = mv;
+        if (w->pc)
+            for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
+    }
+}
+
+/* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1), grain by grain. */
+static void drift_general(pala_world *w, int k0, int k1, finish_acc *fa)
+{
+    double mv = fa->mv, chk = fa->chk;
+    for (int k = k0; k < k1; k++) {
+        double d2 = pala_grain_end_drift(w, k);                                /* eq. (69) */
+        mv = d2 > mv ? d2 : mv;
+        chk += pala_grain_check(w, k);
+    }
+    fa->mv = mv;
+    fa->chk = chk;
+    if (!w->work->chain) return;
+    /* the next step's eqs. (65)-(66) at once, while the grains are in cache: the same
+     * operations in the same order as a separate pass */
+    double mv2 = fa->mv2;
+    for (int k = k0; k < k1; k++) {
+        double d2a = pala_grain_start_step(w, k);
+        mv2 = d2a > mv2 ? d2a : mv2;
+    }
+    fa->mv2 = mv2;
+}
+
 /* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
  * walls, the end of their step (eqs. 61-62, 68-69) and, when chained, the start of the
  * next (eqs. 65-66).  Each grain gets the operations of a grain-by-grain loop, but in
  * three passes over the range: short loops whose iterations are independent, so the
  * processor overlaps the long dependency chains of the rotation update of many grains. */
-typedef struct finish_acc { double pdiss, mv, mv2, chk; } finish_acc;
+
+static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_blocksum *s, runaway *ru, finish_acc *fa);
 
 static void finish_range(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, runaway *ru, finish_acc *fa)
 {
     const pala_work *wk = w->work;
+    int tid = wk->btid[k0 / PALA_BLOCK];
+    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic) {
+        finish_isotropic(w, k0, k1, A, mask, tid, s, ru, fa);
+        return;
+    }
     double tau = 0.5 * w->dt, pdiss = 0;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
@@ -465,23 +563,58 @@ static void finish_range(pala_world *w, int k0, int k1, pala_facc *A, long mask,
         pala_grain_end_kick(w, k, an, be);                                     /* eq. (68) */
     }
     fa->pdiss += pdiss;
-    double mv = fa->mv, chk = fa->chk;
-    for (int k = k0; k < k1; k++) {
-        double d2 = pala_grain_end_drift(w, k);                                /* eq. (69) */
-        mv = d2 > mv ? d2 : mv;
-        chk += pala_grain_check(w, k);
+    drift_general(w, k0, k1, fa);
+}
+
+/* finish_range for a block of grains of one isotropic template in 3D (spheres, symmetric
+ * clumps): the same operations, in loops the compiler vectorises across grains. */
+static void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, int diss,
+                                  finish_acc *fa, int *big)
+{
+    const double tau = 0.5 * w->dt, im = w->work->invm[tid], ii = w->tmpl[tid].inv_inertia[0];
+    pala_vec3 *restrict Vb = w->v + k0, *restrict Wb = w->w + k0, *restrict AC = w->acc + k0, *restrict BA = w->bacc + k0;
+    double pd[PALA_BLOCK], th2[PALA_BLOCK];
+    const pala_facc *restrict Ab = &A[k0 & mask];   /* a block never wraps around the ring */
+    const int m = k1 - k0;
+    for (int i = 0; i < m; i++) {
+        const pala_facc *a = &Ab[i];
+        pala_vec3 an = pala_vscale(im, a->F);                                  /* eq. (61) */
+        pala_vec3 be = pala_vscale(ii, a->T);                                  /* eq. (62) */
+        pala_vec3 v = Vb[i], om = Wb[i], ac = AC[i], ba = BA[i];
+        pala_vec3 vm = pala_vaxpy(v, tau, pala_vsub(an, ac));                 /* see finish_range */
+        pala_vec3 omm = pala_vaxpy(om, tau, pala_vsub(be, ba));
+        pd[i] = pala_vdot(a->Fnc, vm) + pala_vdot(a->Tnc, omm);
+        v = pala_vaxpy(v, tau, pala_vsub(pala_vscale(2, an), ac));            /* eq. (68) */
+        om = pala_vaxpy(om, tau, pala_vsub(pala_vscale(2, be), ba));
+        Vb[i] = v; Wb[i] = om; AC[i] = an; BA[i] = be;
+        pala_vec3 h = pala_vscale(0.5 * tau, pala_vadd(om, om));
+        th2[i] = pala_vdot(h, h);
     }
-    fa->mv = mv;
-    fa->chk = chk;
-    if (!wk->chain) return;
-    /* the next step's eqs. (65)-(66) at once, while the grains are in cache: the same
-     * operations in the same order as a separate pass */
-    double mv2 = fa->mv2;
-    for (int k = k0; k < k1; k++) {
-        double d2a = pala_grain_start_step(w, k);
-        mv2 = d2a > mv2 ? d2a : mv2;
+    double pdiss = 0;
+    int nbig = 0;
+    for (int i = 0; i < m; i++) {   /* in grain order, as the general path */
+        if (diss) pdiss += pd[i];
+        nbig += !(th2[i] < 0.01);
     }
-    fa->mv2 = mv2;
+    fa->pdiss += pdiss;
+    *big = nbig;
+}
+
+static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_blocksum *s, runaway *ru, finish_acc *fa)
+{
+    const pala_work *wk = w->work;
+    for (int k = k0; k < k1; k++) {
+        pala_facc *a = &A[k & mask];
+        if (wk->spheres_only) a->Tnc = a->T;   /* pairs of spheres: all torque is friction's */
+        if (w->container != PALA_CONTAINER_NONE) {
+            double U = 0;
+            walls(w, k, w->dt, a, &U, s, ru);
+        }
+    }
+    int big;
+    kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, fa, &big);
+    if (big) drift_general(w, k0, k1, fa);
+    else drift_isotropic(w, k0, k1, fa);
 }
 
 static void finish_block(pala_world *w, int b, pala_blocksum *s, runaway *ru, finish_acc *fa)

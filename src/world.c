@@ -189,7 +189,7 @@ void pala_work_free(pala_world *w)
     }
     free(wk->ts); free(wk->bbrank); free(wk->prad);
     free(wk->bs);
-    free(wk->smax); free(wk->invm);
+    free(wk->smax); free(wk->invm); free(wk->btid);
     free(wk);
     w->work = NULL;
 }
@@ -225,6 +225,13 @@ void pala_work_prepare(pala_world *w)
     memset(wk->bs, 0, (size_t)(wk->nblk + 1) * sizeof *wk->bs);
     PALA_GROW(wk->bbrank, wk->nblk + 1);
     for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
+    PALA_GROW(wk->btid, nblk + 1);
+    for (int b = 0; b < nblk; b++) {
+        int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
+        wk->btid[b] = w->tid[b * PALA_BLOCK];
+        for (int k = b * PALA_BLOCK; k < k1; k++)
+            if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
+    }
     PALA_GROW(wk->prad, w->npeb + 1);
     for (int k = 0; k < w->n; k++) {
         const pala_template *tp = &w->tmpl[w->tid[k]];
