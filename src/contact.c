@@ -437,18 +437,24 @@ typedef struct finish_acc { double pdiss, mv, mv2, chk; } finish_acc;   /* per b
  * same bits.  Both free motions turn by the same exp(tau omega) (omega is constant in an
  * isotropic free motion, and the kick comes after the second), computed once.  Only for
  * grains that turn by less than 0.1 rad in a half step (exp's series, pala_rot_exp). */
-static void drift_isotropic(pala_world *w, int k0, int k1, finish_acc *fa)
+/* r <- q o r (eq. 7 with its guard, as pala_rot_compose) */
+#define COMPOSE(qx, qy, qz, rx, ry, rz)                                                        \
+    do {                                                                                       \
+        double den_ = 1.0 - (qx * rx + qy * ry + qz * rz);                                     \
+        double sg_ = den_ < 0 ? -1e-12 : 1e-12;                                                \
+        den_ = fabs(den_) < 1e-12 ? sg_ : den_;                                                \
+        double inv_ = 1.0 / den_;                                                              \
+        double nx_ = (qx + rx) + (qy * rz - qz * ry), ny_ = (qy + ry) + (qz * rx - qx * rz);   \
+        double nz_ = (qz + rz) + (qx * ry - qy * rx);                                          \
+        rx = inv_ * nx_; ry = inv_ * ny_; rz = inv_ * nz_;                                     \
+    } while (0)
+
+static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict Xb, pala_vec3 *restrict Rb,
+                                          pala_vec3 *restrict Vb, pala_vec3 *restrict Wb, const pala_vec3 *restrict AC,
+                                          const pala_vec3 *restrict BA, double *restrict d2, double *restrict qn, double chk,
+                                          const int chain)
 {
-    const pala_work *wk = w->work;
-    const double tau = 0.5 * w->dt, h2 = tau * tau;
-    pala_vec3 *restrict X = w->x, *restrict R = w->r, *restrict V = w->v, *restrict W = w->w;
-    const pala_vec3 *restrict AC = w->acc, *restrict BA = w->bacc;
-    double qx_[PALA_BLOCK], qy_[PALA_BLOCK], qz_[PALA_BLOCK], d2[PALA_BLOCK];
-    const int chain = wk->chain, m = k1 - k0;
-    const double eps = 1e-12;
-    double chk = fa->chk;
-    pala_vec3 *restrict Xb = X + k0, *restrict Rb = R + k0, *restrict Vb = V + k0, *restrict Wb = W + k0;
-    double *restrict qxs = qx_, *restrict qys = qy_, *restrict qzs = qz_;
+    const double h2 = tau * tau;
     for (int i = 0; i < m; i++) {   /* eq. (69) */
         double vx = Vb[i].x, vy = Vb[i].y, vz = Vb[i].z, ox = Wb[i].x, oy = Wb[i].y, oz = Wb[i].z;
         double x = Xb[i].x + tau * vx, y = Xb[i].y + tau * vy, z = Xb[i].z + tau * vz;
@@ -457,40 +463,38 @@ static void drift_isotropic(pala_world *w, int k0, int k1, finish_acc *fa)
         double f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
         double qx = f * ax, qy = f * ay, qz = f * az;
         double rx = Rb[i].x, ry = Rb[i].y, rz = Rb[i].z;
-        double den = 1.0 - (qx * rx + qy * ry + qz * rz);
-        double sg = den < 0 ? -eps : eps;
-        den = fabs(den) < eps ? sg : den;
-        double inv = 1.0 / den;
-        double nx = (qx + rx) + (qy * rz - qz * ry), ny = (qy + ry) + (qz * rx - qx * rz), nz = (qz + rz) + (qx * ry - qy * rx);
-        rx = inv * nx; ry = inv * ny; rz = inv * nz;
+        COMPOSE(qx, qy, qz, rx, ry, rz);
         chk += 0.0 * (x + y + z + rx + ry + rz);
         d2[i] = h2 * (vx * vx + vy * vy + vz * vz);
-        qxs[i] = qx; qys[i] = qy; qzs[i] = qz;
+        qn[i] = qx * qx + qy * qy + qz * qz;
+        if (chain) {   /* eqs. (65)-(66) of the next step, with the same turn */
+            x = x + tau * vx; y = y + tau * vy; z = z + tau * vz;
+            COMPOSE(qx, qy, qz, rx, ry, rz);
+            Vb[i].x = vx + tau * AC[i].x; Vb[i].y = vy + tau * AC[i].y; Vb[i].z = vz + tau * AC[i].z;
+            Wb[i].x = ox + tau * BA[i].x; Wb[i].y = oy + tau * BA[i].y; Wb[i].z = oz + tau * BA[i].z;
+        }
         Xb[i].x = x; Xb[i].y = y; Xb[i].z = z;
         Rb[i].x = rx; Rb[i].y = ry; Rb[i].z = rz;
     }
-    if (chain)
-        for (int i = 0; i < m; i++) {   /* eqs. (65)-(66) of the next step, with the same turn */
-            double vx = Vb[i].x, vy = Vb[i].y, vz = Vb[i].z, qx = qxs[i], qy = qys[i], qz = qzs[i];
-            Xb[i].x = Xb[i].x + tau * vx; Xb[i].y = Xb[i].y + tau * vy; Xb[i].z = Xb[i].z + tau * vz;
-            double rx = Rb[i].x, ry = Rb[i].y, rz = Rb[i].z;
-            double den = 1.0 - (qx * rx + qy * ry + qz * rz);
-            double sg = den < 0 ? -eps : eps;
-            den = fabs(den) < eps ? sg : den;
-            double inv = 1.0 / den;
-            double nx = (qx + rx) + (qy * rz - qz * ry), ny = (qy + ry) + (qz * rx - qx * rz), nz = (qz + rz) + (qx * ry - qy * rx);
-            Rb[i].x = inv * nx; Rb[i].y = inv * ny; Rb[i].z = inv * nz;
-            Vb[i].x = vx + tau * AC[k0 + i].x; Vb[i].y = vy + tau * AC[k0 + i].y; Vb[i].z = vz + tau * AC[k0 + i].z;
-            Wb[i].x = Wb[i].x + tau * BA[k0 + i].x; Wb[i].y = Wb[i].y + tau * BA[k0 + i].y; Wb[i].z = Wb[i].z + tau * BA[k0 + i].z;
-        }
+    return chk;
+}
+
+static void drift_isotropic(pala_world *w, int k0, int k1, finish_acc *fa)
+{
+    const pala_work *wk = w->work;
+    const int chain = wk->chain;
+    double d2[PALA_BLOCK], qn[PALA_BLOCK];
+    const double tau = 0.5 * w->dt;
+    const int m = k1 - k0;
+    double chk = chain ? drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 1)
+                       : drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 0);
     fa->chk = chk;
     /* displacement bounds (pala_free_motion_h), the same for both free motions */
     double mv = 0;
     for (int k = k0; k < k1; k++) {
         double d = d2[k - k0];
         if (!wk->spheres_only && w->tmpl[w->tid[k]].ncomp > 1) {
-            int i = k - k0;
-            d = sqrt(d) + 2 * sqrt(qx_[i] * qx_[i] + qy_[i] * qy_[i] + qz_[i] * qz_[i]) * wk->smax[w->tid[k]];
+            d = sqrt(d) + 2 * sqrt(qn[k - k0]) * wk->smax[w->tid[k]];
             d = d * d;
         }
         mv = d > mv ? d : mv;
