@@ -293,6 +293,39 @@ static void record(sweep *sw, int g, const pala_facc *c)
     S->nout++;
 }
 
+/* Stage 4 without boundary blocks: the contributions into the ring sums in slot order.
+ * The row's grain k (the same for consecutive contacts) keeps its sums in registers; its
+ * partners j > k are never a cached row grain. */
+static inline void deliver_ring(pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss, const int spheres)
+{
+    int cur = -1;
+    pala_facc o = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (int i = 0; i < m; i++) {
+        int k = B->k[i], j = B->j[i];
+        if (k != cur) {
+            if (cur >= 0) R[cur & mask] = o;
+            cur = k;
+            o = R[k & mask];
+        }
+        pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
+        pala_facc *b = &R[j & mask];
+        o.F = pala_vadd(o.F, F);
+        o.T = pala_vadd(o.T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
+        b->F = pala_vadd(b->F, pala_vneg(F));
+        b->T = pala_vadd(b->T, pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]));
+        if (diss) {
+            pala_vec3 G = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
+            o.Fnc = pala_vadd(o.Fnc, G);
+            b->Fnc = pala_vadd(b->Fnc, pala_vneg(G));
+            if (!spheres) {
+                o.Tnc = pala_vadd(o.Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
+                b->Tnc = pala_vadd(b->Tnc, pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]));
+            }
+        }
+    }
+    if (cur >= 0) R[cur & mask] = o;
+}
+
 /* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
 static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, runaway *ru)
 {
@@ -300,25 +333,20 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, run
     const long mask = sw->mask;
     const int diss = sw->dissipative, spheres = sw->spheres;
     double worst = s->worst;
+    if (!sw->records) {
+        if (spheres) {
+            if (diss) deliver_ring(R, mask, B, m, 1, 1);
+            else deliver_ring(R, mask, B, m, 0, 1);
+        } else {
+            if (diss) deliver_ring(R, mask, B, m, 1, 0);
+            else deliver_ring(R, mask, B, m, 0, 0);
+        }
+    }
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]), G = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
         pala_vec3 Ti = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]), Tj = pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]);
-        if (!sw->records) {
-            pala_facc *a = &R[k & mask], *b = &R[j & mask];
-            a->F = pala_vadd(a->F, F);
-            a->T = pala_vadd(a->T, Ti);
-            b->F = pala_vadd(b->F, pala_vneg(F));
-            b->T = pala_vadd(b->T, Tj);
-            if (diss) {
-                a->Fnc = pala_vadd(a->Fnc, G);
-                b->Fnc = pala_vadd(b->Fnc, pala_vneg(G));
-                if (!spheres) {
-                    a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
-                    b->Tnc = pala_vadd(b->Tnc, pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]));
-                }
-            }
-        } else {
+        if (sw->records) {
             pala_facc ci, cj;
             ci.F = F; ci.T = Ti; ci.Fnc = G;
             cj.F = pala_vneg(F); cj.T = Tj; cj.Fnc = pala_vneg(G);
