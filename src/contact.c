@@ -33,26 +33,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Force on G from a wall (eqs. 53-57); see the comment at the top.  dv: relative velocity
- * w at the contact point.  n: unit normal towards G.  ov: overlap -d > 0.  rt: r~
- * (eq. 55).  Returns the force, U gets the potential, Fnc the non-conservative part
- * F - F_Hertz n (restitution on unloading and friction), whose work the step integrates
- * into the dissipated energy.  Pairs of components run the same formulas in stages
- * (sphere_stages, clump_stages below); keep them in step. */
-static inline pala_vec3 hertz_force(const pala_pairmat *pm, pala_vec3 n, double ov, double rt,
-                                    pala_vec3 dv, double *U, pala_vec3 *Fnc)
-{
-    double fh = pm->kE * sqrt(rt * ov) * ov;                /* eq. (57) */
-    *U = 0.4 * fh * ov;                                     /* (2/5) k (-d)^{5/2} */
-    double wn = pala_vdot(dv, n);                           /* eq. (54) */
-    double fn = wn > 0 ? pm->delta * fh : fh;               /* eq. (56) */
-    pala_vec3 wt = pala_vaxpy(dv, -wn, n);
-    double den = pm->nu + pala_vnorm(wt);
-    double c = pm->mu * fn / (den > 0 ? den : 1.0);         /* eq. (53) */
-    *Fnc = pala_vsub(pala_vscale(fn - fh, n), pala_vscale(c, wt));
-    return pala_vsub(pala_vscale(fn, n), pala_vscale(c, wt));
-}
-
 /* Where a block records the first runaway overlap (the message is written serially). */
 typedef struct runaway { double ratio; int i, j; } runaway;
 
@@ -88,92 +68,6 @@ static inline void facc_start(const pala_world *w, int k, pala_facc *A)
     A->T = A->Fnc = A->Tnc = pala_v(0, 0, 0);
 }
 
-/* ---- walls --------------------------------------------------------------------------- */
-/* One component (centre c, radius a) of grain k against a wall with inward normal n,
- * overlap ov and r~ = rt (PHYSICS.md 2: flat wall r~ = 2a, cavity r~ = 2aR/(R-a)).
- * The contact point is the middle of the overlap, c - (a - ov/2) n: the limit of
- * c_ij in eq. (50) for a sphere of radius r' -> infinity.  Adds to A and *U. */
-static pala_vec3 wall_contact(const pala_pairmat *pm, pala_vec3 xk, pala_vec3 vk, pala_vec3 wk,
-                              pala_vec3 c, double a, pala_vec3 n, double ov, double rt, pala_facc *A, double *U)
-{
-    pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
-    pala_vec3 r = pala_vsub(cp, xk);
-    pala_vec3 dv = pala_vadd(vk, pala_vcross(wk, r));
-    double u;
-    pala_vec3 fnc;
-    pala_vec3 F = hertz_force(pm, n, ov, rt, dv, &u, &fnc);
-    A->Fnc = pala_vadd(A->Fnc, fnc);
-    A->Tnc = pala_vadd(A->Tnc, pala_vcross(r, fnc));
-    A->F = pala_vadd(A->F, F);
-    A->T = pala_vadd(A->T, pala_vcross(r, F));
-    *U += u;
-    return F;
-}
-
-/* The walls of grain k: adds to A and *U, wall impulses of a step dt to s. */
-static void walls_touching(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru);
-static inline void walls(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru)
-{
-    double R = w->tmpl[w->tid[k]].bound_radius;
-    pala_vec3 x = w->x[k];
-    if (w->container == PALA_CONTAINER_BOX) {
-        /* the bounding sphere clear of every face: nothing to do (most grains) */
-        int in = (x.x - R > w->box_lo.x) & (w->box_hi.x - x.x > R) & (x.y - R > w->box_lo.y) & (w->box_hi.y - x.y > R);
-        if (in & (w->dim == 2 || ((x.z - R > w->box_lo.z) & (w->box_hi.z - x.z > R)))) return;
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
-        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R < w->cav_R) return;
-    } else return;
-    walls_touching(w, k, dt, A, U, s, ru);
-}
-
-static void walls_touching(const pala_world *w, int k, double dt, pala_facc *A, double *U, pala_blocksum *s, runaway *ru)
-{
-    const pala_template *t = &w->tmpl[w->tid[k]];
-    double R = t->bound_radius;
-    pala_vec3 x = w->x[k];
-    pala_vec3 vk = w->v[k], wk = w->w[k];
-    int p0 = blk_peb(w, k);
-    const double *rad = w->shape_r + t->comp0;
-    const pala_pairmat *pm = &w->pm[t->material * w->nmat + w->wall_mat];
-    if (w->container == PALA_CONTAINER_BOX) {
-        const double xs[3] = {x.x, x.y, x.z};
-        const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
-        int nax = w->dim == 2 ? 2 : 3;
-        for (int ax = 0; ax < nax; ax++) {
-            if (xs[ax] - R > lo[ax] && hi[ax] - xs[ax] > R) continue;  /* bounding sphere clear */
-            for (int i = 0; i < t->ncomp; i++) {
-                pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
-                const double c[3] = {pc.x, pc.y, pc.z};
-                for (int side = 0; side < 2; side++) {
-                    double dist = side ? hi[ax] - c[ax] : c[ax] - lo[ax];
-                    double ov = rad[i] - dist;
-                    if (ov <= 0) continue;
-                    double nn[3] = {0, 0, 0};
-                    nn[ax] = side ? -1 : 1;
-                    pala_vec3 F = wall_contact(pm, x, vk, wk, pc, rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i], A, U);
-                    s->imp[2 * ax + side] = pala_vaxpy(s->imp[2 * ax + side], -dt, F);
-                    s->nwall++;
-                    note_overlap(w, ov, rad[i], k, -1, s, ru);
-                }
-            }
-        }
-    } else {
-        double Rc = w->cav_R;
-        for (int i = 0; i < t->ncomp; i++) {
-            pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
-            pala_vec3 d = pala_vsub(pc, w->cav_c);
-            double q = pala_vnorm(d), ov = q + rad[i] - Rc;
-            if (ov <= 0 || q == 0) continue;
-            pala_vec3 n = pala_vscale(-1.0 / q, d);
-            double rt = 2 * rad[i] * Rc / (Rc - rad[i]);             /* H(a, -Rc) */
-            pala_vec3 F = wall_contact(pm, x, vk, wk, pc, rad[i], n, ov, rt, A, U);
-            s->imp[0] = pala_vaxpy(s->imp[0], -dt, F);
-            s->nwall++;
-            note_overlap(w, ov, rad[i], k, -1, s, ru);
-        }
-    }
-}
-
 /* ---- the pair kernel ------------------------------------------------------------------ */
 /* The touching pairs of a block's rows are collected (no branch per neighbour) into a
  * batch in structure-of-arrays form, and the kernel runs in stages: the square roots,
@@ -193,6 +87,8 @@ typedef struct pala_batch {
     double Fx[BATCH], Fy[BATCH], Fz[BATCH], Gx[BATCH], Gy[BATCH], Gz[BATCH];
     double Tix[BATCH], Tiy[BATCH], Tiz[BATCH], Tjx[BATCH], Tjy[BATCH], Tjz[BATCH];
     double Hix[BATCH], Hiy[BATCH], Hiz[BATCH], Hjx[BATCH], Hjy[BATCH], Hjz[BATCH];   /* clumps: torques of G */
+    double rt[BATCH];                                       /* walls: r~ */
+    int face[BATCH];                                        /* walls: which */
 } pala_batch;
 
 size_t pala_batch_size(void) { return sizeof(pala_batch); }
@@ -267,6 +163,114 @@ static inline void stage_force(pala_batch *B, int m, int spheres, int one, pala_
             B->Hjx[i] = rjy * -Gz - rjz * -Gy; B->Hjy[i] = rjz * -Gx - rjx * -Gz; B->Hjz[i] = rjx * -Gy - rjy * -Gx;
         }
     }
+}
+
+/* ---- walls --------------------------------------------------------------------------- */
+/* 1 if grain k's bounding sphere is clear of every wall (most grains). */
+static inline int walls_clear(const pala_world *w, int k)
+{
+    double R = w->tmpl[w->tid[k]].bound_radius;
+    pala_vec3 x = w->x[k];
+    if (w->container == PALA_CONTAINER_BOX) {
+        int in = (x.x - R > w->box_lo.x) & (w->box_hi.x - x.x > R) & (x.y - R > w->box_lo.y) & (w->box_hi.y - x.y > R);
+        return in & (w->dim == 2 || ((x.z - R > w->box_lo.z) & (w->box_hi.z - x.z > R)));
+    }
+    if (w->container == PALA_CONTAINER_CAVITY) return pala_vnorm(pala_vsub(x, w->cav_c)) + R < w->cav_R;
+    return 1;
+}
+
+/* One component (centre c, radius a) of grain k against a wall (face) with inward normal
+ * n, overlap ov and r~ = rt (PHYSICS.md 2: flat wall r~ = 2a, cavity r~ = 2aR/(R-a)) joins
+ * the batch.  The wall is a component that does not move: the contact point is the middle
+ * of the overlap, c - (a - ov/2) n (the limit of c_ij in eq. 50 for a sphere of radius
+ * r' -> infinity), w is the velocity of G's material there (eq. 54), and the torque is
+ * about G's centre (eq. 51): the clump stages of the pair kernel. */
+static void wall_join(const pala_world *w, pala_batch *B, int k, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt)
+{
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    const pala_pairmat *pm = &w->pm[t->material * w->nmat + w->wall_mat];
+    int m = B->n++;
+    pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
+    pala_vec3 r = pala_vsub(cp, w->x[k]);
+    pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
+    B->k[m] = k; B->face[m] = face; B->ai[m] = a; B->ov[m] = ov; B->rt[m] = rt;
+    B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
+    B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
+    B->rix[m] = r.x; B->riy[m] = r.y; B->riz[m] = r.z;
+    B->rjx[m] = B->rjy[m] = B->rjz[m] = 0;
+    B->kE[m] = pm->kE; B->de[m] = pm->delta; B->mu[m] = pm->mu; B->nu[m] = pm->nu;
+}
+
+/* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
+ * forces of eqs. (53)-(57), wall impulses of a step dt, and the Hertz energy into *U. */
+static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s, runaway *ru)
+{
+    int m = B->n;
+    for (int i = 0; i < m; i++) B->sq[i] = sqrt(B->rt[i] * B->ov[i]);
+    stage_force(B, m, 0, 0, w->pm[0]);
+    for (int i = 0; i < m; i++) {
+        pala_facc *a = &A[B->k[i] & mask];
+        pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
+        a->Fnc = pala_vadd(a->Fnc, pala_v(B->Gx[i], B->Gy[i], B->Gz[i]));
+        a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
+        a->F = pala_vadd(a->F, F);
+        a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
+        *U += 0.4 * (B->kE[i] * B->sq[i] * B->ov[i]) * B->ov[i];              /* (2/5) k (-d)^{5/2} */
+        s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
+        s->nwall++;
+        note_overlap(w, B->ov[i], B->ai[i], B->k[i], -1, s, ru);
+    }
+    B->n = 0;
+}
+
+/* The walls of grains [k0, k1), whose sums are A[k & mask]: each grain's contacts in a
+ * fixed order (axis, component, side), batched through the kernel in that order.  B must
+ * be empty. */
+static void block_walls(const pala_world *w, pala_batch *B, int k0, int k1, pala_facc *A, long mask, double dt, double *U,
+                        pala_blocksum *s, runaway *ru)
+{
+    if (w->container == PALA_CONTAINER_NONE) return;
+    for (int k = k0; k < k1; k++) {
+        if (walls_clear(w, k)) continue;
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        double R = t->bound_radius;
+        pala_vec3 x = w->x[k];
+        int p0 = blk_peb(w, k);
+        const double *rad = w->shape_r + t->comp0;
+        if (w->container == PALA_CONTAINER_BOX) {
+            const double xs[3] = {x.x, x.y, x.z};
+            const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
+            int nax = w->dim == 2 ? 2 : 3;
+            for (int ax = 0; ax < nax; ax++) {
+                if (xs[ax] - R > lo[ax] && hi[ax] - xs[ax] > R) continue;  /* bounding sphere clear */
+                for (int i = 0; i < t->ncomp; i++) {
+                    pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
+                    const double c[3] = {pc.x, pc.y, pc.z};
+                    for (int side = 0; side < 2; side++) {
+                        double dist = side ? hi[ax] - c[ax] : c[ax] - lo[ax];
+                        double ov = rad[i] - dist;
+                        if (ov <= 0) continue;
+                        double nn[3] = {0, 0, 0};
+                        nn[ax] = side ? -1 : 1;
+                        if (B->n == BATCH) walls_run(w, B, A, mask, dt, U, s, ru);
+                        wall_join(w, B, k, 2 * ax + side, pc, rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i]);
+                    }
+                }
+            }
+        } else {
+            double Rc = w->cav_R;
+            for (int i = 0; i < t->ncomp; i++) {
+                pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
+                pala_vec3 d = pala_vsub(pc, w->cav_c);
+                double q = pala_vnorm(d), ov = q + rad[i] - Rc;
+                if (ov <= 0 || q == 0) continue;
+                double rt = 2 * rad[i] * Rc / (Rc - rad[i]);                   /* H(a, -Rc) */
+                if (B->n == BATCH) walls_run(w, B, A, mask, dt, U, s, ru);
+                wall_join(w, B, k, 0, pc, rad[i], pala_vscale(-1.0 / q, d), ov, rt);
+            }
+        }
+    }
+    if (B->n) walls_run(w, B, A, mask, dt, U, s, ru);
 }
 
 /* The thread's view of the sums during the sweep. */
@@ -563,25 +567,24 @@ static void drift_general(pala_world *w, int k0, int k1, finish_acc *fa)
  * three passes over the range: short loops whose iterations are independent, so the
  * processor overlaps the long dependency chains of the rotation update of many grains. */
 
-static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_blocksum *s, runaway *ru, finish_acc *fa);
+static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, finish_acc *fa);
 
-static void finish_range(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, runaway *ru, finish_acc *fa)
+static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, runaway *ru, finish_acc *fa)
 {
     const pala_work *wk = w->work;
+    double U = 0;
+    if (wk->spheres_only)   /* pairs of spheres: all torque is friction's */
+        for (int k = k0; k < k1; k++) A[k & mask].Tnc = A[k & mask].T;
+    block_walls(w, B, k0, k1, A, mask, w->dt, &U, s, ru);
     int tid = wk->btid[k0 / PALA_BLOCK];
     if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic) {
-        finish_isotropic(w, k0, k1, A, mask, tid, s, ru, fa);
+        finish_isotropic(w, k0, k1, A, mask, tid, fa);
         return;
     }
     double tau = 0.5 * w->dt, pdiss = 0;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
         const pala_template *t = &w->tmpl[w->tid[k]];
-        if (wk->spheres_only) a->Tnc = a->T;   /* pairs of spheres: all torque is friction's */
-        if (w->container != PALA_CONTAINER_NONE) {
-            double U = 0;
-            walls(w, k, w->dt, a, &U, s, ru);
-        }
         pala_vec3 an = pala_vscale(wk->invm[w->tid[k]], a->F);                /* eq. (61) */
         pala_vec3 be = ang_acc(t, w->r[k], a->T);                              /* eq. (62) */
         if (wk->dissipative) {
@@ -632,17 +635,9 @@ static void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, lo
     *big = nbig;
 }
 
-static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_blocksum *s, runaway *ru, finish_acc *fa)
+static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, finish_acc *fa)
 {
     const pala_work *wk = w->work;
-    for (int k = k0; k < k1; k++) {
-        pala_facc *a = &A[k & mask];
-        if (wk->spheres_only) a->Tnc = a->T;   /* pairs of spheres: all torque is friction's */
-        if (w->container != PALA_CONTAINER_NONE) {
-            double U = 0;
-            walls(w, k, w->dt, a, &U, s, ru);
-        }
-    }
     int big;
     kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, fa, &big);
     if (big) drift_general(w, k0, k1, fa);
@@ -676,7 +671,7 @@ static void sweep_job(pala_world *w, int t, int b0, int b1)
         runaway ru = {0, 0, -1};
         block_pairs(&sw, k0, k1, &s, &ru);
         finish_acc fa = {0, 0, 0, 0};
-        if (wk->bbrank[b] < 0) finish_range(w, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
+        if (wk->bbrank[b] < 0) finish_range(w, sw.S->B, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 }
@@ -725,7 +720,7 @@ static void boundary_job(pala_world *w, int t, int b0, int b1)
             facc_start(w, k, a);
             for (long e = e0; e < e1; e++) facc_add(a, &ptr[e]->a, wk->dissipative);
         }
-        finish_range(w, b * PALA_BLOCK, blk_end(w, b), A, PALA_BLOCK - 1, &s, &ru, &fa);
+        finish_range(w, S->B, b * PALA_BLOCK, blk_end(w, b), A, PALA_BLOCK - 1, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 #undef LOCAL
@@ -828,10 +823,11 @@ int pala_world_forces_step(pala_world *w, double *pdiss)
 }
 
 /* ---- the contact energy of the current state (no step) --------------------------------- */
-static void energy_blocks(pala_world *w, int b0, int b1)
+static void energy_blocks(pala_world *w, int t, int b0, int b1)
 {
     const int *st = w->nl.start, *nb = w->nl.nbr;
     const double *prad = w->work->prad;
+    pala_batch *B = w->work->ts[t].B;
     for (int b = b0; b < b1; b++) {
         pala_blocksum s;
         memset(&s, 0, sizeof s);
@@ -856,7 +852,7 @@ static void energy_blocks(pala_world *w, int b0, int b1)
             }
             pala_facc A;
             facc_start(w, k, &A);
-            walls(w, k, 0, &A, &U, &s, &ru);
+            block_walls(w, B, k, k + 1, &A, 0, 0, &U, &s, &ru);
         }
         s.U = U;
         s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
@@ -870,6 +866,6 @@ int pala_world_forces(pala_world *w, double *U)
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     pala_nlist_update(w);
-    pala_world_par(w, energy_blocks);
+    pala_world_par_t(w, energy_blocks);
     return reduce_forces(w, U, NULL) ? PALA_UNSTABLE : PALA_OK;
 }
