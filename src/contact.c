@@ -423,23 +423,24 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru
     pala_world *w = sw->w;
     const int *st = w->nl.start, *nb = w->nl.nbr;
     const double *prad = w->work->prad;
-    pala_batch *B = sw->S->B;
+    pala_batch *restrict B = sw->S->B;
+    int n = 0;   /* the batch's count, in a register (B->n when the kernel runs) */
     if (sw->spheres) {
         const pala_vec3 *X = w->x;
         for (int k = k0; k < k1; k++) {
             pala_vec3 ci = X[k];
             double ai = prad[k];
             for (int s0 = st[k]; s0 < st[k + 1]; s0++) {
-                int q = nb[s0], m = B->n;
+                int q = nb[s0];
                 double dx = ci.x - X[q].x, dy = ci.y - X[q].y, dz = ci.z - X[q].z, aj = prad[q], sr = ai + aj;
                 double d2 = dx * dx + dy * dy + dz * dz;
-                B->k[m] = k; B->j[m] = q;
-                B->dx[m] = dx; B->dy[m] = dy; B->dz[m] = dz; B->d2[m] = d2; B->ai[m] = ai; B->aj[m] = aj;
-                B->n += d2 < sr * sr;
-                if (B->n == BATCH) run_spheres(sw, B, s, ru);
+                B->k[n] = k; B->j[n] = q;
+                B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+                n += d2 < sr * sr;
+                if (n == BATCH) { B->n = n; run_spheres(sw, B, s, ru); n = 0; }
             }
         }
-        if (B->n) run_spheres(sw, B, s, ru);
+        if (n) { B->n = n; run_spheres(sw, B, s, ru); }
         return;
     }
     const pala_vec3 *pc = w->pc;
@@ -449,16 +450,16 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru
             pala_vec3 ci = pc[p];
             double ai = prad[p];
             for (int s0 = st[p]; s0 < st[p + 1]; s0++) {
-                int q = nb[s0], m = B->n;
+                int q = nb[s0];
                 double dx = ci.x - pc[q].x, dy = ci.y - pc[q].y, dz = ci.z - pc[q].z, aj = prad[q], sr = ai + aj;
                 double d2 = dx * dx + dy * dy + dz * dz;
-                B->k[m] = k; B->j[m] = pg[q]; B->p[m] = p;
-                B->dx[m] = dx; B->dy[m] = dy; B->dz[m] = dz; B->d2[m] = d2; B->ai[m] = ai; B->aj[m] = aj;
-                B->n += d2 < sr * sr;
-                if (B->n == BATCH) run_clumps(sw, B, s, ru);
+                B->k[n] = k; B->j[n] = pg[q]; B->p[n] = p;
+                B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+                n += d2 < sr * sr;
+                if (n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
             }
         }
-    if (B->n) run_clumps(sw, B, s, ru);
+    if (n) { B->n = n; run_clumps(sw, B, s, ru); }
 }
 
 typedef struct finish_acc { double pdiss, mv, mv2, chk; } finish_acc;   /* per block */
