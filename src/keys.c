@@ -41,7 +41,7 @@ const pala_keydef pala_keys[] = {
     {PALA_S_TOP, "max_overlap", PALA_K_REAL, "0.5", "-", 1e-6, 1, 0, 0, NULL, 0, 0,
      "stop as unstable when an overlap exceeds this fraction of the smaller component radius"},
     {PALA_S_TOP, "neighbor_skin", PALA_K_REAL, "0", "m", 0, INF, 0, 0, NULL, 0, 0,
-     "Verlet skin of the neighbour list; 0 chooses 0.2 x the largest bounding radius"},
+     "Verlet skin of the neighbour list; 0 chooses 0.2 x the largest component radius"},
     {PALA_S_TOP, "lammps_data", PALA_K_PATH, NULL, "-", 0, 0, 0, 0, NULL, 0, 0,
      "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
      "path relative to this control file; with container = box and no box key, its box"},

@@ -116,11 +116,12 @@ int pala_world_prepare(pala_world *w)
             for (int p = w->p0[k]; p < w->p0[k + 1]; p++) w->pg[p] = k;
     }
     w->nl.builds = 0;
-    double rmax = 0, amax = 0;
-    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    double amax = 0;
     for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
     w->nl.amax = amax;
-    if (!(w->nl.skin > 0)) w->nl.skin = 0.2 * rmax;
+    /* the list is on components: its skin scales with them (a clump's bounding radius
+     * would list many more pairs that never touch) */
+    if (!(w->nl.skin > 0)) w->nl.skin = 0.2 * amax;
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     pala_work_prepare(w);
