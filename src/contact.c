@@ -300,34 +300,54 @@ static void record(sweep *sw, int g, const pala_facc *c)
 /* Stage 4 without boundary blocks: the contributions into the ring sums in slot order.
  * The row's grain k (the same for consecutive contacts) keeps its sums in registers; its
  * partners j > k are never a cached row grain. */
-static inline void deliver_ring(pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss, const int spheres)
+static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss,
+                                const int spheres, const int records)
 {
-    int cur = -1;
+    int cur = -1, curbnd = 0;
     pala_facc o = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         if (k != cur) {
-            if (cur >= 0) R[cur & mask] = o;
+            if (cur >= 0 && !curbnd) R[cur & mask] = o;
             cur = k;
-            o = R[k & mask];
+            curbnd = records && sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
+            if (!curbnd) o = R[k & mask];
         }
-        pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
-        pala_facc *b = &R[j & mask];
-        o.F = pala_vadd(o.F, F);
-        o.T = pala_vadd(o.T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
-        b->F = pala_vadd(b->F, pala_vneg(F));
-        b->T = pala_vadd(b->T, pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]));
+        pala_facc ci, cj;
+        ci.F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
+        ci.T = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]);
+        cj.F = pala_vneg(ci.F);
+        cj.T = pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]);
+        ci.Fnc = cj.Fnc = ci.Tnc = cj.Tnc = pala_v(0, 0, 0);   /* spheres: T serves (finish_range) */
         if (diss) {
-            pala_vec3 G = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
-            o.Fnc = pala_vadd(o.Fnc, G);
-            b->Fnc = pala_vadd(b->Fnc, pala_vneg(G));
+            ci.Fnc = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
+            cj.Fnc = pala_vneg(ci.Fnc);
             if (!spheres) {
-                o.Tnc = pala_vadd(o.Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
-                b->Tnc = pala_vadd(b->Tnc, pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]));
+                ci.Tnc = pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]);
+                cj.Tnc = pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]);
+            }
+        }
+        if (curbnd) record(sw, k, &ci);
+        else {
+            o.F = pala_vadd(o.F, ci.F);
+            o.T = pala_vadd(o.T, ci.T);
+            if (diss) {
+                o.Fnc = pala_vadd(o.Fnc, ci.Fnc);
+                if (!spheres) o.Tnc = pala_vadd(o.Tnc, ci.Tnc);
+            }
+        }
+        if (records && sw->bbrank[(unsigned)j / PALA_BLOCK] >= 0) record(sw, j, &cj);
+        else {
+            pala_facc *b = &R[j & mask];
+            b->F = pala_vadd(b->F, cj.F);
+            b->T = pala_vadd(b->T, cj.T);
+            if (diss) {
+                b->Fnc = pala_vadd(b->Fnc, cj.Fnc);
+                if (!spheres) b->Tnc = pala_vadd(b->Tnc, cj.Tnc);
             }
         }
     }
-    if (cur >= 0) R[cur & mask] = o;
+    if (cur >= 0 && !curbnd) R[cur & mask] = o;
 }
 
 /* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
@@ -335,36 +355,23 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, run
 {
     pala_facc *R = sw->S->ring;
     const long mask = sw->mask;
-    const int diss = sw->dissipative, spheres = sw->spheres;
-    double worst = s->worst;
-    if (!sw->records) {
-        if (spheres) {
-            if (diss) deliver_ring(R, mask, B, m, 1, 1);
-            else deliver_ring(R, mask, B, m, 0, 1);
-        } else {
-            if (diss) deliver_ring(R, mask, B, m, 1, 0);
-            else deliver_ring(R, mask, B, m, 0, 0);
-        }
+    const int diss = sw->dissipative;
+    if (sw->records) {
+        if (sw->spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1);
+        else deliver_ring(sw, R, mask, B, m, diss, 0, 1);
+    } else if (sw->spheres) {
+        if (diss) deliver_ring(sw, R, mask, B, m, 1, 1, 0);
+        else deliver_ring(sw, R, mask, B, m, 0, 1, 0);
+    } else {
+        if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
+        else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
     }
+    double worst = s->worst;
     for (int i = 0; i < m; i++) {
-        int k = B->k[i], j = B->j[i];
-        pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]), G = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
-        pala_vec3 Ti = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]), Tj = pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]);
-        if (sw->records) {
-            pala_facc ci, cj;
-            ci.F = F; ci.T = Ti; ci.Fnc = G;
-            cj.F = pala_vneg(F); cj.T = Tj; cj.Fnc = pala_vneg(G);
-            ci.Tnc = spheres ? Ti : pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]);
-            cj.Tnc = spheres ? Tj : pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]);
-            if (sw->bbrank[(unsigned)k / PALA_BLOCK] < 0) facc_add(&R[k & mask], &ci, diss);
-            else record(sw, k, &ci);
-            if (sw->bbrank[(unsigned)j / PALA_BLOCK] < 0) facc_add(&R[j & mask], &cj, diss);
-            else record(sw, j, &cj);
-        }
         double r = B->ratio[i];
         if (r > worst) {
             worst = r;
-            if (r > sw->w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = r; ru->i = k; ru->j = j; }
+            if (r > sw->w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = r; ru->i = B->k[i]; ru->j = B->j[i]; }
         }
     }
     s->worst = worst;
@@ -770,7 +777,8 @@ static void runaway_message(pala_world *w)
     for (int b = 0; b < w->work->nblk; b++) {
         const pala_blocksum *o = &w->work->bs[b];
         if (!o->bad) continue;
-        int i = o->bad_i, j = o->bad_j;
+        int i = o->bad_i, j = o->bad_j;   /* numbers of the input */
+        if (w->gid) { i = w->gid[i]; if (j >= 0) j = w->gid[j]; }
         double ratio = o->bad_ratio;
         char msg[1024];
         if (!w->why[0]) {

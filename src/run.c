@@ -101,13 +101,18 @@ static void traj_header(FILE *f, const pala_world *w)
         }
     }
     fprintf(f, "grains %d\n", w->n);
-    for (int k = 0; k < w->n; k++) fprintf(f, "%d%c", w->tid[k], k + 1 == w->n || (k + 1) % 32 == 0 ? '\n' : ' ');
+    for (int i = 0; i < w->n; i++) {
+        int k = w->gid ? w->inv[i] : i;
+        fprintf(f, "%d%c", w->tid[k], i + 1 == w->n || (i + 1) % 32 == 0 ? '\n' : ' ');
+    }
 }
 
+/* Grains in the order of the input (w->gid). */
 static void traj_frame(FILE *f, const pala_world *w)
 {
     fprintf(f, "frame %ld %.17g\n", w->step, w->t);
-    for (int k = 0; k < w->n; k++) {
+    for (int i = 0; i < w->n; i++) {
+        int k = w->gid ? w->inv[i] : i;
         pala_vec3 x = w->x[k], r = w->r[k], v = w->v[k], o = w->w[k];
         fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
                 x.x, x.y, x.z, r.x, r.y, r.z, v.x, v.y, v.z, o.x, o.y, o.z);

@@ -689,6 +689,7 @@ static int build_world(pala_scene *s)
     if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
+    pala_world_sort(w);
     pala_world_prepare(w);
     return 0;
 }

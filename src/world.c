@@ -31,7 +31,7 @@ void pala_world_free(pala_world *w)
 {
     free(w->mat); free(w->pm); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
-    free(w->tid); free(w->p0); free(w->pc); free(w->pg);
+    free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg);
     pala_nlist_free(&w->nl);
     pala_work_free(w);
     memset(w, 0, sizeof *w);
@@ -69,6 +69,68 @@ int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala
     w->acc[k] = w->bacc[k] = pala_v(0, 0, 0);   /* paper section 7: alpha, beta start at 0 */
     w->tid[k] = tmpl;
     return k;
+}
+
+typedef struct sortkey { unsigned long long key; int k; } sortkey;
+
+static int cmp_sortkey(const void *a, const void *b)
+{
+    const sortkey *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->k > y->k) - (x->k < y->k);
+}
+
+#define PERMUTE(arr, type)                                                  \
+    do {                                                                    \
+        type *tmp_ = pala_xrealloc(NULL, (size_t)w->n * sizeof *tmp_);      \
+        for (int i = 0; i < w->n; i++) tmp_[i] = (arr)[order[i].k];         \
+        free(arr);                                                          \
+        (arr) = tmp_;                                                       \
+    } while (0)
+
+void pala_world_sort(pala_world *w)
+{
+    /* a few blocks fit in cache in any order, and keep their round-off as given */
+    if (w->n < 2 * PALA_BLOCK || w->gid) return;
+    double rmax = 0;
+    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    pala_vec3 lo = w->x[0], hi = w->x[0];
+    for (int k = 1; k < w->n; k++) {
+        lo = pala_v(fmin(lo.x, w->x[k].x), fmin(lo.y, w->x[k].y), fmin(lo.z, w->x[k].z));
+        hi = pala_v(fmax(hi.x, w->x[k].x), fmax(hi.y, w->x[k].y), fmax(hi.z, w->x[k].z));
+    }
+    /* cells of two bounding radii; the slowest index runs along the longest extent */
+    const double ext[3] = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}, l0[3] = {lo.x, lo.y, lo.z};
+    int ax[3] = {0, 1, 2};
+    for (int i = 0; i < 3; i++)
+        for (int j = i + 1; j < 3; j++)
+            if (ext[ax[j]] > ext[ax[i]]) { int t = ax[i]; ax[i] = ax[j]; ax[j] = t; }
+    double cell = rmax > 0 ? 2 * rmax : 1;
+    unsigned long long nc[3];
+    for (int i = 0; i < 3; i++) {
+        double c = floor(ext[i] / cell) + 1;
+        nc[i] = c < 1e6 ? (unsigned long long)c : 1000000ull;
+    }
+    sortkey *order = pala_xrealloc(NULL, (size_t)w->n * sizeof *order);
+    for (int k = 0; k < w->n; k++) {
+        const double xs[3] = {w->x[k].x, w->x[k].y, w->x[k].z};
+        unsigned long long key = 0;
+        for (int i = 0; i < 3; i++) {
+            double c = floor((xs[ax[i]] - l0[ax[i]]) / cell);
+            unsigned long long ic = c < 0 ? 0 : c >= (double)nc[ax[i]] ? nc[ax[i]] - 1 : (unsigned long long)c;
+            key = key * nc[ax[i]] + ic;
+        }
+        order[k].key = key;
+        order[k].k = k;
+    }
+    qsort(order, (size_t)w->n, sizeof *order, cmp_sortkey);
+    PERMUTE(w->x, pala_vec3); PERMUTE(w->r, pala_vec3); PERMUTE(w->v, pala_vec3); PERMUTE(w->w, pala_vec3);
+    PERMUTE(w->acc, pala_vec3); PERMUTE(w->bacc, pala_vec3); PERMUTE(w->tid, int);
+    w->cap = w->n;
+    w->gid = pala_xrealloc(NULL, (size_t)w->n * sizeof *w->gid);
+    w->inv = pala_xrealloc(NULL, (size_t)w->n * sizeof *w->inv);
+    for (int i = 0; i < w->n; i++) { w->gid[i] = order[i].k; w->inv[order[i].k] = i; }
+    free(order);
 }
 
 double pala_harmonic(double a, double b)

@@ -175,6 +175,9 @@ typedef struct pala_world {
     pala_vec3 *x, *r, *v, *w;      /* position m, rotation vector, velocity m/s, angular velocity 1/s */
     pala_vec3 *acc, *bacc;         /* accelerations alpha (m/s^2), beta (1/s^2) of the last step */
     int *tid;                      /* template index */
+    int *gid;                      /* grain k's number in the input (0-based), NULL if the same:
+                                      grains are stored in spatial order (pala_world_sort) */
+    int *inv;                      /* where input grain i is stored: gid[inv[i]] == i */
     int *p0;                       /* first pebble (component instance) of each grain */
     /* pebbles: world positions of all components, recomputed from shape vectors.  In a
      * world of spheres only, pebble k is grain k at x[k]: p0 and pc stay NULL (saving 28
@@ -201,6 +204,11 @@ int pala_world_add_material(pala_world *w, const pala_material *m);
 /* Adds a template; copies its n shape vectors and radii into the world. */
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
+/* Store the grains in spatial order (layers across the longest extent of the packing), so
+ * near grains are near in memory and the force sweep's window stays small; w->gid keeps
+ * each grain's number in the input for output.  Worlds of fewer than 512 grains stay as
+ * they are.  Call after adding grains, before pala_world_prepare. */
+void pala_world_sort(pala_world *w);
 /* Finish setup: pair-material table, pebbles, neighbour list. Call before stepping. */
 int pala_world_prepare(pala_world *w);
 /* Threads used by pala_world_step and the force pass (results do not depend on it). */
