@@ -45,10 +45,12 @@ static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T
 static inline int blk_peb(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
 static inline int blk_end(const pala_world *w, int b) { return (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n; }
 
+/* The overlap ov / amin against the worst so far and the limit (as stage_deliver does). */
 static inline void note_overlap(const pala_world *w, double ov, double amin, int i, int j, pala_blocksum *s, runaway *ru)
 {
-    if (ov > s->worst * amin) s->worst = ov / amin;
-    if (ov > w->max_overlap * amin && !s->bad) { s->bad = 1; ru->ratio = ov / amin; ru->i = i; ru->j = j; }
+    double r = ov / amin;
+    if (r > s->worst) s->worst = r;
+    if (r > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = r; ru->i = i; ru->j = j; }
 }
 
 static inline void facc_add(pala_facc *A, const pala_facc *c, int dissipative)

@@ -95,19 +95,28 @@ int pala_world_steps(pala_world *w, long n)
         w->t += tau;
         w->step++;
         w->diss -= w->dt * pdiss;
-        if (!finite) {
-            if (!w->why[0])
+        if (chained) {   /* the next step's first free motion happened in the sweep */
+            double mv = 0;
+            for (int b = 0; b < w->work->nblk; b++)
+                if (mv < w->work->bs[b].move2) mv = w->work->bs[b].move2;
+            w->nl.drift += sqrt(mv);
+        }
+        if (!finite || st != PALA_OK) {
+            /* The sweep finishes grains before it knows whether a later one fails, so a
+             * chained step has started the next one already.  An unchained step does the
+             * same here: the state reported is the next step's midpoint, at t + dt/2,
+             * whatever the chaining (the world is not meant to be stepped further). */
+            if (!chained) {
+                pala_world_par(w, phase_drift_kick);
+                add_drift(w);
+            }
+            w->t += tau;
+            if (!finite && !w->why[0])
                 snprintf(w->why, sizeof w->why,
                          "non-finite state at t = %.6g s (step %ld): the time step is too large for the "
                          "stiffness; reduce dt (a contact should last at least ~20 steps)", w->t, w->step);
-            return PALA_UNSTABLE;
-        }
-        if (st != PALA_OK) return st;
-        if (chained) {   /* the next step's first free motion happened in the gather */
-            double mv = 0;
-            for (int b = 0; b < w->work->nblk; b++)
-                if (w->work->bs[b].move2 > mv) mv = w->work->bs[b].move2;
-            w->nl.drift += sqrt(mv);
+            w->work->chain = 0;
+            return finite ? st : PALA_UNSTABLE;
         }
     }
     w->work->chain = 0;

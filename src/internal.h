@@ -14,6 +14,7 @@ typedef struct pala_pool pala_pool;
 pala_pool *pala_pool_create(int n);
 void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg);
 void pala_pool_free(pala_pool *p);
+int pala_pool_size(const pala_pool *p);   /* threads started (fewer than asked if the system refused) */
 int pala_cpu_count(void);
 
 /* Grains are processed in fixed blocks of PALA_BLOCK; sums over grains are formed per

@@ -85,6 +85,8 @@ pala_pool *pala_pool_create(int n)
 }
 
 
+int pala_pool_size(const pala_pool *p) { return p->n; }
+
 void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg)
 {
     if (!p || p->n == 1) { fn(arg, 0, 1); return; }

@@ -326,7 +326,7 @@ void pala_world_set_threads(pala_world *w, int n)
 int pala_world_nthr(const pala_world *w)
 {
     const pala_work *wk = w->work;
-    return wk->pool && wk->nblk >= 2 ? wk->nth : 1;
+    return wk->pool && wk->nblk >= 2 ? pala_pool_size(wk->pool) : 1;
 }
 
 typedef struct parjob { pala_world *w; void (*fn)(pala_world *, int, int); void (*fnt)(pala_world *, int, int, int); } parjob;

@@ -213,8 +213,48 @@ static void bad_data(const char *name, const char *body, const char *where, cons
             "bad data file '%s': exit %d, wants '%s' and '%s': %.300s", name, rc, want, msg, out);
 }
 
+/* (d) 600 spheres (enough to be stored in spatial order, pala_world_sort), numbered
+ * against that order: the trajectory still lists them by atom id */
+static void order_kept(void)
+{
+    const char *d = t_tmpdir();
+    char path[256], scene[256], out[4096];
+    snprintf(path, sizeof path, "%s/import_order.data", d);
+    FILE *f = fopen(path, "w");
+    if (!f) { T_CHECK(0, "create %s", path); return; }
+    fprintf(f, header, 600);
+    fprintf(f, "Atoms # sphere\n\n");
+    for (int id = 1; id <= 600; id++) {   /* id 1 top right, id 600 bottom left */
+        int i = 600 - id, ix = i % 10, iy = (i / 10) % 10, iz = i / 100;
+        fprintf(f, "%d 1 0.002 2500 %.3f %.3f %.3f\n", id, 0.005 + 0.01 * ix, 0.005 + 0.01 * iy, 0.005 + 0.01 * iz);
+    }
+    fprintf(f, "\nVelocities\n\n");
+    for (int id = 1; id <= 600; id++) fprintf(f, "%d %g 0 0 0 0 0\n", id, 1e-3 * id);
+    fclose(f);
+    snprintf(scene, sizeof scene, "%s/import_order.txt", d);
+    write_scene(scene, "import_order.data", "");
+    int rc = t_sh(out, sizeof out, "./pala run %s -o %s/import_order.run --force --quiet", scene, d);
+    T_CHECK(rc == 0, "600 spheres run: exit %d %.300s", rc, out);
+    snprintf(path, sizeof path, "%s/import_order.run/trajectory.txt", d);
+    f = fopen(path, "r");
+    char line[512];
+    int bad = 0, n = 0, inframe = 0;
+    while (f && fgets(line, sizeof line, f) && n < 600) {
+        if (!inframe) { inframe = !strncmp(line, "frame 0 ", 8); continue; }
+        double x, y, z, r[3], vx;
+        int i = 600 - (n + 1);
+        if (sscanf(line, "%lf %lf %lf %lf %lf %lf %lf", &x, &y, &z, r, r + 1, r + 2, &vx) != 7) { bad++; break; }
+        bad += fabs(x - (0.005 + 0.01 * (i % 10))) > 1e-12 || fabs(y - (0.005 + 0.01 * ((i / 10) % 10))) > 1e-12 ||
+               fabs(z - (0.005 + 0.01 * (i / 100))) > 1e-12 || fabs(vx - 1e-3 * (n + 1)) > 1e-15;
+        n++;
+    }
+    if (f) fclose(f);
+    T_CHECK(n == 600 && bad == 0, "600 spheres stored in spatial order: frame 0 lists them by atom id (%d rows, %d wrong)", n, bad);
+}
+
 void test_import(void)
 {
+    order_kept();
     spheres(1);
     spheres(0);
     clumps();
