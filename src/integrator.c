@@ -73,7 +73,7 @@ static void add_drift(pala_world *w)
 
 int pala_world_step(pala_world *w) { return pala_world_steps(w, 1); }
 
-/* n steps whose intermediate states nobody looks at: the gather of each step also starts
+/* n steps whose intermediate states nobody looks at: the sweep of each step also starts
  * the next one (its free motion and half kick, eqs. 65-66), which saves a pass over the
  * grains.  Every operation, and the order of the drift bounds of the neighbour list, is
  * that of n calls of pala_world_step: the results are the same bits. */

@@ -1,10 +1,10 @@
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 /* threads.c: a small pool of POSIX threads that run one function on every thread and
- * wait for all of them (a fork-join barrier).  The step uses it three times (free motion
- * and half kick; contact pairs; gather with the end of each grain's step), a list rebuild
- * twice more (count, fill); each call splits fixed blocks of grains between the
- * threads, and every sum over grains is formed per block and then added in block order,
- * so results are bit-identical for any number of threads (docs/performance.md).
+ * wait for all of them (a fork-join barrier).  A chained step uses it once for the force
+ * sweep (contact.c) and once more for the thread-boundary blocks, a list rebuild twice
+ * more (count, fill); each call splits fixed blocks of grains between the threads, and
+ * every sum is formed in an order that does not depend on the split, so results are
+ * bit-identical for any number of threads (docs/design.md).
  *
  * Workers spin briefly on a generation counter (a step's phases follow each other within
  * microseconds) and then sleep on a condition variable, so an idle pool costs no CPU. */
