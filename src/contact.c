@@ -612,9 +612,10 @@ static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc
 }
 
 /* finish_range for a block of grains of one isotropic template in 3D (spheres, symmetric
- * clumps): the same operations, in loops the compiler vectorises across grains. */
+ * clumps): the same operations in the same order, in short loops over the grains.  *big
+ * counts grains that turn by 0.1 rad or more in a half step (they take drift_general). */
 static void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, int diss,
-                                  finish_acc *fa, int *big)
+                           finish_acc *fa, int *big)
 {
     const double tau = 0.5 * w->dt, im = w->work->invm[tid], ii = w->tmpl[tid].inv_inertia[0];
     pala_vec3 *restrict Vb = w->v + k0, *restrict Wb = w->w + k0, *restrict AC = w->acc + k0, *restrict BA = w->bacc + k0;
@@ -821,8 +822,8 @@ static int reduce_forces(pala_world *w, double *U, double *pdiss)
 
 /* The force evaluation of a step (eq. 67) with the end of every grain's step.  An
  * unstable step (runaway overlap, non-finite state) still ends every grain's step, and
- * starts the next one when chained, so the state reported is the same for any number of
- * threads. */
+ * starts the next one when chained (integrator.c then does the same for an unchained
+ * step), so the state reported depends neither on the threads nor on the chaining. */
 int pala_world_forces_step(pala_world *w, double *pdiss)
 {
     pala_nlist_update(w);
