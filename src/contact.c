@@ -479,18 +479,6 @@ typedef struct finish_acc { double pdiss, mv, mv2, chk; } finish_acc;   /* per b
  * same bits.  Both free motions turn by the same exp(tau omega) (omega is constant in an
  * isotropic free motion, and the kick comes after the second), computed once.  Only for
  * grains that turn by less than 0.1 rad in a half step (exp's series, pala_rot_exp). */
-/* r <- q o r (eq. 7 with its guard, as pala_rot_compose) */
-#define COMPOSE(qx, qy, qz, rx, ry, rz)                                                        \
-    do {                                                                                       \
-        double den_ = 1.0 - (qx * rx + qy * ry + qz * rz);                                     \
-        double sg_ = den_ < 0 ? -1e-12 : 1e-12;                                                \
-        den_ = fabs(den_) < 1e-12 ? sg_ : den_;                                                \
-        double inv_ = 1.0 / den_;                                                              \
-        double nx_ = (qx + rx) + (qy * rz - qz * ry), ny_ = (qy + ry) + (qz * rx - qx * rz);   \
-        double nz_ = (qz + rz) + (qx * ry - qy * rx);                                          \
-        rx = inv_ * nx_; ry = inv_ * ny_; rz = inv_ * nz_;                                     \
-    } while (0)
-
 static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict Xb, pala_vec3 *restrict Rb,
                                           pala_vec3 *restrict Vb, pala_vec3 *restrict Wb, const pala_vec3 *restrict AC,
                                           const pala_vec3 *restrict BA, double *restrict d2, double *restrict qn, double chk,
@@ -498,25 +486,22 @@ static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict
 {
     const double h2 = tau * tau;
     for (int i = 0; i < m; i++) {   /* eq. (69) */
-        double vx = Vb[i].x, vy = Vb[i].y, vz = Vb[i].z, ox = Wb[i].x, oy = Wb[i].y, oz = Wb[i].z;
-        double x = Xb[i].x + tau * vx, y = Xb[i].y + tau * vy, z = Xb[i].z + tau * vz;
-        double ax = 0.5 * tau * (ox + ox), ay = 0.5 * tau * (oy + oy), az = 0.5 * tau * (oz + oz);
-        double x2 = 0.25 * (ax * ax + ay * ay + az * az);
-        double f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
-        double qx = f * ax, qy = f * ay, qz = f * az;
-        double rx = Rb[i].x, ry = Rb[i].y, rz = Rb[i].z;
-        COMPOSE(qx, qy, qz, rx, ry, rz);
-        chk += 0.0 * (x + y + z + rx + ry + rz);
-        d2[i] = h2 * (vx * vx + vy * vy + vz * vz);
-        qn[i] = qx * qx + qy * qy + qz * qz;
+        pala_vec3 v = Vb[i], om = Wb[i];
+        pala_vec3 x = pala_vaxpy(Xb[i], tau, v);
+        pala_vec3 a = pala_vscale(0.5 * tau, pala_vadd(om, om));
+        pala_vec3 q = pala_vscale(pala_rot_exp_series(pala_vdot(a, a)), a);
+        pala_vec3 r = pala_rot_compose(q, Rb[i]);
+        chk += 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
+        d2[i] = h2 * pala_vnorm2(v);
+        qn[i] = pala_vnorm2(q);
         if (chain) {   /* eqs. (65)-(66) of the next step, with the same turn */
-            x = x + tau * vx; y = y + tau * vy; z = z + tau * vz;
-            COMPOSE(qx, qy, qz, rx, ry, rz);
-            Vb[i].x = vx + tau * AC[i].x; Vb[i].y = vy + tau * AC[i].y; Vb[i].z = vz + tau * AC[i].z;
-            Wb[i].x = ox + tau * BA[i].x; Wb[i].y = oy + tau * BA[i].y; Wb[i].z = oz + tau * BA[i].z;
+            x = pala_vaxpy(x, tau, v);
+            r = pala_rot_compose(q, r);
+            Vb[i] = pala_vaxpy(v, tau, AC[i]);
+            Wb[i] = pala_vaxpy(om, tau, BA[i]);
         }
-        Xb[i].x = x; Xb[i].y = y; Xb[i].z = z;
-        Rb[i].x = rx; Rb[i].y = ry; Rb[i].z = rz;
+        Xb[i] = x;
+        Rb[i] = r;
     }
     return chk;
 }

@@ -230,16 +230,6 @@ pala_energy pala_world_energy(pala_world *w);
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);
 
-/* Contact kernel, eqs. (50)-(57) with PHYSICS.md 1.2-1.3.  Force on grain G at component
- * centre c (radius a) from G' at c2 (radius a2), material pair pm, the velocities of G and
- * G' at the contact point computed by the caller from (xg,vg,wg) and (xg2,vg2,wg2).
- * Returns 1 if touching: F gets the force on G, cp the contact point, U the potential. */
-typedef struct pala_contact {
-    pala_vec3 F;     /* force on G, N */
-    pala_vec3 cp;    /* contact point c_ij, m */
-    double U;        /* Hertz potential energy, J */
-    double ov;       /* overlap -d, m */
-} pala_contact;
 /* Stiffness prefactor c_H of eq. (57): sqrt(3)/2 (paper) or textbook 4/3 E* sqrt(R*). */
 double pala_hertz_prefactor(int hertz);
 double pala_harmonic(double a, double b);       /* H(a,b), H(0,0)=0 */

@@ -22,7 +22,6 @@ static inline pala_vec3 pala_vcross(pala_vec3 a, pala_vec3 b)
 static inline double pala_vnorm2(pala_vec3 a) { return pala_vdot(a, a); }
 static inline double pala_vnorm(pala_vec3 a) { return sqrt(pala_vdot(a, a)); }
 static inline pala_vec3 pala_vneg(pala_vec3 a) { return pala_v(-a.x, -a.y, -a.z); }
-static inline int pala_visfinite(pala_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
 /* ---- rotation vectors: the operations of the hot path (paper section 2) ---------- */
 /* r * x, eq. (6), evaluated by the paper's recipe below eq. (10):
@@ -54,13 +53,20 @@ static inline pala_vec3 pala_rot_compose(pala_vec3 r, pala_vec3 r2)
 /* exp(a) = tan(|a|/2) a/|a|, eq. (14).  A time step turns a grain by a small angle, so
  * below |a| = 0.1 the factor tan(x)/(2x), x = |a|/2, is its Taylor series to x^8 (the
  * next term is < 1e-15 relative): no sqrt, no tan, no division, and no 0/0 at a = 0. */
+/* The factor tan(x)/(2x), x = |a|/2, of exp(a) = f a for th2 = |a|^2 < 0.01: its Taylor
+ * series to x^8 (used alone by loops that know every grain turns by less than that). */
+static inline double pala_rot_exp_series(double th2)
+{
+    double x2 = 0.25 * th2;
+    return 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+}
+
 static inline pala_vec3 pala_rot_exp(pala_vec3 a)
 {
     double th2 = pala_vdot(a, a);
     double f;
     if (th2 < 0.01) {
-        double x2 = 0.25 * th2;
-        f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+        f = pala_rot_exp_series(th2);
     } else {
         double th = sqrt(th2);
         f = tan(0.5 * th) / th;
