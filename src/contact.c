@@ -45,10 +45,10 @@ static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T
 static inline int blk_peb(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
 static inline int blk_end(const pala_world *w, int b) { return (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n; }
 
-/* The overlap ov / amin against the worst so far and the limit (as stage_deliver does). */
-static inline void note_overlap(const pala_world *w, double ov, double amin, int i, int j, pala_blocksum *s, runaway *ru)
+/* Overlap r = ov / smaller radius of grains i, j (j = -1: a wall) against the worst so
+ * far and the limit max_overlap. */
+static inline void note_overlap(const pala_world *w, double r, int i, int j, pala_blocksum *s, runaway *ru)
 {
-    double r = ov / amin;
     if (r > s->worst) s->worst = r;
     if (r > w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = r; ru->i = i; ru->j = j; }
 }
@@ -220,7 +220,7 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
         *U += 0.4 * (B->kE[i] * B->sq[i] * B->ov[i]) * B->ov[i];              /* (2/5) k (-d)^{5/2} */
         s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
         s->nwall++;
-        note_overlap(w, B->ov[i], B->ai[i], B->k[i], -1, s, ru);
+        note_overlap(w, B->ov[i] / B->ai[i], B->k[i], -1, s, ru);
     }
     B->n = 0;
 }
@@ -368,15 +368,7 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, run
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
     }
-    double worst = s->worst;
-    for (int i = 0; i < m; i++) {
-        double r = B->ratio[i];
-        if (r > worst) {
-            worst = r;
-            if (r > sw->w->max_overlap && !s->bad) { s->bad = 1; ru->ratio = r; ru->i = B->k[i]; ru->j = B->j[i]; }
-        }
-    }
-    s->worst = worst;
+    for (int i = 0; i < m; i++) note_overlap(sw->w, B->ratio[i], B->k[i], B->j[i], s, ru);
     s->ngg += m;
     B->n = 0;
 }
@@ -426,49 +418,39 @@ static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
 }
 
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
- * branch per neighbour; full batches run through the kernel. */
-static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru)
+ * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
+ * k at x[k] (a constant, so each world gets its own loop). */
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru, const int spheres)
 {
     pala_world *w = sw->w;
-    const int *st = w->nl.start, *nb = w->nl.nbr;
+    const int *st = w->nl.start, *nb = w->nl.nbr, *pg = w->pg;
     const double *prad = w->work->prad;
+    const pala_vec3 *P = spheres ? w->x : w->pc;
     pala_batch *restrict B = sw->S->B;
+    void (*run)(sweep *, pala_batch *, pala_blocksum *, runaway *) = spheres ? run_spheres : run_clumps;
     int n = 0;   /* the batch's count, in a register (B->n when the kernel runs) */
-    if (sw->spheres) {
-        const pala_vec3 *X = w->x;
-        for (int k = k0; k < k1; k++) {
-            pala_vec3 ci = X[k];
-            double ai = prad[k];
-            for (int s0 = st[k]; s0 < st[k + 1]; s0++) {
-                int q = nb[s0];
-                double dx = ci.x - X[q].x, dy = ci.y - X[q].y, dz = ci.z - X[q].z, aj = prad[q], sr = ai + aj;
-                double d2 = dx * dx + dy * dy + dz * dz;
-                B->k[n] = k; B->j[n] = q;
-                B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-                n += d2 < sr * sr;
-                if (n == BATCH) { B->n = n; run_spheres(sw, B, s, ru); n = 0; }
-            }
-        }
-        if (n) { B->n = n; run_spheres(sw, B, s, ru); }
-        return;
-    }
-    const pala_vec3 *pc = w->pc;
-    const int *pg = w->pg;
     for (int k = k0; k < k1; k++)
-        for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
-            pala_vec3 ci = pc[p];
+        for (int p = spheres ? k : w->p0[k]; p < (spheres ? k + 1 : w->p0[k + 1]); p++) {
+            pala_vec3 ci = P[p];
             double ai = prad[p];
             for (int s0 = st[p]; s0 < st[p + 1]; s0++) {
                 int q = nb[s0];
-                double dx = ci.x - pc[q].x, dy = ci.y - pc[q].y, dz = ci.z - pc[q].z, aj = prad[q], sr = ai + aj;
+                double dx = ci.x - P[q].x, dy = ci.y - P[q].y, dz = ci.z - P[q].z, aj = prad[q], sr = ai + aj;
                 double d2 = dx * dx + dy * dy + dz * dz;
-                B->k[n] = k; B->j[n] = pg[q]; B->p[n] = p;
+                B->k[n] = k; B->j[n] = spheres ? q : pg[q];
+                if (!spheres) B->p[n] = p;
                 B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
                 n += d2 < sr * sr;
-                if (n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
+                if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
             }
         }
-    if (n) { B->n = n; run_clumps(sw, B, s, ru); }
+    if (n) { B->n = n; run(sw, B, s, ru); }
+}
+
+static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru)
+{
+    if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1);
+    else collect_pairs(sw, k0, k1, s, ru, 0);
 }
 
 typedef struct finish_acc { double pdiss, mv, mv2, chk; } finish_acc;   /* per block */
@@ -844,7 +826,7 @@ static void energy_blocks(pala_world *w, int t, int b0, int b1)
                     double fh = pm->kE * sqrt(2 * ai * aj / sr * ov) * ov;     /* eq. (57) */
                     U += 0.4 * fh * ov;                                        /* (2/5) k (-d)^{5/2} */
                     s.ngg++;
-                    note_overlap(w, ov, ai < aj ? ai : aj, k, j, &s, &ru);
+                    note_overlap(w, ov / (ai < aj ? ai : aj), k, j, &s, &ru);
                 }
             }
             pala_facc A;
