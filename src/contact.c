@@ -538,14 +538,15 @@ static void drift_general(pala_world *w, int k0, int k1, finish_acc *fa)
     fa->mv2 = mv2;
 }
 
-/* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
- * walls, the end of their step (eqs. 61-62, 68-69) and, when chained, the start of the
- * next (eqs. 65-66).  Each grain gets the operations of a grain-by-grain loop, but in
- * three passes over the range: short loops whose iterations are independent, so the
- * processor overlaps the long dependency chains of the rotation update of many grains. */
-
 static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, finish_acc *fa);
 
+/* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
+ * walls (batched through the kernel), the end of their step (eqs. 61-62, 68-69) and, when
+ * chained, the start of the next (eqs. 65-66).  Each grain gets the operations of a
+ * grain-by-grain loop, but in passes over the range: short loops whose iterations are
+ * independent (vectorised for a block of one isotropic template), so the processor
+ * overlaps the long dependency chains of the rotation update of many grains.  Spheres:
+ * all torque of a pair is friction's, so T serves as its non-conservative part. */
 static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, runaway *ru, finish_acc *fa)
 {
     const pala_work *wk = w->work;

@@ -172,6 +172,41 @@ void test_contact(void)
         pala_world_free(&w);
     }
 
+    /* two spheres (unequal radii, the sphere kernel: torques l c (n x w_t)) collide
+     * obliquely with friction: momentum and angular momentum conserved; the two spins
+     * change in the ratio of the lever arms over the moments, (l_1/I_1) / (l_2/I_2) with
+     * l = a - ov/2 -> a as the overlap closes; the energy balance closes */
+    {
+        pala_world w;
+        pala_world_init(&w);
+        pala_material m = mat(0.5, 0.5);
+        pala_world_add_material(&w, &m);
+        double a1 = 0.004, a2 = 0.0025;
+        int t1 = sphere_template(&w, a1, 0), t2 = sphere_template(&w, a2, 0);
+        pala_world_add_grain(&w, t1, pala_v(-0.005, 0.0015, 0), pala_v(0, 0, 0), pala_v(1.2, 0, 0.3), pala_v(0, 0, 0));
+        pala_world_add_grain(&w, t2, pala_v(0.0035, -0.0015, 0), pala_v(0, 0, 0), pala_v(-1.2, 0.1, 0), pala_v(0, 0, 0));
+        pala_world_prepare(&w);
+        w.dt = 2e-7;
+        pala_vec3 P0, L0, P1, L1;
+        momenta(&w, &P0, &L0);
+        pala_energy e0 = pala_world_energy(&w);
+        long touching = 0;
+        for (long s = 0; s < 50000; s++) { pala_world_step(&w); touching += w.ncontact > 0; }
+        momenta(&w, &P1, &L1);
+        pala_energy e1 = pala_world_energy(&w);
+        double dP = pala_vnorm(pala_vsub(P1, P0)) / pala_vnorm(P0), dL = pala_vnorm(pala_vsub(L1, L0)) / pala_vnorm(L0);
+        double I1 = w.tmpl[t1].inertia[0], I2 = w.tmpl[t2].inertia[0];
+        double rs = pala_vnorm(w.w[0]) / pala_vnorm(w.w[1]), rt = (a1 / I1) / (a2 / I2);
+        T_CHECK(touching > 100 && pala_vnorm(w.w[0]) > 1, "oblique sphere collision happened (%ld steps in contact, spin %.3g 1/s)",
+                touching, pala_vnorm(w.w[0]));
+        T_CHECK(dP < 1e-12 && dL < 1e-9, "sphere collision: momentum rel. change %.2e, angular momentum %.2e", dP, dL);
+        T_CHECK(pala_vdot(w.w[0], w.w[1]) > 0 && fabs(rs / rt - 1) < 0.02,
+                "sphere collision: spins parallel, |w1|/|w2| = %.5f vs (a1/I1)/(a2/I2) = %.5f (2%%: lever arms a - ov/2)", rs, rt);
+        T_CHECK(e1.total < e0.total && fabs(e0.total - e1.total - w.diss) < 1e-3 * w.diss,
+                "sphere collision: energy lost %.8g J vs accounted E_diss %.8g J (0.1%%)", e0.total - e1.total, w.diss);
+        pala_world_free(&w);
+    }
+
     /* a large sphere touched by 300 small ones: more than 256 contacts of one component
      * (rows are processed in chunks); every contact counted, momentum conserved */
     {
