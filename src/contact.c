@@ -66,7 +66,7 @@ static inline void facc_add(pala_facc *A, const pala_facc *c, int dissipative)
 /* The sums of grain k before its contributions: the homogeneous field. */
 static inline void facc_start(const pala_world *w, int k, pala_facc *A)
 {
-    A->F = pala_vscale(w->tmpl[w->tid[k]].mass, w->g);
+    A->F = w->work->mg[w->tid[k]];
     A->T = A->Fnc = A->Tnc = pala_v(0, 0, 0);
 }
 
@@ -168,10 +168,10 @@ static inline void stage_force(pala_batch *B, int m, int spheres, int one, pala_
 }
 
 /* ---- walls --------------------------------------------------------------------------- */
-/* 1 if grain k's bounding sphere is clear of every wall (most grains). */
-static inline int walls_clear(const pala_world *w, int k)
+/* 1 if grain k's bounding sphere, grown by margin, is clear of every wall. */
+static inline int walls_clear(const pala_world *w, int k, double margin)
 {
-    double R = w->tmpl[w->tid[k]].bound_radius;
+    double R = w->tmpl[w->tid[k]].bound_radius + margin;
     pala_vec3 x = w->x[k];
     if (w->container == PALA_CONTAINER_BOX) {
         int in = (x.x - R > w->box_lo.x) & (w->box_hi.x - x.x > R) & (x.y - R > w->box_lo.y) & (w->box_hi.y - x.y > R);
@@ -225,15 +225,16 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
     B->n = 0;
 }
 
-/* The walls of grains [k0, k1), whose sums are A[k & mask]: each grain's contacts in a
- * fixed order (axis, component, side), batched through the kernel in that order.  B must
- * be empty. */
-static void block_walls(const pala_world *w, pala_batch *B, int k0, int k1, pala_facc *A, long mask, double dt, double *U,
+/* The walls of the grains below k1 among the wall candidates from wcand[*cur] on (the
+ * caller's grains), whose sums are A[k & mask]: each grain's contacts in a fixed order
+ * (axis, component, side), batched through the kernel in that order.  B must be empty. */
+static void block_walls(const pala_world *w, pala_batch *B, int *cur, int k1, pala_facc *A, long mask, double dt, double *U,
                         pala_blocksum *s, runaway *ru)
 {
-    if (w->container == PALA_CONTAINER_NONE) return;
-    for (int k = k0; k < k1; k++) {
-        if (walls_clear(w, k)) continue;
+    const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
+    for (; *cur < cend && wc[*cur] < k1; ++*cur) {
+        int k = wc[*cur];
+        if (walls_clear(w, k, 0)) continue;
         const pala_template *t = &w->tmpl[w->tid[k]];
         double R = t->bound_radius;
         pala_vec3 x = w->x[k];
@@ -368,7 +369,10 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, run
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
     }
-    for (int i = 0; i < m; i++) note_overlap(sw->w, B->ratio[i], B->k[i], B->j[i], s, ru);
+    double mx = 0;   /* the batch's largest ratio first (a vectorised max); rarely a scan */
+    for (int i = 0; i < m; i++) mx = B->ratio[i] > mx ? B->ratio[i] : mx;
+    if (mx > s->worst || (mx > sw->w->max_overlap && !s->bad))
+        for (int i = 0; i < m; i++) note_overlap(sw->w, B->ratio[i], B->k[i], B->j[i], s, ru);
     s->ngg += m;
     B->n = 0;
 }
@@ -423,27 +427,24 @@ static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, runaway *ru)
 static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, runaway *ru, const int spheres)
 {
     pala_world *w = sw->w;
-    const int *st = w->nl.start, *nb = w->nl.nbr, *pg = w->pg;
+    const int *nb = w->nl.nbr, *row = w->nl.row, *pg = w->pg;
     const double *prad = w->work->prad;
     const pala_vec3 *P = spheres ? w->x : w->pc;
     pala_batch *restrict B = sw->S->B;
     void (*run)(sweep *, pala_batch *, pala_blocksum *, runaway *) = spheres ? run_spheres : run_clumps;
     int n = 0;   /* the batch's count, in a register (B->n when the kernel runs) */
-    for (int k = k0; k < k1; k++)
-        for (int p = spheres ? k : w->p0[k]; p < (spheres ? k + 1 : w->p0[k + 1]); p++) {
-            pala_vec3 ci = P[p];
-            double ai = prad[p];
-            for (int s0 = st[p]; s0 < st[p + 1]; s0++) {
-                int q = nb[s0];
-                double dx = ci.x - P[q].x, dy = ci.y - P[q].y, dz = ci.z - P[q].z, aj = prad[q], sr = ai + aj;
-                double d2 = dx * dx + dy * dy + dz * dz;
-                B->k[n] = k; B->j[n] = spheres ? q : pg[q];
-                if (!spheres) B->p[n] = p;
-                B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-                n += d2 < sr * sr;
-                if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
-            }
-        }
+    /* one loop over the block's slots (rows in order): no branch at the end of a row */
+    const int s1 = w->nl.start[blk_peb(w, k1)];
+    for (int s0 = w->nl.start[blk_peb(w, k0)]; s0 < s1; s0++) {
+        int p = row[s0], q = nb[s0];
+        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = prad[p], aj = prad[q], sr = ai + aj;
+        double d2 = dx * dx + dy * dy + dz * dz;
+        B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
+        if (!spheres) B->p[n] = p;
+        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        n += d2 < sr * sr;
+        if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
+    }
     if (n) { B->n = n; run(sw, B, s, ru); }
 }
 
@@ -546,14 +547,14 @@ static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long m
  * grain-by-grain loop, but in passes over the range: short loops whose iterations are
  * independent (vectorised for a block of one isotropic template), so the processor
  * overlaps the long dependency chains of the rotation update of many grains.  Spheres:
- * all torque of a pair is friction's, so T serves as its non-conservative part. */
+ * all torque (pairs and walls) is friction's, so T serves as the non-conservative
+ * torque and Tnc stays unused. */
 static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, runaway *ru, finish_acc *fa)
 {
     const pala_work *wk = w->work;
     double U = 0;
-    if (wk->spheres_only)   /* pairs of spheres: all torque is friction's */
-        for (int k = k0; k < k1; k++) A[k & mask].Tnc = A[k & mask].T;
-    block_walls(w, B, k0, k1, A, mask, w->dt, &U, s, ru);
+    int cur = wk->wcb[k0 / PALA_BLOCK];
+    block_walls(w, B, &cur, k1, A, mask, w->dt, &U, s, ru);
     int tid = wk->btid[k0 / PALA_BLOCK];
     if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic) {
         finish_isotropic(w, k0, k1, A, mask, tid, fa);
@@ -571,7 +572,7 @@ static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc
              * by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
             pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(an, w->acc[k]));
             pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
-            pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(a->Tnc, om);
+            pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(wk->spheres_only ? a->T : a->Tnc, om);
         }
         pala_grain_end_kick(w, k, an, be);                                     /* eq. (68) */
     }
@@ -582,8 +583,8 @@ static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc
 /* finish_range for a block of grains of one isotropic template in 3D (spheres, symmetric
  * clumps): the same operations in the same order, in short loops over the grains.  *big
  * counts grains that turn by 0.1 rad or more in a half step (they take drift_general). */
-static void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, int diss,
-                           finish_acc *fa, int *big)
+static inline void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int diss,
+                                  const int spheres, finish_acc *fa, int *big)
 {
     const double tau = 0.5 * w->dt, im = w->work->invm[tid], ii = w->tmpl[tid].inv_inertia[0];
     pala_vec3 *restrict Vb = w->v + k0, *restrict Wb = w->w + k0, *restrict AC = w->acc + k0, *restrict BA = w->bacc + k0;
@@ -597,7 +598,7 @@ static void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, lo
         pala_vec3 v = Vb[i], om = Wb[i], ac = AC[i], ba = BA[i];
         pala_vec3 vm = pala_vaxpy(v, tau, pala_vsub(an, ac));                 /* see finish_range */
         pala_vec3 omm = pala_vaxpy(om, tau, pala_vsub(be, ba));
-        pd[i] = pala_vdot(a->Fnc, vm) + pala_vdot(a->Tnc, omm);
+        pd[i] = pala_vdot(a->Fnc, vm) + pala_vdot(spheres ? a->T : a->Tnc, omm);
         v = pala_vaxpy(v, tau, pala_vsub(pala_vscale(2, an), ac));            /* eq. (68) */
         om = pala_vaxpy(om, tau, pala_vsub(pala_vscale(2, be), ba));
         Vb[i] = v; Wb[i] = om; AC[i] = an; BA[i] = be;
@@ -618,7 +619,8 @@ static void finish_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long m
 {
     const pala_work *wk = w->work;
     int big;
-    kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, fa, &big);
+    if (wk->spheres_only) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 1, fa, &big);
+    else kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 0, fa, &big);
     if (big) drift_general(w, k0, k1, fa);
     else drift_isotropic(w, k0, k1, fa);
 }
@@ -725,6 +727,17 @@ void pala_sweep_setup(pala_world *w)
                 }
     }
     wk->span = span;
+    /* wall candidates: until the next build every grain moves by less than the skin */
+    long nc = 0;
+    for (int b = 0; b < wk->nblk; b++) {
+        wk->wcb[b] = (int)nc;
+        for (int k = b * PALA_BLOCK; k < blk_end(w, b) && w->container != PALA_CONTAINER_NONE; k++) {
+            if (walls_clear(w, k, w->nl.skin)) continue;
+            if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
+            wk->wcand[nc++] = k;
+        }
+    }
+    wk->wcb[wk->nblk] = (int)nc;
     wk->records = 0;
     for (int b = 0; b < wk->nblk; b++) wk->records |= wk->bbrank[b] >= 0;
     long W = 1;
@@ -813,6 +826,7 @@ static void energy_blocks(pala_world *w, int t, int b0, int b1)
         memset(&s, 0, sizeof s);
         runaway ru = {0, 0, -1};
         double U = 0;
+        int cur = w->work->wcb[b];
         for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++) {
             for (int p = blk_peb(w, k); p < blk_peb(w, k + 1); p++) {
                 pala_vec3 ci = w->pc && !w->work->spheres_only ? w->pc[p] : w->x[p];
@@ -832,7 +846,7 @@ static void energy_blocks(pala_world *w, int t, int b0, int b1)
             }
             pala_facc A;
             facc_start(w, k, &A);
-            block_walls(w, B, k, k + 1, &A, 0, 0, &U, &s, &ru);
+            block_walls(w, B, &cur, k + 1, &A, 0, 0, &U, &s, &ru);
         }
         s.U = U;
         s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;

@@ -68,6 +68,12 @@ typedef struct pala_work {
     int nth;               /* threads the pool was made for */
     int dissipative;       /* some material pair has delta < 1 or mu > 0 */
     int chain;             /* the sweep also starts the next step (pala_world_steps) */
+    pala_vec3 *mg;         /* per template: mass g, the field's force, N */
+    /* wall candidates (set at each list build): the grains whose bounding sphere comes
+     * within the skin of a wall, in increasing order; those of block b are
+     * wcand[wcb[b] .. wcb[b+1]).  Until the next build no other grain reaches a wall. */
+    int *wcand, *wcb;
+    long capw;
 } pala_work;
 /* (Re)make w->work for the current grains and thread count. */
 void pala_work_prepare(pala_world *w);

@@ -19,8 +19,8 @@
 
 void pala_nlist_free(pala_nlist *nl)
 {
-    free(nl->start); free(nl->nbr); free(nl->head); free(nl->next);
-    nl->start = nl->nbr = nl->head = nl->next = NULL;
+    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next);
+    nl->start = nl->nbr = nl->row = nl->head = nl->next = NULL;
     nl->cap = 0;
 }
 
@@ -94,7 +94,10 @@ static void count_job(pala_world *w, int b0, int b1)
 
 static void fill_job(pala_world *w, int b0, int b1)
 {
-    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) row(w, p, w->nl.nbr + w->nl.start[p]);
+    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) {
+        row(w, p, w->nl.nbr + w->nl.start[p]);
+        for (int s = w->nl.start[p]; s < w->nl.start[p + 1]; s++) w->nl.row[s] = p;
+    }
 }
 
 static void nlist_build(pala_world *w)
@@ -124,6 +127,7 @@ static void nlist_build(pala_world *w)
     if (m > nl->cap || !nl->nbr) {
         nl->cap = m + m / 8 + 16;
         PALA_GROW(nl->nbr, nl->cap);
+        PALA_GROW(nl->row, nl->cap);
     }
     pala_world_par(w, fill_job);
     nl->drift = 0;

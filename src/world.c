@@ -252,7 +252,7 @@ void pala_work_free(pala_world *w)
     }
     free(wk->ts); free(wk->bbrank); free(wk->prad);
     free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
     free(wk);
     w->work = NULL;
 }
@@ -303,6 +303,8 @@ void pala_work_prepare(pala_world *w)
     }
     PALA_GROW(wk->smax, w->ntmpl + 1);
     PALA_GROW(wk->invm, w->ntmpl + 1);
+    PALA_GROW(wk->mg, w->ntmpl + 1);
+    PALA_GROW(wk->wcb, nblk + 1);
     wk->spheres_only = 1;
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];
@@ -310,6 +312,7 @@ void pala_work_prepare(pala_world *w)
         for (int i = 0; i < tp->ncomp; i++) m = fmax(m, pala_vnorm(w->shape[tp->comp0 + i]));
         wk->smax[t] = m;
         wk->invm[t] = 1.0 / tp->mass;
+        wk->mg[t] = pala_vscale(tp->mass, w->g);
         wk->spheres_only &= tp->ncomp == 1;
     }
     wk->dissipative = 0;

@@ -131,7 +131,9 @@ typedef struct pala_nlist {
     double skin;           /* m */
     int *start;            /* npeb+1 offsets into nbr */
     int *nbr;              /* neighbour pebble indices q > p */
-    long cap;              /* capacity of nbr */
+    int *row;              /* row[s]: the pebble p whose row holds slot s (a flat loop over
+                            * the slots has no branch at the end of each row) */
+    long cap;              /* capacity of nbr and row */
     double amax;           /* largest component radius, m */
     double drift;          /* bound on any pebble's displacement since the last build, m */
     /* spatial hash of cells (O(N) in any container shape) */
