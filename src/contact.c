@@ -283,7 +283,7 @@ typedef struct sweep {
     const int *bbrank;
     long mask;             /* ring size - 1 */
     int dissipative, spheres;
-    int records;           /* some block is a boundary block */
+    int records;           /* the current block's rows add to a boundary block */
 } sweep;
 
 /* Add contribution c to grain g as a record: g is in a boundary block (its sum is formed
@@ -650,6 +650,7 @@ static void sweep_job(pala_world *w, int t, int b0, int b1)
         pala_blocksum s;
         memset(&s, 0, sizeof s);
         runaway ru = {0, 0, -1};
+        sw.records = wk->brec[b];   /* the record checks only where needed */
         block_pairs(&sw, k0, k1, &s, &ru);
         finish_acc fa = {0, 0, 0, 0};
         if (wk->bbrank[b] < 0) finish_range(w, sw.S->B, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
@@ -739,7 +740,13 @@ void pala_sweep_setup(pala_world *w)
     }
     wk->wcb[wk->nblk] = (int)nc;
     wk->records = 0;
-    for (int b = 0; b < wk->nblk; b++) wk->records |= wk->bbrank[b] >= 0;
+    for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
+        int r = wk->bbrank[b] >= 0;
+        for (int s = st[blk_peb(w, b * PALA_BLOCK)]; s < st[blk_peb(w, blk_end(w, b))] && !r; s++)
+            r = wk->bbrank[pala_peb_grain(w, nb[s]) / PALA_BLOCK] >= 0;
+        wk->brec[b] = (unsigned char)r;
+        wk->records |= r;
+    }
     long W = 1;
     while (W < span + 2 * PALA_BLOCK + 1) W *= 2;
     for (int t = 0; t < nthr; t++) {

@@ -60,6 +60,7 @@ typedef struct pala_work {
     int *bbrank;           /* per block: -1, or its rank among its thread's boundary blocks */
     long span;             /* largest grain(q) - grain(p) of a listed pair */
     int records;           /* some block is a boundary block */
+    unsigned char *brec;   /* per block: its rows add to a boundary block (take records) */
     double *prad;          /* radius of every pebble, m */
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */

@@ -250,7 +250,7 @@ void pala_work_free(pala_world *w)
         pala_tscr *S = &wk->ts[t];
         free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B);
     }
-    free(wk->ts); free(wk->bbrank); free(wk->prad);
+    free(wk->ts); free(wk->bbrank); free(wk->brec); free(wk->prad);
     free(wk->bs);
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
     free(wk);
@@ -287,6 +287,8 @@ void pala_work_prepare(pala_world *w)
     PALA_GROW(wk->bs, wk->nblk + 1);
     memset(wk->bs, 0, (size_t)(wk->nblk + 1) * sizeof *wk->bs);
     PALA_GROW(wk->bbrank, wk->nblk + 1);
+    PALA_GROW(wk->brec, wk->nblk + 1);
+    memset(wk->brec, 0, (size_t)wk->nblk + 1);
     for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
     PALA_GROW(wk->btid, nblk + 1);
     for (int b = 0; b < nblk; b++) {
