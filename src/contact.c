@@ -369,10 +369,11 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, run
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
     }
-    double mx = 0;   /* the batch's largest ratio first (a vectorised max); rarely a scan */
+    double mx = s->worst;   /* the largest ratio (a vectorised max); a scan finds the first runaway */
     for (int i = 0; i < m; i++) mx = B->ratio[i] > mx ? B->ratio[i] : mx;
-    if (mx > s->worst || (mx > sw->w->max_overlap && !s->bad))
+    if (mx > sw->w->max_overlap && !s->bad)
         for (int i = 0; i < m; i++) note_overlap(sw->w, B->ratio[i], B->k[i], B->j[i], s, ru);
+    s->worst = mx;
     s->ngg += m;
     B->n = 0;
 }
