@@ -50,6 +50,8 @@ typedef struct pala_tscr {
     const pala_frec **ord;
     long ncnt, nord;
     struct pala_batch *B;  /* touching pairs on their way through the kernel */
+    int *nbuf;             /* rows of the neighbour list being built (neighbor.c) */
+    long capn, nn;
 } pala_tscr;
 
 typedef struct pala_work {

@@ -15,7 +15,9 @@
  * the order in which contact forces are summed does not depend on when the list was
  * rebuilt: results are bit-identical for any rebuild schedule and any thread count. */
 #include "internal.h"
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 void pala_nlist_free(pala_nlist *nl)
 {
@@ -42,28 +44,46 @@ static void sort_row(int *a, int n)
     }
 }
 
-/* Row of pebble p: counted (out == NULL) or written to out.  Returns its length. */
-static int row(const pala_world *w, int p, int *out)
+/* The cells: a dense grid over the pebbles' bounding box when it has at most 2 cells per
+ * pebble (dense packings: no hash collisions, no duplicate check), else a hash of the cell
+ * coordinates into >= npeb buckets (sparse gases, tall columns: O(N) memory whatever the
+ * shape).  nl->head[c] .. nl->head[c + 1] are the pebbles of bucket c in nl->next, in
+ * increasing order. */
+typedef struct cellgrid { double inv; pala_vec3 lo; long nx, ny, nz; int dense; int nbucket; } cellgrid;
+
+static inline long cell_of(const cellgrid *g, double x, double lo) { return (long)floor((x - lo) * g->inv); }
+
+static inline int bucket(const cellgrid *g, long ix, long iy, long iz)
+{
+    return g->dense ? (int)(ix + g->nx * (iy + g->ny * iz)) : (int)cell_hash(ix, iy, iz, g->nbucket - 1);
+}
+
+/* Row of pebble p into out (room for any row); returns its length. */
+static int row(const pala_world *w, const cellgrid *g, int p, int *out)
 {
     const pala_nlist *nl = &w->nl;
-    double inv = 1.0 / (2 * nl->amax + nl->skin);
+    const int *cs = nl->head, *cp = nl->next;
     pala_vec3 x = peb_pos(w, p);
     double ap = peb_rad(w, p);
     int gp = pala_peb_grain(w, p);
-    long c[3] = {(long)floor(x.x * inv), (long)floor(x.y * inv), (long)floor(x.z * inv)};
-    unsigned bk[27];
+    long c[3] = {cell_of(g, x.x, g->lo.x), cell_of(g, x.y, g->lo.y), cell_of(g, x.z, g->lo.z)};
+    int bk[27];
     int nbk = 0, m = 0, zr = w->dim == 2 ? 0 : 1;
-    for (int dz = -zr; dz <= zr; dz++)
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                unsigned b = cell_hash(c[0] + dx, c[1] + dy, c[2] + dz, nl->nbucket - 1);
-                int dup = 0;   /* two cells in one bucket: scan it once */
-                for (int i = 0; i < nbk; i++) dup |= bk[i] == b;
+    for (long dz = -zr; dz <= zr; dz++)
+        for (long dy = -1; dy <= 1; dy++)
+            for (long dx = -1; dx <= 1; dx++) {
+                long ix = c[0] + dx, iy = c[1] + dy, iz = c[2] + dz;
+                if (g->dense && (ix < 0 || iy < 0 || iz < 0 || ix >= g->nx || iy >= g->ny || iz >= g->nz)) continue;
+                int b = bucket(g, ix, iy, iz), dup = 0;
+                if (!g->dense)   /* two cells in one bucket: scan it once */
+                    for (int i = 0; i < nbk; i++) dup |= bk[i] == b;
                 if (dup) continue;
                 bk[nbk++] = b;
-                for (int q = nl->head[b]; q >= 0; q = nl->next[q]) {
+                for (int i = cs[b]; i < cs[b + 1]; i++) {
+                    int q = cp[i];
+                    if (q <= p) continue;
                     int gq = pala_peb_grain(w, q);
-                    if (q <= p || gq == gp) continue;
+                    if (gq == gp) continue;
                     if (w->pg) {
                         /* eq. (48) first: grains whose bounding spheres stay apart by more
                          * than the skin have no component pair to list */
@@ -72,11 +92,10 @@ static int row(const pala_world *w, int p, int *out)
                     }
                     double rc = ap + peb_rad(w, q) + nl->skin;
                     if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) >= rc * rc) continue;
-                    if (out) out[m] = q;
-                    m++;
+                    out[m++] = q;
                 }
             }
-    if (out) sort_row(out, m);
+    sort_row(out, m);
     return m;
 }
 
@@ -87,41 +106,94 @@ static inline int blk_peb0(const pala_world *w, int b)
     return w->p0 ? w->p0[k] : k;
 }
 
-static void count_job(pala_world *w, int b0, int b1)
+static cellgrid the_grid(const pala_world *w)
 {
-    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) w->nl.start[p + 1] = row(w, p, NULL);
+    cellgrid g;
+    g.lo = w->nl.glo;
+    g.inv = 1.0 / (2 * w->nl.amax + w->nl.skin);
+    g.nx = w->nl.gn[0]; g.ny = w->nl.gn[1]; g.nz = w->nl.gn[2];
+    g.dense = w->nl.dense;
+    g.nbucket = w->nl.nbucket;
+    return g;
 }
 
-static void fill_job(pala_world *w, int b0, int b1)
+/* Rows of thread t's pebbles into its buffer; start[p + 1] = row length. */
+static void rows_job(pala_world *w, int t, int b0, int b1)
 {
+    pala_tscr *S = &w->work->ts[t];
+    cellgrid g = the_grid(w);
+    long n = 0;
     for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) {
-        row(w, p, w->nl.nbr + w->nl.start[p]);
-        for (int s = w->nl.start[p]; s < w->nl.start[p + 1]; s++) w->nl.row[s] = p;
+        if (S->capn - n < w->nl.maxrow) { S->capn = 2 * S->capn + w->nl.maxrow + 1024; PALA_GROW(S->nbuf, S->capn); }
+        int m = row(w, &g, p, S->nbuf + n);
+        w->nl.start[p + 1] = m;
+        n += m;
     }
+    S->nn = n;
+}
+
+/* Thread t's rows into the list. */
+static void copy_job(pala_world *w, int t, int b0, int b1)
+{
+    pala_tscr *S = &w->work->ts[t];
+    int p0 = blk_peb0(w, b0), p1 = blk_peb0(w, b1);
+    if (p1 <= p0) return;
+    memcpy(w->nl.nbr + w->nl.start[p0], S->nbuf, (size_t)S->nn * sizeof *S->nbuf);
+    for (int p = p0; p < p1; p++)
+        for (int s = w->nl.start[p]; s < w->nl.start[p + 1]; s++) w->nl.row[s] = p;
 }
 
 static void nlist_build(pala_world *w)
 {
     pala_nlist *nl = &w->nl;
     int n = w->npeb;
-    double inv = 1.0 / (2 * nl->amax + nl->skin);
-    int nb = 16;
-    while (nb < n) nb *= 2;
-    if (nb != nl->nbucket || !nl->head) { PALA_GROW(nl->head, nb); nl->nbucket = nb; }
+    double cell = 2 * nl->amax + nl->skin, inv = 1.0 / cell;
     if (!nl->next || nl->nalloc != n) {   /* sized once per pebble count: no allocation per rebuild */
-        PALA_GROW(nl->next, n);
+        PALA_GROW(nl->next, n + 1);
         PALA_GROW(nl->start, n + 1);
         nl->nalloc = n;
     }
-    for (int b = 0; b < nb; b++) nl->head[b] = -1;
-    for (int p = n - 1; p >= 0; p--) {   /* chains in increasing order */
+    /* the grid: dense over the bounding box if it has at most 2 cells per pebble */
+    pala_vec3 lo = n ? peb_pos(w, 0) : pala_v(0, 0, 0), hi = lo;
+    for (int p = 1; p < n; p++) {
         pala_vec3 x = peb_pos(w, p);
-        unsigned b = cell_hash((long)floor(x.x * inv), (long)floor(x.y * inv), (long)floor(x.z * inv), nb - 1);
-        nl->next[p] = nl->head[b];
-        nl->head[b] = p;
+        lo = pala_v(fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z));
+        hi = pala_v(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
     }
+    double ext[3] = {floor((hi.x - lo.x) * inv) + 1, floor((hi.y - lo.y) * inv) + 1, floor((hi.z - lo.z) * inv) + 1};
+    double ncell = ext[0] * ext[1] * ext[2];
+    nl->glo = lo;
+    nl->dense = ncell <= 2.0 * n + 16;
+    int nb;
+    if (nl->dense) {
+        nl->gn[0] = (long)ext[0]; nl->gn[1] = (long)ext[1]; nl->gn[2] = (long)ext[2];
+        nb = (int)ncell;
+    } else {
+        nb = 16;
+        while (nb < n) nb *= 2;
+    }
+    if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
+    nl->nbucket = nb;
+    /* counting sort of the pebbles by bucket (each bucket in increasing order) */
+    cellgrid g = the_grid(w);
+    int *cs = nl->head, *cp = nl->next, *bof = nl->start;   /* start holds the buckets for now */
+    memset(cs, 0, (size_t)(nb + 1) * sizeof *cs);
+    for (int p = 0; p < n; p++) {
+        pala_vec3 x = peb_pos(w, p);
+        bof[p] = bucket(&g, cell_of(&g, x.x, lo.x), cell_of(&g, x.y, lo.y), cell_of(&g, x.z, lo.z));
+        cs[bof[p] + 1]++;
+    }
+    for (int b = 0; b < nb; b++) cs[b + 1] += cs[b];
+    for (int p = 0; p < n; p++) cp[cs[bof[p]]++] = p;
+    for (int b = nb; b > 0; b--) cs[b] = cs[b - 1];
+    cs[0] = 0;
+    /* the longest possible row: the pebbles of the 27 (9 in 2D) buckets around one */
+    long most = 0;
+    for (int b = 0; b < nb; b++) most = cs[b + 1] - cs[b] > most ? cs[b + 1] - cs[b] : most;
+    nl->maxrow = (w->dim == 2 ? 9 : 27) * most;
+    /* rows, each thread into its buffer; then the offsets and one copy per thread */
     nl->start[0] = 0;
-    pala_world_par(w, count_job);
+    pala_world_par_t(w, rows_job);
     for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
     long m = nl->start[n];
     if (m > nl->cap || !nl->nbr) {
@@ -129,7 +201,7 @@ static void nlist_build(pala_world *w)
         PALA_GROW(nl->nbr, nl->cap);
         PALA_GROW(nl->row, nl->cap);
     }
-    pala_world_par(w, fill_job);
+    pala_world_par_t(w, copy_job);
     nl->drift = 0;
     nl->builds++;
     pala_sweep_setup(w);

@@ -248,7 +248,7 @@ void pala_work_free(pala_world *w)
     pala_pool_free(wk->pool);
     for (int t = 0; t < wk->nth; t++) {
         pala_tscr *S = &wk->ts[t];
-        free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B);
+        free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
     }
     free(wk->ts); free(wk->bbrank); free(wk->brec); free(wk->prad);
     free(wk->bs);
@@ -270,7 +270,7 @@ void pala_work_prepare(pala_world *w)
         wk->pool = NULL;
         for (int t = nth; t < wk->nth; t++) {
             pala_tscr *S = &wk->ts[t];
-            free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B);
+            free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
         }
         PALA_GROW(wk->ts, nth);
         for (int t = wk->nth; t < nth; t++) {

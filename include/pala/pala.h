@@ -136,9 +136,13 @@ typedef struct pala_nlist {
     long cap;              /* capacity of nbr and row */
     double amax;           /* largest component radius, m */
     double drift;          /* bound on any pebble's displacement since the last build, m */
-    /* spatial hash of cells (O(N) in any container shape) */
-    int *head, *next;      /* bucket heads (nbucket) and per-pebble links */
-    int nbucket;
+    /* cells: a dense grid, or a hash of cells (O(N) in any container shape) */
+    int *head, *next;      /* bucket starts (nbucket + 1) and the pebbles by bucket */
+    int nbucket, capb;
+    int dense;             /* head is a dense grid gn[0] x gn[1] x gn[2] from glo */
+    long gn[3];
+    pala_vec3 glo;
+    long maxrow;           /* room a row may need */
     int nalloc;            /* pebble count the per-pebble arrays are sized for */
     long builds;           /* number of rebuilds so far; 0 forces a rebuild */
 } pala_nlist;
