@@ -10,6 +10,7 @@ void test_scene(void);
 void test_tools(void);
 void test_order(void);
 void test_import(void);
+void test_neighbor(void);
 
 int main(void)
 {
@@ -22,6 +23,7 @@ int main(void)
     test_tools();
     test_order();
     test_import();
+    test_neighbor();
     printf("%d passed, %d failed\n", t_passed, t_failed);
     return t_failed ? 1 : 0;
 }

@@ -1,0 +1,123 @@
+/* test_neighbor.c: the Verlet list of pebble pairs (neighbor.c) against a brute-force
+ * enumeration of all pairs, on scenes that take each kind of cell grid: a dense grid
+ * (boxes that hold about one cell per pebble or fewer, in 3D and in 2D) and the hash of
+ * cells (a sparse gas), for polyspherical grains.  A missing pair would be a missed
+ * contact; skipping one column of neighbour cells, or one bucket of the hash, fails it. */
+#include "t.h"
+#include "pala/pala.h"
+#include <stdlib.h>
+#include <string.h>
+
+void test_neighbor(void);
+
+static pala_vec3 pos(const pala_world *w, int p) { return w->pc ? w->pc[p] : w->x[p]; }
+static int grain(const pala_world *w, int p) { return w->pg ? w->pg[p] : p; }
+
+static double rad(const pala_world *w, int p)
+{
+    int k = grain(w, p), i = w->p0 ? p - w->p0[k] : 0;
+    return w->shape_r[w->tmpl[w->tid[k]].comp0 + i];
+}
+
+/* 1 if p < q belong in the list: the tests of neighbor.c, written out again */
+static int near(const pala_world *w, int p, int q)
+{
+    int gp = grain(w, p), gq = grain(w, q);
+    if (gp == gq) return 0;
+    double skin = w->nl.skin;
+    if (w->pg) {
+        double rb = w->tmpl[w->tid[gp]].bound_radius + w->tmpl[w->tid[gq]].bound_radius + skin;
+        if (pala_vnorm2(pala_vsub(w->x[gp], w->x[gq])) >= rb * rb) return 0;
+    }
+    double rc = rad(w, p) + rad(w, q) + skin;
+    return pala_vnorm2(pala_vsub(pos(w, p), pos(w, q))) < rc * rc;
+}
+
+static void check_scene(const char *what, const char *path, int nset, char **sets, int want_dense)
+{
+    pala_scene *s;
+    if (pala_scene_load(path, nset, sets, &s, stderr)) { T_CHECK(0, "%s: %s does not load", what, path); return; }
+    pala_world *w = pala_scene_world(s);
+    double U = 0;
+    pala_world_forces(w, &U);   /* builds the list */
+    const pala_nlist *nl = &w->nl;
+    int n = w->npeb;
+    long listed = nl->start[n], expected = 0, missing = 0, extra = 0, unsorted = 0;
+    char *mark = calloc((size_t)n, 1);
+    for (int p = 0; p < n; p++) {
+        for (int s0 = nl->start[p]; s0 < nl->start[p + 1]; s0++) {
+            int q = nl->nbr[s0];
+            if (s0 > nl->start[p] && nl->nbr[s0 - 1] >= q) unsorted++;
+            if (q <= p || q >= n || !near(w, p, q)) extra++;
+            else mark[q] = 1;
+        }
+        for (int q = p + 1; q < n; q++) {
+            int want = near(w, p, q);
+            expected += want;
+            missing += want && !mark[q];
+        }
+        for (int s0 = nl->start[p]; s0 < nl->start[p + 1]; s0++)
+            if (nl->nbr[s0] > p && nl->nbr[s0] < n) mark[nl->nbr[s0]] = 0;
+    }
+    free(mark);
+    T_CHECK(nl->dense == want_dense, "%s: %s grid (%d pebbles, %ld pairs)", what, want_dense ? "dense" : "hashed", n, listed);
+    T_CHECK(missing == 0 && extra == 0 && unsorted == 0 && listed == expected && expected > 0,
+            "%s: list equals the brute-force pairs (%ld listed, %ld expected, %ld missing, %ld extra, %ld unsorted)",
+            what, listed, expected, missing, extra, unsorted);
+    pala_scene_free(s);
+}
+
+/* n free spheres (diameters 1-3 mm, random in a cube of side L) as a LAMMPS data file and
+ * a scene that imports it: the list without grains (pg == NULL) */
+static void spheres(const char *name, int n, double L, const char *skin, int want_dense)
+{
+    const char *d = t_tmpdir();
+    char data[256], scene[256];
+    snprintf(data, sizeof data, "%s/%s.data", d, name);
+    snprintf(scene, sizeof scene, "%s/%s.txt", d, name);
+    FILE *f = fopen(data, "w");
+    if (!f) { T_CHECK(0, "create %s", data); return; }
+    fprintf(f, "pala test_neighbor\n\n%d atoms\n1 atom types\n\n0 %g xlo xhi\n0 %g ylo yhi\n0 %g zlo zhi\n\n"
+            "Atoms # sphere\n\n", n, L, L, L);
+    pala_rng r;
+    pala_rng_seed(&r, 12345);
+    for (int i = 0; i < n; i++) {
+        double dia = 0.001 + 0.002 * pala_rng_uniform(&r);
+        fprintf(f, "%d 1 %.6g 2500 %.9g %.9g %.9g\n", i + 1, dia, 0.0015 + (L - 0.003) * pala_rng_uniform(&r),
+                0.0015 + (L - 0.003) * pala_rng_uniform(&r), 0.0015 + (L - 0.003) * pala_rng_uniform(&r));
+    }
+    fclose(f);
+    f = fopen(scene, "w");
+    if (!f) { T_CHECK(0, "create %s", scene); return; }
+    fprintf(f, "dimension = 3\ncontainer = box\nwall_material = m\ndt = 1e-7\nsteps = 1\nneighbor_skin = %s\n"
+            "lammps_data = %s.data\nlammps_material = m\n[material m]\ndensity = 2500\nyoung = 5e8\npoisson = 0.3\n",
+            skin, name);
+    fclose(f);
+    check_scene(name, scene, 0, NULL, want_dense);
+}
+
+void test_neighbor(void)
+{
+    /* spheres: a packed cube (dense grid) and a sparse gas (hash) */
+    spheres("nb_packed", 2000, 0.03, "0.0005", 1);
+    spheres("nb_gas", 300, 1.0, "0.05", 0);
+    /* clumps of 3-5 spheres as a loose gas in a tall box; at t = 0 no grains are near one
+     * another, so a wide skin gives the list pairs to hold */
+    char s0[] = "neighbor_skin=0.004";
+    char *loose[] = {s0};
+    check_scene("settling box", "examples/settling-box.txt", 1, loose, 1);
+    /* the same grains packed into a small box: a dense grid */
+    char d0[] = "box=0 0.04 0 0.04 0 0.05", d1[] = "group.bed.region_box=0 0.04 0 0.04 0 0.05",
+         d2[] = "group.bed.count=50", d3[] = "neighbor_skin=0.003";
+    char *dense[] = {d0, d1, d2, d3};
+    check_scene("packed clumps", "examples/settling-box.txt", 4, dense, 1);
+    /* a sparse gas of the same grains in a large box: hashed */
+    char g0[] = "box=0 1 0 1 0 1", g1[] = "group.bed.region_box=0 1 0 1 0 1", g2[] = "group.bed.count=300",
+         g3[] = "neighbor_skin=0.05";
+    char *gas[] = {g0, g1, g2, g3};
+    check_scene("sparse gas", "examples/settling-box.txt", 4, gas, 0);
+    /* 2D: the hopper, grains on a lattice */
+    char h0[] = "neighbor_skin=0.006";
+    char *hop[] = {h0};
+    check_scene("2D hopper", "examples/2d-hopper.txt", 1, hop, 1);
+}
