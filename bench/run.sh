@@ -4,7 +4,10 @@
 # For each scene, repetitions interleave pala (1 thread) and LAMMPS (if lmp is installed);
 # medians are printed as `<scene> pala <rate> lammps <rate> ratio <pala/lammps>` in
 # pebble-steps/s (particle-steps/s for spheres), then pala's peak memory per particle and
-# the two-thread rate.  Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.
+# the two-thread rate; then bench/threads.sh (two threads against one on a 64,000-sphere bed,
+# outputs compared for 1, 2 and 3 threads) and bench/scale.sh (cost and memory from 1e3 to
+# 1e7 spheres); PALA_BENCH_THREADS=0 or PALA_BENCH_SCALE=0 skip them.
+# Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${PALA_BENCH_DATA:-$root/../shared/bench}
@@ -34,4 +37,5 @@ for scene in spheres clumps; do
   echo "$scene pala peak memory $m bytes per particle; 2 threads $t ($(awk -v a="$t" -v b="$p" 'BEGIN {printf "%.3g", a / b}')x)"
 done
 rm -f /tmp/pala_bench.$$.*
+[ "${PALA_BENCH_THREADS:-1}" = 0 ] || PALA_BENCH_DATA=$data sh "$root/bench/threads.sh" "$([ "$reps" -gt 7 ] && echo "$reps" || echo 7)"
 [ "${PALA_BENCH_SCALE:-1}" = 0 ] || sh "$root/bench/scale.sh"

@@ -18,6 +18,9 @@ run() {  # run <n>: one measurement appended to $tmp/<n>
     | awk -v s="$steps" '{print $1, $3, s}' >> "$tmp/$n"
 }
 for r in $(seq "$reps"); do for n in $sizes; do run "$n"; done; done
+# the program's fixed memory: the same scene with 8 spheres
+"$root/build/pala_bench" "$root/bench/lattice.txt" 1 10 "$th" "group.g.count=8" | awk '{print $3 * 8}' > "$tmp/base"
 for n in $sizes; do
   sort -g "$tmp/$n" | awk -v n="$n" '{a[NR] = $0} END {split(a[int((NR + 1) / 2)], m, " "); printf "%d\t%d\t%.4g\t%.1f\t%.0f\n", n, m[3], m[1], 1e9 / m[1], m[2]}'
 done
+awk '{printf "fixed: peak RSS with 8 spheres %.2f MB (program, libc, scratch); peak_bytes_per_sphere includes it\n", $1 / 1048576}' "$tmp/base"
