@@ -642,6 +642,7 @@ static void finish_block(pala_world *w, int b, pala_blocksum *s, runaway *ru, fi
 /* Phase 1: thread t sweeps blocks [b0, b1). */
 static void sweep_job(pala_world *w, int t, int b0, int b1)
 {
+    double t0 = pala_now();
     pala_work *wk = w->work;
     sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, wk->records};
     sw.S->nout = 0;
@@ -660,41 +661,45 @@ static void sweep_job(pala_world *w, int t, int b0, int b1)
         if (wk->bbrank[b] < 0) finish_range(w, sw.S->B, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
+    sw.S->busy += pala_now() - t0;
 }
 
-/* Phase 2: thread t finishes its boundary blocks, summing the records of threads 0..t
- * (each in slot order, the threads' slots increasing) per grain. */
+/* Phase 2: the boundary blocks of all threads, ranks [r0, r1) of them on thread t of n
+ * (shared evenly, whichever thread swept them), each grain summing its records over the
+ * threads in order (each thread's in slot order, the threads' slots increasing). */
 static void boundary_job(pala_world *w, int t, int b0, int b1)
 {
+    (void)b0; (void)b1;
     pala_work *wk = w->work;
     pala_tscr *S = &wk->ts[t];
-    if (S->nbb == 0) return;
-    long ng = (long)S->nbb * PALA_BLOCK;
+    int n = pala_world_nthr(w);
+    int r0 = (int)((long)wk->nbb * t / n), r1 = (int)((long)wk->nbb * (t + 1) / n);
+    if (r1 <= r0) return;
+    long ng = (long)(r1 - r0) * PALA_BLOCK;
     if (S->ncnt < ng + 1) { S->ncnt = ng + 1; PALA_GROW(S->cnt, S->ncnt); }
     memset(S->cnt, 0, (size_t)(ng + 1) * sizeof *S->cnt);
-#define LOCAL(g) ((long)wk->bbrank[(g) / PALA_BLOCK] * PALA_BLOCK + (g) % PALA_BLOCK)
+#define LOCAL(g) ((long)(wk->bbrank[(g) / PALA_BLOCK] - r0) * PALA_BLOCK + (g) % PALA_BLOCK)
+#define MINE(g) (wk->bbrank[(g) / PALA_BLOCK] >= r0 && wk->bbrank[(g) / PALA_BLOCK] < r1)
     long tot = 0;
-    for (int u = 0; u <= t; u++)
+    for (int u = 0; u < n; u++)
         for (long i = 0; i < wk->ts[u].nout; i++) {
             long g = wk->ts[u].out[i].g;
-            int b = (int)(g / PALA_BLOCK);
-            if (b < b0 || b >= b1) continue;
+            if (!MINE(g)) continue;
             S->cnt[LOCAL(g) + 1]++;
             tot++;
         }
     for (long i = 0; i < ng; i++) S->cnt[i + 1] += S->cnt[i];
     if (S->nord < tot) { S->nord = tot; PALA_GROW(S->ord, S->nord); }
     const pala_frec **ptr = S->ord;
-    for (int u = 0; u <= t; u++)
+    for (int u = 0; u < n; u++)
         for (long i = 0; i < wk->ts[u].nout; i++) {
             long g = wk->ts[u].out[i].g;
-            int b = (int)(g / PALA_BLOCK);
-            if (b < b0 || b >= b1) continue;
+            if (!MINE(g)) continue;
             ptr[S->cnt[LOCAL(g)]++] = &wk->ts[u].out[i];
         }
     /* cnt[l] is now the end of grain l's records */
-    for (int r = 0; r < S->nbb; r++) {
-        int b = S->bb[r];
+    for (int r = r0; r < r1; r++) {
+        int b = wk->bb[r];
         pala_blocksum s = wk->bs[b];
         runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
         finish_acc fa = {0, 0, 0, 0};
@@ -710,6 +715,7 @@ static void boundary_job(pala_world *w, int t, int b0, int b1)
         finish_block(w, b, &s, &ru, &fa);
     }
 #undef LOCAL
+#undef MINE
 }
 
 /* After each list build: the window of the ring sums and the threads' boundary blocks. */
@@ -719,9 +725,10 @@ void pala_sweep_setup(pala_world *w)
     const int *st = w->nl.start, *nb = w->nl.nbr;
     int nthr = pala_world_nthr(w);
     long span = 0;
+    if (wk->nsplit != nthr) pala_world_split(w);
     for (int b = 0; b < wk->nblk; b++) wk->bbrank[b] = -1;
     for (int t = 0; t < nthr; t++) {
-        int b0 = (int)((long)wk->nblk * t / nthr), b1 = (int)((long)wk->nblk * (t + 1) / nthr);
+        int b0 = wk->split[t], b1 = wk->split[t + 1];
         int kend = b1 > b0 ? blk_end(w, b1 - 1) : b0 * PALA_BLOCK;
         for (int k = b0 * PALA_BLOCK; k < kend; k++)
             for (int p = blk_peb(w, k); p < blk_peb(w, k + 1); p++)
@@ -756,14 +763,13 @@ void pala_sweep_setup(pala_world *w)
     for (int t = 0; t < nthr; t++) {
         pala_tscr *S = &wk->ts[t];
         if (S->nring < W) { S->nring = W; PALA_GROW(S->ring, W); }
-        int b0 = (int)((long)wk->nblk * t / nthr), b1 = (int)((long)wk->nblk * (t + 1) / nthr);
-        S->nbb = 0;
-        for (int b = b0; b < b1; b++) {
-            if (wk->bbrank[b] < 0) continue;
-            if (S->nbb == S->capbb) { S->capbb = 2 * S->capbb + 8; PALA_GROW(S->bb, S->capbb); }
-            wk->bbrank[b] = S->nbb;
-            S->bb[S->nbb++] = b;
-        }
+    }
+    wk->nbb = 0;   /* the boundary blocks, ranked in increasing order */
+    for (int b = 0; b < wk->nblk; b++) {
+        if (wk->bbrank[b] < 0) continue;
+        if (wk->nbb == wk->capbb) { wk->capbb = 2 * wk->capbb + 8; PALA_GROW(wk->bb, wk->capbb); }
+        wk->bbrank[b] = wk->nbb;
+        wk->bb[wk->nbb++] = b;
     }
 }
 
@@ -812,6 +818,49 @@ static int reduce_forces(pala_world *w, double *U, double *pdiss)
     return bad;
 }
 
+/* Every 32 steps with threads: move the split so that the threads' measured times in the
+ * sweep would have been equal (each thread's time spread evenly over its blocks), if that
+ * shortens the longest by more than 2 %.  (The boundary phase follows a barrier, so only
+ * the sweep's times need to be equal.)  The boundary blocks follow the split (pala_sweep_setup);
+ * the sums do not, so results are the same bits for any split. */
+static void balance(pala_world *w)
+{
+    pala_work *wk = w->work;
+    int n = pala_world_nthr(w);
+    if (n < 2 || wk->nsplit != n || ++wk->bsteps < 128) return;
+    const int *sp = wk->split;
+    double tot = 0, mx = 0;
+    for (int t = 0; t < n; t++) { tot += wk->ts[t].busy; mx = fmax(mx, wk->ts[t].busy); }
+    int *ns = wk->split + n + 1, t = 0;   /* the block where the cumulative time reaches tot u / n */
+    double c = 0;
+    ns[0] = 0;
+    ns[n] = wk->nblk;
+    for (int u = 1; u < n; u++) {
+        double goal = tot * u / n;
+        while (t < n - 1 && c + wk->ts[t].busy < goal) c += wk->ts[t].busy, t++;
+        double f = wk->ts[t].busy > 0 ? (goal - c) / wk->ts[t].busy : 0;
+        int b = sp[t] + (int)lround(f * (sp[t + 1] - sp[t]));
+        ns[u] = b < ns[u - 1] + 1 ? ns[u - 1] + 1 : b > wk->nblk - (n - u) ? wk->nblk - (n - u) : b;
+    }
+    /* the longest time the new split would have taken: move only if 2 % shorter (whole
+     * blocks cannot balance exactly; without the margin the split would swing) */
+    double pmx = 0;
+    for (int u = 0; u < n; u++) {
+        double pu = 0;
+        for (int v = 0; v < n; v++) {
+            int lo = ns[u] > sp[v] ? ns[u] : sp[v], hi = ns[u + 1] < sp[v + 1] ? ns[u + 1] : sp[v + 1];
+            if (hi > lo) pu += wk->ts[v].busy * (hi - lo) / (sp[v + 1] - sp[v]);
+        }
+        pmx = fmax(pmx, pu);
+    }
+    if (pmx < 0.96 * mx) {
+        for (int u = 0; u <= n; u++) wk->split[u] = ns[u];
+        pala_sweep_setup(w);
+    }
+    wk->bsteps = 0;
+    for (int u = 0; u < n; u++) wk->ts[u].busy = 0;
+}
+
 /* The force evaluation of a step (eq. 67) with the end of every grain's step.  An
  * unstable step (runaway overlap, non-finite state) still ends every grain's step, and
  * starts the next one when chained (integrator.c then does the same for an unchained
@@ -820,9 +869,8 @@ int pala_world_forces_step(pala_world *w, double *pdiss)
 {
     pala_nlist_update(w);
     pala_world_par_t(w, sweep_job);
-    int nbb = 0;
-    for (int t = 0; t < pala_world_nthr(w); t++) nbb += w->work->ts[t].nbb;
-    if (nbb) pala_world_par_t(w, boundary_job);
+    if (w->work->nbb) pala_world_par_t(w, boundary_job);
+    balance(w);
     return reduce_forces(w, NULL, pdiss) ? PALA_UNSTABLE : PALA_OK;
 }
 

@@ -45,13 +45,13 @@ typedef struct pala_tscr {
     long nring;
     pala_frec *out;        /* contributions to grains of boundary blocks, in slot order */
     long nout, capout;
-    int *bb, nbb, capbb;   /* this thread's boundary blocks, increasing */
     int *cnt;              /* phase 2: contributions sorted by grain */
     const pala_frec **ord;
     long ncnt, nord;
     struct pala_batch *B;  /* touching pairs on their way through the kernel */
     int *nbuf;             /* rows of the neighbour list being built (neighbor.c) */
     long capn, nn;
+    double busy;           /* s spent in the force sweep since the split was last set */
 } pala_tscr;
 
 typedef struct pala_work {
@@ -59,7 +59,8 @@ typedef struct pala_work {
     int nblk;
     pala_blocksum *bs;     /* nblk */
     pala_tscr *ts;         /* per thread */
-    int *bbrank;           /* per block: -1, or its rank among its thread's boundary blocks */
+    int *bbrank;           /* per block: -1, or its rank among the boundary blocks */
+    int *bb, nbb, capbb;   /* the boundary blocks, increasing */
     long span;             /* largest grain(q) - grain(p) of a listed pair */
     int records;           /* some block is a boundary block */
     unsigned char *brec;   /* per block: its rows add to a boundary block (take records) */
@@ -77,15 +78,23 @@ typedef struct pala_work {
      * wcand[wcb[b] .. wcb[b+1]).  Until the next build no other grain reaches a wall. */
     int *wcand, *wcb;
     long capw;
+    /* thread t's blocks are [split[t], split[t + 1]) when the pool has nsplit threads;
+     * set evenly, then moved by the measured time of each thread (pala_sweep_balance).
+     * Results do not depend on the split (docs/design.md). */
+    int *split, nsplit;    /* split[nsplit + 1 ..] is scratch for the next split */
+    long bsteps;           /* steps timed since the split was last set */
 } pala_work;
 /* (Re)make w->work for the current grains and thread count. */
 void pala_work_prepare(pala_world *w);
 void pala_work_free(pala_world *w);
 /* Run fn over blocks [b0, b1) of grains on the world's threads; thread t of nthr gets
- * blocks [nblk t / nthr, nblk (t+1) / nthr).  pala_world_nthr: the threads a pass uses. */
+ * blocks [split[t], split[t+1]).  pala_world_nthr: the threads a pass uses.
+ * pala_world_split: set the split evenly (the first split of a pool). */
 void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1));
 void pala_world_par_t(pala_world *w, void (*fn)(pala_world *w, int t, int b0, int b1));
 int pala_world_nthr(const pala_world *w);
+void pala_world_split(pala_world *w);
+double pala_now(void);   /* s, monotonic (threads.c) */
 
 /* neighbor.c */
 void pala_nlist_free(pala_nlist *nl);

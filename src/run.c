@@ -21,13 +21,6 @@
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig) { g_stop = sig; }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 void pala_run_default_dir(const char *scene, char *buf, size_t len)
 {
     const char *b = strrchr(scene, '/');
@@ -214,7 +207,7 @@ int pala_run(const pala_run_opts *o)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     int tty = !o->quiet && isatty(2);
-    double t0 = now(), tlast = t0, tflush = t0;
+    double t0 = pala_now(), tlast = t0, tflush = t0;
     int status = PALA_OK;
     long s = 0;
     while (s < steps) {
@@ -232,7 +225,7 @@ int pala_run(const pala_run_opts *o)
         if ((tev > 0 && s % tev == 0) || last) traj_frame(ft, w);
         if (st != PALA_OK) { status = st; break; }
         if (g_stop) { status = PALA_INTERRUPTED; break; }
-        double tn = now();
+        double tn = pala_now();
         if (tn - tflush > 1.0) { fflush(fe); fflush(fw); fflush(ft); tflush = tn; }
         if (tty && tn - tlast > 0.5) {
             double rate = (double)s / (tn - t0);
@@ -241,7 +234,7 @@ int pala_run(const pala_run_opts *o)
         }
     }
     if (s > steps) s = steps;
-    double wall = now() - t0;
+    double wall = pala_now() - t0;
     if (tty) fprintf(stderr, "\r%*s\r", 70, "");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);

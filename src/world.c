@@ -248,11 +248,11 @@ void pala_work_free(pala_world *w)
     pala_pool_free(wk->pool);
     for (int t = 0; t < wk->nth; t++) {
         pala_tscr *S = &wk->ts[t];
-        free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
+        free(S->ring); free(S->out); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
     }
-    free(wk->ts); free(wk->bbrank); free(wk->brec); free(wk->prad);
+    free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->prad);
     free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb); free(wk->split);
     free(wk);
     w->work = NULL;
 }
@@ -270,7 +270,7 @@ void pala_work_prepare(pala_world *w)
         wk->pool = NULL;
         for (int t = nth; t < wk->nth; t++) {
             pala_tscr *S = &wk->ts[t];
-            free(S->ring); free(S->out); free(S->bb); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
+            free(S->ring); free(S->out); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
         }
         PALA_GROW(wk->ts, nth);
         for (int t = wk->nth; t < nth; t++) {
@@ -319,6 +319,7 @@ void pala_work_prepare(pala_world *w)
     }
     wk->dissipative = 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
+    wk->nsplit = 0;     /* the split is set by the sweep's setup */
     w->nl.builds = 0;   /* the sweep's window and boundary blocks are set up by the build */
 }
 
@@ -336,11 +337,24 @@ int pala_world_nthr(const pala_world *w)
 
 typedef struct parjob { pala_world *w; void (*fn)(pala_world *, int, int); void (*fnt)(pala_world *, int, int, int); } parjob;
 
+void pala_world_split(pala_world *w)
+{
+    pala_work *wk = w->work;
+    int n = pala_world_nthr(w);
+    PALA_GROW(wk->split, 2 * (n + 1));
+    for (int t = 0; t <= n; t++) wk->split[t] = (int)((long)wk->nblk * t / n);
+    wk->nsplit = n;
+    wk->bsteps = 0;
+    for (int t = 0; t < wk->nth; t++) wk->ts[t].busy = 0;
+}
+
 static void par_entry(void *arg, int t, int n)
 {
     parjob *j = arg;
-    int nb = j->w->work->nblk;
+    const pala_work *wk = j->w->work;
+    int nb = wk->nblk;
     int b0 = (int)((long)nb * t / n), b1 = (int)((long)nb * (t + 1) / n);
+    if (wk->nsplit == n) b0 = wk->split[t], b1 = wk->split[t + 1];
     if (j->fnt) j->fnt(j->w, t, b0, b1);
     else if (b1 > b0) j->fn(j->w, b0, b1);
 }
