@@ -720,7 +720,8 @@ static void boundary_job(pala_world *w, int t, int b0, int b1)
 #undef MINE
 }
 
-/* After each list build: the window of the ring sums and the threads' boundary blocks. */
+/* After each list build, and when the split moves (balance): the window of the ring sums,
+ * the threads' boundary blocks, the blocks that take records, the wall candidates. */
 void pala_sweep_setup(pala_world *w)
 {
     pala_work *wk = w->work;
@@ -820,16 +821,16 @@ static int reduce_forces(pala_world *w, double *U, double *pdiss)
     return bad;
 }
 
-/* Every 32 steps with threads: move the split so that the threads' measured times in the
+/* Every 128 steps with threads: move the split so that the threads' measured times in the
  * sweep would have been equal (each thread's time spread evenly over its blocks), if that
- * shortens the longest by more than 2 %.  (The boundary phase follows a barrier, so only
- * the sweep's times need to be equal.)  The boundary blocks follow the split (pala_sweep_setup);
+ * shortens the longest by more than 4 %.  (The boundary phase follows a barrier, so only
+ * the sweep's times need to be equal.)  Only with at least one block per thread.  The boundary blocks follow the split (pala_sweep_setup);
  * the sums do not, so results are the same bits for any split. */
 static void balance(pala_world *w)
 {
     pala_work *wk = w->work;
     int n = pala_world_nthr(w);
-    if (n < 2 || wk->nsplit != n || ++wk->bsteps < 128) return;
+    if (n < 2 || wk->nsplit != n || wk->nblk < n || ++wk->bsteps < 128) return;
     const int *sp = wk->split;
     double tot = 0, mx = 0;
     for (int t = 0; t < n; t++) { tot += wk->ts[t].busy; mx = fmax(mx, wk->ts[t].busy); }
@@ -844,7 +845,7 @@ static void balance(pala_world *w)
         int b = sp[t] + (int)lround(f * (sp[t + 1] - sp[t]));
         ns[u] = b < ns[u - 1] + 1 ? ns[u - 1] + 1 : b > wk->nblk - (n - u) ? wk->nblk - (n - u) : b;
     }
-    /* the longest time the new split would have taken: move only if 2 % shorter (whole
+    /* the longest time the new split would have taken: move only if 4 % shorter (whole
      * blocks cannot balance exactly; without the margin the split would swing) */
     double pmx = 0;
     for (int u = 0; u < n; u++) {

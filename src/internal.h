@@ -79,7 +79,7 @@ typedef struct pala_work {
     int *wcand, *wcb;
     long capw;
     /* thread t's blocks are [split[t], split[t + 1]) when the pool has nsplit threads;
-     * set evenly, then moved by the measured time of each thread (pala_sweep_balance).
+     * set evenly, then moved by the measured time of each thread (balance in contact.c).
      * Results do not depend on the split (docs/design.md). */
     int *split, nsplit;    /* split[nsplit + 1 ..] is scratch for the next split */
     long bsteps;           /* steps timed since the split was last set */

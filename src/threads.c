@@ -2,9 +2,9 @@
 /* threads.c: a small pool of POSIX threads that run one function on every thread and
  * wait for all of them (a fork-join barrier).  A chained step uses it once for the force
  * sweep (contact.c) and once more for the thread-boundary blocks, a list rebuild twice
- * more (count, fill); each call splits fixed blocks of grains between the threads, and
- * every sum is formed in an order that does not depend on the split, so results are
- * bit-identical for any number of threads (docs/design.md).
+ * more (the rows, their copy into the list); each call splits fixed blocks of grains
+ * between the threads, and every sum is formed in an order that does not depend on the
+ * split, so results are bit-identical for any number of threads (docs/design.md).
  *
  * Workers spin briefly on a generation counter (a step's phases follow each other within
  * microseconds) and then sleep on a condition variable, so an idle pool costs no CPU. */

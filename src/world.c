@@ -319,7 +319,9 @@ void pala_work_prepare(pala_world *w)
     }
     wk->dissipative = 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
-    wk->nsplit = 0;     /* the split is set by the sweep's setup */
+    wk->nsplit = 0;     /* the split and the boundary blocks are set by the sweep's setup */
+    wk->nbb = 0;
+    wk->records = 0;
     w->nl.builds = 0;   /* the sweep's window and boundary blocks are set up by the build */
 }
 

@@ -9,18 +9,23 @@
 
 void test_order(void);
 
-/* The state after 1 + 119 steps of SCENE with nthr threads; split (nthr + 1 block
- * boundaries, or NULL) is set by hand after the first step.  Fewer than 128 steps, so the
- * measured-time balance (contact.c) does not move it. */
-static pala_world *split_run(const char *scene, int nthr, const int *split, pala_scene **sp)
+/* The state after 1 + 119 steps of SCENE with nthr threads.  After the first step, split
+ * (nthr + 1 block boundaries, or NULL) is set by hand, and busy (nthr times in s, or NULL)
+ * is put in as the threads' measured times just before the balance of contact.c runs
+ * (every 128 steps), so it runs once, at step 2, on those times. */
+static pala_world *split_run(const char *scene, int nthr, const int *split, const double *busy, pala_scene **sp)
 {
     if (pala_scene_load(scene, 0, NULL, sp, stderr)) return NULL;
     pala_world *w = pala_scene_world(*sp);
     pala_world_set_threads(w, nthr);
     pala_world_steps(w, 1);
-    if (split && pala_world_nthr(w) == nthr) {
+    if (pala_world_nthr(w) == nthr && split) {
         for (int t = 0; t <= nthr; t++) w->work->split[t] = split[t];
         pala_sweep_setup(w);
+    }
+    if (pala_world_nthr(w) == nthr && busy) {
+        for (int t = 0; t < nthr; t++) w->work->ts[t].busy = busy[t];
+        w->work->bsteps = 127;
     }
     pala_world_steps(w, 119);
     return w;
@@ -30,27 +35,43 @@ static int same_state(const pala_world *a, const pala_world *b)
 {
     size_t n = (size_t)a->n * sizeof(pala_vec3);
     return a->n == b->n && !memcmp(a->x, b->x, n) && !memcmp(a->v, b->v, n) && !memcmp(a->w, b->w, n) &&
-           !memcmp(a->r, b->r, n) && !memcmp(a->acc, b->acc, n) && !memcmp(a->bacc, b->bacc, n);
+           !memcmp(a->r, b->r, n) && !memcmp(a->acc, b->acc, n) && !memcmp(a->bacc, b->bacc, n) &&
+           a->ncontact == b->ncontact && !memcmp(a->wall_impulse, b->wall_impulse, sizeof a->wall_impulse);
 }
 
 /* Any split of the blocks between threads gives the same bits (the balance moves it by
- * measured time): uneven splits of 900 grains (4 blocks), by hand, against one thread. */
+ * measured time): uneven splits of 900 grains (4 blocks) by hand, and splits the balance
+ * makes from given times, against one thread. */
 static void split_independent(const char *scene)
 {
-    static const int s2a[] = {0, 1, 4}, s2b[] = {0, 3, 4}, s3[] = {0, 1, 2, 4};
-    static const struct { int n; const int *split; const char *what; } cases[] = {
-        {2, NULL, "2 threads, even"}, {2, s2a, "2 threads, blocks 1 | 3"}, {2, s2b, "2 threads, blocks 3 | 1"},
-        {3, s3, "3 threads, blocks 1 | 1 | 2"}};
+    static const int s2a[] = {0, 1, 4}, s2b[] = {0, 3, 4}, s3[] = {0, 1, 2, 4}, s3e[] = {0, 0, 2, 4};
+    static const int even2[] = {0, 2, 4}, moved2[] = {0, 1, 4}, even6[] = {0, 0, 1, 2, 2, 3, 4};
+    static const double b2[] = {3, 1}, b6[] = {100, 0, 0, 0, 0, 0};
+    static const struct {
+        int n;
+        const int *split;    /* set by hand */
+        const double *busy;  /* the times the balance sees */
+        const int *expect;   /* the split after 120 steps */
+        const char *what;
+    } cases[] = {
+        {2, NULL, NULL, even2, "2 threads, even"},
+        {2, s2a, NULL, s2a, "2 threads, blocks 1 | 3"},
+        {2, s2b, NULL, s2b, "2 threads, blocks 3 | 1"},
+        {3, s3, NULL, s3, "3 threads, blocks 1 | 1 | 2"},
+        {3, s3e, NULL, s3e, "3 threads, blocks 0 | 2 | 2"},
+        {2, NULL, b2, moved2, "2 threads, balance: thread 0 three times slower, 2 | 2 -> 1 | 3"},
+        {6, NULL, b6, even6, "6 threads on 4 blocks, balance: does not move"},
+    };
     pala_scene *s1, *s;
-    pala_world *w1 = split_run(scene, 1, NULL, &s1);
+    pala_world *w1 = split_run(scene, 1, NULL, NULL, &s1);
     T_CHECK(w1 && w1->work->nblk == 4 && w1->ncontact > 100, "split test: 900 grains in 4 blocks, %d contacts",
             w1 ? w1->ncontact : 0);
     if (!w1) return;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        pala_world *w = split_run(scene, cases[i].n, cases[i].split, &s);
+        pala_world *w = split_run(scene, cases[i].n, cases[i].split, cases[i].busy, &s);
         if (!w) { T_CHECK(0, "%s: scene loads", cases[i].what); continue; }
-        int nbb = w->work->nbb, ok = pala_world_nthr(w) == cases[i].n;
-        for (int t = 0; ok && cases[i].split && t <= cases[i].n; t++) ok = w->work->split[t] == cases[i].split[t];
+        int nbb = w->work->nbb, ok = pala_world_nthr(w) == cases[i].n && nbb > 0;
+        for (int t = 0; ok && t <= cases[i].n; t++) ok = w->work->split[t] == cases[i].expect[t];
         T_CHECK(ok && same_state(w1, w), "%s: state after 120 steps bit-identical to 1 thread (%d boundary blocks)",
                 cases[i].what, nbb);
         pala_scene_free(s);
