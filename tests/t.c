@@ -48,3 +48,11 @@ int t_sh(char *out, size_t outlen, const char *fmt, ...)
 }
 
 const char *t_tmpdir(void) { return "build/tmp"; }
+
+void t_write(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) { t_record(0, __FILE__, __LINE__, "create %s", path); return; }
+    fputs(text, f);
+    fclose(f);
+}

@@ -12,6 +12,8 @@ void t_record(int ok, const char *file, int line, const char *fmt, ...);
 int t_sh(char *out, size_t outlen, const char *fmt, ...);
 /* Scratch directory for this test run (build/tmp). */
 const char *t_tmpdir(void);
+/* Write text to path; a failure to create it counts as a failed check. */
+void t_write(const char *path, const char *text);
 
 #define T_CHECK(cond, ...) t_record(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 /* |a - b| <= tol, printing both values */

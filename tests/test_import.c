@@ -13,13 +13,6 @@
 
 void test_import(void);
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (!f) { T_CHECK(0, "create %s", path); return; }
-    fputs(text, f);
-    fclose(f);
-}
 
 /* The start of a trajectory.txt: templates, grain template indices, frame 0. */
 enum { MAXT = 8, MAXG = 8, MAXC = 8 };
@@ -65,7 +58,7 @@ static void write_scene(const char *path, const char *data, const char *extra)
              "dimension = 3\ncontainer = box\nwall_material = m\ndt = 1e-7\nsteps = 2\n"
              "lammps_data = %s\nlammps_material = m\n%s"
              "[material m]\ndensity = 2500\nyoung = 5e8\npoisson = 0.3\n", data, extra);
-    write_file(path, text);
+    t_write(path, text);
 }
 
 static const char header[] =
@@ -94,7 +87,7 @@ static void spheres(int vel)
         snprintf(text + n, sizeof text - (size_t)n, "Velocities\n\n"
                  "3 0 0 -1 0 0 5\n1 0.1 0.2 0.3 1 2 3\n2 -0.1 0 0 0 0 0\n");
     snprintf(path, sizeof path, "%s/import_spheres%d.data", d, vel);
-    write_file(path, text);
+    t_write(path, text);
     snprintf(scene, sizeof scene, "%s/import_spheres%d.txt", d, vel);
     snprintf(path, sizeof path, "import_spheres%d.data", vel);
     write_scene(scene, path, "");
@@ -153,7 +146,7 @@ static void clumps(void)
     n += snprintf(text + n, sizeof text - (size_t)n, "\nMolecules\n\n");
     for (int k = 0; k < 8; k++) n += snprintf(text + n, sizeof text - (size_t)n, "%d %d\n", k + 1, k < 4 ? 7 : 3);
     snprintf(path, sizeof path, "%s/import_clumps.data", d);
-    write_file(path, text);
+    t_write(path, text);
     snprintf(scene, sizeof scene, "%s/import_clumps.txt", d);
     write_scene(scene, "import_clumps.data", "lammps_mc_samples = 100000\n");
     int rc = t_sh(out, sizeof out, "./pala run %s -o %s/import_clumps.run --force --quiet", scene, d);
@@ -203,7 +196,7 @@ static void bad_data(const char *name, const char *body, const char *where, cons
     int n = snprintf(text, sizeof text, header, 2);
     snprintf(text + n, sizeof text - (size_t)n, "%s", body);
     snprintf(path, sizeof path, "%s/%s", d, data);
-    write_file(path, text);
+    t_write(path, text);
     snprintf(scene, sizeof scene, "%s/import_%s.txt", d, name);
     write_scene(scene, data, "");
     int rc = t_sh(out, sizeof out, "./pala run %s -o %s/import_%s.run --force --quiet", scene, d, name);

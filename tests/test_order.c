@@ -93,17 +93,13 @@ void test_order(void)
     T_CHECK(rc == 0 && strstr(out, "d_traj_4") && strstr(out, "d_E_4"), "order.tsv holds the distance curves of every refinement: %.100s", out);
 
     /* threads: the same bytes for 1, 2 and 3 threads (900 grains = 4 blocks of work) */
-    FILE *sc = NULL;
     char scene[256];
     snprintf(scene, sizeof scene, "%s/threads.txt", t_tmpdir());
-    if ((sc = fopen(scene, "w"))) {
-        fputs("dt = 2e-6\nsteps = 400\nenergy_every = 20\ntrajectory_every = 100\ncontainer = box\nbox = 0 0.05 0 0.05 0 0.05\n"
+    t_write(scene, "dt = 2e-6\nsteps = 400\nenergy_every = 20\ntrajectory_every = 100\ncontainer = box\nbox = 0 0.05 0 0.05 0 0.05\n"
               "wall_material = m\ngravity = 0 0 -9.81\n[material m]\ndensity = 2500\nyoung = 1e8\ndelta = 0.5\nfriction = 0.4\n"
               "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.0012\n[grain duo]\nmaterial = m\nshape = spheres\n"
               "sphere = -0.0008 0 0 0.001\nsphere = 0.0008 0 0 0.001\n"
-              "[group a]\ngrain = ball\ncount = 600\nvelocity_spread = 2\n[group b]\ngrain = duo\ncount = 300\nvelocity_spread = 2\n", sc);
-        fclose(sc);
-    }
+              "[group a]\ngrain = ball\ncount = 600\nvelocity_spread = 2\n[group b]\ngrain = duo\ncount = 300\nvelocity_spread = 2\n");
     rc = t_sh(out, sizeof out, "for n in 1 2 3; do ./pala run %s --threads $n -o %s/threads$n --quiet || exit 9; done; "
               "cmp %s/threads1/energy.tsv %s/threads2/energy.tsv && cmp %s/threads1/trajectory.txt %s/threads2/trajectory.txt && "
               "cmp %s/threads1/energy.tsv %s/threads3/energy.tsv && cmp %s/threads1/trajectory.txt %s/threads3/trajectory.txt && "
@@ -113,17 +109,14 @@ void test_order(void)
     /* spheres and dumbbells packed on lattices, colliding: hundreds of contacts */
     char dense[256];
     snprintf(dense, sizeof dense, "%s/split.txt", t_tmpdir());
-    if ((sc = fopen(dense, "w"))) {
-        fputs("dt = 2e-6\nsteps = 120\ncontainer = box\nbox = 0 0.03 0 0.03 0 0.03\nwall_material = m\ngravity = 0 0 -9.81\n"
+    t_write(dense, "dt = 2e-6\nsteps = 120\ncontainer = box\nbox = 0 0.03 0 0.03 0 0.03\nwall_material = m\ngravity = 0 0 -9.81\n"
               "[material m]\ndensity = 2500\nyoung = 1e8\ndelta = 0.5\nfriction = 0.4\n"
               "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.001\n[grain duo]\nmaterial = m\nshape = spheres\n"
               "sphere = -0.0008 0 0 0.001\nsphere = 0.0008 0 0 0.001\n"
               "[group a]\ngrain = ball\ncount = 700\nplacement = lattice\nlattice_spacing = 0.00205\n"
               "region_box = 0 0.03 0 0.03 0 0.0155\nvelocity_spread = 2\n"
               "[group b]\ngrain = duo\ncount = 200\nplacement = lattice\nlattice_spacing = 0.0037\n"
-              "region_box = 0 0.03 0 0.03 0.0155 0.03\nvelocity_spread = 2\n", sc);
-        fclose(sc);
-    }
+              "region_box = 0 0.03 0 0.03 0.0155 0.03\nvelocity_spread = 2\n");
     split_independent(dense);
 
     /* the Verlet skin changes when the list is rebuilt, never the result (rows sorted,

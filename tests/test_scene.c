@@ -15,11 +15,6 @@ static const char *base =
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.005\n"
     "[group g]\ngrain = ball\ncount = 5\n";
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    if (f) { fputs(text, f); fclose(f); }
-}
 
 /* Write base with `from` replaced by `to`, run it, expect exit 1 and `file:LINE:` + msg. */
 static void bad(const char *name, const char *from, const char *to, int line, const char *msg)
@@ -29,7 +24,7 @@ static void bad(const char *name, const char *from, const char *to, int line, co
     if (!p) { T_CHECK(0, "%s: test setup", name); return; }
     snprintf(text, sizeof text, "%.*s%s%s", (int)(p - base), base, to, p + strlen(from));
     snprintf(path, sizeof path, "%s/%s.txt", t_tmpdir(), name);
-    write_file(path, text);
+    t_write(path, text);
     int rc = t_sh(out, sizeof out, "./pala run %s -o %s/%s.run --quiet", path, t_tmpdir(), name);
     snprintf(want, sizeof want, "%s:%d: ", path, line);
     T_CHECK(rc == 1 && strstr(out, want) && strstr(out, msg), "bad input '%s': exit %d, message: %.200s", name, rc, out);
@@ -47,7 +42,7 @@ void test_scene(void)
 
     /* a good run, then the same folder again: refused without --force, files kept */
     snprintf(path, sizeof path, "%s/good.txt", t_tmpdir());
-    write_file(path, base);
+    t_write(path, base);
     int rc = t_sh(out, sizeof out, "./pala run %s -o %s/good.run --quiet", path, t_tmpdir());
     T_CHECK(rc == 0, "good scene runs: exit %d %.200s", rc, out);
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/good.run --quiet", path, t_tmpdir());
@@ -98,20 +93,20 @@ void test_scene(void)
         "[group r]\ngrain = rod\nplacement = list\norientation = as_written\nat = 0.05 0.08 0.004\n";
     char text[2048];
     snprintf(path, sizeof path, "%s/list.txt", t_tmpdir());
-    write_file(path, list);
+    t_write(path, list);
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/list.run --quiet --force", path, t_tmpdir());
     T_CHECK(rc == 0, "listed grains resting exactly on a wall are accepted: exit %d %.300s", rc, out);
     snprintf(text, sizeof text, "%s", list);
     memcpy(strstr(text, "at = 0.070"), "at = 0.051", 10);
     snprintf(path, sizeof path, "%s/list-overlap.txt", t_tmpdir());
-    write_file(path, text);
+    t_write(path, text);
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/list-overlap.run --quiet --force", path, t_tmpdir());
     T_CHECK(rc == 2 && strstr(out, "first step") && strstr(out, "initial state") && strstr(out, "'at' lines"),
             "listed grains overlapping at the start: exit %d, the message points at the initial state: %.400s", rc, out);
     snprintf(text, sizeof text, "%s", list);
     memcpy(strstr(text, "0.02 0.02 0.005"), "0.02 0.02 0.002", 15);
     snprintf(path, sizeof path, "%s/list-wall.txt", t_tmpdir());
-    write_file(path, text);
+    t_write(path, text);
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/list-wall.run --quiet --force", path, t_tmpdir());
     snprintf(text, sizeof text, "%s:24: [group g]: grain 3 at (0.02, 0.02, 0.002)", path);
     T_CHECK(rc == 1 && strstr(out, text) && strstr(out, "into the box wall"),
