@@ -338,6 +338,16 @@ static int apply_override(pala_scene *s, char *set)
     const pala_keydef *k = find_key(s->sec[sect].kind, name);
     if (!k) { unknown_key(s, 0, set, s->sec[sect].kind, name); return -1; }
     if (k->repeat) { emsg(s, 0, set, "'%s' is a repeated key and cannot be overridden; edit the file", name); return -1; }
+    /* steps and end_time are two ways to give the run length: an override of one replaces
+     * the other where the file gives it (both as overrides stay an error) */
+    const char *other = sect == 0 && !strcmp(name, "steps") ? "end_time" : sect == 0 && !strcmp(name, "end_time") ? "steps" : NULL;
+    entry *o = other ? find_entry(s, 0, other) : NULL;
+    if (o && !o->set) {
+        free(o->val);
+        long i = o - s->ent;
+        memmove(o, o + 1, (size_t)(s->nent - i - 1) * sizeof *o);
+        s->nent--;
+    }
     entry *e = find_entry(s, sect, name);
     if (e) { free(e->val); e->val = xstrdup(v); e->line = 0; e->set = set; }
     else {
@@ -528,7 +538,11 @@ static int build_world(pala_scene *s)
     bad |= require(s, 0, "dt", "");
     w->dt = getr(s, 0, "dt");
     int hs = find_entry(s, 0, "steps") != NULL, he = find_entry(s, 0, "end_time") != NULL;
-    if (hs && he) { SERR(s, 0, "end_time", "give either 'steps' or 'end_time', not both"); bad = 1; }
+    if (hs && he) {
+        SERR(s, 0, "end_time", "give either 'steps' or 'end_time', not both%s",
+             find_entry(s, 0, "end_time")->set ? " (drop one of the two --set)" : "; delete one of the two lines");
+        bad = 1;
+    }
     else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
     else if (!bad) s->steps = hs ? (long)getr(s, 0, "steps") : lround(getr(s, 0, "end_time") / w->dt);
     s->energy_every = (long)getr(s, 0, "energy_every");

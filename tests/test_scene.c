@@ -63,6 +63,16 @@ void test_scene(void)
     T_CHECK(rc == 1 && strstr(out, "--set 'material.m.friction=abc': ") && strstr(out, "expected a number"), "bad override: exit %d, %.200s", rc, out);
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/ovr4.run --quiet --set frictoin=0.1", path, t_tmpdir());
     T_CHECK(rc == 1 && strstr(out, "unknown key"), "override of an unknown key: exit %d, %.200s", rc, out);
+    /* the run length: --set end_time on a file with steps replaces steps (and the other
+     * way round); both as overrides is an error that names the override */
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/len.run --quiet --force --set end_time=1e-4 --set energy_every=1 && "
+              "grep -q '^end_time = 1e-4 .*--set' %s/len.run/control.txt && ! grep -q '^steps' %s/len.run/control.txt && "
+              "test $(grep -vc '^#' %s/len.run/energy.tsv) -eq 12",
+              path, t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
+    T_CHECK(rc == 0, "--set end_time=1e-4 on a file with steps = 20: 10 steps, control.txt holds only end_time (exit %d) %.200s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/len2.run --quiet --set end_time=1e-4 --set steps=5", path, t_tmpdir());
+    T_CHECK(rc == 1 && strstr(out, "--set '") && strstr(out, "not both") && strstr(out, "drop one"),
+            "--set end_time and --set steps together: exit %d, %.200s", rc, out);
 
     /* unstable: a time step far too large stops the run with exit 2 and flushed logs */
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/unstable.run --set dt=1e-3 --set steps=100000 "
