@@ -824,8 +824,9 @@ static int reduce_forces(pala_world *w, double *U, double *pdiss)
 /* Every 128 steps with threads: move the split so that the threads' measured times in the
  * sweep would have been equal (each thread's time spread evenly over its blocks), if that
  * shortens the longest by more than 4 %.  (The boundary phase follows a barrier, so only
- * the sweep's times need to be equal.)  Only with at least one block per thread.  The boundary blocks follow the split (pala_sweep_setup);
- * the sums do not, so results are the same bits for any split. */
+ * the sweep's times need to be equal.)  Only with at least one block per thread.  The
+ * boundary blocks follow the split (pala_sweep_setup); the sums do not, so results are
+ * the same bits for any split. */
 static void balance(pala_world *w)
 {
     pala_work *wk = w->work;
