@@ -644,7 +644,7 @@ static void sweep_job(pala_world *w, int t, int b0, int b1)
 {
     double t0 = pala_now();
     pala_work *wk = w->work;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, wk->records};
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0};
     sw.S->nout = 0;
     int kend = blk_end(w, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
@@ -728,7 +728,6 @@ void pala_sweep_setup(pala_world *w)
     const int *st = w->nl.start, *nb = w->nl.nbr;
     int nthr = pala_world_nthr(w);
     long span = 0;
-    if (wk->nsplit != nthr) pala_world_split(w);
     for (int b = 0; b < wk->nblk; b++) wk->bbrank[b] = -1;
     for (int t = 0; t < nthr; t++) {
         int b0 = wk->split[t], b1 = wk->split[t + 1];
@@ -753,13 +752,11 @@ void pala_sweep_setup(pala_world *w)
         }
     }
     wk->wcb[wk->nblk] = (int)nc;
-    wk->records = 0;
     for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
         int r = wk->bbrank[b] >= 0;
         for (int s = st[blk_peb(w, b * PALA_BLOCK)]; s < st[blk_peb(w, blk_end(w, b))] && !r; s++)
             r = wk->bbrank[pala_peb_grain(w, nb[s]) / PALA_BLOCK] >= 0;
         wk->brec[b] = (unsigned char)r;
-        wk->records |= r;
     }
     long W = 1;
     while (W < span + 2 * PALA_BLOCK + 1) W *= 2;
@@ -831,7 +828,7 @@ static void balance(pala_world *w)
 {
     pala_work *wk = w->work;
     int n = pala_world_nthr(w);
-    if (n < 2 || wk->nsplit != n || wk->nblk < n || ++wk->bsteps < 128) return;
+    if (n < 2 || wk->nblk < n || ++wk->bsteps < 128) return;
     const int *sp = wk->split;
     double tot = 0, mx = 0;
     for (int t = 0; t < n; t++) { tot += wk->ts[t].busy; mx = fmax(mx, wk->ts[t].busy); }

@@ -62,7 +62,6 @@ typedef struct pala_work {
     int *bbrank;           /* per block: -1, or its rank among the boundary blocks */
     int *bb, nbb, capbb;   /* the boundary blocks, increasing */
     long span;             /* largest grain(q) - grain(p) of a listed pair */
-    int records;           /* some block is a boundary block */
     unsigned char *brec;   /* per block: its rows add to a boundary block (take records) */
     double *prad;          /* radius of every pebble, m */
     int spheres_only;      /* every template has one component */
@@ -78,22 +77,21 @@ typedef struct pala_work {
      * wcand[wcb[b] .. wcb[b+1]).  Until the next build no other grain reaches a wall. */
     int *wcand, *wcb;
     long capw;
-    /* thread t's blocks are [split[t], split[t + 1]) when the pool has nsplit threads;
-     * set evenly, then moved by the measured time of each thread (balance in contact.c).
+    /* thread t of the pala_world_nthr threads has blocks [split[t], split[t + 1]): set
+     * evenly with the pool (pala_work_prepare), then moved by the measured time of each
+     * thread (balance in contact.c); the second half of the array is scratch for that.
      * Results do not depend on the split (docs/design.md). */
-    int *split, nsplit;    /* split[nsplit + 1 ..] is scratch for the next split */
+    int *split;
     long bsteps;           /* steps timed since the split was last set */
 } pala_work;
 /* (Re)make w->work for the current grains and thread count. */
 void pala_work_prepare(pala_world *w);
 void pala_work_free(pala_world *w);
 /* Run fn over blocks [b0, b1) of grains on the world's threads; thread t of nthr gets
- * blocks [split[t], split[t+1]).  pala_world_nthr: the threads a pass uses.
- * pala_world_split: set the split evenly (the first split of a pool). */
+ * blocks [split[t], split[t+1]).  pala_world_nthr: the threads a pass uses. */
 void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1));
 void pala_world_par_t(pala_world *w, void (*fn)(pala_world *w, int t, int b0, int b1));
 int pala_world_nthr(const pala_world *w);
-void pala_world_split(pala_world *w);
 double pala_now(void);   /* s, monotonic (threads.c) */
 
 /* neighbor.c */

@@ -257,6 +257,17 @@ void pala_work_free(pala_world *w)
     w->work = NULL;
 }
 
+/* The even split of the blocks between the threads (internal.h, pala_work.split). */
+static void even_split(pala_world *w)
+{
+    pala_work *wk = w->work;
+    int n = pala_world_nthr(w);
+    PALA_GROW(wk->split, 2 * (n + 1));
+    for (int t = 0; t <= n; t++) wk->split[t] = (int)((long)wk->nblk * t / n);
+    wk->bsteps = 0;
+    for (int t = 0; t < wk->nth; t++) wk->ts[t].busy = 0;
+}
+
 void pala_work_prepare(pala_world *w)
 {
     if (!w->work) {
@@ -319,9 +330,8 @@ void pala_work_prepare(pala_world *w)
     }
     wk->dissipative = 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
-    wk->nsplit = 0;     /* the split and the boundary blocks are set by the sweep's setup */
+    even_split(w);   /* even; the boundary blocks are set by the sweep's setup */
     wk->nbb = 0;
-    wk->records = 0;
     w->nl.builds = 0;   /* the sweep's window and boundary blocks are set up by the build */
 }
 
@@ -339,24 +349,12 @@ int pala_world_nthr(const pala_world *w)
 
 typedef struct parjob { pala_world *w; void (*fn)(pala_world *, int, int); void (*fnt)(pala_world *, int, int, int); } parjob;
 
-void pala_world_split(pala_world *w)
-{
-    pala_work *wk = w->work;
-    int n = pala_world_nthr(w);
-    PALA_GROW(wk->split, 2 * (n + 1));
-    for (int t = 0; t <= n; t++) wk->split[t] = (int)((long)wk->nblk * t / n);
-    wk->nsplit = n;
-    wk->bsteps = 0;
-    for (int t = 0; t < wk->nth; t++) wk->ts[t].busy = 0;
-}
-
 static void par_entry(void *arg, int t, int n)
 {
     parjob *j = arg;
-    const pala_work *wk = j->w->work;
-    int nb = wk->nblk;
-    int b0 = (int)((long)nb * t / n), b1 = (int)((long)nb * (t + 1) / n);
-    if (wk->nsplit == n) b0 = wk->split[t], b1 = wk->split[t + 1];
+    const pala_work *wk = j->w->work;   /* n is the pool's size, for which the split was set */
+    int b0 = wk->split[t], b1 = wk->split[t + 1];
+    (void)n;
     if (j->fnt) j->fnt(j->w, t, b0, b1);
     else if (b1 > b0) j->fn(j->w, b0, b1);
 }
