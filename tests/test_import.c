@@ -13,7 +13,6 @@
 
 void test_import(void);
 
-
 /* The start of a trajectory.txt: templates, grain template indices, frame 0. */
 enum { MAXT = 8, MAXG = 8, MAXC = 8 };
 typedef struct traj {

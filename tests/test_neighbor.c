@@ -87,12 +87,11 @@ static void spheres(const char *name, int n, double L, const char *skin, int wan
                 0.0015 + (L - 0.003) * pala_rng_uniform(&r), 0.0015 + (L - 0.003) * pala_rng_uniform(&r));
     }
     fclose(f);
-    f = fopen(scene, "w");
-    if (!f) { T_CHECK(0, "create %s", scene); return; }
-    fprintf(f, "dimension = 3\ncontainer = box\nwall_material = m\ndt = 1e-7\nsteps = 1\nneighbor_skin = %s\n"
-            "lammps_data = %s.data\nlammps_material = m\n[material m]\ndensity = 2500\nyoung = 5e8\npoisson = 0.3\n",
-            skin, name);
-    fclose(f);
+    char text[512];
+    snprintf(text, sizeof text, "dimension = 3\ncontainer = box\nwall_material = m\ndt = 1e-7\nsteps = 1\nneighbor_skin = %s\n"
+             "lammps_data = %s.data\nlammps_material = m\n[material m]\ndensity = 2500\nyoung = 5e8\npoisson = 0.3\n",
+             skin, name);
+    t_write(scene, text);
     check_scene(name, scene, 0, NULL, want_dense);
 }
 

@@ -15,7 +15,6 @@ static const char *base =
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.005\n"
     "[group g]\ngrain = ball\ncount = 5\n";
 
-
 /* Write base with `from` replaced by `to`, run it, expect exit 1 and `file:LINE:` + msg. */
 static void bad(const char *name, const char *from, const char *to, int line, const char *msg)
 {
