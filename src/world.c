@@ -241,15 +241,17 @@ pala_energy pala_world_energy(pala_world *w)
 }
 
 /* ---- scratch of the step, threads ---------------------------------------------------- */
+static void tscr_free(pala_tscr *S)
+{
+    free(S->ring); free(S->out); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
+}
+
 void pala_work_free(pala_world *w)
 {
     pala_work *wk = w->work;
     if (!wk) return;
     pala_pool_free(wk->pool);
-    for (int t = 0; t < wk->nth; t++) {
-        pala_tscr *S = &wk->ts[t];
-        free(S->ring); free(S->out); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
-    }
+    for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->prad);
     free(wk->bs);
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb); free(wk->split);
@@ -279,10 +281,7 @@ void pala_work_prepare(pala_world *w)
     if (wk->nth != nth) {   /* per-thread scratch, and the boundary blocks change */
         if (wk->pool) pala_pool_free(wk->pool);
         wk->pool = NULL;
-        for (int t = nth; t < wk->nth; t++) {
-            pala_tscr *S = &wk->ts[t];
-            free(S->ring); free(S->out); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
-        }
+        for (int t = nth; t < wk->nth; t++) tscr_free(&wk->ts[t]);
         PALA_GROW(wk->ts, nth);
         for (int t = wk->nth; t < nth; t++) {
             memset(&wk->ts[t], 0, sizeof wk->ts[t]);
