@@ -665,10 +665,11 @@ static void sweep_job(pala_world *w, int t, int b0, int b1)
 }
 
 /* Phase 2: thread t finishes the boundary blocks among its own [b0, b1) (ranks [r0, r1)
- * of the boundary blocks), each grain summing its records of threads 0..t in order (each
- * thread's in slot order, the threads' slots increasing).  The blocks stay with the thread
- * that swept them: sharing them out evenly was 2-4 % slower (their state and records are
- * in the owner's cache). */
+ * of the boundary blocks).  Each grain's sum is its field plus its records of threads
+ * 0..t, added in one pass over the records in that order (each thread's in slot order,
+ * the threads' slots increasing): the order of the one-thread sweep, without sorting.
+ * The blocks stay with the thread that swept them: sharing them out evenly was 2-4 %
+ * slower (their state and records are in the owner's cache). */
 static void boundary_job(pala_world *w, int t, int b0, int b1)
 {
     pala_work *wk = w->work;
@@ -678,46 +679,26 @@ static void boundary_job(pala_world *w, int t, int b0, int b1)
     for (r1 = r0; r1 < wk->nbb && wk->bb[r1] < b1; r1++) {}
     if (r1 <= r0) return;
     long ng = (long)(r1 - r0) * PALA_BLOCK;
-    if (S->ncnt < ng + 1) { S->ncnt = ng + 1; PALA_GROW(S->cnt, S->ncnt); }
-    memset(S->cnt, 0, (size_t)(ng + 1) * sizeof *S->cnt);
-#define LOCAL(g) ((long)(wk->bbrank[(g) / PALA_BLOCK] - r0) * PALA_BLOCK + (g) % PALA_BLOCK)
-#define MINE(g) (wk->bbrank[(g) / PALA_BLOCK] >= r0 && wk->bbrank[(g) / PALA_BLOCK] < r1)
-    long tot = 0;
-    for (int u = 0; u <= t; u++)
-        for (long i = 0; i < wk->ts[u].nout; i++) {
-            long g = wk->ts[u].out[i].g;
-            if (!MINE(g)) continue;
-            S->cnt[LOCAL(g) + 1]++;
-            tot++;
+    if (S->nsum < ng) { S->nsum = ng; PALA_GROW(S->sum, S->nsum); }
+    pala_facc *A = S->sum;   /* A[(rank - r0) * PALA_BLOCK + k % PALA_BLOCK] */
+    for (int r = r0; r < r1; r++)
+        for (int k = wk->bb[r] * PALA_BLOCK; k < blk_end(w, wk->bb[r]); k++) facc_start(w, k, &A[(long)(r - r0) * PALA_BLOCK + k % PALA_BLOCK]);
+    for (int u = 0; u <= t; u++) {
+        const pala_frec *o = wk->ts[u].out;
+        for (long i = 0, n = wk->ts[u].nout; i < n; i++) {
+            long g = o[i].g;
+            int r = wk->bbrank[g / PALA_BLOCK];
+            if (r >= r0 && r < r1) facc_add(&A[(long)(r - r0) * PALA_BLOCK + g % PALA_BLOCK], &o[i].a, wk->dissipative);
         }
-    for (long i = 0; i < ng; i++) S->cnt[i + 1] += S->cnt[i];
-    if (S->nord < tot) { S->nord = tot; PALA_GROW(S->ord, S->nord); }
-    const pala_frec **ptr = S->ord;
-    for (int u = 0; u <= t; u++)
-        for (long i = 0; i < wk->ts[u].nout; i++) {
-            long g = wk->ts[u].out[i].g;
-            if (!MINE(g)) continue;
-            ptr[S->cnt[LOCAL(g)]++] = &wk->ts[u].out[i];
-        }
-    /* cnt[l] is now the end of grain l's records */
+    }
     for (int r = r0; r < r1; r++) {
         int b = wk->bb[r];
         pala_blocksum s = wk->bs[b];
         runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
         finish_acc fa = {0, 0, 0, 0};
-        pala_facc A[PALA_BLOCK];
-        for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++) {
-            long l = LOCAL(k);
-            long e0 = l ? S->cnt[l - 1] : 0, e1 = S->cnt[l];
-            pala_facc *a = &A[k % PALA_BLOCK];
-            facc_start(w, k, a);
-            for (long e = e0; e < e1; e++) facc_add(a, &ptr[e]->a, wk->dissipative);
-        }
-        finish_range(w, S->B, b * PALA_BLOCK, blk_end(w, b), A, PALA_BLOCK - 1, &s, &ru, &fa);
+        finish_range(w, S->B, b * PALA_BLOCK, blk_end(w, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
-#undef LOCAL
-#undef MINE
 }
 
 /* After each list build, and when the split moves (balance): the window of the ring sums,

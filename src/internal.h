@@ -45,9 +45,8 @@ typedef struct pala_tscr {
     long nring;
     pala_frec *out;        /* contributions to grains of boundary blocks, in slot order */
     long nout, capout;
-    int *cnt;              /* phase 2: contributions sorted by grain */
-    const pala_frec **ord;
-    long ncnt, nord;
+    pala_facc *sum;        /* phase 2: the sums of the thread's boundary grains */
+    long nsum;
     struct pala_batch *B;  /* touching pairs on their way through the kernel */
     int *nbuf;             /* rows of the neighbour list being built (neighbor.c) */
     long capn, nn;

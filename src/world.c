@@ -243,7 +243,7 @@ pala_energy pala_world_energy(pala_world *w)
 /* ---- scratch of the step, threads ---------------------------------------------------- */
 static void tscr_free(pala_tscr *S)
 {
-    free(S->ring); free(S->out); free(S->cnt); free(S->ord); free(S->B); free(S->nbuf);
+    free(S->ring); free(S->out); free(S->sum); free(S->B); free(S->nbuf);
 }
 
 void pala_work_free(pala_world *w)
