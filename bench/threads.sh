@@ -4,7 +4,10 @@
 # `pala run` with 1, 2 and 3 threads on the same bed.
 # Usage: bench/threads.sh [reps=7] [nrun=1000]
 # Prints one line per repetition (1-thread rate, 2-thread rate, ratio; the two runs of a
-# repetition follow each other), the median ratio, and the result of the comparison.
+# repetition follow each other), the median ratio; then the same ratio from one process
+# that switches between 1 and 2 threads (pala_bench THREADS=1/2/R: 2 reps + 1 rounds of
+# 300 steps each, 150 untimed steps after each switch), whose paired runs are a second
+# apart instead of several; and the result of the comparison.
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.  Exit 1 if outputs differ.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +24,8 @@ for r in $(seq "$reps"); do
   echo "$r $a $b" | awk '{printf "%d\t%s\t%s\t%.3f\n", $1, $2, $3, $3 / $2}'
 done | tee "$tmp/rates"
 awk '{print $4}' "$tmp/rates" | sort -g | awk '{a[NR] = $1} END {printf "64k spheres: 2 threads / 1 thread, median of %d: %.3f\n", NR, a[int((NR + 1) / 2)]}'
+$pb "$root/bench/spheres.txt" 150 300 "1/2/$((2 * reps + 1))" "lammps_data=$tmp/s64k.data" > "$tmp/alt"
+awk '{print $4}' "$tmp/alt" | sort -g | awk '{a[NR] = $1} END {printf "64k spheres: 2 threads / 1 thread switched in one process, median of %d rounds: %.3f (rounds ranged %.3f-%.3f)\n", NR, a[int((NR + 1) / 2)], a[1], a[NR]}'
 for t in 1 2 3; do
   "$root/pala" run "$root/bench/spheres.txt" -o "$tmp/run$t" --quiet --threads $t --set "lammps_data=$tmp/s64k.data" \
     --set steps=1000 --set energy_every=50 --set trajectory_every=500
