@@ -76,6 +76,18 @@ static void split_independent(const char *scene)
                 cases[i].what, nbb);
         pala_scene_free(s);
     }
+    /* the thread count changed between chunks of steps (as pala_bench THREADS=1/2/R) */
+    static const int seq[] = {2, 1, 3, 2, 1};
+    if (pala_scene_load(scene, 0, NULL, &s, stderr) == 0) {
+        pala_world *w = pala_scene_world(s);
+        pala_world_steps(w, 1);
+        for (int i = 0; i < 5; i++) {
+            pala_world_set_threads(w, seq[i]);
+            pala_world_steps(w, i < 4 ? 24 : 119 - 4 * 24);
+        }
+        T_CHECK(same_state(w1, w), "threads switched 2, 1, 3, 2, 1 every 24 steps: state after 120 steps bit-identical to 1 thread");
+        pala_scene_free(s);
+    } else T_CHECK(0, "switch test: scene loads");
     pala_scene_free(s1);
 }
 
