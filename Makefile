@@ -24,12 +24,17 @@ LIBOBJ  := $(LIBSRC:src/%.c=build/%.o)
 TESTSRC := $(wildcard tests/*.c)
 TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
 
-.PHONY: all run test examples sanitize bench clean
+.PHONY: all run test examples sanitize bench clean FORCE
 all: pala
 
-build/%.o: src/%.c | build
+# The flags of the last build: when they change (OPT=..., make sanitize), everything is
+# rebuilt, so ./pala never keeps objects or libraries of other flags.
+build/flags: FORCE | build
+	@printf '%s\n' '$(ALLFLAGS) $(LDLIBS)' | cmp -s - $@ || printf '%s\n' '$(ALLFLAGS) $(LDLIBS)' > $@
+
+build/%.o: src/%.c build/flags | build
 	@echo "CC $<"; $(CC) $(ALLFLAGS) -c $< -o $@
-build/tests/%.o: tests/%.c | build
+build/tests/%.o: tests/%.c build/flags | build
 	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc -c $< -o $@
 build:
 	@mkdir -p build/tests
@@ -52,8 +57,10 @@ test: pala build/run_tests
 examples: pala
 	for f in examples/*.txt; do ./pala run $$f -o build/ex/$$(basename $$f .txt) --force || exit 1; done
 
+# the tests under ASan and UBSan, then ./pala rebuilt with the normal flags (it links
+# libc and libm only)
 sanitize:
-	$(MAKE) clean && $(MAKE) test OPT=-O1 CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"
+	$(MAKE) test OPT=-O1 CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"; st=$$?; $(MAKE) pala && exit $$st
 
 build/pala_bench: bench/bench.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
