@@ -13,15 +13,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
-#include <time.h>
 
 void pala_world_set_threads(pala_world *w, int n);
+double pala_now(void);   /* s, monotonic (src/threads.c) */
 
-static double now(void)
+/* n steps; on an unstable run, the reason and exit 2 */
+static void steps(pala_world *w, long n)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    if (n > 0 && pala_world_steps(w, n) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); exit(2); }
 }
 
 int main(int argc, char **argv)
@@ -37,10 +36,10 @@ int main(int argc, char **argv)
             double rate[2];
             for (int i = 0; i < 2; i++) {
                 pala_world_set_threads(w, i ? tb : ta);
-                if (pala_world_steps(w, nwarm) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
-                double t0 = now();
-                if (pala_world_steps(w, nrun) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
-                rate[i] = (double)w->npeb * (double)nrun / (now() - t0);
+                steps(w, nwarm);
+                double t0 = pala_now();
+                steps(w, nrun);
+                rate[i] = (double)w->npeb * (double)nrun / (pala_now() - t0);
             }
             printf("%d %.4g %.4g %.4f\n", r, rate[0], rate[1], rate[1] / rate[0]);
             fflush(stdout);
@@ -50,10 +49,10 @@ int main(int argc, char **argv)
     }
     pala_world_set_threads(w, atoi(argv[4]));
     /* as `pala run` steps between outputs: pala_world_steps chains the steps */
-    if (nwarm > 0 && pala_world_steps(w, nwarm) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
-    double t0 = now();
-    if (pala_world_steps(w, nrun) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); return 2; }
-    double dt = now() - t0;
+    steps(w, nwarm);
+    double t0 = pala_now();
+    steps(w, nrun);
+    double dt = pala_now() - t0;
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double rss = 1024.0 * (double)ru.ru_maxrss;
