@@ -95,7 +95,7 @@ double pala_now(void);   /* s, monotonic (threads.c) */
 
 /* neighbor.c */
 void pala_nlist_free(pala_nlist *nl);
-/* Rebuild when nl->drift may exceed skin/2 (or never built). */
+/* Rebuild when nl->drift exceeds 0.45 skin, a margin below skin/2 (or never built). */
 void pala_nlist_update(pala_world *w);
 /* contact.c: after each rebuild, the sweep's window and the threads' boundary blocks. */
 void pala_sweep_setup(pala_world *w);

@@ -10,7 +10,8 @@
  * pebble displacement of each free motion (x moves by h v, a pebble at most by
  * h|v| + 2|exp(h w)| |s| more) in nl->drift, so no reference positions are stored.
  *
- * Cells of edge 2 a_max + skin are hashed into >= npeb buckets: memory and time are O(N)
+ * Cells of edge 2 a_max + skin: a dense grid over the pebbles' bounding box when it has at
+ * most two cells per pebble, else hashed into >= npeb buckets, so memory and time are O(N)
  * whatever the container's shape (tall columns, sparse gases).  Each row is sorted, so
  * the order in which contact forces are summed does not depend on when the list was
  * rebuilt: results are bit-identical for any rebuild schedule and any thread count. */
