@@ -1,6 +1,9 @@
 # pala: one hand-written Makefile.  `make` builds ./pala, `make run` runs the default
-# example, `make test` builds and runs every test.  `cc -Iinclude src/*.c -lm -lpthread`
-# also works.
+# example, `make test` builds and runs every test (`make test T=name`: the tests whose
+# name contains `name`).  Without make:
+#   cc -O2 -Iinclude -Isrc/lib src/lib/*.c src/cli/*.c -o pala -lm -lpthread
+# also works.  src/lib/ is the library (libpala.a: the physics, the scene reader), src/cli/
+# the command line (docs/design.md).
 CC      ?= cc
 # -march=native when the compiler takes it (vector instructions of this machine: ~1.3x on
 # the benchmark beds); results are the same bits either way (no contraction, see below).
@@ -19,8 +22,10 @@ WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wdouble-promotion \
 ALLFLAGS = $(CFLAGS) $(WARN) -ffp-contract=off -fno-math-errno -fno-trapping-math -D_POSIX_C_SOURCE=200809L -Iinclude -MMD -MP
 LDLIBS  := -lm -lpthread
 
-LIBSRC  := $(filter-out src/main.c,$(wildcard src/*.c))
-LIBOBJ  := $(LIBSRC:src/%.c=build/%.o)
+LIBSRC  := $(wildcard src/lib/*.c)
+LIBOBJ  := $(LIBSRC:src/lib/%.c=build/lib/%.o)
+CLISRC  := $(wildcard src/cli/*.c)
+CLIOBJ  := $(CLISRC:src/cli/%.c=build/cli/%.o)
 TESTSRC := $(wildcard tests/*.c)
 TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
 
@@ -29,23 +34,26 @@ all: pala
 
 # The flags of the last build: when they change (OPT=..., make sanitize), everything is
 # rebuilt, so ./pala never keeps objects or libraries of other flags.
-build/flags: FORCE | build
+build/flags: FORCE | build/.dirs
 	@printf '%s\n' '$(ALLFLAGS) $(LDLIBS)' | cmp -s - $@ || printf '%s\n' '$(ALLFLAGS) $(LDLIBS)' > $@
 
-build/%.o: src/%.c build/flags | build
-	@echo "CC $<"; $(CC) $(ALLFLAGS) -c $< -o $@
-build/tests/%.o: tests/%.c build/flags | build
-	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc -c $< -o $@
-build:
-	@mkdir -p build/tests
+# the library sees only its own headers; the command line sees the library's too
+build/lib/%.o: src/lib/%.c build/flags | build/.dirs
+	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc/lib -c $< -o $@
+build/cli/%.o: src/cli/%.c build/flags | build/.dirs
+	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -c $< -o $@
+build/tests/%.o: tests/%.c build/flags | build/.dirs
+	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -c $< -o $@
+build/.dirs:
+	@mkdir -p build/tests build/lib build/cli && touch $@
 
 build/libpala.a: $(LIBOBJ)
 	@rm -f $@ && ar rcs $@ $^
 
-pala: build/main.o build/libpala.a
+pala: $(CLIOBJ) build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
-build/run_tests: $(TESTOBJ) build/libpala.a
+build/run_tests: $(TESTOBJ) $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
 run: pala
@@ -71,4 +79,4 @@ bench: pala build/pala_bench
 clean:
 	rm -rf build pala
 
--include $(LIBOBJ:.o=.d) $(TESTOBJ:.o=.d) build/main.d
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(TESTOBJ:.o=.d)

@@ -2,7 +2,7 @@
  * scene (issue acceptance: 2.0 +/- 0.2 in the early window), and every example matches
  * its reference energy curve under `pala check`. */
 #include "t.h"
-#include "../src/internal.h"   /* the thread split, to set one by hand */
+#include "internal.h"   /* the thread split, to set one by hand */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
