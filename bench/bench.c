@@ -14,8 +14,6 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 
-void pala_world_set_threads(pala_world *w, int n);
-double pala_now(void);   /* s, monotonic (src/threads.c) */
 
 /* n steps; on an unstable run, the reason and exit 2 */
 static void steps(pala_world *w, long n)

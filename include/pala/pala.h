@@ -219,6 +219,12 @@ void pala_world_sort(pala_world *w);
 int pala_world_prepare(pala_world *w);
 /* Threads used by pala_world_step and the force pass (results do not depend on it). */
 void pala_world_set_threads(pala_world *w, int n);
+/* The most threads a step of this world can use: one per block of 256 grains. */
+int pala_world_max_threads(const pala_world *w);
+/* The momentum the walls received so far, as the columns of walls.tsv: up to max named
+ * values (box: the normal momentum of each face, positive outward; cavity: its vector),
+ * N s.  Returns the number of columns (0 without walls). */
+int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max);
 /* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK or
  * PALA_UNSTABLE (with w->why set). */
 int pala_world_step(pala_world *w);
@@ -239,6 +245,10 @@ void pala_world_place_pebbles(pala_world *w, int k);
 /* Stiffness prefactor c_H of eq. (57): sqrt(3)/2 (paper) or textbook 4/3 E* sqrt(R*). */
 double pala_hertz_prefactor(int hertz);
 double pala_harmonic(double a, double b);       /* H(a,b), H(0,0)=0 */
+
+/* The CPUs this process may run on (its affinity mask), and a monotonic clock in s. */
+int pala_cpu_count(void);
+double pala_now(void);
 
 /* ---- control files (scene.c) -------------------------------------------------------- */
 typedef struct pala_scene pala_scene;

@@ -8,7 +8,8 @@
  * An unstable or interrupted run stops, writes its last rows, flushes, and says why. */
 #define _DEFAULT_SOURCE
 #include "run.h"
-#include "internal.h"
+#include <math.h>
+#include <stdio.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -142,18 +143,10 @@ static void energy_row(FILE *f, FILE *fw, pala_world *w, estats *es, int first)
     fprintf(f, "%ld\t%.12g\t%.16g\t%.16g\t%.16g\t%.16g\t%.16g\t%.10g\t%.16g\t%.10g\t%ld\t%.6g\n", w->step, w->t,
             e.kin, e.rot, e.contact, e.field, e.total, rel, w->diss, bal, w->ncontact, w->worst_overlap);
     fprintf(fw, "%ld\t%.12g", w->step, w->t);
-    if (w->container == PALA_CONTAINER_BOX) {
-        /* normal momentum each face received, positive outward */
-        const double sgn[6] = {-1, 1, -1, 1, -1, 1};
-        for (int i = 0; i < (w->dim == 2 ? 4 : 6); i++) {
-            pala_vec3 p = w->wall_impulse[i];
-            double pn = (i < 2 ? p.x : i < 4 ? p.y : p.z) * sgn[i];
-            fprintf(fw, "\t%.12g", pn + 0.0);   /* + 0.0: no "-0" for unloaded faces */
-        }
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
-        pala_vec3 p = w->wall_impulse[0];
-        fprintf(fw, "\t%.12g\t%.12g\t%.12g", p.x, p.y, p.z);
-    }
+    const char *nm[8];
+    double val[8];
+    int nc = pala_world_wall_columns(w, nm, val, 8);
+    for (int i = 0; i < nc; i++) fprintf(fw, "\t%.12g", val[i]);
     fputc('\n', fw);
 }
 
@@ -164,8 +157,7 @@ int pala_run(const pala_run_opts *o)
     if (rc) return rc;
     pala_world *w = pala_scene_world(sc);
     int nth = o->threads > 0 ? o->threads : pala_cpu_count();
-    int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;   /* work is split by blocks of grains */
-    if (nth > nblk) nth = nblk > 0 ? nblk : 1;
+    if (nth > pala_world_max_threads(w)) nth = pala_world_max_threads(w);   /* work is split by blocks of grains */
     pala_world_set_threads(w, nth);   /* results do not depend on it */
     char dir[4096];
     if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
@@ -187,10 +179,12 @@ int pala_run(const pala_run_opts *o)
     int werr = close_checked(fc, dir, "control.txt");
     fprintf(fe, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\tE_total\tdE_rel\tE_diss\tdE_bal_rel\tcontacts\tmax_overlap\n");
     fprintf(fw, "step\ttime");
-    if (w->container == PALA_CONTAINER_BOX) {
-        const char *nm[6] = {"P_xlo", "P_xhi", "P_ylo", "P_yhi", "P_zlo", "P_zhi"};
-        for (int i = 0; i < (w->dim == 2 ? 4 : 6); i++) fprintf(fw, "\t%s", nm[i]);
-    } else if (w->container == PALA_CONTAINER_CAVITY) fprintf(fw, "\tP_x\tP_y\tP_z");
+    {
+        const char *nm[8];
+        double val[8];
+        int nc = pala_world_wall_columns(w, nm, val, 8);
+        for (int i = 0; i < nc; i++) fprintf(fw, "\t%s", nm[i]);
+    }
     fputc('\n', fw);
     traj_header(ft, w);
     if (!o->quiet) report_templates(w);

@@ -15,7 +15,6 @@ pala_pool *pala_pool_create(int n);
 void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg);
 void pala_pool_free(pala_pool *p);
 int pala_pool_size(const pala_pool *p);   /* threads started (fewer than asked if the system refused) */
-int pala_cpu_count(void);
 
 /* Grains are processed in fixed blocks of PALA_BLOCK; sums over grains are formed per
  * block and added in block order: independent of the number of threads. */
@@ -91,7 +90,6 @@ void pala_work_free(pala_world *w);
 void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1));
 void pala_world_par_t(pala_world *w, void (*fn)(pala_world *w, int t, int b0, int b1));
 int pala_world_nthr(const pala_world *w);
-double pala_now(void);   /* s, monotonic (threads.c) */
 
 /* neighbor.c */
 void pala_nlist_free(pala_nlist *nl);

@@ -340,6 +340,33 @@ void pala_world_set_threads(pala_world *w, int n)
     if (w->work) pala_work_prepare(w);
 }
 
+int pala_world_max_threads(const pala_world *w)
+{
+    int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
+    return nblk > 0 ? nblk : 1;
+}
+
+int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
+{
+    int n = 0;
+    if (w->container == PALA_CONTAINER_BOX) {
+        /* normal momentum each face received, positive outward */
+        static const char *const nm[6] = {"P_xlo", "P_xhi", "P_ylo", "P_yhi", "P_zlo", "P_zhi"};
+        const double sgn[6] = {-1, 1, -1, 1, -1, 1};
+        for (int i = 0; i < (w->dim == 2 ? 4 : 6) && n < max; i++, n++) {
+            pala_vec3 p = w->wall_impulse[i];
+            names[n] = nm[i];
+            values[n] = (i < 2 ? p.x : i < 4 ? p.y : p.z) * sgn[i] + 0.0;   /* + 0.0: no "-0" for unloaded faces */
+        }
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        static const char *const nm[3] = {"P_x", "P_y", "P_z"};
+        pala_vec3 p = w->wall_impulse[0];
+        const double v[3] = {p.x, p.y, p.z};
+        for (; n < 3 && n < max; n++) { names[n] = nm[n]; values[n] = v[n]; }
+    }
+    return n;
+}
+
 int pala_world_nthr(const pala_world *w)
 {
     const pala_work *wk = w->work;
