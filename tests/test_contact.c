@@ -39,7 +39,6 @@ static void head_on(double delta, int hertz, double v, double *ratio, double *tc
     int t = sphere_template(&w, R, 0);
     pala_world_add_grain(&w, t, pala_v(-R - 1e-4, 0, 0), pala_v(0, 0, 0), pala_v(0.5 * v, 0, 0), pala_v(0, 0, 0));
     pala_world_add_grain(&w, t, pala_v(R + 1e-4, 0, 0), pala_v(0, 0, 0), pala_v(-0.5 * v, 0, 0), pala_v(0, 0, 0));
-    pala_world_prepare(&w);
     /* PHYSICS.md 5: t_c = 2.9432 d_max / v, d_max = (5 m* v^2 / (4 k))^{2/5} */
     double Et = m.E / (1 - m.sigma * m.sigma);   /* E~ = H(E', E') */
     double k = pala_hertz_prefactor(hertz) * Et * sqrt(R);   /* r~ = H(R, R) = R */
@@ -47,6 +46,7 @@ static void head_on(double delta, int hertz, double v, double *ratio, double *tc
     double dmax = pow(5 * mstar * v * v / (4 * k), 0.4);
     *tc_theory = 2.9432 * dmax / v;
     w.dt = *tc_theory / 4000;
+    pala_world_prepare(&w);
     double t_in = -1, t_out = -1;
     for (long s = 0; s < 10000000 && t_out < 0; s++) {
         pala_world_step(&w);
@@ -97,8 +97,8 @@ void test_contact(void)
         w.box_hi = pala_v(1, 1, 1);
         w.wall_mat = 0;
         pala_world_add_grain(&w, t, pala_v(0, 0, 0.0051), pala_v(0, 0, 0), pala_v(0, 0, -1.0), pala_v(0, 0, 0));
-        pala_world_prepare(&w);
         w.dt = 2e-8;
+        pala_world_prepare(&w);
         long s;
         for (s = 0; s < 2000000 && !(w.v[0].z > 0 && w.x[0].z > 0.0051); s++) pala_world_step(&w);
         T_CHECK(fabs(w.v[0].z - 0.6) < 0.006, "wall bounce, delta = 0.36: rebound speed %.5f vs 0.6 (1%%)", w.v[0].z);
@@ -121,8 +121,8 @@ void test_contact(void)
         w.wall_mat = 0;
         w.g = pala_v(0, 0, -9.81);
         pala_world_add_grain(&w, t, pala_v(0, 0, R), pala_v(0, 0, 0), pala_v(1.0, 0, 0), pala_v(0, 0, 0));
-        pala_world_prepare(&w);
         w.dt = 1e-6;
+        pala_world_prepare(&w);
         for (long s = 0; s < 300000; s++) pala_world_step(&w);   /* sliding ends after 2 v0/(7 mu g) = 0.097 s */
         double v = w.v[0].x, slip = w.v[0].x - R * w.w[0].y;   /* contact point velocity v - omega_y R */
         T_CHECK(fabs(v - 5.0 / 7.0) < 0.01 * 5.0 / 7.0, "sliding sphere: final speed %.5f vs 5/7 = %.5f (1%%)", v, 5.0 / 7.0);
@@ -148,8 +148,8 @@ void test_contact(void)
         int ti = pala_world_add_template(&w, &t, shape, rout);
         pala_world_add_grain(&w, ti, pala_v(-0.009, 0.002, 0), pala_v(0.1, 0.2, 0.3), pala_v(1.5, 0, 0.1), pala_v(10, -20, 5));
         pala_world_add_grain(&w, ti, pala_v(0.009, -0.002, 0.001), pala_v(-0.3, 0.1, 0.5), pala_v(-1.5, 0.2, 0), pala_v(-5, 30, 0));
-        pala_world_prepare(&w);
         w.dt = pass ? 2e-7 : 4e-7;
+        pala_world_prepare(&w);
         pala_vec3 P0, L0, P1, L1;
         momenta(&w, &P0, &L0);
         pala_energy e0 = pala_world_energy(&w);
@@ -185,8 +185,8 @@ void test_contact(void)
         int t1 = sphere_template(&w, a1, 0), t2 = sphere_template(&w, a2, 0);
         pala_world_add_grain(&w, t1, pala_v(-0.005, 0.0015, 0), pala_v(0, 0, 0), pala_v(1.2, 0, 0.3), pala_v(0, 0, 0));
         pala_world_add_grain(&w, t2, pala_v(0.0035, -0.0015, 0), pala_v(0, 0, 0), pala_v(-1.2, 0.1, 0), pala_v(0, 0, 0));
-        pala_world_prepare(&w);
         w.dt = 2e-7;
+        pala_world_prepare(&w);
         pala_vec3 P0, L0, P1, L1;
         momenta(&w, &P0, &L0);
         pala_energy e0 = pala_world_energy(&w);
@@ -221,8 +221,8 @@ void test_contact(void)
             double z = 1 - 2 * (i + 0.5) / 300, rho = sqrt(1 - z * z), phi = 2.399963229728653 * i;
             pala_world_add_grain(&w, small, pala_vscale(0.0205, pala_v(rho * cos(phi), rho * sin(phi), z)), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
         }
-        pala_world_prepare(&w);
         w.dt = 1e-8;
+        pala_world_prepare(&w);
         int st = pala_world_step(&w);
         st |= pala_world_step(&w);
         pala_vec3 P, L;

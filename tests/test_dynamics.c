@@ -30,8 +30,8 @@ static void dzhanibekov(double dt, double T, int rotstep, double *dE, double *dL
     pala_vec3 r0 = pala_v(0.1, 0.2, -0.3);
     pala_vec3 wb = pala_v(0.2, 20.0, 0.2);
     pala_world_add_grain(&w, ti, pala_v(0, 0, 0), r0, pala_v(0, 0, 0), pala_rot_apply(r0, wb));
-    pala_world_prepare(&w);
     w.dt = dt;
+    pala_world_prepare(&w);
     w.rotation_step = rotstep;
     const double *I = w.tmpl[0].inertia;
     pala_vec3 L0 = pala_rot_diag_apply(w.r[0], I, w.w[0]);

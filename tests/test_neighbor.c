@@ -5,6 +5,7 @@
  * contact; skipping one column of neighbour cells, or one bucket of the hash, fails it. */
 #include "t.h"
 #include "pala/pala.h"
+#include "neighbor.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,7 @@ static int near(const pala_world *w, int p, int q)
 {
     int gp = grain(w, p), gq = grain(w, q);
     if (gp == gq) return 0;
-    double skin = w->nl.skin;
+    double skin = w->nl->skin;
     if (w->pg) {
         double rb = w->tmpl[w->tid[gp]].bound_radius + w->tmpl[w->tid[gq]].bound_radius + skin;
         if (pala_vnorm2(pala_vsub(w->x[gp], w->x[gq])) >= rb * rb) return 0;
@@ -39,8 +40,8 @@ static void check_scene(const char *what, const char *path, int nset, char **set
     if (pala_scene_load(path, nset, sets, &s, stderr)) { T_CHECK(0, "%s: %s does not load", what, path); return; }
     pala_world *w = pala_scene_world(s);
     double U = 0;
-    pala_world_forces(w, &U);   /* builds the list */
-    const pala_nlist *nl = &w->nl;
+    pala_world_contacts(w, &U);   /* builds the list */
+    const pala_nlist *nl = w->nl;
     int n = w->npeb;
     long listed = nl->start[n], expected = 0, missing = 0, extra = 0, unsorted = 0;
     char *mark = calloc((size_t)n, 1);

@@ -2,7 +2,8 @@
  * scene (issue acceptance: 2.0 +/- 0.2 in the early window), and every example matches
  * its reference energy curve under `pala check`. */
 #include "t.h"
-#include "internal.h"   /* the thread split, to set one by hand */
+#include "force_pass.h"   /* the thread split, to set one by hand */
+#include "threads.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,7 +12,7 @@ void test_order(void);
 
 /* The state after 1 + 119 steps of SCENE with nthr threads.  After the first step, split
  * (nthr + 1 block boundaries, or NULL) is set by hand, and busy (nthr times in s, or NULL)
- * is put in as the threads' measured times just before the balance of contact.c runs
+ * is put in as the threads' measured times just before the balance of threads.c runs
  * (every 128 steps), so it runs once, at step 2, on those times. */
 static pala_world *split_run(const char *scene, int nthr, const int *split, const double *busy, pala_scene **sp)
 {
@@ -19,13 +20,13 @@ static pala_world *split_run(const char *scene, int nthr, const int *split, cons
     pala_world *w = pala_scene_world(*sp);
     pala_world_set_threads(w, nthr);
     pala_world_steps(w, 1);
-    if (pala_world_nthr(w) == nthr && split) {
-        for (int t = 0; t <= nthr; t++) w->work->split[t] = split[t];
-        pala_sweep_setup(w);
+    if (pala_team_size(w->team) == nthr && split) {
+        for (int t = 0; t <= nthr; t++) w->team->split[t] = split[t];
+        pala_force_pass_setup(w);
     }
-    if (pala_world_nthr(w) == nthr && busy) {
-        for (int t = 0; t < nthr; t++) w->work->ts[t].busy = busy[t];
-        w->work->bsteps = 127;
+    if (pala_team_size(w->team) == nthr && busy) {
+        for (int t = 0; t < nthr; t++) w->team->busy[t] = busy[t];
+        w->team->bsteps = 127;
     }
     pala_world_steps(w, 119);
     return w;
@@ -70,8 +71,8 @@ static void split_independent(const char *scene)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         pala_world *w = split_run(scene, cases[i].n, cases[i].split, cases[i].busy, &s);
         if (!w) { T_CHECK(0, "%s: scene loads", cases[i].what); continue; }
-        int nbb = w->work->nbb, ok = pala_world_nthr(w) == cases[i].n && nbb > 0;
-        for (int t = 0; ok && t <= cases[i].n; t++) ok = w->work->split[t] == cases[i].expect[t];
+        int nbb = w->work->nbb, ok = pala_team_size(w->team) == cases[i].n && nbb > 0;
+        for (int t = 0; ok && t <= cases[i].n; t++) ok = w->team->split[t] == cases[i].expect[t];
         T_CHECK(ok && same_state(w1, w), "%s: state after 120 steps bit-identical to 1 thread (%d boundary blocks)",
                 cases[i].what, nbb);
         pala_scene_free(s);

@@ -9,6 +9,7 @@
  */
 #ifndef PALA_H
 #define PALA_H
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "pala/vec.h"
@@ -30,7 +31,7 @@ enum pala_status {
  * axis n in the right-hand sense (eq. 8). */
 /* pala_rot_apply (r * x, eq. 6), pala_rot_compose (r o r2, eq. 7) and pala_rot_exp
  * (eq. 14) are inline in pala/vec.h. */
-void pala_rot_matrix(pala_vec3 r, double m[3][3]);              /* eqs. (11)-(13), transposed (PHYSICS.md 1.1) */
+void pala_rot_matrix(pala_vec3 r, double m[3][3]);              /* eqs. (11)-(13), transposed (docs/physics.md, "Errata") */
 pala_vec3 pala_rot_omega(pala_vec3 r, pala_vec3 rdot);          /* eq. (19) */
 pala_vec3 pala_rot_from_axis_angle(double phi, pala_vec3 n);    /* eq. (8) */
 pala_vec3 pala_rot_from_matrix(double m[3][3]);           /* inverse of pala_rot_matrix */
@@ -123,33 +124,27 @@ typedef struct pala_pairmat {
     double nu;     /* nu~, m/s */
 } pala_pairmat;
 
-/* Verlet neighbour list of component ("pebble") pairs of different grains whose spheres
- * come within `skin`: a half list (pair p < q in row p), rows sorted, so each pair is
- * evaluated once and each grain sums its contact forces in a fixed order (neighbor.c,
- * contact.c). */
-typedef struct pala_nlist {
-    double skin;           /* m */
-    int *start;            /* npeb+1 offsets into nbr */
-    int *nbr;              /* neighbour pebble indices q > p */
-    int *row;              /* row[s]: the pebble p whose row holds slot s (a flat loop over
-                            * the slots has no branch at the end of each row) */
-    long cap;              /* capacity of nbr and row */
-    double amax;           /* largest component radius, m */
-    double drift;          /* bound on any pebble's displacement since the last build, m */
-    /* cells: a dense grid, or a hash of cells (O(N) in any container shape) */
-    int *head, *next;      /* bucket starts (nbucket + 1) and the pebbles by bucket */
-    int nbucket, capb;
-    int dense;             /* head is a dense grid gn[0] x gn[1] x gn[2] from glo */
-    long gn[3];
-    pala_vec3 glo;
-    long maxrow;           /* room a row may need */
-    int nalloc;            /* pebble count the per-pebble arrays are sized for */
-    long builds;           /* number of rebuilds so far; 0 forces a rebuild */
-} pala_nlist;
-
 typedef struct pala_energy {
     double kin, rot, contact, field, total;   /* J */
+    double inter;                              /* interactions between centres, J (in total) */
 } pala_energy;
+
+struct pala_world;
+/* A force between grain centres at long range (point masses, charges, dipoles: docs/
+ * design.md, "Extension points").  forces() adds to F[k] and T[k] the force (N) and the
+ * torque (N m) on every grain k at the current state and returns the potential energy of
+ * the interaction, J, which joins E_total: the forces must derive from it.  They are
+ * evaluated once a step, at the midpoint state of eq. (67). */
+typedef struct pala_interaction {
+    const char *name;
+    double (*forces)(const struct pala_world *w, void *ctx, pala_vec3 *F, pala_vec3 *T);
+    void *ctx;
+} pala_interaction;
+/* Forces an embedding program adds to the grains, like REBOUND's additional_forces: fn
+ * adds to F[k], T[k] (N, N m) at the midpoint state of each step.  pala does not know a
+ * potential for them: their work over each step is counted in E_diss (the energy column
+ * of the non-conservative forces), so the energy balance still closes. */
+typedef void (*pala_additional_forces)(const struct pala_world *w, void *user, pala_vec3 *F, pala_vec3 *T);
 
 typedef struct pala_world {
     int dim;                       /* 2 or 3 */
@@ -161,7 +156,8 @@ typedef struct pala_world {
     int wall_mat;                  /* material of the walls */
     pala_vec3 wall_impulse[6];     /* momentum received by each box face (xlo,xhi,ylo,
                                       yhi,zlo,zhi) or the cavity ([0]), N s */
-    pala_vec3 g;                   /* homogeneous acceleration field, m/s^2 */
+    pala_vec3 g;                   /* homogeneous acceleration field, m/s^2; may be changed
+                                      between steps (the step sees it) */
     pala_vec3 field_ref;           /* zero of the field energy -m g.(x - field_ref): the
                                       container's lowest point along g (origin if none) */
     double diss;                   /* energy dissipated by restitution and friction so far, J */
@@ -192,30 +188,49 @@ typedef struct pala_world {
     pala_vec3 *pc;                 /* pebble centres, m */
     int *pg;                       /* grain of each pebble (NULL for spheres only) */
     int nthreads;                  /* threads of the step (0 or 1: the caller only) */
-    struct pala_work *work;        /* scratch of the step (internal.h) */
+    /* forces beyond contacts and the field */
+    pala_interaction *inter;       /* interactions between centres (pala_world_add_interaction) */
+    int ninter;
+    pala_additional_forces additional_forces;   /* NULL, or the embedding program's forces */
+    void *af_user;                 /* passed to additional_forces */
     /* time */
-    double t, dt;
+    double t, dt;                  /* s; dt may be changed between steps */
     long step;
-    /* neighbour search */
-    pala_nlist nl;
+    double skin;                   /* Verlet skin of the neighbour list, m; 0: 0.2 x the largest
+                                      component radius (set by pala_world_prepare) */
+    /* internals of the step, made by pala_world_prepare (src/lib/) */
+    struct pala_nlist *nl;         /* neighbour list (neighbor.h) */
+    struct pala_team *team;        /* threads and the split of the work (threads.h) */
+    struct pala_work *work;        /* scratch of the step (work.h) */
     /* diagnostics of the last force pass */
     long ncontact;                 /* touching component pairs (grain-grain and wall) */
     double worst_overlap;          /* largest overlap / smaller radius */
     char why[256];                 /* why the run became unstable */
 } pala_world;
 
+/* Building a world: init, then materials, templates, grains and the fields above (dim,
+ * container, box or cavity, wall_mat, g, dt, ...), then pala_world_prepare, then steps.
+ * After a change of materials, templates, grains or the container, prepare again; g, dt
+ * and max_overlap may be changed between steps. */
 void pala_world_init(pala_world *w);
 void pala_world_free(pala_world *w);
 int pala_world_add_material(pala_world *w, const pala_material *m);
 /* Adds a template; copies its n shape vectors and radii into the world. */
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
+/* Adds an interaction between grain centres (copied; ctx must outlive the world). */
+int pala_world_add_interaction(pala_world *w, const pala_interaction *it);
+/* Sets (fn NULL: removes) the embedding program's additional forces. */
+void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, void *user);
 /* Store the grains in spatial order (layers across the longest extent of the packing), so
  * near grains are near in memory and the force sweep's window stays small; w->gid keeps
  * each grain's number in the input for output.  Worlds of fewer than 512 grains stay as
  * they are.  Call after adding grains, before pala_world_prepare. */
 void pala_world_sort(pala_world *w);
-/* Finish setup: pair-material table, pebbles, neighbour list. Call before stepping. */
+/* Check what the world was given and finish setup: pair-material table, pebbles,
+ * neighbour list.  Returns PALA_OK, or PALA_ERR_INPUT with what is wrong and what to
+ * change in w->why (a material, a template or grain out of range, a non-finite value,
+ * dt <= 0, walls without a wall material...).  Call before stepping. */
 int pala_world_prepare(pala_world *w);
 /* Threads used by pala_world_step and the force pass (results do not depend on it). */
 void pala_world_set_threads(pala_world *w, int n);
@@ -225,22 +240,22 @@ int pala_world_max_threads(const pala_world *w);
  * values (box: the normal momentum of each face, positive outward; cavity: its vector),
  * N s.  Returns the number of columns (0 without walls). */
 int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max);
-/* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK or
- * PALA_UNSTABLE (with w->why set). */
+/* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK,
+ * PALA_UNSTABLE (with w->why set), or PALA_ERR_INPUT if the world was not prepared. */
 int pala_world_step(pala_world *w);
 /* n steps at once, identical to n calls of pala_world_step but faster; stops early (and
  * returns the status) on an unstable step. */
 int pala_world_steps(pala_world *w, long n);
-/* Free rigid-body motion Phi(h) of eq. (59) of grain k. */
-void pala_world_free_motion(pala_world *w, int k, double h);
-/* The contact pass over all grains at the current state (eqs. 48-57 and walls, field).
- * Sets the diagnostics ncontact and worst_overlap; if U is non-NULL also accumulates the
- * contact potential energy. */
-int pala_world_forces(pala_world *w, double *U);
+/* The contacts of the current state (eqs. 48-57, walls), no step: sets the diagnostics
+ * ncontact and worst_overlap; if U is non-NULL adds the contact potential energy to it. */
+int pala_world_contacts(pala_world *w, double *U);
 /* Energies of the current state. Costs one contact pass (no forces stored). */
 pala_energy pala_world_energy(pala_world *w);
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);
+/* Out of memory: the library calls fn(bytes), which must not return (the `pala` program
+ * prints the size and exits with PALA_ERR_IO).  Default (fn NULL): print and abort(). */
+void pala_set_nomem_handler(void (*fn)(size_t bytes));
 
 /* Stiffness prefactor c_H of eq. (57): sqrt(3)/2 (paper) or textbook 4/3 E* sqrt(R*). */
 double pala_hertz_prefactor(int hertz);
@@ -265,7 +280,6 @@ void pala_scene_write(const pala_scene *s, FILE *f);
 const char *pala_scene_get(const pala_scene *s, const char *key);
 /* Iterate over effective scalar settings: returns 0 when i is past the end. */
 int pala_scene_setting(const pala_scene *s, int i, const char **key, const char **value);
-double pala_scene_end_time(const pala_scene *s);
 long pala_scene_steps(const pala_scene *s);
 long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);

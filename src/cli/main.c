@@ -61,8 +61,16 @@ static int cmd_run(int argc, char **argv)
     return rc;
 }
 
+/* Out of memory anywhere in the library: the program's exit code for it (docs/cli.md). */
+static void nomem(size_t bytes)
+{
+    fprintf(stderr, "pala: out of memory (asked for %zu bytes)\n", bytes);
+    exit(PALA_ERR_IO);
+}
+
 int main(int argc, char **argv)
 {
+    pala_set_nomem_handler(nomem);
     if (argc < 2) { fputs(usage, stderr); return PALA_ERR_INPUT; }
     const char *c = argv[1];
     if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);

@@ -1,8 +1,10 @@
 /* integrator.c: the direct-midpoint step for many grains, paper sections 6-7
- * (eqs. 59, 65-69; PHYSICS.md 3).  Exactly one force evaluation per step. */
-#include "motion.h"
+ * (eqs. 59-69; docs/physics.md, "The integrator"): the free rotation, and the end of the
+ * step of a block of grains.  Exactly one force evaluation per step (step.c). */
+#include "integrator.h"
 #include <math.h>
 #include <stdio.h>
+#include "grain.h"
 
 /* omega' = I_r^-1 (I_r omega x omega): torque-free Euler equation, eq. (60). */
 static pala_vec3 euler_rate(pala_vec3 r, const pala_template *t, pala_vec3 om)
@@ -34,91 +36,186 @@ pala_vec3 pala_free_rotation(const pala_world *w, const pala_template *t, pala_v
     return pala_vaxpy(om, h, euler_rate(rh, t, omh));
 }
 
-void pala_world_free_motion(pala_world *w, int k, double h)
+/* ---- the end of a block's step ---------------------------------------------------------- */
+/* beta = I_r^-1 T (eq. 62); for an isotropic grain I_r^-1 = 1/I exactly. */
+static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T)
 {
-    pala_free_motion_h(w, k, h);
-    if (w->work) w->nl.builds = 0;   /* moved outside a step: rebuild the list */
+    return t->isotropic ? pala_vscale(t->inv_inertia[0], T) : pala_rot_diag_apply(r, t->inv_inertia, T);
 }
 
-/* Grains of block b: [k0, k1). */
-static inline void block_range(const pala_world *w, int b, int *k0, int *k1)
+/* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1) that are all isotropic
+ * in 3D (spheres, symmetric clumps), in loops the compiler vectorises across grains: the
+ * operations of pala_grain_end_drift and pala_grain_start_step, in the same order, so the
+ * same bits.  Both free motions turn by the same exp(tau omega) (omega is constant in an
+ * isotropic free motion, and the kick comes after the second), computed once.  Only for
+ * grains that turn by less than 0.1 rad in a half step (exp's series, pala_rot_exp). */
+static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict Xb, pala_vec3 *restrict Rb,
+                                          pala_vec3 *restrict Vb, pala_vec3 *restrict Wb, const pala_vec3 *restrict AC,
+                                          const pala_vec3 *restrict BA, double *restrict d2, double *restrict qn, double chk,
+                                          const int chain)
 {
-    *k0 = b * PALA_BLOCK;
-    *k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
-}
-
-/* eqs. (65)-(66): free motion over dt/2, half kick; then the pebbles of eq. (50). */
-static void phase_drift_kick(pala_world *w, int b0, int b1)
-{
-    for (int b = b0; b < b1; b++) {
-        int k0, k1;
-        block_range(w, b, &k0, &k1);
-        double mv = 0;
-        for (int k = k0; k < k1; k++) {
-            double d2 = pala_grain_start_step(w, k);
-            if (d2 > mv) mv = d2;
+    const double h2 = tau * tau;
+    for (int i = 0; i < m; i++) {   /* eq. (69) */
+        pala_vec3 v = Vb[i], om = Wb[i];
+        pala_vec3 x = pala_vaxpy(Xb[i], tau, v);
+        pala_vec3 a = pala_vscale(0.5 * tau, pala_vadd(om, om));
+        pala_vec3 q = pala_vscale(pala_rot_exp_series(pala_vdot(a, a)), a);
+        pala_vec3 r = pala_rot_compose(q, Rb[i]);
+        chk += 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
+        d2[i] = h2 * pala_vnorm2(v);
+        qn[i] = pala_vnorm2(q);
+        if (chain) {   /* eqs. (65)-(66) of the next step, with the same turn */
+            x = pala_vaxpy(x, tau, v);
+            r = pala_rot_compose(q, r);
+            Vb[i] = pala_vaxpy(v, tau, AC[i]);
+            Wb[i] = pala_vaxpy(om, tau, BA[i]);
         }
-        w->work->bs[b].move = mv;
+        Xb[i] = x;
+        Rb[i] = r;
     }
+    return chk;
 }
 
-/* Largest displacement of the phase, added to the list's drift bound. */
-static void add_drift(pala_world *w)
+static void drift_isotropic(pala_world *w, int k0, int k1, pala_finish *fa)
 {
+    const pala_work *wk = w->work;
+    const int chain = wk->chain;
+    double d2[PALA_BLOCK], qn[PALA_BLOCK];
+    const double tau = 0.5 * w->dt;
+    const int m = k1 - k0;
+    double chk = chain ? drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 1)
+                       : drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 0);
+    fa->chk = chk;
+    /* displacement bounds (pala_free_motion_h), the same for both free motions */
     double mv = 0;
-    for (int b = 0; b < w->work->nblk; b++)
-        if (w->work->bs[b].move > mv) mv = w->work->bs[b].move;
-    w->nl.drift += sqrt(mv);
+    for (int k = k0; k < k1; k++) {
+        double d = d2[k - k0];
+        if (!wk->spheres_only && w->tmpl[w->tid[k]].ncomp > 1) {
+            d = sqrt(d) + 2 * sqrt(qn[k - k0]) * wk->smax[w->tid[k]];
+            d = d * d;
+        }
+        mv = d > mv ? d : mv;
+    }
+    if (mv > fa->mv) fa->mv = mv;
+    if (chain) {
+        if (mv > fa->mv2) fa->mv2 = mv;
+        if (w->pc)
+            for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
+    }
 }
 
-int pala_world_step(pala_world *w) { return pala_world_steps(w, 1); }
-
-/* n steps whose intermediate states nobody looks at: the sweep of each step also starts
- * the next one (its free motion and half kick, eqs. 65-66), which saves a pass over the
- * grains.  Every operation, and the order of the drift bounds of the neighbour list, is
- * that of n calls of pala_world_step: the results are the same bits. */
-int pala_world_steps(pala_world *w, long n)
+/* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1), grain by grain. */
+static void drift_general(pala_world *w, int k0, int k1, pala_finish *fa)
 {
-    if (!w->work) pala_work_prepare(w);
-    double tau = 0.5 * w->dt;
-    pala_world_par(w, phase_drift_kick);                        /* eqs. (65)-(66) */
-    add_drift(w);
-    for (long i = 0; i < n; i++) {
-        w->t += tau;
-        w->work->chain = i + 1 < n;
-        double pdiss = 0;
-        int st = pala_world_forces_step(w, &pdiss);   /* eq. (67), then (68)-(69) grain by grain */
-        int chained = w->work->chain;
-        add_drift(w);
-        int finite = 1;
-        for (int b = 0; b < w->work->nblk; b++) finite &= w->work->bs[b].finite;
-        w->t += tau;
-        w->step++;
-        w->diss -= w->dt * pdiss;
-        if (chained) {   /* the next step's first free motion happened in the sweep */
-            double mv = 0;
-            for (int b = 0; b < w->work->nblk; b++)
-                if (mv < w->work->bs[b].move2) mv = w->work->bs[b].move2;
-            w->nl.drift += sqrt(mv);
-        }
-        if (!finite || st != PALA_OK) {
-            /* The sweep finishes grains before it knows whether a later one fails, so a
-             * chained step has started the next one already.  An unchained step does the
-             * same here: the state reported is the next step's midpoint, at t + dt/2,
-             * whatever the chaining (the world is not meant to be stepped further). */
-            if (!chained) {
-                pala_world_par(w, phase_drift_kick);
-                add_drift(w);
-            }
-            w->t += tau;
-            if (!finite && !w->why[0])
-                snprintf(w->why, sizeof w->why,
-                         "non-finite state at t = %.6g s (step %ld): the time step is too large for the "
-                         "stiffness; reduce dt (a contact should last at least ~20 steps)", w->t, w->step);
-            w->work->chain = 0;
-            return finite ? st : PALA_UNSTABLE;
-        }
+    double mv = fa->mv, chk = fa->chk;
+    for (int k = k0; k < k1; k++) {
+        double d2 = pala_grain_end_drift(w, k);                                /* eq. (69) */
+        mv = d2 > mv ? d2 : mv;
+        chk += pala_grain_check(w, k);
     }
-    w->work->chain = 0;
-    return PALA_OK;
+    fa->mv = mv;
+    fa->chk = chk;
+    if (!w->work->chain) return;
+    /* the next step's eqs. (65)-(66) at once, while the grains are in cache: the same
+     * operations in the same order as a separate pass */
+    double mv2 = fa->mv2;
+    for (int k = k0; k < k1; k++) {
+        double d2a = pala_grain_start_step(w, k);
+        mv2 = d2a > mv2 ? d2a : mv2;
+    }
+    fa->mv2 = mv2;
+}
+
+/* The end of the step, grain by grain: any template, 2D or 3D.  Spheres: all torque
+ * (pairs and walls) is friction's, so T serves as the non-conservative torque and Tnc
+ * stays unused (force_pass.c).  Conservative torques of the interactions (tc) join T
+ * here (grain_forces.h). */
+void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    const pala_vec3 *tc = wk->ext && wk->tc_any ? wk->tc : NULL;
+    double tau = 0.5 * w->dt, pdiss = 0;
+    for (int k = k0; k < k1; k++) {
+        pala_facc *a = &A[k & mask];
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        pala_vec3 an = pala_vscale(wk->invm[w->tid[k]], a->F);                /* eq. (61) */
+        pala_vec3 be = ang_acc(t, w->r[k], tc ? pala_vadd(a->T, tc[k]) : a->T);  /* eq. (62) */
+        if (wk->dissipative) {
+            /* Work of the non-conservative forces over the step, with the velocities the
+             * positions actually advance by, v + tau alpha_new (the kinetic energy changes
+             * by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
+            pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(an, w->acc[k]));
+            pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
+            pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(wk->spheres_only ? a->T : a->Tnc, om);
+        }
+        pala_grain_end_kick(w, k, an, be);                                     /* eq. (68) */
+    }
+    fa->pdiss += pdiss;
+    drift_general(w, k0, k1, fa);
+}
+
+
+/* The kick of a block of grains of one isotropic template in 3D (spheres, symmetric
+ * clumps): the operations of pala_integrator_end_general in the same order, in short
+ * loops over the grains.  *big counts grains that turn by 0.1 rad or more in a half step
+ * (they take drift_general). */
+static inline void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int diss,
+                                  const int spheres, pala_finish *fa, int *big)
+{
+    const double tau = 0.5 * w->dt, im = w->work->invm[tid], ii = w->tmpl[tid].inv_inertia[0];
+    pala_vec3 *restrict Vb = w->v + k0, *restrict Wb = w->w + k0, *restrict AC = w->acc + k0, *restrict BA = w->bacc + k0;
+    double pd[PALA_BLOCK], th2[PALA_BLOCK];
+    const pala_facc *restrict Ab = &A[k0 & mask];   /* a block never wraps around the ring */
+    const int m = k1 - k0;
+    /* The next block's state, fetched while this one is processed: at sizes beyond the
+     * cache the hardware prefetcher alone leaves the start of each block's kick waiting
+     * on memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md). */
+    const int np = w->n - k1 < PALA_BLOCK ? w->n - k1 : PALA_BLOCK;
+    const char *pf[5] = {(const char *)(w->v + k1), (const char *)(w->w + k1), (const char *)(w->acc + k1),
+                         (const char *)(w->bacc + k1), (const char *)(w->r + k1)};
+    for (int i = 0; i < m; i++) {
+        if (i < np)
+            for (int j = 0; j < 5; j++) __builtin_prefetch(pf[j] + sizeof(pala_vec3) * (size_t)i);
+        const pala_facc *a = &Ab[i];
+        pala_vec3 an = pala_vscale(im, a->F);                                  /* eq. (61) */
+        pala_vec3 be = pala_vscale(ii, a->T);                                  /* eq. (62) */
+        pala_vec3 v = Vb[i], om = Wb[i], ac = AC[i], ba = BA[i];
+        pala_vec3 vm = pala_vaxpy(v, tau, pala_vsub(an, ac));                 /* see end_general */
+        pala_vec3 omm = pala_vaxpy(om, tau, pala_vsub(be, ba));
+        pd[i] = pala_vdot(a->Fnc, vm) + pala_vdot(spheres ? a->T : a->Tnc, omm);
+        v = pala_vaxpy(v, tau, pala_vsub(pala_vscale(2, an), ac));            /* eq. (68) */
+        om = pala_vaxpy(om, tau, pala_vsub(pala_vscale(2, be), ba));
+        Vb[i] = v; Wb[i] = om; AC[i] = an; BA[i] = be;
+        pala_vec3 h = pala_vscale(0.5 * tau, pala_vadd(om, om));
+        th2[i] = pala_vdot(h, h);
+    }
+    double pdiss = 0;
+    int nbig = 0;
+    for (int i = 0; i < m; i++) {   /* in grain order, as the general path */
+        if (diss) pdiss += pd[i];
+        nbig += !(th2[i] < 0.01);
+    }
+    fa->pdiss += pdiss;
+    *big = nbig;
+}
+
+void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    int big;
+    if (wk->spheres_only) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 1, fa, &big);
+    else kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 0, fa, &big);
+    if (big) drift_general(w, k0, k1, fa);
+    else drift_isotropic(w, k0, k1, fa);
+}
+
+
+void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    int tid = wk->btid[k0 / PALA_BLOCK];
+    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(wk->ext && wk->tc_any))
+        pala_integrator_end_isotropic(w, k0, k1, A, mask, tid, fa);
+    else
+        pala_integrator_end_general(w, k0, k1, A, mask, fa);
 }

@@ -12,7 +12,8 @@
  * templates built so far by a rigid motion (rotation from a frame of three of its
  * pebbles, verified on all of them); only a shape never seen before is built.  So a bed of
  * 2,000 identical tetrahedra costs one Monte Carlo build and stores one template. */
-#include "internal.h"
+#include "lammps.h"
+#include "alloc.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>

@@ -3,7 +3,7 @@
  * Component spheres ("pebbles") p < q of different grains whose spheres come within
  * `skin` (|c_p - c_q| < a_p + a_q + skin), and whose grains' bounding spheres (eq. 48)
  * come within `skin`, are listed in row p (a half list: each pair's force is evaluated
- * once, and the sweep of contact.c adds it to both grains).  Listing pebbles rather than
+ * once, and the sweep of force_pass.c adds it to both grains).  Listing pebbles rather than
  * grains makes a clump cost about what its pebbles would as free spheres: a grain pair's
  * 16 component pairs (eq. 49) shrink to the few that are near.  The list stays valid while
  * no pebble has moved more than skin/2; the integrator adds up a bound on the largest
@@ -15,16 +15,44 @@
  * whatever the container's shape (tall columns, sparse gases).  Each row is sorted, so
  * the order in which contact forces are summed does not depend on when the list was
  * rebuilt: results are bit-identical for any rebuild schedule and any thread count. */
-#include "internal.h"
+#include "neighbor.h"
+#include "alloc.h"
+#include "grain.h"
+#include "threads.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 void pala_nlist_free(pala_nlist *nl)
 {
-    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next);
-    nl->start = nl->nbr = nl->row = nl->head = nl->next = NULL;
-    nl->cap = 0;
+    if (!nl) return;
+    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad);
+    for (int t = 0; t < nl->nrows; t++) free(nl->rows[t].buf);
+    free(nl->rows);
+    free(nl);
+}
+
+void pala_nlist_prepare(pala_world *w)
+{
+    if (!w->nl) {
+        w->nl = pala_xrealloc(NULL, sizeof *w->nl);
+        memset(w->nl, 0, sizeof *w->nl);
+    }
+    pala_nlist *nl = w->nl;
+    nl->builds = 0;
+    double amax = 0;
+    for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
+    nl->amax = amax;
+    /* the list is on components: its skin scales with them (a clump's bounding radius
+     * would list many more pairs that never touch) */
+    if (!(w->skin > 0)) w->skin = 0.2 * amax;
+    nl->skin = w->skin;
+    PALA_GROW(nl->prad, w->npeb + 1);
+    for (int k = 0; k < w->n; k++) {
+        const pala_template *tp = &w->tmpl[w->tid[k]];
+        int p0 = pala_grain_peb0(w, k);
+        for (int i = 0; i < tp->ncomp; i++) nl->prad[p0 + i] = w->shape_r[tp->comp0 + i];
+    }
 }
 
 static unsigned cell_hash(long ix, long iy, long iz, int mask)
@@ -34,7 +62,7 @@ static unsigned cell_hash(long ix, long iy, long iz, int mask)
 }
 
 static inline pala_vec3 peb_pos(const pala_world *w, int p) { return w->pc ? w->pc[p] : w->x[p]; }
-static inline double peb_rad(const pala_world *w, int p) { return w->work->prad[p]; }
+static inline double peb_rad(const pala_world *w, int p) { return w->nl->prad[p]; }
 
 static void sort_row(int *a, int n)
 {
@@ -62,7 +90,7 @@ static inline int bucket(const cellgrid *g, long ix, long iy, long iz)
 /* Row of pebble p into out (room for any row); returns its length. */
 static int row(const pala_world *w, const cellgrid *g, int p, int *out)
 {
-    const pala_nlist *nl = &w->nl;
+    const pala_nlist *nl = w->nl;
     const int *cs = nl->head, *cp = nl->next;
     pala_vec3 x = peb_pos(w, p);
     double ap = peb_rad(w, p);
@@ -110,43 +138,45 @@ static inline int blk_peb0(const pala_world *w, int b)
 static cellgrid the_grid(const pala_world *w)
 {
     cellgrid g;
-    g.lo = w->nl.glo;
-    g.inv = 1.0 / (2 * w->nl.amax + w->nl.skin);
-    g.nx = w->nl.gn[0]; g.ny = w->nl.gn[1]; g.nz = w->nl.gn[2];
-    g.dense = w->nl.dense;
-    g.nbucket = w->nl.nbucket;
+    g.lo = w->nl->glo;
+    g.inv = 1.0 / (2 * w->nl->amax + w->nl->skin);
+    g.nx = w->nl->gn[0]; g.ny = w->nl->gn[1]; g.nz = w->nl->gn[2];
+    g.dense = w->nl->dense;
+    g.nbucket = w->nl->nbucket;
     return g;
 }
 
 /* Rows of thread t's pebbles into its buffer; start[p + 1] = row length. */
-static void rows_job(pala_world *w, int t, int b0, int b1)
+static void rows_job(void *ctx, int t, int b0, int b1)
 {
-    pala_tscr *S = &w->work->ts[t];
+    const pala_world *w = ctx;
+    struct nl_rows *S = &w->nl->rows[t];
     cellgrid g = the_grid(w);
     long n = 0;
     for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) {
-        if (S->capn - n < w->nl.maxrow) { S->capn = 2 * S->capn + w->nl.maxrow + 1024; PALA_GROW(S->nbuf, S->capn); }
-        int m = row(w, &g, p, S->nbuf + n);
-        w->nl.start[p + 1] = m;
+        if (S->cap - n < w->nl->maxrow) { S->cap = 2 * S->cap + w->nl->maxrow + 1024; PALA_GROW(S->buf, S->cap); }
+        int m = row(w, &g, p, S->buf + n);
+        w->nl->start[p + 1] = m;
         n += m;
     }
-    S->nn = n;
+    S->n = n;
 }
 
 /* Thread t's rows into the list. */
-static void copy_job(pala_world *w, int t, int b0, int b1)
+static void copy_job(void *ctx, int t, int b0, int b1)
 {
-    pala_tscr *S = &w->work->ts[t];
+    const pala_world *w = ctx;
+    const struct nl_rows *S = &w->nl->rows[t];
     int p0 = blk_peb0(w, b0), p1 = blk_peb0(w, b1);
     if (p1 <= p0) return;
-    memcpy(w->nl.nbr + w->nl.start[p0], S->nbuf, (size_t)S->nn * sizeof *S->nbuf);
+    memcpy(w->nl->nbr + w->nl->start[p0], S->buf, (size_t)S->n * sizeof *S->buf);
     for (int p = p0; p < p1; p++)
-        for (int s = w->nl.start[p]; s < w->nl.start[p + 1]; s++) w->nl.row[s] = p;
+        for (int s = w->nl->start[p]; s < w->nl->start[p + 1]; s++) w->nl->row[s] = p;
 }
 
 static void nlist_build(pala_world *w)
 {
-    pala_nlist *nl = &w->nl;
+    pala_nlist *nl = w->nl;
     int n = w->npeb;
     double cell = 2 * nl->amax + nl->skin, inv = 1.0 / cell;
     if (!nl->next || nl->nalloc != n) {   /* sized once per pebble count: no allocation per rebuild */
@@ -194,7 +224,13 @@ static void nlist_build(pala_world *w)
     nl->maxrow = (w->dim == 2 ? 9 : 27) * most;
     /* rows, each thread into its buffer; then the offsets and one copy per thread */
     nl->start[0] = 0;
-    pala_world_par_t(w, rows_job);
+    int nth = pala_team_size(w->team);
+    if (nl->nrows < nth) {
+        PALA_GROW(nl->rows, nth);
+        memset(nl->rows + nl->nrows, 0, (size_t)(nth - nl->nrows) * sizeof *nl->rows);
+        nl->nrows = nth;
+    }
+    pala_team_run(w->team, rows_job, w);
     for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
     long m = nl->start[n];
     if (m > nl->cap || !nl->nbr) {
@@ -202,16 +238,16 @@ static void nlist_build(pala_world *w)
         PALA_GROW(nl->nbr, nl->cap);
         PALA_GROW(nl->row, nl->cap);
     }
-    pala_world_par_t(w, copy_job);
+    pala_team_run(w->team, copy_job, w);
     nl->drift = 0;
     nl->builds++;
-    pala_sweep_setup(w);
 }
 
-void pala_nlist_update(pala_world *w)
+int pala_nlist_update(pala_world *w)
 {
-    pala_nlist *nl = &w->nl;
+    pala_nlist *nl = w->nl;
     /* 0.45 rather than 0.5: room for the rounding of the displacement bounds */
-    if (nl->builds > 0 && nl->drift <= 0.45 * nl->skin) return;
+    if (nl->builds > 0 && nl->drift <= 0.45 * nl->skin) return 0;
     nlist_build(w);
+    return 1;
 }

@@ -3,7 +3,7 @@
  * orientation and velocities.  Centres of mass are placed; for random and lattice
  * placement the bounding sphere (eq. 32) must lie inside the container, for a list the
  * centre must, and no component may start deeper in a wall than max_overlap allows. */
-#include "internal.h"
+#include "alloc.h"
 #include "place.h"
 #include <math.h>
 #include <stdio.h>

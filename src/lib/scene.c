@@ -5,7 +5,8 @@
  * material, a grain type and a group of grains.  Every key is in the table of keys.c.
  * Errors are reported as `FILE:LINE: message` with a suggestion; overrides
  * (--set KEY=VALUE, KEY = dt or material.NAME.friction) as `--set 'KEY=VALUE': message`. */
-#include "internal.h"
+#include "alloc.h"
+#include "lammps.h"
 #include "keys.h"
 #include "place.h"
 #include <ctype.h>
@@ -548,7 +549,7 @@ static int build_world(pala_scene *s)
     s->energy_every = (long)getr(s, 0, "energy_every");
     s->traj_every = (long)getr(s, 0, "trajectory_every");
     w->max_overlap = getr(s, 0, "max_overlap");
-    w->nl.skin = getr(s, 0, "neighbor_skin");
+    w->skin = getr(s, 0, "neighbor_skin");
     w->hertz = is(s, 0, "hertz", "textbook") ? PALA_HERTZ_TEXTBOOK : PALA_HERTZ_PAPER;
     w->rotation_step = is(s, 0, "rotation_step", "paper") ? PALA_ROTSTEP_PAPER : PALA_ROTSTEP_MIDPOINT;
     w->g = getv3(s, 0, "gravity");
@@ -740,7 +741,6 @@ int pala_scene_validate(const char *path, int nset, char **sets, FILE *err)
 
 pala_world *pala_scene_world(pala_scene *s) { return &s->w; }
 long pala_scene_steps(const pala_scene *s) { return s->steps; }
-double pala_scene_end_time(const pala_scene *s) { return (double)s->steps * s->w.dt; }
 long pala_scene_energy_every(const pala_scene *s) { return s->energy_every; }
 long pala_scene_traj_every(const pala_scene *s) { return s->traj_every; }
 

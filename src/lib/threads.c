@@ -1,18 +1,23 @@
 #define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
-/* threads.c: a small pool of POSIX threads that run one function on every thread and
- * wait for all of them (a fork-join barrier).  A chained step uses it once for the force
- * sweep (contact.c) and once more for the thread-boundary blocks, a list rebuild twice
- * more (the rows, their copy into the list); each call splits fixed blocks of grains
- * between the threads, and every sum is formed in an order that does not depend on the
- * split, so results are bit-identical for any number of threads (docs/design.md).
+/* threads.c: the threads of a step: a small pool of POSIX threads that run one function
+ * on every thread and wait for all of them (a fork-join barrier), the split of the fixed
+ * blocks of grains between them, and its balance by measured time.  A chained step uses
+ * the pool once for the force sweep (force_pass.c) and once more for the thread-boundary
+ * blocks, a list rebuild twice more (the rows, their copy into the list); every sum is
+ * formed in an order that does not depend on the split, so results are bit-identical for
+ * any number of threads (docs/design.md).
  *
  * Workers spin briefly on a generation counter (a step's phases follow each other within
  * microseconds) and then sleep on a condition variable, so an idle pool costs no CPU. */
-#include "internal.h"
+#include "threads.h"
+#include "alloc.h"
+#include "pala/pala.h"
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -23,7 +28,7 @@ double pala_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-struct pala_pool {
+typedef struct pala_pool {
     int n;                          /* threads including the caller */
     pthread_t *th;
     pthread_mutex_t mu;
@@ -33,7 +38,7 @@ struct pala_pool {
     int stop;
     void (*fn)(void *arg, int t, int n);
     void *arg;
-};
+} pala_pool;
 
 typedef struct worker { pala_pool *p; int t; } worker;
 
@@ -71,7 +76,7 @@ int pala_cpu_count(void)
     return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 
-pala_pool *pala_pool_create(int n)
+static pala_pool *pool_create(int n)
 {
     pala_pool *p = pala_xrealloc(NULL, sizeof *p);
     p->n = n < 1 ? 1 : n;
@@ -93,9 +98,7 @@ pala_pool *pala_pool_create(int n)
 }
 
 
-int pala_pool_size(const pala_pool *p) { return p->n; }
-
-void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg)
+static void pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg)
 {
     if (!p || p->n == 1) { fn(arg, 0, 1); return; }
     p->fn = fn;
@@ -109,7 +112,7 @@ void pala_pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg)
     while (atomic_load_explicit(&p->pending, memory_order_acquire) > 0) continue;
 }
 
-void pala_pool_free(pala_pool *p)
+static void pool_free(pala_pool *p)
 {
     if (!p) return;
     p->stop = 1;
@@ -122,4 +125,106 @@ void pala_pool_free(pala_pool *p)
     pthread_cond_destroy(&p->cv);
     free(p->th);
     free(p);
+}
+
+/* ---- the team: the pool and the split of the blocks ---------------------------------- */
+void pala_team_free(pala_team *tm)
+{
+    if (!tm) return;
+    pool_free(tm->pool);
+    free(tm->split);
+    free(tm->busy);
+    free(tm);
+}
+
+/* The even split of the blocks between the threads (pala_team.split). */
+static void even_split(pala_team *tm)
+{
+    int n = pala_team_size(tm);
+    for (int t = 0; t <= n; t++) tm->split[t] = (int)((long)tm->nblk * t / n);
+    tm->bsteps = 0;
+    for (int t = 0; t < tm->nth; t++) tm->busy[t] = 0;
+}
+
+pala_team *pala_team_make(pala_team *tm, int nthreads, int nblk)
+{
+    int nth = nthreads > 1 ? nthreads : 1;
+    if (!tm) {
+        tm = pala_xrealloc(NULL, sizeof *tm);
+        memset(tm, 0, sizeof *tm);
+    }
+    if (tm->nth != nth) {
+        pool_free(tm->pool);
+        tm->pool = nth > 1 ? pool_create(nth) : NULL;
+        tm->nth = nth;
+        PALA_GROW(tm->split, 2 * (nth + 1));
+        PALA_GROW(tm->busy, nth);
+    }
+    tm->nblk = nblk;
+    even_split(tm);
+    return tm;
+}
+
+int pala_team_size(const pala_team *tm)
+{
+    return tm->pool && tm->nblk >= 2 ? tm->pool->n : 1;
+}
+
+typedef struct teamjob { pala_team *tm; void (*fn)(void *, int, int, int); void *ctx; } teamjob;
+
+static void team_entry(void *arg, int t, int n)
+{
+    teamjob *j = arg;   /* n is the pool's size, for which the split was set */
+    (void)n;
+    j->fn(j->ctx, t, j->tm->split[t], j->tm->split[t + 1]);
+}
+
+void pala_team_run(pala_team *tm, void (*fn)(void *ctx, int t, int b0, int b1), void *ctx)
+{
+    if (pala_team_size(tm) == 1) { fn(ctx, 0, 0, tm->nblk); return; }
+    teamjob j = {tm, fn, ctx};
+    pool_run(tm->pool, team_entry, &j);
+}
+
+/* Every 128 steps with threads: move the split so that the threads' measured times in the
+ * sweep would have been equal (each thread's time spread evenly over its blocks), if that
+ * shortens the longest by more than 4 %.  (The boundary phase follows a barrier, so only
+ * the sweep's times need to be equal.)  Only with at least one block per thread.  The
+ * split changes which thread computes what, never the order of a sum (docs/design.md). */
+int pala_team_balance(pala_team *tm)
+{
+    int n = pala_team_size(tm);
+    if (n < 2 || tm->nblk < n || ++tm->bsteps < 128) return 0;
+    const int *sp = tm->split;
+    const double *busy = tm->busy;
+    double tot = 0, mx = 0;
+    for (int t = 0; t < n; t++) { tot += busy[t]; mx = fmax(mx, busy[t]); }
+    int *ns = tm->split + n + 1, t = 0;   /* the block where the cumulative time reaches tot u / n */
+    double c = 0;
+    ns[0] = 0;
+    ns[n] = tm->nblk;
+    for (int u = 1; u < n; u++) {
+        double goal = tot * u / n;
+        while (t < n - 1 && c + busy[t] < goal) c += busy[t], t++;
+        double f = busy[t] > 0 ? (goal - c) / busy[t] : 0;
+        int b = sp[t] + (int)lround(f * (sp[t + 1] - sp[t]));
+        ns[u] = b < ns[u - 1] + 1 ? ns[u - 1] + 1 : b > tm->nblk - (n - u) ? tm->nblk - (n - u) : b;
+    }
+    /* the longest time the new split would have taken: move only if 4 % shorter (whole
+     * blocks cannot balance exactly; without the margin the split would swing) */
+    double pmx = 0;
+    for (int u = 0; u < n; u++) {
+        double pu = 0;
+        for (int v = 0; v < n; v++) {
+            int lo = ns[u] > sp[v] ? ns[u] : sp[v], hi = ns[u + 1] < sp[v + 1] ? ns[u + 1] : sp[v + 1];
+            if (hi > lo) pu += busy[v] * (hi - lo) / (sp[v + 1] - sp[v]);
+        }
+        pmx = fmax(pmx, pu);
+    }
+    int moved = pmx < 0.96 * mx;
+    if (moved)
+        for (int u = 0; u <= n; u++) tm->split[u] = ns[u];
+    tm->bsteps = 0;
+    for (int u = 0; u < n; u++) tm->busy[u] = 0;
+    return moved;
 }

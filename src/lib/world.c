@@ -1,23 +1,23 @@
-/* world.c: the world's storage (materials, templates, grains), its setup, and energies.
+/* world.c: the world's storage (materials, templates, grains), its checks and setup, and
+ * the entry points an embedding program uses to build one (docs/embedding.md).
  *
  * Layout: templates are stored once; grains hold a template index and their hot state
  * in one contiguous array per field (x, r, v, omega, alpha, beta).  Component ("pebble")
  * positions are recomputed from the constant shape vectors at every force pass. */
-#include "internal.h"
+#include "world.h"
+#include "alloc.h"
+#include "container.h"
+#include "force_pass.h"
+#include "grain.h"
+#include "grain_forces.h"
+#include "material.h"
+#include "neighbor.h"
+#include "threads.h"
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-void *pala_xrealloc(void *p, size_t n)
-{
-    if (n == 0) n = 1;
-    void *q = realloc(p, n);
-    if (!q) {
-        fprintf(stderr, "pala: out of memory (asked for %zu bytes)\n", n);
-        exit(PALA_ERR_IO);
-    }
-    return q;
-}
 
 void pala_world_init(pala_world *w)
 {
@@ -31,9 +31,10 @@ void pala_world_free(pala_world *w)
 {
     free(w->mat); free(w->pm); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
-    free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg);
-    pala_nlist_free(&w->nl);
+    free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
+    pala_nlist_free(w->nl);
     pala_work_free(w);
+    pala_team_free(w->team);
     memset(w, 0, sizeof *w);
 }
 
@@ -133,34 +134,93 @@ void pala_world_sort(pala_world *w)
     free(order);
 }
 
-double pala_harmonic(double a, double b)
+int pala_world_add_interaction(pala_world *w, const pala_interaction *it)
 {
-    if (isinf(a)) return 2 * b;            /* H(inf, x) = 2x (PHYSICS.md 2) */
-    if (isinf(b)) return 2 * a;
-    return a + b == 0 ? 0 : 2 * a * b / (a + b);
+    PALA_GROW(w->inter, w->ninter + 1);
+    w->inter[w->ninter] = *it;
+    if (w->work) pala_grain_forces_prepare(w);
+    return w->ninter++;
 }
 
-/* eq. (57): F = c_H E~ sqrt(r~) (-d)^{3/2} with c_H = sqrt(3)/2.  The textbook law
- * 4/3 E* sqrt(R*) with E* = E~/2, R* = r~/2 is the same form with c_H = sqrt(2)/3. */
-double pala_hertz_prefactor(int hertz)
+void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, void *user)
 {
-    return hertz == PALA_HERTZ_TEXTBOOK ? sqrt(2.0) / 3.0 : sqrt(3.0) / 2.0;
+    w->additional_forces = fn;
+    w->af_user = user;
+    if (w->work) pala_work_prepare(w);   /* the dissipation flag may change */
+}
+
+/* What is wrong, into w->why; returns PALA_ERR_INPUT. */
+static int bad(pala_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->why, sizeof w->why, fmt, ap);
+    va_end(ap);
+    return PALA_ERR_INPUT;
+}
+
+static int finite3(pala_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+
+/* The checks of pala_world_prepare: everything the step reads, in the order a reader of
+ * the message would fix it. */
+static int check_world(pala_world *w)
+{
+    w->why[0] = 0;
+    if (w->dim != 2 && w->dim != 3) return bad(w, "dim is %d: set it to 2 or 3", w->dim);
+    if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0 (a contact should last ~20 steps)", w->dt);
+    if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
+    if (!(w->max_overlap > 0 && isfinite(w->max_overlap))) return bad(w, "max_overlap is %g: set it > 0 (default 0.5)", w->max_overlap);
+    if (!(w->skin >= 0 && isfinite(w->skin))) return bad(w, "skin is %g: set it >= 0 (0 chooses one)", w->skin);
+    if (w->nmat < 1) return bad(w, "no material: add one with pala_world_add_material");
+    for (int i = 0; i < w->nmat; i++) {
+        const pala_material *m = &w->mat[i];
+        if (!(m->rho > 0 && isfinite(m->rho)) || !(m->E > 0 && isfinite(m->E)))
+            return bad(w, "material %d: density and Young's modulus must be finite and > 0 (got %g, %g)", i, m->rho, m->E);
+        if (!(m->sigma >= 0 && m->sigma <= 0.5) || !(m->delta >= 0 && m->delta <= 1) || !(m->mu >= 0 && isfinite(m->mu)) ||
+            !(m->nu >= 0 && isfinite(m->nu)))
+            return bad(w, "material %d: need 0 <= sigma <= 0.5, 0 <= delta <= 1, mu >= 0 and nu >= 0 (got %g, %g, %g, %g)", i, m->sigma,
+                       m->delta, m->mu, m->nu);
+    }
+    for (int t = 0; t < w->ntmpl; t++) {
+        const pala_template *tp = &w->tmpl[t];
+        if (tp->material < 0 || tp->material >= w->nmat)
+            return bad(w, "template %d: material %d does not exist (the world has %d)", t, tp->material, w->nmat);
+        if (tp->ncomp < 1 || !(tp->mass > 0 && isfinite(tp->mass)) || !(tp->inertia[0] > 0 && tp->inertia[1] > 0 && tp->inertia[2] > 0))
+            return bad(w, "template %d: needs at least one component, a mass > 0 and moments > 0 (build it with pala_template_build)", t);
+    }
+    for (int k = 0; k < w->n; k++) {
+        if (w->tid[k] < 0 || w->tid[k] >= w->ntmpl) return bad(w, "grain %d: template %d does not exist (the world has %d)", k, w->tid[k], w->ntmpl);
+        if (!finite3(w->x[k]) || !finite3(w->r[k]) || !finite3(w->v[k]) || !finite3(w->w[k]))
+            return bad(w, "grain %d: position, rotation vector, velocity and angular velocity must be finite", k);
+    }
+    if (w->container < 0 || w->container > PALA_CONTAINER_CAVITY) return bad(w, "container %d is not a container kind (enum pala_container)", w->container);
+    if (w->container != PALA_CONTAINER_NONE) {
+        if (w->wall_mat < 0 || w->wall_mat >= w->nmat)
+            return bad(w, "the container has walls but wall_mat is %d: set it to the index of a material (0..%d)", w->wall_mat, w->nmat - 1);
+        char buf[200];
+        const char *e = pala_container_of(w)->check(w, buf, sizeof buf);
+        if (e) return bad(w, "%s", e);
+    }
+    for (int i = 0; i < w->ninter; i++)
+        if (!w->inter[i].forces) return bad(w, "interaction %d has no forces function", i);
+    return PALA_OK;
+}
+
+int pala_world_check_prepared(pala_world *w)
+{
+    if (!w->work) {
+        if (!w->why[0]) snprintf(w->why, sizeof w->why, "the world is not prepared: call pala_world_prepare first");
+        return PALA_ERR_INPUT;
+    }
+    if (w->g.x != w->work->g.x || w->g.y != w->work->g.y || w->g.z != w->work->g.z) pala_grain_forces_prepare(w);   /* g changed */
+    return PALA_OK;
 }
 
 int pala_world_prepare(pala_world *w)
 {
-    /* combined material data, eq. (55) */
-    PALA_GROW(w->pm, w->nmat * w->nmat);
-    double ch = pala_hertz_prefactor(w->hertz);
-    for (int i = 0; i < w->nmat; i++)
-        for (int j = 0; j < w->nmat; j++) {
-            const pala_material *a = &w->mat[i], *b = &w->mat[j];
-            pala_pairmat *p = &w->pm[i * w->nmat + j];
-            p->kE = ch * pala_harmonic(a->E / (1 - a->sigma * a->sigma), b->E / (1 - b->sigma * b->sigma));
-            p->delta = pala_harmonic(a->delta, b->delta);
-            p->mu = pala_harmonic(a->mu, b->mu);
-            p->nu = pala_harmonic(a->nu, b->nu);
-        }
+    int st = check_world(w);
+    if (st) return st;
+    pala_material_pairs(w);   /* eq. (55) */
     /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
     int spheres = 1;
     for (int t = 0; t < w->ntmpl; t++) spheres &= w->tmpl[t].ncomp == 1;
@@ -177,161 +237,11 @@ int pala_world_prepare(pala_world *w)
         for (int k = 0; k < w->n; k++)
             for (int p = w->p0[k]; p < w->p0[k + 1]; p++) w->pg[p] = k;
     }
-    w->nl.builds = 0;
-    double amax = 0;
-    for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
-    w->nl.amax = amax;
-    /* the list is on components: its skin scales with them (a clump's bounding radius
-     * would list many more pairs that never touch) */
-    if (!(w->nl.skin > 0)) w->nl.skin = 0.2 * amax;
+    pala_nlist_prepare(w);
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     pala_work_prepare(w);
-    /* Zero of the field energy: the container's lowest point along g, so E_total > 0 at
-     * rest above the floor and dE_rel is relative to a meaningful energy. */
-    w->field_ref = pala_v(0, 0, 0);
-    double gl = pala_vnorm(w->g);
-    if (gl > 0 && w->container == PALA_CONTAINER_CAVITY)
-        w->field_ref = pala_vaxpy(w->cav_c, w->cav_R / gl, w->g);
-    else if (gl > 0 && w->container == PALA_CONTAINER_BOX)
-        w->field_ref = pala_v(w->g.x > 0 ? w->box_hi.x : w->g.x < 0 ? w->box_lo.x : 0,
-                              w->g.y > 0 ? w->box_hi.y : w->g.y < 0 ? w->box_lo.y : 0,
-                              w->g.z > 0 ? w->box_hi.z : w->g.z < 0 ? w->box_lo.z : 0);
     return PALA_OK;
-}
-
-/* c_i = x + r * x_i (eq. 50): always from the constant shape vectors. */
-void pala_world_place_pebbles(pala_world *w, int k)
-{
-    if (!w->pc) {   /* spheres only: pebble centres made on request (src/order.c) */
-        PALA_GROW(w->p0, w->n + 1);
-        PALA_GROW(w->pc, w->n);
-        for (int i = 0; i <= w->n; i++) w->p0[i] = i;
-        for (int i = 0; i < w->n; i++) w->pc[i] = w->x[i];
-    }
-    const pala_template *t = &w->tmpl[w->tid[k]];
-    pala_vec3 *pc = w->pc + w->p0[k];
-    if (t->ncomp == 1) { pc[0] = w->x[k]; return; }
-    const pala_vec3 *s = w->shape + t->comp0;
-    double m[3][3];
-    pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */
-    pala_vec3 x = w->x[k];
-    for (int i = 0; i < t->ncomp; i++)
-        pc[i] = pala_v(x.x + m[0][0] * s[i].x + m[0][1] * s[i].y + m[0][2] * s[i].z,
-                       x.y + m[1][0] * s[i].x + m[1][1] * s[i].y + m[1][2] * s[i].z,
-                       x.z + m[2][0] * s[i].x + m[2][1] * s[i].y + m[2][2] * s[i].z);
-}
-
-pala_energy pala_world_energy(pala_world *w)
-{
-    pala_energy e = {0, 0, 0, 0, 0};
-    for (int k = 0; k < w->n; k++) {
-        const pala_template *t = &w->tmpl[w->tid[k]];
-        e.kin += 0.5 * t->mass * pala_vnorm2(w->v[k]);
-        /* 1/2 omega . I_r omega, evaluated in the body frame: omega_b = (-r) * omega */
-        pala_vec3 ob = pala_rot_apply(pala_vneg(w->r[k]), w->w[k]);
-        e.rot += 0.5 * (t->inertia[0] * ob.x * ob.x + t->inertia[1] * ob.y * ob.y + t->inertia[2] * ob.z * ob.z);
-        e.field -= t->mass * pala_vdot(w->g, pala_vsub(w->x[k], w->field_ref));   /* -m g.x (PHYSICS.md 2) */
-    }
-    double U = 0;
-    pala_world_forces(w, &U);
-    e.contact = U;
-    e.total = e.kin + e.rot + e.contact + e.field;
-    return e;
-}
-
-/* ---- scratch of the step, threads ---------------------------------------------------- */
-static void tscr_free(pala_tscr *S)
-{
-    free(S->ring); free(S->out); free(S->sum); free(S->B); free(S->nbuf);
-}
-
-void pala_work_free(pala_world *w)
-{
-    pala_work *wk = w->work;
-    if (!wk) return;
-    pala_pool_free(wk->pool);
-    for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
-    free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->prad);
-    free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb); free(wk->split);
-    free(wk);
-    w->work = NULL;
-}
-
-/* The even split of the blocks between the threads (internal.h, pala_work.split). */
-static void even_split(pala_world *w)
-{
-    pala_work *wk = w->work;
-    int n = pala_world_nthr(w);
-    PALA_GROW(wk->split, 2 * (n + 1));
-    for (int t = 0; t <= n; t++) wk->split[t] = (int)((long)wk->nblk * t / n);
-    wk->bsteps = 0;
-    for (int t = 0; t < wk->nth; t++) wk->ts[t].busy = 0;
-}
-
-void pala_work_prepare(pala_world *w)
-{
-    if (!w->work) {
-        w->work = pala_xrealloc(NULL, sizeof *w->work);
-        memset(w->work, 0, sizeof *w->work);
-    }
-    pala_work *wk = w->work;
-    int nth = w->nthreads > 1 ? w->nthreads : 1;
-    if (wk->nth != nth) {   /* per-thread scratch, and the boundary blocks change */
-        if (wk->pool) pala_pool_free(wk->pool);
-        wk->pool = NULL;
-        for (int t = nth; t < wk->nth; t++) tscr_free(&wk->ts[t]);
-        PALA_GROW(wk->ts, nth);
-        for (int t = wk->nth; t < nth; t++) {
-            memset(&wk->ts[t], 0, sizeof wk->ts[t]);
-            wk->ts[t].B = pala_xrealloc(NULL, pala_batch_size());
-            memset(wk->ts[t].B, 0, pala_batch_size());
-        }
-        w->nl.builds = 0;
-    }
-    if (!wk->pool && nth > 1) wk->pool = pala_pool_create(nth);
-    wk->nth = nth;
-    int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
-    wk->nblk = nblk;
-    PALA_GROW(wk->bs, wk->nblk + 1);
-    memset(wk->bs, 0, (size_t)(wk->nblk + 1) * sizeof *wk->bs);
-    PALA_GROW(wk->bbrank, wk->nblk + 1);
-    PALA_GROW(wk->brec, wk->nblk + 1);
-    memset(wk->brec, 0, (size_t)wk->nblk + 1);
-    for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
-    PALA_GROW(wk->btid, nblk + 1);
-    for (int b = 0; b < nblk; b++) {
-        int k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
-        wk->btid[b] = w->tid[b * PALA_BLOCK];
-        for (int k = b * PALA_BLOCK; k < k1; k++)
-            if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
-    }
-    PALA_GROW(wk->prad, w->npeb + 1);
-    for (int k = 0; k < w->n; k++) {
-        const pala_template *tp = &w->tmpl[w->tid[k]];
-        int p0 = w->p0 ? w->p0[k] : k;
-        for (int i = 0; i < tp->ncomp; i++) wk->prad[p0 + i] = w->shape_r[tp->comp0 + i];
-    }
-    PALA_GROW(wk->smax, w->ntmpl + 1);
-    PALA_GROW(wk->invm, w->ntmpl + 1);
-    PALA_GROW(wk->mg, w->ntmpl + 1);
-    PALA_GROW(wk->wcb, nblk + 1);
-    wk->spheres_only = 1;
-    for (int t = 0; t < w->ntmpl; t++) {
-        const pala_template *tp = &w->tmpl[t];
-        double m = 0;
-        for (int i = 0; i < tp->ncomp; i++) m = fmax(m, pala_vnorm(w->shape[tp->comp0 + i]));
-        wk->smax[t] = m;
-        wk->invm[t] = 1.0 / tp->mass;
-        wk->mg[t] = pala_vscale(tp->mass, w->g);
-        wk->spheres_only &= tp->ncomp == 1;
-    }
-    wk->dissipative = 0;
-    for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
-    even_split(w);   /* even; the boundary blocks are set by the sweep's setup */
-    wk->nbb = 0;
-    w->nl.builds = 0;   /* the sweep's window and boundary blocks are set up by the build */
 }
 
 void pala_world_set_threads(pala_world *w, int n)
@@ -346,57 +256,3 @@ int pala_world_max_threads(const pala_world *w)
     return nblk > 0 ? nblk : 1;
 }
 
-int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
-{
-    int n = 0;
-    if (w->container == PALA_CONTAINER_BOX) {
-        /* normal momentum each face received, positive outward */
-        static const char *const nm[6] = {"P_xlo", "P_xhi", "P_ylo", "P_yhi", "P_zlo", "P_zhi"};
-        const double sgn[6] = {-1, 1, -1, 1, -1, 1};
-        for (int i = 0; i < (w->dim == 2 ? 4 : 6) && n < max; i++, n++) {
-            pala_vec3 p = w->wall_impulse[i];
-            names[n] = nm[i];
-            values[n] = (i < 2 ? p.x : i < 4 ? p.y : p.z) * sgn[i] + 0.0;   /* + 0.0: no "-0" for unloaded faces */
-        }
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
-        static const char *const nm[3] = {"P_x", "P_y", "P_z"};
-        pala_vec3 p = w->wall_impulse[0];
-        const double v[3] = {p.x, p.y, p.z};
-        for (; n < 3 && n < max; n++) { names[n] = nm[n]; values[n] = v[n]; }
-    }
-    return n;
-}
-
-int pala_world_nthr(const pala_world *w)
-{
-    const pala_work *wk = w->work;
-    return wk->pool && wk->nblk >= 2 ? pala_pool_size(wk->pool) : 1;
-}
-
-typedef struct parjob { pala_world *w; void (*fn)(pala_world *, int, int); void (*fnt)(pala_world *, int, int, int); } parjob;
-
-static void par_entry(void *arg, int t, int n)
-{
-    parjob *j = arg;
-    const pala_work *wk = j->w->work;   /* n is the pool's size, for which the split was set */
-    int b0 = wk->split[t], b1 = wk->split[t + 1];
-    (void)n;
-    if (j->fnt) j->fnt(j->w, t, b0, b1);
-    else if (b1 > b0) j->fn(j->w, b0, b1);
-}
-
-void pala_world_par(pala_world *w, void (*fn)(pala_world *w, int b0, int b1))
-{
-    pala_work *wk = w->work;
-    if (pala_world_nthr(w) == 1) { fn(w, 0, wk->nblk); return; }
-    parjob j = {w, fn, NULL};
-    pala_pool_run(wk->pool, par_entry, &j);
-}
-
-void pala_world_par_t(pala_world *w, void (*fn)(pala_world *w, int t, int b0, int b1))
-{
-    pala_work *wk = w->work;
-    if (pala_world_nthr(w) == 1) { fn(w, 0, 0, wk->nblk); return; }
-    parjob j = {w, NULL, fn};
-    pala_pool_run(wk->pool, par_entry, &j);
-}

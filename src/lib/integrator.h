@@ -1,8 +1,11 @@
-/* motion.h: the per-grain steps of the integrator (integrator.c), inline because the
- * force pass (contact.c) finishes each grain's step as soon as its force is known. */
-#ifndef PALA_MOTION_H
-#define PALA_MOTION_H
-#include "internal.h"
+/* integrator.h: the direct-midpoint step (paper sections 6-7, eqs. 59-69), the only home
+ * of its formulas.  The per-grain parts are inline, because the force pass
+ * (force_pass.c) finishes each grain's step as soon as its force is known; the end of the
+ * step of a block of grains (integrator.c) is called from there too.  The driver of the
+ * step is step.c. */
+#ifndef PALA_INTEGRATOR_H
+#define PALA_INTEGRATOR_H
+#include "work.h"
 #include <math.h>
 
 /* The new angular velocity of an anisotropic grain after the free motion over h
@@ -38,11 +41,11 @@ static inline double pala_grain_start_step(pala_world *w, int k)
     double d2 = pala_free_motion_h(w, k, tau);                              /* eq. (65) */
     w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);                          /* eq. (66) */
     w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
-    if (w->pc) pala_world_place_pebbles(w, k);
+    if (w->pc) pala_world_place_pebbles(w, k);   /* eq. (50) */
     return d2;
 }
 
-/* eq. (68) for grain k, called by the force pass (contact.c) as soon as the grain's new
+/* eq. (68) for grain k, called by the force pass as soon as the grain's new
  * accelerations a (eq. 61) and be (eq. 62) are known. */
 static inline void pala_grain_end_kick(pala_world *w, int k, pala_vec3 a, pala_vec3 be)
 {
@@ -59,7 +62,7 @@ static inline double pala_grain_end_drift(pala_world *w, int k)
 {
     double d2 = pala_free_motion_h(w, k, 0.5 * w->dt);                      /* eq. (69) */
     if (w->dim == 2) {
-        /* PHYSICS.md 2: in-plane motion, omega along z.  The dynamics keeps these zero
+        /* docs/physics.md, "Two dimensions": in-plane motion, omega along z.  The dynamics keeps these zero
          * exactly already; the projection only makes it a guarantee. */
         w->x[k].z = w->v[k].z = w->acc[k].z = 0;
         w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;
@@ -75,5 +78,22 @@ static inline double pala_grain_check(const pala_world *w, int k)
     pala_vec3 x = w->x[k], r = w->r[k];
     return 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
 }
+
+/* What the end of a block's step adds up, per block. */
+typedef struct pala_finish {
+    double pdiss;   /* power of the non-conservative forces, W */
+    double mv;      /* largest squared displacement bound of eq. (69), m^2 */
+    double mv2;     /* ... of the next step's eq. (65) when chained, m^2 */
+    double chk;     /* 0, or NaN if a grain's state is not finite */
+} pala_finish;
+
+/* The end of the step of grains [k0, k1) of one block, whose force and torque sums are
+ * complete (A[k & mask]): accelerations (eqs. 61-62), kick (68), free motion (69) and,
+ * when w->work->chain, the next step's (65)-(66).  Blocks of one isotropic template in 3D
+ * take a vectorised path with the same operations in the same order (the same bits). */
+void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa);
+/* The two paths, for the test that compares them. */
+void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa);
+void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa);
 
 #endif

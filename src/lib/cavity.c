@@ -1,0 +1,60 @@
+/* cavity.c: the container "cavity": the inside of a sphere (a circle in 2D) of radius
+ * w->cav_R about w->cav_c.  Its one face takes the whole wall impulse. */
+#include "container.h"
+#include "grain.h"
+#include <math.h>
+#include <stdio.h>
+
+static int cavity_clear(const pala_world *w, pala_vec3 x, double R) { return pala_vnorm(pala_vsub(x, w->cav_c)) + R < w->cav_R; }
+
+static int cavity_inside(const pala_world *w, pala_vec3 x, double R) { return !(pala_vnorm(pala_vsub(x, w->cav_c)) + R > w->cav_R); }
+
+static void cavity_bounds(const pala_world *w, double R, double lo[3], double hi[3])
+{
+    const double c[3] = {w->cav_c.x, w->cav_c.y, w->cav_c.z};
+    for (int a = 0; a < 3; a++) { lo[a] = c[a] - (w->cav_R - R); hi[a] = c[a] + (w->cav_R - R); }
+}
+
+static double cavity_cut(const pala_world *w, pala_vec3 c, double a) { return pala_vnorm(pala_vsub(c, w->cav_c)) + a - w->cav_R; }
+
+/* The wall is a sphere of radius -Rc (concave): r~ = H(a, -Rc) = 2 a Rc / (Rc - a)
+ * (docs/physics.md, "Walls"). */
+static void cavity_touch(const pala_world *w, int k, pala_wall_emit emit, void *ctx)
+{
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    int p0 = pala_grain_peb0(w, k);
+    const double *rad = w->shape_r + t->comp0;
+    double Rc = w->cav_R;
+    for (int i = 0; i < t->ncomp; i++) {
+        pala_vec3 pc = w->pc ? w->pc[p0 + i] : w->x[k];
+        pala_vec3 d = pala_vsub(pc, w->cav_c);
+        double q = pala_vnorm(d), ov = q + rad[i] - Rc;
+        if (ov <= 0 || q == 0) continue;
+        double rt = 2 * rad[i] * Rc / (Rc - rad[i]);
+        emit(ctx, 0, pc, rad[i], pala_vscale(-1.0 / q, d), ov, rt);
+    }
+}
+
+static pala_vec3 cavity_lowest(const pala_world *w, pala_vec3 g) { return pala_vaxpy(w->cav_c, w->cav_R / pala_vnorm(g), g); }
+
+/* the momentum the wall received, as a vector */
+static int cavity_columns(const pala_world *w, const char **names, double *values, int max)
+{
+    static const char *const nm[3] = {"P_x", "P_y", "P_z"};
+    pala_vec3 p = w->wall_impulse[0];
+    const double v[3] = {p.x, p.y, p.z};
+    int n = 0;
+    for (; n < 3 && n < max; n++) { names[n] = nm[n]; values[n] = v[n]; }
+    return n;
+}
+
+static const char *cavity_check(const pala_world *w, char *buf, size_t len)
+{
+    if (!(w->cav_R > 0 && isfinite(w->cav_R)) || !isfinite(pala_vnorm2(w->cav_c))) {
+        snprintf(buf, len, "cavity: cav_R must be finite and > 0 and cav_c finite (got cav_R = %g)", w->cav_R);
+        return buf;
+    }
+    return NULL;
+}
+
+const pala_container_kind pala_container_cavity = {"cavity", cavity_clear, cavity_inside, cavity_bounds, cavity_cut, cavity_touch, cavity_lowest, cavity_columns, cavity_check};

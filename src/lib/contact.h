@@ -1,0 +1,44 @@
+/* contact.h: the contact kernel (paper sections 4-5, eqs. 48-57) on batches of touching
+ * component pairs and wall touches (contact.c).  The force pass (force_pass.c) collects a
+ * batch, runs it through the kernel and adds the contributions to the grains' sums. */
+#ifndef PALA_CONTACT_H
+#define PALA_CONTACT_H
+#include "pala/pala.h"
+
+enum { BATCH = 128 };
+/* The touching pairs of a block's rows are collected (no branch per neighbour) into a
+ * batch in structure-of-arrays form, and the kernel runs in stages: the square roots,
+ * divisions and most of the arithmetic in loops the compiler vectorises, the reads of
+ * the grains' velocities and the sums into the grains in plain loops. */
+typedef struct pala_batch {
+    int n;
+    int k[BATCH], j[BATCH], p[BATCH];                       /* grains, pebble of row */
+    double dx[BATCH], dy[BATCH], dz[BATCH], d2[BATCH], ai[BATCH], aj[BATCH];
+    double nx[BATCH], ny[BATCH], nz[BATCH], ov[BATCH], sq[BATCH], li[BATCH], lj[BATCH], ratio[BATCH];
+    double ux[BATCH], uy[BATCH], uz[BATCH];                 /* relative velocity (part) */
+    double sx[BATCH], sy[BATCH], sz[BATCH];                 /* spheres: l_i w_i + l_j w_j */
+    double rix[BATCH], riy[BATCH], riz[BATCH], rjx[BATCH], rjy[BATCH], rjz[BATCH];
+    double kE[BATCH], de[BATCH], mu[BATCH], nu[BATCH];      /* material pair */
+    /* contributions: force on the row's grain, its non-conservative part, torques */
+    double Fx[BATCH], Fy[BATCH], Fz[BATCH], Gx[BATCH], Gy[BATCH], Gz[BATCH];
+    double Tix[BATCH], Tiy[BATCH], Tiz[BATCH], Tjx[BATCH], Tjy[BATCH], Tjz[BATCH];
+    double Hix[BATCH], Hiy[BATCH], Hiz[BATCH], Hjx[BATCH], Hjy[BATCH], Hjz[BATCH];   /* clumps: torques of G */
+    double rt[BATCH];                                       /* walls: r~ */
+    int face[BATCH];                                        /* walls: which */
+} pala_batch;
+
+
+size_t pala_batch_size(void);   /* bytes of a batch */
+/* Stages 1-3 on a batch of touching sphere pairs (k, j, dx.., d2, ai, aj filled): the
+ * forces F, G and torques Ti, Tj of each. */
+void pala_contact_spheres(const pala_world *w, pala_batch *B);
+/* The same for component pairs of clumps (p, the pebble of the row, filled too); also the
+ * torques Hi, Hj of the non-conservative parts. */
+void pala_contact_clumps(const pala_world *w, pala_batch *B);
+/* One wall touch (container.h) of component (c, a) of grain k joins the batch (which must
+ * have room). */
+void pala_contact_wall_join(const pala_world *w, pala_batch *B, int k, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt);
+/* Stages 1-3 on a batch of wall touches (after pala_contact_wall_join). */
+void pala_contact_walls(const pala_world *w, pala_batch *B);
+
+#endif

@@ -1,0 +1,45 @@
+/* container.h: the walls around the grains, behind one small interface.  A container is
+ * a kind (box.c, cavity.c; container.c for "none") registered in container.c: a new one
+ * (a membrane grid, a rotating drum, a cylinder) is one new file, a value of enum
+ * pala_container (pala.h) and a row of the table there.
+ *
+ * A wall touches a component like a component that does not move (docs/physics.md,
+ * "Walls"): the force pass batches the touches through the contact kernel. */
+#ifndef PALA_CONTAINER_H
+#define PALA_CONTAINER_H
+#include "pala/pala.h"
+#include <stddef.h>
+
+/* One touch of a wall: component (centre c, radius a) of a grain, face (an index into
+ * the wall impulses, < 6), inward normal n of the wall, overlap ov > 0, m, and r~ of the
+ * pair (eq. 55 with the wall's radius of curvature; a flat wall has r~ = 2a). */
+typedef void (*pala_wall_emit)(void *ctx, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt);
+
+typedef struct pala_container_kind {
+    const char *name;   /* the word of the `container` key */
+    /* 1 if a sphere of radius R about x is strictly clear of every wall: grains far from
+     * the walls skip them (force pass), and the wall candidates of each list build */
+    int (*clear)(const pala_world *w, pala_vec3 x, double R);
+    /* 1 if a sphere of radius R about x lies inside, touching allowed (placement) */
+    int (*inside)(const pala_world *w, pala_vec3 x, double R);
+    /* narrows [lo, hi] to a box that holds every centre for which inside() can hold */
+    void (*bounds)(const pala_world *w, double R, double lo[3], double hi[3]);
+    /* how far the walls reach into the sphere (c, a), m; <= 0 if they do not touch it */
+    double (*cut)(const pala_world *w, pala_vec3 c, double a);
+    /* every touch of grain k's components, in a fixed order (axis, component, side) */
+    void (*touch)(const pala_world *w, int k, pala_wall_emit emit, void *ctx);
+    /* the lowest point of the container along g, the zero of the field energy */
+    pala_vec3 (*lowest)(const pala_world *w, pala_vec3 g);
+    /* the columns of walls.tsv (pala_world_wall_columns) */
+    int (*columns)(const pala_world *w, const char **names, double *values, int max);
+    /* NULL if the world's description of the container is usable, else what is wrong */
+    const char *(*check)(const pala_world *w, char *buf, size_t len);
+} pala_container_kind;
+
+extern const pala_container_kind pala_container_box, pala_container_cavity;
+/* The kind of w->container (the "none" kind for an unknown value). */
+const pala_container_kind *pala_container_of(const pala_world *w);
+/* The kind named by the `container` key's word, or NULL. */
+const pala_container_kind *pala_container_named(const char *name, int *id);
+
+#endif

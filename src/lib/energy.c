@@ -1,0 +1,90 @@
+/* energy.c: the energies of the current state (no step): kinetic and rotational, the
+ * field's, the contacts' (the Hertz potential of every touching pair and wall, through the
+ * laws of contact_law.h), the interactions'. */
+#include "pala/pala.h"
+#include "contact.h"
+#include "contact_law.h"
+#include "force_pass.h"
+#include "grain.h"
+#include "grain_forces.h"
+#include "neighbor.h"
+#include "world.h"
+#include <math.h>
+#include <string.h>
+
+static inline int blk_end(const pala_world *w, int b) { return (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n; }
+
+/* The contact energy of the current state: every touching pair of the list once, and the
+ * walls (their forces are computed and dropped). */
+static void energy_blocks(void *ctx, int t, int b0, int b1)
+{
+    pala_world *w = ctx;
+    const int *st = w->nl->start, *nb = w->nl->nbr;
+    const double *prad = w->nl->prad;
+    pala_batch *B = w->work->ts[t].B;
+    for (int b = b0; b < b1; b++) {
+        pala_blocksum s;
+        memset(&s, 0, sizeof s);
+        pala_runaway ru = {0, 0, -1};
+        double U = 0;
+        int cur = w->work->wcb[b];
+        for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++) {
+            for (int p = pala_grain_peb0(w, k); p < pala_grain_peb0(w, k + 1); p++) {
+                pala_vec3 ci = w->pc && !w->work->spheres_only ? w->pc[p] : w->x[p];
+                for (int s0 = st[p]; s0 < st[p + 1]; s0++) {
+                    int q = nb[s0];
+                    pala_vec3 cj = w->pc && !w->work->spheres_only ? w->pc[q] : w->x[q];
+                    double ai = prad[p], aj = prad[q], sr = ai + aj, d2 = pala_vnorm2(pala_vsub(ci, cj));
+                    if (d2 >= sr * sr) continue;
+                    int j = pala_peb_grain(w, q);
+                    const pala_pairmat *pm = w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material;
+                    double ov = sr - sqrt(d2);
+                    double fh = pala_law_hertz(pm->kE, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
+                    U += pala_law_hertz_energy(fh, ov);
+                    s.ngg++;
+                    pala_note_overlap(w, ov / (ai < aj ? ai : aj), k, j, &s, &ru);
+                }
+            }
+            pala_facc A = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};   /* the walls' forces, unused */
+            pala_force_pass_walls(w, B, &cur, k + 1, &A, 0, 0, &U, &s, &ru);
+        }
+        s.U = U;
+        s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
+        w->work->bs[b] = s;
+    }
+}
+
+int pala_world_contacts(pala_world *w, double *U)
+{
+    int st = pala_world_check_prepared(w);
+    if (st) return st;
+    if (w->pc)
+        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    if (pala_nlist_update(w)) pala_force_pass_setup(w);
+    pala_team_run(w->team, energy_blocks, w);
+    return pala_force_pass_reduce(w, U, NULL) ? PALA_UNSTABLE : PALA_OK;
+}
+
+pala_energy pala_world_energy(pala_world *w)
+{
+    pala_energy e = {0, 0, 0, 0, 0, 0};
+    if (pala_world_check_prepared(w)) return e;
+    for (int k = 0; k < w->n; k++) {
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        e.kin += 0.5 * t->mass * pala_vnorm2(w->v[k]);
+        /* 1/2 omega . I_r omega, evaluated in the body frame: omega_b = (-r) * omega */
+        pala_vec3 ob = pala_rot_apply(pala_vneg(w->r[k]), w->w[k]);
+        e.rot += 0.5 * (t->inertia[0] * ob.x * ob.x + t->inertia[1] * ob.y * ob.y + t->inertia[2] * ob.z * ob.z);
+        e.field -= t->mass * pala_vdot(w->g, pala_vsub(w->x[k], w->field_ref));   /* -m g.x (docs/physics.md, "Fields") */
+    }
+    double U = 0;
+    pala_world_contacts(w, &U);
+    e.contact = U;
+    e.total = e.kin + e.rot + e.contact + e.field;
+    if (w->ninter) {   /* interactions between centres (grain_forces.c) */
+        e.inter = pala_grain_forces_energy(w);
+        e.total += e.inter;
+    }
+    return e;
+}
+

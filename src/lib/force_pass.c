@@ -1,0 +1,501 @@
+/* force_pass.c: the force evaluation of a step (eq. 67) over pebble pairs, walls and the
+ * field, with the end of each grain's step.
+ *
+ * The pass is one sweep over the rows of the half list (neighbor.c) in increasing pebble
+ * order, block by block.  Every touching pair (p, q > p) is evaluated once by the contact
+ * kernel (contact.c); its contribution is added to the sums of both grains at once.  A
+ * grain's sum therefore gets, in this order: its start (the field and forces between
+ * centres, grain_forces.h), then its contributions in increasing list slot (rows of lower
+ * pebbles first, its own rows last; each row sorted), then its walls.  That order depends
+ * neither on the threads nor on when the list was rebuilt: results are bit-identical for
+ * any thread count and any skin.
+ *
+ * Since partners have higher indices, a grain takes no contribution and is read by no
+ * pair after its own rows: the sweep finishes its step (integrator.c: eqs. 68-69, and
+ * with chained steps the next step's eqs. 65-66) as soon as its block's rows are done,
+ * while it is in cache.  The sums of the grains ahead live in a small ring (a window of
+ * `span` grains: the largest index distance of a listed pair).
+ *
+ * Threads take contiguous ranges of blocks (threads.c).  A block whose grains are listed
+ * by rows of an earlier thread is a boundary block: its grains' contributions are kept as
+ * records (in slot order) and summed after the sweep (phase 2), so earlier threads still
+ * read the state they expect.  Only the few blocks at thread boundaries pay for records. */
+#include "force_pass.h"
+#include "alloc.h"
+#include "contact.h"
+#include "contact_law.h"
+#include "container.h"
+#include "grain.h"
+#include "grain_forces.h"
+#include "integrator.h"
+#include "neighbor.h"
+#include "threads.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline int blk_end(const pala_world *w, int b) { return (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n; }
+
+/* ---- walls ---------------------------------------------------------------------------- */
+/* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
+ * forces of eqs. (53)-(57), wall impulses of a step dt, and the Hertz energy into *U. */
+static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s, pala_runaway *ru)
+{
+    int m = B->n;
+    pala_contact_walls(w, B);
+    for (int i = 0; i < m; i++) {
+        pala_facc *a = &A[B->k[i] & mask];
+        pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
+        a->Fnc = pala_vadd(a->Fnc, pala_v(B->Gx[i], B->Gy[i], B->Gz[i]));
+        a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
+        a->F = pala_vadd(a->F, F);
+        a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
+        *U += pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
+        s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
+        s->nwall++;
+        pala_note_overlap(w, B->ov[i] / B->ai[i], B->k[i], -1, s, ru);
+    }
+    B->n = 0;
+}
+
+/* The context of the walls of one grain: its touches join the batch, a full batch runs. */
+typedef struct wallctx {
+    const pala_world *w;
+    pala_batch *B;
+    int k;
+    pala_facc *A;
+    long mask;
+    double dt, *U;
+    pala_blocksum *s;
+    pala_runaway *ru;
+} wallctx;
+
+static void wall_emit(void *ctx, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt)
+{
+    wallctx *x = ctx;
+    if (x->B->n == BATCH) walls_run(x->w, x->B, x->A, x->mask, x->dt, x->U, x->s, x->ru);
+    pala_contact_wall_join(x->w, x->B, x->k, face, c, a, n, ov, rt);
+}
+
+/* The walls of the grains below k1 among the wall candidates from wcand[*cur] on (the
+ * caller's grains), whose sums are A[k & mask]: each grain's touches in the container's
+ * fixed order (container.h), batched through the kernel in that order.  B must be empty. */
+void pala_force_pass_walls(const pala_world *w, pala_batch *B, int *cur, int k1, pala_facc *A, long mask, double dt, double *U,
+                           pala_blocksum *s, pala_runaway *ru)
+{
+    const pala_container_kind *ck = pala_container_of(w);
+    const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
+    wallctx x = {w, B, 0, A, mask, dt, U, s, ru};
+    for (; *cur < cend && wc[*cur] < k1; ++*cur) {
+        int k = wc[*cur];
+        if (ck->clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius)) continue;
+        x.k = k;
+        ck->touch(w, k, wall_emit, &x);
+    }
+    if (B->n) walls_run(w, B, A, mask, dt, U, s, ru);
+}
+
+/* ---- the sweep ------------------------------------------------------------------------ */
+/* The thread's view of the sums during the sweep. */
+typedef struct sweep {
+    pala_world *w;
+    pala_tscr *S;
+    const int *bbrank;
+    long mask;             /* ring size - 1 */
+    int dissipative, spheres;
+    int records;           /* the current block's rows add to a boundary block */
+} sweep;
+
+/* Add contribution c to grain g as a record: g is in a boundary block (its sum is formed
+ * in phase 2, in the same order). */
+static void record(sweep *sw, int g, const pala_facc *c)
+{
+    pala_tscr *S = sw->S;
+    if (S->nout == S->capout) {   /* grows to the largest count seen */
+        S->capout = 2 * S->capout + 256;
+        PALA_GROW(S->out, S->capout);
+    }
+    S->out[S->nout].g = g;
+    S->out[S->nout].a = *c;
+    S->nout++;
+}
+
+/* Stage 4: the contributions into the ring sums (records for the grains of boundary
+ * blocks) in slot order, both grains of a contact at once.  With records, the row's grain
+ * k (the same for consecutive contacts) keeps its sums in registers between rows; its
+ * partners j > k are never a cached row grain.  Without, its sums go through memory at
+ * every contact: the branch at each new row costs more (the processor mispredicts it
+ * about once per row; measured 3 % slower on the sphere bed). */
+static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss,
+                                const int spheres, const int records)
+{
+    int cur = -1, curbnd = 0;
+    pala_facc o = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (int i = 0; i < m; i++) {
+        int k = B->k[i], j = B->j[i];
+        if (!records || k != cur) {
+            if (cur >= 0 && !curbnd) R[cur & mask] = o;
+            cur = k;
+            curbnd = records && sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
+            if (!curbnd) o = R[k & mask];
+        }
+        pala_facc ci, cj;
+        ci.F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
+        ci.T = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]);
+        cj.F = pala_vneg(ci.F);
+        cj.T = pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]);
+        ci.Fnc = cj.Fnc = ci.Tnc = cj.Tnc = pala_v(0, 0, 0);   /* spheres: T serves (finish_range) */
+        if (diss) {
+            ci.Fnc = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
+            cj.Fnc = pala_vneg(ci.Fnc);
+            if (!spheres) {
+                ci.Tnc = pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]);
+                cj.Tnc = pala_v(B->Hjx[i], B->Hjy[i], B->Hjz[i]);
+            }
+        }
+        if (curbnd) record(sw, k, &ci);
+        else {
+            o.F = pala_vadd(o.F, ci.F);
+            o.T = pala_vadd(o.T, ci.T);
+            if (diss) {
+                o.Fnc = pala_vadd(o.Fnc, ci.Fnc);
+                if (!spheres) o.Tnc = pala_vadd(o.Tnc, ci.Tnc);
+            }
+        }
+        if (records && sw->bbrank[(unsigned)j / PALA_BLOCK] >= 0) record(sw, j, &cj);
+        else {
+            pala_facc *b = &R[j & mask];
+            b->F = pala_vadd(b->F, cj.F);
+            b->T = pala_vadd(b->T, cj.T);
+            if (diss) {
+                b->Fnc = pala_vadd(b->Fnc, cj.Fnc);
+                if (!spheres) b->Tnc = pala_vadd(b->Tnc, cj.Tnc);
+            }
+        }
+    }
+    if (cur >= 0 && !curbnd) R[cur & mask] = o;
+}
+
+/* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
+static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pala_runaway *ru)
+{
+    pala_facc *R = sw->S->ring;
+    const long mask = sw->mask;
+    const int diss = sw->dissipative;
+    if (sw->records) {
+        if (sw->spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1);
+        else deliver_ring(sw, R, mask, B, m, diss, 0, 1);
+    } else if (sw->spheres) {
+        if (diss) deliver_ring(sw, R, mask, B, m, 1, 1, 0);
+        else deliver_ring(sw, R, mask, B, m, 0, 1, 0);
+    } else {
+        if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
+        else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
+    }
+    double mx = s->worst;   /* the largest ratio (a vectorised max); a scan finds the first runaway */
+    for (int i = 0; i < m; i++) mx = B->ratio[i] > mx ? B->ratio[i] : mx;
+    if (mx > sw->w->max_overlap && !s->bad)
+        for (int i = 0; i < m; i++) pala_note_overlap(sw->w, B->ratio[i], B->k[i], B->j[i], s, ru);
+    s->worst = mx;
+    s->ngg += m;
+    B->n = 0;
+}
+
+/* The kernel on a batch of sphere pairs (contact.c), then the sums. */
+static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
+{
+    pala_contact_spheres(sw->w, B);
+    stage_deliver(sw, B, B->n, s, ru);
+}
+
+/* The kernel on a batch of component pairs of clumps, then the sums. */
+static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
+{
+    pala_contact_clumps(sw->w, B);
+    stage_deliver(sw, B, B->n, s, ru);
+}
+
+/* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
+ * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
+ * k at x[k] (a constant, so each world gets its own loop). */
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres)
+{
+    pala_world *w = sw->w;
+    const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
+    const double *prad = w->nl->prad;
+    const pala_vec3 *P = spheres ? w->x : w->pc;
+    pala_batch *restrict B = sw->S->B;
+    void (*run)(sweep *, pala_batch *, pala_blocksum *, pala_runaway *) = spheres ? run_spheres : run_clumps;
+    int n = 0;   /* the batch's count, in a register (B->n when the kernel runs) */
+    /* one loop over the block's slots (rows in order): no branch at the end of a row */
+    const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
+    for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1; s0++) {
+        int p = row[s0], q = nb[s0];
+        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = prad[p], aj = prad[q], sr = ai + aj;
+        double d2 = dx * dx + dy * dy + dz * dz;
+        B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
+        if (!spheres) B->p[n] = p;
+        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        n += d2 < sr * sr;
+        if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
+    }
+    if (n) { B->n = n; run(sw, B, s, ru); }
+}
+
+static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
+{
+    if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1);
+    else collect_pairs(sw, k0, k1, s, ru, 0);
+}
+
+/* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
+ * walls (batched through the kernel), then the end of their step (integrator.c). */
+static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, pala_runaway *ru, pala_finish *fa)
+{
+    double U = 0;
+    int cur = w->work->wcb[k0 / PALA_BLOCK];
+    pala_force_pass_walls(w, B, &cur, k1, A, mask, w->dt, &U, s, ru);
+    pala_integrator_end_block(w, k0, k1, A, mask, fa);
+}
+
+static void finish_block(pala_world *w, int b, pala_blocksum *s, pala_runaway *ru, pala_finish *fa)
+{
+    s->pdiss = fa->pdiss;
+    s->move = fa->mv;
+    s->move2 = fa->mv2;
+    s->finite = fa->chk == 0;
+    s->bad_ratio = ru->ratio; s->bad_i = ru->i; s->bad_j = ru->j;
+    w->work->bs[b] = *s;
+}
+
+void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
+{
+    pala_world *w = ctx;
+    double t0 = pala_now();
+    pala_work *wk = w->work;
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0};
+    sw.S->nout = 0;
+    int kend = blk_end(w, b1 - 1);
+    long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
+    for (int b = b0; b < b1; b++) {
+        int k0 = b * PALA_BLOCK, k1 = blk_end(w, b);
+        long hi = k1 + wk->span < kend ? k1 + wk->span : kend;
+        for (; init < hi; init++) pala_facc_start(w, (int)init, &sw.S->ring[init & sw.mask]);
+        pala_blocksum s;
+        memset(&s, 0, sizeof s);
+        pala_runaway ru = {0, 0, -1};
+        sw.records = wk->brec[b];   /* the record checks only where needed */
+        block_pairs(&sw, k0, k1, &s, &ru);
+        pala_finish fa = {0, 0, 0, 0};
+        if (wk->bbrank[b] < 0) finish_range(w, sw.S->B, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
+        finish_block(w, b, &s, &ru, &fa);
+    }
+    w->team->busy[t] += pala_now() - t0;
+}
+
+/* Phase 2: thread t finishes the boundary blocks among its own [b0, b1) (ranks [r0, r1)
+ * of the boundary blocks).  Each grain's sum is its field plus its records of threads
+ * 0..t, added in one pass over the records in that order (each thread's in slot order,
+ * the threads' slots increasing): the order of the one-thread sweep, without sorting.
+ * The blocks stay with the thread that swept them: sharing them out evenly was 2-4 %
+ * slower (their state and records are in the owner's cache). */
+void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
+{
+    pala_world *w = ctx;
+    pala_work *wk = w->work;
+    pala_tscr *S = &wk->ts[t];
+    int r0 = 0, r1;
+    while (r0 < wk->nbb && wk->bb[r0] < b0) r0++;
+    for (r1 = r0; r1 < wk->nbb && wk->bb[r1] < b1; r1++) {}
+    if (r1 <= r0) return;
+    long ng = (long)(r1 - r0) * PALA_BLOCK;
+    if (S->nsum < ng) { S->nsum = ng; PALA_GROW(S->sum, S->nsum); }
+    pala_facc *A = S->sum;   /* A[(rank - r0) * PALA_BLOCK + k % PALA_BLOCK] */
+    for (int r = r0; r < r1; r++)
+        for (int k = wk->bb[r] * PALA_BLOCK; k < blk_end(w, wk->bb[r]); k++) pala_facc_start(w, k, &A[(long)(r - r0) * PALA_BLOCK + k % PALA_BLOCK]);
+    for (int u = 0; u <= t; u++) {
+        const pala_frec *o = wk->ts[u].out;
+        for (long i = 0, n = wk->ts[u].nout; i < n; i++) {
+            long g = o[i].g;
+            int r = wk->bbrank[g / PALA_BLOCK];
+            if (r >= r0 && r < r1) pala_facc_add(&A[(long)(r - r0) * PALA_BLOCK + g % PALA_BLOCK], &o[i].a, wk->dissipative);
+        }
+    }
+    for (int r = r0; r < r1; r++) {
+        int b = wk->bb[r];
+        pala_blocksum s = wk->bs[b];
+        pala_runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
+        pala_finish fa = {0, 0, 0, 0};
+        finish_range(w, S->B, b * PALA_BLOCK, blk_end(w, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
+        finish_block(w, b, &s, &ru, &fa);
+    }
+}
+
+void pala_force_pass_setup(pala_world *w)
+{
+    pala_work *wk = w->work;
+    const int *st = w->nl->start, *nb = w->nl->nbr;
+    int nthr = pala_team_size(w->team);
+    long span = 0;
+    for (int b = 0; b < wk->nblk; b++) wk->bbrank[b] = -1;
+    for (int t = 0; t < nthr; t++) {
+        int b0 = w->team->split[t], b1 = w->team->split[t + 1];
+        int kend = b1 > b0 ? blk_end(w, b1 - 1) : b0 * PALA_BLOCK;
+        for (int k = b0 * PALA_BLOCK; k < kend; k++)
+            for (int p = pala_grain_peb0(w, k); p < pala_grain_peb0(w, k + 1); p++)
+                for (int s = st[p]; s < st[p + 1]; s++) {
+                    int g = pala_peb_grain(w, nb[s]);
+                    if (g - k > span) span = g - k;
+                    if (g / PALA_BLOCK >= b1) wk->bbrank[g / PALA_BLOCK] = 0;   /* listed by an earlier thread */
+                }
+    }
+    wk->span = span;
+    /* wall candidates: until the next build every grain moves by less than the skin */
+    const pala_container_kind *ck = pala_container_of(w);
+    long nc = 0;
+    for (int b = 0; b < wk->nblk; b++) {
+        wk->wcb[b] = (int)nc;
+        for (int k = b * PALA_BLOCK; k < blk_end(w, b) && w->container != PALA_CONTAINER_NONE; k++) {
+            if (ck->clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius + w->nl->skin)) continue;
+            if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
+            wk->wcand[nc++] = k;
+        }
+    }
+    wk->wcb[wk->nblk] = (int)nc;
+    for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
+        int r = wk->bbrank[b] >= 0;
+        for (int s = st[pala_grain_peb0(w, b * PALA_BLOCK)]; s < st[pala_grain_peb0(w, blk_end(w, b))] && !r; s++)
+            r = wk->bbrank[pala_peb_grain(w, nb[s]) / PALA_BLOCK] >= 0;
+        wk->brec[b] = (unsigned char)r;
+    }
+    long W = 1;
+    while (W < span + 2 * PALA_BLOCK + 1) W *= 2;
+    for (int t = 0; t < nthr; t++) {
+        pala_tscr *S = &wk->ts[t];
+        if (S->nring < W) { S->nring = W; PALA_GROW(S->ring, W); }
+    }
+    wk->nbb = 0;   /* the boundary blocks, ranked in increasing order */
+    for (int b = 0; b < wk->nblk; b++) {
+        if (wk->bbrank[b] < 0) continue;
+        if (wk->nbb == wk->capbb) { wk->capbb = 2 * wk->capbb + 8; PALA_GROW(wk->bb, wk->capbb); }
+        wk->bbrank[b] = wk->nbb;
+        wk->bb[wk->nbb++] = b;
+    }
+}
+
+static void runaway_message(pala_world *w)
+{
+    for (int b = 0; b < w->work->nblk; b++) {
+        const pala_blocksum *o = &w->work->bs[b];
+        if (!o->bad) continue;
+        int i = o->bad_i, j = o->bad_j;   /* numbers of the input */
+        if (w->gid) { i = w->gid[i]; if (j >= 0) j = w->gid[j]; }
+        double ratio = o->bad_ratio;
+        char msg[1024];
+        if (!w->why[0]) {
+            snprintf(msg, sizeof msg,
+                     "runaway overlap at t = %.6g s: %s %d%s%.0d overlap by %.3g of a component radius "
+                     "(limit max_overlap = %g). The time step is too large for the impact speed, or "
+                     "the material too soft: reduce dt or raise young",
+                     w->t, j >= 0 ? "grains" : "wall and grain", i + 1, j >= 0 ? " and " : "", j >= 0 ? j + 1 : 0, ratio, w->max_overlap);
+            size_t l = strlen(msg);
+            if (l >= sizeof w->why) l = sizeof w->why - 1;
+            memcpy(w->why, msg, l);
+            w->why[l] = 0;
+        }
+        return;
+    }
+}
+
+int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
+{
+    double u = 0, pd = 0, worst = 0;
+    long ngg = 0, nwall = 0;
+    int bad = 0;
+    for (int b = 0; b < w->work->nblk; b++) {
+        const pala_blocksum *o = &w->work->bs[b];
+        u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall;
+        if (o->worst > worst) worst = o->worst;
+        for (int i = 0; i < 6; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
+        bad |= o->bad != 0;
+    }
+    if (U) *U += u;
+    if (pdiss) *pdiss = pd;
+    w->ncontact = ngg + nwall;
+    w->worst_overlap = worst;
+    if (bad) runaway_message(w);
+    return bad;
+}
+
+/* ---- the scratch of the step ------------------------------------------------------------ */
+static void tscr_free(pala_tscr *S)
+{
+    free(S->ring); free(S->out); free(S->sum); free(S->B);
+}
+
+void pala_work_free(pala_world *w)
+{
+    pala_work *wk = w->work;
+    if (!wk) return;
+    for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
+    free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
+    free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
+    free(wk);
+    w->work = NULL;
+}
+
+/* Per-block and per-template data, per-thread scratch; the split of the team is made
+ * even and the neighbour list is rebuilt at the next step (its build sets up the sweep). */
+void pala_work_prepare(pala_world *w)
+{
+    if (!w->work) {
+        w->work = pala_xrealloc(NULL, sizeof *w->work);
+        memset(w->work, 0, sizeof *w->work);
+    }
+    pala_work *wk = w->work;
+    int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
+    wk->nblk = nblk;
+    w->team = pala_team_make(w->team, w->nthreads, nblk);
+    int nth = w->team->nth;
+    if (wk->nth != nth) {   /* per-thread scratch */
+        for (int t = nth; t < wk->nth; t++) tscr_free(&wk->ts[t]);
+        PALA_GROW(wk->ts, nth);
+        for (int t = wk->nth; t < nth; t++) {
+            memset(&wk->ts[t], 0, sizeof wk->ts[t]);
+            wk->ts[t].B = pala_xrealloc(NULL, pala_batch_size());
+            memset(wk->ts[t].B, 0, pala_batch_size());
+        }
+        wk->nth = nth;
+    }
+    PALA_GROW(wk->bs, nblk + 1);
+    memset(wk->bs, 0, (size_t)(nblk + 1) * sizeof *wk->bs);
+    PALA_GROW(wk->bbrank, nblk + 1);
+    PALA_GROW(wk->brec, nblk + 1);
+    memset(wk->brec, 0, (size_t)nblk + 1);
+    for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
+    PALA_GROW(wk->btid, nblk + 1);
+    for (int b = 0; b < nblk; b++) {
+        wk->btid[b] = w->tid[b * PALA_BLOCK];
+        for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++)
+            if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
+    }
+    PALA_GROW(wk->smax, w->ntmpl + 1);
+    PALA_GROW(wk->invm, w->ntmpl + 1);
+    PALA_GROW(wk->wcb, nblk + 1);
+    wk->spheres_only = 1;
+    for (int t = 0; t < w->ntmpl; t++) {
+        const pala_template *tp = &w->tmpl[t];
+        double m = 0;
+        for (int i = 0; i < tp->ncomp; i++) m = fmax(m, pala_vnorm(w->shape[tp->comp0 + i]));
+        wk->smax[t] = m;
+        wk->invm[t] = 1.0 / tp->mass;
+        wk->spheres_only &= tp->ncomp == 1;
+    }
+    wk->dissipative = 0;
+    for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
+    pala_grain_forces_prepare(w);
+    wk->nbb = 0;
+    if (w->nl) w->nl->builds = 0;   /* the sweep's window and boundary blocks are set up after the build */
+}

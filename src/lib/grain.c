@@ -1,0 +1,25 @@
+/* grain.c: a grain's pebbles from its position and rotation (grain.h). */
+#include "grain.h"
+#include "alloc.h"
+
+/* c_i = x + r * x_i (eq. 50): always from the constant shape vectors. */
+void pala_world_place_pebbles(pala_world *w, int k)
+{
+    if (!w->pc) {   /* spheres only: pebble centres made on request (src/cli/order.c) */
+        PALA_GROW(w->p0, w->n + 1);
+        PALA_GROW(w->pc, w->n);
+        for (int i = 0; i <= w->n; i++) w->p0[i] = i;
+        for (int i = 0; i < w->n; i++) w->pc[i] = w->x[i];
+    }
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    pala_vec3 *pc = w->pc + w->p0[k];
+    if (t->ncomp == 1) { pc[0] = w->x[k]; return; }
+    const pala_vec3 *s = w->shape + t->comp0;
+    double m[3][3];
+    pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */
+    pala_vec3 x = w->x[k];
+    for (int i = 0; i < t->ncomp; i++)
+        pc[i] = pala_v(x.x + m[0][0] * s[i].x + m[0][1] * s[i].y + m[0][2] * s[i].z,
+                       x.y + m[1][0] * s[i].x + m[1][1] * s[i].y + m[1][2] * s[i].z,
+                       x.z + m[2][0] * s[i].x + m[2][1] * s[i].y + m[2][2] * s[i].z);
+}

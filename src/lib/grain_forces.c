@@ -1,0 +1,54 @@
+/* grain_forces.c: what a grain's force and torque sums start from (grain_forces.h). */
+#include "grain_forces.h"
+#include "alloc.h"
+#include "container.h"
+#include <stdlib.h>
+#include <string.h>
+
+void pala_grain_forces_prepare(pala_world *w)
+{
+    pala_work *wk = w->work;
+    PALA_GROW(wk->mg, w->ntmpl + 1);
+    for (int t = 0; t < w->ntmpl; t++) wk->mg[t] = pala_vscale(w->tmpl[t].mass, w->g);   /* eq. (61): m g */
+    wk->g = w->g;
+    /* Zero of the field energy: the container's lowest point along g, so E_total > 0 at
+     * rest above the floor and dE_rel is relative to a meaningful energy. */
+    w->field_ref = pala_vnorm(w->g) > 0 ? pala_container_of(w)->lowest(w, w->g) : pala_v(0, 0, 0);
+    wk->ext = w->ninter > 0 || w->additional_forces != NULL;
+    if (!wk->ext) return;
+    PALA_GROW(wk->fc, w->n + 1); PALA_GROW(wk->tc, w->n + 1);
+    PALA_GROW(wk->fh, w->n + 1); PALA_GROW(wk->th, w->n + 1);
+    if (w->additional_forces) wk->dissipative = 1;   /* their work goes into E_diss */
+}
+
+/* Adds the interactions' forces into F, T and returns their potential energy. */
+static double interactions(pala_world *w, pala_vec3 *F, pala_vec3 *T)
+{
+    double U = 0;
+    memset(F, 0, (size_t)w->n * sizeof *F);
+    memset(T, 0, (size_t)w->n * sizeof *T);
+    for (int i = 0; i < w->ninter; i++) U += w->inter[i].forces(w, w->inter[i].ctx, F, T);
+    return U;
+}
+
+void pala_grain_forces_eval(pala_world *w)
+{
+    pala_work *wk = w->work;
+    if (!wk->ext) return;
+    interactions(w, wk->fc, wk->tc);
+    wk->tc_any = 0;
+    for (int k = 0; k < w->n && w->ninter; k++) wk->tc_any |= wk->tc[k].x != 0 || wk->tc[k].y != 0 || wk->tc[k].z != 0;
+    memset(wk->fh, 0, (size_t)w->n * sizeof *wk->fh);
+    memset(wk->th, 0, (size_t)w->n * sizeof *wk->th);
+    if (w->additional_forces) w->additional_forces(w, w->af_user, wk->fh, wk->th);
+}
+
+double pala_grain_forces_energy(pala_world *w)
+{
+    if (!w->ninter) return 0;
+    pala_vec3 *F = pala_xrealloc(NULL, (size_t)(w->n + 1) * sizeof *F), *T = pala_xrealloc(NULL, (size_t)(w->n + 1) * sizeof *T);
+    double U = interactions(w, F, T);
+    free(F);
+    free(T);
+    return U;
+}

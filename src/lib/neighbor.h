@@ -1,0 +1,40 @@
+/* neighbor.h: the Verlet list of component ("pebble") pairs (neighbor.c). */
+#ifndef PALA_NEIGHBOR_H
+#define PALA_NEIGHBOR_H
+#include "pala/pala.h"
+
+/* A half list of pebble pairs of different grains whose spheres come within `skin`
+ * (pair p < q in row p), rows sorted, so each pair is evaluated once and each grain sums
+ * its contact forces in a fixed order. */
+typedef struct pala_nlist {
+    double skin;           /* m */
+    int *start;            /* npeb+1 offsets into nbr */
+    int *nbr;              /* neighbour pebble indices q > p */
+    int *row;              /* row[s]: the pebble p whose row holds slot s (a flat loop over
+                            * the slots has no branch at the end of each row) */
+    long cap;              /* capacity of nbr and row */
+    double amax;           /* largest component radius, m */
+    double *prad;          /* radius of every pebble, m */
+    double drift;          /* bound on any pebble's displacement since the last build, m */
+    /* cells: a dense grid, or a hash of cells (O(N) in any container shape) */
+    int *head, *next;      /* bucket starts (nbucket + 1) and the pebbles by bucket */
+    int nbucket, capb;
+    int dense;             /* head is a dense grid gn[0] x gn[1] x gn[2] from glo */
+    long gn[3];
+    pala_vec3 glo;
+    long maxrow;           /* room a row may need */
+    int nalloc;            /* pebble count the per-pebble arrays are sized for */
+    long builds;           /* number of rebuilds so far; 0 forces a rebuild */
+    struct nl_rows { int *buf; long cap, n; } *rows;   /* per thread: rows being built */
+    int nrows;
+} pala_nlist;
+
+/* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: 0.2 x the largest
+ * component radius); the next update rebuilds. */
+void pala_nlist_prepare(pala_world *w);
+void pala_nlist_free(pala_nlist *nl);
+/* Rebuild when nl->drift exceeds 0.45 skin, a margin below skin/2 (or never built).
+ * Returns 1 if it rebuilt. */
+int pala_nlist_update(pala_world *w);
+
+#endif

@@ -1,0 +1,33 @@
+/* threads.h: the threads of a step (threads.c).  Grains are processed in fixed blocks of
+ * PALA_BLOCK; a team of threads takes contiguous ranges of whole blocks.  Sums over
+ * grains are formed per block and added in block order, so results do not depend on the
+ * number of threads nor on the split (docs/design.md). */
+#ifndef PALA_THREADS_H
+#define PALA_THREADS_H
+
+enum { PALA_BLOCK = 256 };
+
+typedef struct pala_team {
+    struct pala_pool *pool;   /* NULL for one thread */
+    int nth;                  /* threads asked for */
+    int nblk;                 /* blocks of grains */
+    int *split;               /* thread t has blocks [split[t], split[t + 1]); the second
+                                 half of the array (n + 1 more) is scratch of the balance */
+    double *busy;             /* per thread: s spent in the timed stage since the split was set */
+    long bsteps;              /* steps timed since the split was last set */
+} pala_team;
+
+/* (Re)make a team of nthreads threads for nblk blocks (tm NULL: a new one), split evenly. */
+pala_team *pala_team_make(pala_team *tm, int nthreads, int nblk);
+void pala_team_free(pala_team *tm);
+/* The threads a pass uses: fewer than asked if the system refused some, one for a
+ * single block. */
+int pala_team_size(const pala_team *tm);
+/* fn(ctx, t, b0, b1) on threads t = 0..size-1 (0 is the caller), blocks [b0, b1) of the
+ * split, and wait for all. */
+void pala_team_run(pala_team *tm, void (*fn)(void *ctx, int t, int b0, int b1), void *ctx);
+/* Called once a step, after each thread has added its time to busy[t]: every 128 steps,
+ * move the split towards equal times.  Returns 1 if it moved. */
+int pala_team_balance(pala_team *tm);
+
+#endif

@@ -1,0 +1,71 @@
+/* work.h: the scratch of a step, shared by the stages of step.c: the sums of each grain's
+ * force and torque, the per-block results, the per-thread buffers.  Types only; it is made
+ * by force_pass.c (pala_work_prepare) and read by the integrator and the driver. */
+#ifndef PALA_WORK_H
+#define PALA_WORK_H
+#include "pala/pala.h"
+#include "threads.h"
+
+/* Sums of the contributions to one grain's force and torque (about its centre), and their
+ * non-conservative parts (restitution, friction, forces added by the embedding program). */
+typedef struct pala_facc { pala_vec3 F, T, Fnc, Tnc; } pala_facc;
+/* A contribution to a grain of a boundary block, kept until phase 2 (force_pass.c). */
+typedef struct pala_frec { long g; pala_facc a; } pala_frec;
+
+/* Sums over the grains of one block, added in block order. */
+typedef struct pala_blocksum {
+    double U;              /* contact energy (each pair once), J */
+    double pdiss;          /* power of the non-conservative forces, W */
+    double worst;          /* largest overlap / smaller radius */
+    double move;           /* largest pebble displacement bound in this phase, m */
+    double move2;          /* ... of the next step's first free motion when chained, m */
+    long ngg, nwall;       /* touching pebble pairs (each once), wall contacts */
+    pala_vec3 imp[6];      /* wall impulse increments */
+    int bad, finite;
+    double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
+    int bad_i, bad_j;
+} pala_blocksum;
+
+struct pala_batch;
+/* Scratch of one thread of the force sweep. */
+typedef struct pala_tscr {
+    pala_facc *ring;       /* accumulators of the grains ahead, slot g & (nring - 1) */
+    long nring;
+    pala_frec *out;        /* contributions to grains of boundary blocks, in slot order */
+    long nout, capout;
+    pala_facc *sum;        /* phase 2: the sums of the thread's boundary grains */
+    long nsum;
+    struct pala_batch *B;  /* touching pairs on their way through the kernel (contact.h) */
+} pala_tscr;
+
+typedef struct pala_work {
+    int nblk;              /* blocks of PALA_BLOCK grains */
+    int nth;               /* per-thread scratch made for this many threads */
+    pala_blocksum *bs;     /* nblk */
+    pala_tscr *ts;         /* per thread */
+    int *bbrank;           /* per block: -1, or its rank among the boundary blocks */
+    int *bb, nbb, capbb;   /* the boundary blocks, increasing */
+    long span;             /* largest grain(q) - grain(p) of a listed pair */
+    unsigned char *brec;   /* per block: its rows add to a boundary block (take records) */
+    int spheres_only;      /* every template has one component */
+    double *smax;          /* per template: largest |shape vector|, m */
+    double *invm;          /* per template: 1 / mass, 1/kg */
+    int *btid;             /* per block: the template of all its grains, or -1 */
+    int dissipative;       /* some material pair has delta < 1 or mu > 0, or additional forces */
+    int chain;             /* the sweep also starts the next step (pala_world_steps) */
+    pala_vec3 *mg;         /* per template: mass g, the field's force, N */
+    pala_vec3 g;           /* the field mg was made for (a changed w->g is seen by the step) */
+    /* wall candidates (set at each list build): the grains whose bounding sphere comes
+     * within the skin of a wall, in increasing order; those of block b are
+     * wcand[wcb[b] .. wcb[b+1]).  Until the next build no other grain reaches a wall. */
+    int *wcand, *wcb;
+    long capw;
+    /* forces between centres and additional forces (grain_forces.c), per grain, at the
+     * state of the current force evaluation; ext is 0 and the arrays unused without them */
+    int ext;
+    pala_vec3 *fc, *tc;    /* interactions: conservative force and torque, N, N m */
+    pala_vec3 *fh, *th;    /* the embedding program's additional forces and torques */
+    int tc_any;            /* some interaction gives torques: tc is used by the kick */
+} pala_work;
+
+#endif
