@@ -20,6 +20,8 @@ static const pala_container_kind none = {"none", none_yes, none_yes, none_bounds
 static const pala_container_kind *const kinds[] = {&none, &pala_container_box, &pala_container_cavity};
 enum { NKIND = sizeof kinds / sizeof kinds[0] };
 
+int pala_container_known(int id) { return id >= 0 && id < NKIND; }
+
 const pala_container_kind *pala_container_of(const pala_world *w)
 {
     return w->container > 0 && w->container < NKIND ? kinds[w->container] : &none;

@@ -37,6 +37,8 @@ typedef struct pala_container_kind {
 } pala_container_kind;
 
 extern const pala_container_kind pala_container_box, pala_container_cavity;
+/* 1 if id is a registered kind (enum pala_container). */
+int pala_container_known(int id);
 /* The kind of w->container (the "none" kind for an unknown value). */
 const pala_container_kind *pala_container_of(const pala_world *w);
 /* The kind named by the `container` key's word, or NULL. */

@@ -4,6 +4,7 @@
  * placement the bounding sphere (eq. 32) must lie inside the container, for a list the
  * centre must, and no component may start deeper in a wall than max_overlap allows. */
 #include "alloc.h"
+#include "container.h"
 #include "place.h"
 #include <math.h>
 #include <stdio.h>
@@ -44,12 +45,7 @@ static int phash_hits(const phash *h, const pala_world *w, pala_vec3 x, double R
 /* Is a grain of bounding radius R with centre x inside the container and the region? */
 static int feasible(const pala_world *w, const pala_group *g, pala_vec3 x, double R)
 {
-    if (w->container == PALA_CONTAINER_BOX) {
-        if (x.x - R < w->box_lo.x || x.x + R > w->box_hi.x || x.y - R < w->box_lo.y || x.y + R > w->box_hi.y) return 0;
-        if (w->dim == 3 && (x.z - R < w->box_lo.z || x.z + R > w->box_hi.z)) return 0;
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
-        if (pala_vnorm(pala_vsub(x, w->cav_c)) + R > w->cav_R) return 0;
-    }
+    if (!pala_container_of(w)->inside(w, x, R)) return 0;
     if (g->region == PALA_REGION_BOX) {
         const double *b = g->rbox;
         if (x.x < b[0] || x.x > b[1] || x.y < b[2] || x.y > b[3]) return 0;
@@ -70,15 +66,8 @@ static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, 
     double worst = 0;
     *comp = 0;
     for (int i = 0; i < tp->ncomp; i++) {
-        double a = w->shape_r[tp->comp0 + i], d = 0;
-        pala_vec3 c = pala_vadd(x, pala_rot_apply(r, w->shape[tp->comp0 + i]));
-        if (w->container == PALA_CONTAINER_BOX) {
-            d = fmax(fmax(w->box_lo.x - (c.x - a), (c.x + a) - w->box_hi.x),
-                     fmax(w->box_lo.y - (c.y - a), (c.y + a) - w->box_hi.y));
-            if (w->dim == 3) d = fmax(d, fmax(w->box_lo.z - (c.z - a), (c.z + a) - w->box_hi.z));
-        } else if (w->container == PALA_CONTAINER_CAVITY) {
-            d = pala_vnorm(pala_vsub(c, w->cav_c)) + a - w->cav_R;
-        }
+        double a = w->shape_r[tp->comp0 + i];
+        double d = pala_container_of(w)->cut(w, pala_vadd(x, pala_rot_apply(r, w->shape[tp->comp0 + i])), a);
         if (d / a > worst) { worst = d / a; *comp = i; }
     }
     return worst;
@@ -88,13 +77,7 @@ static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, 
 static void sample_box(const pala_world *w, const pala_group *g, double R, double lo[3], double hi[3])
 {
     for (int a = 0; a < 3; a++) { lo[a] = -HUGE_VAL; hi[a] = HUGE_VAL; }
-    if (w->container == PALA_CONTAINER_BOX) {
-        const double l[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, u[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
-        for (int a = 0; a < 3; a++) { lo[a] = l[a] + R; hi[a] = u[a] - R; }
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
-        const double c[3] = {w->cav_c.x, w->cav_c.y, w->cav_c.z};
-        for (int a = 0; a < 3; a++) { lo[a] = c[a] - (w->cav_R - R); hi[a] = c[a] + (w->cav_R - R); }
-    }
+    pala_container_of(w)->bounds(w, R, lo, hi);
     if (g->region == PALA_REGION_BOX)
         for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], g->rbox[2 * a]); hi[a] = fmin(hi[a], g->rbox[2 * a + 1]); }
     if (g->region == PALA_REGION_SLAB) {
@@ -200,7 +183,7 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
                 snprintf(err, errlen, "grain %ld at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius "
                          "into the %s wall (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
                          c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut,
-                         w->container == PALA_CONTAINER_BOX ? "box" : "cavity", w->max_overlap);
+                         pala_container_of(w)->name, w->max_overlap);
                 goto fail;
             }
         }

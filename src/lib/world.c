@@ -193,7 +193,7 @@ static int check_world(pala_world *w)
         if (!finite3(w->x[k]) || !finite3(w->r[k]) || !finite3(w->v[k]) || !finite3(w->w[k]))
             return bad(w, "grain %d: position, rotation vector, velocity and angular velocity must be finite", k);
     }
-    if (w->container < 0 || w->container > PALA_CONTAINER_CAVITY) return bad(w, "container %d is not a container kind (enum pala_container)", w->container);
+    if (!pala_container_known(w->container)) return bad(w, "container %d is not a container kind (enum pala_container)", w->container);
     if (w->container != PALA_CONTAINER_NONE) {
         if (w->wall_mat < 0 || w->wall_mat >= w->nmat)
             return bad(w, "the container has walls but wall_mat is %d: set it to the index of a material (0..%d)", w->wall_mat, w->nmat - 1);
