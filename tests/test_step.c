@@ -1,0 +1,187 @@
+/* test_step.c: the structure of the step.
+ *  - the isotropic fast path of the integrator (integrator.c) against the general path on
+ *    the same grains and sums, bit for bit, unchained and chained, small and large turns;
+ *  - an embedding program's additional forces (pala_world_set_additional_forces): a
+ *    constant force against x = F t^2 / 2m, its work in E_diss;
+ *  - an interaction between centres (pala_interaction): a spring between two grains
+ *    against its period 2 pi sqrt(mu / k), energy conserved with the spring's in E_total. */
+#include "t.h"
+#include "pala/pala.h"
+#include "integrator.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_step(void);
+
+static int sphere(pala_world *w, double R)
+{
+    pala_template t;
+    pala_vec3 c = pala_v(0, 0, 0), shape;
+    double rout;
+    char err[100];
+    memset(&t, 0, sizeof t);
+    pala_template_build(&t, 1, &c, &R, w->mat[0].rho, 0, &shape, &rout, err, sizeof err);
+    return pala_world_add_template(w, &t, &shape, &rout);
+}
+
+/* A world of one block of spheres in 3D, far apart, with random velocities, spins and
+ * accelerations of the last step (spin: the scale of omega, 1/s). */
+static void spheres(pala_world *w, double spin, unsigned seed)
+{
+    pala_world_init(w);
+    pala_material m = {"m", 2500, 5e8, 0.3, 0.5, 0.3, 1e-3};
+    pala_world_add_material(w, &m);
+    int t = sphere(w, 0.001);
+    pala_rng g;
+    pala_rng_seed(&g, seed);
+    for (int k = 0; k < 200; k++) {
+        pala_vec3 x = pala_v(0.01 * k, 0.003 * pala_rng_uniform(&g), 0);
+        pala_vec3 r = pala_vscale(0.3, pala_rng_unit(&g, 3));
+        pala_world_add_grain(w, t, x, r, pala_vscale(0.5, pala_rng_unit(&g, 3)), pala_vscale(spin * pala_rng_uniform(&g), pala_rng_unit(&g, 3)));
+        w->acc[k] = pala_vscale(3, pala_rng_unit(&g, 3));
+        w->bacc[k] = pala_vscale(500, pala_rng_unit(&g, 3));
+    }
+    w->container = PALA_CONTAINER_NONE;
+    w->dt = 1e-4;
+    pala_world_prepare(w);
+}
+
+static int same(const pala_world *a, const pala_world *b)
+{
+    size_t n = (size_t)a->n * sizeof(pala_vec3);
+    return !memcmp(a->x, b->x, n) && !memcmp(a->r, b->r, n) && !memcmp(a->v, b->v, n) && !memcmp(a->w, b->w, n) &&
+           !memcmp(a->acc, b->acc, n) && !memcmp(a->bacc, b->bacc, n);
+}
+
+static void fast_path(void)
+{
+    const double spins[2] = {50, 5000};   /* 5000 1/s turns by more than 0.1 rad in dt/2 */
+    for (int si = 0; si < 2; si++)
+        for (int chain = 0; chain < 2; chain++) {
+            pala_world a, b;
+            spheres(&a, spins[si], 7);
+            spheres(&b, spins[si], 7);
+            T_CHECK(a.work->btid[0] == 0 && a.tmpl[0].isotropic, "fast path: one block of one isotropic template");
+            a.work->chain = b.work->chain = chain;
+            pala_facc *A = calloc(256, sizeof *A);
+            pala_rng g;
+            pala_rng_seed(&g, 3);
+            for (int k = 0; k < a.n; k++) {
+                A[k].F = pala_vscale(1e-4, pala_rng_unit(&g, 3));
+                A[k].T = pala_vscale(1e-9, pala_rng_unit(&g, 3));
+                A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, 3));
+            }
+            pala_finish fa = {0, 0, 0, 0}, fb = {0, 0, 0, 0};
+            pala_integrator_end_isotropic(&a, 0, a.n, A, 255, 0, &fa);
+            pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
+            T_CHECK(same(&a, &b) && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.chk == fb.chk,
+                    "fast path = general path bit for bit (%s, %s turns): pdiss %.17g vs %.17g, bound %.17g vs %.17g",
+                    chain ? "chained" : "unchained", si ? "large" : "small", fa.pdiss, fb.pdiss, fa.mv, fb.mv);
+            /* and the test can fail: a changed sum changes the state */
+            A[5].F.x *= 1.0000001;
+            spheres(&b, spins[si], 7);
+            b.work->chain = chain;
+            pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
+            T_CHECK(!same(&a, &b), "fast path test sees a change of one sum in the last bit");
+            free(A);
+            pala_world_free(&a);
+            pala_world_free(&b);
+        }
+}
+
+/* ---- additional forces ---------------------------------------------------------------- */
+static void push(const pala_world *w, void *user, pala_vec3 *F, pala_vec3 *T)
+{
+    const pala_vec3 *f = user;
+    F[0] = pala_vadd(F[0], *f);
+    T[0] = pala_vadd(T[0], pala_v(0, 0, 0));
+    (void)w;
+}
+
+static void additional_forces(void)
+{
+    pala_world w;
+    pala_world_init(&w);
+    pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+    pala_world_add_material(&w, &m);
+    int t = sphere(&w, 0.001);
+    pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    w.dt = 1e-4;
+    pala_vec3 F = pala_v(2e-5, -1e-5, 0);
+    pala_world_set_additional_forces(&w, push, &F);
+    T_CHECK(pala_world_prepare(&w) == PALA_OK, "additional forces: prepare");
+    pala_energy e0 = pala_world_energy(&w);
+    pala_world_steps(&w, 1000);
+    double T = w.t, mass = w.tmpl[0].mass;
+    /* constant acceleration: the direct-midpoint step is exact for it after the first
+     * step's start from alpha = 0 (paper section 7), to round-off */
+    double xe = F.x / mass * T * T / 2;
+    T_NEAR(w.x[0].x, xe, 2e-3 * fabs(xe), "additional force: x = F t^2 / 2m");
+    pala_energy e = pala_world_energy(&w);
+    double W = F.x * w.x[0].x + F.y * w.x[0].y;   /* the work of the force */
+    T_NEAR(e.total - e0.total, W, 1e-9 * fabs(W), "additional force: E_total gains the force's work");
+    T_NEAR(e.total + w.diss, e0.total, 1e-9 * fabs(W), "additional force: E_total + E_diss closes (the work is counted in E_diss)");
+    pala_world_free(&w);
+}
+
+/* ---- an interaction: a spring between the centres of grains 0 and 1 -------------------- */
+typedef struct spring { double k, L; } spring;
+
+static double spring_forces(const pala_world *w, void *ctx, pala_vec3 *F, pala_vec3 *T)
+{
+    const spring *s = ctx;
+    pala_vec3 d = pala_vsub(w->x[1], w->x[0]);
+    double r = pala_vnorm(d), e = r - s->L;
+    pala_vec3 f = pala_vscale(s->k * e / r, d);   /* on grain 0, towards 1 when stretched */
+    F[0] = pala_vadd(F[0], f);
+    F[1] = pala_vsub(F[1], f);
+    (void)T;
+    return 0.5 * s->k * e * e;
+}
+
+static void interaction(void)
+{
+    double period[2], drift[2];
+    for (int i = 0; i < 2; i++) {
+        pala_world w;
+        pala_world_init(&w);
+        pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+        pala_world_add_material(&w, &m);
+        int t = sphere(&w, 0.001);
+        pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+        pala_world_add_grain(&w, t, pala_v(0.012, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+        spring s = {1e-3, 0.01};
+        pala_interaction it = {"spring", spring_forces, &s};
+        pala_world_add_interaction(&w, &it);
+        double mu = 0.5 * w.tmpl[0].mass, Tp = 2 * 3.14159265358979323846 * sqrt(mu / s.k);
+        w.dt = Tp / (i ? 400 : 200);
+        T_CHECK(pala_world_prepare(&w) == PALA_OK, "interaction: prepare");
+        pala_energy e0 = pala_world_energy(&w);
+        T_NEAR(e0.inter, 0.5 * s.k * 0.002 * 0.002, 1e-12, "interaction: its energy joins pala_energy");
+        /* the first time the separation passes its minimum: half a period */
+        double last = 1, tmin = -1, emax = 0;
+        for (int n = 0; n < 2000 && tmin < 0; n++) {
+            pala_world_step(&w);
+            double sep = w.x[1].x - w.x[0].x;
+            if (sep > last && last < 0.01) tmin = w.t - w.dt;   /* the step before the turn */
+            last = sep;
+            pala_energy e = pala_world_energy(&w);
+            emax = fmax(emax, fabs(e.total - e0.total) / e0.total);
+        }
+        period[i] = 2 * tmin;
+        drift[i] = emax;
+        T_NEAR(period[i], Tp, 3 * w.dt + 2e-3 * Tp, "interaction: spring period 2 pi sqrt(mu/k)");
+        pala_world_free(&w);
+    }
+    T_CHECK(drift[0] > 0 && drift[0] < 1e-3 && drift[1] < drift[0] / 3,
+            "interaction: E_total (with the spring's energy) conserved to second order: max |dE/E| %.3g at dt, %.3g at dt/2 (ratio %.2f ~ 4)",
+            drift[0], drift[1], drift[0] / drift[1]);
+}
+
+void test_step(void)
+{
+    fast_path();
+    additional_forces();
+    interaction();
+}
