@@ -59,7 +59,11 @@ build/run_tests: $(TESTOBJ) $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpa
 run: pala
 	./pala run examples/paper-ten-grains.txt --force
 
-test: pala build/run_tests
+# the embedding example of docs/embedding.md, built as a user would (the public header only)
+build/embed: docs/examples/embed.c build/libpala.a
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
+
+test: pala build/run_tests build/embed
 	./build/run_tests
 
 examples: pala

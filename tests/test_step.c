@@ -179,8 +179,20 @@ static void interaction(void)
             drift[0], drift[1], drift[0] / drift[1]);
 }
 
+/* The embedding example of docs/embedding.md (built by make test, under ASan by make
+ * sanitize): a world built, stepped and read, and the misuse cases answered by errors. */
+static void embed_example(void)
+{
+    char out[8192];
+    int rc = t_sh(out, sizeof out, "./build/embed");
+    T_CHECK(rc == 0 && strstr(out, "embed: ok"), "docs/examples/embed.c runs: exit %d, %s", rc, out);
+    T_CHECK(strstr(out, "walls without wall_mat: 1: ") && strstr(out, "step before prepare: 1: ") && strstr(out, "dt = 0: 1: "),
+            "embedding misuse returns PALA_ERR_INPUT with a reason");
+}
+
 void test_step(void)
 {
+    embed_example();
     fast_path();
     additional_forces();
     interaction();
