@@ -99,14 +99,21 @@ static void push(const pala_world *w, void *user, pala_vec3 *F, pala_vec3 *T)
     (void)w;
 }
 
+/* An elastic, frictionless world with n spheres of radius 1 mm at rest, 12 mm apart on x. */
+static int at_rest(pala_world *w, int n)
+{
+    pala_world_init(w);
+    pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+    pala_world_add_material(w, &m);
+    int t = sphere(w, 0.001);
+    for (int k = 0; k < n; k++) pala_world_add_grain(w, t, pala_v(0.012 * k, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    return t;
+}
+
 static void additional_forces(void)
 {
     pala_world w;
-    pala_world_init(&w);
-    pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
-    pala_world_add_material(&w, &m);
-    int t = sphere(&w, 0.001);
-    pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    at_rest(&w, 1);
     w.dt = 1e-4;
     pala_vec3 F = pala_v(2e-5, -1e-5, 0);
     pala_world_set_additional_forces(&w, push, &F);
@@ -145,12 +152,7 @@ static void interaction(void)
     double period[2], drift[2];
     for (int i = 0; i < 2; i++) {
         pala_world w;
-        pala_world_init(&w);
-        pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
-        pala_world_add_material(&w, &m);
-        int t = sphere(&w, 0.001);
-        pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
-        pala_world_add_grain(&w, t, pala_v(0.012, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+        at_rest(&w, 2);
         spring s = {1e-3, 0.01};
         pala_interaction it = {"spring", spring_forces, &s};
         pala_world_add_interaction(&w, &it);
