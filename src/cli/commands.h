@@ -1,5 +1,5 @@
-/* commands.h: the post-processing commands of the `pala` program (check.c, collect.c,
- * sweep.c).  main.c dispatches `pala check|collect|sweep ...` to these with argv[0] set
+/* commands.h: the commands of the `pala` program beside `run` (check.c, collect.c,
+ * sweep.c, order.c).  main.c dispatches `pala check|collect|sweep ...` to these with argv[0] set
  * to the command name; each returns the process exit code (enum pala_status).
  * Reference: docs/cli.md. */
 #ifndef PALA_COMMANDS_H
@@ -14,5 +14,8 @@ int pala_cmd_collect(int argc, char **argv);
 /* pala sweep FILE --vary KEY=v1,v2,... [--vary KEY=lo:hi:n[:log]] [-o DIR] [--force]
  * Prepare one run folder per parameter combination, plus jobs.txt and sweep.tsv. */
 int pala_cmd_sweep(int argc, char **argv);
+/* pala order FILE [--runs K] [--factor F] [--window T0:T1] [-o DIR]
+ * Measure the integrator's order of convergence on a scene. */
+int pala_cmd_order(int argc, char **argv);
 
 #endif

@@ -1,5 +1,5 @@
 /* main.c: the `pala` command line.  Only argument parsing and dispatch live here; the
- * work is in the library (run.c, check.c, collect.c, sweep.c, order.c). */
+ * work is in the commands (run.c, check.c, collect.c, sweep.c, order.c) and the library. */
 #include "pala/pala.h"
 #include "commands.h"
 #include "run.h"
@@ -21,8 +21,6 @@ static const char *usage =
     "  pala --version\n"
     "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
     "docs: docs/cli.md (commands), docs/control-file.md (keys)\n";
-
-int pala_cmd_order(int argc, char **argv);
 
 static int cmd_run(int argc, char **argv)
 {
