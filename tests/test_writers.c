@@ -125,12 +125,12 @@ static void check_full_disk_each(void)
         if (saved < 0 || fd < 0) { T_CHECK(0, "redirect stderr to %s", errpath); continue; }
         dup2(fd, 2);
         close(fd);
-        pala_outputs logs;
+        pala_writer_set logs;
         int bad = -1;
-        if (pala_outputs_open(&logs, dir, sc, pala_scene_world(sc)) == PALA_OK) {
-            pala_outputs_start(&logs);
-            pala_outputs_frame(&logs, 1, 1);
-            bad = pala_outputs_close(&logs);
+        if (pala_writers_open(&logs, dir, sc, pala_scene_world(sc)) == PALA_OK) {
+            pala_writers_start(&logs);
+            pala_writers_frame(&logs, 1, 1);
+            bad = pala_writers_close(&logs);
         }
         fflush(stderr);
         dup2(saved, 2);

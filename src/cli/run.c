@@ -103,8 +103,8 @@ int pala_run(const pala_run_opts *o)
     if (rc) { pala_scene_free(sc); return rc; }
     /* every file is created before any is written: one that cannot be leaves the others empty */
     FILE *fc = pala_output_fopen(dir, "control.txt");
-    pala_outputs logs;
-    if (!fc || pala_outputs_open(&logs, dir, sc, w) != PALA_OK) {
+    pala_writer_set logs;
+    if (!fc || pala_writers_open(&logs, dir, sc, w) != PALA_OK) {
         if (fc) fclose(fc);
         pala_scene_free(sc);
         return PALA_ERR_IO;
@@ -120,7 +120,7 @@ int pala_run(const pala_run_opts *o)
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
 
     long steps = pala_scene_steps(sc);
-    pala_outputs_start(&logs);
+    pala_writers_start(&logs);
     g_stop = 0;
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
@@ -134,17 +134,17 @@ int pala_run(const pala_run_opts *o)
     while (s < steps) {
         /* run up to the next step a writer writes (or 64 steps, for the progress line and
          * Ctrl-C) in one call: the steps in between are chained (integrator.c) */
-        long next = pala_outputs_next(&logs, s, steps);
+        long next = pala_writers_next(&logs, s, steps);
         if (s + 64 < next) next = s + 64;
         long before = w->step;
         int st = pala_world_steps(w, next - s);
         s += w->step - before;
         int last = s == steps || st != PALA_OK || g_stop;
-        pala_outputs_frame(&logs, s, last);
+        pala_writers_frame(&logs, s, last);
         if (st != PALA_OK) { status = st; break; }
         if (g_stop) { status = PALA_INTERRUPTED; break; }
         double tn = pala_now();
-        if (tn - tflush > 1.0) { pala_outputs_flush(&logs); tflush = tn; }
+        if (tn - tflush > 1.0) { pala_writers_flush(&logs); tflush = tn; }
         if (tty && tn - tlast > 0.5) {
             double rate = (double)s / (tn - t0);
             fprintf(stderr, "\r%5.1f%%  step %ld/%ld  %.3g steps/s  ETA %.0f s   ", 100.0 * (double)s / (double)steps, s, steps, rate, (double)(steps - s) / rate);
@@ -155,7 +155,7 @@ int pala_run(const pala_run_opts *o)
     if (tty) fprintf(stderr, "\r%*s\r", 70, "");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
-    werr |= pala_outputs_close(&logs);
+    werr |= pala_writers_close(&logs);
     const pala_energy_stats *es = &logs.out.energy;
     double gsps = wall > 0 ? (double)w->n * (double)w->step / wall : 0;
     /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md) */

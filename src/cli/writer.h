@@ -39,24 +39,24 @@ extern const int pala_nwriters;
 
 /* The writers of one run, open. */
 #define PALA_MAX_WRITERS 16
-typedef struct pala_outputs {
+typedef struct pala_writer_set {
     pala_output out;
     FILE *f[PALA_MAX_WRITERS];
     long every[PALA_MAX_WRITERS];
-} pala_outputs;
+} pala_writer_set;
 
 /* Create every writer's file in dir.  If one cannot be created, says so on stderr,
  * closes the others and returns PALA_ERR_IO; the headers are not written yet. */
-int pala_outputs_open(pala_outputs *o, const char *dir, const pala_scene *sc, pala_world *w);
+int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w);
 /* The headers, and the frames of step 0. */
-void pala_outputs_start(pala_outputs *o);
+void pala_writers_start(pala_writer_set *ws);
 /* The first step after s at which a writer writes, or end if none does before it. */
-long pala_outputs_next(const pala_outputs *o, long s, long end);
+long pala_writers_next(const pala_writer_set *ws, long s, long end);
 /* A frame of every writer whose cadence falls on step s, or of all when last is set. */
-void pala_outputs_frame(pala_outputs *o, long s, int last);
-void pala_outputs_flush(pala_outputs *o);
+void pala_writers_frame(pala_writer_set *ws, long s, int last);
+void pala_writers_flush(pala_writer_set *ws);
 /* Close every file; returns nonzero (and says which on stderr) if one failed. */
-int pala_outputs_close(pala_outputs *o);
+int pala_writers_close(pala_writer_set *ws);
 
 /* Create dir/name for writing; on failure says why on stderr and returns NULL. */
 FILE *pala_output_fopen(const char *dir, const char *name);

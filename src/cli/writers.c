@@ -97,8 +97,9 @@ static void traj_frame(FILE *f, pala_output *o)
 
 /* ---- the table ------------------------------------------------------------------------- */
 
-/* At a step where several write, they write in this order: walls.tsv after energy.tsv as
- * it always was (the energy's contact pass changes no state the others write). */
+/* At a step where several write, they write in this order.  energy.tsv comes first, as
+ * it always has: its energy is a contact pass over the world (the neighbour list update,
+ * the contact diagnostics, the wall sums), which the others have always followed. */
 const pala_writer pala_writers[] = {
     {"energy.tsv", pala_scene_energy_every, energy_open, energy_frame, NULL},
     {"walls.tsv", pala_scene_energy_every, walls_open, walls_frame, NULL},
@@ -106,7 +107,7 @@ const pala_writer pala_writers[] = {
 };
 enum { NWRITERS = sizeof pala_writers / sizeof pala_writers[0] };
 const int pala_nwriters = NWRITERS;
-_Static_assert(NWRITERS <= PALA_MAX_WRITERS, "pala_outputs has room for PALA_MAX_WRITERS files");
+_Static_assert(NWRITERS <= PALA_MAX_WRITERS, "pala_writer_set has room for PALA_MAX_WRITERS files");
 
 /* ---- driving them ---------------------------------------------------------------------- */
 
@@ -127,56 +128,56 @@ int pala_output_fclose(FILE *f, const char *dir, const char *name)
     return bad;
 }
 
-int pala_outputs_open(pala_outputs *o, const char *dir, const pala_scene *sc, pala_world *w)
+int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w)
 {
-    memset(o, 0, sizeof *o);
-    o->out.w = w;
-    o->out.dir = dir;
+    memset(ws, 0, sizeof *ws);
+    ws->out.w = w;
+    ws->out.dir = dir;
     for (int i = 0; i < NWRITERS; i++) {
-        o->every[i] = pala_writers[i].every(sc);
-        o->f[i] = pala_output_fopen(dir, pala_writers[i].file);
-        if (!o->f[i]) {
-            while (i-- > 0) fclose(o->f[i]);
+        ws->every[i] = pala_writers[i].every(sc);
+        ws->f[i] = pala_output_fopen(dir, pala_writers[i].file);
+        if (!ws->f[i]) {
+            while (i-- > 0) fclose(ws->f[i]);
             return PALA_ERR_IO;
         }
     }
     return PALA_OK;
 }
 
-void pala_outputs_start(pala_outputs *o)
+void pala_writers_start(pala_writer_set *ws)
 {
-    for (int i = 0; i < NWRITERS; i++) pala_writers[i].open(o->f[i], &o->out);
-    for (int i = 0; i < NWRITERS; i++) pala_writers[i].frame(o->f[i], &o->out);
+    for (int i = 0; i < NWRITERS; i++) pala_writers[i].open(ws->f[i], &ws->out);
+    for (int i = 0; i < NWRITERS; i++) pala_writers[i].frame(ws->f[i], &ws->out);
 }
 
-long pala_outputs_next(const pala_outputs *o, long s, long end)
+long pala_writers_next(const pala_writer_set *ws, long s, long end)
 {
     long next = end;
     for (int i = 0; i < NWRITERS; i++) {
-        long ev = o->every[i];
+        long ev = ws->every[i];
         if (ev > 0 && (s / ev + 1) * ev < next) next = (s / ev + 1) * ev;
     }
     return next;
 }
 
-void pala_outputs_frame(pala_outputs *o, long s, int last)
+void pala_writers_frame(pala_writer_set *ws, long s, int last)
 {
     for (int i = 0; i < NWRITERS; i++)
-        if (last || (o->every[i] > 0 && s % o->every[i] == 0)) pala_writers[i].frame(o->f[i], &o->out);
+        if (last || (ws->every[i] > 0 && s % ws->every[i] == 0)) pala_writers[i].frame(ws->f[i], &ws->out);
 }
 
-void pala_outputs_flush(pala_outputs *o)
+void pala_writers_flush(pala_writer_set *ws)
 {
-    for (int i = 0; i < NWRITERS; i++) fflush(o->f[i]);
+    for (int i = 0; i < NWRITERS; i++) fflush(ws->f[i]);
 }
 
-int pala_outputs_close(pala_outputs *o)
+int pala_writers_close(pala_writer_set *ws)
 {
     int bad = 0;
     for (int i = 0; i < NWRITERS; i++) {
-        if (pala_writers[i].close) pala_writers[i].close(o->f[i], &o->out);
-        bad |= pala_output_fclose(o->f[i], o->out.dir, pala_writers[i].file);
-        o->f[i] = NULL;
+        if (pala_writers[i].close) pala_writers[i].close(ws->f[i], &ws->out);
+        bad |= pala_output_fclose(ws->f[i], ws->out.dir, pala_writers[i].file);
+        ws->f[i] = NULL;
     }
     return bad;
 }
