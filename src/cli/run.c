@@ -94,8 +94,8 @@ int pala_run(const pala_run_opts *o)
     pala_world_set_threads(w, nth);   /* results do not depend on it */
     /* more threads asked than the scene has blocks: said before the run (not with --quiet,
      * so sweeps of small scenes are not flooded) and in the summary line */
-    char fewer[48] = "";
-    if (o->threads > nth) snprintf(fewer, sizeof fewer, " (of %d asked)", o->threads);
+    char asked[48] = "";
+    if (o->threads > nth) snprintf(asked, sizeof asked, " (of %d asked)", o->threads);
     char dir[4096];
     if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
     else pala_run_default_dir(o->scene, dir, sizeof dir);
@@ -115,7 +115,7 @@ int pala_run(const pala_run_opts *o)
     pala_scene_write(sc, fc);
     int werr = pala_output_fclose(fc, dir, "control.txt");
     if (!o->quiet) report_templates(w);
-    if (fewer[0] && !o->quiet)
+    if (asked[0] && !o->quiet)
         fprintf(stderr, "pala: --threads %d, but a step uses one thread per block of 256 grains: %d grains run on %d thread%s\n",
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
 
@@ -184,7 +184,7 @@ int pala_run(const pala_run_opts *o)
         fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/\n", w->step, steps, dir);
     if (!o->quiet || status != PALA_OK)
         printf("%s: %ld steps, %d grains, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
-               o->scene, w->step, w->n, nth, nth == 1 ? "" : "s", fewer, w->t, wall, gsps, es->final_rel, es->max_abs_rel, dir);
+               o->scene, w->step, w->n, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, dir);
     pala_scene_free(sc);
     if (werr && status == PALA_OK) status = PALA_ERR_IO;   /* e.g. a full disk: never a silent success */
     return status;
