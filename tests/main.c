@@ -12,6 +12,8 @@ void test_order(void);
 void test_import(void);
 void test_neighbor(void);
 void test_step(void);
+void test_writers(void);
+void test_run(void);
 
 int main(void)
 {
@@ -26,6 +28,8 @@ int main(void)
     test_import();
     test_neighbor();
     test_step();
+    test_writers();
+    test_run();
     printf("%d passed, %d failed\n", t_passed, t_failed);
     return t_failed ? 1 : 0;
 }

@@ -1,0 +1,67 @@
+/* writer.h: the files of a run folder that grow during the run (energy.tsv, walls.tsv,
+ * trajectory.txt: docs/output-formats.md) are writers.  A writer names its file, writes
+ * the header when the run starts, and a row or frame at each of its output steps; the
+ * run closes every file and reports any write error (a full disk is exit code 5, never a
+ * silent success).  writers.c holds them in one table, pala_writers: a new output
+ * format is one set of functions and one row there, not an edit to run.c's loop. */
+#ifndef PALA_WRITER_H
+#define PALA_WRITER_H
+#include "pala/pala.h"
+#include <stdio.h>
+
+/* E_total over the rows of energy.tsv: summary.tsv and the summary line report it. */
+typedef struct pala_energy_stats {
+    long rows;                         /* rows written so far */
+    double initial, final, min, max;   /* J */
+    double final_rel, max_abs_rel;     /* dE_rel of the last row, largest |dE_rel| */
+} pala_energy_stats;
+
+/* What every writer sees: the run's world, its folder, and the results the writers keep
+ * for the end of the run. */
+typedef struct pala_output {
+    pala_world *w;              /* not const: an energy costs a contact pass */
+    const char *dir;            /* the run folder */
+    pala_energy_stats energy;   /* kept by the energy.tsv writer */
+} pala_output;
+
+typedef struct pala_writer {
+    const char *file;                          /* its file in the run folder */
+    long (*every)(const pala_scene *sc);       /* steps between its frames; 0: the first
+                                                  and last only (both are always written) */
+    void (*open)(FILE *f, pala_output *o);     /* the header; the state is at step 0 */
+    void (*frame)(FILE *f, pala_output *o);    /* a row or frame of the current state */
+    void (*close)(FILE *f, pala_output *o);    /* NULL, or what follows the last frame */
+} pala_writer;
+
+/* The table, in the order the writers write at a common step (writers.c). */
+extern const pala_writer pala_writers[];
+extern const int pala_nwriters;
+
+/* The writers of one run, open. */
+#define PALA_MAX_WRITERS 16
+typedef struct pala_writer_set {
+    pala_output out;
+    FILE *f[PALA_MAX_WRITERS];
+    long every[PALA_MAX_WRITERS];
+} pala_writer_set;
+
+/* Create every writer's file in dir.  If one cannot be created, says so on stderr,
+ * closes the others and returns PALA_ERR_IO; the headers are not written yet. */
+int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w);
+/* The headers, and the frames of step 0. */
+void pala_writers_start(pala_writer_set *ws);
+/* The first step after s at which a writer writes, or end if none does before it. */
+long pala_writers_next(const pala_writer_set *ws, long s, long end);
+/* A frame of every writer whose cadence falls on step s, or of all when last is set. */
+void pala_writers_frame(pala_writer_set *ws, long s, int last);
+void pala_writers_flush(pala_writer_set *ws);
+/* Close every file; returns nonzero (and says which on stderr) if one failed. */
+int pala_writers_close(pala_writer_set *ws);
+
+/* Create dir/name for writing; on failure says why on stderr and returns NULL. */
+FILE *pala_output_fopen(const char *dir, const char *name);
+/* Close a file of the run folder; a write error anywhere in it (full disk...) is
+ * reported on stderr and returns nonzero. */
+int pala_output_fclose(FILE *f, const char *dir, const char *name);
+
+#endif
