@@ -80,6 +80,7 @@ static void fast_path(void)
                     chain ? "chained" : "unchained", si ? "large" : "small", fa.pdiss, fb.pdiss, fa.mv, fb.mv);
             /* and the test can fail: a changed sum changes the state */
             A[5].F.x *= 1.0000001;
+            pala_world_free(&b);
             spheres(&b, spins[si], 7);
             b.work->chain = chain;
             pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
