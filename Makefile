@@ -60,7 +60,7 @@ run: pala
 	./pala run examples/paper-ten-grains.txt --force
 
 test: pala build/run_tests
-	./build/run_tests
+	./build/run_tests $(T)
 
 examples: pala
 	for f in examples/*.txt; do ./pala run $$f -o build/ex/$$(basename $$f .txt) --force || exit 1; done

@@ -1,6 +1,12 @@
-/* main.c: runs every test; the last line is `N passed, N failed`. */
+/* main.c: the table of tests and the runner.
+ *   build/run_tests          every test
+ *   build/run_tests NAME...  the tests whose name contains one of the NAMEs
+ *                            (`make test T=NAME`); a NAME no test contains lists the
+ *                            names and exits with 2
+ * The last line is `N passed, N failed` (`, N skipped` when a check was skipped). */
 #include "t.h"
 #include <stdlib.h>
+#include <string.h>
 
 void test_rotation(void);
 void test_builder(void);
@@ -12,18 +18,54 @@ void test_order(void);
 void test_import(void);
 void test_neighbor(void);
 
-int main(void)
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} tests[] = {
+    {"rotation", test_rotation},
+    {"builder", test_builder},
+    {"contact", test_contact},
+    {"dynamics", test_dynamics},
+    {"scene", test_scene},
+    {"tools", test_tools},
+    {"order", test_order},
+    {"import", test_import},
+    {"neighbor", test_neighbor},
+};
+enum { NTESTS = sizeof tests / sizeof tests[0] };
+
+static int selected(const char *name, int nsel, char **sel)
 {
+    if (nsel == 0) return 1;
+    for (int i = 0; i < nsel; i++)
+        if (strstr(name, sel[i])) return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int found = 0;
+        for (int k = 0; k < NTESTS; k++) found |= strstr(tests[k].name, argv[i]) != NULL;
+        if (!found) {
+            fprintf(stderr, "run_tests: no test name contains '%s'; the tests are:\n", argv[i]);
+            for (int k = 0; k < NTESTS; k++) fprintf(stderr, "  %s\n", tests[k].name);
+            return 2;
+        }
+    }
     if (system("rm -rf build/tmp && mkdir -p build/tmp") != 0) return 1;
-    test_rotation();
-    test_builder();
-    test_contact();
-    test_dynamics();
-    test_scene();
-    test_tools();
-    test_order();
-    test_import();
-    test_neighbor();
-    printf("%d passed, %d failed\n", t_passed, t_failed);
+    if (argc > 1) {
+        printf("running:");
+        for (int k = 0; k < NTESTS; k++)
+            if (selected(tests[k].name, argc - 1, argv + 1)) printf(" %s", tests[k].name);
+        printf("\n");
+        fflush(stdout);
+    }
+    for (int k = 0; k < NTESTS; k++)
+        if (selected(tests[k].name, argc - 1, argv + 1)) tests[k].fn();
+    if (t_skipped)
+        printf("%d passed, %d failed, %d skipped\n", t_passed, t_failed, t_skipped);
+    else
+        printf("%d passed, %d failed\n", t_passed, t_failed);
     return t_failed ? 1 : 0;
 }
