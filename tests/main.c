@@ -17,6 +17,8 @@ void test_tools(void);
 void test_order(void);
 void test_import(void);
 void test_neighbor(void);
+void test_symbols_prefix(void);
+void test_symbols_no_exit(void);
 
 static const struct {
     const char *name;
@@ -31,6 +33,8 @@ static const struct {
     {"order", test_order},
     {"import", test_import},
     {"neighbor", test_neighbor},
+    {"symbols_prefix", test_symbols_prefix},
+    {"symbols_no_exit", test_symbols_no_exit},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };
 
