@@ -19,6 +19,8 @@ void test_import(void);
 void test_neighbor(void);
 void test_symbols_prefix(void);
 void test_symbols_no_exit(void);
+void test_boundaries(void);
+void test_boundaries_script(void);
 
 static const struct {
     const char *name;
@@ -35,6 +37,8 @@ static const struct {
     {"neighbor", test_neighbor},
     {"symbols_prefix", test_symbols_prefix},
     {"symbols_no_exit", test_symbols_no_exit},
+    {"boundaries", test_boundaries},
+    {"boundaries_script", test_boundaries_script},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };
 
