@@ -21,6 +21,8 @@ void test_symbols_prefix(void);
 void test_symbols_no_exit(void);
 void test_boundaries(void);
 void test_boundaries_script(void);
+void test_design_modules(void);
+void test_design_modules_script(void);
 
 static const struct {
     const char *name;
@@ -39,6 +41,8 @@ static const struct {
     {"symbols_no_exit", test_symbols_no_exit},
     {"boundaries", test_boundaries},
     {"boundaries_script", test_boundaries_script},
+    {"design_modules", test_design_modules},
+    {"design_modules_script", test_design_modules_script},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };
 
