@@ -23,6 +23,8 @@ void test_boundaries(void);
 void test_boundaries_script(void);
 void test_design_modules(void);
 void test_design_modules_script(void);
+void test_golden(void);
+void test_golden_scene(void);
 
 static const struct {
     const char *name;
@@ -43,6 +45,8 @@ static const struct {
     {"boundaries_script", test_boundaries_script},
     {"design_modules", test_design_modules},
     {"design_modules_script", test_design_modules_script},
+    {"golden", test_golden},
+    {"golden_scene", test_golden_scene},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };
 
