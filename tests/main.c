@@ -19,12 +19,12 @@ void test_import(void);
 void test_neighbor(void);
 void test_symbols_prefix(void);
 void test_symbols_no_exit(void);
-void test_boundaries(void);
+void test_boundaries_tree(void);
 void test_boundaries_script(void);
-void test_design_modules(void);
+void test_design_modules_tree(void);
 void test_design_modules_script(void);
-void test_golden(void);
-void test_golden_scene(void);
+void test_golden_box(void);
+void test_golden_example(void);
 
 static const struct {
     const char *name;
@@ -41,12 +41,12 @@ static const struct {
     {"neighbor", test_neighbor},
     {"symbols_prefix", test_symbols_prefix},
     {"symbols_no_exit", test_symbols_no_exit},
-    {"boundaries", test_boundaries},
+    {"boundaries_tree", test_boundaries_tree},
     {"boundaries_script", test_boundaries_script},
-    {"design_modules", test_design_modules},
+    {"design_modules_tree", test_design_modules_tree},
     {"design_modules_script", test_design_modules_script},
-    {"golden", test_golden},
-    {"golden_scene", test_golden_scene},
+    {"golden_box", test_golden_box},
+    {"golden_example", test_golden_example},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };
 

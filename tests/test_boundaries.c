@@ -1,19 +1,19 @@
 /* test_boundaries.c: the library's boundaries (docs/design.md), checked by
  * tests/boundaries.sh: no file of src/lib includes a command-line header (src/cli/), and
- * the modules of src/lib do not include each other in a circle.  test_boundaries runs it
- * on this tree; test_boundaries_script on small trees in build/tmp/boundaries that it
- * must pass or fail. */
+ * the modules of src/lib do not include each other in a circle.  test_boundaries_tree
+ * runs it on this tree; test_boundaries_script on small trees in build/tmp/boundaries
+ * that it must pass or fail. */
 #include "t.h"
 #include <string.h>
 
-void test_boundaries(void);
+void test_boundaries_tree(void);
 void test_boundaries_script(void);
 
 #define DIR "build/tmp/boundaries"
 
 static char out[16384];
 
-void test_boundaries(void)
+void test_boundaries_tree(void)
 {
     int rc = t_sh(out, sizeof out, "sh tests/boundaries.sh .");
     T_CHECK(rc == 0, "tests/boundaries.sh: src/lib includes no src/cli header and its modules "

@@ -1,18 +1,18 @@
 /* test_design.c: the module table of docs/design.md matches the files, one line each,
- * checked by tests/design_modules.sh.  test_design_modules runs it on this tree;
+ * checked by tests/design_modules.sh.  test_design_modules_tree runs it on this tree;
  * test_design_modules_script on small trees in build/tmp/design that it must pass or
  * fail. */
 #include "t.h"
 #include <string.h>
 
-void test_design_modules(void);
+void test_design_modules_tree(void);
 void test_design_modules_script(void);
 
 #define DIR "build/tmp/design"
 
 static char out[16384];
 
-void test_design_modules(void)
+void test_design_modules_tree(void)
 {
     int rc = t_sh(out, sizeof out, "sh tests/design_modules.sh .");
     if (rc != 0) printf("%s", out);      /* one problem a line, above the FAIL */
