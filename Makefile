@@ -64,7 +64,7 @@ build/embed: docs/examples/embed.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
 test: pala build/run_tests build/embed
-	./build/run_tests
+	./build/run_tests $(T)
 
 examples: pala
 	for f in examples/*.txt; do ./pala run $$f -o build/ex/$$(basename $$f .txt) --force || exit 1; done

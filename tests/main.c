@@ -1,6 +1,12 @@
-/* main.c: runs every test; the last line is `N passed, N failed`. */
+/* main.c: the table of tests and the runner.
+ *   build/run_tests          every test
+ *   build/run_tests NAME...  the tests whose name contains one of the NAMEs
+ *                            (`make test T=NAME`); a NAME no test contains lists the
+ *                            names and exits with 2
+ * The last line is `N passed, N failed` (`, N skipped` when a check was skipped). */
 #include "t.h"
 #include <stdlib.h>
+#include <string.h>
 
 void test_rotation(void);
 void test_builder(void);
@@ -14,22 +20,74 @@ void test_neighbor(void);
 void test_step(void);
 void test_writers(void);
 void test_run(void);
+void test_symbols_prefix(void);
+void test_symbols_no_exit(void);
+void test_boundaries_tree(void);
+void test_boundaries_script(void);
+void test_design_modules_tree(void);
+void test_design_modules_script(void);
+void test_golden_box(void);
+void test_golden_example(void);
 
-int main(void)
+static const struct {
+    const char *name;
+    void (*fn)(void);
+} tests[] = {
+    {"rotation", test_rotation},
+    {"builder", test_builder},
+    {"contact", test_contact},
+    {"dynamics", test_dynamics},
+    {"scene", test_scene},
+    {"tools", test_tools},
+    {"order", test_order},
+    {"import", test_import},
+    {"neighbor", test_neighbor},
+    {"step", test_step},
+    {"writers", test_writers},
+    {"run", test_run},
+    {"symbols_prefix", test_symbols_prefix},
+    {"symbols_no_exit", test_symbols_no_exit},
+    {"boundaries_tree", test_boundaries_tree},
+    {"boundaries_script", test_boundaries_script},
+    {"design_modules_tree", test_design_modules_tree},
+    {"design_modules_script", test_design_modules_script},
+    {"golden_box", test_golden_box},
+    {"golden_example", test_golden_example},
+};
+enum { NTESTS = sizeof tests / sizeof tests[0] };
+
+static int selected(const char *name, int nsel, char **sel)
 {
+    if (nsel == 0) return 1;
+    for (int i = 0; i < nsel; i++)
+        if (strstr(name, sel[i])) return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        int found = 0;
+        for (int k = 0; k < NTESTS; k++) found |= strstr(tests[k].name, argv[i]) != NULL;
+        if (!found) {
+            fprintf(stderr, "run_tests: no test name contains '%s'; the tests are:\n", argv[i]);
+            for (int k = 0; k < NTESTS; k++) fprintf(stderr, "  %s\n", tests[k].name);
+            return 2;
+        }
+    }
     if (system("rm -rf build/tmp && mkdir -p build/tmp") != 0) return 1;
-    test_rotation();
-    test_builder();
-    test_contact();
-    test_dynamics();
-    test_scene();
-    test_tools();
-    test_order();
-    test_import();
-    test_neighbor();
-    test_step();
-    test_writers();
-    test_run();
-    printf("%d passed, %d failed\n", t_passed, t_failed);
+    if (argc > 1) {
+        printf("running:");
+        for (int k = 0; k < NTESTS; k++)
+            if (selected(tests[k].name, argc - 1, argv + 1)) printf(" %s", tests[k].name);
+        printf("\n");
+        fflush(stdout);
+    }
+    for (int k = 0; k < NTESTS; k++)
+        if (selected(tests[k].name, argc - 1, argv + 1)) tests[k].fn();
+    if (t_skipped)
+        printf("%d passed, %d failed, %d skipped\n", t_passed, t_failed, t_skipped);
+    else
+        printf("%d passed, %d failed\n", t_passed, t_failed);
     return t_failed ? 1 : 0;
 }

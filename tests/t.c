@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/wait.h>
 
-int t_passed, t_failed;
+int t_passed, t_failed, t_skipped;
 
 void t_record(int ok, const char *file, int line, const char *fmt, ...)
 {
@@ -14,10 +14,19 @@ void t_record(int ok, const char *file, int line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    size_t len = strlen(msg);
+    while (len > 0 && msg[len - 1] == '\n') msg[--len] = 0;   /* a command's last newline */
     for (char *p = msg; *p; p++)
         if (*p == '\n') *p = '|';   /* one line per check, whatever a command printed */
     printf("%s %s:%d: %s\n", ok ? "ok  " : "FAIL", file, line, msg);
     if (ok) t_passed++; else t_failed++;
+    fflush(stdout);
+}
+
+void t_skip(const char *why)
+{
+    printf("skip %s\n", why);
+    t_skipped++;
     fflush(stdout);
 }
 

@@ -1,13 +1,16 @@
 /* t.h: the test harness.  Each test file defines `void test_<name>(void)` and lists it
- * in tests/main.c.  T_CHECK records one pass or failure with a message; the run ends
- * with the line `N passed, N failed`. */
+ * in the table of tests/main.c.  T_CHECK records one pass or failure with a message;
+ * t_skip records a check that could not run.  The run ends with the line
+ * `N passed, N failed` (`N passed, N failed, N skipped` when a check was skipped). */
 #ifndef PALA_T_H
 #define PALA_T_H
 #include <stdio.h>
 #include <stddef.h>
 
-extern int t_passed, t_failed;
+extern int t_passed, t_failed, t_skipped;
 void t_record(int ok, const char *file, int line, const char *fmt, ...);
+/* Count a check as skipped (neither passed nor failed), saying why and what to install. */
+void t_skip(const char *why);
 /* Run a shell command, capture stdout+stderr into out (may be NULL); return exit code. */
 int t_sh(char *out, size_t outlen, const char *fmt, ...);
 /* Scratch directory for this test run (build/tmp). */
