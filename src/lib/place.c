@@ -143,8 +143,11 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
             while (!ok && attempts < maxatt) {
                 attempts++;
                 if (lo[0] > hi[0] || lo[1] > hi[1] || lo[2] > hi[2]) { attempts = maxatt; break; }
-                x = pala_v(lo[0] + (hi[0] - lo[0]) * pala_rng_uniform(rng), lo[1] + (hi[1] - lo[1]) * pala_rng_uniform(rng),
-                           w->dim == 2 ? 0 : lo[2] + (hi[2] - lo[2]) * pala_rng_uniform(rng));
+                /* one draw per statement: the order of the arguments of a call is open in C,
+                 * and compilers differ (z, y, x is the order this code always had with gcc) */
+                double z = w->dim == 2 ? 0 : lo[2] + (hi[2] - lo[2]) * pala_rng_uniform(rng);
+                double y = lo[1] + (hi[1] - lo[1]) * pala_rng_uniform(rng);
+                x = pala_v(lo[0] + (hi[0] - lo[0]) * pala_rng_uniform(rng), y, z);
                 ok = feasible(w, g, x, R) && !phash_hits(&h, w, x, R);
             }
             if (!ok) {
