@@ -59,7 +59,7 @@ static int energy_stats(const char *file, double *peak, double *final)
     if (!f) return -1;
     char line[1024];
     *peak = 0;
-    *final = NAN;
+    *final = (double)NAN;
     if (!fgets(line, sizeof line, f)) { fclose(f); return -1; }
     while (fgets(line, sizeof line, f)) {
         char *p = line;
