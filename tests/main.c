@@ -11,6 +11,7 @@ void test_tools(void);
 void test_order(void);
 void test_import(void);
 void test_neighbor(void);
+void test_docs(void);
 
 int main(void)
 {
@@ -24,6 +25,7 @@ int main(void)
     test_order();
     test_import();
     test_neighbor();
+    test_docs();
     printf("%d passed, %d failed\n", t_passed, t_failed);
     return t_failed ? 1 : 0;
 }
