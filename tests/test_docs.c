@@ -159,9 +159,12 @@ static void run_command(const char *doc, int line, const char *dir, const char *
         T_CHECK(1, "%s:%d: `%s` exits with %d (%.2f s)", doc, line, cmd, rc, dt);
         return;
     }
-    char **o, **e = malloc((size_t)nexp * sizeof *e);
-    int no = split_lines(out, &o), ok = e != NULL && o != NULL;
-    for (int i = 0; ok && i < no; i++) ok = (o[i] = norm(o[i])) != NULL;
+    char **o, **e = calloc((size_t)nexp, sizeof *e);
+    int no = split_lines(out, &o), ok = e != NULL && o != NULL, nnorm = 0;
+    for (; ok && nnorm < no; nnorm++) {   /* o[i] points into out: replace by a copy */
+        char *c = norm(o[nnorm]);
+        if (!c) ok = 0; else o[nnorm] = c;
+    }
     for (int i = 0; ok && i < nexp; i++) ok = (e[i] = norm(exp[i])) != NULL;
     ok = ok && match_lines(e, nexp, o, no);
     if (!ok) {
@@ -173,7 +176,8 @@ static void run_command(const char *doc, int line, const char *dir, const char *
     }
     T_CHECK(ok, "%s:%d: `%s` exits with %d and prints the %d line%s shown (%.2f s)", doc, line,
             cmd, rc, nexp, nexp == 1 ? "" : "s", dt);
-    /* o[i] and e[i] are freed with the process: a few kilobytes per command */
+    for (int i = 0; o && i < nnorm; i++) free(o[i]);
+    for (int i = 0; e && i < nexp; i++) free(e[i]);
     free(o);
     free(e);
 }
