@@ -57,7 +57,7 @@ build/run_tests: $(TESTOBJ) $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpa
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
 run: pala
-	./pala run examples/paper-ten-grains.txt --force
+	./pala run examples/paper-ten-grains.txt -o build/run/paper-ten-grains --force
 
 # the embedding example of docs/embedding.md, built as a user would (the public header only)
 build/embed: docs/examples/embed.c build/libpala.a

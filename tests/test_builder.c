@@ -25,7 +25,7 @@ void test_builder(void)
     double z1 = 1e6 * sin(1.0);
     T_CHECK(pala_zeta(1) == z1 - floor(z1) && pala_zeta(1) > 0.98 && pala_zeta(1) < 0.99, "zeta_1 = frac(1e6 sin 1) = %.6f", pala_zeta(1));
 
-    /* one sphere: exact (PHYSICS.md 2) */
+    /* one sphere: exact (docs/physics.md, "Exact single sphere") */
     pala_vec3 c1 = pala_v(1, 2, 3);
     double r1 = 0.01;
     build(&t, 1, &c1, &r1, 0, shape, rout);

@@ -1,4 +1,4 @@
-/* test_contact.c: the contact kernel (eqs. 48-57, PHYSICS.md 1) against closed forms:
+/* test_contact.c: the contact kernel (eqs. 48-57, docs/physics.md, "Contact forces") against closed forms:
  * restitution sqrt(delta), Hertz contact time, sliding-to-rolling at 5/7, conservation of
  * momentum and angular momentum in frictional collisions of polyspherical grains. */
 #include "t.h"
@@ -39,7 +39,7 @@ static void head_on(double delta, int hertz, double v, double *ratio, double *tc
     int t = sphere_template(&w, R, 0);
     pala_world_add_grain(&w, t, pala_v(-R - 1e-4, 0, 0), pala_v(0, 0, 0), pala_v(0.5 * v, 0, 0), pala_v(0, 0, 0));
     pala_world_add_grain(&w, t, pala_v(R + 1e-4, 0, 0), pala_v(0, 0, 0), pala_v(-0.5 * v, 0, 0), pala_v(0, 0, 0));
-    /* PHYSICS.md 5: t_c = 2.9432 d_max / v, d_max = (5 m* v^2 / (4 k))^{2/5} */
+    /* docs/physics.md, "Choosing dt": t_c = 2.9432 d_max / v, d_max = (5 m* v^2 / (4 k))^{2/5} */
     double Et = m.E / (1 - m.sigma * m.sigma);   /* E~ = H(E', E') */
     double k = pala_hertz_prefactor(hertz) * Et * sqrt(R);   /* r~ = H(R, R) = R */
     double mstar = 0.5 * w.tmpl[0].mass;

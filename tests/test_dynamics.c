@@ -93,7 +93,7 @@ void test_dynamics(void)
     T_CHECK(pL1 / pL2 < 3 && pL2 > 100 * dL2, "rotation_step = paper: angular-momentum drift %.3g -> %.3g, ratio %.2f (not ~4), %.0fx the midpoint's",
             pL1, pL2, pL1 / pL2, pL2 / dL2);
 
-    /* the paper's ten-grain test (section 8, PHYSICS.md 5-6): frictionless, delta = 1 */
+    /* the paper's ten-grain test (section 8; docs/physics.md, "The ten-grain example"): frictionless, delta = 1 */
     double pk[3], fin[3];
     const char *dts[3] = {"2e-6", "1e-6", "5e-7"};
     const int every[3] = {1, 2, 4};

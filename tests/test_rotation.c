@@ -53,7 +53,7 @@ void test_rotation(void)
     T_CHECK(e9c == 0, "r o 0 == r: max %.2e", e9c);
     T_CHECK(e9d < 1e-12, "r o r' == (r * r') o r: max rel. error %.2e", e9d);
     T_CHECK(emat < 1e-14, "matrix form (11)-(13), corrected, == eq. (6): max %.2e", emat);
-    T_CHECK(eprinted < 1e-14, "the matrix (11) as printed computes (-r) * x (PHYSICS.md erratum 1): max %.2e", eprinted);
+    T_CHECK(eprinted < 1e-14, "the matrix (11) as printed computes (-r) * x (docs/physics.md, \"Erratum 1\"): max %.2e", eprinted);
     T_CHECK(eexp < 1e-14, "exp (14) gives the rotation by |a| about a: max %.2e", eexp);
 
     /* small-angle branch of exp agrees with tan form at the switch */

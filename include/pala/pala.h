@@ -31,7 +31,7 @@ enum pala_status {
  * axis n in the right-hand sense (eq. 8). */
 /* pala_rot_apply (r * x, eq. 6), pala_rot_compose (r o r2, eq. 7) and pala_rot_exp
  * (eq. 14) are inline in pala/vec.h. */
-void pala_rot_matrix(pala_vec3 r, double m[3][3]);              /* eqs. (11)-(13), transposed (docs/physics.md, "Errata") */
+void pala_rot_matrix(pala_vec3 r, double m[3][3]);              /* eqs. (11)-(13), transposed (docs/physics.md, "Erratum 1") */
 pala_vec3 pala_rot_omega(pala_vec3 r, pala_vec3 rdot);          /* eq. (19) */
 pala_vec3 pala_rot_from_axis_angle(double phi, pala_vec3 n);    /* eq. (8) */
 pala_vec3 pala_rot_from_matrix(double m[3][3]);           /* inverse of pala_rot_matrix */

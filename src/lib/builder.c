@@ -2,7 +2,7 @@
  *
  * From component centres and radii it computes volume, mass, centre of mass, inertia
  * tensor, principal moments and axes, shape vectors and bounding radius.  The shape
- * vectors are returned in the principal frame (PHYSICS.md 2, "principal axes"), so the
+ * vectors are returned in the principal frame (docs/physics.md, "Principal-axes body frame"), so the
  * inertia tensor is diagonal in the body frame and the grain's initial orientation goes
  * into its rotation vector (template->frame). */
 #include "pala/pala.h"
@@ -104,7 +104,7 @@ int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const doubl
     }
     t->ncomp = n;
     if (n == 1) {
-        /* PHYSICS.md 2: a one-component grain is a sphere, exact V and I = 2/5 m r^2. */
+        /* a one-component grain is a sphere, exact V and I = 2/5 m r^2 (docs/physics.md, "Exact single sphere") */
         t->volume = 4.0 / 3.0 * PALA_PI * rad[0] * rad[0] * rad[0];
         t->volume_stderr = 0;
         t->mc_samples = 0;

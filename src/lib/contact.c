@@ -42,7 +42,7 @@ static void stage_materials(const pala_world *w, pala_batch *B, int m)
  * contributions to both grains.  Spheres: w = u - s x n with s = l_i w_i + l_j w_j; the
  * contact point lies on the line of centres (lever arms -l_i n and l_j n), the normal
  * force has no torque, and the torque of F = f_n n - c w_t on either sphere is
- * l c (n x w_t) (eq. 51; docs/physics.md, "Contact geometry and signs").  Clumps: w = u, torques r x F about each
+ * l c (n x w_t) (eq. 51; docs/physics.md, "Erratum 3").  Clumps: w = u, torques r x F about each
  * grain's centre (eq. 51).  one: the world has one material pair, pm (else arrays). */
 static inline void stage_force(pala_batch *B, int m, int spheres, int one, pala_pairmat pm)
 {

@@ -2,7 +2,7 @@
  * pure functions.  Every contact of pala goes through them: the pairs and walls of the
  * force pass (contact.c), and the contact energy (energy.c).
  *
- * Conventions (docs/physics.md, "Contact geometry and signs"): for components c of G and
+ * Conventions (docs/physics.md, "Erratum 3"): for components c of G and
  * c' of G', n points from G' to G, ov = a + a' - |c - c'| > 0 is the overlap (-d of the
  * paper), and w is the velocity of G's material at the contact point relative to G'
  * (eq. 54), so w.n > 0 means the pair separates. */

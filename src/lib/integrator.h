@@ -62,7 +62,7 @@ static inline double pala_grain_end_drift(pala_world *w, int k)
 {
     double d2 = pala_free_motion_h(w, k, 0.5 * w->dt);                      /* eq. (69) */
     if (w->dim == 2) {
-        /* docs/physics.md, "Two dimensions": in-plane motion, omega along z.  The dynamics keeps these zero
+        /* docs/physics.md, "2D mode": in-plane motion, omega along z.  The dynamics keeps these zero
          * exactly already; the projection only makes it a guarantee. */
         w->x[k].z = w->v[k].z = w->acc[k].z = 0;
         w->w[k].x = w->w[k].y = w->bacc[k].x = w->bacc[k].y = 0;

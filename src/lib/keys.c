@@ -9,7 +9,7 @@ const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group"}
 const pala_keydef pala_keys[] = {
     /* ---- top level ---- */
     {PALA_S_TOP, "dimension", PALA_K_INT, "3", "-", 2, 3, 0, 0, NULL, 0, 0,
-     "2: grains move in the plane z = 0 and turn about z (PHYSICS.md 2); 3: free motion"},
+     "2: grains move in the plane z = 0 and turn about z (docs/physics.md, \"2D mode\"); 3: free motion"},
     {PALA_S_TOP, "container", PALA_K_WORD, "box", "-", 0, 0, 0, 0, "box|cavity|none", 0, 0,
      "box: six flat walls (key box); cavity: a spherical wall (cavity_radius); none: no walls"},
     {PALA_S_TOP, "box", PALA_K_REALS, NULL, "m", -INF, INF, 6, 6, NULL, 0, 0,

@@ -10,7 +10,7 @@
  * calls them for every grain. */
 
 /* Matrix of x -> r * x, eqs. (11)-(13).  The paper prints (11) transposed (it would
- * compute (-r) * x, PHYSICS.md 1.1); this is the corrected form: m = c M with
+ * compute (-r) * x, docs/physics.md, "Erratum 1"); this is the corrected form: m = c M with
  * M = b 1 + r r^T + A_r, b = (1 - rho)/2, c = 2/(1 + rho), rho = r.r. */
 void pala_rot_matrix(pala_vec3 r, double m[3][3])
 {
