@@ -1,6 +1,6 @@
 /* contact_law.h: the contact laws of two touching components (paper section 5), as small
  * pure functions.  Every contact of pala goes through them: the pairs and walls of the
- * force pass (contact.c), and the contact energy (energy.c).
+ * force pass (contact.c, force_pass.c), and the contact energy (energy.c).
  *
  * Conventions (docs/physics.md, "Erratum 3"): for components c of G and
  * c' of G', n points from G' to G, ov = a + a' - |c - c'| > 0 is the overlap (-d of the

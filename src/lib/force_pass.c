@@ -145,7 +145,7 @@ static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, con
         ci.T = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]);
         cj.F = pala_vneg(ci.F);
         cj.T = pala_v(B->Tjx[i], B->Tjy[i], B->Tjz[i]);
-        ci.Fnc = cj.Fnc = ci.Tnc = cj.Tnc = pala_v(0, 0, 0);   /* spheres: T serves (finish_range) */
+        ci.Fnc = cj.Fnc = ci.Tnc = cj.Tnc = pala_v(0, 0, 0);   /* spheres: T serves (integrator.c) */
         if (diss) {
             ci.Fnc = pala_v(B->Gx[i], B->Gy[i], B->Gz[i]);
             cj.Fnc = pala_vneg(ci.Fnc);
