@@ -265,7 +265,6 @@ void pala_scene_write(const pala_scene *s, FILE *f);
 const char *pala_scene_get(const pala_scene *s, const char *key);
 /* Iterate over effective scalar settings: returns 0 when i is past the end. */
 int pala_scene_setting(const pala_scene *s, int i, const char **key, const char **value);
-double pala_scene_end_time(const pala_scene *s);
 long pala_scene_steps(const pala_scene *s);
 long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);

@@ -32,8 +32,6 @@ struct pala_scene {
     pala_world w;
     pala_rng rng;
     long steps, energy_every, traj_every;
-    char valbuf[256];
-    int built;
 };
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -720,7 +718,6 @@ static int load(const char *path, int nset, char **sets, pala_scene **out, FILE 
     for (int i = 0; i < s->nent && !bad; i++) bad |= check_value(s, &s->ent[i]);
     if (!bad && build) bad = build_world(s);
     if (bad) { pala_scene_free(s); *out = NULL; return PALA_ERR_INPUT; }
-    s->built = build;
     *out = s;
     return PALA_OK;
 }
@@ -740,7 +737,6 @@ int pala_scene_validate(const char *path, int nset, char **sets, FILE *err)
 
 pala_world *pala_scene_world(pala_scene *s) { return &s->w; }
 long pala_scene_steps(const pala_scene *s) { return s->steps; }
-double pala_scene_end_time(const pala_scene *s) { return (double)s->steps * s->w.dt; }
 long pala_scene_energy_every(const pala_scene *s) { return s->energy_every; }
 long pala_scene_traj_every(const pala_scene *s) { return s->traj_every; }
 
