@@ -243,10 +243,11 @@ static int add_section(pala_scene *s, int kind, const char *name, int line)
     return s->nsec++;
 }
 
-static entry *find_entry(const pala_scene *s, int sect, const char *key)
+/* The last entry of key (enum pala_key) in section sect, or NULL. */
+static entry *find_entry(const pala_scene *s, int sect, int key)
 {
     for (int i = s->nent - 1; i >= 0; i--)
-        if (s->ent[i].sect == sect && !strcmp(s->ent[i].k->name, key)) return &s->ent[i];
+        if (s->ent[i].sect == sect && s->ent[i].k == &pala_keys[key]) return &s->ent[i];
     return NULL;
 }
 
@@ -290,7 +291,7 @@ static int read_file(pala_scene *s)
         char *key = trim(p), *val = trim(eq + 1);
         const pala_keydef *k = find_key(s->sec[cur].kind, key);
         if (!k) { unknown_key(s, line, NULL, s->sec[cur].kind, key); bad = 1; continue; }
-        entry *old = find_entry(s, cur, key);
+        entry *old = find_entry(s, cur, (int)(k - pala_keys));
         if (old && !k->repeat) {
             emsg(s, line, NULL, "'%s' is set twice in this section (first at line %d); keep one", key, old->line);
             bad = 1;
@@ -338,15 +339,15 @@ static int apply_override(pala_scene *s, char *set)
     if (k->repeat) { emsg(s, 0, set, "'%s' is a repeated key and cannot be overridden; edit the file", name); return -1; }
     /* steps and end_time are two ways to give the run length: an override of one replaces
      * the other where the file gives it (both as overrides stay an error) */
-    const char *other = sect == 0 && !strcmp(name, "steps") ? "end_time" : sect == 0 && !strcmp(name, "end_time") ? "steps" : NULL;
-    entry *o = other ? find_entry(s, 0, other) : NULL;
+    int other = k == &pala_keys[PALA_KEY_steps] ? PALA_KEY_end_time : k == &pala_keys[PALA_KEY_end_time] ? PALA_KEY_steps : -1;
+    entry *o = other >= 0 ? find_entry(s, 0, other) : NULL;
     if (o && !o->set) {
         free(o->val);
         long i = o - s->ent;
         memmove(o, o + 1, (size_t)(s->nent - i - 1) * sizeof *o);
         s->nent--;
     }
-    entry *e = find_entry(s, sect, name);
+    entry *e = find_entry(s, sect, (int)(k - pala_keys));
     if (e) { free(e->val); e->val = xstrdup(v); e->line = 0; e->set = set; }
     else {
         PALA_GROW(s->ent, s->nent + 1);
@@ -356,34 +357,32 @@ static int apply_override(pala_scene *s, char *set)
 }
 
 /* ---- typed getters (values already validated) -------------------------------------- */
-static const char *getv(pala_scene *s, int sect, const char *key)
+static const char *getv(pala_scene *s, int sect, int key)
 {
     entry *e = find_entry(s, sect, key);
-    if (e) return e->val;
-    const pala_keydef *k = find_key(s->sec[sect].kind, key);
-    return k ? k->def : NULL;
+    return e ? e->val : pala_keys[key].def;
 }
-static double getr(pala_scene *s, int sect, const char *key) { const char *v = getv(s, sect, key); return v ? strtod(v, NULL) : 0; }
-static int getn(pala_scene *s, int sect, const char *key, double *out, int max)
+static double getr(pala_scene *s, int sect, int key) { const char *v = getv(s, sect, key); return v ? strtod(v, NULL) : 0; }
+static int getn(pala_scene *s, int sect, int key, double *out, int max)
 {
     const char *v = getv(s, sect, key);
     int n = 0;
     if (v) parse_reals(v, out, max, &n);
     return n;
 }
-static pala_vec3 getv3(pala_scene *s, int sect, const char *key)
+static pala_vec3 getv3(pala_scene *s, int sect, int key)
 {
     double a[3] = {0, 0, 0};
     getn(s, sect, key, a, 3);
     return pala_v(a[0], a[1], a[2]);
 }
-static int is(pala_scene *s, int sect, const char *key, const char *word)
+static int is(pala_scene *s, int sect, int key, const char *word)
 {
     const char *v = getv(s, sect, key);
     return v && !strcmp(v, word);
 }
 /* line of a key for messages: its own line, else the section's header line */
-static int kline(pala_scene *s, int sect, const char *key, char **set)
+static int kline(pala_scene *s, int sect, int key, char **set)
 {
     entry *e = find_entry(s, sect, key);
     *set = e ? e->set : NULL;
@@ -391,16 +390,16 @@ static int kline(pala_scene *s, int sect, const char *key, char **set)
 }
 #define SERR(s, sect, key, ...) do { char *set_; int l_ = kline((s), (sect), (key), &set_); emsg((s), l_, set_, __VA_ARGS__); } while (0)
 
-static int require(pala_scene *s, int sect, const char *key, const char *why)
+static int require(pala_scene *s, int sect, int key, const char *why)
 {
     if (find_entry(s, sect, key)) return 0;
     const section *c = &s->sec[sect];
-    const pala_keydef *k = find_key(c->kind, key);
+    const pala_keydef *k = &pala_keys[key];
     char eb[128];
     if (c->kind == PALA_S_TOP)
-        emsg(s, 0, NULL, "missing key '%s' (%s): add e.g. '%s = ...', %s", key, k->doc, key, expected(k, eb, sizeof eb));
+        emsg(s, 0, NULL, "missing key '%s' (%s): add e.g. '%s = ...', %s", k->name, k->doc, k->name, expected(k, eb, sizeof eb));
     else
-        emsg(s, c->line, NULL, "[%s %s] needs '%s' %s: %s", pala_sect_names[c->kind], c->name, key, why, k->doc);
+        emsg(s, c->line, NULL, "[%s %s] needs '%s' %s: %s", pala_sect_names[c->kind], c->name, k->name, why, k->doc);
     return -1;
 }
 
@@ -411,11 +410,11 @@ static int build_materials(pala_scene *s, int *matidx)
     for (int i = 0; i < s->nsec; i++) {
         matidx[i] = -1;
         if (s->sec[i].kind != PALA_S_MATERIAL) continue;
-        bad |= require(s, i, "density", "") | require(s, i, "young", "");
+        bad |= require(s, i, PALA_KEY_density, "") | require(s, i, PALA_KEY_young, "");
         pala_material m;
         snprintf(m.name, sizeof m.name, "%s", s->sec[i].name);
-        m.rho = getr(s, i, "density"); m.E = getr(s, i, "young"); m.sigma = getr(s, i, "poisson");
-        m.delta = getr(s, i, "delta"); m.mu = getr(s, i, "friction"); m.nu = getr(s, i, "slip_velocity");
+        m.rho = getr(s, i, PALA_KEY_density); m.E = getr(s, i, PALA_KEY_young); m.sigma = getr(s, i, PALA_KEY_poisson);
+        m.delta = getr(s, i, PALA_KEY_delta); m.mu = getr(s, i, PALA_KEY_friction); m.nu = getr(s, i, PALA_KEY_slip_velocity);
         matidx[i] = pala_world_add_material(&s->w, &m);
     }
     return bad ? -1 : 0;
@@ -432,7 +431,7 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
         emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
         return -1;
     }
-    if (find_entry(s, i, "volume_radius")) pala_template_scale(t, shape, rout, getr(s, i, "volume_radius"));
+    if (find_entry(s, i, PALA_KEY_volume_radius)) pala_template_scale(t, shape, rout, getr(s, i, PALA_KEY_volume_radius));
     pala_world_add_template(&s->w, t, shape, rout);
     return 0;
 }
@@ -441,11 +440,11 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
  * the range of template indices of section i. */
 static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst, int *tcount, int ngrains)
 {
-    int bad = require(s, i, "material", "") | require(s, i, "shape", "(sphere, spheres or random)");
+    int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
     if (bad) return -1;
-    int mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, i, "material"))];
+    int mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, i, PALA_KEY_material))];
     double rho = s->w.mat[mat].rho;
-    long ns = (long)getr(s, i, "mc_samples");
+    long ns = (long)getr(s, i, PALA_KEY_mc_samples);
     int dim = s->w.dim;
     pala_template t;
     memset(&t, 0, sizeof t);
@@ -457,21 +456,21 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     pala_vec3 c[MAXC];
     double rad[MAXC];
     int nvar = 1;
-    if (is(s, i, "shape", "random")) {
-        if (require(s, i, "component_radius", "for shape = random")) return -1;
+    if (is(s, i, PALA_KEY_shape, "random")) {
+        if (require(s, i, PALA_KEY_component_radius, "for shape = random")) return -1;
         double nn[2], rr[2];
-        getn(s, i, "components", nn, 2);
-        getn(s, i, "component_radius", rr, 2);
-        if (nn[0] > nn[1]) { SERR(s, i, "components", "'components': the least (%g) exceeds the most (%g)", nn[0], nn[1]); return -1; }
-        if (rr[0] > rr[1]) { SERR(s, i, "component_radius", "'component_radius': the least (%g) exceeds the largest (%g)", rr[0], rr[1]); return -1; }
-        if (nn[0] != floor(nn[0]) || nn[1] != floor(nn[1])) { SERR(s, i, "components", "'components': expected two integers (least and most)"); return -1; }
-        pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], getr(s, i, "spread")};
-        nvar = (int)getr(s, i, "variants");
+        getn(s, i, PALA_KEY_components, nn, 2);
+        getn(s, i, PALA_KEY_component_radius, rr, 2);
+        if (nn[0] > nn[1]) { SERR(s, i, PALA_KEY_components, "'components': the least (%g) exceeds the most (%g)", nn[0], nn[1]); return -1; }
+        if (rr[0] > rr[1]) { SERR(s, i, PALA_KEY_component_radius, "'component_radius': the least (%g) exceeds the largest (%g)", rr[0], rr[1]); return -1; }
+        if (nn[0] != floor(nn[0]) || nn[1] != floor(nn[1])) { SERR(s, i, PALA_KEY_components, "'components': expected two integers (least and most)"); return -1; }
+        pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], getr(s, i, PALA_KEY_spread)};
+        nvar = (int)getr(s, i, PALA_KEY_variants);
         if (nvar == 0) nvar = ngrains > 0 ? ngrains : 1;
         for (int v = 0; v < nvar; v++) {
             int n = pala_factory_make(&f, &s->rng, dim, c, rad);
             if (n < f.nmin) {
-                SERR(s, i, "components", "[grain %s]: could only fit %d of at least %d components without one inside another; "
+                SERR(s, i, PALA_KEY_components, "[grain %s]: could only fit %d of at least %d components without one inside another; "
                      "raise spread or narrow component_radius", s->sec[i].name, n, f.nmin);
                 return -1;
             }
@@ -481,15 +480,15 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         return 0;
     }
     int n = 0;
-    if (is(s, i, "shape", "sphere")) {
-        if (require(s, i, "radius", "for shape = sphere")) return -1;
+    if (is(s, i, PALA_KEY_shape, "sphere")) {
+        if (require(s, i, PALA_KEY_radius, "for shape = sphere")) return -1;
         c[0] = pala_v(0, 0, 0);
-        rad[0] = getr(s, i, "radius");
+        rad[0] = getr(s, i, PALA_KEY_radius);
         n = 1;
     } else {
         for (int e = 0; e < s->nent; e++) {
             entry *en = &s->ent[e];
-            if (en->sect != i || strcmp(en->k->name, "sphere")) continue;
+            if (en->sect != i || en->k != &pala_keys[PALA_KEY_sphere]) continue;
             if (n == MAXC) { EERR(s, en, "more than %d components; split the grain", MAXC); return -1; }
             double v[4];
             int k;
@@ -511,7 +510,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
  * value, so the effective control file of a run (control.txt) finds the file too. */
 static const char *resolve_lammps_path(pala_scene *s)
 {
-    entry *e = find_entry(s, 0, "lammps_data");
+    entry *e = find_entry(s, 0, PALA_KEY_lammps_data);
     if (!e) return NULL;
     if (e->val[0] == '/') return e->val;
     const char *slash = strrchr(s->path, '/');
@@ -530,62 +529,62 @@ static int build_world(pala_scene *s)
 {
     pala_world *w = &s->w;
     int bad = 0;
-    w->dim = (int)getr(s, 0, "dimension");
-    pala_rng_seed(&s->rng, (uint64_t)getr(s, 0, "seed"));
+    w->dim = (int)getr(s, 0, PALA_KEY_dimension);
+    pala_rng_seed(&s->rng, (uint64_t)getr(s, 0, PALA_KEY_seed));
     /* time */
-    bad |= require(s, 0, "dt", "");
-    w->dt = getr(s, 0, "dt");
-    int hs = find_entry(s, 0, "steps") != NULL, he = find_entry(s, 0, "end_time") != NULL;
+    bad |= require(s, 0, PALA_KEY_dt, "");
+    w->dt = getr(s, 0, PALA_KEY_dt);
+    int hs = find_entry(s, 0, PALA_KEY_steps) != NULL, he = find_entry(s, 0, PALA_KEY_end_time) != NULL;
     if (hs && he) {
-        SERR(s, 0, "end_time", "give either 'steps' or 'end_time', not both%s",
-             find_entry(s, 0, "end_time")->set ? " (drop one of the two --set)" : "; delete one of the two lines");
+        SERR(s, 0, PALA_KEY_end_time, "give either 'steps' or 'end_time', not both%s",
+             find_entry(s, 0, PALA_KEY_end_time)->set ? " (drop one of the two --set)" : "; delete one of the two lines");
         bad = 1;
     }
     else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
-    else if (!bad) s->steps = hs ? (long)getr(s, 0, "steps") : lround(getr(s, 0, "end_time") / w->dt);
-    s->energy_every = (long)getr(s, 0, "energy_every");
-    s->traj_every = (long)getr(s, 0, "trajectory_every");
-    w->max_overlap = getr(s, 0, "max_overlap");
-    w->nl.skin = getr(s, 0, "neighbor_skin");
-    w->hertz = is(s, 0, "hertz", "textbook") ? PALA_HERTZ_TEXTBOOK : PALA_HERTZ_PAPER;
-    w->rotation_step = is(s, 0, "rotation_step", "paper") ? PALA_ROTSTEP_PAPER : PALA_ROTSTEP_MIDPOINT;
-    w->g = getv3(s, 0, "gravity");
+    else if (!bad) s->steps = hs ? (long)getr(s, 0, PALA_KEY_steps) : lround(getr(s, 0, PALA_KEY_end_time) / w->dt);
+    s->energy_every = (long)getr(s, 0, PALA_KEY_energy_every);
+    s->traj_every = (long)getr(s, 0, PALA_KEY_trajectory_every);
+    w->max_overlap = getr(s, 0, PALA_KEY_max_overlap);
+    w->nl.skin = getr(s, 0, PALA_KEY_neighbor_skin);
+    w->hertz = is(s, 0, PALA_KEY_hertz, "textbook") ? PALA_HERTZ_TEXTBOOK : PALA_HERTZ_PAPER;
+    w->rotation_step = is(s, 0, PALA_KEY_rotation_step, "paper") ? PALA_ROTSTEP_PAPER : PALA_ROTSTEP_MIDPOINT;
+    w->g = getv3(s, 0, PALA_KEY_gravity);
     const char *lmp = resolve_lammps_path(s);
-    if (lmp && w->dim != 3) { SERR(s, 0, "lammps_data", "lammps_data needs dimension = 3"); bad = 1; }
-    if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, "gravity", "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
+    if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
+    if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, PALA_KEY_gravity, "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
     /* container */
-    if (is(s, 0, "container", "box")) {
+    if (is(s, 0, PALA_KEY_container, "box")) {
         w->container = PALA_CONTAINER_BOX;
         double b[6];
-        if (!find_entry(s, 0, "box") && lmp) {
+        if (!find_entry(s, 0, PALA_KEY_box) && lmp) {
             char err[320];
-            if (pala_lammps_box(lmp, b, err, sizeof err)) { SERR(s, 0, "lammps_data", "%s", err); bad = 1; }
-            else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, "lammps_data", "the box of %s is empty; give 'box'", lmp); bad = 1; }
+            if (pala_lammps_box(lmp, b, err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); bad = 1; }
+            else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, PALA_KEY_lammps_data, "the box of %s is empty; give 'box'", lmp); bad = 1; }
             else {
                 w->box_lo = pala_v(b[0], b[2], b[4]);
                 w->box_hi = pala_v(b[1], b[3], b[5]);
             }
-        } else if (require(s, 0, "box", "")) bad = 1;
+        } else if (require(s, 0, PALA_KEY_box, "")) bad = 1;
         else {
-            getn(s, 0, "box", b, 6);
+            getn(s, 0, PALA_KEY_box, b, 6);
             w->box_lo = pala_v(b[0], b[2], b[4]);
             w->box_hi = pala_v(b[1], b[3], b[5]);
             if (w->dim == 2) { w->box_lo.z = -HUGE_VAL; w->box_hi.z = HUGE_VAL; }
             for (int a = 0; a < (w->dim == 2 ? 2 : 3); a++)
-                if (!(b[2 * a + 1] > b[2 * a])) { SERR(s, 0, "box", "'box': %s must exceed %s (give xlo xhi ylo yhi zlo zhi)", (const char *[]){"xhi", "yhi", "zhi"}[a], (const char *[]){"xlo", "ylo", "zlo"}[a]); bad = 1; break; }
+                if (!(b[2 * a + 1] > b[2 * a])) { SERR(s, 0, PALA_KEY_box, "'box': %s must exceed %s (give xlo xhi ylo yhi zlo zhi)", (const char *[]){"xhi", "yhi", "zhi"}[a], (const char *[]){"xlo", "ylo", "zlo"}[a]); bad = 1; break; }
         }
-    } else if (is(s, 0, "container", "cavity")) {
+    } else if (is(s, 0, PALA_KEY_container, "cavity")) {
         w->container = PALA_CONTAINER_CAVITY;
-        if (require(s, 0, "cavity_radius", "")) bad = 1;
-        w->cav_R = getr(s, 0, "cavity_radius");
-        w->cav_c = getv3(s, 0, "cavity_centre");
-        if (w->dim == 2 && w->cav_c.z != 0) { SERR(s, 0, "cavity_centre", "in 2D the cavity centre needs z = 0"); bad = 1; }
+        if (require(s, 0, PALA_KEY_cavity_radius, "")) bad = 1;
+        w->cav_R = getr(s, 0, PALA_KEY_cavity_radius);
+        w->cav_c = getv3(s, 0, PALA_KEY_cavity_centre);
+        if (w->dim == 2 && w->cav_c.z != 0) { SERR(s, 0, PALA_KEY_cavity_centre, "in 2D the cavity centre needs z = 0"); bad = 1; }
     }
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
     if (w->container != PALA_CONTAINER_NONE) {
-        if (require(s, 0, "wall_material", "")) bad = 1;
-        else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, "wall_material"))];
+        if (require(s, 0, PALA_KEY_wall_material, "")) bad = 1;
+        else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, PALA_KEY_wall_material))];
     }
     if (w->nmat == 0 && !bad) { emsg(s, 0, NULL, "no [material NAME] section: grains need a material"); bad = 1; }
     if (bad) { free(matidx); return -1; }
@@ -598,21 +597,21 @@ static int build_world(pala_scene *s)
         if (s->sec[i].kind != PALA_S_GRAIN) continue;
         int use = 0;
         for (int g = 0; g < s->nsec; g++)
-            if (s->sec[g].kind == PALA_S_GROUP && getv(s, g, "grain") && !strcmp(getv(s, g, "grain"), s->sec[i].name))
+            if (s->sec[g].kind == PALA_S_GROUP && getv(s, g, PALA_KEY_grain) && !strcmp(getv(s, g, PALA_KEY_grain), s->sec[i].name))
             {
                 int nat = 0;
-                for (int e = 0; e < s->nent; e++) nat += s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at");
-                use += find_entry(s, g, "count") ? (int)getr(s, g, "count") : nat;
+                for (int e = 0; e < s->nent; e++) nat += s->ent[e].sect == g && s->ent[e].k == &pala_keys[PALA_KEY_at];
+                use += find_entry(s, g, PALA_KEY_count) ? (int)getr(s, g, PALA_KEY_count) : nat;
             }
         if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], use)) bad = 1;
     }
     /* grains of a LAMMPS data file, before the groups (which then avoid them) */
     if (lmp && !bad) {
-        if (require(s, 0, "lammps_material", "")) bad = 1;
+        if (require(s, 0, PALA_KEY_lammps_material, "")) bad = 1;
         else {
             char err[320];
-            int m = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, "lammps_material"))];
-            if (pala_lammps_import(w, lmp, m, (long)getr(s, 0, "lammps_mc_samples"), err, sizeof err)) { SERR(s, 0, "lammps_data", "%s", err); bad = 1; }
+            int m = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, PALA_KEY_lammps_material))];
+            if (pala_lammps_import(w, lmp, m, (long)getr(s, 0, PALA_KEY_lammps_mc_samples), err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); bad = 1; }
         }
     }
     /* groups */
@@ -620,26 +619,26 @@ static int build_world(pala_scene *s)
     for (int g = 0; g < s->nsec && !bad; g++) {
         if (s->sec[g].kind != PALA_S_GROUP) continue;
         ngroups++;
-        if (require(s, g, "grain", "(the grain type to place)")) { bad = 1; break; }
-        int ti = find_section(s, PALA_S_GRAIN, getv(s, g, "grain"));
+        if (require(s, g, PALA_KEY_grain, "(the grain type to place)")) { bad = 1; break; }
+        int ti = find_section(s, PALA_S_GRAIN, getv(s, g, PALA_KEY_grain));
         pala_group grp;
         memset(&grp, 0, sizeof grp);
         grp.tfirst = tfirst[ti];
         grp.tcount = tcount[ti];
-        grp.random_variant = tcount[ti] > 1 && getr(s, ti, "variants") > 0;
+        grp.random_variant = tcount[ti] > 1 && getr(s, ti, PALA_KEY_variants) > 0;
         grp.tnext = tnext[ti];   /* random types without variants: each grain its own shape */
         int nat = 0;
-        for (int e = 0; e < s->nent; e++) if (s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at")) nat++;
-        if (is(s, g, "placement", "list")) {
+        for (int e = 0; e < s->nent; e++) if (s->ent[e].sect == g && s->ent[e].k == &pala_keys[PALA_KEY_at]) nat++;
+        if (is(s, g, PALA_KEY_placement, "list")) {
             grp.placement = PALA_PLACE_LIST;
             if (nat == 0) { emsg(s, s->sec[g].line, NULL, "[group %s] has placement = list but no 'at = x y z' lines", s->sec[g].name); bad = 1; break; }
-            grp.count = find_entry(s, g, "count") ? (long)getr(s, g, "count") : nat;
-            if (grp.count != nat) { SERR(s, g, "count", "count = %ld but the group has %d 'at' lines; make them agree", grp.count, nat); bad = 1; break; }
+            grp.count = find_entry(s, g, PALA_KEY_count) ? (long)getr(s, g, PALA_KEY_count) : nat;
+            if (grp.count != nat) { SERR(s, g, PALA_KEY_count, "count = %ld but the group has %d 'at' lines; make them agree", grp.count, nat); bad = 1; break; }
             grp.at = pala_xrealloc(NULL, (size_t)nat * 6 * sizeof(double));
             int q = 0;
             for (int e = 0; e < s->nent; e++) {
                 entry *en = &s->ent[e];
-                if (en->sect != g || strcmp(en->k->name, "at")) continue;
+                if (en->sect != g || en->k != &pala_keys[PALA_KEY_at]) continue;
                 double v[6] = {0, 0, 0, 0, 0, 0};
                 int k;
                 parse_reals(en->val, v, 6, &k);
@@ -649,38 +648,38 @@ static int build_world(pala_scene *s)
             }
             if (bad) { free(grp.at); break; }
         } else {
-            if (require(s, g, "count", "(how many grains)")) { bad = 1; break; }
-            grp.count = (long)getr(s, g, "count");
-            grp.placement = is(s, g, "placement", "lattice") ? PALA_PLACE_LATTICE : PALA_PLACE_RANDOM;
+            if (require(s, g, PALA_KEY_count, "(how many grains)")) { bad = 1; break; }
+            grp.count = (long)getr(s, g, PALA_KEY_count);
+            grp.placement = is(s, g, PALA_KEY_placement, "lattice") ? PALA_PLACE_LATTICE : PALA_PLACE_RANDOM;
             if (nat) { emsg(s, s->sec[g].line, NULL, "[group %s] has 'at' lines but placement is not list; add 'placement = list'", s->sec[g].name); bad = 1; break; }
         }
-        grp.region = is(s, g, "region", "box") ? PALA_REGION_BOX : is(s, g, "region", "slab") ? PALA_REGION_SLAB : PALA_REGION_CONTAINER;
+        grp.region = is(s, g, PALA_KEY_region, "box") ? PALA_REGION_BOX : is(s, g, PALA_KEY_region, "slab") ? PALA_REGION_SLAB : PALA_REGION_CONTAINER;
         if (grp.region == PALA_REGION_BOX) {
-            if (require(s, g, "region_box", "for region = box")) { bad = 1; break; }
-            getn(s, g, "region_box", grp.rbox, 6);
+            if (require(s, g, PALA_KEY_region_box, "for region = box")) { bad = 1; break; }
+            getn(s, g, PALA_KEY_region_box, grp.rbox, 6);
         }
         if (grp.region == PALA_REGION_SLAB) {
-            if (require(s, g, "slab_thickness", "for region = slab")) { bad = 1; break; }
-            grp.slab_n = getv3(s, g, "slab_normal");
-            if (pala_vnorm(grp.slab_n) == 0) { SERR(s, g, "slab_normal", "'slab_normal' must not be the zero vector"); bad = 1; break; }
+            if (require(s, g, PALA_KEY_slab_thickness, "for region = slab")) { bad = 1; break; }
+            grp.slab_n = getv3(s, g, PALA_KEY_slab_normal);
+            if (pala_vnorm(grp.slab_n) == 0) { SERR(s, g, PALA_KEY_slab_normal, "'slab_normal' must not be the zero vector"); bad = 1; break; }
             grp.slab_n = pala_vscale(1 / pala_vnorm(grp.slab_n), grp.slab_n);
-            grp.slab_off = getr(s, g, "slab_offset");
-            grp.slab_th = getr(s, g, "slab_thickness");
+            grp.slab_off = getr(s, g, PALA_KEY_slab_offset);
+            grp.slab_th = getr(s, g, PALA_KEY_slab_thickness);
         }
         if (grp.region != PALA_REGION_BOX && w->container == PALA_CONTAINER_NONE && grp.placement != PALA_PLACE_LIST) {
-            SERR(s, g, "region", "with container = none, random and lattice placement need region = box (a finite region)"); bad = 1; break;
+            SERR(s, g, PALA_KEY_region, "with container = none, random and lattice placement need region = box (a finite region)"); bad = 1; break;
         }
-        grp.spacing = getr(s, g, "lattice_spacing");
-        grp.vel = getv3(s, g, "velocity");
-        grp.vspread = getr(s, g, "velocity_spread");
-        grp.omega = getv3(s, g, "angular_velocity");
-        const char *o = getv(s, g, "orientation");
+        grp.spacing = getr(s, g, PALA_KEY_lattice_spacing);
+        grp.vel = getv3(s, g, PALA_KEY_velocity);
+        grp.vspread = getr(s, g, PALA_KEY_velocity_spread);
+        grp.omega = getv3(s, g, PALA_KEY_angular_velocity);
+        const char *o = getv(s, g, PALA_KEY_orientation);
         grp.orient = !strcmp(o, "random") ? PALA_ORIENT_RANDOM : !strcmp(o, "as_written") ? PALA_ORIENT_WRITTEN : PALA_ORIENT_GIVEN;
-        if (grp.orient == PALA_ORIENT_GIVEN) grp.orient_r = getv3(s, g, "orientation");
+        if (grp.orient == PALA_ORIENT_GIVEN) grp.orient_r = getv3(s, g, PALA_KEY_orientation);
         if (w->dim == 2) {
-            if (grp.vel.z != 0) { SERR(s, g, "velocity", "in 2D the velocity needs z = 0"); bad = 1; break; }
-            if (grp.omega.x != 0 || grp.omega.y != 0) { SERR(s, g, "angular_velocity", "in 2D grains turn about z only: use 0 0 wz"); bad = 1; break; }
-            if (grp.orient == PALA_ORIENT_GIVEN && (grp.orient_r.x != 0 || grp.orient_r.y != 0)) { SERR(s, g, "orientation", "in 2D the rotation vector must be 0 0 rz"); bad = 1; break; }
+            if (grp.vel.z != 0) { SERR(s, g, PALA_KEY_velocity, "in 2D the velocity needs z = 0"); bad = 1; break; }
+            if (grp.omega.x != 0 || grp.omega.y != 0) { SERR(s, g, PALA_KEY_angular_velocity, "in 2D grains turn about z only: use 0 0 wz"); bad = 1; break; }
+            if (grp.orient == PALA_ORIENT_GIVEN && (grp.orient_r.x != 0 || grp.orient_r.y != 0)) { SERR(s, g, PALA_KEY_orientation, "in 2D the rotation vector must be 0 0 rz"); bad = 1; break; }
         }
         char err[320];
         int n0 = w->n;
@@ -691,12 +690,12 @@ static int build_world(pala_scene *s)
             /* a list is placed in order: the grains added so far say which 'at' failed */
             entry *en = NULL;
             for (int e = 0, q = 0; e < s->nent && !en; e++)
-                if (s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at") && q++ == w->n - n0) en = &s->ent[e];
+                if (s->ent[e].sect == g && s->ent[e].k == &pala_keys[PALA_KEY_at] && q++ == w->n - n0) en = &s->ent[e];
             if (en) EERR(s, en, "[group %s]: %s", s->sec[g].name, err);
-            else SERR(s, g, "at", "[group %s]: %s", s->sec[g].name, err);
+            else SERR(s, g, PALA_KEY_at, "[group %s]: %s", s->sec[g].name, err);
             bad = 1; break;
         }
-        if (placed < 0) { SERR(s, g, "count", "[group %s]: %s", s->sec[g].name, err); bad = 1; break; }
+        if (placed < 0) { SERR(s, g, PALA_KEY_count, "[group %s]: %s", s->sec[g].name, err); bad = 1; break; }
     }
     if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
@@ -791,7 +790,7 @@ int pala_scene_setting(const pala_scene *s, int idx, const char **key, const cha
         for (int k = 0; k < pala_nkeys; k++) {
             const pala_keydef *kd = &pala_keys[k];
             if (kd->sect != c->kind || kd->repeat) continue;
-            entry *e = find_entry(s, i, kd->name);
+            entry *e = find_entry(s, i, k);
             const char *v = e ? e->val : kd->def;
             if (!v) continue;
             if (n++ != idx) continue;
