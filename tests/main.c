@@ -6,6 +6,7 @@ void test_rotation(void);
 void test_builder(void);
 void test_contact(void);
 void test_dynamics(void);
+void test_keys(void);
 void test_scene(void);
 void test_tools(void);
 void test_order(void);
@@ -19,6 +20,7 @@ int main(void)
     test_builder();
     test_contact();
     test_dynamics();
+    test_keys();
     test_scene();
     test_tools();
     test_order();
