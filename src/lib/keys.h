@@ -119,10 +119,10 @@ typedef struct pala_keybind {
 
 typedef struct pala_keydef {
     int sect;             /* enum pala_sect */
-    const char *name;
+    const char *name;     /* as written in a control file; also PALA_KEY_<name> */
     int type;             /* enum pala_ktype */
     const char *def;      /* default as text; NULL: none (required where used) */
-    const char *unit;
+    const char *unit;     /* SI unit of the numbers, "-" if none */
     double lo, hi;        /* range of numbers */
     pala_keybind bind;    /* where the value goes (pala_key_store) */
     int nmin, nmax;       /* count of numbers for PALA_K_REALS */
@@ -130,7 +130,7 @@ typedef struct pala_keydef {
     const int *codes;     /* the value stored for each word of choices, in order; ends with -1 */
     int ref;              /* section kind referenced by PALA_K_NAME */
     int repeat;           /* may appear more than once */
-    const char *doc;
+    const char *doc;      /* one line for `pala help` and missing-key messages */
 } pala_keydef;
 
 extern const pala_keydef pala_keys[PALA_NKEYS];   /* indexed by enum pala_key */
