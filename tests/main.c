@@ -12,6 +12,7 @@ void test_rotation(void);
 void test_builder(void);
 void test_contact(void);
 void test_dynamics(void);
+void test_keys(void);
 void test_scene(void);
 void test_tools(void);
 void test_order(void);
@@ -38,6 +39,7 @@ static const struct {
     {"builder", test_builder},
     {"contact", test_contact},
     {"dynamics", test_dynamics},
+    {"keys", test_keys},
     {"scene", test_scene},
     {"tools", test_tools},
     {"order", test_order},

@@ -121,7 +121,7 @@ void test_scene(void)
     T_CHECK(rc == 1 && strstr(out, text) && strstr(out, "into the box wall"),
             "a listed grain 0.6 radii deep in the floor is refused at its 'at' line: exit %d, %.300s", rc, out);
 
-    /* docs/control-file.md has a table row for every key of the key table (src/keys.c) */
+    /* docs/control-file.md has a table row for every key of the key table (src/lib/keys.c) */
     FILE *f = fopen("docs/control-file.md", "r");
     char *doc = NULL;
     long len = 0;
@@ -138,7 +138,7 @@ void test_scene(void)
             if (!strstr(doc, row) && strlen(missing) + strlen(pala_keys[k].name) + 2 < sizeof missing)
                 strcat(strcat(missing, " "), pala_keys[k].name);
         }
-        T_CHECK(missing[0] == 0, "docs/control-file.md has a table row for each of the %d keys of src/keys.c (missing:%s)", pala_nkeys, missing);
+        T_CHECK(missing[0] == 0, "docs/control-file.md has a table row for each of the %d keys of src/lib/keys.c (missing:%s)", pala_nkeys, missing);
         free(doc);
     }
 

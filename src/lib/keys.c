@@ -1,110 +1,222 @@
-/* keys.c: the table of every control-file key (see keys.h). */
+/* keys.c: the table of every control-file key and where its value goes (see keys.h). */
 #include "keys.h"
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
-#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
 
 const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group"};
 
+/* ---- setters: values that need converting --------------------------------------------- */
+/* box = xlo xhi ylo yhi zlo zhi: the world's two corners */
+static void set_box(void *obj, const pala_value *v)
+{
+    pala_world *w = &((pala_top_keys *)obj)->w;
+    w->box_lo = pala_v(v->x[0], v->x[2], v->x[4]);
+    w->box_hi = pala_v(v->x[1], v->x[3], v->x[5]);
+}
+
+/* orientation = random | as_written | rx ry rz */
+static void set_orientation(void *obj, const pala_value *v)
+{
+    pala_group *g = &((pala_group_keys *)obj)->place;
+    g->orient = v->code >= 0 ? v->code : PALA_ORIENT_GIVEN;
+    g->orient_r = v->code >= 0 ? pala_v(0, 0, 0) : pala_v(v->x[0], v->x[1], v->x[2]);
+}
+
+/* ---- the table ------------------------------------------------------------------------ */
 #define INF HUGE_VAL
-const pala_keydef pala_keys[] = {
+/* AT(T, f): bound to field f of struct T, stored as f's type says (a field of another type
+ * than those of enum pala_store does not compile) */
+#define AT(T, f) {_Generic(((T *)0)->f, int: PALA_ST_INT, long: PALA_ST_LONG, double: PALA_ST_REAL,  \
+                           double *: PALA_ST_REALS, pala_vec3: PALA_ST_VEC3, const char *: PALA_ST_TEXT), \
+                  offsetof(T, f), sizeof ((T *)0)->f, NULL}
+/* SET(fn): stored by fn (keys that set several fields or convert) */
+#define SET(fn) {PALA_ST_SET, 0, 0, fn}
+/* CODES(a, b, ...): the code stored for each word of choices, in the order of choices */
+#define CODES(...) .codes = (const int[]){__VA_ARGS__, -1}
+/* KEY(SECTION, name, TYPE, default, unit, lo, hi, binding, extras...): the row PALA_KEY_name
+ * of key "name" (both from the one token, so the constant and the name cannot differ) */
+#define KEY(sect, nm, ty, ...) [PALA_KEY_##nm] = {PALA_S_##sect, #nm, PALA_K_##ty, __VA_ARGS__}
+const pala_keydef pala_keys[PALA_NKEYS] = {
     /* ---- top level ---- */
-    {PALA_S_TOP, "dimension", PALA_K_INT, "3", "-", 2, 3, 0, 0, NULL, 0, 0,
-     "2: grains move in the plane z = 0 and turn about z (docs/physics.md, \"2D mode\"); 3: free motion"},
-    {PALA_S_TOP, "container", PALA_K_WORD, "box", "-", 0, 0, 0, 0, "box|cavity|none", 0, 0,
-     "box: six flat walls (key box); cavity: a spherical wall (cavity_radius); none: no walls"},
-    {PALA_S_TOP, "box", PALA_K_REALS, NULL, "m", -INF, INF, 6, 6, NULL, 0, 0,
-     "xlo xhi ylo yhi zlo zhi of the box walls (z ignored in 2D)"},
-    {PALA_S_TOP, "cavity_radius", PALA_K_REAL, NULL, "m", 0, INF, 0, 0, NULL, 0, 0,
-     "radius of the spherical cavity (a circle in 2D)"},
-    {PALA_S_TOP, "cavity_centre", PALA_K_REALS, "0 0 0", "m", -INF, INF, 3, 3, NULL, 0, 0,
-     "centre of the spherical cavity"},
-    {PALA_S_TOP, "wall_material", PALA_K_NAME, NULL, "-", 0, 0, 0, 0, NULL, PALA_S_MATERIAL, 0,
-     "material of the container walls (required with walls)"},
-    {PALA_S_TOP, "gravity", PALA_K_REALS, "0 0 0", "m/s^2", -INF, INF, 3, 3, NULL, 0, 0,
-     "homogeneous acceleration field g; a grain feels m g and has potential energy -m g.x"},
-    {PALA_S_TOP, "hertz", PALA_K_WORD, "paper", "-", 0, 0, 0, 0, "paper|textbook", 0, 0,
-     "paper: F = sqrt(3)/2 E~ sqrt(r~) (-d)^1.5 (eq. 57); textbook: 4/3 E* sqrt(R*) (-d)^1.5"},
-    {PALA_S_TOP, "rotation_step", PALA_K_WORD, "midpoint", "-", 0, 0, 0, 0, "midpoint|paper", 0, 0,
-     "free rotation of eq. (59): midpoint (second order in angular momentum) or paper (as printed)"},
-    {PALA_S_TOP, "dt", PALA_K_REAL, NULL, "s", 0, INF, 0, 0, NULL, 0, 0,
-     "time step; a contact should last ~20 steps or more (docs/physics.md)"},
-    {PALA_S_TOP, "steps", PALA_K_INT, NULL, "-", 0, 1e15, 0, 0, NULL, 0, 0,
-     "number of steps (give steps or end_time)"},
-    {PALA_S_TOP, "end_time", PALA_K_REAL, NULL, "s", 0, INF, 0, 0, NULL, 0, 0,
-     "simulated time; steps = round(end_time / dt) (give steps or end_time)"},
-    {PALA_S_TOP, "seed", PALA_K_INT, "1", "-", 0, 9.007199254740992e15, 0, 0, NULL, 0, 0,
-     "seed of the random generator (placement, orientations, random grains)"},
-    {PALA_S_TOP, "energy_every", PALA_K_INT, "10", "steps", 0, 1e15, 0, 0, NULL, 0, 0,
-     "write a row of energy.tsv every this many steps (0: only first and last)"},
-    {PALA_S_TOP, "trajectory_every", PALA_K_INT, "100", "steps", 0, 1e15, 0, 0, NULL, 0, 0,
-     "write a trajectory frame every this many steps (0: only first and last)"},
-    {PALA_S_TOP, "max_overlap", PALA_K_REAL, "0.5", "-", 1e-6, 1, 0, 0, NULL, 0, 0,
-     "stop as unstable when an overlap exceeds this fraction of the smaller component radius"},
-    {PALA_S_TOP, "neighbor_skin", PALA_K_REAL, "0", "m", 0, INF, 0, 0, NULL, 0, 0,
-     "Verlet skin of the neighbour list; 0 chooses 0.2 x the largest component radius"},
-    {PALA_S_TOP, "lammps_data", PALA_K_PATH, NULL, "-", 0, 0, 0, 0, NULL, 0, 0,
-     "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
-     "path relative to this control file; with container = box and no box key, its box"},
-    {PALA_S_TOP, "lammps_material", PALA_K_NAME, NULL, "-", 0, 0, 0, 0, NULL, PALA_S_MATERIAL, 0,
-     "material of the grains of lammps_data (its density must match the file's)"},
-    {PALA_S_TOP, "lammps_mc_samples", PALA_K_INT, "10000", "-", 100, 1e9, 0, 0, NULL, 0, 0,
-     "Monte Carlo samples of the builder for each distinct clump shape of lammps_data"},
+    KEY(TOP, dimension, INT, "3", "-", 2, 3, AT(pala_top_keys, w.dim),
+        .doc = "2: grains move in the plane z = 0 and turn about z (docs/physics.md, \"2D mode\"); 3: free motion"),
+    KEY(TOP, container, WORD, "box", "-", 0, 0, AT(pala_top_keys, w.container),
+        .choices = "box|cavity|none", CODES(PALA_CONTAINER_BOX, PALA_CONTAINER_CAVITY, PALA_CONTAINER_NONE),
+        .doc = "box: six flat walls (key box); cavity: a spherical wall (cavity_radius); none: no walls"),
+    KEY(TOP, box, REALS, NULL, "m", -INF, INF, SET(set_box),
+        .nmin = 6, .nmax = 6,
+        .doc = "xlo xhi ylo yhi zlo zhi of the box walls (z ignored in 2D)"),
+    KEY(TOP, cavity_radius, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.cav_R),
+        .doc = "radius of the spherical cavity (a circle in 2D)"),
+    KEY(TOP, cavity_centre, REALS, "0 0 0", "m", -INF, INF, AT(pala_top_keys, w.cav_c),
+        .nmin = 3, .nmax = 3,
+        .doc = "centre of the spherical cavity"),
+    KEY(TOP, wall_material, NAME, NULL, "-", 0, 0, AT(pala_top_keys, wall_material),
+        .ref = PALA_S_MATERIAL,
+        .doc = "material of the container walls (required with walls)"),
+    KEY(TOP, gravity, REALS, "0 0 0", "m/s^2", -INF, INF, AT(pala_top_keys, w.g),
+        .nmin = 3, .nmax = 3,
+        .doc = "homogeneous acceleration field g; a grain feels m g and has potential energy -m g.x"),
+    KEY(TOP, hertz, WORD, "paper", "-", 0, 0, AT(pala_top_keys, w.hertz),
+        .choices = "paper|textbook", CODES(PALA_HERTZ_PAPER, PALA_HERTZ_TEXTBOOK),
+        .doc = "paper: F = sqrt(3)/2 E~ sqrt(r~) (-d)^1.5 (eq. 57); textbook: 4/3 E* sqrt(R*) (-d)^1.5"),
+    KEY(TOP, rotation_step, WORD, "midpoint", "-", 0, 0, AT(pala_top_keys, w.rotation_step),
+        .choices = "midpoint|paper", CODES(PALA_ROTSTEP_MIDPOINT, PALA_ROTSTEP_PAPER),
+        .doc = "free rotation of eq. (59): midpoint (second order in angular momentum) or paper (as printed)"),
+    KEY(TOP, dt, REAL, NULL, "s", 0, INF, AT(pala_top_keys, w.dt),
+        .doc = "time step; a contact should last ~20 steps or more (docs/physics.md)"),
+    KEY(TOP, steps, INT, NULL, "-", 0, 1e15, AT(pala_top_keys, steps),
+        .doc = "number of steps (give steps or end_time)"),
+    KEY(TOP, end_time, REAL, NULL, "s", 0, INF, AT(pala_top_keys, end_time),
+        .doc = "simulated time; steps = round(end_time / dt) (give steps or end_time)"),
+    KEY(TOP, seed, INT, "1", "-", 0, 9.007199254740992e15, AT(pala_top_keys, seed),
+        .doc = "seed of the random generator (placement, orientations, random grains)"),
+    KEY(TOP, energy_every, INT, "10", "steps", 0, 1e15, AT(pala_top_keys, energy_every),
+        .doc = "write a row of energy.tsv every this many steps (0: only first and last)"),
+    KEY(TOP, trajectory_every, INT, "100", "steps", 0, 1e15, AT(pala_top_keys, trajectory_every),
+        .doc = "write a trajectory frame every this many steps (0: only first and last)"),
+    KEY(TOP, max_overlap, REAL, "0.5", "-", 1e-6, 1, AT(pala_top_keys, w.max_overlap),
+        .doc = "stop as unstable when an overlap exceeds this fraction of the smaller component radius"),
+    KEY(TOP, neighbor_skin, REAL, "0", "m", 0, INF, AT(pala_top_keys, w.skin),
+        .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the largest component radius"),
+    KEY(TOP, lammps_data, PATH, NULL, "-", 0, 0, AT(pala_top_keys, lammps_data),
+        .doc = "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
+               "path relative to this control file; with container = box and no box key, its box"),
+    KEY(TOP, lammps_material, NAME, NULL, "-", 0, 0, AT(pala_top_keys, lammps_material),
+        .ref = PALA_S_MATERIAL,
+        .doc = "material of the grains of lammps_data (its density must match the file's)"),
+    KEY(TOP, lammps_mc_samples, INT, "10000", "-", 100, 1e9, AT(pala_top_keys, lammps_mc_samples),
+        .doc = "Monte Carlo samples of the builder for each distinct clump shape of lammps_data"),
     /* ---- [material NAME], eq. (52) ---- */
-    {PALA_S_MATERIAL, "density", PALA_K_REAL, NULL, "kg/m^3", 0, INF, 0, 0, NULL, 0, 0, "mass density rho"},
-    {PALA_S_MATERIAL, "young", PALA_K_REAL, NULL, "Pa", 0, INF, 0, 0, NULL, 0, 0, "Young's modulus E"},
-    {PALA_S_MATERIAL, "poisson", PALA_K_REAL, "0.3", "-", 0, 0.5, 0, 0, NULL, 0, 0, "Poisson's ratio sigma"},
-    {PALA_S_MATERIAL, "delta", PALA_K_REAL, "1", "-", 0, 1, 0, 0, NULL, 0, 0,
-     "square of the normal restitution coefficient (eq. 56): e = sqrt(delta)"},
-    {PALA_S_MATERIAL, "friction", PALA_K_REAL, "0", "-", 0, 1, 0, 0, NULL, 0, 0, "Coulomb friction coefficient mu"},
-    {PALA_S_MATERIAL, "slip_velocity", PALA_K_REAL, "0.001", "m/s", 0, INF, 0, 0, NULL, 0, 0,
-     "regularising velocity nu of the friction law (eq. 53); keep nu dt << component radius"},
+    KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
+        .doc = "mass density rho"),
+    KEY(MATERIAL, young, REAL, NULL, "Pa", 0, INF, AT(pala_material, E),
+        .doc = "Young's modulus E"),
+    KEY(MATERIAL, poisson, REAL, "0.3", "-", 0, 0.5, AT(pala_material, sigma),
+        .doc = "Poisson's ratio sigma"),
+    KEY(MATERIAL, delta, REAL, "1", "-", 0, 1, AT(pala_material, delta),
+        .doc = "square of the normal restitution coefficient (eq. 56): e = sqrt(delta)"),
+    KEY(MATERIAL, friction, REAL, "0", "-", 0, 1, AT(pala_material, mu),
+        .doc = "Coulomb friction coefficient mu"),
+    KEY(MATERIAL, slip_velocity, REAL, "0.001", "m/s", 0, INF, AT(pala_material, nu),
+        .doc = "regularising velocity nu of the friction law (eq. 53); keep nu dt << component radius"),
     /* ---- [grain NAME] ---- */
-    {PALA_S_GRAIN, "material", PALA_K_NAME, NULL, "-", 0, 0, 0, 0, NULL, PALA_S_MATERIAL, 0, "material of the grain"},
-    {PALA_S_GRAIN, "shape", PALA_K_WORD, NULL, "-", 0, 0, 0, 0, "sphere|spheres|random", 0, 0,
-     "sphere: one sphere (radius); spheres: component list (sphere lines); random: the grain factory"},
-    {PALA_S_GRAIN, "radius", PALA_K_REAL, NULL, "m", 0, INF, 0, 0, NULL, 0, 0, "radius of a shape = sphere grain"},
-    {PALA_S_GRAIN, "sphere", PALA_K_REALS, NULL, "m", -INF, INF, 4, 4, NULL, 0, 1,
-     "one component: centre x y z and radius; repeat the line for each component"},
-    {PALA_S_GRAIN, "volume_radius", PALA_K_REAL, NULL, "m", 0, INF, 0, 0, NULL, 0, 0,
-     "optional: scale the grain so its volume equals a sphere of this radius"},
-    {PALA_S_GRAIN, "mc_samples", PALA_K_INT, "10000", "-", 100, 1e9, 0, 0, NULL, 0, 0,
-     "Monte Carlo samples of the builder (eqs. 29-31); error ~ 1/sqrt(N)"},
-    {PALA_S_GRAIN, "components", PALA_K_REALS, "3 5", "-", 1, 64, 2, 2, NULL, 0, 0,
-     "random grains: least and most number of components (uniform)"},
-    {PALA_S_GRAIN, "component_radius", PALA_K_REALS, NULL, "m", 0, INF, 2, 2, NULL, 0, 0,
-     "random grains: least and largest component radius (uniform)"},
-    {PALA_S_GRAIN, "spread", PALA_K_REAL, "0.6", "-", 0.05, 0.99, 0, 0, NULL, 0, 0,
-     "random grains: a new centre sits at spread x (r_a + r_b) from an existing one"},
-    {PALA_S_GRAIN, "variants", PALA_K_INT, "0", "-", 0, 1e9, 0, 0, NULL, 0, 0,
-     "random grains: number of distinct shapes, grains pick one at random; 0: every grain its own"},
+    KEY(GRAIN, material, NAME, NULL, "-", 0, 0, AT(pala_grain_keys, material),
+        .ref = PALA_S_MATERIAL,
+        .doc = "material of the grain"),
+    KEY(GRAIN, shape, WORD, NULL, "-", 0, 0, AT(pala_grain_keys, shape),
+        .choices = "sphere|spheres|random", CODES(PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM),
+        .doc = "sphere: one sphere (radius); spheres: component list (sphere lines); random: the grain factory"),
+    KEY(GRAIN, radius, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, radius),
+        .doc = "radius of a shape = sphere grain"),
+    KEY(GRAIN, sphere, REALS, NULL, "m", -INF, INF, AT(pala_grain_keys, nsphere),
+        .nmin = 4, .nmax = 4, .repeat = 1,
+        .doc = "one component: centre x y z and radius; repeat the line for each component"),
+    KEY(GRAIN, volume_radius, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, volume_radius),
+        .doc = "optional: scale the grain so its volume equals a sphere of this radius"),
+    KEY(GRAIN, mc_samples, INT, "10000", "-", 100, 1e9, AT(pala_grain_keys, mc_samples),
+        .doc = "Monte Carlo samples of the builder (eqs. 29-31); error ~ 1/sqrt(N)"),
+    KEY(GRAIN, components, REALS, "3 5", "-", 1, 64, AT(pala_grain_keys, components),
+        .nmin = 2, .nmax = 2,
+        .doc = "random grains: least and most number of components (uniform)"),
+    KEY(GRAIN, component_radius, REALS, NULL, "m", 0, INF, AT(pala_grain_keys, component_radius),
+        .nmin = 2, .nmax = 2,
+        .doc = "random grains: least and largest component radius (uniform)"),
+    KEY(GRAIN, spread, REAL, "0.6", "-", 0.05, 0.99, AT(pala_grain_keys, spread),
+        .doc = "random grains: a new centre sits at spread x (r_a + r_b) from an existing one"),
+    KEY(GRAIN, variants, INT, "0", "-", 0, 1e9, AT(pala_grain_keys, variants),
+        .doc = "random grains: number of distinct shapes, grains pick one at random; 0: every grain its own"),
     /* ---- [group NAME] ---- */
-    {PALA_S_GROUP, "grain", PALA_K_NAME, NULL, "-", 0, 0, 0, 0, NULL, PALA_S_GRAIN, 0, "grain type of this group"},
-    {PALA_S_GROUP, "count", PALA_K_INT, NULL, "-", 0, 2e9, 0, 0, NULL, 0, 0,
-     "number of grains (list placement: defaults to the number of at lines)"},
-    {PALA_S_GROUP, "placement", PALA_K_WORD, "random", "-", 0, 0, 0, 0, "random|lattice|list", 0, 0,
-     "random: uniform, no overlap of bounding spheres; lattice: cubic lattice; list: at lines"},
-    {PALA_S_GROUP, "region", PALA_K_WORD, "container", "-", 0, 0, 0, 0, "container|box|slab", 0, 0,
-     "where centres of mass may go (always also inside the container)"},
-    {PALA_S_GROUP, "region_box", PALA_K_REALS, NULL, "m", -INF, INF, 6, 6, NULL, 0, 0,
-     "region = box: xlo xhi ylo yhi zlo zhi"},
-    {PALA_S_GROUP, "slab_normal", PALA_K_REALS, "0 0 1", "-", -INF, INF, 3, 3, NULL, 0, 0,
-     "region = slab: normal of the slab's mid-plane"},
-    {PALA_S_GROUP, "slab_offset", PALA_K_REAL, "0", "m", -INF, INF, 0, 0, NULL, 0, 0,
-     "region = slab: the mid-plane is {p : n.p = offset} (n normalised)"},
-    {PALA_S_GROUP, "slab_thickness", PALA_K_REAL, NULL, "m", 0, INF, 0, 0, NULL, 0, 0,
-     "region = slab: centres lie within thickness/2 of the mid-plane"},
-    {PALA_S_GROUP, "lattice_spacing", PALA_K_REAL, "0", "m", 0, INF, 0, 0, NULL, 0, 0,
-     "placement = lattice: spacing; 0 chooses 2.02 x bounding radius"},
-    {PALA_S_GROUP, "at", PALA_K_REALS, NULL, "m, m/s", -INF, INF, 3, 6, NULL, 0, 1,
-     "placement = list: centre of mass x y z, optionally followed by velocity vx vy vz; repeat"},
-    {PALA_S_GROUP, "velocity", PALA_K_REALS, "0 0 0", "m/s", -INF, INF, 3, 3, NULL, 0, 0,
-     "initial velocity of every grain (added to the at velocity)"},
-    {PALA_S_GROUP, "velocity_spread", PALA_K_REAL, "0", "m/s", 0, INF, 0, 0, NULL, 0, 0,
-     "standard deviation of a random Gaussian velocity added to each Cartesian velocity component"},
-    {PALA_S_GROUP, "orientation", PALA_K_ORIENT, "random", "-", -INF, INF, 3, 3, "random|as_written", 0, 0,
-     "random: uniform; as_written: as the sphere lines give it; or a rotation vector rx ry rz "
-     "(tan(phi/2) n) applied to the as-written grain"},
-    {PALA_S_GROUP, "angular_velocity", PALA_K_REALS, "0 0 0", "1/s", -INF, INF, 3, 3, NULL, 0, 0,
-     "initial angular velocity of every grain"},
+    KEY(GROUP, grain, NAME, NULL, "-", 0, 0, AT(pala_group_keys, grain),
+        .ref = PALA_S_GRAIN,
+        .doc = "grain type of this group"),
+    KEY(GROUP, count, INT, NULL, "-", 0, 2e9, AT(pala_group_keys, place.count),
+        .doc = "number of grains (list placement: defaults to the number of at lines)"),
+    KEY(GROUP, placement, WORD, "random", "-", 0, 0, AT(pala_group_keys, place.placement),
+        .choices = "random|lattice|list", CODES(PALA_PLACE_RANDOM, PALA_PLACE_LATTICE, PALA_PLACE_LIST),
+        .doc = "random: uniform, no overlap of bounding spheres; lattice: cubic lattice; list: at lines"),
+    KEY(GROUP, region, WORD, "container", "-", 0, 0, AT(pala_group_keys, place.region),
+        .choices = "container|box|slab", CODES(PALA_REGION_CONTAINER, PALA_REGION_BOX, PALA_REGION_SLAB),
+        .doc = "where centres of mass may go (always also inside the container)"),
+    KEY(GROUP, region_box, REALS, NULL, "m", -INF, INF, AT(pala_group_keys, place.rbox),
+        .nmin = 6, .nmax = 6,
+        .doc = "region = box: xlo xhi ylo yhi zlo zhi"),
+    KEY(GROUP, slab_normal, REALS, "0 0 1", "-", -INF, INF, AT(pala_group_keys, place.slab_n),
+        .nmin = 3, .nmax = 3,
+        .doc = "region = slab: normal of the slab's mid-plane"),
+    KEY(GROUP, slab_offset, REAL, "0", "m", -INF, INF, AT(pala_group_keys, place.slab_off),
+        .doc = "region = slab: the mid-plane is {p : n.p = offset} (n normalised)"),
+    KEY(GROUP, slab_thickness, REAL, NULL, "m", 0, INF, AT(pala_group_keys, place.slab_th),
+        .doc = "region = slab: centres lie within thickness/2 of the mid-plane"),
+    KEY(GROUP, lattice_spacing, REAL, "0", "m", 0, INF, AT(pala_group_keys, place.spacing),
+        .doc = "placement = lattice: spacing; 0 chooses 2.02 x bounding radius"),
+    KEY(GROUP, at, REALS, NULL, "m, m/s", -INF, INF, AT(pala_group_keys, nat),
+        .nmin = 3, .nmax = 6, .repeat = 1,
+        .doc = "placement = list: centre of mass x y z, optionally followed by velocity vx vy vz; repeat"),
+    KEY(GROUP, velocity, REALS, "0 0 0", "m/s", -INF, INF, AT(pala_group_keys, place.vel),
+        .nmin = 3, .nmax = 3,
+        .doc = "initial velocity of every grain (added to the at velocity)"),
+    KEY(GROUP, velocity_spread, REAL, "0", "m/s", 0, INF, AT(pala_group_keys, place.vspread),
+        .doc = "standard deviation of a random Gaussian velocity added to each Cartesian velocity component"),
+    KEY(GROUP, orientation, ORIENT, "random", "-", -INF, INF, SET(set_orientation),
+        .nmin = 3, .nmax = 3, .choices = "random|as_written", CODES(PALA_ORIENT_RANDOM, PALA_ORIENT_WRITTEN),
+        .doc = "random: uniform; as_written: as the sphere lines give it; or a rotation vector rx ry rz "
+               "(tan(phi/2) n) applied to the as-written grain"),
+    KEY(GROUP, angular_velocity, REALS, "0 0 0", "1/s", -INF, INF, AT(pala_group_keys, place.omega),
+        .nmin = 3, .nmax = 3,
+        .doc = "initial angular velocity of every grain"),
 };
-const int pala_nkeys = (int)(sizeof pala_keys / sizeof pala_keys[0]);
+const int pala_nkeys = PALA_NKEYS;
+
+/* ---- storing a value ------------------------------------------------------------------ */
+int pala_key_word(const char *choices, const char *w)
+{
+    size_t n = strlen(w);
+    const char *p = choices;
+    for (int i = 0; p && *p; i++) {
+        const char *bar = strchr(p, '|');
+        size_t l = bar ? (size_t)(bar - p) : strlen(p);
+        if (l == n && !strncmp(p, w, n)) return i;
+        p = bar ? bar + 1 : NULL;
+    }
+    return -1;
+}
+
+int pala_key_reals(const char *txt, double *out, int max, int *n)
+{
+    const char *p = txt;
+    *n = 0;
+    for (;;) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p) return 0;
+        if (*n == max) return -2;
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || (*end && !isspace((unsigned char)*end)) || !isfinite(v)) return -1;
+        out[(*n)++] = v;
+        p = end;
+    }
+}
+
+void pala_key_store(const pala_keydef *k, void *obj, const char *text)
+{
+    pala_value v = {text, -1, 0, {0}};
+    int word = k->choices ? pala_key_word(k->choices, text) : -1;
+    if (word >= 0) v.code = k->codes[word];
+    else if (k->type != PALA_K_NAME && k->type != PALA_K_PATH) pala_key_reals(text, v.x, 8, &v.n);
+    char *f = (char *)obj + k->bind.off;
+    switch (k->bind.store) {
+    case PALA_ST_INT: *(int *)f = k->repeat ? *(int *)f + 1 : word >= 0 ? v.code : (int)v.x[0]; break;
+    case PALA_ST_LONG: *(long *)f = (long)v.x[0]; break;
+    case PALA_ST_REAL: *(double *)f = v.x[0]; break;
+    case PALA_ST_REALS: memcpy(f, v.x, k->bind.size < sizeof v.x ? k->bind.size : sizeof v.x); break;
+    case PALA_ST_VEC3: *(pala_vec3 *)f = pala_v(v.x[0], v.x[1], v.x[2]); break;
+    case PALA_ST_TEXT: *(const char **)f = text; break;
+    case PALA_ST_SET: k->bind.set(obj, &v); break;
+    default: break;
+    }
+}

@@ -1,8 +1,13 @@
 /* keys.h: the one table of control-file keys.  It drives the parser, the range checks,
- * `pala help keys`, and the effective control file a run writes (docs/control-file.md
- * is its prose version). */
+ * `pala help keys`, the effective control file a run writes (docs/control-file.md is its
+ * prose version), and where each value goes: every row is bound to a field of the struct
+ * its kind of section fills (below), so the reader (scene.c) stores values by walking the
+ * table and never names a key by a string. */
 #ifndef PALA_KEYS_H
 #define PALA_KEYS_H
+#include "pala/pala.h"
+#include "place.h"
+#include <stddef.h>
 
 enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_N };
 enum pala_ktype {
@@ -15,22 +20,134 @@ enum pala_ktype {
     PALA_K_PATH     /* a file name (relative to the control file's folder) */
 };
 
+/* Every key, in table order (the order of `pala help keys` and of control.txt).  Code names
+ * a key by its constant, PALA_KEY_ followed by the key's name: a misspelt key is a compile
+ * error.  Names are unique across sections. */
+enum pala_key {
+    /* top level */
+    PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_box, PALA_KEY_cavity_radius,
+    PALA_KEY_cavity_centre, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
+    PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
+    PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_max_overlap,
+    PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
+    PALA_KEY_lammps_mc_samples,
+    /* [material NAME] */
+    PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
+    PALA_KEY_slip_velocity,
+    /* [grain NAME] */
+    PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
+    PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
+    PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants,
+    /* [group NAME] */
+    PALA_KEY_grain, PALA_KEY_count, PALA_KEY_placement, PALA_KEY_region,
+    PALA_KEY_region_box, PALA_KEY_slab_normal, PALA_KEY_slab_offset,
+    PALA_KEY_slab_thickness, PALA_KEY_lattice_spacing, PALA_KEY_at, PALA_KEY_velocity,
+    PALA_KEY_velocity_spread, PALA_KEY_orientation, PALA_KEY_angular_velocity,
+    PALA_NKEYS
+};
+
+/* ---- what the keys fill: one struct per kind of section ------------------------------ */
+/* The top level: the world (its physics keys) and the run's settings. */
+typedef struct pala_top_keys {
+    pala_world w;                /* dimension, container, box, cavity_radius, cavity_centre,
+                                    gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin */
+    const char *wall_material;   /* name of the walls' [material] section */
+    long steps;                  /* number of steps; given end_time, scene.c sets it to
+                                    round(end_time / dt) */
+    double end_time;             /* simulated time, s */
+    long seed;                   /* seed of the random generator */
+    long energy_every;           /* steps between rows of energy.tsv */
+    long trajectory_every;       /* steps between frames of trajectory.txt */
+    const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
+    const char *lammps_material; /* name of the [material] section of its grains */
+    long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
+} pala_top_keys;
+
+/* [material NAME] fills a pala_material (pala.h). */
+
+/* [grain NAME] */
+enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM };
+typedef struct pala_grain_keys {
+    const char *material;        /* name of the grain's [material] section */
+    int shape;                   /* enum pala_shape */
+    double radius;               /* shape = sphere: its radius, m */
+    int nsphere;                 /* shape = spheres: number of 'sphere' lines (the builder reads
+                                    them in order, so each error names its line) */
+    double volume_radius;        /* radius of the sphere of the grain's volume, m; 0: as built */
+    long mc_samples;             /* Monte Carlo samples of the builder */
+    double components[2];        /* shape = random: least and most number of components */
+    double component_radius[2];  /* shape = random: least and largest component radius, m */
+    double spread;               /* shape = random: centre distance, in units of r_a + r_b */
+    int variants;                /* shape = random: number of distinct shapes; 0: one per grain */
+} pala_grain_keys;
+
+/* [group NAME] */
+typedef struct pala_group_keys {
+    const char *grain;           /* name of the group's [grain] section */
+    int nat;                     /* placement = list: number of 'at' lines (read in order by the
+                                    builder into place.at) */
+    pala_group place;            /* count, placement, region, velocities, orientation (place.h) */
+} pala_group_keys;
+
+/* ---- the table ------------------------------------------------------------------------ */
+/* How a row stores a value in the struct of its section: at offset `off` as the field's C
+ * type says (keys.c takes it from the field itself), or by a setter. */
+enum pala_store {
+    PALA_ST_NONE,    /* not bound: a test fails on such a row */
+    PALA_ST_INT,     /* int: the integer; a word's code; a repeated key: +1 for each line */
+    PALA_ST_LONG,    /* long: the integer */
+    PALA_ST_REAL,    /* double */
+    PALA_ST_REALS,   /* double[nmax] */
+    PALA_ST_VEC3,    /* pala_vec3: three reals */
+    PALA_ST_TEXT,    /* const char *: the value text (a section name, a path), owned by the scene */
+    PALA_ST_SET      /* set(obj, value) converts (box, orientation) */
+};
+
+/* A checked value as a setter receives it. */
+typedef struct pala_value {
+    const char *text;            /* as written, trimmed */
+    int code;                    /* a word of the key's choices: its code; else -1 */
+    int n;                       /* count of numbers (not a word) */
+    double x[8];                 /* the numbers */
+} pala_value;
+
+typedef struct pala_keybind {
+    int store;                   /* enum pala_store */
+    size_t off, size;            /* offset and size of the field in the section's struct */
+    void (*set)(void *obj, const pala_value *v);   /* PALA_ST_SET */
+} pala_keybind;
+
 typedef struct pala_keydef {
     int sect;             /* enum pala_sect */
-    const char *name;
+    const char *name;     /* as written in a control file; also PALA_KEY_<name> */
     int type;             /* enum pala_ktype */
     const char *def;      /* default as text; NULL: none (required where used) */
-    const char *unit;
+    const char *unit;     /* SI unit of the numbers, "-" if none */
     double lo, hi;        /* range of numbers */
+    pala_keybind bind;    /* where the value goes (pala_key_store) */
     int nmin, nmax;       /* count of numbers for PALA_K_REALS */
     const char *choices;  /* words for PALA_K_WORD / PALA_K_ORIENT */
+    const int *codes;     /* the value stored for each word of choices, in order; ends with -1 */
     int ref;              /* section kind referenced by PALA_K_NAME */
     int repeat;           /* may appear more than once */
-    const char *doc;
+    const char *doc;      /* one line for `pala help` and missing-key messages */
 } pala_keydef;
 
-extern const pala_keydef pala_keys[];
-extern const int pala_nkeys;
+extern const pala_keydef pala_keys[PALA_NKEYS];   /* indexed by enum pala_key */
+extern const int pala_nkeys;                       /* PALA_NKEYS */
 extern const char *const pala_sect_names[PALA_S_N];
+
+/* Store the checked value text of key k in obj, the struct of the key's section. */
+void pala_key_store(const pala_keydef *k, void *obj, const char *text);
+/* The index of word w among choices ("a|b|c"), or -1. */
+int pala_key_word(const char *choices, const char *w);
+/* Parse blank-separated reals into out[0..max): 0 and the count in *n; -1 if a word is not a
+ * finite number, -2 if there are more than max. */
+int pala_key_reals(const char *txt, double *out, int max, int *n);
+
+/* scene.c: the struct the keys of section [KIND NAME] of a loaded scene were stored in
+ * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,
+ * pala_group_keys), or NULL if it has no such section.  For the tests. */
+void *pala_scene_keys(pala_scene *s, int kind, const char *name);
 
 #endif

@@ -11,15 +11,21 @@ typedef struct pala_group {
     int tfirst, tcount;      /* templates of the grain type (random types have several) */
     int random_variant;      /* pick a template at random (else grain q takes tfirst + tnext + q) */
     int tnext;               /* templates of this type already used by earlier groups */
-    long count;
-    int placement, region, orient;
-    double rbox[6];          /* region = box */
-    pala_vec3 slab_n;        /* region = slab: unit normal, offset, thickness */
-    double slab_off, slab_th;
-    double spacing;          /* lattice spacing, 0 = auto */
-    double *at;              /* list: count x 6 (x y z vx vy vz) */
-    pala_vec3 vel, omega, orient_r;
-    double vspread;
+    /* set from the group's keys (keys.c binds each key to its field) */
+    long count;              /* number of grains (count) */
+    int placement;           /* PALA_PLACE_* (placement) */
+    int region;              /* PALA_REGION_* (region) */
+    int orient;              /* PALA_ORIENT_* (orientation) */
+    double rbox[6];          /* region = box: xlo xhi ylo yhi zlo zhi, m (region_box) */
+    pala_vec3 slab_n;        /* region = slab: unit normal of the mid-plane (slab_normal) */
+    double slab_off;         /* region = slab: offset of the mid-plane along slab_n, m */
+    double slab_th;          /* region = slab: thickness, m (slab_thickness) */
+    double spacing;          /* lattice spacing, m; 0 = auto (lattice_spacing) */
+    double *at;              /* list: count x 6 (x y z m, vx vy vz m/s) from the 'at' lines */
+    pala_vec3 vel;           /* velocity of every grain, m/s (velocity) */
+    pala_vec3 omega;         /* angular velocity of every grain, 1/s (angular_velocity) */
+    pala_vec3 orient_r;      /* orient = PALA_ORIENT_GIVEN: rotation vector (orientation) */
+    double vspread;          /* standard deviation of the random velocity, m/s (velocity_spread) */
 } pala_group;
 
 /* Adds the group's grains to w.  Returns the number placed, or -1 with a message. */

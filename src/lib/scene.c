@@ -2,7 +2,11 @@
  *
  * Format (docs/control-file.md): one `key = value` per line, `#` starts a comment,
  * sections `[material NAME]`, `[grain NAME]`, `[group NAME]` hold the keys of a
- * material, a grain type and a group of grains.  Every key is in the table of keys.c.
+ * material, a grain type and a group of grains.  Every key is in the table of keys.c,
+ * which binds it to a field of the struct its section fills (pala_top_keys,
+ * pala_material, pala_grain_keys, pala_group_keys): the reader checks every value, stores
+ * each section's values by walking the table (bind_section), then builds the world from
+ * those structs.  Code names a key only by its constant PALA_KEY_name.
  * Errors are reported as `FILE:LINE: message` with a suggestion; overrides
  * (--set KEY=VALUE, KEY = dt or material.NAME.friction) as `--set 'KEY=VALUE': message`. */
 #include "alloc.h"
@@ -16,7 +20,16 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct section { int kind; char name[32]; int line; } section;
+typedef struct section {
+    int kind;                /* enum pala_sect */
+    char name[32];
+    int line;                /* line of the header; 0 for the top level */
+    union {                  /* what the section's keys fill (the top level's: pala_scene.top) */
+        pala_material mat;
+        pala_grain_keys grain;
+        pala_group_keys group;
+    } keys;
+} section;
 typedef struct entry {
     int sect;                /* index into sec */
     const pala_keydef *k;
@@ -26,15 +39,12 @@ typedef struct entry {
 } entry;
 
 struct pala_scene {
-    char *path;
-    section *sec; int nsec;
-    entry *ent; int nent;
-    FILE *err;
-    pala_world w;
-    pala_rng rng;
-    long steps, energy_every, traj_every;
-    char valbuf[256];
-    int built;
+    char *path;              /* the control file */
+    section *sec; int nsec;  /* sections in file order; sec[0] is the top level */
+    entry *ent; int nent;    /* key lines in file order, then overrides */
+    FILE *err;               /* where messages go */
+    pala_top_keys top;       /* the top-level keys, with the world they build */
+    pala_rng rng;            /* random shapes, placement, orientations */
 };
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -105,23 +115,6 @@ static void unknown_key(pala_scene *s, int line, const char *set, int kind, cons
 }
 
 /* ---- value parsing ---------------------------------------------------------------- */
-static int parse_reals(const char *txt, double *out, int max, int *n)
-{
-    const char *p = txt;
-    *n = 0;
-    for (;;) {
-        while (isspace((unsigned char)*p)) p++;
-        if (!*p) return 0;
-        if (*n == max) return -2;
-        char *end;
-        errno = 0;
-        double v = strtod(p, &end);
-        if (end == p || (*end && !isspace((unsigned char)*end)) || !isfinite(v)) return -1;
-        out[(*n)++] = v;
-        p = end;
-    }
-}
-
 static const char *expected(const pala_keydef *k, char *buf, size_t len)
 {
     switch (k->type) {
@@ -137,19 +130,6 @@ static const char *expected(const pala_keydef *k, char *buf, size_t len)
     default: snprintf(buf, len, "one of %s, or three numbers", k->choices); break;
     }
     return buf;
-}
-
-static int word_in(const char *w, const char *choices)
-{
-    size_t n = strlen(w);
-    const char *p = choices;
-    while (p && *p) {
-        const char *bar = strchr(p, '|');
-        size_t l = bar ? (size_t)(bar - p) : strlen(p);
-        if (l == n && !strncmp(p, w, n)) return 1;
-        p = bar ? bar + 1 : NULL;
-    }
-    return 0;
 }
 
 static int find_section(const pala_scene *s, int kind, const char *name)
@@ -172,7 +152,7 @@ static int check_value(pala_scene *s, const entry *e)
     }
     switch (k->type) {
     case PALA_K_WORD:
-        if (!word_in(e->val, k->choices)) {
+        if (pala_key_word(k->choices, e->val) < 0) {
             EERR(s, e, "'%s = %s': expected %s", k->name, e->val, expected(k, eb, sizeof eb));
             return -1;
         }
@@ -185,13 +165,13 @@ static int check_value(pala_scene *s, const entry *e)
         return 0;
     case PALA_K_PATH: return 0;
     case PALA_K_ORIENT:
-        if (word_in(e->val, k->choices)) return 0;
+        if (pala_key_word(k->choices, e->val) >= 0) return 0;
         /* fall through: three numbers */
     default: break;
     }
     int max = k->type == PALA_K_INT || k->type == PALA_K_REAL ? 1 : k->nmax;
     int min = k->type == PALA_K_INT || k->type == PALA_K_REAL ? 1 : k->nmin;
-    int rc = parse_reals(e->val, v, max, &n);
+    int rc = pala_key_reals(e->val, v, max, &n);
     if (rc == -1 || (rc == 0 && n < min) || rc == -2) {
         EERR(s, e, "'%s = %s': expected %s", k->name, e->val, expected(k, eb, sizeof eb));
         return -1;
@@ -240,16 +220,18 @@ static int add_section(pala_scene *s, int kind, const char *name, int line)
 {
     PALA_GROW(s->sec, s->nsec + 1);
     section *c = &s->sec[s->nsec];
+    memset(c, 0, sizeof *c);
     c->kind = kind;
     snprintf(c->name, sizeof c->name, "%s", name);
     c->line = line;
     return s->nsec++;
 }
 
-static entry *find_entry(const pala_scene *s, int sect, const char *key)
+/* The last entry of key (enum pala_key) in section sect, or NULL. */
+static entry *find_entry(const pala_scene *s, int sect, int key)
 {
     for (int i = s->nent - 1; i >= 0; i--)
-        if (s->ent[i].sect == sect && !strcmp(s->ent[i].k->name, key)) return &s->ent[i];
+        if (s->ent[i].sect == sect && s->ent[i].k == &pala_keys[key]) return &s->ent[i];
     return NULL;
 }
 
@@ -293,7 +275,7 @@ static int read_file(pala_scene *s)
         char *key = trim(p), *val = trim(eq + 1);
         const pala_keydef *k = find_key(s->sec[cur].kind, key);
         if (!k) { unknown_key(s, line, NULL, s->sec[cur].kind, key); bad = 1; continue; }
-        entry *old = find_entry(s, cur, key);
+        entry *old = find_entry(s, cur, (int)(k - pala_keys));
         if (old && !k->repeat) {
             emsg(s, line, NULL, "'%s' is set twice in this section (first at line %d); keep one", key, old->line);
             bad = 1;
@@ -341,15 +323,15 @@ static int apply_override(pala_scene *s, char *set)
     if (k->repeat) { emsg(s, 0, set, "'%s' is a repeated key and cannot be overridden; edit the file", name); return -1; }
     /* steps and end_time are two ways to give the run length: an override of one replaces
      * the other where the file gives it (both as overrides stay an error) */
-    const char *other = sect == 0 && !strcmp(name, "steps") ? "end_time" : sect == 0 && !strcmp(name, "end_time") ? "steps" : NULL;
-    entry *o = other ? find_entry(s, 0, other) : NULL;
+    int other = k == &pala_keys[PALA_KEY_steps] ? PALA_KEY_end_time : k == &pala_keys[PALA_KEY_end_time] ? PALA_KEY_steps : -1;
+    entry *o = other >= 0 ? find_entry(s, 0, other) : NULL;
     if (o && !o->set) {
         free(o->val);
         long i = o - s->ent;
         memmove(o, o + 1, (size_t)(s->nent - i - 1) * sizeof *o);
         s->nent--;
     }
-    entry *e = find_entry(s, sect, name);
+    entry *e = find_entry(s, sect, (int)(k - pala_keys));
     if (e) { free(e->val); e->val = xstrdup(v); e->line = 0; e->set = set; }
     else {
         PALA_GROW(s->ent, s->nent + 1);
@@ -358,35 +340,24 @@ static int apply_override(pala_scene *s, char *set)
     return 0;
 }
 
-/* ---- typed getters (values already validated) -------------------------------------- */
-static const char *getv(pala_scene *s, int sect, const char *key)
+/* ---- storing the values ------------------------------------------------------------ */
+/* Store the value of each key of section i, else its default, in obj, the struct of the
+ * section (keys.h); a repeated key once per line, in order. */
+static void bind_section(pala_scene *s, int i, void *obj)
 {
-    entry *e = find_entry(s, sect, key);
-    if (e) return e->val;
-    const pala_keydef *k = find_key(s->sec[sect].kind, key);
-    return k ? k->def : NULL;
+    for (int k = 0; k < PALA_NKEYS; k++) {
+        const pala_keydef *kd = &pala_keys[k];
+        if (kd->sect != s->sec[i].kind || kd->repeat) continue;
+        const entry *e = find_entry(s, i, k);
+        const char *v = e ? e->val : kd->def;
+        if (v) pala_key_store(kd, obj, v);
+    }
+    for (int e = 0; e < s->nent; e++)
+        if (s->ent[e].sect == i && s->ent[e].k->repeat) pala_key_store(s->ent[e].k, obj, s->ent[e].val);
 }
-static double getr(pala_scene *s, int sect, const char *key) { const char *v = getv(s, sect, key); return v ? strtod(v, NULL) : 0; }
-static int getn(pala_scene *s, int sect, const char *key, double *out, int max)
-{
-    const char *v = getv(s, sect, key);
-    int n = 0;
-    if (v) parse_reals(v, out, max, &n);
-    return n;
-}
-static pala_vec3 getv3(pala_scene *s, int sect, const char *key)
-{
-    double a[3] = {0, 0, 0};
-    getn(s, sect, key, a, 3);
-    return pala_v(a[0], a[1], a[2]);
-}
-static int is(pala_scene *s, int sect, const char *key, const char *word)
-{
-    const char *v = getv(s, sect, key);
-    return v && !strcmp(v, word);
-}
+
 /* line of a key for messages: its own line, else the section's header line */
-static int kline(pala_scene *s, int sect, const char *key, char **set)
+static int kline(pala_scene *s, int sect, int key, char **set)
 {
     entry *e = find_entry(s, sect, key);
     *set = e ? e->set : NULL;
@@ -394,16 +365,16 @@ static int kline(pala_scene *s, int sect, const char *key, char **set)
 }
 #define SERR(s, sect, key, ...) do { char *set_; int l_ = kline((s), (sect), (key), &set_); emsg((s), l_, set_, __VA_ARGS__); } while (0)
 
-static int require(pala_scene *s, int sect, const char *key, const char *why)
+static int require(pala_scene *s, int sect, int key, const char *why)
 {
     if (find_entry(s, sect, key)) return 0;
     const section *c = &s->sec[sect];
-    const pala_keydef *k = find_key(c->kind, key);
+    const pala_keydef *k = &pala_keys[key];
     char eb[128];
     if (c->kind == PALA_S_TOP)
-        emsg(s, 0, NULL, "missing key '%s' (%s): add e.g. '%s = ...', %s", key, k->doc, key, expected(k, eb, sizeof eb));
+        emsg(s, 0, NULL, "missing key '%s' (%s): add e.g. '%s = ...', %s", k->name, k->doc, k->name, expected(k, eb, sizeof eb));
     else
-        emsg(s, c->line, NULL, "[%s %s] needs '%s' %s: %s", pala_sect_names[c->kind], c->name, key, why, k->doc);
+        emsg(s, c->line, NULL, "[%s %s] needs '%s' %s: %s", pala_sect_names[c->kind], c->name, k->name, why, k->doc);
     return -1;
 }
 
@@ -414,12 +385,10 @@ static int build_materials(pala_scene *s, int *matidx)
     for (int i = 0; i < s->nsec; i++) {
         matidx[i] = -1;
         if (s->sec[i].kind != PALA_S_MATERIAL) continue;
-        bad |= require(s, i, "density", "") | require(s, i, "young", "");
-        pala_material m;
-        snprintf(m.name, sizeof m.name, "%s", s->sec[i].name);
-        m.rho = getr(s, i, "density"); m.E = getr(s, i, "young"); m.sigma = getr(s, i, "poisson");
-        m.delta = getr(s, i, "delta"); m.mu = getr(s, i, "friction"); m.nu = getr(s, i, "slip_velocity");
-        matidx[i] = pala_world_add_material(&s->w, &m);
+        bad |= require(s, i, PALA_KEY_density, "") | require(s, i, PALA_KEY_young, "");
+        pala_material *m = &s->sec[i].keys.mat;
+        snprintf(m->name, sizeof m->name, "%s", s->sec[i].name);
+        matidx[i] = pala_world_add_material(&s->top.w, m);
     }
     return bad ? -1 : 0;
 }
@@ -435,8 +404,9 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
         emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
         return -1;
     }
-    if (find_entry(s, i, "volume_radius")) pala_template_scale(t, shape, rout, getr(s, i, "volume_radius"));
-    pala_world_add_template(&s->w, t, shape, rout);
+    double req = s->sec[i].keys.grain.volume_radius;
+    if (req > 0) pala_template_scale(t, shape, rout, req);
+    pala_world_add_template(&s->top.w, t, shape, rout);
     return 0;
 }
 
@@ -444,79 +414,143 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
  * the range of template indices of section i. */
 static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst, int *tcount, int ngrains)
 {
-    int bad = require(s, i, "material", "") | require(s, i, "shape", "(sphere, spheres or random)");
+    const pala_grain_keys *gk = &s->sec[i].keys.grain;
+    pala_world *w = &s->top.w;
+    int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
     if (bad) return -1;
-    int mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, i, "material"))];
-    double rho = s->w.mat[mat].rho;
-    long ns = (long)getr(s, i, "mc_samples");
-    int dim = s->w.dim;
+    int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
+    double rho = w->mat[mat].rho;
     pala_template t;
     memset(&t, 0, sizeof t);
     snprintf(t.name, sizeof t.name, "%s", s->sec[i].name);
     t.material = mat;
-    *tfirst = s->w.ntmpl;
+    *tfirst = w->ntmpl;
     *tcount = 0;
     enum { MAXC = 64 };
     pala_vec3 c[MAXC];
     double rad[MAXC];
-    int nvar = 1;
-    if (is(s, i, "shape", "random")) {
-        if (require(s, i, "component_radius", "for shape = random")) return -1;
-        double nn[2], rr[2];
-        getn(s, i, "components", nn, 2);
-        getn(s, i, "component_radius", rr, 2);
-        if (nn[0] > nn[1]) { SERR(s, i, "components", "'components': the least (%g) exceeds the most (%g)", nn[0], nn[1]); return -1; }
-        if (rr[0] > rr[1]) { SERR(s, i, "component_radius", "'component_radius': the least (%g) exceeds the largest (%g)", rr[0], rr[1]); return -1; }
-        if (nn[0] != floor(nn[0]) || nn[1] != floor(nn[1])) { SERR(s, i, "components", "'components': expected two integers (least and most)"); return -1; }
-        pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], getr(s, i, "spread")};
-        nvar = (int)getr(s, i, "variants");
+    if (gk->shape == PALA_SHAPE_RANDOM) {
+        if (require(s, i, PALA_KEY_component_radius, "for shape = random")) return -1;
+        const double *nn = gk->components, *rr = gk->component_radius;
+        if (nn[0] > nn[1]) { SERR(s, i, PALA_KEY_components, "'components': the least (%g) exceeds the most (%g)", nn[0], nn[1]); return -1; }
+        if (rr[0] > rr[1]) { SERR(s, i, PALA_KEY_component_radius, "'component_radius': the least (%g) exceeds the largest (%g)", rr[0], rr[1]); return -1; }
+        if (nn[0] != floor(nn[0]) || nn[1] != floor(nn[1])) { SERR(s, i, PALA_KEY_components, "'components': expected two integers (least and most)"); return -1; }
+        pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], gk->spread};
+        int nvar = gk->variants;
         if (nvar == 0) nvar = ngrains > 0 ? ngrains : 1;
         for (int v = 0; v < nvar; v++) {
-            int n = pala_factory_make(&f, &s->rng, dim, c, rad);
+            int n = pala_factory_make(&f, &s->rng, w->dim, c, rad);
             if (n < f.nmin) {
-                SERR(s, i, "components", "[grain %s]: could only fit %d of at least %d components without one inside another; "
+                SERR(s, i, PALA_KEY_components, "[grain %s]: could only fit %d of at least %d components without one inside another; "
                      "raise spread or narrow component_radius", s->sec[i].name, n, f.nmin);
                 return -1;
             }
-            if (add_template(s, i, &t, n, c, rad, rho, ns)) return -1;
+            if (add_template(s, i, &t, n, c, rad, rho, gk->mc_samples)) return -1;
         }
         *tcount = nvar;
         return 0;
     }
     int n = 0;
-    if (is(s, i, "shape", "sphere")) {
-        if (require(s, i, "radius", "for shape = sphere")) return -1;
+    if (gk->shape == PALA_SHAPE_SPHERE) {
+        if (require(s, i, PALA_KEY_radius, "for shape = sphere")) return -1;
         c[0] = pala_v(0, 0, 0);
-        rad[0] = getr(s, i, "radius");
+        rad[0] = gk->radius;
         n = 1;
     } else {
+        if (gk->nsphere == 0) { emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = spheres but no 'sphere = x y z r' lines", s->sec[i].name); return -1; }
         for (int e = 0; e < s->nent; e++) {
             entry *en = &s->ent[e];
-            if (en->sect != i || strcmp(en->k->name, "sphere")) continue;
+            if (en->sect != i || en->k != &pala_keys[PALA_KEY_sphere]) continue;
             if (n == MAXC) { EERR(s, en, "more than %d components; split the grain", MAXC); return -1; }
             double v[4];
             int k;
-            parse_reals(en->val, v, 4, &k);
+            pala_key_reals(en->val, v, 4, &k);
             if (!(v[3] > 0)) { EERR(s, en, "'sphere = %s': the radius (4th number) must be positive", en->val); return -1; }
-            if (dim == 2 && v[2] != 0) { EERR(s, en, "'sphere = %s': in 2D every centre needs z = 0", en->val); return -1; }
+            if (w->dim == 2 && v[2] != 0) { EERR(s, en, "'sphere = %s': in 2D every centre needs z = 0", en->val); return -1; }
             c[n] = pala_v(v[0], v[1], v[2]);
             rad[n] = v[3];
             n++;
         }
-        if (n == 0) { emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = spheres but no 'sphere = x y z r' lines", s->sec[i].name); return -1; }
     }
-    if (add_template(s, i, &t, n, c, rad, rho, ns)) return -1;
+    if (add_template(s, i, &t, n, c, rad, rho, gk->mc_samples)) return -1;
     *tcount = 1;
+    return 0;
+}
+
+/* A group: check its keys and place its grains (place.c).  The templates of its grain type
+ * are tfirst[ti] .. + tcount[ti]; tnext[ti] of them are already used. */
+static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcount, int *tnext)
+{
+    pala_world *w = &s->top.w;
+    pala_group_keys *gk = &s->sec[g].keys.group;
+    pala_group *grp = &gk->place;
+    if (require(s, g, PALA_KEY_grain, "(the grain type to place)")) return -1;
+    int ti = find_section(s, PALA_S_GRAIN, gk->grain);
+    grp->tfirst = tfirst[ti];
+    grp->tcount = tcount[ti];
+    grp->random_variant = tcount[ti] > 1 && s->sec[ti].keys.grain.variants > 0;
+    grp->tnext = tnext[ti];   /* random types without variants: each grain its own shape */
+    int nat = gk->nat;
+    if (grp->placement == PALA_PLACE_LIST) {
+        if (nat == 0) { emsg(s, s->sec[g].line, NULL, "[group %s] has placement = list but no 'at = x y z' lines", s->sec[g].name); return -1; }
+        if (!find_entry(s, g, PALA_KEY_count)) grp->count = nat;
+        if (grp->count != nat) { SERR(s, g, PALA_KEY_count, "count = %ld but the group has %d 'at' lines; make them agree", grp->count, nat); return -1; }
+        grp->at = pala_xrealloc(NULL, (size_t)nat * 6 * sizeof(double));
+        int q = 0, bad = 0;
+        for (int e = 0; e < s->nent; e++) {
+            entry *en = &s->ent[e];
+            if (en->sect != g || en->k != &pala_keys[PALA_KEY_at]) continue;
+            double v[6] = {0, 0, 0, 0, 0, 0};
+            int k;
+            pala_key_reals(en->val, v, 6, &k);
+            if (k != 3 && k != 6) { EERR(s, en, "'at = %s': expected x y z, or x y z vx vy vz", en->val); bad = 1; }
+            if (w->dim == 2 && (v[2] != 0 || v[5] != 0)) { EERR(s, en, "'at = %s': in 2D, z and vz must be 0", en->val); bad = 1; }
+            memcpy(grp->at + 6 * q++, v, sizeof v);
+        }
+        if (bad) return -1;
+    } else {
+        if (require(s, g, PALA_KEY_count, "(how many grains)")) return -1;
+        if (nat) { emsg(s, s->sec[g].line, NULL, "[group %s] has 'at' lines but placement is not list; add 'placement = list'", s->sec[g].name); return -1; }
+    }
+    if (grp->region == PALA_REGION_BOX && require(s, g, PALA_KEY_region_box, "for region = box")) return -1;
+    if (grp->region == PALA_REGION_SLAB) {
+        if (require(s, g, PALA_KEY_slab_thickness, "for region = slab")) return -1;
+        if (pala_vnorm(grp->slab_n) == 0) { SERR(s, g, PALA_KEY_slab_normal, "'slab_normal' must not be the zero vector"); return -1; }
+        grp->slab_n = pala_vscale(1 / pala_vnorm(grp->slab_n), grp->slab_n);
+    }
+    if (grp->region != PALA_REGION_BOX && w->container == PALA_CONTAINER_NONE && grp->placement != PALA_PLACE_LIST) {
+        SERR(s, g, PALA_KEY_region, "with container = none, random and lattice placement need region = box (a finite region)"); return -1;
+    }
+    if (w->dim == 2) {
+        if (grp->vel.z != 0) { SERR(s, g, PALA_KEY_velocity, "in 2D the velocity needs z = 0"); return -1; }
+        if (grp->omega.x != 0 || grp->omega.y != 0) { SERR(s, g, PALA_KEY_angular_velocity, "in 2D grains turn about z only: use 0 0 wz"); return -1; }
+        if (grp->orient == PALA_ORIENT_GIVEN && (grp->orient_r.x != 0 || grp->orient_r.y != 0)) { SERR(s, g, PALA_KEY_orientation, "in 2D the rotation vector must be 0 0 rz"); return -1; }
+    }
+    char err[320];
+    int n0 = w->n;
+    long placed = pala_place_group(w, grp, &s->rng, err, sizeof err);
+    if (placed > 0) tnext[ti] += (int)placed;
+    free(grp->at);
+    grp->at = NULL;
+    if (placed < 0 && grp->placement == PALA_PLACE_LIST) {
+        /* a list is placed in order: the grains added so far say which 'at' failed */
+        entry *en = NULL;
+        for (int e = 0, q = 0; e < s->nent && !en; e++)
+            if (s->ent[e].sect == g && s->ent[e].k == &pala_keys[PALA_KEY_at] && q++ == w->n - n0) en = &s->ent[e];
+        if (en) EERR(s, en, "[group %s]: %s", s->sec[g].name, err);
+        else SERR(s, g, PALA_KEY_at, "[group %s]: %s", s->sec[g].name, err);
+        return -1;
+    }
+    if (placed < 0) { SERR(s, g, PALA_KEY_count, "[group %s]: %s", s->sec[g].name, err); return -1; }
     return 0;
 }
 
 /* lammps_data is relative to the control file's folder; the resolved path replaces the
  * value, so the effective control file of a run (control.txt) finds the file too. */
-static const char *resolve_lammps_path(pala_scene *s)
+static void resolve_lammps_path(pala_scene *s)
 {
-    entry *e = find_entry(s, 0, "lammps_data");
-    if (!e) return NULL;
-    if (e->val[0] == '/') return e->val;
+    entry *e = find_entry(s, 0, PALA_KEY_lammps_data);
+    if (!e || e->val[0] == '/') return;
     const char *slash = strrchr(s->path, '/');
     char cwd[4096] = "";
     if (s->path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
@@ -526,69 +560,56 @@ static const char *resolve_lammps_path(pala_scene *s)
     snprintf(p, n, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", dl, s->path, dl ? "/" : "", e->val);
     free(e->val);
     e->val = p;
-    return p;
 }
 
 static int build_world(pala_scene *s)
 {
-    pala_world *w = &s->w;
+    pala_top_keys *top = &s->top;
+    pala_world *w = &top->w;
     int bad = 0;
-    w->dim = (int)getr(s, 0, "dimension");
-    pala_rng_seed(&s->rng, (uint64_t)getr(s, 0, "seed"));
+    resolve_lammps_path(s);
+    for (int i = 0; i < s->nsec; i++) bind_section(s, i, i == 0 ? (void *)top : (void *)&s->sec[i].keys);
+    const char *lmp = top->lammps_data;
+    pala_rng_seed(&s->rng, (uint64_t)top->seed);
     /* time */
-    bad |= require(s, 0, "dt", "");
-    w->dt = getr(s, 0, "dt");
-    int hs = find_entry(s, 0, "steps") != NULL, he = find_entry(s, 0, "end_time") != NULL;
+    bad |= require(s, 0, PALA_KEY_dt, "");
+    int hs = find_entry(s, 0, PALA_KEY_steps) != NULL, he = find_entry(s, 0, PALA_KEY_end_time) != NULL;
     if (hs && he) {
-        SERR(s, 0, "end_time", "give either 'steps' or 'end_time', not both%s",
-             find_entry(s, 0, "end_time")->set ? " (drop one of the two --set)" : "; delete one of the two lines");
+        SERR(s, 0, PALA_KEY_end_time, "give either 'steps' or 'end_time', not both%s",
+             find_entry(s, 0, PALA_KEY_end_time)->set ? " (drop one of the two --set)" : "; delete one of the two lines");
         bad = 1;
     }
     else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
-    else if (!bad) s->steps = hs ? (long)getr(s, 0, "steps") : lround(getr(s, 0, "end_time") / w->dt);
-    s->energy_every = (long)getr(s, 0, "energy_every");
-    s->traj_every = (long)getr(s, 0, "trajectory_every");
-    w->max_overlap = getr(s, 0, "max_overlap");
-    w->skin = getr(s, 0, "neighbor_skin");
-    w->hertz = is(s, 0, "hertz", "textbook") ? PALA_HERTZ_TEXTBOOK : PALA_HERTZ_PAPER;
-    w->rotation_step = is(s, 0, "rotation_step", "paper") ? PALA_ROTSTEP_PAPER : PALA_ROTSTEP_MIDPOINT;
-    w->g = getv3(s, 0, "gravity");
-    const char *lmp = resolve_lammps_path(s);
-    if (lmp && w->dim != 3) { SERR(s, 0, "lammps_data", "lammps_data needs dimension = 3"); bad = 1; }
-    if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, "gravity", "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
+    else if (!bad && he) top->steps = lround(top->end_time / w->dt);
+    if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
+    if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, PALA_KEY_gravity, "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
     /* container */
-    if (is(s, 0, "container", "box")) {
-        w->container = PALA_CONTAINER_BOX;
-        double b[6];
-        if (!find_entry(s, 0, "box") && lmp) {
+    if (w->container == PALA_CONTAINER_BOX) {
+        if (!find_entry(s, 0, PALA_KEY_box) && lmp) {
             char err[320];
-            if (pala_lammps_box(lmp, b, err, sizeof err)) { SERR(s, 0, "lammps_data", "%s", err); bad = 1; }
-            else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, "lammps_data", "the box of %s is empty; give 'box'", lmp); bad = 1; }
+            double b[6];
+            if (pala_lammps_box(lmp, b, err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); bad = 1; }
+            else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, PALA_KEY_lammps_data, "the box of %s is empty; give 'box'", lmp); bad = 1; }
             else {
                 w->box_lo = pala_v(b[0], b[2], b[4]);
                 w->box_hi = pala_v(b[1], b[3], b[5]);
             }
-        } else if (require(s, 0, "box", "")) bad = 1;
+        } else if (require(s, 0, PALA_KEY_box, "")) bad = 1;
         else {
-            getn(s, 0, "box", b, 6);
-            w->box_lo = pala_v(b[0], b[2], b[4]);
-            w->box_hi = pala_v(b[1], b[3], b[5]);
+            const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
             if (w->dim == 2) { w->box_lo.z = -HUGE_VAL; w->box_hi.z = HUGE_VAL; }
             for (int a = 0; a < (w->dim == 2 ? 2 : 3); a++)
-                if (!(b[2 * a + 1] > b[2 * a])) { SERR(s, 0, "box", "'box': %s must exceed %s (give xlo xhi ylo yhi zlo zhi)", (const char *[]){"xhi", "yhi", "zhi"}[a], (const char *[]){"xlo", "ylo", "zlo"}[a]); bad = 1; break; }
+                if (!(hi[a] > lo[a])) { SERR(s, 0, PALA_KEY_box, "'box': %s must exceed %s (give xlo xhi ylo yhi zlo zhi)", (const char *[]){"xhi", "yhi", "zhi"}[a], (const char *[]){"xlo", "ylo", "zlo"}[a]); bad = 1; break; }
         }
-    } else if (is(s, 0, "container", "cavity")) {
-        w->container = PALA_CONTAINER_CAVITY;
-        if (require(s, 0, "cavity_radius", "")) bad = 1;
-        w->cav_R = getr(s, 0, "cavity_radius");
-        w->cav_c = getv3(s, 0, "cavity_centre");
-        if (w->dim == 2 && w->cav_c.z != 0) { SERR(s, 0, "cavity_centre", "in 2D the cavity centre needs z = 0"); bad = 1; }
+    } else if (w->container == PALA_CONTAINER_CAVITY) {
+        if (require(s, 0, PALA_KEY_cavity_radius, "")) bad = 1;
+        if (w->dim == 2 && w->cav_c.z != 0) { SERR(s, 0, PALA_KEY_cavity_centre, "in 2D the cavity centre needs z = 0"); bad = 1; }
     }
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
     if (w->container != PALA_CONTAINER_NONE) {
-        if (require(s, 0, "wall_material", "")) bad = 1;
-        else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, "wall_material"))];
+        if (require(s, 0, PALA_KEY_wall_material, "")) bad = 1;
+        else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, top->wall_material)];
     }
     if (w->nmat == 0 && !bad) { emsg(s, 0, NULL, "no [material NAME] section: grains need a material"); bad = 1; }
     if (bad) { free(matidx); return -1; }
@@ -600,107 +621,29 @@ static int build_world(pala_scene *s)
         tfirst[i] = tcount[i] = 0;
         if (s->sec[i].kind != PALA_S_GRAIN) continue;
         int use = 0;
-        for (int g = 0; g < s->nsec; g++)
-            if (s->sec[g].kind == PALA_S_GROUP && getv(s, g, "grain") && !strcmp(getv(s, g, "grain"), s->sec[i].name))
-            {
-                int nat = 0;
-                for (int e = 0; e < s->nent; e++) nat += s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at");
-                use += find_entry(s, g, "count") ? (int)getr(s, g, "count") : nat;
-            }
+        for (int g = 0; g < s->nsec; g++) {
+            const pala_group_keys *gk = &s->sec[g].keys.group;
+            if (s->sec[g].kind == PALA_S_GROUP && gk->grain && !strcmp(gk->grain, s->sec[i].name))
+                use += find_entry(s, g, PALA_KEY_count) ? (int)gk->place.count : gk->nat;
+        }
         if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], use)) bad = 1;
     }
     /* grains of a LAMMPS data file, before the groups (which then avoid them) */
     if (lmp && !bad) {
-        if (require(s, 0, "lammps_material", "")) bad = 1;
+        if (require(s, 0, PALA_KEY_lammps_material, "")) bad = 1;
         else {
             char err[320];
-            int m = matidx[find_section(s, PALA_S_MATERIAL, getv(s, 0, "lammps_material"))];
-            if (pala_lammps_import(w, lmp, m, (long)getr(s, 0, "lammps_mc_samples"), err, sizeof err)) { SERR(s, 0, "lammps_data", "%s", err); bad = 1; }
+            int m = matidx[find_section(s, PALA_S_MATERIAL, top->lammps_material)];
+            if (pala_lammps_import(w, lmp, m, top->lammps_mc_samples, err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); bad = 1; }
         }
     }
-    /* groups */
+    /* groups, in file order */
     int ngroups = 0;
-    for (int g = 0; g < s->nsec && !bad; g++) {
-        if (s->sec[g].kind != PALA_S_GROUP) continue;
-        ngroups++;
-        if (require(s, g, "grain", "(the grain type to place)")) { bad = 1; break; }
-        int ti = find_section(s, PALA_S_GRAIN, getv(s, g, "grain"));
-        pala_group grp;
-        memset(&grp, 0, sizeof grp);
-        grp.tfirst = tfirst[ti];
-        grp.tcount = tcount[ti];
-        grp.random_variant = tcount[ti] > 1 && getr(s, ti, "variants") > 0;
-        grp.tnext = tnext[ti];   /* random types without variants: each grain its own shape */
-        int nat = 0;
-        for (int e = 0; e < s->nent; e++) if (s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at")) nat++;
-        if (is(s, g, "placement", "list")) {
-            grp.placement = PALA_PLACE_LIST;
-            if (nat == 0) { emsg(s, s->sec[g].line, NULL, "[group %s] has placement = list but no 'at = x y z' lines", s->sec[g].name); bad = 1; break; }
-            grp.count = find_entry(s, g, "count") ? (long)getr(s, g, "count") : nat;
-            if (grp.count != nat) { SERR(s, g, "count", "count = %ld but the group has %d 'at' lines; make them agree", grp.count, nat); bad = 1; break; }
-            grp.at = pala_xrealloc(NULL, (size_t)nat * 6 * sizeof(double));
-            int q = 0;
-            for (int e = 0; e < s->nent; e++) {
-                entry *en = &s->ent[e];
-                if (en->sect != g || strcmp(en->k->name, "at")) continue;
-                double v[6] = {0, 0, 0, 0, 0, 0};
-                int k;
-                parse_reals(en->val, v, 6, &k);
-                if (k != 3 && k != 6) { EERR(s, en, "'at = %s': expected x y z, or x y z vx vy vz", en->val); bad = 1; }
-                if (w->dim == 2 && (v[2] != 0 || v[5] != 0)) { EERR(s, en, "'at = %s': in 2D, z and vz must be 0", en->val); bad = 1; }
-                memcpy(grp.at + 6 * q++, v, sizeof v);
-            }
-            if (bad) { free(grp.at); break; }
-        } else {
-            if (require(s, g, "count", "(how many grains)")) { bad = 1; break; }
-            grp.count = (long)getr(s, g, "count");
-            grp.placement = is(s, g, "placement", "lattice") ? PALA_PLACE_LATTICE : PALA_PLACE_RANDOM;
-            if (nat) { emsg(s, s->sec[g].line, NULL, "[group %s] has 'at' lines but placement is not list; add 'placement = list'", s->sec[g].name); bad = 1; break; }
+    for (int g = 0; g < s->nsec && !bad; g++)
+        if (s->sec[g].kind == PALA_S_GROUP) {
+            ngroups++;
+            if (build_group(s, g, tfirst, tcount, tnext)) bad = 1;
         }
-        grp.region = is(s, g, "region", "box") ? PALA_REGION_BOX : is(s, g, "region", "slab") ? PALA_REGION_SLAB : PALA_REGION_CONTAINER;
-        if (grp.region == PALA_REGION_BOX) {
-            if (require(s, g, "region_box", "for region = box")) { bad = 1; break; }
-            getn(s, g, "region_box", grp.rbox, 6);
-        }
-        if (grp.region == PALA_REGION_SLAB) {
-            if (require(s, g, "slab_thickness", "for region = slab")) { bad = 1; break; }
-            grp.slab_n = getv3(s, g, "slab_normal");
-            if (pala_vnorm(grp.slab_n) == 0) { SERR(s, g, "slab_normal", "'slab_normal' must not be the zero vector"); bad = 1; break; }
-            grp.slab_n = pala_vscale(1 / pala_vnorm(grp.slab_n), grp.slab_n);
-            grp.slab_off = getr(s, g, "slab_offset");
-            grp.slab_th = getr(s, g, "slab_thickness");
-        }
-        if (grp.region != PALA_REGION_BOX && w->container == PALA_CONTAINER_NONE && grp.placement != PALA_PLACE_LIST) {
-            SERR(s, g, "region", "with container = none, random and lattice placement need region = box (a finite region)"); bad = 1; break;
-        }
-        grp.spacing = getr(s, g, "lattice_spacing");
-        grp.vel = getv3(s, g, "velocity");
-        grp.vspread = getr(s, g, "velocity_spread");
-        grp.omega = getv3(s, g, "angular_velocity");
-        const char *o = getv(s, g, "orientation");
-        grp.orient = !strcmp(o, "random") ? PALA_ORIENT_RANDOM : !strcmp(o, "as_written") ? PALA_ORIENT_WRITTEN : PALA_ORIENT_GIVEN;
-        if (grp.orient == PALA_ORIENT_GIVEN) grp.orient_r = getv3(s, g, "orientation");
-        if (w->dim == 2) {
-            if (grp.vel.z != 0) { SERR(s, g, "velocity", "in 2D the velocity needs z = 0"); bad = 1; break; }
-            if (grp.omega.x != 0 || grp.omega.y != 0) { SERR(s, g, "angular_velocity", "in 2D grains turn about z only: use 0 0 wz"); bad = 1; break; }
-            if (grp.orient == PALA_ORIENT_GIVEN && (grp.orient_r.x != 0 || grp.orient_r.y != 0)) { SERR(s, g, "orientation", "in 2D the rotation vector must be 0 0 rz"); bad = 1; break; }
-        }
-        char err[320];
-        int n0 = w->n;
-        long placed = pala_place_group(w, &grp, &s->rng, err, sizeof err);
-        if (placed > 0) tnext[ti] += (int)placed;
-        free(grp.at);
-        if (placed < 0 && grp.placement == PALA_PLACE_LIST) {
-            /* a list is placed in order: the grains added so far say which 'at' failed */
-            entry *en = NULL;
-            for (int e = 0, q = 0; e < s->nent && !en; e++)
-                if (s->ent[e].sect == g && !strcmp(s->ent[e].k->name, "at") && q++ == w->n - n0) en = &s->ent[e];
-            if (en) EERR(s, en, "[group %s]: %s", s->sec[g].name, err);
-            else SERR(s, g, "at", "[group %s]: %s", s->sec[g].name, err);
-            bad = 1; break;
-        }
-        if (placed < 0) { SERR(s, g, "count", "[group %s]: %s", s->sec[g].name, err); bad = 1; break; }
-    }
     if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
@@ -715,13 +658,12 @@ static int load(const char *path, int nset, char **sets, pala_scene **out, FILE 
     memset(s, 0, sizeof *s);
     s->path = xstrdup(path);
     s->err = err ? err : stderr;
-    pala_world_init(&s->w);
+    pala_world_init(&s->top.w);
     int bad = read_file(s);
     for (int i = 0; i < nset && !bad; i++) bad |= apply_override(s, sets[i]);
     for (int i = 0; i < s->nent && !bad; i++) bad |= check_value(s, &s->ent[i]);
     if (!bad && build) bad = build_world(s);
     if (bad) { pala_scene_free(s); *out = NULL; return PALA_ERR_INPUT; }
-    s->built = build;
     *out = s;
     return PALA_OK;
 }
@@ -739,17 +681,26 @@ int pala_scene_validate(const char *path, int nset, char **sets, FILE *err)
     return rc;
 }
 
-pala_world *pala_scene_world(pala_scene *s) { return &s->w; }
-long pala_scene_steps(const pala_scene *s) { return s->steps; }
-long pala_scene_energy_every(const pala_scene *s) { return s->energy_every; }
-long pala_scene_traj_every(const pala_scene *s) { return s->traj_every; }
+pala_world *pala_scene_world(pala_scene *s) { return &s->top.w; }
+long pala_scene_steps(const pala_scene *s) { return s->top.steps; }
+long pala_scene_energy_every(const pala_scene *s) { return s->top.energy_every; }
+long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every; }
+
+void *pala_scene_keys(pala_scene *s, int kind, const char *name)
+{
+    if (kind == PALA_S_TOP) return &s->top;
+    int i = find_section(s, kind, name);
+    return i < 0 ? NULL : &s->sec[i].keys;
+}
 
 void pala_scene_free(pala_scene *s)
 {
     if (!s) return;
     for (int i = 0; i < s->nent; i++) free(s->ent[i].val);
+    for (int i = 0; i < s->nsec; i++)
+        if (s->sec[i].kind == PALA_S_GROUP) free(s->sec[i].keys.group.place.at);
     free(s->ent); free(s->sec); free(s->path);
-    pala_world_free(&s->w);
+    pala_world_free(&s->top.w);
     free(s);
 }
 
@@ -795,7 +746,7 @@ int pala_scene_setting(const pala_scene *s, int idx, const char **key, const cha
         for (int k = 0; k < pala_nkeys; k++) {
             const pala_keydef *kd = &pala_keys[k];
             if (kd->sect != c->kind || kd->repeat) continue;
-            entry *e = find_entry(s, i, kd->name);
+            entry *e = find_entry(s, i, k);
             const char *v = e ? e->val : kd->def;
             if (!v) continue;
             if (n++ != idx) continue;

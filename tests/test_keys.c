@@ -1,0 +1,283 @@
+/* test_keys.c: the key table's bindings (src/lib/keys.c).  Every row is bound to a field
+ * of the struct its section fills, consistently with its type; and a value given in a
+ * control file or by --set arrives in that field: every numeric key is set to a value
+ * other than the one already there, every word of every word key is set, and the field is
+ * read back from the loaded scene (pala_scene_keys).  A key that scene.c stopped storing,
+ * or a binding that no longer matches its field, fails here. */
+#include "t.h"
+#include "keys.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_keys(void);
+
+/* A scene that loads with any one probe below, or any word of a word key, set: every
+ * key a choice needs is there (cavity_radius, slab_thickness, sphere lines,
+ * component_radius); the z of everything is 0, so it also loads in 2D.  Grain `spare` is
+ * built and never placed, so its keys may take any value. */
+static const char *base =
+    "dt = 1e-5\nsteps = 10\ncontainer = box\nbox = 0 0.1 0 0.1 -0.05 0.05\n"
+    "cavity_radius = 0.05\ncavity_centre = 0.05 0.05 0\nwall_material = m\n"
+    "[material m]\ndensity = 1000\nyoung = 1e7\n"
+    "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.004\n"
+    "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
+    "sphere = 0 0 0 0.003\nsphere = 0.003 0 0 0.003\ncomponent_radius = 0.002 0.003\n"
+    "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
+    "slab_thickness = 0.02\n"
+    "[group l]\ngrain = ball\nplacement = list\nat = 0.05 0.05 0\nat = 0.02 0.05 0 0.1 0 0\n";
+
+/* The section of each kind that the probes set (the top level has no name). */
+static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g"};
+
+/* A value for every numeric key, other than the one of base or the default.  Repeated keys
+ * are counted from base's lines instead (2 'sphere' lines of spare). */
+static const char *const probe[PALA_NKEYS] = {
+    [PALA_KEY_dimension] = "2", [PALA_KEY_box] = "-0.01 0.11 -0.02 0.12 -0.06 0.07",
+    [PALA_KEY_cavity_radius] = "0.06", [PALA_KEY_cavity_centre] = "0.05 0.04 0",
+    [PALA_KEY_gravity] = "0.5 -9.81 0", [PALA_KEY_dt] = "3e-6", [PALA_KEY_steps] = "7",
+    [PALA_KEY_end_time] = "2e-4", [PALA_KEY_seed] = "12345", [PALA_KEY_energy_every] = "3",
+    [PALA_KEY_trajectory_every] = "4", [PALA_KEY_max_overlap] = "0.3",
+    [PALA_KEY_neighbor_skin] = "0.001", [PALA_KEY_lammps_mc_samples] = "200",
+    [PALA_KEY_density] = "2000", [PALA_KEY_young] = "3e7", [PALA_KEY_poisson] = "0.25",
+    [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "0.4", [PALA_KEY_slip_velocity] = "0.002",
+    [PALA_KEY_radius] = "0.0035", [PALA_KEY_volume_radius] = "0.004", [PALA_KEY_mc_samples] = "200",
+    [PALA_KEY_components] = "2 4", [PALA_KEY_component_radius] = "0.001 0.002",
+    [PALA_KEY_spread] = "0.5", [PALA_KEY_variants] = "3",
+    [PALA_KEY_count] = "3", [PALA_KEY_region_box] = "0.01 0.09 0.01 0.09 -0.04 0.04",
+    [PALA_KEY_slab_normal] = "0 1 0", [PALA_KEY_slab_offset] = "0.01",
+    [PALA_KEY_slab_thickness] = "0.03", [PALA_KEY_lattice_spacing] = "0.02",
+    [PALA_KEY_velocity] = "0.1 0.2 0", [PALA_KEY_velocity_spread] = "0.01",
+    [PALA_KEY_orientation] = "0 0 0.3", [PALA_KEY_angular_velocity] = "0 0 3",
+};
+
+static const size_t struct_size[PALA_S_N] = {
+    sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys)};
+
+static int nwords(const char *choices)
+{
+    int n = 1;
+    for (const char *p = choices; *p; p++) n += *p == '|';
+    return n;
+}
+
+static int ncodes(const int *codes)
+{
+    int n = 0;
+    while (codes && codes[n] >= 0) n++;
+    return n;
+}
+
+/* Why row k's binding does not fit its key, or NULL. */
+static const char *bad_binding(const pala_keydef *k)
+{
+    const pala_keybind *b = &k->bind;
+    if (!k->name) return "no row (a gap in the table)";
+    if (b->store == PALA_ST_NONE) return "no binding";
+    if (b->store != PALA_ST_SET && b->off + b->size > struct_size[k->sect]) return "field outside the section's struct";
+    if (k->repeat && b->store != PALA_ST_INT) return "a repeated key must count its lines in an int";
+    if (k->choices && nwords(k->choices) != ncodes(k->codes)) return "not one code per word of choices";
+    if (!k->choices && k->codes) return "codes without choices";
+    switch (b->store) {
+    case PALA_ST_INT:
+        if (b->size != sizeof(int)) return "int field of the wrong size";
+        if (!k->repeat && k->type != PALA_K_INT && k->type != PALA_K_WORD) return "int field for a key that is no integer or word";
+        break;
+    case PALA_ST_LONG: if (k->type != PALA_K_INT) return "long field for a key that is no integer"; break;
+    case PALA_ST_REAL: if (k->type != PALA_K_REAL) return "double field for a key that is no number"; break;
+    case PALA_ST_REALS:
+        if (k->type != PALA_K_REALS || k->nmin != k->nmax || b->size != (size_t)k->nmax * sizeof(double) || k->nmax > 8)
+            return "double array that does not hold exactly nmax numbers";
+        break;
+    case PALA_ST_VEC3: if (k->type != PALA_K_REALS || k->nmin != 3 || k->nmax != 3) return "vector field for a key that is not 3 numbers"; break;
+    case PALA_ST_TEXT: if (k->type != PALA_K_NAME && k->type != PALA_K_PATH) return "text field for a key that is no name or path"; break;
+    case PALA_ST_SET: if (!b->set) return "setter binding without a setter"; break;
+    default: return "unknown store";
+    }
+    return NULL;
+}
+
+/* Load the file with one --set (or none); NULL with the messages in err on failure. */
+static pala_scene *load(const char *path, const char *set, char *err, size_t errlen)
+{
+    char buf[256];
+    char *sets[1] = {buf};
+    snprintf(buf, sizeof buf, "%s", set ? set : "");
+    FILE *e = tmpfile();
+    pala_scene *s = NULL;
+    pala_scene_load(path, set ? 1 : 0, sets, &s, e);
+    err[0] = 0;
+    if (e) {
+        rewind(e);
+        size_t n = fread(err, 1, errlen - 1, e);
+        err[n] = 0;
+        fclose(e);
+    }
+    return s;
+}
+
+/* "--set" text for key k in the probe section of its kind */
+static void set_text(char *buf, size_t len, const pala_keydef *k, const char *sect, const char *value)
+{
+    if (k->sect == PALA_S_TOP) snprintf(buf, len, "%s=%s", k->name, value);
+    else snprintf(buf, len, "%s.%s.%s=%s", pala_sect_names[k->sect], sect, k->name, value);
+}
+
+/* Does the field of k in obj hold the numbers x[0..n)? */
+static int holds(const pala_keydef *k, const void *obj, const double *x, int n)
+{
+    const char *f = (const char *)obj + k->bind.off;
+    switch (k->bind.store) {
+    case PALA_ST_INT: return n == 1 && *(const int *)f == (int)x[0];
+    case PALA_ST_LONG: return n == 1 && *(const long *)f == (long)x[0];
+    case PALA_ST_REAL: return n == 1 && *(const double *)f == x[0];
+    case PALA_ST_REALS:
+        for (int i = 0; i < k->nmax; i++)
+            if (i >= n || ((const double *)(const void *)f)[i] != x[i]) return 0;
+        return n == k->nmax;
+    case PALA_ST_VEC3: {
+        const pala_vec3 *v = (const void *)f;
+        return n == 3 && v->x == x[0] && v->y == x[1] && v->z == x[2];
+    }
+    default: return 0;
+    }
+}
+
+/* The keys of a setter row hold the probe (each setter is checked here by hand). */
+static int setter_holds(const pala_keydef *k, const void *obj, const double *x)
+{
+    if (k == &pala_keys[PALA_KEY_box]) {
+        const pala_world *w = &((const pala_top_keys *)obj)->w;
+        return w->box_lo.x == x[0] && w->box_hi.x == x[1] && w->box_lo.y == x[2] && w->box_hi.y == x[3] &&
+               w->box_lo.z == x[4] && w->box_hi.z == x[5];
+    }
+    if (k == &pala_keys[PALA_KEY_orientation]) {
+        const pala_group *g = &((const pala_group_keys *)obj)->place;
+        return g->orient == PALA_ORIENT_GIVEN && g->orient_r.x == x[0] && g->orient_r.y == x[1] && g->orient_r.z == x[2];
+    }
+    return 0;   /* a new setter: add its check */
+}
+
+/* One numeric key: its probe was not in its field before and arrives there. */
+static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
+{
+    const char *sect = probe_section[k->sect], *pv = probe[k - pala_keys];
+    char set[256], err[2048];
+    double x[8];
+    int n = 0;
+    if (!pv || pala_key_reals(pv, x, 8, &n) || n == 0) {
+        T_CHECK(0, "key %s: the test has no probe value for it", k->name);
+        return;
+    }
+    int is_set = k->bind.store == PALA_ST_SET;
+    const void *before = pala_scene_keys(s0, k->sect, sect);
+    if (!before || (is_set ? setter_holds(k, before, x) : holds(k, before, x, n))) {
+        T_CHECK(0, "key %s: the probe %s is already the value of the scene without it", k->name, pv);
+        return;
+    }
+    set_text(set, sizeof set, k, sect, pv);
+    pala_scene *s = load(path, set, err, sizeof err);
+    const void *obj = s ? pala_scene_keys(s, k->sect, sect) : NULL;
+    int ok = obj && (is_set ? setter_holds(k, obj, x) : holds(k, obj, x, n));
+    if (ok && k->sect == PALA_S_MATERIAL) {
+        /* and the world's copy of the material holds it too */
+        const pala_world *w = pala_scene_world(s);
+        int found = 0;
+        for (int i = 0; i < w->nmat; i++)
+            if (!strcmp(w->mat[i].name, sect)) found = 1, ok = holds(k, &w->mat[i], x, n);
+        ok &= found;
+    }
+    T_CHECK(ok, "--set '%s' %s", set, !s ? err : ok ? "arrives in the field the key is bound to" : "does not arrive in the key's field");
+    pala_scene_free(s);
+}
+
+/* One word key: each of its words loads (in the first section of its kind where it can)
+ * and stores its code; the codes differ. */
+static void probe_words(const char *path, const pala_keydef *k)
+{
+    static const char *const names[PALA_S_N][2] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l"}};
+    const char *p = k->choices;
+    int w = 0, all = 1;
+    char word[64], set[256], err[2048], why[600] = "";
+    while (*p) {
+        size_t l = strcspn(p, "|");
+        snprintf(word, sizeof word, "%.*s", (int)l, p);
+        p += l + (p[l] == '|');
+        int code = k->codes[w++], ok = 0;
+        for (int j = 0; j < 2 && !ok && names[k->sect][j]; j++) {
+            set_text(set, sizeof set, k, names[k->sect][j], word);
+            pala_scene *s = load(path, set, err, sizeof err);
+            if (!s) continue;
+            const void *obj = pala_scene_keys(s, k->sect, names[k->sect][j]);
+            const char *f = (const char *)obj + k->bind.off;
+            if (k == &pala_keys[PALA_KEY_orientation]) ok = ((const pala_group_keys *)obj)->place.orient == code;
+            else ok = k->bind.store == PALA_ST_INT && *(const int *)f == code;   /* a new word setter: add its check */
+            pala_scene_free(s);
+        }
+        if (!ok) { all = 0; snprintf(why, sizeof why, "'%s': %.500s", word, err); }
+        for (int i = 0; i < w - 1; i++)
+            if (k->codes[i] == code) { all = 0; snprintf(why, sizeof why, "two words share code %d", code); }
+    }
+    T_CHECK(all, "key %s: each word of %s loads and stores its own code %s", k->name, k->choices, why);
+}
+
+void test_keys(void)
+{
+    /* every row is bound, to a field that fits its type */
+    char bad[1024] = "";
+    for (int i = 0; i < PALA_NKEYS; i++) {
+        const char *why = bad_binding(&pala_keys[i]);
+        if (why && strlen(bad) + 80 < sizeof bad)
+            snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " %s: %s;", pala_keys[i].name ? pala_keys[i].name : "?", why);
+    }
+    T_CHECK(bad[0] == 0, "each of the %d rows of the key table is bound to a field that fits it (%s)", PALA_NKEYS, bad);
+    if (bad[0]) return;
+
+    char path[256], err[2048];
+    snprintf(path, sizeof path, "%s/keys.txt", t_tmpdir());
+    t_write(path, base);
+    pala_scene *s0 = load(path, NULL, err, sizeof err);
+    T_CHECK(s0 != NULL, "the probe scene loads (%.300s)", err);
+    if (!s0) return;
+
+    /* numeric keys: a probe each; repeated keys: the lines of the file counted */
+    int nnum = 0;
+    for (int i = 0; i < PALA_NKEYS; i++) {
+        const pala_keydef *k = &pala_keys[i];
+        if (k->type != PALA_K_INT && k->type != PALA_K_REAL && k->type != PALA_K_REALS && k->type != PALA_K_ORIENT) continue;
+        nnum++;
+        if (!k->repeat) { probe_key(path, s0, k); continue; }
+        const char *sect = k->sect == PALA_S_GROUP ? "l" : probe_section[k->sect];   /* 'at' lines are in l */
+        double two = 2;
+        T_CHECK(holds(k, pala_scene_keys(s0, k->sect, sect), &two, 1), "the 2 '%s' lines of [%s %s] are counted in its field",
+                k->name, pala_sect_names[k->sect], sect);
+    }
+    int stray = 0;
+    for (int i = 0; i < PALA_NKEYS; i++) {
+        int t = pala_keys[i].type;
+        stray += probe[i] && t != PALA_K_INT && t != PALA_K_REAL && t != PALA_K_REALS && t != PALA_K_ORIENT;
+    }
+    T_CHECK(stray == 0, "%d numeric keys probed; no probe for a key that is not numeric (%d)", nnum, stray);
+
+    /* word keys: every word */
+    for (int i = 0; i < PALA_NKEYS; i++)
+        if (pala_keys[i].type == PALA_K_WORD || pala_keys[i].type == PALA_K_ORIENT) probe_words(path, &pala_keys[i]);
+
+    /* names: the value text (the path lammps_data needs a data file: test_import.c) */
+    for (int i = 0; i < PALA_NKEYS; i++) {
+        const pala_keydef *k = &pala_keys[i];
+        if (k->type != PALA_K_NAME) continue;
+        const char *target = k->ref == PALA_S_MATERIAL ? "m" : "ball", *sect = probe_section[k->sect];
+        char set[256];
+        set_text(set, sizeof set, k, sect, target);
+        pala_scene *s = load(path, set, err, sizeof err);
+        const void *obj = s ? pala_scene_keys(s, k->sect, sect) : NULL;
+        const char *v = obj ? *(const char *const *)(const void *)((const char *)obj + k->bind.off) : NULL;
+        T_CHECK(v && !strcmp(v, target), "--set '%s' arrives as text in the key's field %s", set, s ? "" : err);
+        pala_scene_free(s);
+    }
+    const pala_top_keys *top = pala_scene_keys(s0, PALA_S_TOP, "");
+    T_CHECK(!top->lammps_data && !top->lammps_material, "names and paths not given stay NULL");
+    pala_scene_free(s0);
+}
