@@ -34,11 +34,13 @@ static double box_cut(const pala_world *w, pala_vec3 c, double a)
 }
 
 /* A flat wall is a sphere of infinite radius: r~ = H(a, inf) = 2a (docs/physics.md). */
-static void box_touch(const pala_world *w, int k, pala_wall_emit emit, void *ctx)
+static int box_touch(const pala_world *w, int k, pala_wall_touch *out)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     double R = t->bound_radius;
     pala_vec3 x = w->x[k];
+    if (box_clear(w, x, R)) return 0;
+    int m = 0;
     int p0 = pala_grain_peb0(w, k);
     const double *rad = w->shape_r + t->comp0;
     const double xs[3] = {x.x, x.y, x.z};
@@ -54,10 +56,11 @@ static void box_touch(const pala_world *w, int k, pala_wall_emit emit, void *ctx
                 if (ov <= 0) continue;
                 double nn[3] = {0, 0, 0};
                 nn[ax] = side ? -1 : 1;
-                emit(ctx, 2 * ax + side, pc, rad[i], pala_v(nn[0], nn[1], nn[2]), ov, 2 * rad[i]);
+                out[m++] = (pala_wall_touch){pc, pala_v(nn[0], nn[1], nn[2]), rad[i], ov, 2 * rad[i], 2 * ax + side};
             }
         }
     }
+    return m;
 }
 
 static pala_vec3 box_lowest(const pala_world *w, pala_vec3 g)

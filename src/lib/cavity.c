@@ -19,9 +19,11 @@ static double cavity_cut(const pala_world *w, pala_vec3 c, double a) { return pa
 
 /* The wall is a sphere of radius -Rc (concave): r~ = H(a, -Rc) = 2 a Rc / (Rc - a)
  * (docs/physics.md, "Walls"). */
-static void cavity_touch(const pala_world *w, int k, pala_wall_emit emit, void *ctx)
+static int cavity_touch(const pala_world *w, int k, pala_wall_touch *out)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
+    if (cavity_clear(w, w->x[k], t->bound_radius)) return 0;
+    int m = 0;
     int p0 = pala_grain_peb0(w, k);
     const double *rad = w->shape_r + t->comp0;
     double Rc = w->cav_R;
@@ -31,8 +33,9 @@ static void cavity_touch(const pala_world *w, int k, pala_wall_emit emit, void *
         double q = pala_vnorm(d), ov = q + rad[i] - Rc;
         if (ov <= 0 || q == 0) continue;
         double rt = 2 * rad[i] * Rc / (Rc - rad[i]);
-        emit(ctx, 0, pc, rad[i], pala_vscale(-1.0 / q, d), ov, rt);
+        out[m++] = (pala_wall_touch){pc, pala_vscale(-1.0 / q, d), rad[i], ov, rt, 0};
     }
+    return m;
 }
 
 static pala_vec3 cavity_lowest(const pala_world *w, pala_vec3 g) { return pala_vaxpy(w->cav_c, w->cav_R / pala_vnorm(g), g); }

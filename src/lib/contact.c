@@ -77,28 +77,6 @@ static inline void stage_force(pala_batch *B, int m, int spheres, int one, pala_
     }
 }
 
-/* One component (centre c, radius a) of grain k against a wall (face) with inward normal
- * n, overlap ov and r~ = rt (container.h) joins
- * the batch.  The wall is a component that does not move: the contact point is the middle
- * of the overlap, c - (a - ov/2) n (the limit of c_ij in eq. 50 for a sphere of radius
- * r' -> infinity), w is the velocity of G's material there (eq. 54), and the torque is
- * about G's centre (eq. 51): the clump stages of the pair kernel. */
-void pala_contact_wall_join(const pala_world *w, pala_batch *B, int k, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt)
-{
-    const pala_template *t = &w->tmpl[w->tid[k]];
-    const pala_pairmat *pm = &w->pm[t->material * w->nmat + w->wall_mat];
-    int m = B->n++;   /* the caller leaves room */
-    pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
-    pala_vec3 r = pala_vsub(cp, w->x[k]);
-    pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
-    B->k[m] = k; B->face[m] = face; B->ai[m] = a; B->ov[m] = ov; B->rt[m] = rt;
-    B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
-    B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
-    B->rix[m] = r.x; B->riy[m] = r.y; B->riz[m] = r.z;
-    B->rjx[m] = B->rjy[m] = B->rjz[m] = 0;
-    B->kE[m] = pm->kE; B->de[m] = pm->delta; B->mu[m] = pm->mu; B->nu[m] = pm->nu;
-}
-
 /* Stages 1-3 on a batch of wall touches: the clump stages of the pair kernel, with
  * r~ of the wall (container.h). */
 void pala_contact_walls(const pala_world *w, pala_batch *B)

@@ -4,6 +4,7 @@
 #ifndef PALA_CONTACT_H
 #define PALA_CONTACT_H
 #include "pala/pala.h"
+#include "container.h"
 
 enum { BATCH = 128 };
 /* The touching pairs of a block's rows are collected (no branch per neighbour) into a
@@ -35,9 +36,29 @@ void pala_contact_spheres(const pala_world *w, pala_batch *B);
 /* The same for component pairs of clumps (p, the pebble of the row, filled too); also the
  * torques Hi, Hj of the non-conservative parts. */
 void pala_contact_clumps(const pala_world *w, pala_batch *B);
-/* One wall touch (container.h) of component (c, a) of grain k joins the batch (which must
- * have room). */
-void pala_contact_wall_join(const pala_world *w, pala_batch *B, int k, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt);
+/* A wall touch (container.h) of a component (centre c, radius a) of grain k joins the
+ * batch (which must have room); inline, as the force pass adds many.  The wall is a component that does not move: the contact point is the middle
+ * of the overlap, c - (a - ov/2) n (the limit of c_ij in eq. 50 for a sphere of radius
+ * r' -> infinity), w is the velocity of G's material there (eq. 54), and the torque is
+ * about G's centre (eq. 51): the clump stages of the pair kernel. */
+static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, int k, const pala_wall_touch *t)
+{
+    int face = t->face;
+    pala_vec3 c = t->c, n = t->n;
+    double a = t->a, ov = t->ov, rt = t->rt;
+    const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + w->wall_mat];
+    int m = B->n++;   /* the caller leaves room */
+    pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
+    pala_vec3 r = pala_vsub(cp, w->x[k]);
+    pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
+    B->k[m] = k; B->face[m] = face; B->ai[m] = a; B->ov[m] = ov; B->rt[m] = rt;
+    B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
+    B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
+    B->rix[m] = r.x; B->riy[m] = r.y; B->riz[m] = r.z;
+    B->rjx[m] = B->rjy[m] = B->rjz[m] = 0;
+    B->kE[m] = pm->kE; B->de[m] = pm->delta; B->mu[m] = pm->mu; B->nu[m] = pm->nu;
+}
+
 /* Stages 1-3 on a batch of wall touches (after pala_contact_wall_join). */
 void pala_contact_walls(const pala_world *w, pala_batch *B);
 

@@ -13,7 +13,13 @@
 /* One touch of a wall: component (centre c, radius a) of a grain, face (an index into
  * the wall impulses, < 6), inward normal n of the wall, overlap ov > 0, m, and r~ of the
  * pair (eq. 55 with the wall's radius of curvature; a flat wall has r~ = 2a). */
-typedef void (*pala_wall_emit)(void *ctx, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt);
+typedef struct pala_wall_touch {
+    pala_vec3 c, n;
+    double a, ov, rt;
+    int face;
+} pala_wall_touch;
+/* The most touches one component can have, in any container (six faces of a box). */
+enum { PALA_TOUCH_PER_COMP = 6 };
 
 typedef struct pala_container_kind {
     const char *name;   /* the word of the `container` key */
@@ -26,8 +32,10 @@ typedef struct pala_container_kind {
     void (*bounds)(const pala_world *w, double R, double lo[3], double hi[3]);
     /* how far the walls reach into the sphere (c, a), m; <= 0 if they do not touch it */
     double (*cut)(const pala_world *w, pala_vec3 c, double a);
-    /* every touch of grain k's components, in a fixed order (axis, component, side) */
-    void (*touch)(const pala_world *w, int k, pala_wall_emit emit, void *ctx);
+    /* every touch of grain k's components, in a fixed order (axis, component, side), into
+     * out (room for PALA_TOUCH_PER_COMP per component); returns their number, 0 at once
+     * if the grain's bounding sphere is clear of the walls */
+    int (*touch)(const pala_world *w, int k, pala_wall_touch *out);
     /* the lowest point of the container along g, the zero of the field energy */
     pala_vec3 (*lowest)(const pala_world *w, pala_vec3 g);
     /* the columns of walls.tsv (pala_world_wall_columns) */

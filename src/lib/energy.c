@@ -21,7 +21,6 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
     pala_world *w = ctx;
     const int *st = w->nl->start, *nb = w->nl->nbr;
     const double *prad = w->nl->prad;
-    pala_batch *B = w->work->ts[t].B;
     for (int b = b0; b < b1; b++) {
         pala_blocksum s;
         memset(&s, 0, sizeof s);
@@ -46,7 +45,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                 }
             }
             pala_facc A = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};   /* the walls' forces, unused */
-            pala_force_pass_walls(w, B, &cur, k + 1, &A, 0, 0, &U, &s, &ru);
+            pala_force_pass_walls(w, &w->work->ts[t], &cur, k + 1, &A, 0, 0, &U, &s, &ru);
         }
         s.U = U;
         s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;

@@ -59,39 +59,22 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
     B->n = 0;
 }
 
-/* The context of the walls of one grain: its touches join the batch, a full batch runs. */
-typedef struct wallctx {
-    const pala_world *w;
-    pala_batch *B;
-    int k;
-    pala_facc *A;
-    long mask;
-    double dt, *U;
-    pala_blocksum *s;
-    pala_runaway *ru;
-} wallctx;
-
-static void wall_emit(void *ctx, int face, pala_vec3 c, double a, pala_vec3 n, double ov, double rt)
-{
-    wallctx *x = ctx;
-    if (x->B->n == BATCH) walls_run(x->w, x->B, x->A, x->mask, x->dt, x->U, x->s, x->ru);
-    pala_contact_wall_join(x->w, x->B, x->k, face, c, a, n, ov, rt);
-}
-
 /* The walls of the grains below k1 among the wall candidates from wcand[*cur] on (the
  * caller's grains), whose sums are A[k & mask]: each grain's touches in the container's
- * fixed order (container.h), batched through the kernel in that order.  B must be empty. */
-void pala_force_pass_walls(const pala_world *w, pala_batch *B, int *cur, int k1, pala_facc *A, long mask, double dt, double *U,
+ * fixed order (container.h), batched through the kernel in that order.  S->B must be
+ * empty. */
+void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, pala_facc *A, long mask, double dt, double *U,
                            pala_blocksum *s, pala_runaway *ru)
 {
     const pala_container_kind *ck = pala_container_of(w);
     const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
-    wallctx x = {w, B, 0, A, mask, dt, U, s, ru};
+    pala_batch *B = S->B;
     for (; *cur < cend && wc[*cur] < k1; ++*cur) {
-        int k = wc[*cur];
-        if (ck->clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius)) continue;
-        x.k = k;
-        ck->touch(w, k, wall_emit, &x);
+        int k = wc[*cur], n = ck->touch(w, k, S->touch);
+        for (int i = 0; i < n; i++) {
+            if (B->n == BATCH) walls_run(w, B, A, mask, dt, U, s, ru);
+            pala_contact_wall_join(w, B, k, &S->touch[i]);
+        }
     }
     if (B->n) walls_run(w, B, A, mask, dt, U, s, ru);
 }
@@ -251,11 +234,11 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runawa
 
 /* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
  * walls (batched through the kernel), then the end of their step (integrator.c). */
-static void finish_range(pala_world *w, pala_batch *B, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, pala_runaway *ru, pala_finish *fa)
+static void finish_range(pala_world *w, pala_tscr *S, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, pala_runaway *ru, pala_finish *fa)
 {
     double U = 0;
     int cur = w->work->wcb[k0 / PALA_BLOCK];
-    pala_force_pass_walls(w, B, &cur, k1, A, mask, w->dt, &U, s, ru);
+    pala_force_pass_walls(w, S, &cur, k1, A, mask, w->dt, &U, s, ru);
     pala_integrator_end_block(w, k0, k1, A, mask, fa);
 }
 
@@ -288,7 +271,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         sw.records = wk->brec[b];   /* the record checks only where needed */
         block_pairs(&sw, k0, k1, &s, &ru);
         pala_finish fa = {0, 0, 0, 0};
-        if (wk->bbrank[b] < 0) finish_range(w, sw.S->B, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
+        if (wk->bbrank[b] < 0) finish_range(w, sw.S, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
     w->team->busy[t] += pala_now() - t0;
@@ -327,7 +310,7 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
         pala_blocksum s = wk->bs[b];
         pala_runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
         pala_finish fa = {0, 0, 0, 0};
-        finish_range(w, S->B, b * PALA_BLOCK, blk_end(w, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
+        finish_range(w, S, b * PALA_BLOCK, blk_end(w, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 }
@@ -431,7 +414,7 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
 /* ---- the scratch of the step ------------------------------------------------------------ */
 static void tscr_free(pala_tscr *S)
 {
-    free(S->ring); free(S->out); free(S->sum); free(S->B);
+    free(S->ring); free(S->out); free(S->sum); free(S->B); free(S->touch);
 }
 
 void pala_work_free(pala_world *w)
@@ -481,6 +464,9 @@ void pala_work_prepare(pala_world *w)
         for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++)
             if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
     }
+    int maxcomp = 1;   /* the wall touches of one grain, per thread */
+    for (int t = 0; t < w->ntmpl; t++) maxcomp = w->tmpl[t].ncomp > maxcomp ? w->tmpl[t].ncomp : maxcomp;
+    for (int t = 0; t < nth; t++) PALA_GROW(wk->ts[t].touch, PALA_TOUCH_PER_COMP * maxcomp);
     PALA_GROW(wk->smax, w->ntmpl + 1);
     PALA_GROW(wk->invm, w->ntmpl + 1);
     PALA_GROW(wk->wcb, nblk + 1);
