@@ -264,7 +264,8 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     for (int b = b0; b < b1; b++) {
         int k0 = b * PALA_BLOCK, k1 = blk_end(w, b);
         long hi = k1 + wk->span < kend ? k1 + wk->span : kend;
-        for (; init < hi; init++) pala_facc_start(w, (int)init, &sw.S->ring[init & sw.mask]);
+        if (init < hi) pala_facc_start(w, init, hi, sw.S->ring, sw.mask);
+        init = init > hi ? init : hi;
         pala_blocksum s;
         memset(&s, 0, sizeof s);
         pala_runaway ru = {0, 0, -1};
@@ -296,7 +297,7 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
     if (S->nsum < ng) { S->nsum = ng; PALA_GROW(S->sum, S->nsum); }
     pala_facc *A = S->sum;   /* A[(rank - r0) * PALA_BLOCK + k % PALA_BLOCK] */
     for (int r = r0; r < r1; r++)
-        for (int k = wk->bb[r] * PALA_BLOCK; k < blk_end(w, wk->bb[r]); k++) pala_facc_start(w, k, &A[(long)(r - r0) * PALA_BLOCK + k % PALA_BLOCK]);
+        pala_facc_start(w, (long)wk->bb[r] * PALA_BLOCK, blk_end(w, wk->bb[r]), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1);
     for (int u = 0; u <= t; u++) {
         const pala_frec *o = wk->ts[u].out;
         for (long i = 0, n = wk->ts[u].nout; i < n; i++) {

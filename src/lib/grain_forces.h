@@ -6,16 +6,23 @@
 #define PALA_GRAIN_FORCES_H
 #include "work.h"
 
-/* The sums of grain k before its contacts. */
-static inline void pala_facc_start(const pala_world *w, int k, pala_facc *A)
+/* The sums of grains [k0, k1) before their contacts, into A[k & mask]. */
+static inline void pala_facc_start(const pala_world *w, long k0, long k1, pala_facc *A, long mask)
 {
     const pala_work *wk = w->work;
-    A->F = wk->mg[w->tid[k]];
-    A->T = A->Fnc = A->Tnc = pala_v(0, 0, 0);
-    if (wk->ext) {   /* conservative torques tc are added by the kick (integrator.c) */
-        A->F = pala_vadd(A->F, pala_vadd(wk->fc[k], wk->fh[k]));
-        A->T = A->Tnc = wk->th[k];
-        A->Fnc = wk->fh[k];
+    const pala_vec3 *mg = wk->mg;
+    const int *tid = w->tid;
+    for (long k = k0; k < k1; k++) {
+        pala_facc *a = &A[k & mask];
+        a->F = mg[tid[k]];
+        a->T = a->Fnc = a->Tnc = pala_v(0, 0, 0);
+    }
+    if (!wk->ext) return;
+    for (long k = k0; k < k1; k++) {   /* conservative torques tc are added by the kick (integrator.c) */
+        pala_facc *a = &A[k & mask];
+        a->F = pala_vadd(a->F, pala_vadd(wk->fc[k], wk->fh[k]));
+        a->T = a->Tnc = wk->th[k];
+        a->Fnc = wk->fh[k];
     }
 }
 
