@@ -65,3 +65,22 @@ void t_write(const char *path, const char *text)
     fputs(text, f);
     fclose(f);
 }
+
+void t_tree(const char *root, const char *const *files)
+{
+    char path[512];
+    t_sh(NULL, 0, "rm -rf %s && mkdir -p %s/src/lib %s/src/cli %s/include/pala %s/docs %s/tests", root, root, root, root, root, root);
+    for (int i = 0; files[i]; i += 2) {
+        snprintf(path, sizeof path, "%s/%s", root, files[i]);
+        t_write(path, files[i + 1]);
+    }
+}
+
+void t_script(const char *script, const char *root, int want, const char *const *has)
+{
+    static char out[16384];
+    int rc = t_sh(out, sizeof out, "sh %s %s", script, root);
+    int ok = rc == want;
+    for (int i = 0; has[i]; i++) ok = ok && strstr(out, has[i]) != NULL;
+    t_record(ok, __FILE__, __LINE__, "%s on %s: exit %d (want %d): %s", script, root, rc, want, out);
+}

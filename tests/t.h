@@ -17,6 +17,13 @@ int t_sh(char *out, size_t outlen, const char *fmt, ...);
 const char *t_tmpdir(void);
 /* Write text to path; a failure to create it counts as a failed check. */
 void t_write(const char *path, const char *text);
+/* A scratch tree of files for a script's test: root (made anew) holding the folders
+ * src/lib, src/cli, include/pala, docs and tests, and the files given as "path", "text"
+ * pairs, NULL-terminated. */
+void t_tree(const char *root, const char *const *files);
+/* `sh script root` must exit with want and print each of the NULL-terminated strings
+ * of has: one check. */
+void t_script(const char *script, const char *root, int want, const char *const *has);
 
 #define T_CHECK(cond, ...) t_record(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 /* |a - b| <= tol, printing both values */

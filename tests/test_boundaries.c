@@ -20,28 +20,6 @@ void test_boundaries_tree(void)
             "include no circle (exit %d): %s", rc, out);
 }
 
-/* A tree under DIR/name: files given as "path", "text" pairs, NULL-terminated. */
-static void tree(const char *name, const char *const *files)
-{
-    char path[512];
-    t_sh(NULL, 0, "rm -rf " DIR "/%s && mkdir -p " DIR "/%s/src/lib " DIR "/%s/src/cli "
-         DIR "/%s/include/pala", name, name, name, name);
-    for (int i = 0; files[i]; i += 2) {
-        snprintf(path, sizeof path, DIR "/%s/%s", name, files[i]);
-        t_write(path, files[i + 1]);
-    }
-}
-
-/* Run the script on DIR/name: its exit code must be want and its output hold each of the
- * NULL-terminated strings of has. */
-static void expect(const char *name, int want, const char *const *has)
-{
-    int rc = t_sh(out, sizeof out, "sh tests/boundaries.sh " DIR "/%s", name);
-    int ok = rc == want;
-    for (int i = 0; has[i]; i++) ok = ok && strstr(out, has[i]) != NULL;
-    T_CHECK(ok, "boundaries.sh on the %s tree: exit %d (want %d): %s", name, rc, want, out);
-}
-
 void test_boundaries_script(void)
 {
     t_sh(NULL, 0, "mkdir -p " DIR);
@@ -60,9 +38,9 @@ void test_boundaries_script(void)
         "src/cli/main.c", "#include \"run.h\"\n#include \"a.h\"\n",
         "src/cli/run.h", "#include \"d.h\"\n",
         NULL};
-    tree("clean", clean);
+    t_tree(DIR "/clean", clean);
     static const char *const clean_has[] = {"boundaries: ok", "4 dependencies", NULL};
-    expect("clean", 0, clean_has);
+    t_script("tests/boundaries.sh", DIR "/clean", 0, clean_has);
 
     /* a -> b -> c -> a through .c and .h files, and x <-> y */
     static const char *const cycle[] = {
@@ -75,12 +53,12 @@ void test_boundaries_script(void)
         "src/lib/y.c", "#include \"x.h\"\n",
         "src/lib/y.h", "",
         NULL};
-    tree("cycle", cycle);
+    t_tree(DIR "/cycle", cycle);
     static const char *const cycle_has[] = {
         "circle: a -> b -> c -> a", "src/lib/a.c:1 includes \"b.h\"",
         "src/lib/b.h:1 includes \"c.h\"", "src/lib/c.c:1 includes \"a.h\"",
         "circle: x -> y -> x", NULL};
-    expect("cycle", 1, cycle_has);
+    t_script("tests/boundaries.sh", DIR "/cycle", 1, cycle_has);
 
     /* src/lib including a header of src/cli, by name and by path */
     static const char *const cli[] = {
@@ -89,9 +67,9 @@ void test_boundaries_script(void)
         "src/cli/run.h", "",
         "src/cli/commands.h", "",
         NULL};
-    tree("cli", cli);
+    t_tree(DIR "/cli", cli);
     static const char *const cli_has[] = {
         "src/lib/a.c:3 includes \"run.h\", a header of the command line", "src/cli/run.h)",
         "src/lib/a.h:1 includes \"../cli/commands.h\", a header of the command line", NULL};
-    expect("cli", 1, cli_has);
+    t_script("tests/boundaries.sh", DIR "/cli", 1, cli_has);
 }
