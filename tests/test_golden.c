@@ -1,4 +1,4 @@
-/* test_golden_box.c: golden hashes (as Box2D's determinism test does).  A fixed scene is run
+/* test_golden.c: golden hashes (as Box2D's determinism test does).  A fixed scene is run
  * through the public API and the final state of every grain (the bytes of x, r, v and w,
  * in input order) is hashed with FNV-1a 64; the hash must equal a constant written here,
  * with 1 thread and with 2.  Any change to the arithmetic of a step, however small, changes
@@ -147,12 +147,12 @@ void test_golden_box(void)
             100 * a.diss / a.e0);
     T_CHECK(a.hash == GOLDEN_BOX, "golden box, 1 thread: state hash 0x%016llx (expected 0x%016llx%s)",
             (unsigned long long)a.hash, (unsigned long long)GOLDEN_BOX,
-            a.hash == GOLDEN_BOX ? "" : "; if the change is deliberate, set GOLDEN_BOX in tests/test_golden_box.c");
+            a.hash == GOLDEN_BOX ? "" : "; if the change is deliberate, set GOLDEN_BOX in tests/test_golden.c");
     box_run(2, &b);
     T_CHECK(a.max_threads >= 2, "golden box: %d blocks of work, so 2 threads share a step", a.max_threads);
     T_CHECK(b.hash == GOLDEN_BOX, "golden box, 2 threads (%.2f s): state hash 0x%016llx (expected 0x%016llx%s)",
             b.seconds, (unsigned long long)b.hash, (unsigned long long)GOLDEN_BOX,
-            b.hash == GOLDEN_BOX ? "" : "; if the change is deliberate, set GOLDEN_BOX in tests/test_golden_box.c");
+            b.hash == GOLDEN_BOX ? "" : "; if the change is deliberate, set GOLDEN_BOX in tests/test_golden.c");
 }
 
 /* ---- an example control file, read by pala_scene_load ----------------------------- */
@@ -179,7 +179,7 @@ void test_golden_example(void)
         T_CHECK(h == GOLDEN_SETTLING, "golden scene, settling-box --set steps=200, %d thread%s: state hash "
                 "0x%016llx (expected 0x%016llx%s)", threads, threads > 1 ? "s" : "", (unsigned long long)h,
                 (unsigned long long)GOLDEN_SETTLING,
-                h == GOLDEN_SETTLING ? "" : "; if the change is deliberate, set GOLDEN_SETTLING in tests/test_golden_box.c");
+                h == GOLDEN_SETTLING ? "" : "; if the change is deliberate, set GOLDEN_SETTLING in tests/test_golden.c");
         pala_scene_free(s);
     }
 }

@@ -1,4 +1,4 @@
-/* test_import.c: starting a run from a LAMMPS data file (src/lammps.c, keys lammps_data,
+/* test_import.c: starting a run from a LAMMPS data file (src/lib/lammps.c, keys lammps_data,
  * lammps_material, lammps_mc_samples; docs/performance.md).  Runs ./pala on tiny data
  * files in build/tmp and reads the first frame of trajectory.txt back: spheres keep their
  * positions, velocities and the material's mass; 4-pebble clumps become one shared

@@ -156,10 +156,12 @@ static void interaction(void)
         at_rest(&w, 2);
         spring s = {1e-3, 0.01};
         pala_interaction it = {"spring", spring_forces, &s};
-        pala_world_add_interaction(&w, &it);
         double mu = 0.5 * w.tmpl[0].mass, Tp = 2 * 3.14159265358979323846 * sqrt(mu / s.k);
         w.dt = Tp / (i ? 400 : 200);
+        /* before prepare, and (the second time) on a prepared world */
+        if (i == 0) pala_world_add_interaction(&w, &it);
         T_CHECK(pala_world_prepare(&w) == PALA_OK, "interaction: prepare");
+        if (i == 1) T_CHECK(pala_world_add_interaction(&w, &it) == 0, "interaction added to a prepared world");
         pala_energy e0 = pala_world_energy(&w);
         T_NEAR(e0.inter, 0.5 * s.k * 0.002 * 0.002, 1e-12, "interaction: its energy joins pala_energy");
         /* the first time the separation passes its minimum: half a period */

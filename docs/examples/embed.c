@@ -95,6 +95,18 @@ int main(void)
     st = pala_world_step(&m);   /* stepping before prepare */
     printf("  step before prepare: %d: %s\n", st, m.why);
     ok &= st == PALA_ERR_INPUT;
+    /* a grain added after prepare: prepare again before stepping */
+    pala_world_prepare(&m);
+    pala_world_add_grain(&m, 0, pala_v(5e-3, 5e-3, 0.04), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    st = pala_world_step(&m);
+    printf("  a grain added after prepare: %d: %s\n", st, m.why);
+    ok &= st == PALA_ERR_INPUT;
+    /* a prepare that fails leaves nothing to step */
+    m.shape_r[0] = -1e-3;
+    st = pala_world_prepare(&m);
+    printf("  a negative component radius: %d: %s\n", st, m.why);
+    ok &= st == PALA_ERR_INPUT && pala_world_step(&m) == PALA_ERR_INPUT;
+    m.shape_r[0] = 1e-3;
     /* g set after prepare is seen by the next step */
     pala_world_prepare(&m);
     m.g = pala_v(0, 0, -2 * 9.81);

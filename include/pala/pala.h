@@ -160,7 +160,8 @@ typedef struct pala_world {
                                       between steps (the step sees it) */
     pala_vec3 field_ref;           /* zero of the field energy -m g.(x - field_ref): the
                                       container's lowest point along g (origin if none) */
-    double diss;                   /* energy dissipated by restitution and friction so far, J */
+    double diss;                   /* energy dissipated by restitution and friction so far, minus
+                                      the work of additional forces, J (E_diss) */
     int hertz;                     /* enum pala_hertz */
     int rotation_step;             /* enum pala_rotstep: free rotation in Phi (eq. 59) */
     double max_overlap;            /* unstable when an overlap exceeds this fraction of the
@@ -197,7 +198,7 @@ typedef struct pala_world {
     double t, dt;                  /* s; dt may be changed between steps */
     long step;
     double skin;                   /* Verlet skin of the neighbour list, m; 0: 0.2 x the largest
-                                      component radius (set by pala_world_prepare) */
+                                      component radius (chosen by pala_world_prepare) */
     /* internals of the step, made by pala_world_prepare (src/lib/) */
     struct pala_nlist *nl;         /* neighbour list (neighbor.h) */
     struct pala_team *team;        /* threads and the split of the work (threads.h) */
@@ -210,15 +211,20 @@ typedef struct pala_world {
 
 /* Building a world: init, then materials, templates, grains and the fields above (dim,
  * container, box or cavity, wall_mat, g, dt, ...), then pala_world_prepare, then steps.
- * After a change of materials, templates, grains or the container, prepare again; g, dt
- * and max_overlap may be changed between steps. */
+ * After adding materials, templates or grains, sorting, or changing the container, prepare
+ * again (a step on a world changed so returns PALA_ERR_INPUT); g, dt and max_overlap may
+ * be changed between steps. */
 void pala_world_init(pala_world *w);
 void pala_world_free(pala_world *w);
 int pala_world_add_material(pala_world *w, const pala_material *m);
-/* Adds a template; copies its n shape vectors and radii into the world. */
+/* Adds a template; copies its n shape vectors and radii into the world.  Returns its
+ * index, or -1 if it has no components. */
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
-/* Adds an interaction between grain centres (copied; ctx must outlive the world). */
+/* Adds an interaction between grain centres (copied; ctx must outlive the world).
+ * Returns its index, or -1 if it has no forces function.  F[k], T[k] and the state it
+ * reads are in storage order (grain k of the input is stored at inv[k] once
+ * pala_world_sort has reordered the world). */
 int pala_world_add_interaction(pala_world *w, const pala_interaction *it);
 /* Sets (fn NULL: removes) the embedding program's additional forces. */
 void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, void *user);
@@ -249,7 +255,8 @@ int pala_world_steps(pala_world *w, long n);
 /* The contacts of the current state (eqs. 48-57, walls), no step: sets the diagnostics
  * ncontact and worst_overlap; if U is non-NULL adds the contact potential energy to it. */
 int pala_world_contacts(pala_world *w, double *U);
-/* Energies of the current state. Costs one contact pass (no forces stored). */
+/* Energies of the current state. Costs one contact pass (no forces stored); sets
+ * ncontact and worst_overlap.  All zero if the world is not prepared. */
 pala_energy pala_world_energy(pala_world *w);
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);

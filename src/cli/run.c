@@ -133,7 +133,7 @@ int pala_run(const pala_run_opts *o)
     long s = 0;
     while (s < steps) {
         /* run up to the next step a writer writes (or 64 steps, for the progress line and
-         * Ctrl-C) in one call: the steps in between are chained (integrator.c) */
+         * Ctrl-C) in one call: the steps in between are chained (step.c) */
         long next = pala_writers_next(&logs, s, steps);
         if (s + 64 < next) next = s + 64;
         long before = w->step;

@@ -27,16 +27,6 @@ const pala_container_kind *pala_container_of(const pala_world *w)
     return w->container > 0 && w->container < NKIND ? kinds[w->container] : &none;
 }
 
-const pala_container_kind *pala_container_named(const char *name, int *id)
-{
-    for (int i = 0; i < NKIND; i++)
-        if (!strcmp(kinds[i]->name, name)) {
-            if (id) *id = i;
-            return kinds[i];
-        }
-    return NULL;
-}
-
 int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
 {
     return pala_container_of(w)->columns(w, names, values, max);

@@ -49,7 +49,5 @@ extern const pala_container_kind pala_container_box, pala_container_cavity;
 int pala_container_known(int id);
 /* The kind of w->container (the "none" kind for an unknown value). */
 const pala_container_kind *pala_container_of(const pala_world *w);
-/* The kind named by the `container` key's word, or NULL. */
-const pala_container_kind *pala_container_named(const char *name, int *id);
 
 #endif

@@ -45,8 +45,7 @@ void pala_nlist_prepare(pala_world *w)
     nl->amax = amax;
     /* the list is on components: its skin scales with them (a clump's bounding radius
      * would list many more pairs that never touch) */
-    if (!(w->skin > 0)) w->skin = 0.2 * amax;
-    nl->skin = w->skin;
+    nl->skin = w->skin > 0 ? w->skin : 0.2 * amax;
     PALA_GROW(nl->prad, w->npeb + 1);
     for (int k = 0; k < w->n; k++) {
         const pala_template *tp = &w->tmpl[w->tid[k]];

@@ -648,7 +648,7 @@ static int build_world(pala_scene *s)
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
     pala_world_sort(w);
-    pala_world_prepare(w);
+    if (pala_world_prepare(w)) { emsg(s, 0, NULL, "%s", w->why); return -1; }   /* the checks above should have said it */
     return 0;
 }
 

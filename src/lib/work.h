@@ -67,6 +67,7 @@ typedef struct pala_work {
     pala_vec3 *fc, *tc;    /* interactions: conservative force and torque, N, N m */
     pala_vec3 *fh, *th;    /* the embedding program's additional forces and torques */
     int tc_any;            /* some interaction gives torques: tc is used by the kick */
+    int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
 } pala_work;
 
 #endif

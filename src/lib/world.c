@@ -3,7 +3,7 @@
  *
  * Layout: templates are stored once; grains hold a template index and their hot state
  * in one contiguous array per field (x, r, v, omega, alpha, beta).  Component ("pebble")
- * positions are recomputed from the constant shape vectors at every force pass. */
+ * positions are recomputed from the constant shape vectors whenever a grain moves. */
 #include "world.h"
 #include "alloc.h"
 #include "container.h"
@@ -47,6 +47,7 @@ int pala_world_add_material(pala_world *w, const pala_material *m)
 
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad)
 {
+    if (t->ncomp < 1 || !shape || !rad) return -1;   /* pala_world_prepare says why a grain needs components */
     PALA_GROW(w->tmpl, w->ntmpl + 1);
     PALA_GROW(w->shape, w->nshape + t->ncomp);
     PALA_GROW(w->shape_r, w->nshape + t->ncomp);
@@ -69,6 +70,11 @@ int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala
     w->x[k] = x; w->r[k] = r; w->v[k] = v; w->w[k] = om;
     w->acc[k] = w->bacc[k] = pala_v(0, 0, 0);   /* paper section 7: alpha, beta start at 0 */
     w->tid[k] = tmpl;
+    if (w->gid) {   /* a sorted world: the new grain is number k of the input too */
+        PALA_GROW(w->gid, w->cap);
+        PALA_GROW(w->inv, w->cap);
+        w->gid[k] = w->inv[k] = k;
+    }
     return k;
 }
 
@@ -93,6 +99,7 @@ void pala_world_sort(pala_world *w)
 {
     /* a few blocks fit in cache in any order, and keep their round-off as given */
     if (w->n < 2 * PALA_BLOCK || w->gid) return;
+    pala_work_free(w);   /* what was prepared is for the old order: prepare again */
     double rmax = 0;
     for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
     pala_vec3 lo = w->x[0], hi = w->x[0];
@@ -136,17 +143,18 @@ void pala_world_sort(pala_world *w)
 
 int pala_world_add_interaction(pala_world *w, const pala_interaction *it)
 {
+    if (!it || !it->forces) return -1;
     PALA_GROW(w->inter, w->ninter + 1);
-    w->inter[w->ninter] = *it;
-    if (w->work) pala_grain_forces_prepare(w);
-    return w->ninter++;
+    w->inter[w->ninter++] = *it;
+    if (pala_world_check_prepared(w) == PALA_OK) pala_grain_forces_prepare(w);
+    return w->ninter - 1;
 }
 
 void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, void *user)
 {
     w->additional_forces = fn;
     w->af_user = user;
-    if (w->work) pala_work_prepare(w);   /* the dissipation flag may change */
+    if (pala_world_check_prepared(w) == PALA_OK) pala_work_prepare(w);   /* the dissipation flag may change */
 }
 
 /* What is wrong, into w->why; returns PALA_ERR_INPUT. */
@@ -169,6 +177,8 @@ static int check_world(pala_world *w)
     if (w->dim != 2 && w->dim != 3) return bad(w, "dim is %d: set it to 2 or 3", w->dim);
     if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0 (a contact should last ~20 steps)", w->dt);
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
+    if (w->dim == 2 && w->g.z != 0) return bad(w, "in 2D the field must lie in the plane: set g.z to 0");
+    if (w->dim == 2 && w->container == PALA_CONTAINER_CAVITY && w->cav_c.z != 0) return bad(w, "in 2D the cavity centre needs z = 0");
     if (!(w->max_overlap > 0 && isfinite(w->max_overlap))) return bad(w, "max_overlap is %g: set it > 0 (default 0.5)", w->max_overlap);
     if (!(w->skin >= 0 && isfinite(w->skin))) return bad(w, "skin is %g: set it >= 0 (0 chooses one)", w->skin);
     if (w->nmat < 1) return bad(w, "no material: add one with pala_world_add_material");
@@ -185,8 +195,14 @@ static int check_world(pala_world *w)
         const pala_template *tp = &w->tmpl[t];
         if (tp->material < 0 || tp->material >= w->nmat)
             return bad(w, "template %d: material %d does not exist (the world has %d)", t, tp->material, w->nmat);
-        if (tp->ncomp < 1 || !(tp->mass > 0 && isfinite(tp->mass)) || !(tp->inertia[0] > 0 && tp->inertia[1] > 0 && tp->inertia[2] > 0))
-            return bad(w, "template %d: needs at least one component, a mass > 0 and moments > 0 (build it with pala_template_build)", t);
+        if (tp->ncomp < 1 || !(tp->mass > 0 && isfinite(tp->mass)) || !(tp->inertia[0] > 0 && tp->inertia[1] > 0 && tp->inertia[2] > 0) ||
+            !(tp->bound_radius > 0 && isfinite(tp->bound_radius)))
+            return bad(w, "template %d: needs at least one component, a mass > 0, moments > 0 and a bounding radius > 0 (build it with "
+                       "pala_template_build)", t);
+        for (int i = tp->comp0; i < tp->comp0 + tp->ncomp; i++)
+            if (!(w->shape_r[i] > 0 && isfinite(w->shape_r[i])) || !finite3(w->shape[i]))
+                return bad(w, "template %d: component %d needs a finite radius > 0 and a finite shape vector (got radius %g)", t,
+                           i - tp->comp0, w->shape_r[i]);
     }
     for (int k = 0; k < w->n; k++) {
         if (w->tid[k] < 0 || w->tid[k] >= w->ntmpl) return bad(w, "grain %d: template %d does not exist (the world has %d)", k, w->tid[k], w->ntmpl);
@@ -208,18 +224,24 @@ static int check_world(pala_world *w)
 
 int pala_world_check_prepared(pala_world *w)
 {
-    if (!w->work) {
-        if (!w->why[0]) snprintf(w->why, sizeof w->why, "the world is not prepared: call pala_world_prepare first");
-        return PALA_ERR_INPUT;
-    }
-    if (w->g.x != w->work->g.x || w->g.y != w->work->g.y || w->g.z != w->work->g.z) pala_grain_forces_prepare(w);   /* g changed */
+    const pala_work *wk = w->work;
+    if (!wk) return bad(w, "the world is not prepared: call pala_world_prepare first");
+    if (w->n != wk->prep_n || w->nmat != wk->prep_nmat || w->ntmpl != wk->prep_ntmpl)
+        return bad(w, "grains, materials or templates were added since pala_world_prepare (%d, %d, %d then, %d, %d, %d now): "
+                   "call it again", wk->prep_n, wk->prep_nmat, wk->prep_ntmpl, w->n, w->nmat, w->ntmpl);
+    if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0", w->dt);
+    if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
+    if (w->g.x != wk->g.x || w->g.y != wk->g.y || w->g.z != wk->g.z) pala_grain_forces_prepare(w);   /* g changed */
     return PALA_OK;
 }
 
 int pala_world_prepare(pala_world *w)
 {
     int st = check_world(w);
-    if (st) return st;
+    if (st) {
+        pala_work_free(w);   /* no step on what was prepared before */
+        return st;
+    }
     pala_material_pairs(w);   /* eq. (55) */
     /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
     int spheres = 1;
@@ -241,13 +263,16 @@ int pala_world_prepare(pala_world *w)
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     pala_work_prepare(w);
+    w->work->prep_n = w->n;
+    w->work->prep_nmat = w->nmat;
+    w->work->prep_ntmpl = w->ntmpl;
     return PALA_OK;
 }
 
 void pala_world_set_threads(pala_world *w, int n)
 {
     w->nthreads = n < 1 ? 1 : n;
-    if (w->work) pala_work_prepare(w);
+    if (pala_world_check_prepared(w) == PALA_OK) pala_work_prepare(w);
 }
 
 int pala_world_max_threads(const pala_world *w)
