@@ -12,7 +12,6 @@
 #include <math.h>
 #include <string.h>
 
-static inline int blk_end(const pala_world *w, int b) { return (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n; }
 
 /* The contact energy of the current state: every touching pair of the list once, and the
  * walls (their forces are computed and dropped). */
@@ -27,7 +26,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
         pala_runaway ru = {0, 0, -1};
         double U = 0;
         int cur = w->work->wcb[b];
-        for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++) {
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++) {
             for (int p = pala_grain_peb0(w, k); p < pala_grain_peb0(w, k + 1); p++) {
                 pala_vec3 ci = w->pc && !w->work->spheres_only ? w->pc[p] : w->x[p];
                 for (int s0 = st[p]; s0 < st[p + 1]; s0++) {

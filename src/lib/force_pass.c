@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static inline int blk_end(const pala_world *w, int b) { return (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n; }
 
 /* ---- walls ---------------------------------------------------------------------------- */
 /* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
@@ -259,10 +258,10 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     pala_work *wk = w->work;
     sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0};
     sw.S->nout = 0;
-    int kend = blk_end(w, b1 - 1);
+    int kend = pala_block_end(w->n, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
     for (int b = b0; b < b1; b++) {
-        int k0 = b * PALA_BLOCK, k1 = blk_end(w, b);
+        int k0 = b * PALA_BLOCK, k1 = pala_block_end(w->n, b);
         long hi = k1 + wk->span < kend ? k1 + wk->span : kend;
         if (init < hi) pala_facc_start(w, init, hi, sw.S->ring, sw.mask);
         init = init > hi ? init : hi;
@@ -297,7 +296,7 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
     if (S->nsum < ng) { S->nsum = ng; PALA_GROW(S->sum, S->nsum); }
     pala_facc *A = S->sum;   /* A[(rank - r0) * PALA_BLOCK + k % PALA_BLOCK] */
     for (int r = r0; r < r1; r++)
-        pala_facc_start(w, (long)wk->bb[r] * PALA_BLOCK, blk_end(w, wk->bb[r]), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1);
+        pala_facc_start(w, (long)wk->bb[r] * PALA_BLOCK, pala_block_end(w->n, wk->bb[r]), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1);
     for (int u = 0; u <= t; u++) {
         const pala_frec *o = wk->ts[u].out;
         for (long i = 0, n = wk->ts[u].nout; i < n; i++) {
@@ -311,7 +310,7 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
         pala_blocksum s = wk->bs[b];
         pala_runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
         pala_finish fa = {0, 0, 0, 0};
-        finish_range(w, S, b * PALA_BLOCK, blk_end(w, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
+        finish_range(w, S, b * PALA_BLOCK, pala_block_end(w->n, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 }
@@ -325,7 +324,7 @@ void pala_force_pass_setup(pala_world *w)
     for (int b = 0; b < wk->nblk; b++) wk->bbrank[b] = -1;
     for (int t = 0; t < nthr; t++) {
         int b0 = w->team->split[t], b1 = w->team->split[t + 1];
-        int kend = b1 > b0 ? blk_end(w, b1 - 1) : b0 * PALA_BLOCK;
+        int kend = b1 > b0 ? pala_block_end(w->n, b1 - 1) : b0 * PALA_BLOCK;
         for (int k = b0 * PALA_BLOCK; k < kend; k++)
             for (int p = pala_grain_peb0(w, k); p < pala_grain_peb0(w, k + 1); p++)
                 for (int s = st[p]; s < st[p + 1]; s++) {
@@ -340,7 +339,7 @@ void pala_force_pass_setup(pala_world *w)
     long nc = 0;
     for (int b = 0; b < wk->nblk; b++) {
         wk->wcb[b] = (int)nc;
-        for (int k = b * PALA_BLOCK; k < blk_end(w, b) && w->container != PALA_CONTAINER_NONE; k++) {
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b) && w->container != PALA_CONTAINER_NONE; k++) {
             if (ck->clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius + w->nl->skin)) continue;
             if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
             wk->wcand[nc++] = k;
@@ -349,7 +348,7 @@ void pala_force_pass_setup(pala_world *w)
     wk->wcb[wk->nblk] = (int)nc;
     for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
         int r = wk->bbrank[b] >= 0;
-        for (int s = st[pala_grain_peb0(w, b * PALA_BLOCK)]; s < st[pala_grain_peb0(w, blk_end(w, b))] && !r; s++)
+        for (int s = st[pala_grain_peb0(w, b * PALA_BLOCK)]; s < st[pala_grain_peb0(w, pala_block_end(w->n, b))] && !r; s++)
             r = wk->bbrank[pala_peb_grain(w, nb[s]) / PALA_BLOCK] >= 0;
         wk->brec[b] = (unsigned char)r;
     }
@@ -462,7 +461,7 @@ void pala_work_prepare(pala_world *w)
     PALA_GROW(wk->btid, nblk + 1);
     for (int b = 0; b < nblk; b++) {
         wk->btid[b] = w->tid[b * PALA_BLOCK];
-        for (int k = b * PALA_BLOCK; k < blk_end(w, b); k++)
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++)
             if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
     }
     int maxcomp = 1;   /* the wall touches of one grain, per thread */

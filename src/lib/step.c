@@ -38,21 +38,13 @@ static int force_pass(pala_world *w, double *pdiss)
     return pala_force_pass_reduce(w, NULL, pdiss) ? PALA_UNSTABLE : PALA_OK;
 }
 
-/* Grains of block b: [k0, k1). */
-static inline void block_range(const pala_world *w, int b, int *k0, int *k1)
-{
-    *k0 = b * PALA_BLOCK;
-    *k1 = (b + 1) * PALA_BLOCK < w->n ? (b + 1) * PALA_BLOCK : w->n;
-}
-
 /* eqs. (65)-(66): free motion over dt/2, half kick; then the pebbles of eq. (50). */
 static void start_job(void *ctx, int t, int b0, int b1)
 {
     pala_world *w = ctx;
     (void)t;
     for (int b = b0; b < b1; b++) {
-        int k0, k1;
-        block_range(w, b, &k0, &k1);
+        int k0 = b * PALA_BLOCK, k1 = pala_block_end(w->n, b);
         double mv = 0;
         for (int k = k0; k < k1; k++) {
             double d2 = pala_grain_start_step(w, k);

@@ -6,6 +6,8 @@
 #define PALA_THREADS_H
 
 enum { PALA_BLOCK = 256 };
+/* The end of block b of n grains: its grains are [b * PALA_BLOCK, pala_block_end(n, b)). */
+static inline int pala_block_end(int n, int b) { return (b + 1) * PALA_BLOCK < n ? (b + 1) * PALA_BLOCK : n; }
 
 typedef struct pala_team {
     struct pala_pool *pool;   /* NULL for one thread */
