@@ -1,7 +1,7 @@
 #!/bin/sh
-# lammps.sh - LAMMPS peer baseline for the shared benchmark scenes.
+# lammps.sh - LAMMPS peer baseline for the benchmark beds (docs/performance.md).
 # Usage: bench/lammps.sh spheres|clumps [nwarm=200] [nrun=2000]
-# Runs `lmp` (single core) exactly as ../shared/bench/README.md says, in a temp dir,
+# Runs `lmp` (single core) on the LAMMPS inputs of the data folder, in a temp dir,
 # and prints one number: particle-steps/s (pebble-steps/s for clumps) from the
 # "Loop time" of the second (timed) run.  Data dir: $PALA_BENCH_DATA, default
 # <repo root>/../shared/bench.  Exit 2 if lmp is missing, 1 on other errors.

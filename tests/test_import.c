@@ -113,7 +113,7 @@ static void spheres(int vel)
             vel ? "with Velocities" : "without Velocities", vel ? ", velocities and spins" : " and zero velocities", bad);
 }
 
-/* (b) two tetrahedral clumps of four pebbles (as ../shared/bench/tetra_pebbles.txt), the
+/* (b) two tetrahedral clumps of four pebbles (as in the clump benchmark bed), the
  * second turned by 90 degrees about z, molecule ids out of order */
 static void clumps(void)
 {
