@@ -1,8 +1,9 @@
 #!/bin/sh
 # same.sh - are two builds' outputs byte-identical?  Runs OLD/pala and NEW/pala (two
-# checkouts, each built with make) on every example, on both shared beds (1,000 steps) and
-# on the 64k-sphere bed with 1, 2 and 3 threads (600 steps), and compares energy.tsv,
-# trajectory.txt and walls.tsv with cmp.  Scenes are taken from NEW.
+# checkouts, each built with make) on every example and on both benchmark beds (1,000
+# steps), each with 1 and 2 threads, and on the 64k-sphere bed with 1, 2 and 3 threads
+# (600 steps), and compares energy.tsv, trajectory.txt and walls.tsv with cmp.  Scenes
+# are taken from NEW.
 # Usage: bench/same.sh OLD NEW       (e.g. a `git worktree add ../old <commit>`, built)
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.  Exit 1 if any file differs.
 set -eu
@@ -15,12 +16,14 @@ sh "$root/bench/replicate.sh" "$data/s2_settled_8000.data" 4 2 > "$tmp/s64k.data
 bed="--set energy_every=50 --set trajectory_every=500 --quiet"
 for side in old new; do
   p=$(eval echo \$$side)/pala; o=$tmp/$side
-  for f in "$new"/examples/*.txt; do
-    b=$(basename "$f" .txt)
-    (cd "$new" && "$p" run "examples/$b.txt" -o "$o/ex-$b" --quiet --threads 2) || echo "$side: $b exit $?"
+  for t in 1 2; do
+    for f in "$new"/examples/*.txt; do
+      b=$(basename "$f" .txt)
+      (cd "$new" && "$p" run "examples/$b.txt" -o "$o/ex-$b-$t" --quiet --threads $t) || echo "$side: $b exit $?"
+    done
+    "$p" run "$new/bench/spheres.txt" -o "$o/spheres-$t" $bed --threads $t --set "lammps_data=$data/s2_settled_8000.data" --set steps=1000
+    "$p" run "$new/bench/clumps.txt" -o "$o/clumps-$t" $bed --threads $t --set "lammps_data=$data/c2_settled_2000.data" --set steps=1000
   done
-  "$p" run "$new/bench/spheres.txt" -o "$o/spheres" $bed --set "lammps_data=$data/s2_settled_8000.data" --set steps=1000
-  "$p" run "$new/bench/clumps.txt" -o "$o/clumps" $bed --set "lammps_data=$data/c2_settled_2000.data" --set steps=1000
   for t in 1 2 3; do
     "$p" run "$new/bench/spheres.txt" -o "$o/s64k-$t" $bed --threads $t --set "lammps_data=$tmp/s64k.data" --set steps=600
   done
