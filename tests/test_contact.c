@@ -14,18 +14,6 @@ static pala_material mat(double delta, double mu)
     return m;
 }
 
-static int sphere_template(pala_world *w, double R, int material)
-{
-    pala_template t;
-    pala_vec3 c = pala_v(0, 0, 0), shape;
-    double rout;
-    char err[100];
-    memset(&t, 0, sizeof t);
-    pala_template_build(&t, 1, &c, &R, w->mat[material].rho, 0, &shape, &rout, err, sizeof err);
-    t.material = material;
-    return pala_world_add_template(w, &t, &shape, &rout);
-}
-
 /* Head-on collision of two equal spheres at relative speed v: returns rebound/approach
  * speed ratio and the contact duration. */
 static void head_on(double delta, int hertz, double v, double *ratio, double *tc, double *tc_theory)
@@ -36,7 +24,7 @@ static void head_on(double delta, int hertz, double v, double *ratio, double *tc
     pala_material m = mat(delta, 0);
     pala_world_add_material(&w, &m);
     double R = 0.005;
-    int t = sphere_template(&w, R, 0);
+    int t = pala_world_add_sphere_template(&w, 0, R);
     pala_world_add_grain(&w, t, pala_v(-R - 1e-4, 0, 0), pala_v(0, 0, 0), pala_v(0.5 * v, 0, 0), pala_v(0, 0, 0));
     pala_world_add_grain(&w, t, pala_v(R + 1e-4, 0, 0), pala_v(0, 0, 0), pala_v(-0.5 * v, 0, 0), pala_v(0, 0, 0));
     /* docs/physics.md, "Choosing dt": t_c = 2.9432 d_max / v, d_max = (5 m* v^2 / (4 k))^{2/5} */
@@ -91,7 +79,7 @@ void test_contact(void)
         pala_world_init(&w);
         pala_material m = mat(0.36, 0);
         pala_world_add_material(&w, &m);
-        int t = sphere_template(&w, 0.005, 0);
+        int t = pala_world_add_sphere_template(&w, 0, 0.005);
         w.container = PALA_CONTAINER_BOX;
         w.box_lo = pala_v(-1, -1, 0);
         w.box_hi = pala_v(1, 1, 1);
@@ -114,7 +102,7 @@ void test_contact(void)
         pala_material m = mat(0.5, 0.3);
         pala_world_add_material(&w, &m);
         double R = 0.005;
-        int t = sphere_template(&w, R, 0);
+        int t = pala_world_add_sphere_template(&w, 0, R);
         w.container = PALA_CONTAINER_BOX;
         w.box_lo = pala_v(-10, -1, 0);
         w.box_hi = pala_v(10, 1, 1);
@@ -182,7 +170,7 @@ void test_contact(void)
         pala_material m = mat(0.5, 0.5);
         pala_world_add_material(&w, &m);
         double a1 = 0.004, a2 = 0.0025;
-        int t1 = sphere_template(&w, a1, 0), t2 = sphere_template(&w, a2, 0);
+        int t1 = pala_world_add_sphere_template(&w, 0, a1), t2 = pala_world_add_sphere_template(&w, 0, a2);
         pala_world_add_grain(&w, t1, pala_v(-0.005, 0.0015, 0), pala_v(0, 0, 0), pala_v(1.2, 0, 0.3), pala_v(0, 0, 0));
         pala_world_add_grain(&w, t2, pala_v(0.0035, -0.0015, 0), pala_v(0, 0, 0), pala_v(-1.2, 0.1, 0), pala_v(0, 0, 0));
         w.dt = 2e-7;
@@ -215,7 +203,7 @@ void test_contact(void)
         pala_material m = mat(1, 0);
         pala_world_add_material(&w, &m);
         w.max_overlap = 1;
-        int big = sphere_template(&w, 0.02, 0), small = sphere_template(&w, 0.001, 0);
+        int big = pala_world_add_sphere_template(&w, 0, 0.02), small = pala_world_add_sphere_template(&w, 0, 0.001);
         pala_world_add_grain(&w, big, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
         for (int i = 0; i < 300; i++) {   /* Fibonacci sphere of radius 0.0205: overlap 0.5 mm */
             double z = 1 - 2 * (i + 0.5) / 300, rho = sqrt(1 - z * z), phi = 2.399963229728653 * i;

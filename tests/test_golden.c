@@ -84,13 +84,9 @@ static void box_run(int threads, struct run *out)
     pala_template t;
     pala_vec3 shape[3];
     double rad[3];
-    const pala_vec3 c1[1] = {{0, 0, 0}};
     const double r1[1] = {1e-3};
-    memset(&t, 0, sizeof t);
-    int ok = pala_template_build(&t, 1, c1, r1, sand.rho, 0, shape, rad, err, sizeof err) == 0;
-    snprintf(t.name, sizeof t.name, "ball");
-    t.material = msand;
-    int tball = pala_world_add_template(&w, &t, shape, rad);
+    int tball = pala_world_add_sphere_template(&w, msand, r1[0]);
+    int ok = tball >= 0;
     const pala_vec3 c3[3] = {{-0.55e-3, 0, 0}, {0.55e-3, 0, 0}, {0, 0.45e-3, 0.35e-3}};
     const double r3[3] = {0.6e-3, 0.6e-3, 0.5e-3};
     memset(&t, 0, sizeof t);

@@ -14,17 +14,6 @@
 
 void test_step(void);
 
-static int sphere(pala_world *w, double R)
-{
-    pala_template t;
-    pala_vec3 c = pala_v(0, 0, 0), shape;
-    double rout;
-    char err[100];
-    memset(&t, 0, sizeof t);
-    pala_template_build(&t, 1, &c, &R, w->mat[0].rho, 0, &shape, &rout, err, sizeof err);
-    return pala_world_add_template(w, &t, &shape, &rout);
-}
-
 /* A world of one block of spheres in 3D, far apart, with random velocities, spins and
  * accelerations of the last step (spin: the scale of omega, 1/s). */
 static void spheres(pala_world *w, double spin, unsigned seed)
@@ -32,7 +21,7 @@ static void spheres(pala_world *w, double spin, unsigned seed)
     pala_world_init(w);
     pala_material m = {"m", 2500, 5e8, 0.3, 0.5, 0.3, 1e-3};
     pala_world_add_material(w, &m);
-    int t = sphere(w, 0.001);
+    int t = pala_world_add_sphere_template(w, 0, 0.001);
     pala_rng g;
     pala_rng_seed(&g, seed);
     for (int k = 0; k < 200; k++) {
@@ -106,7 +95,7 @@ static int at_rest(pala_world *w, int n)
     pala_world_init(w);
     pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
     pala_world_add_material(w, &m);
-    int t = sphere(w, 0.001);
+    int t = pala_world_add_sphere_template(w, 0, 0.001);
     for (int k = 0; k < n; k++) pala_world_add_grain(w, t, pala_v(0.012 * k, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
     return t;
 }

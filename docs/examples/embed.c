@@ -12,29 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A one-sphere grain template of radius R of material mat. */
-static int sphere_template(pala_world *w, int mat, double R)
-{
-    pala_template t;
-    pala_vec3 c = pala_v(0, 0, 0), shape;
-    double rad;
-    char err[200];
-    memset(&t, 0, sizeof t);
-    if (pala_template_build(&t, 1, &c, &R, w->mat[mat].rho, 0, &shape, &rad, err, sizeof err)) {
-        fprintf(stderr, "embed: %s\n", err);
-        return -1;
-    }
-    t.material = mat;
-    return pala_world_add_template(w, &t, &shape, &rad);
-}
-
 /* The world of the example: 4 x 4 x 4 spheres of radius 1 mm above the floor of a box. */
 static int build(pala_world *w)
 {
     pala_world_init(w);
     pala_material glass = {"glass", 2500, 5e8, 0.3, 0.49, 0.3, 1e-3};   /* rho E sigma delta mu nu */
     int mat = pala_world_add_material(w, &glass);
-    int t = sphere_template(w, mat, 1e-3);
+    int t = pala_world_add_sphere_template(w, mat, 1e-3);   /* radius 1 mm */
     if (t < 0) return -1;
     for (int i = 0; i < 64; i++)
         pala_world_add_grain(w, t, pala_v(2.5e-3 * (i % 4 + 1), 2.5e-3 * (i / 4 % 4 + 1), 2.5e-3 * (i / 16 + 1)), pala_v(0, 0, 0),

@@ -220,6 +220,10 @@ int pala_world_add_material(pala_world *w, const pala_material *m);
 /* Adds a template; copies its n shape vectors and radii into the world.  Returns its
  * index, or -1 if it has no components. */
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
+/* Adds the template of one sphere of radius R (m) of material mat (exact volume and
+ * moments: pala_template_build).  Returns its index, or -1 if mat does not exist or R is
+ * not > 0. */
+int pala_world_add_sphere_template(pala_world *w, int mat, double R);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
 /* Adds an interaction between grain centres (copied; ctx must outlive the world).
  * Returns its index, or -1 if it has no forces function.  F[k], T[k] and the state it

@@ -59,6 +59,20 @@ int pala_world_add_template(pala_world *w, const pala_template *t, const pala_ve
     return w->ntmpl++;
 }
 
+int pala_world_add_sphere_template(pala_world *w, int mat, double R)
+{
+    if (mat < 0 || mat >= w->nmat || !(R > 0 && isfinite(R))) return -1;
+    pala_template t;
+    pala_vec3 c = pala_v(0, 0, 0), shape;
+    double rad;
+    char err[200];
+    memset(&t, 0, sizeof t);
+    if (pala_template_build(&t, 1, &c, &R, w->mat[mat].rho, 0, &shape, &rad, err, sizeof err)) return -1;
+    snprintf(t.name, sizeof t.name, "sphere");
+    t.material = mat;
+    return pala_world_add_template(w, &t, &shape, &rad);
+}
+
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om)
 {
     if (w->n == w->cap) {
