@@ -479,7 +479,9 @@ void pala_work_prepare(pala_world *w)
         wk->invm[t] = 1.0 / tp->mass;
         wk->spheres_only &= tp->ncomp == 1;
     }
-    wk->dissipative = 0;
+    /* the power of non-conservative forces is summed only if some can act: a dissipative
+     * material pair, or additional forces (their work goes into E_diss) */
+    wk->dissipative = w->additional_forces != NULL;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
     pala_grain_forces_prepare(w);
     wk->nbb = 0;

@@ -2,7 +2,6 @@
 #include "grain_forces.h"
 #include "alloc.h"
 #include "container.h"
-#include <stdlib.h>
 #include <string.h>
 
 void pala_grain_forces_prepare(pala_world *w)
@@ -18,7 +17,6 @@ void pala_grain_forces_prepare(pala_world *w)
     if (!wk->ext) return;
     PALA_GROW(wk->fc, w->n + 1); PALA_GROW(wk->tc, w->n + 1);
     PALA_GROW(wk->fh, w->n + 1); PALA_GROW(wk->th, w->n + 1);
-    if (w->additional_forces) wk->dissipative = 1;   /* their work goes into E_diss */
 }
 
 /* Adds the interactions' forces into F, T and returns their potential energy. */
@@ -45,10 +43,6 @@ void pala_grain_forces_eval(pala_world *w)
 
 double pala_grain_forces_energy(pala_world *w)
 {
-    if (!w->ninter) return 0;
-    pala_vec3 *F = pala_xrealloc(NULL, (size_t)(w->n + 1) * sizeof *F), *T = pala_xrealloc(NULL, (size_t)(w->n + 1) * sizeof *T);
-    double U = interactions(w, F, T);
-    free(F);
-    free(T);
-    return U;
+    /* between steps the arrays are free: the next force pass evaluates them anew */
+    return w->ninter ? interactions(w, w->work->fc, w->work->tc) : 0;
 }
