@@ -4,7 +4,10 @@
  *  - an embedding program's additional forces (pala_world_set_additional_forces): a
  *    constant force against x = F t^2 / 2m, its work in E_diss;
  *  - an interaction between centres (pala_interaction): a spring between two grains
- *    against its period 2 pi sqrt(mu / k), energy conserved with the spring's in E_total. */
+ *    against its period 2 pi sqrt(mu / k), energy conserved with the spring's in E_total;
+ *  - an interaction with a torque: a dipole fixed in a sphere, in a homogeneous field,
+ *    swings as a pendulum of period 2 pi sqrt(I / p B) (with its finite-amplitude
+ *    correction), its energy conserved and nothing counted as dissipated. */
 #include "t.h"
 #include "pala/pala.h"
 #include "integrator.h"
@@ -184,10 +187,66 @@ static void embed_example(void)
             "embedding misuse returns PALA_ERR_INPUT with a reason");
 }
 
+/* ---- an interaction with a torque: a dipole p along the body x axis in a field B ------- */
+typedef struct dipole { double p; pala_vec3 B; } dipole;
+
+static double dipole_forces(const pala_world *w, void *ctx, pala_vec3 *F, pala_vec3 *T)
+{
+    const dipole *d = ctx;
+    double U = 0;
+    for (int k = 0; k < w->n; k++) {
+        pala_vec3 m = pala_rot_apply(w->r[k], pala_v(d->p, 0, 0));   /* the dipole in the world */
+        T[k] = pala_vadd(T[k], pala_vcross(m, d->B));                 /* torque m x B */
+        U -= pala_vdot(m, d->B);                                      /* U = -m.B */
+    }
+    (void)F;
+    return U;
+}
+
+static void dipole_pendulum(void)
+{
+    const double th0 = 0.1, pi = 3.14159265358979323846;
+    double drift[2];
+    for (int i = 0; i < 2; i++) {
+        pala_world w;
+        pala_world_init(&w);
+        pala_material m = {"m", 2500, 5e8, 0.3, 0.5, 0.3, 1e-3};   /* dissipative: E_diss is summed */
+        pala_world_add_material(&w, &m);
+        int t = pala_world_add_sphere_template(&w, 0, 0.001);
+        pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0, 0, tan(th0 / 2)), pala_v(0, 0, 0), pala_v(0, 0, 0));
+        dipole d = {1e-6, {2e-3, 0, 0}};
+        pala_interaction it = {"dipole", dipole_forces, &d};
+        pala_world_add_interaction(&w, &it);
+        double I = w.tmpl[0].inertia[0], Om = sqrt(d.p * d.B.x / I);
+        /* the pendulum's period at amplitude th0: 2 pi / Om (1 + th0^2/16 + 11 th0^4/3072) */
+        double Tp = 2 * pi / Om * (1 + th0 * th0 / 16 + 11 * pow(th0, 4) / 3072);
+        w.dt = Tp / (i ? 800 : 400);
+        T_CHECK(pala_world_prepare(&w) == PALA_OK, "dipole: prepare");
+        pala_energy e0 = pala_world_energy(&w);
+        /* omega_z = -th0 Om sin(Om t): it turns from negative to positive at T/2 */
+        double last = 0, half = -1, emax = 0;
+        for (int n = 0; n < 1000 && half < 0; n++) {
+            pala_world_step(&w);
+            double oz = w.w[0].z;
+            if (last < 0 && oz >= 0) half = w.t - w.dt * oz / (oz - last);   /* linear between the two steps */
+            last = oz;
+            pala_energy e = pala_world_energy(&w);
+            emax = fmax(emax, fabs(e.total - e0.total) / fabs(e0.inter));
+        }
+        drift[i] = emax;
+        T_NEAR(2 * half, Tp, 1e-4 * Tp, "dipole pendulum: period 2 pi sqrt(I/pB) (1 + th0^2/16 + ...)");
+        T_CHECK(w.diss == 0, "dipole pendulum: the interaction's torque is not counted as dissipation (E_diss %g J)", w.diss);
+        pala_world_free(&w);
+    }
+    T_CHECK(drift[0] > 0 && drift[1] < drift[0] / 3, "dipole pendulum: E_total (with -m.B) conserved to second order: "
+            "max |dE|/|U| %.3g at dt, %.3g at dt/2 (ratio %.2f ~ 4)", drift[0], drift[1], drift[0] / drift[1]);
+}
+
 void test_step(void)
 {
     embed_example();
     fast_path();
     additional_forces();
     interaction();
+    dipole_pendulum();
 }
