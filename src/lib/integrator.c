@@ -154,7 +154,6 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
     drift_general(w, k0, k1, fa);
 }
 
-
 /* The kick of a block of grains of one isotropic template in 3D (spheres, symmetric
  * clumps): the operations of pala_integrator_end_general in the same order, in short
  * loops over the grains.  *big counts grains that turn by 0.1 rad or more in a half step
