@@ -34,7 +34,7 @@ static double box_cut(const pala_world *w, pala_vec3 c, double a)
 }
 
 /* A flat wall is a sphere of infinite radius: r~ = H(a, inf) = 2a (docs/physics.md). */
-static int box_touch(const pala_world *w, int k, pala_wall_touch *out)
+static int box_grain_touch(const pala_world *w, int k, pala_wall_touch *out)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     double R = t->bound_radius;
@@ -56,11 +56,16 @@ static int box_touch(const pala_world *w, int k, pala_wall_touch *out)
                 if (ov <= 0) continue;
                 double nn[3] = {0, 0, 0};
                 nn[ax] = side ? -1 : 1;
-                out[m++] = (pala_wall_touch){pc, pala_v(nn[0], nn[1], nn[2]), rad[i], ov, 2 * rad[i], 2 * ax + side};
+                out[m++] = (pala_wall_touch){pc, pala_v(nn[0], nn[1], nn[2]), rad[i], ov, 2 * rad[i], 2 * ax + side, k};
             }
         }
     }
     return m;
+}
+
+static int box_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
+{
+    return pala_touch_grains(w, cand, n, out, cap, used, box_grain_touch);
 }
 
 static pala_vec3 box_lowest(const pala_world *w, pala_vec3 g)

@@ -19,7 +19,7 @@ static double cavity_cut(const pala_world *w, pala_vec3 c, double a) { return pa
 
 /* The wall is a sphere of radius -Rc (concave): r~ = H(a, -Rc) = 2 a Rc / (Rc - a)
  * (docs/physics.md, "Walls"). */
-static int cavity_touch(const pala_world *w, int k, pala_wall_touch *out)
+static int cavity_grain_touch(const pala_world *w, int k, pala_wall_touch *out)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     if (cavity_clear(w, w->x[k], t->bound_radius)) return 0;
@@ -33,9 +33,14 @@ static int cavity_touch(const pala_world *w, int k, pala_wall_touch *out)
         double q = pala_vnorm(d), ov = q + rad[i] - Rc;
         if (ov <= 0 || q == 0) continue;
         double rt = 2 * rad[i] * Rc / (Rc - rad[i]);
-        out[m++] = (pala_wall_touch){pc, pala_vscale(-1.0 / q, d), rad[i], ov, rt, 0};
+        out[m++] = (pala_wall_touch){pc, pala_vscale(-1.0 / q, d), rad[i], ov, rt, 0, k};
     }
     return m;
+}
+
+static int cavity_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
+{
+    return pala_touch_grains(w, cand, n, out, cap, used, cavity_grain_touch);
 }
 
 static pala_vec3 cavity_lowest(const pala_world *w, pala_vec3 g) { return pala_vaxpy(w->cav_c, w->cav_R / pala_vnorm(g), g); }

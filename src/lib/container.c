@@ -5,7 +5,12 @@
 static int none_yes(const pala_world *w, pala_vec3 x, double R) { (void)w; (void)x; (void)R; return 1; }
 static void none_bounds(const pala_world *w, double R, double lo[3], double hi[3]) { (void)w; (void)R; (void)lo; (void)hi; }
 static double none_cut(const pala_world *w, pala_vec3 c, double a) { (void)w; (void)c; (void)a; return 0; }
-static int none_touch(const pala_world *w, int k, pala_wall_touch *out) { (void)w; (void)k; (void)out; return 0; }
+static int none_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
+{
+    (void)w; (void)cand; (void)out; (void)cap;
+    *used = n;
+    return 0;
+}
 static pala_vec3 none_lowest(const pala_world *w, pala_vec3 g) { (void)w; (void)g; return pala_v(0, 0, 0); }
 static int none_columns(const pala_world *w, const char **names, double *values, int max)
 {

@@ -17,6 +17,7 @@ typedef struct pala_wall_touch {
     pala_vec3 c, n;
     double a, ov, rt;
     int face;
+    int k;   /* the grain */
 } pala_wall_touch;
 /* The most touches one component can have, in any container (six faces of a box). */
 enum { PALA_TOUCH_PER_COMP = 6 };
@@ -32,10 +33,12 @@ typedef struct pala_container_kind {
     void (*bounds)(const pala_world *w, double R, double lo[3], double hi[3]);
     /* how far the walls reach into the sphere (c, a), m; <= 0 if they do not touch it */
     double (*cut)(const pala_world *w, pala_vec3 c, double a);
-    /* every touch of grain k's components, in a fixed order (axis, component, side), into
-     * out (room for PALA_TOUCH_PER_COMP per component); returns their number, 0 at once
-     * if the grain's bounding sphere is clear of the walls */
-    int (*touch)(const pala_world *w, int k, pala_wall_touch *out);
+    /* every touch of the components of grains cand[0 .. n), grain by grain, each in a fixed
+     * order (axis, component, side), into out (room for cap, at least PALA_TOUCH_PER_COMP
+     * times the most components of a grain); stops before a grain whose touches might not
+     * fit.  Returns the number of touches and sets *used to the grains done.  (One call
+     * for many grains: the walls of a block cost one indirect call, pala_touch_grains.) */
+    int (*touch)(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used);
     /* the lowest point of the container along g, the zero of the field energy */
     pala_vec3 (*lowest)(const pala_world *w, pala_vec3 g);
     /* the columns of walls.tsv (pala_world_wall_columns) */
@@ -45,6 +48,17 @@ typedef struct pala_container_kind {
 } pala_container_kind;
 
 extern const pala_container_kind pala_container_box, pala_container_cavity;
+
+/* The loop of a kind's touch over the candidates, given its touches of one grain
+ * (one(w, k, out): their number; inline, so each kind's loop is specialised). */
+static inline int pala_touch_grains(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used,
+                                    int (*one)(const pala_world *w, int k, pala_wall_touch *out))
+{
+    int m = 0, i = 0;
+    for (; i < n && cap - m >= PALA_TOUCH_PER_COMP * w->tmpl[w->tid[cand[i]]].ncomp; i++) m += one(w, cand[i], out + m);
+    *used = i;
+    return m;
+}
 /* 1 if id is a registered kind (enum pala_container). */
 int pala_container_known(int id);
 /* The kind of w->container (the "none" kind for an unknown value). */

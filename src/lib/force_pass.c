@@ -68,12 +68,15 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     const pala_container_kind *ck = pala_container_of(w);
     const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
     pala_batch *B = S->B;
-    for (; *cur < cend && wc[*cur] < k1; ++*cur) {
-        int k = wc[*cur], n = ck->touch(w, k, S->touch);
+    int end = *cur;
+    while (end < cend && wc[end] < k1) end++;
+    while (*cur < end) {
+        int used, n = ck->touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
             if (B->n == BATCH) walls_run(w, B, A, mask, dt, U, s, ru);
-            pala_contact_wall_join(w, B, k, &S->touch[i]);
+            pala_contact_wall_join(w, B, S->touch[i].k, &S->touch[i]);
         }
+        *cur += used;
     }
     if (B->n) walls_run(w, B, A, mask, dt, U, s, ru);
 }
@@ -464,9 +467,12 @@ void pala_work_prepare(pala_world *w)
         for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++)
             if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
     }
-    int maxcomp = 1;   /* the wall touches of one grain, per thread */
+    int maxcomp = 1;   /* room for the wall touches of some grains, per thread */
     for (int t = 0; t < w->ntmpl; t++) maxcomp = w->tmpl[t].ncomp > maxcomp ? w->tmpl[t].ncomp : maxcomp;
-    for (int t = 0; t < nth; t++) PALA_GROW(wk->ts[t].touch, PALA_TOUCH_PER_COMP * maxcomp);
+    for (int t = 0; t < nth; t++) {
+        wk->ts[t].ntouch = PALA_TOUCH_PER_COMP * maxcomp + 512;
+        PALA_GROW(wk->ts[t].touch, wk->ts[t].ntouch);
+    }
     PALA_GROW(wk->smax, w->ntmpl + 1);
     PALA_GROW(wk->invm, w->ntmpl + 1);
     PALA_GROW(wk->wcb, nblk + 1);

@@ -36,7 +36,8 @@ typedef struct pala_tscr {
     pala_facc *sum;        /* phase 2: the sums of the thread's boundary grains */
     long nsum;
     struct pala_batch *B;  /* touching pairs on their way through the kernel (contact.h) */
-    struct pala_wall_touch *touch;   /* the wall touches of one grain (container.h) */
+    struct pala_wall_touch *touch;   /* wall touches of some grains (container.h) */
+    int ntouch;            /* room in touch */
 } pala_tscr;
 
 typedef struct pala_work {
