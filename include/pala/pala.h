@@ -80,6 +80,12 @@ typedef struct pala_template {
     pala_vec3 frame;       /* rotation vector from the principal frame to the frame the
                               components were given in (the "as written" orientation) */
     pala_vec3 com_given;   /* centre of mass in the frame the components were given in */
+    /* point charge and dipoles at the centre of mass (paper feature v; docs/physics.md,
+     * "Charges, dipoles and fields"); the dipoles are fixed in the principal body frame, so
+     * they turn with the grain.  All zero by default. */
+    double charge;         /* C */
+    pala_vec3 edip;        /* electric dipole moment, principal body frame, C m */
+    pala_vec3 mdip;        /* magnetic dipole moment, principal body frame, A m^2 */
 } pala_template;
 
 /* 1 if components (c, rad) are invariant under the rotations of a regular tetrahedron
@@ -115,6 +121,9 @@ int pala_factory_make(const pala_factory *f, pala_rng *g, int dim, pala_vec3 *c,
 enum pala_container { PALA_CONTAINER_NONE = 0, PALA_CONTAINER_BOX, PALA_CONTAINER_CAVITY };
 enum pala_hertz { PALA_HERTZ_PAPER = 0, PALA_HERTZ_TEXTBOOK = 1 };
 enum pala_rotstep { PALA_ROTSTEP_MIDPOINT = 0, PALA_ROTSTEP_PAPER = 1 };
+/* The magnetic Lorentz force q v x B in the kick (docs/physics.md, "The Lorentz force"):
+ * implicit midpoint in v (no work, exactly), or the paper's midpoint velocity estimate. */
+enum pala_lorentz { PALA_LORENTZ_IMPLICIT = 0, PALA_LORENTZ_PAPER = 1 };
 
 /* Combined material data of a pair of materials (eq. 55), precomputed. */
 typedef struct pala_pairmat {
@@ -125,8 +134,8 @@ typedef struct pala_pairmat {
 } pala_pairmat;
 
 typedef struct pala_energy {
-    double kin, rot, contact, field, total;   /* J */
-    double inter;                              /* interactions between centres, J (in total) */
+    double kin, rot, contact, field, total;   /* J; field: -m g.x - q E.x - p.E - m.B */
+    double inter;                              /* interactions between centres (E_pair), J (in total) */
 } pala_energy;
 
 struct pala_world;
@@ -162,6 +171,19 @@ typedef struct pala_world {
                                       container's lowest point along g (origin if none) */
     double diss;                   /* energy dissipated by restitution and friction so far, minus
                                       the work of additional forces, J (E_diss) */
+    /* gravitation, charges, dipoles and the homogeneous E and B fields (paper features v-vi;
+     * docs/physics.md, "Charges, dipoles and fields"); all zero: off, and free */
+    double grav_G;                 /* gravitational constant of the grains' mutual attraction,
+                                      m^3/(kg s^2) */
+    double eps_r;                  /* relative permittivity of the medium (0 is read as 1) */
+    double cutoff;                 /* centre interactions: 0 all pairs; else range, m (switched
+                                      off smoothly below it) */
+    pala_vec3 E, B;                /* homogeneous fields at t = 0, V/m and T */
+    pala_vec3 E_turn, B_turn;      /* angular velocity the fields turn with, rad/s:
+                                      E(t) = R(E_turn t) E (eq. 5 with phi = |E_turn| t) */
+    int lorentz;                   /* enum pala_lorentz */
+    double wfield;                 /* work done on the grains by the turning fields so far, J
+                                      (W_field) */
     int hertz;                     /* enum pala_hertz */
     int rotation_step;             /* enum pala_rotstep: free rotation in Phi (eq. 59) */
     double max_overlap;            /* unstable when an overlap exceeds this fraction of the
@@ -262,6 +284,11 @@ int pala_world_contacts(pala_world *w, double *U);
 /* Energies of the current state. Costs one contact pass (no forces stored); sets
  * ncontact and worst_overlap.  All zero if the world is not prepared. */
 pala_energy pala_world_energy(pala_world *w);
+/* The optional terms of the energy balance a prepared world has: PALA_TERM_PAIR if some
+ * interaction between centres acts (E_pair, pala_energy.inter), PALA_TERM_WFIELD if an E or
+ * B field turns and acts on a charge or dipole (W_field, w->wfield). */
+enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2 };
+int pala_world_energy_terms(pala_world *w);
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);
 /* Out of memory: the library calls fn(bytes), which must not return (the `pala` program

@@ -8,10 +8,12 @@
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
+/* E_pair and W_field are written only by worlds that have them (pala_world_energy_terms). */
 static void energy_open(FILE *f, pala_output *o)
 {
-    (void)o;
-    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\tE_total\tdE_rel\tE_diss\tdE_bal_rel\tcontacts\tmax_overlap\n");
+    int terms = pala_world_energy_terms(o->w);
+    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\t%sE_total\tdE_rel\tE_diss\t%sdE_bal_rel\tcontacts\tmax_overlap\n",
+            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "");
 }
 
 /* A row, and the statistics of E_total over the rows for summary.tsv.  The energy's
@@ -24,14 +26,18 @@ static void energy_frame(FILE *f, pala_output *o)
     if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = 0; }
     double den = es->initial != 0 ? fabs(es->initial) : 1.0;   /* dE_rel of E_total(0) = 0: per joule */
     double rel = (e.total - es->initial) / den;
-    double bal = (e.total + w->diss - es->initial) / den;
+    int terms = pala_world_energy_terms(w);
+    double bal = (e.total + w->diss - w->wfield - es->initial) / den;   /* docs/physics.md, "Energy accounting" */
     if (e.total < es->min) es->min = e.total;
     if (e.total > es->max) es->max = e.total;
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
     es->final = e.total;
     es->final_rel = rel;
-    fprintf(f, "%ld\t%.12g\t%.16g\t%.16g\t%.16g\t%.16g\t%.16g\t%.10g\t%.16g\t%.10g\t%ld\t%.6g\n", w->step, w->t,
-            e.kin, e.rot, e.contact, e.field, e.total, rel, w->diss, bal, w->ncontact, w->worst_overlap);
+    fprintf(f, "%ld\t%.12g\t%.16g\t%.16g\t%.16g\t%.16g\t", w->step, w->t, e.kin, e.rot, e.contact, e.field);
+    if (terms & PALA_TERM_PAIR) fprintf(f, "%.16g\t", e.inter);
+    fprintf(f, "%.16g\t%.10g\t%.16g\t", e.total, rel, w->diss);
+    if (terms & PALA_TERM_WFIELD) fprintf(f, "%.16g\t", w->wfield);
+    fprintf(f, "%.10g\t%ld\t%.6g\n", bal, w->ncontact, w->worst_overlap);
 }
 
 /* ---- walls.tsv: momentum received by the walls --------------------------------------- */

@@ -23,6 +23,7 @@
 #include "force_pass.h"
 #include "alloc.h"
 #include "contact.h"
+#include "centre.h"
 #include "contact_law.h"
 #include "container.h"
 #include "grain.h"
@@ -428,6 +429,8 @@ void pala_work_free(pala_world *w)
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
     free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
+    free(wk->qm); free(wk->pw); free(wk->mw); free(wk->bwrate);
+    pala_centre_free(wk);
     free(wk);
     w->work = NULL;
 }

@@ -404,8 +404,15 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
         emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
         return -1;
     }
-    double req = s->sec[i].keys.grain.volume_radius;
+    const pala_grain_keys *gk = &s->sec[i].keys.grain;
+    double req = gk->volume_radius;
     if (req > 0) pala_template_scale(t, shape, rout, req);
+    /* the dipoles are given in the frame of the sphere lines; the body frame is the
+     * principal one, which the builder turned by t->frame (docs/physics.md, "Charges,
+     * dipoles and fields") */
+    t->charge = gk->charge;
+    t->edip = pala_rot_apply(pala_vneg(t->frame), gk->edip);
+    t->mdip = pala_rot_apply(pala_vneg(t->frame), gk->mdip);
     pala_world_add_template(&s->top.w, t, shape, rout);
     return 0;
 }
@@ -418,6 +425,20 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     pala_world *w = &s->top.w;
     int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
     if (bad) return -1;
+    if (w->dim == 2) {   /* docs/physics.md, "2D mode" */
+        if (gk->edip.z != 0) { SERR(s, i, PALA_KEY_electric_dipole, "[grain %s]: in 2D the electric dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
+        if (gk->mdip.z != 0) { SERR(s, i, PALA_KEY_magnetic_dipole, "[grain %s]: in 2D the magnetic dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
+        if (gk->charge != 0 && (w->B.x != 0 || w->B.y != 0)) {
+            SERR(s, 0, PALA_KEY_magnetic_field, "in 2D an in-plane magnetic field pushes the charged grains of [grain %s] out of the plane "
+                 "(q v x B has a z component): give B along z (0 0 Bz), or set dimension = 3", s->sec[i].name);
+            return -1;
+        }
+        if ((gk->mdip.x != 0 || gk->mdip.y != 0) && w->B.z != 0) {
+            SERR(s, 0, PALA_KEY_magnetic_field, "in 2D a magnetic field along z turns the magnetic dipoles of [grain %s] out of the plane "
+                 "(m x B lies in the plane): give B in the plane (Bx By 0), or set dimension = 3", s->sec[i].name);
+            return -1;
+        }
+    }
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
     double rho = w->mat[mat].rho;
     pala_template t;
@@ -583,6 +604,9 @@ static int build_world(pala_scene *s)
     else if (!bad && he) top->steps = lround(top->end_time / w->dt);
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
     if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, PALA_KEY_gravity, "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
+    if (w->dim == 2 && w->E.z != 0) { SERR(s, 0, PALA_KEY_electric_field, "in 2D the electric field must lie in the plane: set its z component to 0"); bad = 1; }
+    if (w->dim == 2 && (w->E_turn.x != 0 || w->E_turn.y != 0)) { SERR(s, 0, PALA_KEY_electric_field_turn, "in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
+    if (w->dim == 2 && (w->B_turn.x != 0 || w->B_turn.y != 0)) { SERR(s, 0, PALA_KEY_magnetic_field_turn, "in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
     /* container */
     if (w->container == PALA_CONTAINER_BOX) {
         if (!find_entry(s, 0, PALA_KEY_box) && lmp) {
