@@ -27,6 +27,7 @@ void test_boundaries_tree(void);
 void test_boundaries_script(void);
 void test_design_modules_tree(void);
 void test_design_modules_script(void);
+void test_fields(void);
 void test_golden_box(void);
 void test_golden_example(void);
 void test_docs(void);
@@ -54,6 +55,7 @@ static const struct {
     {"boundaries_script", test_boundaries_script},
     {"design_modules_tree", test_design_modules_tree},
     {"design_modules_script", test_design_modules_script},
+    {"fields", test_fields},
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
     {"docs", test_docs},

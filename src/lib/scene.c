@@ -426,15 +426,15 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
     if (bad) return -1;
     if (w->dim == 2) {   /* docs/physics.md, "2D mode" */
-        if (gk->edip.z != 0) { SERR(s, i, PALA_KEY_electric_dipole, "[grain %s]: in 2D the electric dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
-        if (gk->mdip.z != 0) { SERR(s, i, PALA_KEY_magnetic_dipole, "[grain %s]: in 2D the magnetic dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
+        if (gk->edip.z != 0) { SERR(s, i, PALA_KEY_electric_dipole, "[grain %s]: 'electric_dipole': in 2D the dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
+        if (gk->mdip.z != 0) { SERR(s, i, PALA_KEY_magnetic_dipole, "[grain %s]: 'magnetic_dipole': in 2D the dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
         if (gk->charge != 0 && (w->B.x != 0 || w->B.y != 0)) {
-            SERR(s, 0, PALA_KEY_magnetic_field, "in 2D an in-plane magnetic field pushes the charged grains of [grain %s] out of the plane "
+            SERR(s, 0, PALA_KEY_magnetic_field, "'magnetic_field': in 2D an in-plane field pushes the charged grains of [grain %s] out of the plane "
                  "(q v x B has a z component): give B along z (0 0 Bz), or set dimension = 3", s->sec[i].name);
             return -1;
         }
         if ((gk->mdip.x != 0 || gk->mdip.y != 0) && w->B.z != 0) {
-            SERR(s, 0, PALA_KEY_magnetic_field, "in 2D a magnetic field along z turns the magnetic dipoles of [grain %s] out of the plane "
+            SERR(s, 0, PALA_KEY_magnetic_field, "'magnetic_field': in 2D a field along z turns the magnetic dipoles of [grain %s] out of the plane "
                  "(m x B lies in the plane): give B in the plane (Bx By 0), or set dimension = 3", s->sec[i].name);
             return -1;
         }
@@ -604,9 +604,9 @@ static int build_world(pala_scene *s)
     else if (!bad && he) top->steps = lround(top->end_time / w->dt);
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
     if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, PALA_KEY_gravity, "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
-    if (w->dim == 2 && w->E.z != 0) { SERR(s, 0, PALA_KEY_electric_field, "in 2D the electric field must lie in the plane: set its z component to 0"); bad = 1; }
-    if (w->dim == 2 && (w->E_turn.x != 0 || w->E_turn.y != 0)) { SERR(s, 0, PALA_KEY_electric_field_turn, "in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
-    if (w->dim == 2 && (w->B_turn.x != 0 || w->B_turn.y != 0)) { SERR(s, 0, PALA_KEY_magnetic_field_turn, "in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
+    if (w->dim == 2 && w->E.z != 0) { SERR(s, 0, PALA_KEY_electric_field, "'electric_field': in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
+    if (w->dim == 2 && (w->E_turn.x != 0 || w->E_turn.y != 0)) { SERR(s, 0, PALA_KEY_electric_field_turn, "'electric_field_turn': in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
+    if (w->dim == 2 && (w->B_turn.x != 0 || w->B_turn.y != 0)) { SERR(s, 0, PALA_KEY_magnetic_field_turn, "'magnetic_field_turn': in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
     /* container */
     if (w->container == PALA_CONTAINER_BOX) {
         if (!find_entry(s, 0, PALA_KEY_box) && lmp) {
