@@ -147,6 +147,11 @@ static void dipole_oscillation(void)
     double T = dipole_period(&w, 2, T0 / 500, th0, &em);
     T_NEAR(T, T0, 1e-3 * T0, "magnetic dipole in B: small oscillations at sqrt(|m||B|/I)");
     T_CHECK(em < 1e-6 * mm * B, "magnetic dipole: E_total (with -m.B) conserved: max |dE| %.3g J of |m B| %.3g J", em, mm * B);
+    /* the m_align column: cos(m, B(t)) with the field turned by 0.5 rad about z at t = 0.1 s */
+    w.r[0] = pala_v(0, 0, tan(0.15));
+    w.t = 0.1;
+    w.B_turn = pala_v(0, 0, 5);
+    T_NEAR(pala_world_dipole_alignment(&w), cos(0.5 - 0.3), 1e-12, "m_align: cos of the angle between the dipole (turned 0.3 rad) and B (turned 0.5 rad)");
     pala_world_free(&w);
 
     /* electric: a dumbbell of two spheres; the dipole along its smallest principal axis a,
@@ -207,7 +212,7 @@ static double turning(double dt, double *wmax)
     w.B_turn = pala_v(0, 5, 3);
     w.dt = dt;
     pala_world_prepare(&w);
-    T_CHECK(pala_world_energy_terms(&w) == (PALA_TERM_PAIR | PALA_TERM_WFIELD), "turning fields: the world has E_pair and W_field");
+    T_CHECK(pala_world_energy_terms(&w) == (PALA_TERM_PAIR | PALA_TERM_WFIELD | PALA_TERM_ALIGN), "turning fields: the world has E_pair, W_field and m_align");
     pala_energy e0 = pala_world_energy(&w);
     double emax = 0;
     *wmax = 0;
@@ -256,8 +261,36 @@ static void refuse_2d(void)
     }
 }
 
+/* examples/magnetic-brush.txt, briefly: it runs, writes its columns, the carriers' dipoles
+ * line up with B, and the balance with W_field closes. */
+static void brush_example(void)
+{
+    char out[4096], path[600];
+    int rc = t_sh(out, sizeof out, "./pala run examples/magnetic-brush.txt -o %s/brush.run --force --quiet --set end_time=0.01", t_tmpdir());
+    snprintf(path, sizeof path, "%s/brush.run/energy.tsv", t_tmpdir());
+    FILE *f = fopen(path, "r");
+    char line[2048], head[2048] = "";
+    double a0 = 2, a1 = 2, bal = 0;
+    int rows = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (!head[0]) { snprintf(head, sizeof head, "%s", line); continue; }
+        double v[20];
+        int n = 0;
+        for (char *p = strtok(line, "\t"); p && n < 20; p = strtok(NULL, "\t")) v[n++] = atof(p);
+        if (n != 15) continue;
+        if (rows++ == 0) a0 = v[14];
+        a1 = v[14];
+        bal = fmax(bal, fabs(v[11]));
+    }
+    if (f) fclose(f);
+    T_CHECK(rc == 0 && strstr(head, "E_pair") && strstr(head, "W_field") && strstr(head, "m_align"),
+            "magnetic brush: runs (exit %d) and writes E_pair, W_field, m_align: %s", rc, head);
+    T_CHECK(rows > 2 && a1 > a0 + 0.2 && bal < 1e-3, "magnetic brush: m_align rises from %.3f to %.3f in 10 ms; max |dE_bal_rel| %.2g", a0, a1, bal);
+}
+
 void test_fields(void)
 {
+    brush_example();
     cyclotron_tests();
     exb_drift();
     dipole_oscillation();

@@ -287,8 +287,12 @@ pala_energy pala_world_energy(pala_world *w);
 /* The optional terms of the energy balance a prepared world has: PALA_TERM_PAIR if some
  * interaction between centres acts (E_pair, pala_energy.inter), PALA_TERM_WFIELD if an E or
  * B field turns and acts on a charge or dipole (W_field, w->wfield). */
-enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2 };
+enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2, PALA_TERM_ALIGN = 4 };
 int pala_world_energy_terms(pala_world *w);
+/* With PALA_TERM_ALIGN (grains with magnetic dipoles in a B field): the mean over those
+ * grains of cos(m, B(t)), the alignment of their dipoles with the field, at the current
+ * state (1: all along B; 0: at random or across). */
+double pala_world_dipole_alignment(pala_world *w);
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);
 /* Out of memory: the library calls fn(bytes), which must not return (the `pala` program

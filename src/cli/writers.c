@@ -8,12 +8,13 @@
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
-/* E_pair and W_field are written only by worlds that have them (pala_world_energy_terms). */
+/* E_pair, W_field and m_align are written only by worlds that have them
+ * (pala_world_energy_terms). */
 static void energy_open(FILE *f, pala_output *o)
 {
     int terms = pala_world_energy_terms(o->w);
-    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\t%sE_total\tdE_rel\tE_diss\t%sdE_bal_rel\tcontacts\tmax_overlap\n",
-            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "");
+    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\t%sE_total\tdE_rel\tE_diss\t%sdE_bal_rel\tcontacts\tmax_overlap%s\n",
+            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "", terms & PALA_TERM_ALIGN ? "\tm_align" : "");
 }
 
 /* A row, and the statistics of E_total over the rows for summary.tsv.  The energy's
@@ -37,7 +38,9 @@ static void energy_frame(FILE *f, pala_output *o)
     if (terms & PALA_TERM_PAIR) fprintf(f, "%.16g\t", e.inter);
     fprintf(f, "%.16g\t%.10g\t%.16g\t", e.total, rel, w->diss);
     if (terms & PALA_TERM_WFIELD) fprintf(f, "%.16g\t", w->wfield);
-    fprintf(f, "%.10g\t%ld\t%.6g\n", bal, w->ncontact, w->worst_overlap);
+    fprintf(f, "%.10g\t%ld\t%.6g", bal, w->ncontact, w->worst_overlap);
+    if (terms & PALA_TERM_ALIGN) fprintf(f, "\t%.6f", pala_world_dipole_alignment(w));
+    fputc('\n', f);
 }
 
 /* ---- walls.tsv: momentum received by the walls --------------------------------------- */

@@ -100,3 +100,18 @@ double pala_field_energy(pala_world *w)
     }
     return U;
 }
+
+double pala_world_dipole_alignment(pala_world *w)
+{
+    pala_vec3 B = pala_field_turned(w->B, w->B_turn, w->t);
+    double b = pala_vnorm(B), sum = 0;
+    long n = 0;
+    for (int k = 0; k < w->n && b > 0; k++) {
+        pala_vec3 mb = w->tmpl[w->tid[k]].mdip;
+        double m = pala_vnorm(mb);
+        if (m == 0) continue;
+        sum += pala_vdot(pala_rot_apply(w->r[k], mb), B) / (m * b);   /* cos(m, B), m in the world (eq. 6) */
+        n++;
+    }
+    return n ? sum / (double)n : 0;
+}
