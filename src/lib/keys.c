@@ -90,6 +90,21 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "material of the grains of lammps_data (its density must match the file's)"),
     KEY(TOP, lammps_mc_samples, INT, "10000", "-", 100, 1e9, AT(pala_top_keys, lammps_mc_samples),
         .doc = "Monte Carlo samples of the builder for each distinct clump shape of lammps_data"),
+    /* the membrane (docs/physics.md, "Membrane") */
+    KEY(TOP, membrane_axis, WORD, "none", "-", 0, 0, AT(pala_top_keys, w.membrane),
+        .choices = "none|x|y|z", CODES(0, 1, 2, 3),
+        .doc = "x, y or z: a membrane across the box (container = box), the plane perpendicular to this axis at "
+               "membrane_position, holding a square grid of bars; none: no membrane"),
+    KEY(TOP, membrane_position, REAL, NULL, "m", -INF, INF, AT(pala_top_keys, w.mem_pos),
+        .doc = "where the membrane's plane crosses its axis (strictly inside the box)"),
+    KEY(TOP, membrane_bar_radius, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.mem_rbar),
+        .doc = "radius of the membrane's bars (cylinders; in 2D discs in the plane)"),
+    KEY(TOP, membrane_spacing, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.mem_spacing),
+        .doc = "distance between neighbouring bar axes; the box's extent along each in-plane axis must be a "
+               "whole number of spacings; a sphere of radius below spacing/2 - membrane_bar_radius passes"),
+    KEY(TOP, membrane_material, NAME, NULL, "-", 0, 0, AT(pala_top_keys, membrane_material),
+        .ref = PALA_S_MATERIAL,
+        .doc = "material of the membrane's bars (required with a membrane)"),
     /* ---- [material NAME], eq. (52) ---- */
     KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
         .doc = "mass density rho"),

@@ -31,6 +31,8 @@ enum pala_key {
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
     PALA_KEY_lammps_mc_samples,
+    PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
+    PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity,
@@ -50,7 +52,9 @@ enum pala_key {
 /* The top level: the world (its physics keys) and the run's settings. */
 typedef struct pala_top_keys {
     pala_world w;                /* dimension, container, box, cavity_radius, cavity_centre,
-                                    gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin */
+                                    gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin,
+                                    membrane_axis, membrane_position, membrane_bar_radius,
+                                    membrane_spacing */
     const char *wall_material;   /* name of the walls' [material] section */
     long steps;                  /* number of steps; given end_time, scene.c sets it to
                                     round(end_time / dt) */
@@ -61,6 +65,7 @@ typedef struct pala_top_keys {
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
+    const char *membrane_material;   /* name of the [material] section of the membrane's bars */
 } pala_top_keys;
 
 /* [material NAME] fills a pala_material (pala.h). */
