@@ -128,6 +128,7 @@ static void which_pass(void)
     pala_energy e0 = pala_world_energy(w);
     long crossings = 0, big_across = 0, st = 0;
     double big_max = -1;   /* how close to the plane a large grain's centre came, m */
+    double worst = 0;      /* the largest |E_total - E_total(0)| / E_total(0) */
     for (long i = 0; i < pala_scene_steps(s) / 25 && !st; i++) {
         st = pala_world_steps(w, 25);
         for (int k = 0; k < n; k++) {
@@ -139,15 +140,15 @@ static void which_pass(void)
             }
             side[k] = sd;
         }
+        worst = fmax(worst, fabs(pala_world_energy(w).total - e0.total) / e0.total);
     }
-    pala_energy e1 = pala_world_energy(w);
     T_CHECK(st == PALA_OK && big_across == 0 && big_max < w->mem_pos,
             "3D membrane (holes 0.002 m between bar axes, bars of radius 0.0002 m): no grain of radius 0.0015 m crosses it "
             "in 0.1 s (status %d, %ld crossings, nearest centre %.5g m from the plane)", st, big_across, w->mem_pos - big_max);
     T_CHECK(crossings >= 10, "grains of radius 0.0004 m pass it (%ld crossings in 0.1 s, both ways)", crossings);
-    T_CHECK(fabs(e1.total - e0.total) < 1e-3 * e0.total && column(w, "P_mem_lo") > 0 && column(w, "P_mem_hi") > 0,
-            "elastic, frictionless: E_total (the bars' Hertz energy in E_contact) is kept to 1e-3 (%.3g), and the membrane "
-            "received momentum from both sides (%.3g, %.3g N s)", (e1.total - e0.total) / e0.total, column(w, "P_mem_lo"),
+    T_CHECK(worst < 1e-3 && column(w, "P_mem_lo") > 0 && column(w, "P_mem_hi") > 0,
+            "elastic, frictionless: E_total (the bars' Hertz energy in E_contact) is kept to 1e-3 at every 25th step (largest "
+            "|dE_rel| %.3g), and the membrane received momentum from both sides (%.3g, %.3g N s)", worst, column(w, "P_mem_lo"),
             column(w, "P_mem_hi"));
     pala_scene_free(s);
 }
