@@ -6,6 +6,7 @@
  *   - which grains pass: in a 3D box split by a membrane, small grains (radius below
  *     spacing/2 - bar radius) cross it both ways, large ones placed on one side never
  *     reach the other; the energy balance closes;
+ *   - threads: a membrane scene of three blocks gives the same bits on 1, 2 and 3 threads;
  *   - van 't Hoff: small solvent grains on both sides, larger solute grains on one side
  *     only (2D, for the statistics): the time-averaged pressure difference across the
  *     membrane equals n_solute kT (10 %), n_solute the solute count over the area of its
@@ -114,12 +115,14 @@ static const char *passing =
     "[material steel]\ndensity = 1000\nyoung = 1e7\n"
     "[grain small]\nmaterial = steel\nshape = sphere\nradius = 0.0004\n"
     "[grain big]\nmaterial = steel\nshape = sphere\nradius = 0.0015\n"
-    "[group solvent]\ngrain = small\ncount = 80\nvelocity_spread = 0.5\n"
+    "[group solvent]\ngrain = small\ncount = %d\nvelocity_spread = 0.5\n"
     "[group solute]\ngrain = big\ncount = 12\nregion = box\nregion_box = 0 0.01 0 0.02 0 0.02\nvelocity_spread = 0.1\n";
 
 static void which_pass(void)
 {
-    pala_scene *s = load("passing", passing);
+    char text[2048];
+    snprintf(text, sizeof text, passing, 80);
+    pala_scene *s = load("passing", text);
     if (!s) return;
     pala_world *w = pala_scene_world(s);
     int small = tmpl_of(w, "small"), big = tmpl_of(w, "big");
@@ -151,6 +154,36 @@ static void which_pass(void)
             "|dE_rel| %.3g), and the membrane received momentum from both sides (%.3g, %.3g N s)", worst, column(w, "P_mem_lo"),
             column(w, "P_mem_hi"));
     pala_scene_free(s);
+}
+
+/* The passing scene with 700 small grains (three blocks of 256), 300 steps on 1, 2 and 3
+ * threads: the state and the walls' accounts are the same bits. */
+static void threads(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text, passing, 700);
+    double ref[16], now[16];
+    pala_vec3 xr[1024];
+    int same = 1, nt = 0, n = 0;
+    for (int th = 1; th <= 3; th++) {
+        pala_scene *s = load("threads", text);
+        if (!s) return;
+        pala_world *w = pala_scene_world(s);
+        pala_world_set_threads(w, th);
+        int st = pala_world_steps(w, 300);
+        const char *nm[16];
+        nt = pala_world_wall_columns(w, nm, th == 1 ? ref : now, 16);
+        n = w->n < 1024 ? w->n : 1024;
+        for (int k = 0; k < n; k++) {
+            if (th == 1) xr[k] = w->x[k];
+            else same &= !memcmp(&xr[k], &w->x[k], sizeof xr[k]);
+        }
+        if (th > 1) same &= !memcmp(ref, now, (size_t)nt * sizeof *ref);
+        same &= st == PALA_OK && pala_world_max_threads(w) >= 3;
+        pala_scene_free(s);
+    }
+    T_CHECK(same && n >= 700 && nt == 8 && ref[6] > 0 && ref[7] > 0, "a 3D membrane scene of %d grains: positions and walls.tsv's "
+            "momenta (membrane: %.3g, %.3g N s) are the same bits on 1, 2 and 3 threads", n, ref[6], ref[7]);
 }
 
 /* Solvent: radius 0.25 mm, as heavy as a solute grain (the same speeds, so one dt
@@ -203,5 +236,6 @@ void test_membrane(void)
     bar_contact(2, 1);
     bar_contact(3, 0.5);
     which_pass();
+    threads();
     van_t_hoff();
 }
