@@ -152,6 +152,13 @@ const char *pala_membrane_check(const pala_world *w, char *buf, size_t len)
                  comp(w->box_hi, ax), "xyz"[ax]);
     else {
         int e[2], nf = families(w, e);
+        double amax = 0;
+        for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
+        if (pala_membrane_touch_room(w, amax) > 1024) {   /* room for the touches of a component (force_pass.c) */
+            snprintf(buf, len, "membrane: a component of radius %g m spans more than 500 bars of spacing %g m; "
+                     "use a spacing comparable to the grains", amax, w->mem_spacing);
+            return buf;
+        }
         for (int f = 0; f < nf; f++) {
             double L = comp(w->box_hi, e[f]) - comp(w->box_lo, e[f]), nb = nbars(w, e[f]);
             if (!(nb >= 1 && fabs(nb * w->mem_spacing - L) <= 1e-9 * L)) {
