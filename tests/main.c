@@ -31,6 +31,8 @@ void test_fields(void);
 void test_golden_box(void);
 void test_golden_example(void);
 void test_docs(void);
+void test_pressure(void);
+void test_membrane(void);
 
 static const struct {
     const char *name;
@@ -56,6 +58,8 @@ static const struct {
     {"design_modules_tree", test_design_modules_tree},
     {"design_modules_script", test_design_modules_script},
     {"fields", test_fields},
+    {"pressure", test_pressure},
+    {"membrane", test_membrane},
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
     {"docs", test_docs},

@@ -165,6 +165,15 @@ typedef struct pala_world {
     int wall_mat;                  /* material of the walls */
     pala_vec3 wall_impulse[6];     /* momentum received by each box face (xlo,xhi,ylo,
                                       yhi,zlo,zhi) or the cavity ([0]), N s */
+    /* wall pressure and the membrane (membrane.c; docs/physics.md, "Membrane") */
+    double wall_radial;            /* cavity: the outward radial momentum its wall received, N s */
+    int membrane;                  /* 0: none; 1, 2, 3: a membrane across the box, the plane
+                                      x, y or z = mem_pos, holding a square grid of bars */
+    double mem_pos;                /* position of the membrane's plane along its axis, m */
+    double mem_rbar, mem_spacing;  /* radius of the bars and distance between their axes, m */
+    int mem_mat;                   /* material of the bars */
+    pala_vec3 mem_impulse[2];      /* momentum the bars received from grains whose centre lies
+                                      below ([0]) or above ([1]) the plane, N s */
     pala_vec3 g;                   /* homogeneous acceleration field, m/s^2; may be changed
                                       between steps (the step sees it) */
     pala_vec3 field_ref;           /* zero of the field energy -m g.(x - field_ref): the
@@ -269,9 +278,15 @@ void pala_world_set_threads(pala_world *w, int n);
 /* The most threads a step of this world can use: one per block of 256 grains. */
 int pala_world_max_threads(const pala_world *w);
 /* The momentum the walls received so far, as the columns of walls.tsv: up to max named
- * values (box: the normal momentum of each face, positive outward; cavity: its vector),
+ * values (box: the normal momentum of each face, positive outward; cavity: its vector,
+ * then its outward radial momentum; then a membrane's: the normal momentum from each side),
  * N s.  Returns the number of columns (0 without walls). */
 int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max);
+/* The area each of those columns' normal momentum is received on, m^2 (in 2D a length, m),
+ * or 0 for a column that is not a normal momentum (the cavity's vector): walls.tsv's mean
+ * pressures are the columns' increments over an interval / (interval * area).  Returns the
+ * number of columns, the same as pala_world_wall_columns. */
+int pala_world_wall_areas(const pala_world *w, double *area, int max);
 /* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK,
  * PALA_UNSTABLE (with w->why set), or PALA_ERR_INPUT if the world was not prepared. */
 int pala_world_step(pala_world *w);

@@ -43,28 +43,40 @@ static void energy_frame(FILE *f, pala_output *o)
     fputc('\n', f);
 }
 
-/* ---- walls.tsv: momentum received by the walls --------------------------------------- */
+/* ---- walls.tsv: momentum received by the walls, mean pressures ------------------------ */
 
-enum { MAX_WALL_COLUMNS = 8 };   /* a box in 3D has 6 */
-
+/* The momentum columns of the world (pala_world_wall_columns), then a mean pressure column
+ * p_... for each that is a normal momentum: its increase since the previous row over
+ * (interval x area), 0 in the first row. */
 static void walls_open(FILE *f, pala_output *o)
 {
-    const char *nm[MAX_WALL_COLUMNS];
-    double val[MAX_WALL_COLUMNS];
-    int nc = pala_world_wall_columns(o->w, nm, val, MAX_WALL_COLUMNS);
+    const char *nm[PALA_MAX_WALL_COLUMNS];
+    double val[PALA_MAX_WALL_COLUMNS], area[PALA_MAX_WALL_COLUMNS];
+    int nc = pala_world_wall_columns(o->w, nm, val, PALA_MAX_WALL_COLUMNS);
+    pala_world_wall_areas(o->w, area, PALA_MAX_WALL_COLUMNS);
     fprintf(f, "step\ttime");
     for (int i = 0; i < nc; i++) fprintf(f, "\t%s", nm[i]);
+    for (int i = 0; i < nc; i++)
+        if (area[i] > 0) fprintf(f, "\tp%s", nm[i] + 1);   /* P_xlo -> p_xlo */
     fputc('\n', f);
 }
 
 static void walls_frame(FILE *f, pala_output *o)
 {
-    const char *nm[MAX_WALL_COLUMNS];
-    double val[MAX_WALL_COLUMNS];
-    int nc = pala_world_wall_columns(o->w, nm, val, MAX_WALL_COLUMNS);
+    const char *nm[PALA_MAX_WALL_COLUMNS];
+    double val[PALA_MAX_WALL_COLUMNS], area[PALA_MAX_WALL_COLUMNS];
+    pala_wall_prev *pv = &o->walls;
+    int nc = pala_world_wall_columns(o->w, nm, val, PALA_MAX_WALL_COLUMNS);
+    pala_world_wall_areas(o->w, area, PALA_MAX_WALL_COLUMNS);
+    double dt = pv->rows ? o->w->t - pv->t : 0;
     fprintf(f, "%ld\t%.12g", o->w->step, o->w->t);
     for (int i = 0; i < nc; i++) fprintf(f, "\t%.12g", val[i]);
+    for (int i = 0; i < nc; i++)
+        if (area[i] > 0) fprintf(f, "\t%.12g", dt > 0 ? (val[i] - pv->P[i]) / (dt * area[i]) + 0.0 : 0.0);
     fputc('\n', f);
+    for (int i = 0; i < nc; i++) pv->P[i] = val[i];
+    pv->t = o->w->t;
+    pv->rows++;
 }
 
 /* ---- trajectory.txt: the templates once, then frames of the grains' state ------------- */

@@ -113,6 +113,21 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .choices = "implicit|paper", CODES(PALA_LORENTZ_IMPLICIT, PALA_LORENTZ_PAPER),
         .doc = "q v x B in the kick: implicit (does no work, exactly) or paper (midpoint velocity estimate; "
                "its kinetic energy drifts; docs/physics.md, \"The Lorentz force\")"),
+    /* the membrane (docs/physics.md, "Membrane") */
+    KEY(TOP, membrane_axis, WORD, "none", "-", 0, 0, AT(pala_top_keys, w.membrane),
+        .choices = "none|x|y|z", CODES(0, 1, 2, 3),
+        .doc = "x, y or z: a membrane across the box (container = box), the plane perpendicular to this axis at "
+               "membrane_position, holding a square grid of bars; none: no membrane"),
+    KEY(TOP, membrane_position, REAL, NULL, "m", -INF, INF, AT(pala_top_keys, w.mem_pos),
+        .doc = "where the membrane's plane crosses its axis (strictly inside the box)"),
+    KEY(TOP, membrane_bar_radius, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.mem_rbar),
+        .doc = "radius of the membrane's bars (cylinders; in 2D discs in the plane)"),
+    KEY(TOP, membrane_spacing, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.mem_spacing),
+        .doc = "distance between neighbouring bar axes; the box's extent along each in-plane axis must be a "
+               "whole number of spacings; a sphere of radius below spacing/2 - membrane_bar_radius passes"),
+    KEY(TOP, membrane_material, NAME, NULL, "-", 0, 0, AT(pala_top_keys, membrane_material),
+        .ref = PALA_S_MATERIAL,
+        .doc = "material of the membrane's bars (required with a membrane)"),
     /* ---- [material NAME], eq. (52) ---- */
     KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
         .doc = "mass density rho"),

@@ -33,6 +33,8 @@ enum pala_key {
     PALA_KEY_lammps_mc_samples, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
     PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
+    PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
+    PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity,
@@ -54,7 +56,9 @@ enum pala_key {
 typedef struct pala_top_keys {
     pala_world w;                /* dimension, container, box, cavity_radius, cavity_centre,
                                     gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin,
-                                    the centre interactions and the E and B fields */
+                                    the centre interactions and the E and B fields,
+                                    membrane_axis, membrane_position, membrane_bar_radius,
+                                    membrane_spacing */
     const char *wall_material;   /* name of the walls' [material] section */
     long steps;                  /* number of steps; given end_time, scene.c sets it to
                                     round(end_time / dt) */
@@ -65,6 +69,7 @@ typedef struct pala_top_keys {
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
+    const char *membrane_material;   /* name of the [material] section of the membrane's bars */
 } pala_top_keys;
 
 /* [material NAME] fills a pala_material (pala.h). */

@@ -20,7 +20,8 @@ typedef struct pala_blocksum {
     double move;           /* largest pebble displacement bound in this phase, m */
     double move2;          /* ... of the next step's first free motion when chained, m */
     long ngg, nwall;       /* touching pebble pairs (each once), wall contacts */
-    pala_vec3 imp[6];      /* wall impulse increments */
+    pala_vec3 imp[8];      /* wall impulse increments: faces 0-5, membrane sides 6-7 */
+    double rimp;           /* their outward radial part, sum of dt F.n (the cavity's) */
     int bad, finite;
     double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
     int bad_i, bad_j;

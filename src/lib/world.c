@@ -12,6 +12,7 @@
 #include "field.h"
 #include "grain_forces.h"
 #include "material.h"
+#include "membrane.h"
 #include "neighbor.h"
 #include "threads.h"
 #include <math.h>
@@ -254,6 +255,11 @@ static int check_world(pala_world *w)
         const char *e = pala_container_of(w)->check(w, buf, sizeof buf);
         if (e) return bad(w, "%s", e);
     }
+    if (w->membrane) {
+        char buf[240];
+        const char *e = pala_membrane_check(w, buf, sizeof buf);
+        if (e) return bad(w, "%s", e);
+    }
     for (int i = 0; i < w->ninter; i++)
         if (!w->inter[i].forces) return bad(w, "interaction %d has no forces function", i);
     return PALA_OK;
@@ -319,3 +325,25 @@ int pala_world_max_threads(const pala_world *w)
     return nblk > 0 ? nblk : 1;
 }
 
+
+/* walls.tsv: the container's columns, then the membrane's */
+static int wall_columns(const pala_world *w, const char **names, double *values, double *area, int max)
+{
+    int n = pala_container_of(w)->columns(w, names, values, area, max);
+    if (w->membrane && w->container == PALA_CONTAINER_BOX)
+        n += pala_membrane_columns(w, names + n, values + n, area ? area + n : NULL, max - n);
+    return n;
+}
+
+int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
+{
+    return wall_columns(w, names, values, NULL, max);
+}
+
+int pala_world_wall_areas(const pala_world *w, double *area, int max)
+{
+    enum { MAXC = 64 };
+    const char *names[MAXC];
+    double values[MAXC];
+    return wall_columns(w, names, values, area, max < MAXC ? max : MAXC);
+}
