@@ -21,5 +21,11 @@ void pala_centre_forces(pala_world *w, pala_vec3 *F, pala_vec3 *T);
 /* Their potential energy at the current state (dipoles from the rotation vectors), J. */
 double pala_centre_energy(pala_world *w);
 void pala_centre_free(pala_work *wk);
+/* The plain form, one pair at a time (for the tests): adds the forces and torques of all
+ * interactions between centres to F, T (unless NULL) and returns their energy; the
+ * dipoles are wk->pw, wk->mw.  With a cutoff, every pair is tried. */
+double pala_centre_reference(pala_world *w, pala_vec3 *F, pala_vec3 *T);
+/* The ordered pairs (i, j) the last pass tried: n (n - 1) without a cutoff (for bench/). */
+double pala_centre_tried(pala_world *w);
 
 #endif
