@@ -49,6 +49,7 @@ struct pala_centre {
     long hmask;
     int ncell;
     double cs;              /* cell size, m */
+    double ih;              /* 1 / (rc - r_on) of the switch */
 };
 
 void pala_centre_prepare(pala_world *w)
@@ -207,7 +208,7 @@ static ALWAYS_INLINE void kern_j(double *const *a, tile *tl, int ka, int kb, int
     const double pjx = P ? a[APX][j] : 0, pjy = P ? a[APY][j] : 0, pjz = P ? a[APZ][j] : 0;
     const double mjx = M ? a[AMX][j] : 0, mjy = M ? a[AMY][j] : 0, mjz = M ? a[AMZ][j] : 0;
     const double ke = c->ke, km = c->km;
-    const double ron = (1 - PALA_SWITCH) * rc, ih = CUT ? 1 / (rc - ron) : 0;
+    const double ron = (1 - PALA_SWITCH) * rc, ih = c->ih, m30ih = -30 * ih;
     const double *X = tl->in[TX], *Y = tl->in[TY], *Z = tl->in[TZ], *QK = tl->in[TQK], *GM = tl->in[TGM];
     const double *PX = tl->in[TPX], *PY = tl->in[TPY], *PZ = tl->in[TPZ], *MX = tl->in[TMX], *MY = tl->in[TMY], *MZ = tl->in[TMZ];
     double *fx = tl->f[0], *fy = tl->f[1], *fz = tl->f[2], *tx = tl->f[3], *ty = tl->f[4], *tz = tl->f[5], *uu = tl->f[6];
@@ -254,9 +255,16 @@ static ALWAYS_INLINE void kern_j(double *const *a, tile *tl, int ka, int kb, int
             double x = (r - ron) * ih;
             x = x < 0 ? 0 : x;
             x = x > 1 ? 1 : x;
-            double S = 1 - x * x * x * (10 - 15 * x + 6 * x * x), v = U * (-30 * x * x * (1 - x) * (1 - x) * ih) * ir;
-            Fx = S * Fx - v * dx; Fy = S * Fy - v * dy; Fz = S * Fz - v * dz;
-            Tx *= S; Ty *= S; Tz *= S;
+            double x2 = x * x, y = x * (1 - x);
+            double S = 1 - x2 * x * (10 + x * (6 * x - 15)), dS = y * y * m30ih;   /* m30ih = -30 / (rc - r_on) */
+            if (!P && !M) {   /* F = s d: one factor */
+                double f = s * S - U * dS * ir;
+                Fx = f * dx; Fy = f * dy; Fz = f * dz;
+            } else {
+                double v = U * dS * ir;
+                Fx = S * Fx - v * dx; Fy = S * Fy - v * dy; Fz = S * Fz - v * dz;
+                Tx *= S; Ty *= S; Tz *= S;
+            }
             U *= S;
         }
         fx[i] += Fx; fy[i] += Fy; fz[i] += Fz;
@@ -455,6 +463,7 @@ static void run(pala_world *w, pala_vec3 *F, pala_vec3 *T, int wu)
     centre_job j = {w, F, T, wu};
     if (w->cutoff > 0) {
         c->cs = w->cutoff;
+        c->ih = 1 / (w->cutoff - (1 - PALA_SWITCH) * w->cutoff);
         cells_build(w, c);
     }
     pala_team_run(w->team, gather_blocks, &j);
