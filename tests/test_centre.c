@@ -136,6 +136,33 @@ static void gradient(int cut, int dip)
     }
 }
 
+/* ---- 2D: the cutoff searches 9 cells ------------------------------------------------ */
+static void plane(void)
+{
+    const kind kinds[2] = {{3e-13, {1e-15, -2e-15, 0}, {3e-7, 1e-7, 0}}, {-2e-13, {0, 5e-16, 0}, {-1e-7, 2e-7, 0}}};
+    pala_world w;
+    cluster(&w, 300, kinds, 2, 2e-4, 1, 2e-2, 1e-3, 0, 9);
+    for (int k = 0; k < w.n; k++) {   /* a jittered square lattice of spacing 1 mm in the plane */
+        w.x[k] = pala_v(1e-3 * (k % 20) + 0.2 * w.x[k].x / 2e-2 * 1e-3, 1e-3 * (k / 20) + 0.2 * w.x[k].y / 2e-2 * 1e-3, 0);
+        w.r[k] = pala_v(0, 0, w.r[k].z);
+    }
+    w.dim = 2;
+    w.cutoff = 3e-3;
+    w.dt = 1e-4;
+    T_CHECK(pala_world_prepare(&w) == PALA_OK, "2D: prepare: %s", w.why);
+    pala_vec3 *F = calloc((size_t)w.n, sizeof *F), *T = calloc((size_t)w.n, sizeof *T);
+    pala_vec3 *Fr = calloc((size_t)w.n, sizeof *F), *Tr = calloc((size_t)w.n, sizeof *T);
+    double U = centre(&w, F, T), Ur = pala_centre_reference(&w, Fr, Tr), ef = 0, fm = 0, et = 0, tm = 0;
+    for (int i = 0; i < w.n; i++) {
+        ef = fmax(ef, pala_vnorm(pala_vsub(F[i], Fr[i]))); fm = fmax(fm, pala_vnorm(Fr[i]));
+        et = fmax(et, pala_vnorm(pala_vsub(T[i], Tr[i]))); tm = fmax(tm, pala_vnorm(Tr[i]));
+    }
+    T_CHECK(fm > 0 && ef <= 1e-12 * fm && et <= 1e-12 * tm && fabs(U - Ur) <= 1e-12 * fabs(Ur),
+            "2D cutoff (9 cells): fast sums = reference: |dF| %.3g of %.3g, |dT| %.3g of %.3g, U %.17g vs %.17g", ef, fm, et, tm, U, Ur);
+    free(F); free(T); free(Fr); free(Tr);
+    pala_world_free(&w);
+}
+
 /* ---- two equal dipoles: head to tail, side by side ----------------------------------- */
 static void two_dipoles(void)
 {
@@ -360,6 +387,7 @@ void test_centre(void)
     gradient(1, 1);
     gradient(0, 0);
     gradient(1, 0);
+    plane();
     two_dipoles();
     free_cluster();
     kepler();
