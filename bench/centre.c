@@ -9,6 +9,9 @@
  * of the pairs tried (i with every grain of the cells around its cell).  The CPU time is
  * the process's (all threads, including a waiting thread's spin).
  * usage: centre_bench TERMS N THREADS REPEAT [CUTOFF_IN_SPACINGS] [check]
+ *   THREADS may be A/B/R: R rounds that each time REPEAT passes on A threads, then on B
+ *   threads, within a second or so (so that a slow spell of a shared machine hits both):
+ *   prints each round's time ratio A/B, then the median and the best.
  *   TERMS: q (charges), G (masses), p (electric dipoles), m (magnetic dipoles), pm, qpm...
  *   check: also compare with the plain reference (small N only) and print the largest
  *   relative difference of forces and torques. */
@@ -80,6 +83,32 @@ int main(int argc, char **argv)
         wk->mw[k] = pala_rot_apply(w.r[k], w.tmpl[t].mdip);
     }
     pala_vec3 *F = calloc((size_t)n, sizeof *F), *T = calloc((size_t)n, sizeof *T);
+    int ta = 0, tb = 0, rounds = 0;
+    if (sscanf(argv[3], "%d/%d/%d", &ta, &tb, &rounds) == 3 && ta > 0 && tb > 0 && rounds > 0) {
+        /* rounds of: rep passes on ta threads, rep passes on tb threads (each the median
+         * of its passes); prints the ratio of each round, then the median and best */
+        double *ratio = calloc((size_t)rounds, sizeof *ratio), *tt = calloc((size_t)rep, sizeof *tt);
+        for (int r = 0; r < rounds; r++) {
+            double m[2];
+            for (int i = 0; i < 2; i++) {
+                pala_world_set_threads(&w, i ? tb : ta);
+                pala_centre_forces(&w, F, T);
+                for (int k = 0; k < rep; k++) {
+                    double t0 = pala_now();
+                    pala_centre_forces(&w, F, T);
+                    tt[k] = pala_now() - t0;
+                }
+                m[i] = median(tt, rep);
+            }
+            ratio[r] = m[0] / m[1];
+            printf("round %d: %.4g s on %d, %.4g s on %d threads: %.3f\n", r + 1, m[0], ta, m[1], tb, ratio[r]);
+        }
+        double best = 0;
+        for (int r = 0; r < rounds; r++) best = fmax(best, ratio[r]);
+        printf("%s %d speedup %d/%d: median %.3f best %.3f (%d rounds)\n", terms, n, tb, ta, median(ratio, rounds), best, rounds);
+        pala_world_free(&w);
+        return 0;
+    }
     pala_centre_forces(&w, F, T);   /* warm up */
     double *tw = calloc((size_t)rep, sizeof *tw), *tc = calloc((size_t)rep, sizeof *tc);
     for (int r = 0; r < rep; r++) {
@@ -96,7 +125,9 @@ int main(int argc, char **argv)
     if (check) {
         pala_vec3 *F1 = calloc((size_t)n, sizeof *F), *T1 = calloc((size_t)n, sizeof *T), *F2 = calloc((size_t)n, sizeof *F), *T2 = calloc((size_t)n, sizeof *T);
         pala_centre_forces(&w, F1, T1);
+        double c0 = cpu_now();
         double U2 = pala_centre_reference(&w, F2, T2);
+        printf("reference: %.4g pair evaluations per CPU-s\n", (double)n * (n - 1) / (cpu_now() - c0));
         double fm = 0, tm = 0, df = 0, dtq = 0;
         for (int k = 0; k < n; k++) {
             fm = fmax(fm, pala_vnorm(F2[k])); tm = fmax(tm, pala_vnorm(T2[k]));
