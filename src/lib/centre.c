@@ -356,6 +356,16 @@ static void cells_build(pala_world *w, struct pala_centre *c)
 
 typedef struct centre_job { pala_world *w; pala_vec3 *F, *T; int wu; } centre_job;
 
+/* The blocks of thread t: an even share in block order.  Not the team's split, which
+ * follows the times of the contact sweep (threads.h): every block of the all-pairs pass
+ * costs the same, and the cutoff pass's blocks are in cell order, not storage order. */
+static void share(const pala_world *w, int t, int *b0, int *b1)
+{
+    long nt = pala_team_size(w->team), nb = w->work->nblk;
+    *b0 = (int)(nb * t / nt);
+    *b1 = (int)(nb * (t + 1) / nt);
+}
+
 /* Copy the grains' data into the arrays, positions of blocks [b0, b1). */
 static void gather_blocks(void *ctx, int t, int b0, int b1)
 {
@@ -365,7 +375,7 @@ static void gather_blocks(void *ctx, int t, int b0, int b1)
     struct pala_centre *c = wk->cen;
     const int *perm = w->cutoff > 0 ? c->perm : NULL;
     const double G = c->grav ? w->grav_G : 0;
-    (void)t;
+    share(w, t, &b0, &b1);
     for (int s = b0 * PALA_BLOCK, e = pala_block_end(w->n, b1 - 1); s < e; s++) {
         int k = perm ? perm[s] : s;
         const pala_template *tp = &w->tmpl[w->tid[k]];
@@ -412,7 +422,7 @@ static void all_blocks(void *ctx, int t, int b0, int b1)
     struct pala_centre *c = w->work->cen;
     pairs_fn *fn = pairs_of[c->p | c->m << 1 | jb->wu << 3];
     tile tl;
-    (void)t;
+    share(w, t, &b0, &b1);
     for (int b = b0; b < b1; b++) {
         int i0 = b * PALA_BLOCK, i1 = pala_block_end(w->n, b);
         tile_in(c, &tl, i0, i1);
@@ -432,7 +442,7 @@ static void cell_blocks(void *ctx, int t, int b0, int b1)
     const long o = 1L << (CBITS - 1), msk = (1L << CBITS) - 1;
     const int dz0 = w->dim == 2 ? 0 : -1, dz1 = w->dim == 2 ? 0 : 1;
     tile tl;
-    (void)t;
+    share(w, t, &b0, &b1);
     int s = b0 * PALA_BLOCK, e = pala_block_end(w->n, b1 - 1);
     while (s < e) {
         int cell = c->cellof[c->perm[s]], ce = c->cstart[cell + 1] < e ? c->cstart[cell + 1] : e;
