@@ -473,7 +473,7 @@ static void run(pala_world *w, pala_vec3 *F, pala_vec3 *T, int wu)
     centre_job j = {w, F, T, wu};
     if (w->cutoff > 0) {
         c->cs = w->cutoff;
-        c->ih = 1 / (w->cutoff - (1 - PALA_SWITCH) * w->cutoff);
+        c->ih = fmin(1 / (w->cutoff - (1 - PALA_SWITCH) * w->cutoff), 1e300);   /* finite even for a tiny cutoff */
         cells_build(w, c);
     }
     pala_team_run(w->team, gather_blocks, &j);
