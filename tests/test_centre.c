@@ -163,6 +163,21 @@ static void plane(void)
     pala_world_free(&w);
 }
 
+/* ---- a cutoff far below the spacing: every pair is out of range, nothing breaks ------- */
+static void tiny_cutoff(void)
+{
+    const kind kinds[1] = {{1e-12, {1e-15, 0, 0}, {0, 0, 0}}};
+    pala_world w;
+    cluster(&w, 3, kinds, 1, 1e-3, 2500, 1e-2, 3e-3, 0, 3);
+    w.cutoff = 1e-310;   /* 1 / (r_c - r_on) overflows; the cells' coordinates are clamped */
+    w.grav_G = 1;
+    w.dt = 1e-3;
+    T_CHECK(pala_world_prepare(&w) == PALA_OK, "tiny cutoff: prepare");
+    T_CHECK(pala_world_steps(&w, 3) == PALA_OK && isfinite(w.x[0].x) && pala_world_energy(&w).inter == 0,
+            "tiny cutoff (1e-310 m): the run stays finite and E_pair is 0 (%s)", w.why);
+    pala_world_free(&w);
+}
+
 /* ---- two equal dipoles: head to tail, side by side ----------------------------------- */
 static void two_dipoles(void)
 {
@@ -388,6 +403,7 @@ void test_centre(void)
     gradient(0, 0);
     gradient(1, 0);
     plane();
+    tiny_cutoff();
     two_dipoles();
     free_cluster();
     kepler();
