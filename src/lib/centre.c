@@ -14,7 +14,7 @@
  * (all pairs) or grouped by cell (cutoff).  Grain i sums the pairs (i, j) itself, each
  * pair of grains being evaluated twice, once for each side: j runs in a fixed order (all
  * pairs: j = 0 .. n-1; cutoff: the neighbouring cells in a fixed order, each in storage
- * order), so the sum of every grain is independent of the threads.  The kernel (kern)
+ * order), so the sum of every grain is independent of the threads.  The kernel (kern_j)
  * takes a tile of up to PALA_BLOCK grains i, whose sums stay in the L1 cache, and for
  * each j updates the tile's sums in a loop over i that the compiler vectorises; it is
  * specialised for the terms present (masses and charges; electric dipoles; magnetic
@@ -194,8 +194,9 @@ typedef struct tile { double in[NT][PALA_BLOCK]; double f[7][PALA_BLOCK]; } tile
 /* Adds to the tile's sums the pairs (i, j) for the tile's grains [ka, kb), from one grain
  * j (position j of the arrays a).  P, M, CUT, WU (constants where it is called, so that
  * the compiler makes one vector loop for each case): electric dipoles, magnetic dipoles,
- * the switch, the energy.  The operations are those of pair() regrouped; the results
- * agree with it to rounding. */
+ * the switch, the energy.  The formulas are those of docs/physics.md, "Pair interactions
+ * between centres" and "Cutoff", as in pair(), regrouped; the results agree with it to
+ * rounding. */
 #if defined(__GNUC__)
 #define ALWAYS_INLINE inline __attribute__((always_inline))   /* one copy per case (PAIRS) */
 #else
