@@ -189,7 +189,11 @@ double pala_centre_reference(pala_world *w, pala_vec3 *F, pala_vec3 *T)
  * their sums (F (3), T (3), U), all in the L1 cache.  The tile is a local object of its
  * thread: the compiler sees that its arrays do not overlap. */
 enum { TX, TY, TZ, TQK, TGM, TPX, TPY, TPZ, TMX, TMY, TMZ, NT };
-typedef struct tile { double in[NT][PALA_BLOCK]; double f[7][PALA_BLOCK]; } tile;
+typedef struct tile {
+    double in[NT][PALA_BLOCK];
+    double f[7][PALA_BLOCK];
+    pala_vec3 lo, hi;   /* the box around the tile's grains (cutoff: a j farther than r_c is skipped) */
+} tile;
 
 /* Adds to the tile's sums the pairs (i, j) for the tile's grains [ka, kb), from one grain
  * j (position j of the arrays a).  P, M, CUT, WU (constants where it is called, so that
@@ -274,12 +278,25 @@ static ALWAYS_INLINE void kern_j(double *const *a, tile *tl, int ka, int kb, int
     }
 }
 
+/* Is grain j (position j) at least rc from the tile's box?  Then every pair (i, j) of the
+ * tile lies beyond the cutoff, where it contributes exactly 0, and is skipped. */
+static inline int out_of_reach(double *const *a, const tile *tl, int j, double rc)
+{
+    double x = a[AX][j], y = a[AY][j], z = a[AZ][j];
+    double dx = x < tl->lo.x ? tl->lo.x - x : x > tl->hi.x ? x - tl->hi.x : 0;
+    double dy = y < tl->lo.y ? tl->lo.y - y : y > tl->hi.y ? y - tl->hi.y : 0;
+    double dz = z < tl->lo.z ? tl->lo.z - z : z > tl->hi.z ? z - tl->hi.z : 0;
+    return dx * dx + dy * dy + dz * dz >= rc * rc;
+}
+
 /* Adds to the tile of the grains at positions [i0, i1) (tile_in) the pairs with the grains at
- * positions [j0, j1), j in increasing order, i = j left out. */
+ * positions [j0, j1), j in increasing order, i = j left out; with the cutoff, the grains j
+ * out of reach of the whole tile are left out too. */
 #define PAIRS(name, P, M, CUT, WU) \
     static void name(double *const *a, tile *tl, int i0, int i1, int j0, int j1, const struct pala_centre *c, double rc) \
     { \
         for (int j = j0; j < j1; j++) { \
+            if (CUT && out_of_reach(a, tl, j, rc)) continue; \
             if (j < i0 || j >= i1) kern_j(a, tl, 0, i1 - i0, j, c, rc, P, M, CUT, WU); \
             else { \
                 kern_j(a, tl, 0, j - i0, j, c, rc, P, M, CUT, WU); \
@@ -400,6 +417,12 @@ static void tile_in(const struct pala_centre *c, tile *tl, int i0, int i1)
         memcpy(tl->in[q], c->a[from[q]] + i0, (size_t)m * sizeof(double));
     }
     for (int q = 0; q < 7; q++) memset(tl->f[q], 0, (size_t)m * sizeof(double));
+    tl->lo = tl->hi = pala_v(tl->in[TX][0], tl->in[TY][0], tl->in[TZ][0]);
+    for (int k = 1; k < m; k++) {
+        pala_vec3 x = pala_v(tl->in[TX][k], tl->in[TY][k], tl->in[TZ][k]);
+        tl->lo = pala_v(fmin(tl->lo.x, x.x), fmin(tl->lo.y, x.y), fmin(tl->lo.z, x.z));
+        tl->hi = pala_v(fmax(tl->hi.x, x.x), fmax(tl->hi.y, x.y), fmax(tl->hi.z, x.z));
+    }
 }
 
 /* The tile's sums into the grains' F, T (grain perm[s] at position s) and ue. */
