@@ -3,10 +3,11 @@
  * force evaluations (pala_centre_forces), each timed, medians.  Prints one line:
  *   <terms> <grains> <threads> <cutoff/spacing> <s per evaluation (wall)>
  *   <pair evaluations/s (wall)> <pair evaluations per CPU-s> <s per grain (wall)>
- *   <CPU-s per grain> <pairs tried per grain> <peak RSS increase, bytes per grain>
+ *   <CPU-s per grain> <pairs in the cells per grain> <peak RSS increase, bytes per grain>
  * A pair evaluation is one ordered pair (i, j), i != j, computed: each grain sums its own
  * pairs, so an all-pairs evaluation makes n (n - 1) of them.  With a cutoff, the count is
- * of the pairs tried (i with every grain of the cells around its cell).  The CPU time is
+ * of the pairs in reach of the cells (i with every grain of the 27 cells around its cell;
+ * the kernel skips the grains j out of reach of a whole tile among them).  The CPU time is
  * the process's (all threads, including a waiting thread's spin).
  * usage: centre_bench TERMS N THREADS REPEAT [CUTOFF_IN_SPACINGS] [check]
  *   THREADS may be A/B/R: R rounds that each time REPEAT passes on A threads, then on B

@@ -10,8 +10,10 @@
 #     process, 2 RUNS + 1 rounds of passes on 1 thread then on 2 threads, the median and
 #     best ratio of the times (a busy machine takes the second CPU away: only the best
 #     rounds show what the code does);
-#  3. with a cutoff of 3 spacings: CPU-s per grain-step and per pair tried, the pairs
-#     tried per grain, and the peak memory per grain (the whole process, world included),
+#  3. with a cutoff of 3 spacings: CPU-s per grain-step and per pair in the 27 cells
+#     around each grain's cell, those pairs per grain (the kernel skips the grains out of
+#     reach of a whole tile among them), and the peak memory per grain (the whole
+#     process, world included),
 #     at 1e4, 1e5 and 1e6 grains (1e6: REP1M evaluations).
 # Each figure is the median of RUNS runs, each the median of its evaluations.
 # Usage: bench/centre.sh [RUNS=3] [CPU=1] [REP1M=2]
@@ -35,7 +37,7 @@ for t in q qpm; do
   rep=$([ $t = q ] && echo 5 || echo 2)
   "$cb" $t 10000 1/2/$((2 * runs + 1)) $rep 0 | tail -1
 done
-echo "# cutoff 3 spacings, 1 thread (CPU $cpu): CPU-s per grain-step, ns per pair tried, pairs tried per grain, peak bytes per grain"
+echo "# cutoff 3 spacings, 1 thread (CPU $cpu): CPU-s per grain-step, ns per pair in the cells, pairs in the cells per grain, peak bytes per grain"
 for t in q qpm; do
   for n in 10000 100000 1000000; do
     rep=$([ $n = 1000000 ] && echo "$rep1m" || echo 5)
