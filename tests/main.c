@@ -19,6 +19,7 @@ void test_order(void);
 void test_import(void);
 void test_neighbor(void);
 void test_step(void);
+void test_centre(void);
 void test_writers(void);
 void test_run(void);
 void test_symbols_prefix(void);
@@ -49,6 +50,7 @@ static const struct {
     {"import", test_import},
     {"neighbor", test_neighbor},
     {"step", test_step},
+    {"centre", test_centre},
     {"writers", test_writers},
     {"run", test_run},
     {"symbols_prefix", test_symbols_prefix},

@@ -21,5 +21,13 @@ void pala_centre_forces(pala_world *w, pala_vec3 *F, pala_vec3 *T);
 /* Their potential energy at the current state (dipoles from the rotation vectors), J. */
 double pala_centre_energy(pala_world *w);
 void pala_centre_free(pala_work *wk);
+/* The plain form, one pair at a time (for the tests): adds the forces and torques of all
+ * interactions between centres to F, T (unless NULL) and returns their energy; the
+ * dipoles are wk->pw, wk->mw.  With a cutoff, every pair is tried. */
+double pala_centre_reference(pala_world *w, pala_vec3 *F, pala_vec3 *T);
+/* The ordered pairs (i, j) of the last pass: n (n - 1) without a cutoff; with it, those of
+ * i with the grains of the 27 cells around its cell (before the box test skips some). For
+ * bench/. */
+double pala_centre_tried(pala_world *w);
 
 #endif
