@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int nonzero(pala_vec3 a) { return a.x != 0 || a.y != 0 || a.z != 0; }
 
 /* quantities per grain in the arrays: x y z, k_e q, G m, q, m, p (3), m (3) */
 enum { AX, AY, AZ, AQK, AGM, AQ, AM, APX, APY, APZ, AMX, AMY, AMZ, NQ };
@@ -55,12 +54,7 @@ struct pala_centre {
 void pala_centre_prepare(pala_world *w)
 {
     pala_work *wk = w->work;
-    int q = 0, p = 0, m = 0;
-    for (int t = 0; t < w->ntmpl; t++) {
-        q |= w->tmpl[t].charge != 0;
-        p |= nonzero(w->tmpl[t].edip);
-        m |= nonzero(w->tmpl[t].mdip);
-    }
+    int q = wk->charges, p = wk->edipoles, m = wk->mdipoles;   /* set by pala_field_prepare */
     int grav = w->grav_G > 0;
     wk->centre = w->n > 1 && (grav || q || p || m);
     if (!wk->centre) return;

@@ -95,8 +95,6 @@ int pala_world_energy_terms(pala_world *w)
     const pala_work *wk = w->work;
     pala_vec3 a = w->E_turn, b = w->B_turn;
     int turn = a.x != 0 || a.y != 0 || a.z != 0 || b.x != 0 || b.y != 0 || b.z != 0;
-    int mdip = 0;
-    for (int t = 0; t < w->ntmpl; t++) mdip |= w->tmpl[t].mdip.x != 0 || w->tmpl[t].mdip.y != 0 || w->tmpl[t].mdip.z != 0;
     int B = w->B.x != 0 || w->B.y != 0 || w->B.z != 0;
-    return (w->ninter || wk->centre ? PALA_TERM_PAIR : 0) | (wk->em && turn ? PALA_TERM_WFIELD : 0) | (mdip && B ? PALA_TERM_ALIGN : 0);
+    return (w->ninter || wk->centre ? PALA_TERM_PAIR : 0) | (wk->em && turn ? PALA_TERM_WFIELD : 0) | (wk->mdipoles && B ? PALA_TERM_ALIGN : 0);
 }

@@ -18,6 +18,7 @@ void pala_field_prepare(pala_world *w)
         p |= nonzero(w->tmpl[t].edip);
         m |= nonzero(w->tmpl[t].mdip);
     }
+    wk->charges = q; wk->edipoles = p; wk->mdipoles = m;
     int E = nonzero(w->E), B = nonzero(w->B);
     wk->em = (E && (q || p)) || (B && (q || m));
     wk->lorentz = B && q && w->lorentz == PALA_LORENTZ_IMPLICIT;

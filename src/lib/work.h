@@ -75,6 +75,7 @@ typedef struct pala_work {
     int centre;            /* centre.c has work: gravitation, or charges or dipoles */
     int lorentz;           /* charged grains in a B field: the kick applies q v x B (integrator.h) */
     int dipoles;           /* some template has a dipole: pw, mw are kept */
+    int charges, edipoles, mdipoles;   /* some template has a charge, an electric, a magnetic dipole */
     double *qm;            /* per template: charge / mass, C/kg */
     pala_vec3 *pw, *mw;    /* per grain: electric and magnetic dipoles in the world frame */
     pala_vec3 Et, Bt;      /* the fields at the time of the current force evaluation */
