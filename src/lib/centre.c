@@ -28,7 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 /* quantities per grain in the arrays: x y z, k_e q, G m, q, m, p (3), m (3) */
 enum { AX, AY, AZ, AQK, AGM, AQ, AM, APX, APY, APZ, AMX, AMY, AMZ, NQ };
 
