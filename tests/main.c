@@ -20,6 +20,7 @@ void test_import(void);
 void test_neighbor(void);
 void test_step(void);
 void test_writers(void);
+void test_export(void);
 void test_run(void);
 void test_symbols_prefix(void);
 void test_symbols_no_exit(void);
@@ -47,6 +48,7 @@ static const struct {
     {"neighbor", test_neighbor},
     {"step", test_step},
     {"writers", test_writers},
+    {"export", test_export},
     {"run", test_run},
     {"symbols_prefix", test_symbols_prefix},
     {"symbols_no_exit", test_symbols_no_exit},
@@ -89,6 +91,7 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < NTESTS; k++)
         if (selected(tests[k].name, argc - 1, argv + 1)) tests[k].fn();
+    t_skip_report();
     if (t_skipped)
         printf("%d passed, %d failed, %d skipped\n", t_passed, t_failed, t_skipped);
     else

@@ -18,4 +18,8 @@ int pala_cmd_sweep(int argc, char **argv);
  * Measure the integrator's order of convergence on a scene. */
 int pala_cmd_order(int argc, char **argv);
 
+/* pala export RUN --format xyz|vtk [--every K] [-o PATH]   (export.c)
+ * A run's frames for OVITO (extended XYZ) or ParaView (VTK). */
+int pala_cmd_export(int argc, char **argv);
+
 #endif

@@ -17,6 +17,8 @@ static const char *usage =
     "  pala sweep FILE --vary KEY=v1,v2,... [-o DIR]   write a parameter sweep's jobs\n"
     "  pala order FILE [--runs K] [--factor F] [--window T0:T1] [-o DIR]\n"
     "                                measure the integrator's order on a scene\n"
+    "  pala export RUN --format xyz|vtk [--every K] [-o PATH]\n"
+    "                                a run's frames for OVITO (xyz) or ParaView (vtk)\n"
     "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
     "  pala --version\n"
     "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
@@ -76,6 +78,7 @@ int main(int argc, char **argv)
     if (!strcmp(c, "collect")) return pala_cmd_collect(argc - 1, argv + 1);
     if (!strcmp(c, "sweep")) return pala_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(c, "order")) return pala_cmd_order(argc - 1, argv + 1);
+    if (!strcmp(c, "export")) return pala_cmd_export(argc - 1, argv + 1);
     if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("pala %s\n", PALA_VERSION); return 0; }
     if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
         if (argc < 3) { fputs(usage, stdout); return 0; }

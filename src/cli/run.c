@@ -168,7 +168,7 @@ int pala_run(const pala_run_opts *o)
         fprintf(fs, "%s", o->scene);
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
         const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : "interrupted";
-        fprintf(fs, "\t%s\t%d\t%ld\t%.12g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, w->t, wall, gsps,
+        fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, pala_output_time(w), wall, gsps,
                 es->initial, es->final, es->min, es->max, es->max_abs_rel, w->diss);
         werr |= pala_output_fclose(fs, dir, "summary.tsv");
     } else werr = 1;
