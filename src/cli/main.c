@@ -19,6 +19,10 @@ static const char *usage =
     "                                measure the integrator's order on a scene\n"
     "  pala export RUN --format xyz|vtk [--every K] [-o PATH]\n"
     "                                a run's frames for OVITO (xyz) or ParaView (vtk)\n"
+    "  pala plot RUN [-o DIR]        SVG plots of the energies, errors, contacts, walls\n"
+    "  pala snapshot RUN [--frame K|--time T] [--view x|y|z|iso] [--style solid|wire]\n"
+    "                                an SVG picture of one frame\n"
+    "  pala view RUN [-o FILE.html]  a self-contained HTML replay (planar or anaglyph stereo)\n"
     "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
     "  pala --version\n"
     "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
@@ -79,6 +83,9 @@ int main(int argc, char **argv)
     if (!strcmp(c, "sweep")) return pala_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(c, "order")) return pala_cmd_order(argc - 1, argv + 1);
     if (!strcmp(c, "export")) return pala_cmd_export(argc - 1, argv + 1);
+    if (!strcmp(c, "plot")) return pala_cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(c, "snapshot")) return pala_cmd_snapshot(argc - 1, argv + 1);
+    if (!strcmp(c, "view")) return pala_cmd_view(argc - 1, argv + 1);
     if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("pala %s\n", PALA_VERSION); return 0; }
     if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
         if (argc < 3) { fputs(usage, stdout); return 0; }
