@@ -21,6 +21,7 @@ void test_neighbor(void);
 void test_step(void);
 void test_writers(void);
 void test_export(void);
+void test_view(void);
 void test_run(void);
 void test_symbols_prefix(void);
 void test_symbols_no_exit(void);
@@ -49,6 +50,7 @@ static const struct {
     {"step", test_step},
     {"writers", test_writers},
     {"export", test_export},
+    {"view", test_view},
     {"run", test_run},
     {"symbols_prefix", test_symbols_prefix},
     {"symbols_no_exit", test_symbols_no_exit},
