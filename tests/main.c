@@ -22,6 +22,7 @@ void test_step(void);
 void test_writers(void);
 void test_export(void);
 void test_view(void);
+void test_pictures(void);
 void test_run(void);
 void test_symbols_prefix(void);
 void test_symbols_no_exit(void);
@@ -51,6 +52,7 @@ static const struct {
     {"writers", test_writers},
     {"export", test_export},
     {"view", test_view},
+    {"pictures", test_pictures},
     {"run", test_run},
     {"symbols_prefix", test_symbols_prefix},
     {"symbols_no_exit", test_symbols_no_exit},

@@ -130,3 +130,33 @@ void test_view(void)
             "anaglyph: %ld red and %ld cyan pixels (planar: %ld and %ld)", red[2], cyan[2], red[1], cyan[1]);
     T_CHECK(plane[3] > px / 5 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);
 }
+
+/* The pictures: pala snapshot and pala plot, and the README's picture made by the command
+ * the README shows. */
+void test_pictures(void);
+void test_pictures(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "rm -rf " DIR "/pic && mkdir -p " DIR "/pic");
+    int rc = t_sh(out, sizeof out, "cd " DIR "/pic && ../../../../pala run ../../../../examples/paper-ten-grains.txt -o paper-ten-grains.run --quiet && "
+                  "../../../../pala snapshot paper-ten-grains.run --frame 10 --size 640 && cmp paper-ten-grains.run/snapshot-002000.svg ../../../../docs/img/ten-grains.svg && echo same");
+    T_CHECK(rc == 0 && strstr(out, "same"), "README's picture docs/img/ten-grains.svg is what `pala snapshot paper-ten-grains.run --frame 10 --size 640` draws (exit %d) %s", rc, out);
+    /* solid: one disc per component sphere, back to front; wire: per component a line to
+     * the centre of mass and three radii (a sphere at the centre of mass has no line) */
+    rc = t_sh(out, sizeof out, "R=" DIR "/pic/paper-ten-grains.run; ./pala snapshot $R --frame 10 -o $R/s.svg >/dev/null && grep -c '<circle' $R/s.svg; "
+              "./pala snapshot $R --frame 10 --style wire -o $R/w.svg >/dev/null && grep -o '<line' $R/w.svg | wc -l; "
+              "./pala run examples/2d-hopper.txt -o " DIR "/pic/hop.run --quiet --set end_time=0.05 && ./pala snapshot " DIR "/pic/hop.run --time 0.05 --colour speed -o " DIR "/pic/h.svg; grep -c 'plane z = 0' " DIR "/pic/h.svg; tail -1 $R/s.svg");
+    long circles = -1, lines = -1, plane = -1;
+    sscanf(out, "%ld %ld", &circles, &lines);
+    const char *h = strstr(out, "-> " DIR "/pic/h.svg");
+    if (h) sscanf(strchr(h, '\n') ? strchr(h, '\n') + 1 : h, "%ld", &plane);
+    T_CHECK(circles == 40 + 2 && lines == 40 * 4 && plane == 1 && strstr(out, "</svg>"),
+            "snapshot: 40 discs, the cavity and the legend's (%ld), 160 wire lines (%ld), the 2D run in its plane (%ld): %s", circles, lines, plane, out);
+    rc = t_sh(out, sizeof out, "./pala snapshot " DIR "/pic/paper-ten-grains.run --frame 500");
+    T_CHECK(rc == 1 && strstr(out, "0 to 100"), "snapshot --frame 500 of 101 frames: exit 1, says the range (%d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala plot " DIR "/pic/paper-ten-grains.run && cd " DIR "/pic/paper-ten-grains.run && "
+              "grep -c '<polyline' energy.svg energy-error.svg contacts.svg walls.svg && grep -o 'E_total\\|time (s)\\|energy (J)\\|10<tspan' energy.svg energy-error.svg | sort -u");
+    T_CHECK(rc == 0 && strstr(out, "energy.svg:6") && strstr(out, "walls.svg:3") && strstr(out, "energy.svg:E_total") &&
+            strstr(out, "energy.svg:energy (J)") && strstr(out, "energy-error.svg:10<tspan"),
+            "plot: six energy curves, three wall columns, labels with units, decades on the log axis (exit %d) %s", rc, out);
+}

@@ -132,6 +132,7 @@ int pala_cmd_snapshot(int argc, char **argv)
         }
     double margin = 24, foot = 44, legend = 150;
     double sc = (size - 2 * margin - legend) / (umax - umin);
+    if ((vmax - vmin) * sc > 1.2 * size) sc = 1.2 * size / (vmax - vmin);   /* a tall container: at most 1.2 x as high as wide */
     double Hpx = (vmax - vmin) * sc + 2 * margin + foot;
     if (Hpx < 260) Hpx = 260;
 #define PX(p) (margin + (pala_vdot((p), U) - umin) * sc)
