@@ -86,6 +86,7 @@ static order_fit fit(int K, const double *d, const double *dt, int F)
 static void report(const char *what, const order_fit *o, int samples)
 {
     if (samples < 3) printf("  %-10s: no order: the window holds %d sample%s; give a --window or more --samples\n", what, samples, samples == 1 ? "" : "s");
+    else if (o->why && !isfinite(o->p)) printf("  %-10s: no order from these data: %s\n", what, o->why);
     else if (o->why) printf("  %-10s: no order from these data: %s (fit %.2f, pairwise %.2f to %.2f)\n", what, o->why, o->p, o->pmin, o->pmax);
     else if (o->n > 2) printf("  %-10s: order %.2f +- %.2f (least squares over %d pairs; pairwise %.2f to %.2f)\n", what, o->p, o->se, o->n, o->pmin, o->pmax);
     else printf("  %-10s: order %.2f (%d pairs: no spread; use --runs 4 or more)\n", what, o->p, o->n);
@@ -280,7 +281,7 @@ int pala_cmd_order(int argc, char **argv)
         t1 = eprev; eprev = ecur; ecur = t1;
         printf("  run %d: dt = %.6g s, %ld steps\n", k, dt0 / (double)fac, steps0 * fac);
     }
-    const char *wend = "given by --window";
+    const char *wend = "given by --window";   /* says what set the window's end */
     if (w0 < 0) {
         /* automatic window, where the runs still share their history: from when the finest
          * pair's distance rises above round-off (1e-9 of a bounding radius) to when the
@@ -293,11 +294,11 @@ int pala_cmd_order(int argc, char **argv)
             if (ja < 0 && dtr[(size_t)(K - 1) * (size_t)ns + (size_t)j] > 1e-9 * lscale) ja = j;
             if (ja < 0) continue;
             run3 = d1 <= d2 ? run3 + 1 : 0;
-            if (run3 == 3) { jb = j - 2; wend = "the runs part (d_1 <= d_2)"; }
-            else if (d1 > 1e-2 * lscale) { jb = j; wend = "the coarsest pair differs by 1% of a bounding radius"; }
+            if (run3 == 3) { jb = j - 2; wend = "it ends where the runs part (d_1 <= d_2 at three samples in a row)"; }
+            else if (d1 > 1e-2 * lscale) { jb = j; wend = "it ends where the coarsest pair differs by 1% of a bounding radius"; }
         }
-        if (ja < 0) { w0 = 0; w1 = T; wend = "no sample above round-off: the whole run"; }
-        else { w0 = tsample[ja]; w1 = jb > ja ? tsample[jb] : T; if (jb <= ja) wend = "the end of the run"; }
+        if (ja < 0) { w0 = 0; w1 = T; wend = "no sample rises above round-off: the whole run"; }
+        else { w0 = tsample[ja]; w1 = jb > ja ? tsample[jb] : T; if (jb <= ja) wend = "it ends with the run"; }
     }
     /* curves */
     FILE *f = fopen(p1, "w");
@@ -358,7 +359,7 @@ int pala_cmd_order(int argc, char **argv)
     /* the order: least squares on log d against log dt over all pairs, with the standard
      * error of the slope and the range of the pairwise orders as its spread */
     order_fit ft = fit(K, rms_t, dtf, F), fe = fit(K, rms_e, dtf, F);
-    printf("\n  early window %.4g:%.4g s (%d samples; it ends where %s)\n", w0, w1, wsamples, wend);
+    printf("\n  early window %.4g:%.4g s (%d samples; %s)\n", w0, w1, wsamples, wend);
     report("trajectory", &ft, wsamples);
     report("energy", &fe, wsamples);
     printf("  late window: the runs have forgotten their common start, d no longer scales with dt\n"
