@@ -102,16 +102,18 @@ void test_view(void)
     browse(cmd, sizeof cmd, DIR "/ten.html", "frame=last", DIR "/b.png", DIR "/b.log", "pb");
     browse(cmd, sizeof cmd, DIR "/ten.html", "frame=last&stereo=anaglyph", DIR "/c.png", DIR "/c.log", "pc");
     browse(cmd, sizeof cmd, DIR "/hop.html", "frame=last", DIR "/d.png", DIR "/d.log", "pd");
+    browse(cmd, sizeof cmd, DIR "/ten.html", "gl=0&frame=last&stereo=anaglyph&style=wire", DIR "/e.png", DIR "/e.log", "pe");
     strcat(cmd, "wait");
     t_sh(NULL, 0, "%s", cmd);
     check_log("3D run, frame 0", DIR "/a.log", "\"frames\":11");
     check_log("3D run, last frame", DIR "/b.log", NULL);
     check_log("3D run, anaglyph", DIR "/c.log", "\"stereo\":\"anaglyph\"");
     check_log("2D run", DIR "/d.log", "\"dim\":2");
+    check_log("the 2D canvas (no WebGL), anaglyph wire frames", DIR "/e.log", "\"renderer\":\"canvas2d\"");
 
-    long px = 0, drawn[4] = {0}, red[4] = {0}, cyan[4] = {0}, plane[4] = {0}, differ = -1;
-    const char *pngs[4] = {DIR "/a.png " DIR "/b.png", DIR "/c.png", DIR "/d.png", NULL};
-    for (int i = 0; i < 3; i++) {
+    long px = 0, drawn[5] = {0}, red[5] = {0}, cyan[5] = {0}, plane[5] = {0}, differ = -1;
+    const char *pngs[5] = {DIR "/a.png " DIR "/b.png", DIR "/c.png", DIR "/d.png", DIR "/e.png", NULL};
+    for (int i = 0; i < 4; i++) {
         rc = t_sh(out, sizeof out, "%s " DIR "/png.py %s", py, pngs[i]);
         const char *p = out;
         for (int k = 0; k < (i == 0 ? 2 : 1); k++) {
@@ -128,6 +130,7 @@ void test_view(void)
     T_CHECK(differ > 500, "the screenshots at t = 0 and at the last frame differ in %ld pixels", differ);
     T_CHECK(red[2] > 200 && cyan[2] > 200 && red[1] * 10 < red[2] && cyan[1] * 10 < cyan[2],
             "anaglyph: %ld red and %ld cyan pixels (planar: %ld and %ld)", red[2], cyan[2], red[1], cyan[1]);
+    T_CHECK(red[4] > 100 && cyan[4] > 100, "the 2D canvas's anaglyph wire frames: %ld red and %ld cyan pixels", red[4], cyan[4]);
     T_CHECK(plane[3] > px / 5 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);
 }
 
