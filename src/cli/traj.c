@@ -210,7 +210,8 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
 void pala_traj_take(pala_traj *t, const pala_world *w)
 {
     t->step = w->step;
-    t->time = (double)w->step * w->dt;   /* as trajectory.txt prints it (writers.c) */
+    double t0 = (double)w->step * w->dt;   /* as trajectory.txt prints it (writers.c) */
+    t->time = fabs(w->t - t0) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t0;
     for (int i = 0; i < w->n; i++) {
         int k = w->gid ? w->inv[i] : i;
         t->x[i] = w->x[k]; t->r[i] = w->r[k]; t->v[i] = w->v[k]; t->w[i] = w->w[k];

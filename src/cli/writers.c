@@ -11,8 +11,14 @@
 
 /* The time of the current state as every file of a run prints it: step * dt, one
  * rounding (the library's w->t is a running sum of half steps, which drifts in the last
- * digits).  A run never changes dt, so this is the exact time of the step. */
-double pala_output_time(const pala_world *w) { return (double)w->step * w->dt; }
+ * digits).  A run never changes dt, so this is the exact time of the step.  The last
+ * state of an unstable run is half a step past its step (docs/physics.md, "Unstable
+ * runs"), which w->t shows: then (step + 1/2) dt. */
+double pala_output_time(const pala_world *w)
+{
+    double t = (double)w->step * w->dt;
+    return fabs(w->t - t) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t;
+}
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
@@ -75,8 +81,8 @@ static void traj_open(FILE *f, pala_output *o)
     fprintf(f, "dimension %d\n", w->dim);
     /* the scene's geometry, so a reader needs no other file (docs/output-formats.md) */
     static const char *const cname[] = {"none", "box", "cavity"};
-    int c = w->container >= 0 && w->container <= PALA_CONTAINER_CAVITY ? w->container : 0;
-    fprintf(f, "container %s\n", cname[c]);
+    int c = w->container >= 0 && w->container <= PALA_CONTAINER_CAVITY ? w->container : -1;
+    fprintf(f, "container %s\n", c >= 0 ? cname[c] : "other");   /* a kind this writer does not know yet */
     if (c == PALA_CONTAINER_BOX)
         fprintf(f, "box %.17g %.17g %.17g %.17g %.17g %.17g\n", w->box_lo.x, w->box_hi.x, w->box_lo.y, w->box_hi.y, w->box_lo.z, w->box_hi.z);
     if (c == PALA_CONTAINER_CAVITY)
