@@ -3,7 +3,8 @@
 # checkouts, each built with make) on every example and on both benchmark beds (1,000
 # steps), each with 1 and 2 threads, and on the 64k-sphere bed with 1, 2 and 3 threads
 # (600 steps), and compares energy.tsv, trajectory.txt and walls.tsv with cmp.  Scenes
-# are taken from NEW.
+# are taken from NEW; an example the old build refuses (it uses keys the old build does not
+# know) is skipped and named.
 # Usage: bench/same.sh OLD NEW       (e.g. a `git worktree add ../old <commit>`, built)
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.  Exit 1 if any file differs.
 set -eu
@@ -19,6 +20,9 @@ for side in old new; do
   for t in 1 2; do
     for f in "$new"/examples/*.txt; do
       b=$(basename "$f" .txt)
+      if [ $side = old ] && ! (cd "$new" && "$old/pala" run "examples/$b.txt" -o "$tmp/probe-$b" --force --quiet --set steps=0 2>/dev/null); then
+        echo "old: $b is not readable by the old build (new keys?): not compared"; continue
+      fi
       (cd "$new" && "$p" run "examples/$b.txt" -o "$o/ex-$b-$t" --quiet --threads $t) || echo "$side: $b exit $?"
     done
     "$p" run "$new/bench/spheres.txt" -o "$o/spheres-$t" $bed --threads $t --set "lammps_data=$data/s2_settled_8000.data" --set steps=1000

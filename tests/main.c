@@ -30,9 +30,12 @@ void test_boundaries_tree(void);
 void test_boundaries_script(void);
 void test_design_modules_tree(void);
 void test_design_modules_script(void);
+void test_fields(void);
 void test_golden_box(void);
 void test_golden_example(void);
 void test_docs(void);
+void test_pressure(void);
+void test_membrane(void);
 
 static const struct {
     const char *name;
@@ -60,6 +63,9 @@ static const struct {
     {"boundaries_script", test_boundaries_script},
     {"design_modules_tree", test_design_modules_tree},
     {"design_modules_script", test_design_modules_script},
+    {"fields", test_fields},
+    {"pressure", test_pressure},
+    {"membrane", test_membrane},
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
     {"docs", test_docs},

@@ -15,11 +15,13 @@ void test_keys(void);
 
 /* A scene that loads with any one probe below, or any word of a word key, set: every
  * key a choice needs is there (cavity_radius, slab_thickness, sphere lines,
- * component_radius); the z of everything is 0, so it also loads in 2D.  Grain `spare` is
+ * component_radius, the membrane's keys: its plane at 0.035 along any axis misses the
+ * grains); the z of everything is 0, so it also loads in 2D.  Grain `spare` is
  * built and never placed, so its keys may take any value. */
 static const char *base =
     "dt = 1e-5\nsteps = 10\ncontainer = box\nbox = 0 0.1 0 0.1 -0.05 0.05\n"
     "cavity_radius = 0.05\ncavity_centre = 0.05 0.05 0\nwall_material = m\n"
+    "membrane_position = 0.035\nmembrane_bar_radius = 0.001\nmembrane_spacing = 0.01\nmembrane_material = m\n"
     "[material m]\ndensity = 1000\nyoung = 1e7\n"
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.004\n"
     "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
@@ -41,6 +43,13 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_trajectory_every] = "4", [PALA_KEY_xyz_every] = "5", [PALA_KEY_vtk_every] = "6",
     [PALA_KEY_max_overlap] = "0.3",
     [PALA_KEY_neighbor_skin] = "0.001", [PALA_KEY_lammps_mc_samples] = "200",
+    [PALA_KEY_gravitational_constant] = "6.674e-11", [PALA_KEY_permittivity] = "2.5",
+    [PALA_KEY_interaction_cutoff] = "0.05", [PALA_KEY_electric_field] = "100 0 0",
+    [PALA_KEY_electric_field_turn] = "0 0 2", [PALA_KEY_magnetic_field] = "0 0 0.1",
+    [PALA_KEY_magnetic_field_turn] = "0 0 3", [PALA_KEY_charge] = "1e-9",
+    [PALA_KEY_electric_dipole] = "1e-12 0 0", [PALA_KEY_magnetic_dipole] = "0 1e-3 0",
+    [PALA_KEY_membrane_position] = "0.045", [PALA_KEY_membrane_bar_radius] = "0.0015",
+    [PALA_KEY_membrane_spacing] = "0.02",
     [PALA_KEY_density] = "2000", [PALA_KEY_young] = "3e7", [PALA_KEY_poisson] = "0.25",
     [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "0.4", [PALA_KEY_slip_velocity] = "0.002",
     [PALA_KEY_radius] = "0.0035", [PALA_KEY_volume_radius] = "0.004", [PALA_KEY_mc_samples] = "200",

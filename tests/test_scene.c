@@ -38,6 +38,19 @@ void test_scene(void)
     bad("too-many", "count = 5", "count = 50000", 15, "placed only");
     bad("bad-number", "density = 1000", "density = 1e3x", 7, "expected a number");
     bad("unknown-name", "material = m\nshape", "material = steel\nshape", 10, "no [material steel] section");
+    /* the membrane's keys (line 6: membrane_axis, then its four keys on lines 7-10) */
+    const char *mem = "wall_material = m\nmembrane_axis = x\nmembrane_position = 0.05\nmembrane_bar_radius = 0.001\n"
+                      "membrane_spacing = 0.01\nmembrane_material = m\n";
+    char to[512];
+    snprintf(to, sizeof to, "container = cavity\ncavity_radius = 0.1\nbox = 0 0.1 0 0.1 0 0.1\n%s", mem);
+    bad("membrane-cavity", "container = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\n", to, 7, "needs container = box");
+    bad("membrane-outside", "wall_material = m\n", "wall_material = m\nmembrane_axis = y\nmembrane_position = 0.2\n"
+        "membrane_bar_radius = 0.001\nmembrane_spacing = 0.01\nmembrane_material = m\n", 7, "strictly inside the box along y");
+    bad("membrane-spacing", "wall_material = m\n", "wall_material = m\nmembrane_axis = z\nmembrane_position = 0.05\n"
+        "membrane_bar_radius = 0.001\nmembrane_spacing = 0.03\nmembrane_material = m\n", 9, "whole number of spacings");
+    bad("membrane-closed", "wall_material = m\n", "wall_material = m\nmembrane_axis = x\nmembrane_position = 0.05\n"
+        "membrane_bar_radius = 0.006\nmembrane_spacing = 0.01\nmembrane_material = m\n", 9, "must exceed twice membrane_bar_radius");
+    bad("membrane-2d-z", "dt = 1e-5\n", "dt = 1e-5\ndimension = 2\nmembrane_axis = z\n", 3, "in 2D the membrane");
 
     /* a good run, then the same folder again: refused without --force, files kept */
     snprintf(path, sizeof path, "%s/good.txt", t_tmpdir());

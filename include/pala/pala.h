@@ -80,6 +80,12 @@ typedef struct pala_template {
     pala_vec3 frame;       /* rotation vector from the principal frame to the frame the
                               components were given in (the "as written" orientation) */
     pala_vec3 com_given;   /* centre of mass in the frame the components were given in */
+    /* point charge and dipoles at the centre of mass (paper feature v; docs/physics.md,
+     * "Charges, dipoles and fields"); the dipoles are fixed in the principal body frame, so
+     * they turn with the grain.  All zero by default. */
+    double charge;         /* C */
+    pala_vec3 edip;        /* electric dipole moment, principal body frame, C m */
+    pala_vec3 mdip;        /* magnetic dipole moment, principal body frame, A m^2 */
 } pala_template;
 
 /* 1 if components (c, rad) are invariant under the rotations of a regular tetrahedron
@@ -115,6 +121,9 @@ int pala_factory_make(const pala_factory *f, pala_rng *g, int dim, pala_vec3 *c,
 enum pala_container { PALA_CONTAINER_NONE = 0, PALA_CONTAINER_BOX, PALA_CONTAINER_CAVITY };
 enum pala_hertz { PALA_HERTZ_PAPER = 0, PALA_HERTZ_TEXTBOOK = 1 };
 enum pala_rotstep { PALA_ROTSTEP_MIDPOINT = 0, PALA_ROTSTEP_PAPER = 1 };
+/* The magnetic Lorentz force q v x B in the kick (docs/physics.md, "The Lorentz force"):
+ * implicit midpoint in v (no work, exactly), or the paper's midpoint velocity estimate. */
+enum pala_lorentz { PALA_LORENTZ_IMPLICIT = 0, PALA_LORENTZ_PAPER = 1 };
 
 /* Combined material data of a pair of materials (eq. 55), precomputed. */
 typedef struct pala_pairmat {
@@ -125,8 +134,8 @@ typedef struct pala_pairmat {
 } pala_pairmat;
 
 typedef struct pala_energy {
-    double kin, rot, contact, field, total;   /* J */
-    double inter;                              /* interactions between centres, J (in total) */
+    double kin, rot, contact, field, total;   /* J; field: -m g.x - q E.x - p.E - m.B */
+    double inter;                              /* interactions between centres (E_pair), J (in total) */
 } pala_energy;
 
 struct pala_world;
@@ -156,12 +165,34 @@ typedef struct pala_world {
     int wall_mat;                  /* material of the walls */
     pala_vec3 wall_impulse[6];     /* momentum received by each box face (xlo,xhi,ylo,
                                       yhi,zlo,zhi) or the cavity ([0]), N s */
+    /* wall pressure and the membrane (membrane.c; docs/physics.md, "Membrane") */
+    double wall_radial;            /* cavity: the outward radial momentum its wall received, N s */
+    int membrane;                  /* 0: none; 1, 2, 3: a membrane across the box, the plane
+                                      x, y or z = mem_pos, holding a square grid of bars */
+    double mem_pos;                /* position of the membrane's plane along its axis, m */
+    double mem_rbar, mem_spacing;  /* radius of the bars and distance between their axes, m */
+    int mem_mat;                   /* material of the bars */
+    pala_vec3 mem_impulse[2];      /* momentum the bars received from grains whose centre lies
+                                      below ([0]) or above ([1]) the plane, N s */
     pala_vec3 g;                   /* homogeneous acceleration field, m/s^2; may be changed
                                       between steps (the step sees it) */
     pala_vec3 field_ref;           /* zero of the field energy -m g.(x - field_ref): the
                                       container's lowest point along g (origin if none) */
     double diss;                   /* energy dissipated by restitution and friction so far, minus
                                       the work of additional forces, J (E_diss) */
+    /* gravitation, charges, dipoles and the homogeneous E and B fields (paper features v-vi;
+     * docs/physics.md, "Charges, dipoles and fields"); all zero: off, and free */
+    double grav_G;                 /* gravitational constant of the grains' mutual attraction,
+                                      m^3/(kg s^2) */
+    double eps_r;                  /* relative permittivity of the medium (0 is read as 1) */
+    double cutoff;                 /* centre interactions: 0 all pairs; else range, m (switched
+                                      off smoothly below it) */
+    pala_vec3 E, B;                /* homogeneous fields at t = 0, V/m and T */
+    pala_vec3 E_turn, B_turn;      /* angular velocity the fields turn with, rad/s:
+                                      E(t) = R(E_turn t) E (eq. 5 with phi = |E_turn| t) */
+    int lorentz;                   /* enum pala_lorentz */
+    double wfield;                 /* work done on the grains by the turning fields so far, J
+                                      (W_field) */
     int hertz;                     /* enum pala_hertz */
     int rotation_step;             /* enum pala_rotstep: free rotation in Phi (eq. 59) */
     double max_overlap;            /* unstable when an overlap exceeds this fraction of the
@@ -247,9 +278,15 @@ void pala_world_set_threads(pala_world *w, int n);
 /* The most threads a step of this world can use: one per block of 256 grains. */
 int pala_world_max_threads(const pala_world *w);
 /* The momentum the walls received so far, as the columns of walls.tsv: up to max named
- * values (box: the normal momentum of each face, positive outward; cavity: its vector),
+ * values (box: the normal momentum of each face, positive outward; cavity: its vector,
+ * then its outward radial momentum; then a membrane's: the normal momentum from each side),
  * N s.  Returns the number of columns (0 without walls). */
 int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max);
+/* The area each of those columns' normal momentum is received on, m^2 (in 2D a length, m),
+ * or 0 for a column that is not a normal momentum (the cavity's vector): walls.tsv's mean
+ * pressures are the columns' increments over an interval / (interval * area).  Returns the
+ * number of columns, the same as pala_world_wall_columns. */
+int pala_world_wall_areas(const pala_world *w, double *area, int max);
 /* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK,
  * PALA_UNSTABLE (with w->why set), or PALA_ERR_INPUT if the world was not prepared. */
 int pala_world_step(pala_world *w);
@@ -262,6 +299,15 @@ int pala_world_contacts(pala_world *w, double *U);
 /* Energies of the current state. Costs one contact pass (no forces stored); sets
  * ncontact and worst_overlap.  All zero if the world is not prepared. */
 pala_energy pala_world_energy(pala_world *w);
+/* The optional terms of the energy balance a prepared world has: PALA_TERM_PAIR if some
+ * interaction between centres acts (E_pair, pala_energy.inter), PALA_TERM_WFIELD if an E or
+ * B field turns and acts on a charge or dipole (W_field, w->wfield). */
+enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2, PALA_TERM_ALIGN = 4 };
+int pala_world_energy_terms(pala_world *w);
+/* With PALA_TERM_ALIGN (grains with magnetic dipoles in a B field): the mean over those
+ * grains of cos(m, B(t)), the alignment of their dipoles with the field, at the current
+ * state (1: all along B; 0: at random or across). */
+double pala_world_dipole_alignment(pala_world *w);
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);
 /* Out of memory: the library calls fn(bytes), which must not return (the `pala` program

@@ -16,12 +16,22 @@ typedef struct pala_energy_stats {
     double final_rel, max_abs_rel;     /* dE_rel of the last row, largest |dE_rel| */
 } pala_energy_stats;
 
+/* The momentum columns of walls.tsv at its previous row, for the mean pressures over the
+ * interval since. */
+#define PALA_MAX_WALL_COLUMNS 16
+typedef struct pala_wall_prev {
+    long rows;                         /* rows written so far */
+    double t;                          /* time of the previous row, s */
+    double P[PALA_MAX_WALL_COLUMNS];   /* its momenta, N s */
+} pala_wall_prev;
+
 /* What every writer sees: the run's world, its folder, and the results the writers keep
  * for the end of the run. */
 typedef struct pala_output {
     pala_world *w;              /* not const: an energy costs a contact pass */
     const char *dir;            /* the run folder */
     pala_energy_stats energy;   /* kept by the energy.tsv writer */
+    pala_wall_prev walls;       /* kept by the walls.tsv writer */
     /* the exports (xyz_every, vtk_every): the world in input order (traj.h), made by the
        first export writer that writes; the second collection of the VTK writer */
     struct pala_traj *view;

@@ -22,10 +22,13 @@ double pala_output_time(const pala_world *w)
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
+/* E_pair, W_field and m_align are written only by worlds that have them
+ * (pala_world_energy_terms). */
 static void energy_open(FILE *f, pala_output *o)
 {
-    (void)o;
-    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\tE_total\tdE_rel\tE_diss\tdE_bal_rel\tcontacts\tmax_overlap\n");
+    int terms = pala_world_energy_terms(o->w);
+    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\t%sE_total\tdE_rel\tE_diss\t%sdE_bal_rel\tcontacts\tmax_overlap%s\n",
+            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "", terms & PALA_TERM_ALIGN ? "\tm_align" : "");
 }
 
 /* A row, and the statistics of E_total over the rows for summary.tsv.  The energy's
@@ -38,38 +41,56 @@ static void energy_frame(FILE *f, pala_output *o)
     if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = 0; }
     double den = es->initial != 0 ? fabs(es->initial) : 1.0;   /* dE_rel of E_total(0) = 0: per joule */
     double rel = (e.total - es->initial) / den;
-    double bal = (e.total + w->diss - es->initial) / den;
+    int terms = pala_world_energy_terms(w);
+    double bal = (e.total + w->diss - w->wfield - es->initial) / den;   /* docs/physics.md, "Energy accounting" */
     if (e.total < es->min) es->min = e.total;
     if (e.total > es->max) es->max = e.total;
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
     es->final = e.total;
     es->final_rel = rel;
-    fprintf(f, "%ld\t%.17g\t%.16g\t%.16g\t%.16g\t%.16g\t%.16g\t%.10g\t%.16g\t%.10g\t%ld\t%.6g\n", w->step, pala_output_time(w),
-            e.kin, e.rot, e.contact, e.field, e.total, rel, w->diss, bal, w->ncontact, w->worst_overlap);
+    fprintf(f, "%ld\t%.17g\t%.16g\t%.16g\t%.16g\t%.16g\t", w->step, pala_output_time(w), e.kin, e.rot, e.contact, e.field);
+    if (terms & PALA_TERM_PAIR) fprintf(f, "%.16g\t", e.inter);
+    fprintf(f, "%.16g\t%.10g\t%.16g\t", e.total, rel, w->diss);
+    if (terms & PALA_TERM_WFIELD) fprintf(f, "%.16g\t", w->wfield);
+    fprintf(f, "%.10g\t%ld\t%.6g", bal, w->ncontact, w->worst_overlap);
+    if (terms & PALA_TERM_ALIGN) fprintf(f, "\t%.6f", pala_world_dipole_alignment(w));
+    fputc('\n', f);
 }
 
-/* ---- walls.tsv: momentum received by the walls --------------------------------------- */
+/* ---- walls.tsv: momentum received by the walls, mean pressures ------------------------ */
 
-enum { MAX_WALL_COLUMNS = 8 };   /* a box in 3D has 6 */
-
+/* The momentum columns of the world (pala_world_wall_columns), then a mean pressure column
+ * p_... for each that is a normal momentum: its increase since the previous row over
+ * (interval x area), 0 in the first row. */
 static void walls_open(FILE *f, pala_output *o)
 {
-    const char *nm[MAX_WALL_COLUMNS];
-    double val[MAX_WALL_COLUMNS];
-    int nc = pala_world_wall_columns(o->w, nm, val, MAX_WALL_COLUMNS);
+    const char *nm[PALA_MAX_WALL_COLUMNS];
+    double val[PALA_MAX_WALL_COLUMNS], area[PALA_MAX_WALL_COLUMNS];
+    int nc = pala_world_wall_columns(o->w, nm, val, PALA_MAX_WALL_COLUMNS);
+    pala_world_wall_areas(o->w, area, PALA_MAX_WALL_COLUMNS);
     fprintf(f, "step\ttime");
     for (int i = 0; i < nc; i++) fprintf(f, "\t%s", nm[i]);
+    for (int i = 0; i < nc; i++)
+        if (area[i] > 0) fprintf(f, "\tp%s", nm[i] + 1);   /* P_xlo -> p_xlo */
     fputc('\n', f);
 }
 
 static void walls_frame(FILE *f, pala_output *o)
 {
-    const char *nm[MAX_WALL_COLUMNS];
-    double val[MAX_WALL_COLUMNS];
-    int nc = pala_world_wall_columns(o->w, nm, val, MAX_WALL_COLUMNS);
+    const char *nm[PALA_MAX_WALL_COLUMNS];
+    double val[PALA_MAX_WALL_COLUMNS], area[PALA_MAX_WALL_COLUMNS];
+    pala_wall_prev *pv = &o->walls;
+    int nc = pala_world_wall_columns(o->w, nm, val, PALA_MAX_WALL_COLUMNS);
+    pala_world_wall_areas(o->w, area, PALA_MAX_WALL_COLUMNS);
+    double dt = pv->rows ? o->w->t - pv->t : 0;
     fprintf(f, "%ld\t%.17g", o->w->step, pala_output_time(o->w));
     for (int i = 0; i < nc; i++) fprintf(f, "\t%.12g", val[i]);
+    for (int i = 0; i < nc; i++)
+        if (area[i] > 0) fprintf(f, "\t%.12g", dt > 0 ? (val[i] - pv->P[i]) / (dt * area[i]) + 0.0 : 0.0);
     fputc('\n', f);
+    for (int i = 0; i < nc; i++) pv->P[i] = val[i];
+    pv->t = o->w->t;
+    pv->rows++;
 }
 
 /* ---- trajectory.txt: the templates once, then frames of the grains' state ------------- */
@@ -87,14 +108,16 @@ static void traj_open(FILE *f, pala_output *o)
         fprintf(f, "box %.17g %.17g %.17g %.17g %.17g %.17g\n", w->box_lo.x, w->box_hi.x, w->box_lo.y, w->box_hi.y, w->box_lo.z, w->box_hi.z);
     if (c == PALA_CONTAINER_CAVITY)
         fprintf(f, "cavity %.17g %.17g %.17g %.17g\n", w->cav_c.x, w->cav_c.y, w->cav_c.z, w->cav_R);
-    const char *nm[MAX_WALL_COLUMNS];
-    double val[MAX_WALL_COLUMNS];
-    int nc = pala_world_wall_columns(w, nm, val, MAX_WALL_COLUMNS);
+    const char *nm[PALA_MAX_WALL_COLUMNS];
+    double val[PALA_MAX_WALL_COLUMNS];
+    int nc = pala_world_wall_columns(w, nm, val, PALA_MAX_WALL_COLUMNS);
     fprintf(f, "walls %d", nc);
     if (c != PALA_CONTAINER_NONE && w->wall_mat >= 0 && w->wall_mat < w->nmat) fprintf(f, " material %s", w->mat[w->wall_mat].name);
     if (nc > 0) fprintf(f, " columns");
     for (int i = 0; i < nc; i++) fprintf(f, " %s", nm[i]);
     fputc('\n', f);
+    if (w->membrane >= 1 && w->membrane <= 3)
+        fprintf(f, "membrane %c %.17g %.17g %.17g\n", "xyz"[w->membrane - 1], w->mem_pos, w->mem_rbar, w->mem_spacing);
     fprintf(f, "gravity %.17g %.17g %.17g\n", w->g.x, w->g.y, w->g.z);
     fprintf(f, "templates %d\n", w->ntmpl);
     for (int t = 0; t < w->ntmpl; t++) {

@@ -74,16 +74,19 @@ static pala_vec3 box_lowest(const pala_world *w, pala_vec3 g)
                   g.z > 0 ? w->box_hi.z : g.z < 0 ? w->box_lo.z : 0);
 }
 
-/* the normal momentum each face received, positive outward */
-static int box_columns(const pala_world *w, const char **names, double *values, int max)
+/* the normal momentum each face received, positive outward; the area of a face (in 2D
+ * its length: the box has no z extent) */
+static int box_columns(const pala_world *w, const char **names, double *values, double *area, int max)
 {
     static const char *const nm[6] = {"P_xlo", "P_xhi", "P_ylo", "P_yhi", "P_zlo", "P_zhi"};
     const double sgn[6] = {-1, 1, -1, 1, -1, 1};
+    const double L[3] = {w->box_hi.x - w->box_lo.x, w->box_hi.y - w->box_lo.y, w->dim == 2 ? 1.0 : w->box_hi.z - w->box_lo.z};
     int n = 0;
     for (int i = 0; i < 2 * box_axes(w) && n < max; i++, n++) {
         pala_vec3 p = w->wall_impulse[i];
         names[n] = nm[i];
         values[n] = (i < 2 ? p.x : i < 4 ? p.y : p.z) * sgn[i] + 0.0;   /* + 0.0: no "-0" for unloaded faces */
+        if (area) area[n] = L[0] * L[1] * L[2] / L[i / 2];
     }
     return n;
 }

@@ -45,14 +45,20 @@ static int cavity_touch(const pala_world *w, const int *cand, int n, pala_wall_t
 
 static pala_vec3 cavity_lowest(const pala_world *w, pala_vec3 g) { return pala_vaxpy(w->cav_c, w->cav_R / pala_vnorm(g), g); }
 
-/* the momentum the wall received, as a vector */
-static int cavity_columns(const pala_world *w, const char **names, double *values, int max)
+/* the momentum the wall received, as a vector, then its outward radial part, received on
+ * the whole wall: 4 pi R^2 (in 2D the circle's length 2 pi R) */
+static int cavity_columns(const pala_world *w, const char **names, double *values, double *area, int max)
 {
-    static const char *const nm[3] = {"P_x", "P_y", "P_z"};
+    static const char *const nm[4] = {"P_x", "P_y", "P_z", "P_r"};
     pala_vec3 p = w->wall_impulse[0];
-    const double v[3] = {p.x, p.y, p.z};
+    const double v[4] = {p.x, p.y, p.z, w->wall_radial + 0.0};
+    const double R = w->cav_R, a[4] = {0, 0, 0, w->dim == 2 ? 2 * PALA_PI * R : 4 * PALA_PI * R * R};
     int n = 0;
-    for (; n < 3 && n < max; n++) { names[n] = nm[n]; values[n] = v[n]; }
+    for (; n < 4 && n < max; n++) {
+        names[n] = nm[n];
+        values[n] = v[n];
+        if (area) area[n] = a[n];
+    }
     return n;
 }
 

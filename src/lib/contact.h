@@ -46,7 +46,7 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     int face = t->face;
     pala_vec3 c = t->c, n = t->n;
     double a = t->a, ov = t->ov, rt = t->rt;
-    const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + w->wall_mat];
+    const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + (face < PALA_FACE_MEMBRANE ? w->wall_mat : w->mem_mat)];
     int m = B->n++;   /* the caller leaves room */
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);

@@ -12,9 +12,9 @@ static int none_touch(const pala_world *w, const int *cand, int n, pala_wall_tou
     return 0;
 }
 static pala_vec3 none_lowest(const pala_world *w, pala_vec3 g) { (void)w; (void)g; return pala_v(0, 0, 0); }
-static int none_columns(const pala_world *w, const char **names, double *values, int max)
+static int none_columns(const pala_world *w, const char **names, double *values, double *area, int max)
 {
-    (void)w; (void)names; (void)values; (void)max;
+    (void)w; (void)names; (void)values; (void)area; (void)max;
     return 0;
 }
 static const char *none_check(const pala_world *w, char *buf, size_t len) { (void)w; (void)buf; (void)len; return NULL; }
@@ -32,7 +32,3 @@ const pala_container_kind *pala_container_of(const pala_world *w)
     return w->container > 0 && w->container < NKIND ? kinds[w->container] : &none;
 }
 
-int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
-{
-    return pala_container_of(w)->columns(w, names, values, max);
-}

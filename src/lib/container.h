@@ -11,16 +11,18 @@
 #include <stddef.h>
 
 /* One touch of a wall: component (centre c, radius a) of a grain, face (an index into
- * the wall impulses, < 6), inward normal n of the wall, overlap ov > 0, m, and r~ of the
- * pair (eq. 55 with the wall's radius of curvature; a flat wall has r~ = 2a). */
+ * the wall impulses: < 6 a container's wall of wall_mat, PALA_FACE_MEMBRANE + side a bar
+ * of the membrane, membrane.h), inward normal n of the wall, overlap ov > 0, m, and r~ of
+ * the pair (eq. 55 with the wall's radius of curvature; a flat wall has r~ = 2a). */
 typedef struct pala_wall_touch {
     pala_vec3 c, n;
     double a, ov, rt;
     int face;
     int k;   /* the grain */
 } pala_wall_touch;
-/* The most touches one component can have, in any container (six faces of a box). */
-enum { PALA_TOUCH_PER_COMP = 6 };
+/* The most touches one component can have, in any container (six faces of a box);
+ * the faces of a membrane's two sides follow the box's six. */
+enum { PALA_TOUCH_PER_COMP = 6, PALA_FACE_MEMBRANE = 6 };
 
 typedef struct pala_container_kind {
     const char *name;   /* the word of the `container` key */
@@ -41,8 +43,9 @@ typedef struct pala_container_kind {
     int (*touch)(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used);
     /* the lowest point of the container along g, the zero of the field energy */
     pala_vec3 (*lowest)(const pala_world *w, pala_vec3 g);
-    /* the columns of walls.tsv (pala_world_wall_columns) */
-    int (*columns)(const pala_world *w, const char **names, double *values, int max);
+    /* the columns of walls.tsv (pala_world_wall_columns), and the area each normal
+     * momentum is received on (0: not a normal momentum; area may be NULL) */
+    int (*columns)(const pala_world *w, const char **names, double *values, double *area, int max);
     /* NULL if the world's description of the container is usable, else what is wrong */
     const char *(*check)(const pala_world *w, char *buf, size_t len);
 } pala_container_kind;

@@ -6,6 +6,7 @@
 #include "contact_law.h"
 #include "force_pass.h"
 #include "grain.h"
+#include "field.h"
 #include "grain_forces.h"
 #include "neighbor.h"
 #include "world.h"
@@ -78,11 +79,24 @@ pala_energy pala_world_energy(pala_world *w)
     double U = 0;
     pala_world_contacts(w, &U);
     e.contact = U;
+    if (w->work->em) e.field += pala_field_energy(w);   /* -q E.x - p.E - m.B (field.c) */
     e.total = e.kin + e.rot + e.contact + e.field;
-    if (w->ninter) {   /* interactions between centres (grain_forces.c) */
+    if (w->ninter || w->work->centre) {   /* interactions between centres (grain_forces.c) */
         e.inter = pala_grain_forces_energy(w);
         e.total += e.inter;
     }
     return e;
 }
 
+
+int pala_world_energy_terms(pala_world *w)
+{
+    if (pala_world_check_prepared(w)) return 0;
+    const pala_work *wk = w->work;
+    pala_vec3 a = w->E_turn, b = w->B_turn;
+    int turn = a.x != 0 || a.y != 0 || a.z != 0 || b.x != 0 || b.y != 0 || b.z != 0;
+    int mdip = 0;
+    for (int t = 0; t < w->ntmpl; t++) mdip |= w->tmpl[t].mdip.x != 0 || w->tmpl[t].mdip.y != 0 || w->tmpl[t].mdip.z != 0;
+    int B = w->B.x != 0 || w->B.y != 0 || w->B.z != 0;
+    return (w->ninter || wk->centre ? PALA_TERM_PAIR : 0) | (wk->em && turn ? PALA_TERM_WFIELD : 0) | (mdip && B ? PALA_TERM_ALIGN : 0);
+}

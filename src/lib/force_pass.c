@@ -23,11 +23,13 @@
 #include "force_pass.h"
 #include "alloc.h"
 #include "contact.h"
+#include "centre.h"
 #include "contact_law.h"
 #include "container.h"
 #include "grain.h"
 #include "grain_forces.h"
 #include "integrator.h"
+#include "membrane.h"
 #include "neighbor.h"
 #include "threads.h"
 #include <math.h>
@@ -38,7 +40,8 @@
 
 /* ---- walls ---------------------------------------------------------------------------- */
 /* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
- * forces of eqs. (53)-(57), wall impulses of a step dt, and the Hertz energy into *U. */
+ * forces of eqs. (53)-(57), wall impulses of a step dt (and their outward radial part,
+ * the cavity's, dt F.n: n is the wall's inward normal), and the Hertz energy into *U. */
 static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s, pala_runaway *ru)
 {
     int m = B->n;
@@ -52,6 +55,7 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
         a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
         *U += pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
         s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
+        s->rimp += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);
         s->nwall++;
         pala_note_overlap(w, B->ov[i] / B->ai[i], B->k[i], -1, s, ru);
     }
@@ -66,12 +70,13 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
                            pala_blocksum *s, pala_runaway *ru)
 {
     const pala_container_kind *ck = pala_container_of(w);
+    int (*touch)(const pala_world *, const int *, int, pala_wall_touch *, int, int *) = w->membrane ? pala_membrane_touch : ck->touch;
     const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
     pala_batch *B = S->B;
     int end = *cur;
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
-        int used, n = ck->touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
+        int used, n = touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
             if (B->n == BATCH) walls_run(w, B, A, mask, dt, U, s, ru);
             pala_contact_wall_join(w, B, S->touch[i].k, &S->touch[i]);
@@ -337,13 +342,15 @@ void pala_force_pass_setup(pala_world *w)
                 }
     }
     wk->span = span;
-    /* wall candidates: until the next build every grain moves by less than the skin */
+    /* wall candidates: until the next build every grain moves by less than the skin
+     * (the bars of a membrane are walls too) */
     const pala_container_kind *ck = pala_container_of(w);
     long nc = 0;
     for (int b = 0; b < wk->nblk; b++) {
         wk->wcb[b] = (int)nc;
         for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b) && w->container != PALA_CONTAINER_NONE; k++) {
-            if (ck->clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius + w->nl->skin)) continue;
+            double R = w->tmpl[w->tid[k]].bound_radius + w->nl->skin;
+            if (ck->clear(w, w->x[k], R) && (!w->membrane || pala_membrane_clear(w, w->x[k], R))) continue;
             if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
             wk->wcand[nc++] = k;
         }
@@ -404,6 +411,8 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
         u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall;
         if (o->worst > worst) worst = o->worst;
         for (int i = 0; i < 6; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
+        for (int i = 0; i < 2; i++) w->mem_impulse[i] = pala_vadd(w->mem_impulse[i], o->imp[PALA_FACE_MEMBRANE + i]);
+        w->wall_radial += o->rimp;
         bad |= o->bad != 0;
     }
     if (U) *U += u;
@@ -428,6 +437,8 @@ void pala_work_free(pala_world *w)
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
     free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
+    free(wk->qm); free(wk->pw); free(wk->mw); free(wk->bwrate);
+    pala_centre_free(wk);
     free(wk);
     w->work = NULL;
 }
@@ -468,9 +479,14 @@ void pala_work_prepare(pala_world *w)
             if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
     }
     int maxcomp = 1;   /* room for the wall touches of some grains, per thread */
-    for (int t = 0; t < w->ntmpl; t++) maxcomp = w->tmpl[t].ncomp > maxcomp ? w->tmpl[t].ncomp : maxcomp;
+    double maxR = 0;
+    for (int t = 0; t < w->ntmpl; t++) {
+        maxcomp = w->tmpl[t].ncomp > maxcomp ? w->tmpl[t].ncomp : maxcomp;
+        maxR = w->tmpl[t].bound_radius > maxR ? w->tmpl[t].bound_radius : maxR;
+    }
+    int per = PALA_TOUCH_PER_COMP + (w->membrane ? pala_membrane_touch_room(w, maxR) : 0);   /* a membrane's bars too */
     for (int t = 0; t < nth; t++) {
-        wk->ts[t].ntouch = PALA_TOUCH_PER_COMP * maxcomp + 512;
+        wk->ts[t].ntouch = per * maxcomp + 512;
         PALA_GROW(wk->ts[t].touch, wk->ts[t].ntouch);
     }
     PALA_GROW(wk->smax, w->ntmpl + 1);

@@ -139,6 +139,7 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
         pala_facc *a = &A[k & mask];
         const pala_template *t = &w->tmpl[w->tid[k]];
         pala_vec3 an = pala_vscale(wk->invm[w->tid[k]], a->F);                /* eq. (61) */
+        if (wk->lorentz && wk->qm[w->tid[k]] != 0) an = pala_lorentz_accel(w, k, an, wk->qm[w->tid[k]], wk->Bt);
         pala_vec3 be = ang_acc(t, w->r[k], tc ? pala_vadd(a->T, tc[k]) : a->T);  /* eq. (62) */
         if (wk->dissipative) {
             /* Work of the non-conservative forces over the step, with the velocities the
@@ -213,7 +214,7 @@ void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long
 {
     const pala_work *wk = w->work;
     int tid = wk->btid[k0 / PALA_BLOCK];
-    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(wk->ext && wk->tc_any))
+    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(wk->ext && (wk->tc_any || wk->lorentz)))
         pala_integrator_end_isotropic(w, k0, k1, A, mask, tid, fa);
     else
         pala_integrator_end_general(w, k0, k1, A, mask, fa);

@@ -56,6 +56,24 @@ static inline void pala_grain_end_kick(pala_world *w, int k, pala_vec3 a, pala_v
     w->bacc[k] = be;
 }
 
+/* The magnetic Lorentz force q v x B of a grain with charge/mass qm in the field B (at the
+ * step's midpoint time), applied implicitly (docs/physics.md, "The Lorentz force"):
+ *   v_n+1 = v_n + dt (a + qm (v_n + v_n+1)/2 x B),
+ * a the grain's other forces over its mass, solved in closed form (Boris' rotation: the
+ * magnetic force does no work, exactly).  Returns (v_n+1 - v_n) / dt, the acceleration
+ * the kick of eq. (68) then applies; v_n is the velocity before eq. (66). */
+static inline pala_vec3 pala_lorentz_accel(const pala_world *w, int k, pala_vec3 a, double qm, pala_vec3 B)
+{
+    double tau = 0.5 * w->dt;
+    pala_vec3 vn = pala_vaxpy(w->v[k], -tau, w->acc[k]);                    /* eq. (66) undone */
+    pala_vec3 vm = pala_vaxpy(vn, tau, a);                                   /* half the other forces */
+    pala_vec3 t = pala_vscale(qm * tau, B);
+    pala_vec3 vp = pala_vadd(vm, pala_vcross(vm, t));
+    pala_vec3 vr = pala_vadd(vm, pala_vscale(2 / (1 + pala_vdot(t, t)), pala_vcross(vp, t)));   /* the rotation */
+    pala_vec3 v1 = pala_vaxpy(vr, tau, a);                                   /* the other half */
+    return pala_vscale(1 / w->dt, pala_vsub(v1, vn));
+}
+
 /* eq. (69) for grain k after pala_grain_end_kick: the free motion over dt/2.  Returns the
  * squared displacement bound of its pebbles. */
 static inline double pala_grain_end_drift(pala_world *w, int k)

@@ -31,14 +31,19 @@ enum pala_key {
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
-    PALA_KEY_lammps_mc_samples,
+    PALA_KEY_lammps_mc_samples, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
+    PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
+    PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
+    PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
+    PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity,
     /* [grain NAME] */
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
-    PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants,
+    PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants, PALA_KEY_charge,
+    PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
     /* [group NAME] */
     PALA_KEY_grain, PALA_KEY_count, PALA_KEY_placement, PALA_KEY_region,
     PALA_KEY_region_box, PALA_KEY_slab_normal, PALA_KEY_slab_offset,
@@ -51,7 +56,10 @@ enum pala_key {
 /* The top level: the world (its physics keys) and the run's settings. */
 typedef struct pala_top_keys {
     pala_world w;                /* dimension, container, box, cavity_radius, cavity_centre,
-                                    gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin */
+                                    gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin,
+                                    the centre interactions and the E and B fields,
+                                    membrane_axis, membrane_position, membrane_bar_radius,
+                                    membrane_spacing */
     const char *wall_material;   /* name of the walls' [material] section */
     long steps;                  /* number of steps; given end_time, scene.c sets it to
                                     round(end_time / dt) */
@@ -64,6 +72,7 @@ typedef struct pala_top_keys {
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
+    const char *membrane_material;   /* name of the [material] section of the membrane's bars */
 } pala_top_keys;
 
 /* [material NAME] fills a pala_material (pala.h). */
@@ -82,6 +91,8 @@ typedef struct pala_grain_keys {
     double component_radius[2];  /* shape = random: least and largest component radius, m */
     double spread;               /* shape = random: centre distance, in units of r_a + r_b */
     int variants;                /* shape = random: number of distinct shapes; 0: one per grain */
+    double charge;               /* point charge at the centre of mass, C */
+    pala_vec3 edip, mdip;        /* dipole moments in the frame of the sphere lines, C m and A m^2 */
 } pala_grain_keys;
 
 /* [group NAME] */

@@ -1,10 +1,12 @@
 /* place.c: initial placement of a group of grains: random without overlap of bounding
  * spheres inside a region, on a cubic lattice, or from an explicit list; then initial
  * orientation and velocities.  Centres of mass are placed; for random and lattice
- * placement the bounding sphere (eq. 32) must lie inside the container, for a list the
- * centre must, and no component may start deeper in a wall than max_overlap allows. */
+ * placement the bounding sphere (eq. 32) must lie inside the container and clear of a
+ * membrane's bars, for a list the centre must lie inside, and no component may start
+ * deeper in a wall or a bar than max_overlap allows. */
 #include "alloc.h"
 #include "container.h"
+#include "membrane.h"
 #include "place.h"
 #include <math.h>
 #include <stdio.h>
@@ -46,6 +48,7 @@ static int phash_hits(const phash *h, const pala_world *w, pala_vec3 x, double R
 static int feasible(const pala_world *w, const pala_group *g, pala_vec3 x, double R)
 {
     if (!pala_container_of(w)->inside(w, x, R)) return 0;
+    if (w->membrane && R > 0 && !pala_membrane_clear(w, x, R)) return 0;
     if (g->region == PALA_REGION_BOX) {
         const double *b = g->rbox;
         if (x.x < b[0] || x.x > b[1] || x.y < b[2] || x.y > b[3]) return 0;
@@ -67,7 +70,9 @@ static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, 
     *comp = 0;
     for (int i = 0; i < tp->ncomp; i++) {
         double a = w->shape_r[tp->comp0 + i];
-        double d = pala_container_of(w)->cut(w, pala_vadd(x, pala_rot_apply(r, w->shape[tp->comp0 + i])), a);
+        pala_vec3 c = pala_vadd(x, pala_rot_apply(r, w->shape[tp->comp0 + i]));
+        double d = pala_container_of(w)->cut(w, c, a);
+        if (w->membrane) d = fmax(d, pala_membrane_cut(w, c, a));
         if (d / a > worst) { worst = d / a; *comp = i; }
     }
     return worst;
@@ -184,9 +189,9 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
             double cut = wall_cut(w, tmpl, x, r, &c);
             if (cut > w->max_overlap) {
                 snprintf(err, errlen, "grain %ld at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius "
-                         "into the %s wall (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
+                         "into the %s wall%s (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
                          c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut,
-                         pala_container_of(w)->name, w->max_overlap);
+                         pala_container_of(w)->name, w->membrane ? " or a membrane bar" : "", w->max_overlap);
                 goto fail;
             }
         }

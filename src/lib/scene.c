@@ -404,8 +404,15 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
         emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
         return -1;
     }
-    double req = s->sec[i].keys.grain.volume_radius;
+    const pala_grain_keys *gk = &s->sec[i].keys.grain;
+    double req = gk->volume_radius;
     if (req > 0) pala_template_scale(t, shape, rout, req);
+    /* the dipoles are given in the frame of the sphere lines; the body frame is the
+     * principal one, which the builder turned by t->frame (docs/physics.md, "Charges,
+     * dipoles and fields") */
+    t->charge = gk->charge;
+    t->edip = pala_rot_apply(pala_vneg(t->frame), gk->edip);
+    t->mdip = pala_rot_apply(pala_vneg(t->frame), gk->mdip);
     pala_world_add_template(&s->top.w, t, shape, rout);
     return 0;
 }
@@ -418,6 +425,20 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     pala_world *w = &s->top.w;
     int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
     if (bad) return -1;
+    if (w->dim == 2) {   /* docs/physics.md, "2D mode" */
+        if (gk->edip.z != 0) { SERR(s, i, PALA_KEY_electric_dipole, "[grain %s]: 'electric_dipole': in 2D the dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
+        if (gk->mdip.z != 0) { SERR(s, i, PALA_KEY_magnetic_dipole, "[grain %s]: 'magnetic_dipole': in 2D the dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
+        if (gk->charge != 0 && (w->B.x != 0 || w->B.y != 0)) {
+            SERR(s, 0, PALA_KEY_magnetic_field, "'magnetic_field': in 2D an in-plane field pushes the charged grains of [grain %s] out of the plane "
+                 "(q v x B has a z component): give B along z (0 0 Bz), or set dimension = 3", s->sec[i].name);
+            return -1;
+        }
+        if ((gk->mdip.x != 0 || gk->mdip.y != 0) && w->B.z != 0) {
+            SERR(s, 0, PALA_KEY_magnetic_field, "'magnetic_field': in 2D a field along z turns the magnetic dipoles of [grain %s] out of the plane "
+                 "(m x B lies in the plane): give B in the plane (Bx By 0), or set dimension = 3", s->sec[i].name);
+            return -1;
+        }
+    }
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
     double rho = w->mat[mat].rho;
     pala_template t;
@@ -562,6 +583,50 @@ static void resolve_lammps_path(pala_scene *s)
     e->val = p;
 }
 
+/* The membrane's keys (docs/physics.md, "Membrane"): a box, a position inside it, holes
+ * (spacing > 2 bar radii), a box whose extent along each in-plane axis is a whole number
+ * of spacings (so every hole is a square between bar axes). */
+static int check_membrane(pala_scene *s)
+{
+    pala_world *w = &s->top.w;
+    int ax = w->membrane - 1;
+    const char *axn = (const char *[]){"x", "y", "z"}[ax];
+    if (w->container != PALA_CONTAINER_BOX) {
+        SERR(s, 0, PALA_KEY_membrane_axis, "'membrane_axis = %s' needs container = box (the membrane spans a box); "
+             "set container = box or membrane_axis = none", axn);
+        return -1;
+    }
+    if (w->dim == 2 && ax == 2) {
+        SERR(s, 0, PALA_KEY_membrane_axis, "'membrane_axis = z': in 2D the membrane is a line across the plane: use x or y");
+        return -1;
+    }
+    int bad = require(s, 0, PALA_KEY_membrane_position, "") | require(s, 0, PALA_KEY_membrane_bar_radius, "") |
+              require(s, 0, PALA_KEY_membrane_spacing, "") | require(s, 0, PALA_KEY_membrane_material, "");
+    if (bad) return -1;
+    const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
+    if (!(w->mem_pos > lo[ax] && w->mem_pos < hi[ax])) {
+        SERR(s, 0, PALA_KEY_membrane_position, "'membrane_position = %g' must lie strictly inside the box along %s (%g .. %g)",
+             w->mem_pos, axn, lo[ax], hi[ax]);
+        return -1;
+    }
+    if (!(w->mem_spacing > 2 * w->mem_rbar)) {
+        SERR(s, 0, PALA_KEY_membrane_spacing, "'membrane_spacing = %g' must exceed twice membrane_bar_radius (%g): "
+             "the bars would close every hole; raise the spacing or thin the bars", w->mem_spacing, w->mem_rbar);
+        return -1;
+    }
+    for (int e = 0; e < (w->dim == 2 ? 2 : 3); e++) {
+        if (e == ax) continue;
+        double L = hi[e] - lo[e], n = round(L / w->mem_spacing);
+        if (!(n >= 1 && fabs(n * w->mem_spacing - L) <= 1e-9 * L)) {
+            SERR(s, 0, PALA_KEY_membrane_spacing, "'membrane_spacing = %g': the box's extent along %s (%g m) must be a whole "
+                 "number of spacings (bars lie at %slo + i spacing); use e.g. membrane_spacing = %.10g",
+                 w->mem_spacing, (const char *[]){"x", "y", "z"}[e], L, (const char *[]){"x", "y", "z"}[e], L / fmax(n, 1));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int build_world(pala_scene *s)
 {
     pala_top_keys *top = &s->top;
@@ -583,6 +648,9 @@ static int build_world(pala_scene *s)
     else if (!bad && he) top->steps = lround(top->end_time / w->dt);
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
     if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, PALA_KEY_gravity, "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
+    if (w->dim == 2 && w->E.z != 0) { SERR(s, 0, PALA_KEY_electric_field, "'electric_field': in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
+    if (w->dim == 2 && (w->E_turn.x != 0 || w->E_turn.y != 0)) { SERR(s, 0, PALA_KEY_electric_field_turn, "'electric_field_turn': in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
+    if (w->dim == 2 && (w->B_turn.x != 0 || w->B_turn.y != 0)) { SERR(s, 0, PALA_KEY_magnetic_field_turn, "'magnetic_field_turn': in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
     /* container */
     if (w->container == PALA_CONTAINER_BOX) {
         if (!find_entry(s, 0, PALA_KEY_box) && lmp) {
@@ -605,8 +673,10 @@ static int build_world(pala_scene *s)
         if (require(s, 0, PALA_KEY_cavity_radius, "")) bad = 1;
         if (w->dim == 2 && w->cav_c.z != 0) { SERR(s, 0, PALA_KEY_cavity_centre, "in 2D the cavity centre needs z = 0"); bad = 1; }
     }
+    if (w->membrane && !bad && check_membrane(s)) bad = 1;
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
+    if (w->membrane && !bad) w->mem_mat = matidx[find_section(s, PALA_S_MATERIAL, top->membrane_material)];
     if (w->container != PALA_CONTAINER_NONE) {
         if (require(s, 0, PALA_KEY_wall_material, "")) bad = 1;
         else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, top->wall_material)];

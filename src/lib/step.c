@@ -88,6 +88,7 @@ int pala_world_steps(pala_world *w, long n)
         w->t += tau;
         w->step++;
         w->diss -= w->dt * pdiss;
+        if (w->work->em) w->wfield += w->dt * w->work->wrate;   /* midpoint rule (docs/physics.md, "Turning fields") */
         if (chained) {   /* the next step's first free motion happened in the sweep */
             double mv = 0;
             for (int b = 0; b < w->work->nblk; b++)

@@ -20,7 +20,8 @@ typedef struct pala_blocksum {
     double move;           /* largest pebble displacement bound in this phase, m */
     double move2;          /* ... of the next step's first free motion when chained, m */
     long ngg, nwall;       /* touching pebble pairs (each once), wall contacts */
-    pala_vec3 imp[6];      /* wall impulse increments */
+    pala_vec3 imp[8];      /* wall impulse increments: faces 0-5, membrane sides 6-7 */
+    double rimp;           /* their outward radial part, sum of dt F.n (the cavity's) */
     int bad, finite;
     double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
     int bad_i, bad_j;
@@ -68,6 +69,22 @@ typedef struct pala_work {
     pala_vec3 *fc, *tc;    /* interactions: conservative force and torque, N, N m */
     pala_vec3 *fh, *th;    /* the embedding program's additional forces and torques */
     int tc_any;            /* some interaction gives torques: tc is used by the kick */
+    /* charges, dipoles and fields (field.c) and the interactions between centres
+     * (centre.c); all 0 and the arrays unused without them */
+    int em;                /* field.c has work: a charge or dipole meets a field */
+    int centre;            /* centre.c has work: gravitation, or charges or dipoles */
+    int lorentz;           /* charged grains in a B field: the kick applies q v x B (integrator.h) */
+    int dipoles;           /* some template has a dipole: pw, mw are kept */
+    double *qm;            /* per template: charge / mass, C/kg */
+    pala_vec3 *pw, *mw;    /* per grain: electric and magnetic dipoles in the world frame */
+    pala_vec3 Et, Bt;      /* the fields at the time of the current force evaluation */
+    double *bwrate;        /* per block: dU/dt of the fields at fixed configuration, W */
+    double wrate;          /* their sum in block order */
+    struct pala_centre *cen;   /* scratch of the interactions between centres (centre.c) */
+    /* the settings the flags above were made for (a change is seen by the step) */
+    pala_vec3 set_E, set_B, set_Eturn, set_Bturn;
+    double set_G, set_eps, set_cut;
+    int set_lorentz;
     int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
 } pala_work;
 

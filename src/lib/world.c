@@ -9,8 +9,10 @@
 #include "container.h"
 #include "force_pass.h"
 #include "grain.h"
+#include "field.h"
 #include "grain_forces.h"
 #include "material.h"
+#include "membrane.h"
 #include "neighbor.h"
 #include "threads.h"
 #include <math.h>
@@ -193,6 +195,17 @@ static int check_world(pala_world *w)
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
     if (w->dim == 2 && w->g.z != 0) return bad(w, "in 2D the field must lie in the plane: set g.z to 0");
     if (w->dim == 2 && w->container == PALA_CONTAINER_CAVITY && w->cav_c.z != 0) return bad(w, "in 2D the cavity centre needs z = 0");
+    if (!finite3(w->E) || !finite3(w->B) || !finite3(w->E_turn) || !finite3(w->B_turn))
+        return bad(w, "the E or B field or their turning rates are not finite: set finite values (0 0 0 for none)");
+    if (!(w->grav_G >= 0 && isfinite(w->grav_G)) || !(w->eps_r >= 0 && isfinite(w->eps_r)) || !(w->cutoff >= 0 && isfinite(w->cutoff)))
+        return bad(w, "grav_G, eps_r and cutoff must be finite and >= 0 (got %g, %g, %g)", w->grav_G, w->eps_r, w->cutoff);
+    if (w->lorentz != PALA_LORENTZ_IMPLICIT && w->lorentz != PALA_LORENTZ_PAPER) return bad(w, "lorentz is %d: use enum pala_lorentz", w->lorentz);
+    if (w->dim == 2) {
+        /* docs/physics.md, "2D mode": nothing may push a grain out of the plane or turn it about an in-plane axis */
+        if (w->E.z != 0) return bad(w, "in 2D the E field must lie in the plane: set its z component to 0");
+        if (w->E_turn.x != 0 || w->E_turn.y != 0 || w->B_turn.x != 0 || w->B_turn.y != 0)
+            return bad(w, "in 2D a field may only turn about z: give its turning rate as 0 0 wz");
+    }
     if (!(w->max_overlap > 0 && isfinite(w->max_overlap))) return bad(w, "max_overlap is %g: set it > 0 (default 0.5)", w->max_overlap);
     if (!(w->skin >= 0 && isfinite(w->skin))) return bad(w, "skin is %g: set it >= 0 (0 chooses one)", w->skin);
     if (w->nmat < 1) return bad(w, "no material: add one with pala_world_add_material");
@@ -213,6 +226,17 @@ static int check_world(pala_world *w)
             !(tp->bound_radius > 0 && isfinite(tp->bound_radius)))
             return bad(w, "template %d: needs at least one component, a mass > 0, moments > 0 and a bounding radius > 0 (build it with "
                        "pala_template_build)", t);
+        if (!isfinite(tp->charge) || !finite3(tp->edip) || !finite3(tp->mdip))
+            return bad(w, "template %d: charge and dipole moments must be finite", t);
+        if (w->dim == 2) {
+            if (tp->edip.z != 0 || tp->mdip.z != 0)
+                return bad(w, "template %d: in 2D a dipole must lie in the plane (z component 0)", t);
+            if (tp->charge != 0 && (w->B.x != 0 || w->B.y != 0))
+                return bad(w, "template %d is charged: in 2D an in-plane B field pushes it out of the plane; give B along z", t);
+            if (tp->mdip.x != 0 || tp->mdip.y != 0) {
+                if (w->B.z != 0) return bad(w, "template %d has a magnetic dipole: in 2D a B field along z turns it out of the plane; give B in the plane", t);
+            }
+        }
         for (int i = tp->comp0; i < tp->comp0 + tp->ncomp; i++)
             if (!(w->shape_r[i] > 0 && isfinite(w->shape_r[i])) || !finite3(w->shape[i]))
                 return bad(w, "template %d: component %d needs a finite radius > 0 and a finite shape vector (got radius %g)", t,
@@ -231,6 +255,11 @@ static int check_world(pala_world *w)
         const char *e = pala_container_of(w)->check(w, buf, sizeof buf);
         if (e) return bad(w, "%s", e);
     }
+    if (w->membrane) {
+        char buf[240];
+        const char *e = pala_membrane_check(w, buf, sizeof buf);
+        if (e) return bad(w, "%s", e);
+    }
     for (int i = 0; i < w->ninter; i++)
         if (!w->inter[i].forces) return bad(w, "interaction %d has no forces function", i);
     return PALA_OK;
@@ -245,7 +274,8 @@ int pala_world_check_prepared(pala_world *w)
                    "call it again", wk->prep_n, wk->prep_nmat, wk->prep_ntmpl, w->n, w->nmat, w->ntmpl);
     if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0", w->dt);
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
-    if (w->g.x != wk->g.x || w->g.y != wk->g.y || w->g.z != wk->g.z) pala_grain_forces_prepare(w);   /* g changed */
+    if (w->g.x != wk->g.x || w->g.y != wk->g.y || w->g.z != wk->g.z || pala_field_changed(w))
+        pala_grain_forces_prepare(w);   /* g, the fields or the interactions' settings changed */
     return PALA_OK;
 }
 
@@ -295,3 +325,25 @@ int pala_world_max_threads(const pala_world *w)
     return nblk > 0 ? nblk : 1;
 }
 
+
+/* walls.tsv: the container's columns, then the membrane's */
+static int wall_columns(const pala_world *w, const char **names, double *values, double *area, int max)
+{
+    int n = pala_container_of(w)->columns(w, names, values, area, max);
+    if (w->membrane && w->container == PALA_CONTAINER_BOX)
+        n += pala_membrane_columns(w, names + n, values + n, area ? area + n : NULL, max - n);
+    return n;
+}
+
+int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
+{
+    return wall_columns(w, names, values, NULL, max);
+}
+
+int pala_world_wall_areas(const pala_world *w, double *area, int max)
+{
+    enum { MAXC = 64 };
+    const char *names[MAXC];
+    double values[MAXC];
+    return wall_columns(w, names, values, area, max < MAXC ? max : MAXC);
+}
