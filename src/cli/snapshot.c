@@ -201,6 +201,21 @@ int pala_cmd_snapshot(int argc, char **argv)
                     fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", PX(p), PY(p), PX(q), PY(q));
                 }
     }
+    if (t.mem_axis && t.container == PALA_CONTAINER_BOX) {   /* the membrane's plane, dashed */
+        int a = t.mem_axis - 1, b = (a + 1) % 3, c = (a + 2) % 3;
+        double L[3] = {lo.x, lo.y, lo.z}, Hh[3] = {hi.x, hi.y, hi.z};
+        if (t.dim == 2) { L[2] = Hh[2] = 0; }
+        pala_vec3 q[4];
+        for (int i = 0; i < 4; i++) {
+            double v[3];
+            v[a] = t.mem_pos;
+            v[b] = (i == 1 || i == 2) ? Hh[b] : L[b];
+            v[c] = i >= 2 ? Hh[c] : L[c];
+            q[i] = pala_v(v[0], v[1], v[2]);
+        }
+        fprintf(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\" stroke=\"#8a4\" stroke-dasharray=\"6 4\"/>\n",
+                PX(q[0]), PY(q[0]), PX(q[1]), PY(q[1]), PX(q[2]), PY(q[2]), PX(q[3]), PY(q[3]));
+    }
     fprintf(f, "</g>\n");
     if (!strcmp(style, "solid")) {
         fprintf(f, "<g stroke=\"#222\" stroke-width=\"0.4\" stroke-opacity=\"0.6\">\n");

@@ -86,6 +86,9 @@ int pala_traj_open(pala_traj *t, const char *run, FILE *err)
             char *e = (char *)a;
             t->cav_c.x = strtod(e, &e); t->cav_c.y = strtod(e, &e); t->cav_c.z = strtod(e, &e);
             t->cav_R = strtod(e, &e);
+        } else if (!strcmp(kw, "membrane")) {
+            char ax = 0;
+            if (sscanf(a, " %c %lf", &ax, &t->mem_pos) == 2 && ax >= 'x' && ax <= 'z') t->mem_axis = ax - 'x' + 1;
         } else if (!strcmp(kw, "gravity")) {
             char *e = (char *)a;
             t->g.x = strtod(e, &e); t->g.y = strtod(e, &e); t->g.z = strtod(e, &e);
@@ -185,6 +188,8 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
     t->cav_c = w->cav_c;
     t->cav_R = w->cav_R;
     t->g = w->g;
+    t->mem_axis = w->membrane >= 1 && w->membrane <= 3 ? w->membrane : 0;
+    t->mem_pos = w->mem_pos;
     t->ntmpl = w->ntmpl;
     t->tname = xcalloc((size_t)w->ntmpl, sizeof *t->tname);
     t->ncomp = xcalloc((size_t)w->ntmpl, sizeof *t->ncomp);

@@ -17,6 +17,9 @@ typedef struct pala_traj {
     pala_vec3 cav_c;            /* cavity centre, m */
     double cav_R;               /* cavity radius, m */
     pala_vec3 g;                /* field, m/s^2 */
+    int mem_axis;               /* a membrane across the box: 1, 2, 3 for the plane x, y, z =
+                                   mem_pos (m); 0: none */
+    double mem_pos;
     int ntmpl;
     char (*tname)[64];          /* the [grain NAME] of each template */
     int *ncomp, *comp0;         /* components of each template, first in shape[] */

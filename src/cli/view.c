@@ -158,6 +158,8 @@ int pala_cmd_view(int argc, char **argv)
     for (int i = 0; i < 6; i++) { if (i) fputc(',', f); json_num(f, bx[i]); }
     fprintf(f, "], \"cavity\": [");
     json_num(f, t.cav_c.x); fputc(',', f); json_num(f, t.cav_c.y); fputc(',', f); json_num(f, t.cav_c.z); fputc(',', f); json_num(f, t.cav_R);
+    fprintf(f, "], \"membrane\": [%d,", t.mem_axis);
+    json_num(f, t.mem_pos);
     fprintf(f, "],\n\"templates\": [");
     for (int i = 0; i < t.ntmpl; i++) {
         /* a colour per name (the shapes of a random type share theirs): the number of
