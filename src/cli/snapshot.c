@@ -107,7 +107,8 @@ int pala_cmd_snapshot(int argc, char **argv)
         if (tsel >= 0 && t.time >= tsel) break;
     }
     if (st < 0 || t.frames == 0 || (frame >= 0 && t.frames - 1 != frame)) {
-        if (st >= 0) fprintf(stderr, "pala snapshot: %s has %ld frame%s (0 to %ld); no frame %ld\n", t.path, t.frames, t.frames == 1 ? "" : "s", t.frames - 1, frame);
+        if (st >= 0 && t.frames == 0) fprintf(stderr, "pala snapshot: %s holds no frame yet: nothing to draw\n", t.path);
+        else if (st >= 0) fprintf(stderr, "pala snapshot: %s has %ld frame%s (0 to %ld); no frame %ld\n", t.path, t.frames, t.frames == 1 ? "" : "s", t.frames - 1, frame);
         pala_traj_close(&t);
         return PALA_ERR_INPUT;
     }

@@ -109,6 +109,7 @@ int pala_cmd_view(int argc, char **argv)
     char dir[4096], path[4200], name[4096];
     pala_traj_rundir(run, dir, sizeof dir);
     long total = count_frames(t.path);
+    if (total == 0) { fprintf(stderr, "pala view: %s holds no frame yet: nothing to replay\n", t.path); pala_traj_close(&t); return PALA_ERR_INPUT; }
     /* decimation: the frame data as base64 of float32, 7 per grain */
     double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)t.n;
     long need = (long)ceil((double)total * per / (maxmb * 1e6));
