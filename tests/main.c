@@ -21,6 +21,9 @@ void test_neighbor(void);
 void test_step(void);
 void test_centre(void);
 void test_writers(void);
+void test_export(void);
+void test_view(void);
+void test_pictures(void);
 void test_run(void);
 void test_symbols_prefix(void);
 void test_symbols_no_exit(void);
@@ -52,6 +55,9 @@ static const struct {
     {"step", test_step},
     {"centre", test_centre},
     {"writers", test_writers},
+    {"export", test_export},
+    {"view", test_view},
+    {"pictures", test_pictures},
     {"run", test_run},
     {"symbols_prefix", test_symbols_prefix},
     {"symbols_no_exit", test_symbols_no_exit},
@@ -97,6 +103,7 @@ int main(int argc, char **argv)
     }
     for (int k = 0; k < NTESTS; k++)
         if (selected(tests[k].name, argc - 1, argv + 1)) tests[k].fn();
+    t_skip_report();
     if (t_skipped)
         printf("%d passed, %d failed, %d skipped\n", t_passed, t_failed, t_skipped);
     else

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 
 int t_passed, t_failed, t_skipped;
+static char t_skips[16][300];   /* the first reasons, repeated at the end (t_skip_report) */
 
 void t_record(int ok, const char *file, int line, const char *fmt, ...)
 {
@@ -26,6 +27,7 @@ void t_record(int ok, const char *file, int line, const char *fmt, ...)
 void t_skip(const char *why)
 {
     printf("skip %s\n", why);
+    if (t_skipped < 16) snprintf(t_skips[t_skipped], sizeof t_skips[0], "%s", why);
     t_skipped++;
     fflush(stdout);
 }
@@ -83,4 +85,11 @@ void t_script(const char *script, const char *root, int want, const char *const 
     int ok = rc == want;
     for (int i = 0; has[i]; i++) ok = ok && strstr(out, has[i]) != NULL;
     t_record(ok, __FILE__, __LINE__, "%s on %s: exit %d (want %d): %s", script, root, rc, want, out);
+}
+
+void t_skip_report(void)
+{
+    if (!t_skipped) return;
+    printf("%d check%s skipped, not failed: the tools they need are missing (.ci/run installs them):\n", t_skipped, t_skipped == 1 ? "" : "s");
+    for (int i = 0; i < t_skipped && i < 16; i++) printf("  skipped: %s\n", t_skips[i]);
 }

@@ -11,6 +11,8 @@ extern int t_passed, t_failed, t_skipped;
 void t_record(int ok, const char *file, int line, const char *fmt, ...);
 /* Count a check as skipped (neither passed nor failed), saying why and what to install. */
 void t_skip(const char *why);
+/* Before the last line: how many checks were skipped, each reason again (what to install). */
+void t_skip_report(void);
 /* Run a shell command, capture stdout+stderr into out (may be NULL); return exit code. */
 int t_sh(char *out, size_t outlen, const char *fmt, ...);
 /* Scratch directory for this test run (build/tmp). */

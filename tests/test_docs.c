@@ -1,6 +1,6 @@
 /* test_docs.c: the documentation says what the current build does.
  *
- * 1. Commands.  In README.md, docs/cli.md and docs/output-formats.md, a line that starts
+ * 1. Commands.  In README.md, docs/cli.md, docs/output-formats.md and docs/visualisation.md, a line that starts
  *    with `$ ` inside a fenced code block is a command.  The commands of each file run in
  *    order, each with `sh` in the C locale, in a fresh folder build/tmp/docs/NAME/ holding
  *    a copy of examples/ and a link to ./pala (the folder is also on PATH, so `pala` and
@@ -348,6 +348,7 @@ void test_docs(void)
     run_doc("README.md", "README", out);
     run_doc("docs/cli.md", "cli", out);
     run_doc("docs/output-formats.md", "output-formats", out);
+    run_doc("docs/visualisation.md", "visualisation", out);
     double s = now() - t0;
     T_CHECK(1, "the doc test took %.1f s", s);   /* reported, not judged: sanitizers are slower */
     free(out);

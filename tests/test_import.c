@@ -28,9 +28,9 @@ static int read_traj(const char *path, traj *T)
     if (!f) return -1;
     memset(T, 0, sizeof *T);
     char line[1024];
-    int ok = fgets(line, sizeof line, f) && fgets(line, sizeof line, f)
-          && fgets(line, sizeof line, f) && sscanf(line, "templates %d", &T->ntmpl) == 1
-          && T->ntmpl > 0 && T->ntmpl <= MAXT;
+    int ok = 0;   /* the header's keyword lines (dimension, container, ...) up to `templates N` */
+    while (!ok && fgets(line, sizeof line, f)) ok = sscanf(line, "templates %d", &T->ntmpl) == 1;
+    ok = ok && T->ntmpl > 0 && T->ntmpl <= MAXT;
     for (int t = 0; ok && t < T->ntmpl; t++) {
         ok = fgets(line, sizeof line, f) && sscanf(line, "template %*d %*s ncomp %d mass %lf", &T->ncomp[t], &T->mass[t]) == 2
           && T->ncomp[t] > 0 && T->ncomp[t] <= MAXC;

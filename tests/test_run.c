@@ -36,4 +36,19 @@ void test_run(void)
     T_CHECK(rc == 0 && !strstr(out, "asked") && !strstr(out, "--threads"), "no --threads (all cores): no note %s", out);
     rc = t_sh(out, sizeof out, TEN " --threads 1");
     T_CHECK(rc == 0 && !strstr(out, "asked") && !strstr(out, "--threads"), "--threads 1: no note %s", out);
+
+    /* --help of every command; --progress and PALA_PROGRESS in a pipe (not a terminal) */
+    rc = t_sh(out, sizeof out, "./pala run --help");
+    T_CHECK(rc == 0 && strstr(out, "usage: pala run FILE") && strstr(out, "--progress"), "pala run --help: exit 0 and the options (%d) %s", rc, out);
+    const char *cmds[] = {"check", "collect", "sweep", "order", "export", "plot", "snapshot", "view"};
+    for (int i = 0; i < 8; i++) {
+        rc = t_sh(out, sizeof out, "./pala %s --help", cmds[i]);
+        T_CHECK(rc == 0 && strstr(out, "usage: pala "), "pala %s --help: exit 0 and its usage (%d)", cmds[i], rc);
+    }
+    rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt --set end_time=0.01 -o " DIR "/progress --force --quiet --progress 0.001 2>&1 | cat");
+    T_CHECK(rc == 0 && count(out, ": step ") >= 2 && strstr(out, "ETA"), "--progress 0.001 into a pipe: progress lines (%d) %.300s", rc, out);
+    rc = t_sh(out, sizeof out, "PALA_PROGRESS=0.001 ./pala run examples/settling-box.txt --set end_time=0.01 -o " DIR "/progress --force --quiet 2>&1 | cat");
+    T_CHECK(rc == 0 && count(out, ": step ") >= 2, "PALA_PROGRESS=0.001 into a pipe: progress lines (%d) %.300s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt --progress 0 -o " DIR "/progress --force");
+    T_CHECK(rc == 1 && strstr(out, "--progress needs"), "--progress 0: exit 1 and says what it needs (%d) %s", rc, out);
 }

@@ -340,6 +340,9 @@ int pala_scene_setting(const pala_scene *s, int i, const char **key, const char 
 long pala_scene_steps(const pala_scene *s);
 long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);
+/* Steps between frames of the exports written during a run; 0: not written. */
+long pala_scene_xyz_every(const pala_scene *s);
+long pala_scene_vtk_every(const pala_scene *s);
 /* `pala help keys` and `pala help KEY` */
 void pala_scene_help_keys(FILE *f);
 int pala_scene_help_key(const char *key, FILE *f);

@@ -18,4 +18,15 @@ int pala_cmd_sweep(int argc, char **argv);
  * Measure the integrator's order of convergence on a scene. */
 int pala_cmd_order(int argc, char **argv);
 
+/* pala export RUN --format xyz|vtk [--every K] [-o PATH]   (export.c)
+ * A run's frames for OVITO (extended XYZ) or ParaView (VTK). */
+int pala_cmd_export(int argc, char **argv);
+
+/* pala plot RUN [-o DIR]   (plot.c): SVG plots of energy.tsv and walls.tsv. */
+int pala_cmd_plot(int argc, char **argv);
+/* pala snapshot RUN [--frame K|--time T] [--view x|y|z|iso] [--style solid|wire] ...   (snapshot.c) */
+int pala_cmd_snapshot(int argc, char **argv);
+/* pala view RUN [-o FILE.html] ...   (view.c): the self-contained HTML replay. */
+int pala_cmd_view(int argc, char **argv);
+
 #endif

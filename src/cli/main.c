@@ -9,7 +9,7 @@
 
 static const char *usage =
     "usage: pala COMMAND ...\n"
-    "  pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--threads N] [--quiet]\n"
+    "  pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--threads N] [--quiet] [--progress S]\n"
     "                                run a scene into DIR (default: <scene name>.run)\n"
     "  pala check RUN REFERENCE [--columns A,B] [--rtol R] [--atol A]\n"
     "                                compare a run's energy.tsv with a reference curve\n"
@@ -17,10 +17,28 @@ static const char *usage =
     "  pala sweep FILE --vary KEY=v1,v2,... [-o DIR]   write a parameter sweep's jobs\n"
     "  pala order FILE [--runs K] [--factor F] [--window T0:T1] [-o DIR]\n"
     "                                measure the integrator's order on a scene\n"
+    "  pala export RUN --format xyz|vtk [--every K] [-o PATH]\n"
+    "                                a run's frames for OVITO (xyz) or ParaView (vtk)\n"
+    "  pala plot RUN [-o DIR]        SVG plots of the energies, errors, contacts, walls\n"
+    "  pala snapshot RUN [--frame K|--time T] [--view x|y|z|iso] [--style solid|wire]\n"
+    "                                an SVG picture of one frame\n"
+    "  pala view RUN [-o FILE.html]  a self-contained HTML replay (planar or anaglyph stereo)\n"
     "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
     "  pala --version\n"
     "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
     "docs: docs/cli.md (commands), docs/control-file.md (keys)\n";
+
+static const char *run_usage =
+    "usage: pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--threads N] [--quiet] [--progress SECONDS]\n"
+    "  FILE               a control file (docs/control-file.md; pala help keys)\n"
+    "  -o DIR             the run folder (default: <scene name>.run)\n"
+    "  --force            overwrite the results of an earlier run in DIR\n"
+    "  --set KEY=VALUE    override a key, e.g. --set dt=5e-7 or --set material.rubber.friction=0.3\n"
+    "  --threads N        threads of the step (default: the CPUs this process may use)\n"
+    "  --quiet            no grain-type lines, no progress line, no summary line on success\n"
+    "  --progress S       a progress line to stderr every S seconds, also when stderr is not a\n"
+    "                     terminal (batch jobs, Slurm logs); or set PALA_PROGRESS=S\n"
+    "docs: docs/cli.md (pala run), docs/output-formats.md (the run folder)\n";
 
 static int cmd_run(int argc, char **argv)
 {
@@ -47,7 +65,14 @@ static int cmd_run(int argc, char **argv)
             long n = v ? strtol(v, &end, 10) : 0;
             if (!v || *end || n < 1 || n > 1024) { fprintf(stderr, "pala run: --threads needs a number of threads from 1 to 1024, e.g. --threads 2\n"); free(sets); return PALA_ERR_INPUT; }
             o.threads = (int)n;
-        } else if (!strcmp(a, "--force")) o.force = 1;
+        } else if (!strcmp(a, "--progress") || !strncmp(a, "--progress=", 11)) {
+            char *end = NULL;
+            const char *v = a[10] == '=' ? a + 11 : ++i < argc ? argv[i] : NULL;
+            double sec = v ? strtod(v, &end) : 0;
+            if (!v || *end || !(sec > 0)) { fprintf(stderr, "pala run: --progress needs an interval in seconds > 0, e.g. --progress 60\n"); free(sets); return PALA_ERR_INPUT; }
+            o.progress = sec;
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(run_usage, stdout); free(sets); return 0; }
+        else if (!strcmp(a, "--force")) o.force = 1;
         else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) o.quiet = 1;
         else if (a[0] == '-' && a[1]) { fprintf(stderr, "pala run: unknown option '%s'\n%s", a, usage); free(sets); return PALA_ERR_INPUT; }
         else if (!o.scene) o.scene = a;
@@ -76,6 +101,10 @@ int main(int argc, char **argv)
     if (!strcmp(c, "collect")) return pala_cmd_collect(argc - 1, argv + 1);
     if (!strcmp(c, "sweep")) return pala_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(c, "order")) return pala_cmd_order(argc - 1, argv + 1);
+    if (!strcmp(c, "export")) return pala_cmd_export(argc - 1, argv + 1);
+    if (!strcmp(c, "plot")) return pala_cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(c, "snapshot")) return pala_cmd_snapshot(argc - 1, argv + 1);
+    if (!strcmp(c, "view")) return pala_cmd_view(argc - 1, argv + 1);
     if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("pala %s\n", PALA_VERSION); return 0; }
     if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
         if (argc < 3) { fputs(usage, stdout); return 0; }

@@ -7,13 +7,16 @@
  * Two distances compare successive runs k-1 and k:
  *   d_traj(t) = RMS over all components of |c_k(t) - c_{k-1}(t)|          (m)
  *   d_E(t)    = |E_k(t) - E_{k-1}(t)| / |E_0|
- * For an integrator of order p the distances shrink by F^p from one pair to the next, so
- *   p = log( sum_window d_k / sum_window d_{k+1} ) / log F.
+ * For an integrator of order p the distances shrink by F^p from one pair to the next.
+ * The order is the least-squares slope of log d (RMS over the window) against log dt over
+ * all pairs, with its standard error and the pairwise orders log(d_k / d_k+1) / log F as
+ * the spread; order.svg and order-fit.svg draw the curves and the fit.
  * For long times a chaotic system forgets its initial state and d turns into a random
  * function of dt: the late-window orders printed beside the early ones show it. */
 #include "commands.h"
 #include "pala/pala.h"
 #include "run.h"
+#include "svg.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +44,126 @@ static void centres(pala_world *w, double *out)
 {
     for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     for (int p = 0; p < w->npeb; p++) { out[3 * p] = w->pc[p].x; out[3 * p + 1] = w->pc[p].y; out[3 * p + 2] = w->pc[p].z; }
+}
+
+/* ---- the order from all pairs ------------------------------------------------------ */
+typedef struct order_fit {
+    int n;            /* pairs in the fit */
+    double p, se;     /* slope of log d against log dt, its standard error (NAN for 2 pairs) */
+    double pmin, pmax;   /* the pairwise orders log(d_k / d_k+1) / log F */
+    double a;         /* intercept: log d = a + p log dt */
+    const char *why;  /* NULL, or why there is no order */
+} order_fit;
+
+static order_fit fit(int K, const double *d, const double *dt, int F)
+{
+    order_fit o = {0, (double)NAN, (double)NAN, HUGE_VAL, -HUGE_VAL, (double)NAN, NULL};
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (int k = 1; k < K; k++) {
+        if (!(d[k] > 0) || !isfinite(d[k])) { o.why = "a pair of runs has d = 0 in the window (identical runs, or nothing moves)"; return o; }
+        double x = log(dt[k]), y = log(d[k]);
+        sx += x; sy += y; sxx += x * x; sxy += x * y;
+        o.n++;
+        if (k > 1) {
+            double pk = log(d[k - 1] / d[k]) / log(F);
+            o.pmin = fmin(o.pmin, pk);
+            o.pmax = fmax(o.pmax, pk);
+        }
+    }
+    double n = o.n, sxxc = sxx - sx * sx / n;
+    o.p = (sxy - sx * sy / n) / sxxc;
+    o.a = (sy - o.p * sx) / n;
+    if (o.n > 2) {
+        double r2 = 0;
+        for (int k = 1; k < K; k++) { double r = log(d[k]) - o.a - o.p * log(dt[k]); r2 += r * r; }
+        o.se = sqrt(r2 / (n - 2) / sxxc);
+    }
+    if (o.p < 0.5) o.why = "d does not shrink with dt (fitted order below 0.5)";
+    else if (o.n > 2 && o.se > 0.25 * o.p) o.why = "the pairs disagree (standard error above a quarter of the order)";
+    return o;
+}
+
+static void report(const char *what, const order_fit *o, int samples)
+{
+    if (samples < 3) printf("  %-10s: no order: the window holds %d sample%s; give a --window or more --samples\n", what, samples, samples == 1 ? "" : "s");
+    else if (o->why && !isfinite(o->p)) printf("  %-10s: no order from these data: %s\n", what, o->why);
+    else if (o->why) printf("  %-10s: no order from these data: %s (fit %.2f, pairwise %.2f to %.2f)\n", what, o->why, o->p, o->pmin, o->pmax);
+    else if (o->n > 2) printf("  %-10s: order %.2f +- %.2f (least squares over %d pairs; pairwise %.2f to %.2f)\n", what, o->p, o->se, o->n, o->pmin, o->pmax);
+    else printf("  %-10s: order %.2f (%d pairs: no spread; use --runs 4 or more)\n", what, o->p, o->n);
+}
+
+static int close_pic(FILE *f, const char *path)
+{
+    int bad = ferror(f) != 0;
+    bad |= fclose(f) != 0;
+    if (bad) fprintf(stderr, "pala order: writing %s failed\n", path);
+    return bad;
+}
+
+/* d_traj of each pair against time, log axis, the window marked, the fit in the note */
+static int order_svg(const char *path, int K, int ns, const double *ts, const double *dtr, double dt0, int F,
+                     double w0, double w1, const order_fit *ft)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) { fprintf(stderr, "pala order: cannot write %s\n", path); return 1; }
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (int k = 1; k < K; k++)
+        for (int j = 0; j < ns; j++) {
+            double v = dtr[(size_t)k * (size_t)ns + (size_t)j];
+            if (v > 0 && isfinite(v)) { lo = fmin(lo, v); hi = fmax(hi, v); }
+        }
+    pala_svg_range(&lo, &hi, 1, 0);
+    pala_svg_plot p;
+    pala_svg_begin(&p, f, 860, 500, ts[0], ts[ns - 1], lo, hi, 1, "Distance of synchronous configurations, runs k-1 and k",
+                   "time (s)", "d_traj (m), RMS over component centres");
+    char lab[96], note[200];
+    for (int k = 1; k < K; k++) {
+        long ff = 1;
+        for (int i = 0; i < k; i++) ff *= F;
+        snprintf(lab, sizeof lab, "dt %.3g / %.3g s", dt0 * F / (double)ff, dt0 / (double)ff);
+        pala_svg_line(&p, ns, ts, dtr + (size_t)k * (size_t)ns, pala_svg_colour(k - 1), 1.6, NULL, 0);
+        pala_svg_legend(&p, lab, pala_svg_colour(k - 1), NULL);
+    }
+    pala_svg_segment(&p, w0, lo, w0, hi, "#555", "4 3");
+    pala_svg_segment(&p, w1, lo, w1, hi, "#555", "4 3");
+    pala_svg_legend(&p, "order window", "#555", "4 3");
+    if (ft->why) snprintf(note, sizeof note, "window %.4g to %.4g s: no order from these data", w0, w1);
+    else if (ft->n > 2) snprintf(note, sizeof note, "window %.4g to %.4g s: fitted order %.2f \u00b1 %.2f over %d pairs", w0, w1, ft->p, ft->se, ft->n);
+    else snprintf(note, sizeof note, "window %.4g to %.4g s: fitted order %.2f", w0, w1, ft->p);
+    pala_svg_note(&p, note);
+    pala_svg_end(&p);
+    return close_pic(f, path);
+}
+
+/* the window's RMS d against dt, log-log, with the fitted lines */
+static int fit_svg(const char *path, int K, const double *dt_, const double *de, const double *dtf, const order_fit *ft,
+                   const order_fit *fe, double w0, double w1)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) { fprintf(stderr, "pala order: cannot write %s\n", path); return 1; }
+    double x[8], yt[8], ye[8], lo = HUGE_VAL, hi = -HUGE_VAL;
+    int n = 0;
+    for (int k = 1; k < K; k++, n++) {
+        x[n] = log10(dtf[k]); yt[n] = dt_[k]; ye[n] = de[k];
+        if (yt[n] > 0) { lo = fmin(lo, yt[n]); hi = fmax(hi, yt[n]); }
+        if (ye[n] > 0) { lo = fmin(lo, ye[n]); hi = fmax(hi, ye[n]); }
+    }
+    pala_svg_range(&lo, &hi, 1, 0);
+    pala_svg_plot p;
+    char title[128], lab[96];
+    snprintf(title, sizeof title, "Order fit over the window %.4g to %.4g s", w0, w1);
+    pala_svg_begin(&p, f, 860, 500, x[n - 1] - 0.15, x[0] + 0.15, lo, hi, 1, title, "log10(dt / s) of the finer run of each pair", "RMS distance over the window");
+    /* fine dt on the left */
+    pala_svg_line(&p, n, x, yt, pala_svg_colour(0), 0, NULL, 1);
+    pala_svg_line(&p, n, x, ye, pala_svg_colour(1), 0, NULL, 1);
+    if (isfinite(ft->p)) pala_svg_segment(&p, x[0], exp(ft->a + ft->p * x[0] * log(10)), x[n - 1], exp(ft->a + ft->p * x[n - 1] * log(10)), pala_svg_colour(0), "6 4");
+    if (isfinite(fe->p)) pala_svg_segment(&p, x[0], exp(fe->a + fe->p * x[0] * log(10)), x[n - 1], exp(fe->a + fe->p * x[n - 1] * log(10)), pala_svg_colour(1), "6 4");
+    snprintf(lab, sizeof lab, "d_traj (m): p = %.2f", ft->p);
+    pala_svg_legend(&p, lab, pala_svg_colour(0), "6 4");
+    snprintf(lab, sizeof lab, "d_E (rel): p = %.2f", fe->p);
+    pala_svg_legend(&p, lab, pala_svg_colour(1), "6 4");
+    pala_svg_end(&p);
+    return close_pic(f, path);
 }
 
 int pala_cmd_order(int argc, char **argv)
@@ -158,17 +281,24 @@ int pala_cmd_order(int argc, char **argv)
         t1 = eprev; eprev = ecur; ecur = t1;
         printf("  run %d: dt = %.6g s, %ld steps\n", k, dt0 / (double)fac, steps0 * fac);
     }
+    const char *wend = "given by --window";   /* says what set the window's end */
     if (w0 < 0) {
-        /* automatic early window: from when the finest pair's distance rises above
-         * round-off (1e-9 of a bounding radius) to when the coarsest pair's reaches 1% of
-         * it, i.e. before collisions amplify the differences and memory is lost */
-        int ja = -1, jb = -1;
-        for (int j = 0; j < ns; j++) {
+        /* automatic window, where the runs still share their history: from when the finest
+         * pair's distance rises above round-off (1e-9 of a bounding radius) to when the
+         * runs part: refining dt no longer brings the coarsest runs closer (d_1 <= d_2 at
+         * three samples in a row), or the coarsest pair differs by 1 % of a bounding
+         * radius (collisions then happen at different times) */
+        int ja = -1, jb = -1, run3 = 0;
+        for (int j = 0; j < ns && jb < 0; j++) {
+            double d1 = dtr[(size_t)ns + (size_t)j], d2 = dtr[2 * (size_t)ns + (size_t)j];
             if (ja < 0 && dtr[(size_t)(K - 1) * (size_t)ns + (size_t)j] > 1e-9 * lscale) ja = j;
-            if (ja >= 0 && jb < 0 && dtr[(size_t)ns + (size_t)j] > 1e-2 * lscale) jb = j;
+            if (ja < 0) continue;
+            run3 = d1 <= d2 ? run3 + 1 : 0;
+            if (run3 == 3) { jb = j - 2; wend = "it ends where the runs part (d_1 <= d_2 at three samples in a row)"; }
+            else if (d1 > 1e-2 * lscale) { jb = j; wend = "it ends where the coarsest pair differs by 1% of a bounding radius"; }
         }
-        if (ja < 0) { w0 = 0; w1 = T; }
-        else { w0 = tsample[ja]; w1 = jb > ja + 4 ? tsample[jb] : T; }
+        if (ja < 0) { w0 = 0; w1 = T; wend = "no sample rises above round-off: the whole run"; }
+        else { w0 = tsample[ja]; w1 = jb > ja ? tsample[jb] : T; if (jb <= ja) wend = "it ends with the run"; }
     }
     /* curves */
     FILE *f = fopen(p1, "w");
@@ -193,6 +323,8 @@ int pala_cmd_order(int argc, char **argv)
     printf("\n  distance of synchronous configurations (RMS over the window's samples) and order p = log(d_k / d_k+1) / log %d\n", F);
     printf("  %-6s %-20s %-12s %-12s %-12s %-9s %-9s\n", "window", "t0:t1 (s)", "dt fine (s)", "d_traj (m)", "d_E (rel)", "p_traj", "p_E");
     double pt_early = (double)NAN, pe_early = (double)NAN;
+    double rms_t[8] = {0}, rms_e[8] = {0}, dtf[8] = {0};   /* the early window's d per pair, for the fit */
+    int wsamples = 0;
     for (int wi = 0; wi < 2; wi++) {
         double prevt = 0, preve = 0;
         for (int k = 1; k < K; k++) {
@@ -217,15 +349,29 @@ int pala_cmd_order(int argc, char **argv)
             else printf("%-9s %-9s\n", "-", "-");
             fprintf(g, "%s\t%.9g\t%.9g\t%d-%d\t%.9g\t%.6e\t%.6e\t%.4f\t%.4f\n", wname[wi], wins[wi][0], wins[wi][1], k - 1, k, dt0 / (double)ff, st, se, pt, pe);
             if (wi == 0 && k > 1) { pt_early = pt; pe_early = pe; }
+            if (wi == 0) { rms_t[k] = st; rms_e[k] = se; dtf[k] = dt0 / (double)ff; wsamples = cnt; }
             prevt = st;
             preve = se;
         }
     }
     fclose(g);
-    printf("\n  order (early window %.4g:%.4g s, finest pair): trajectory %.2f, energy %.2f\n", w0, w1, pt_early, pe_early);
+    (void)pt_early; (void)pe_early;
+    /* the order: least squares on log d against log dt over all pairs, with the standard
+     * error of the slope and the range of the pairwise orders as its spread */
+    order_fit ft = fit(K, rms_t, dtf, F), fe = fit(K, rms_e, dtf, F);
+    printf("\n  early window %.4g:%.4g s (%d samples; %s)\n", w0, w1, wsamples, wend);
+    report("trajectory", &ft, wsamples);
+    report("energy", &fe, wsamples);
     printf("  late window: the runs have forgotten their common start, d no longer scales with dt\n"
            "  (order estimates there are a random function of dt, paper section 1 (viii)).\n");
-    printf("  curves: %s (plot d_traj_k against time), table: %s\n", p1, p2);
+    /* the pictures */
+    char p3[4200], p4[4200];
+    snprintf(p3, sizeof p3, "%s/order.svg", dir);
+    snprintf(p4, sizeof p4, "%s/order-fit.svg", dir);
+    int bad = order_svg(p3, K, ns, tsample, dtr, dt0, F, w0, w1, &ft);
+    bad |= fit_svg(p4, K, rms_t, rms_e, dtf, &ft, &fe, w0, w1);
+    printf("  curves: %s, table: %s, pictures: %s, %s\n", p1, p2, p3, p4);
+    if (bad) { rc = PALA_ERR_IO; goto done; }
     rc = PALA_OK;
 done:
     free(prev); free(cur); free(eprev); free(ecur); free(dtr); free(den); free(tsample); free(sets);

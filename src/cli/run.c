@@ -127,7 +127,11 @@ int pala_run(const pala_run_opts *o)
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    int tty = !o->quiet && isatty(2);
+    /* progress: a line every `prog` seconds (batch logs), else the terminal's line */
+    double prog = o->progress;
+    const char *pe = getenv("PALA_PROGRESS");
+    if (prog <= 0 && pe && atof(pe) > 0) prog = atof(pe);
+    int tty = !o->quiet && isatty(2) && prog <= 0;
     double t0 = pala_now(), tlast = t0, tflush = t0;
     int status = PALA_OK;
     long s = 0;
@@ -145,6 +149,12 @@ int pala_run(const pala_run_opts *o)
         if (g_stop) { status = PALA_INTERRUPTED; break; }
         double tn = pala_now();
         if (tn - tflush > 1.0) { pala_writers_flush(&logs); tflush = tn; }
+        if (prog > 0 && tn - tlast >= prog) {
+            double rate = (double)s / (tn - t0);
+            fprintf(stderr, "pala: %s: step %ld of %ld (%.1f%%), t = %.6g s, %.0f s elapsed, %.3g steps/s, ETA %.0f s\n", dir, s, steps,
+                    100.0 * (double)s / (double)steps, (double)s * w->dt, tn - t0, rate, (double)(steps - s) / rate);
+            tlast = tn;
+        }
         if (tty && tn - tlast > 0.5) {
             double rate = (double)s / (tn - t0);
             fprintf(stderr, "\r%5.1f%%  step %ld/%ld  %.3g steps/s  ETA %.0f s   ", 100.0 * (double)s / (double)steps, s, steps, rate, (double)(steps - s) / rate);
@@ -168,7 +178,7 @@ int pala_run(const pala_run_opts *o)
         fprintf(fs, "%s", o->scene);
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
         const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : "interrupted";
-        fprintf(fs, "\t%s\t%d\t%ld\t%.12g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, w->t, wall, gsps,
+        fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, pala_output_time(w), wall, gsps,
                 es->initial, es->final, es->min, es->max, es->max_abs_rel, w->diss);
         werr |= pala_output_fclose(fs, dir, "summary.tsv");
     } else werr = 1;

@@ -9,6 +9,8 @@ typedef struct pala_run_opts {
     int force;               /* overwrite results of an earlier run */
     int quiet;               /* no progress line, no summary */
     int threads;             /* threads of the step; 0: all cores */
+    double progress;         /* > 0: a progress line to stderr every this many seconds,
+                                terminal or not (--progress, or PALA_PROGRESS) */
     int nset;                /* overrides KEY=VALUE */
     char **sets;
     int cmdc; char **cmdv;   /* the command line, recorded in the folder */

@@ -32,12 +32,17 @@ typedef struct pala_output {
     const char *dir;            /* the run folder */
     pala_energy_stats energy;   /* kept by the energy.tsv writer */
     pala_wall_prev walls;       /* kept by the walls.tsv writer */
+    /* the exports (xyz_every, vtk_every): the world in input order (traj.h), made by the
+       first export writer that writes; the second collection of the VTK writer */
+    struct pala_traj *view;
+    FILE *vtk_grains;
 } pala_output;
 
 typedef struct pala_writer {
     const char *file;                          /* its file in the run folder */
     long (*every)(const pala_scene *sc);       /* steps between its frames; 0: the first
-                                                  and last only (both are always written) */
+                                                  and last only (both are always written);
+                                                  < 0: not written (no file) */
     void (*open)(FILE *f, pala_output *o);     /* the header; the state is at step 0 */
     void (*frame)(FILE *f, pala_output *o);    /* a row or frame of the current state */
     void (*close)(FILE *f, pala_output *o);    /* NULL, or what follows the last frame */
@@ -55,7 +60,7 @@ typedef struct pala_writer_set {
     long every[PALA_MAX_WRITERS];
 } pala_writer_set;
 
-/* Create every writer's file in dir.  If one cannot be created, says so on stderr,
+/* Create every writer's file in dir (and the folder of a file named "sub/file").  If one cannot be created, says so on stderr,
  * closes the others and returns PALA_ERR_IO; the headers are not written yet. */
 int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w);
 /* The headers, and the frames of step 0. */
@@ -67,6 +72,9 @@ void pala_writers_frame(pala_writer_set *ws, long s, int last);
 void pala_writers_flush(pala_writer_set *ws);
 /* Close every file; returns nonzero (and says which on stderr) if one failed. */
 int pala_writers_close(pala_writer_set *ws);
+
+/* The time of the current state in every file of a run: step * dt, s. */
+double pala_output_time(const pala_world *w);
 
 /* Create dir/name for writing; on failure says why on stderr and returns NULL. */
 FILE *pala_output_fopen(const char *dir, const char *name);

@@ -2,9 +2,23 @@
  * Each format is described in docs/output-formats.md; the bytes written here are that
  * format, so a change to them is a change of the documented format. */
 #include "writer.h"
+#include "export.h"
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+/* The time of the current state as every file of a run prints it: step * dt, one
+ * rounding (the library's w->t is a running sum of half steps, which drifts in the last
+ * digits).  A run never changes dt, so this is the exact time of the step.  The last
+ * state of an unstable run is half a step past its step (docs/physics.md, "Unstable
+ * runs"), which w->t shows: then (step + 1/2) dt. */
+double pala_output_time(const pala_world *w)
+{
+    double t = (double)w->step * w->dt;
+    return fabs(w->t - t) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t;
+}
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
@@ -34,7 +48,7 @@ static void energy_frame(FILE *f, pala_output *o)
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
     es->final = e.total;
     es->final_rel = rel;
-    fprintf(f, "%ld\t%.12g\t%.16g\t%.16g\t%.16g\t%.16g\t", w->step, w->t, e.kin, e.rot, e.contact, e.field);
+    fprintf(f, "%ld\t%.17g\t%.16g\t%.16g\t%.16g\t%.16g\t", w->step, pala_output_time(w), e.kin, e.rot, e.contact, e.field);
     if (terms & PALA_TERM_PAIR) fprintf(f, "%.16g\t", e.inter);
     fprintf(f, "%.16g\t%.10g\t%.16g\t", e.total, rel, w->diss);
     if (terms & PALA_TERM_WFIELD) fprintf(f, "%.16g\t", w->wfield);
@@ -69,7 +83,7 @@ static void walls_frame(FILE *f, pala_output *o)
     int nc = pala_world_wall_columns(o->w, nm, val, PALA_MAX_WALL_COLUMNS);
     pala_world_wall_areas(o->w, area, PALA_MAX_WALL_COLUMNS);
     double dt = pv->rows ? o->w->t - pv->t : 0;
-    fprintf(f, "%ld\t%.12g", o->w->step, o->w->t);
+    fprintf(f, "%ld\t%.17g", o->w->step, pala_output_time(o->w));
     for (int i = 0; i < nc; i++) fprintf(f, "\t%.12g", val[i]);
     for (int i = 0; i < nc; i++)
         if (area[i] > 0) fprintf(f, "\t%.12g", dt > 0 ? (val[i] - pv->P[i]) / (dt * area[i]) + 0.0 : 0.0);
@@ -86,6 +100,25 @@ static void traj_open(FILE *f, pala_output *o)
     const pala_world *w = o->w;
     fprintf(f, "# pala trajectory 1\n");
     fprintf(f, "dimension %d\n", w->dim);
+    /* the scene's geometry, so a reader needs no other file (docs/output-formats.md) */
+    static const char *const cname[] = {"none", "box", "cavity"};
+    int c = w->container >= 0 && w->container <= PALA_CONTAINER_CAVITY ? w->container : -1;
+    fprintf(f, "container %s\n", c >= 0 ? cname[c] : "other");   /* a kind this writer does not know yet */
+    if (c == PALA_CONTAINER_BOX)
+        fprintf(f, "box %.17g %.17g %.17g %.17g %.17g %.17g\n", w->box_lo.x, w->box_hi.x, w->box_lo.y, w->box_hi.y, w->box_lo.z, w->box_hi.z);
+    if (c == PALA_CONTAINER_CAVITY)
+        fprintf(f, "cavity %.17g %.17g %.17g %.17g\n", w->cav_c.x, w->cav_c.y, w->cav_c.z, w->cav_R);
+    const char *nm[PALA_MAX_WALL_COLUMNS];
+    double val[PALA_MAX_WALL_COLUMNS];
+    int nc = pala_world_wall_columns(w, nm, val, PALA_MAX_WALL_COLUMNS);
+    fprintf(f, "walls %d", nc);
+    if (c != PALA_CONTAINER_NONE && w->wall_mat >= 0 && w->wall_mat < w->nmat) fprintf(f, " material %s", w->mat[w->wall_mat].name);
+    if (nc > 0) fprintf(f, " columns");
+    for (int i = 0; i < nc; i++) fprintf(f, " %s", nm[i]);
+    fputc('\n', f);
+    if (w->membrane >= 1 && w->membrane <= 3)
+        fprintf(f, "membrane %c %.17g %.17g %.17g\n", "xyz"[w->membrane - 1], w->mem_pos, w->mem_rbar, w->mem_spacing);
+    fprintf(f, "gravity %.17g %.17g %.17g\n", w->g.x, w->g.y, w->g.z);
     fprintf(f, "templates %d\n", w->ntmpl);
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];
@@ -107,12 +140,64 @@ static void traj_open(FILE *f, pala_output *o)
 static void traj_frame(FILE *f, pala_output *o)
 {
     const pala_world *w = o->w;
-    fprintf(f, "frame %ld %.17g\n", w->step, w->t);
+    fprintf(f, "frame %ld %.17g\n", w->step, pala_output_time(w));
     for (int i = 0; i < w->n; i++) {
         int k = w->gid ? w->inv[i] : i;
         pala_vec3 x = w->x[k], r = w->r[k], v = w->v[k], om = w->w[k];
         fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
                 x.x, x.y, x.z, r.x, r.y, r.z, v.x, v.y, v.z, om.x, om.y, om.z);
+    }
+}
+
+/* ---- trajectory.xyz and vtk/: the exports for OVITO and ParaView (export.c) ---------- */
+
+static long xyz_every(const pala_scene *sc) { return pala_scene_xyz_every(sc) > 0 ? pala_scene_xyz_every(sc) : -1; }
+static long vtk_every(const pala_scene *sc) { return pala_scene_vtk_every(sc) > 0 ? pala_scene_vtk_every(sc) : -1; }
+
+/* the current state in input order, as `pala export` reads it from trajectory.txt */
+static const pala_traj *export_view(pala_output *o)
+{
+    if (!o->view) {
+        o->view = malloc(sizeof *o->view);
+        if (!o->view) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+        pala_traj_from_world(o->view, o->w);
+    }
+    pala_traj_take(o->view, o->w);
+    return o->view;
+}
+
+static void xyz_open(FILE *f, pala_output *o) { (void)f; (void)o; }
+static void xyz_frame(FILE *f, pala_output *o) { pala_xyz_frame(f, export_view(o)); }
+
+static void vtk_dir(const pala_output *o, char *buf, size_t len) { snprintf(buf, len, "%s/vtk", o->dir); }
+
+static void vtk_open(FILE *f, pala_output *o)
+{
+    char d[4200];
+    vtk_dir(o, d, sizeof d);
+    pala_vtk_pvd_begin(f);
+    o->vtk_grains = pala_output_fopen(o->dir, "vtk/grains.pvd");
+    if (o->vtk_grains) pala_vtk_pvd_begin(o->vtk_grains);
+    else fputs("<!-- grains.pvd could not be written -->\n", f);
+    const pala_traj *t = export_view(o);
+    if (pala_vtk_container(d, t)) fprintf(f, "<!-- container.vtp could not be written -->\n");
+}
+
+static void vtk_frame(FILE *f, pala_output *o)
+{
+    char d[4200];
+    vtk_dir(o, d, sizeof d);
+    if (pala_vtk_frame(d, export_view(o), f, o->vtk_grains))
+        fprintf(f, "<!-- a frame could not be written -->\n");
+}
+
+static void vtk_close(FILE *f, pala_output *o)
+{
+    pala_vtk_pvd_end(f);
+    if (o->vtk_grains) {
+        pala_vtk_pvd_end(o->vtk_grains);
+        if (pala_output_fclose(o->vtk_grains, o->dir, "vtk/grains.pvd")) fputs("<!-- grains.pvd incomplete -->\n", f);
+        o->vtk_grains = NULL;
     }
 }
 
@@ -125,6 +210,8 @@ const pala_writer pala_writers[] = {
     {"energy.tsv", pala_scene_energy_every, energy_open, energy_frame, NULL},
     {"walls.tsv", pala_scene_energy_every, walls_open, walls_frame, NULL},
     {"trajectory.txt", pala_scene_traj_every, traj_open, traj_frame, NULL},
+    {"trajectory.xyz", xyz_every, xyz_open, xyz_frame, NULL},
+    {"vtk/spheres.pvd", vtk_every, vtk_open, vtk_frame, vtk_close},
 };
 enum { NWRITERS = sizeof pala_writers / sizeof pala_writers[0] };
 const int pala_nwriters = NWRITERS;
@@ -156,9 +243,16 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
     ws->out.dir = dir;
     for (int i = 0; i < NWRITERS; i++) {
         ws->every[i] = pala_writers[i].every(sc);
+        if (ws->every[i] < 0) continue;   /* not asked for: no file */
+        const char *sl = strchr(pala_writers[i].file, '/');
+        if (sl) {   /* its folder in the run folder */
+            char p[4200];
+            snprintf(p, sizeof p, "%s/%.*s", dir, (int)(sl - pala_writers[i].file), pala_writers[i].file);
+            if (mkdir(p, 0777) != 0 && errno != EEXIST) fprintf(stderr, "pala: cannot create %s: %s\n", p, strerror(errno));
+        }
         ws->f[i] = pala_output_fopen(dir, pala_writers[i].file);
         if (!ws->f[i]) {
-            while (i-- > 0) fclose(ws->f[i]);
+            while (i-- > 0) if (ws->f[i]) fclose(ws->f[i]);
             return PALA_ERR_IO;
         }
     }
@@ -167,8 +261,8 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
 
 void pala_writers_start(pala_writer_set *ws)
 {
-    for (int i = 0; i < NWRITERS; i++) pala_writers[i].open(ws->f[i], &ws->out);
-    for (int i = 0; i < NWRITERS; i++) pala_writers[i].frame(ws->f[i], &ws->out);
+    for (int i = 0; i < NWRITERS; i++) if (ws->f[i]) pala_writers[i].open(ws->f[i], &ws->out);
+    for (int i = 0; i < NWRITERS; i++) if (ws->f[i]) pala_writers[i].frame(ws->f[i], &ws->out);
 }
 
 long pala_writers_next(const pala_writer_set *ws, long s, long end)
@@ -176,7 +270,7 @@ long pala_writers_next(const pala_writer_set *ws, long s, long end)
     long next = end;
     for (int i = 0; i < NWRITERS; i++) {
         long ev = ws->every[i];
-        if (ev > 0 && (s / ev + 1) * ev < next) next = (s / ev + 1) * ev;
+        if (ws->f[i] && ev > 0 && (s / ev + 1) * ev < next) next = (s / ev + 1) * ev;
     }
     return next;
 }
@@ -184,21 +278,23 @@ long pala_writers_next(const pala_writer_set *ws, long s, long end)
 void pala_writers_frame(pala_writer_set *ws, long s, int last)
 {
     for (int i = 0; i < NWRITERS; i++)
-        if (last || (ws->every[i] > 0 && s % ws->every[i] == 0)) pala_writers[i].frame(ws->f[i], &ws->out);
+        if (ws->f[i] && (last || (ws->every[i] > 0 && s % ws->every[i] == 0))) pala_writers[i].frame(ws->f[i], &ws->out);
 }
 
 void pala_writers_flush(pala_writer_set *ws)
 {
-    for (int i = 0; i < NWRITERS; i++) fflush(ws->f[i]);
+    for (int i = 0; i < NWRITERS; i++) if (ws->f[i]) fflush(ws->f[i]);
 }
 
 int pala_writers_close(pala_writer_set *ws)
 {
     int bad = 0;
     for (int i = 0; i < NWRITERS; i++) {
+        if (!ws->f[i]) continue;
         if (pala_writers[i].close) pala_writers[i].close(ws->f[i], &ws->out);
         bad |= pala_output_fclose(ws->f[i], ws->out.dir, pala_writers[i].file);
         ws->f[i] = NULL;
     }
+    if (ws->out.view) { pala_traj_close(ws->out.view); free(ws->out.view); ws->out.view = NULL; }
     return bad;
 }

@@ -755,6 +755,8 @@ pala_world *pala_scene_world(pala_scene *s) { return &s->top.w; }
 long pala_scene_steps(const pala_scene *s) { return s->top.steps; }
 long pala_scene_energy_every(const pala_scene *s) { return s->top.energy_every; }
 long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every; }
+long pala_scene_xyz_every(const pala_scene *s) { return s->top.xyz_every; }
+long pala_scene_vtk_every(const pala_scene *s) { return s->top.vtk_every; }
 
 void *pala_scene_keys(pala_scene *s, int kind, const char *name)
 {

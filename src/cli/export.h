@@ -1,0 +1,22 @@
+/* export.h: a run's frames for OVITO (extended XYZ) and ParaView (VTK XML PolyData and a
+ * .pvd collection), written by `pala export` from trajectory.txt and, during a run, by
+ * the writers xyz_every and vtk_every (writers.c).  Formats: docs/output-formats.md. */
+#ifndef PALA_EXPORT_H
+#define PALA_EXPORT_H
+#include "traj.h"
+#include <stdio.h>
+
+/* One extended-XYZ frame: a line per component sphere. */
+void pala_xyz_frame(FILE *f, const pala_traj *t);
+/* The frame's two PolyData files in dir (spheres_STEP.vtp: the component spheres;
+ * grains_STEP.vtp: the centres and orientations; STEP at least 6 digits), and their lines in
+ * the collections spheres.pvd and grains.pvd (either may be NULL).  Returns nonzero if
+ * a file cannot be written (said on stderr). */
+int pala_vtk_frame(const char *dir, const pala_traj *t, FILE *pvd_spheres, FILE *pvd_grains);
+void pala_vtk_pvd_begin(FILE *f);
+void pala_vtk_pvd_end(FILE *f);
+/* container.vtp in dir: the box as its edges, the cavity as a sphere (2D: a rectangle or
+ * a circle in the plane); nothing without a container.  Nonzero on a write error. */
+int pala_vtk_container(const char *dir, const pala_traj *t);
+
+#endif

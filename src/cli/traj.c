@@ -1,0 +1,266 @@
+/* traj.c: reading trajectory.txt (docs/output-formats.md) and the same view of a running
+ * world (traj.h). */
+#include "traj.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    return p;
+}
+
+void pala_traj_rundir(const char *run, char *buf, size_t len)
+{
+    struct stat st;
+    if (stat(run, &st) == 0 && S_ISDIR(st.st_mode)) { snprintf(buf, len, "%s", run); return; }
+    const char *sl = strrchr(run, '/');
+    if (!sl) snprintf(buf, len, ".");
+    else snprintf(buf, len, "%.*s", (int)(sl - run), run);
+}
+
+static char *next_line(pala_traj *t)
+{
+    ssize_t k = getline(&t->buf, &t->buflen, t->f);
+    if (k < 0) return NULL;
+    t->line++;
+    return t->buf;
+}
+
+static int bad(pala_traj *t, FILE *err, const char *what)
+{
+    fprintf(err, "%s:%ld: %s; is this a trajectory.txt written by pala run?\n", t->path, t->line, what);
+    return PALA_ERR_INPUT;
+}
+
+static void alloc_state(pala_traj *t)
+{
+    t->x = xcalloc((size_t)t->n, sizeof *t->x);
+    t->r = xcalloc((size_t)t->n, sizeof *t->r);
+    t->v = xcalloc((size_t)t->n, sizeof *t->v);
+    t->w = xcalloc((size_t)t->n, sizeof *t->w);
+    t->npeb = 0;
+    for (int k = 0; k < t->n; k++) t->npeb += t->ncomp[t->tid[k]];
+}
+
+int pala_traj_open(pala_traj *t, const char *run, FILE *err)
+{
+    static char pathbuf[4200];
+    memset(t, 0, sizeof *t);
+    struct stat st;
+    if (stat(run, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(pathbuf, sizeof pathbuf, "%s/trajectory.txt", run);
+    else snprintf(pathbuf, sizeof pathbuf, "%s", run);
+    t->path = pathbuf;
+    t->f = fopen(pathbuf, "r");
+    if (!t->f) {
+        fprintf(err, "pala: cannot read %s: %s; give a run folder (written by pala run) or its trajectory.txt\n", pathbuf, strerror(errno));
+        return PALA_ERR_INPUT;
+    }
+    t->dim = 3;
+    t->container = PALA_CONTAINER_NONE;
+    char *l = next_line(t);
+    if (!l || strncmp(l, "# pala trajectory", 17) != 0) return bad(t, err, "expected '# pala trajectory 1' on the first line");
+    /* keyword lines up to `templates`; unknown keywords are skipped (later versions may add some) */
+    for (;;) {
+        if (!(l = next_line(t))) return bad(t, err, "the file ends before 'templates N'");
+        char kw[64];
+        int off = 0;
+        if (sscanf(l, "%63s%n", kw, &off) != 1) continue;
+        const char *a = l + off;
+        if (!strcmp(kw, "dimension")) t->dim = atoi(a) == 2 ? 2 : 3;
+        else if (!strcmp(kw, "container")) {
+            char c[32] = "";
+            sscanf(a, "%31s", c);
+            t->container = !strcmp(c, "box") ? PALA_CONTAINER_BOX : !strcmp(c, "cavity") ? PALA_CONTAINER_CAVITY : PALA_CONTAINER_NONE;
+        } else if (!strcmp(kw, "box")) {
+            double b[6];
+            char *e = (char *)a;
+            for (int i = 0; i < 6; i++) b[i] = strtod(e, &e);
+            t->box_lo = pala_v(b[0], b[2], b[4]);
+            t->box_hi = pala_v(b[1], b[3], b[5]);
+        } else if (!strcmp(kw, "cavity")) {
+            char *e = (char *)a;
+            t->cav_c.x = strtod(e, &e); t->cav_c.y = strtod(e, &e); t->cav_c.z = strtod(e, &e);
+            t->cav_R = strtod(e, &e);
+        } else if (!strcmp(kw, "membrane")) {
+            char ax = 0;
+            if (sscanf(a, " %c %lf", &ax, &t->mem_pos) == 2 && ax >= 'x' && ax <= 'z') t->mem_axis = ax - 'x' + 1;
+        } else if (!strcmp(kw, "gravity")) {
+            char *e = (char *)a;
+            t->g.x = strtod(e, &e); t->g.y = strtod(e, &e); t->g.z = strtod(e, &e);
+        } else if (!strcmp(kw, "templates")) { t->ntmpl = atoi(a); break; }
+    }
+    if (t->ntmpl < 1 || t->ntmpl > 100000000) return bad(t, err, "expected 'templates N' with N >= 1");
+    t->tname = xcalloc((size_t)t->ntmpl, sizeof *t->tname);
+    t->ncomp = xcalloc((size_t)t->ntmpl, sizeof *t->ncomp);
+    t->comp0 = xcalloc((size_t)t->ntmpl, sizeof *t->comp0);
+    t->bound = xcalloc((size_t)t->ntmpl, sizeof *t->bound);
+    size_t cap = 64;
+    t->shape = xcalloc(cap, sizeof *t->shape);
+    t->srad = xcalloc(cap, sizeof *t->srad);
+    for (int i = 0; i < t->ntmpl; i++) {
+        int idx, nc;
+        char name[64];
+        if (!(l = next_line(t)) || sscanf(l, "template %d %63s ncomp %d", &idx, name, &nc) != 3 || idx != i || nc < 1)
+            return bad(t, err, "expected 'template I NAME ncomp N ...'");
+        const char *br = strstr(l, "bound_radius ");
+        t->bound[i] = br ? strtod(br + 13, NULL) : 0;
+        snprintf(t->tname[i], sizeof t->tname[i], "%s", name);
+        t->ncomp[i] = nc;
+        t->comp0[i] = t->nshape;
+        for (int c = 0; c < nc; c++) {
+            if ((size_t)t->nshape == cap) {
+                cap *= 2;
+                t->shape = realloc(t->shape, cap * sizeof *t->shape);
+                t->srad = realloc(t->srad, cap * sizeof *t->srad);
+                if (!t->shape || !t->srad) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+            }
+            pala_vec3 b;
+            double rad;
+            if (!(l = next_line(t)) || sscanf(l, "%lf %lf %lf %lf", &b.x, &b.y, &b.z, &rad) != 4)
+                return bad(t, err, "expected a component line 'bx by bz radius'");
+            t->shape[t->nshape] = b;
+            t->srad[t->nshape++] = rad;
+        }
+    }
+    if (!(l = next_line(t)) || sscanf(l, "grains %d", &t->n) != 1 || t->n < 0) return bad(t, err, "expected 'grains N'");
+    t->tid = xcalloc((size_t)t->n, sizeof *t->tid);
+    int got = 0;
+    while (got < t->n) {
+        if (!(l = next_line(t))) return bad(t, err, "the template indices of the grains end early");
+        char *e = l;
+        for (;;) {
+            char *e2;
+            long v = strtol(e, &e2, 10);
+            if (e2 == e) break;
+            if (v < 0 || v >= t->ntmpl || got >= t->n) return bad(t, err, "a grain's template index is out of range");
+            t->tid[got++] = (int)v;
+            e = e2;
+        }
+    }
+    alloc_state(t);
+    return PALA_OK;
+}
+
+int pala_traj_next(pala_traj *t, FILE *err)
+{
+    char *l = next_line(t);
+    if (!l) return 0;
+    if (sscanf(l, "frame %ld %lf", &t->step, &t->time) != 2) { bad(t, err, "expected 'frame STEP TIME'"); return -1; }
+    for (int k = 0; k < t->n; k++) {
+        if (!(l = next_line(t))) { bad(t, err, "the frame ends early (fewer grain lines than 'grains N')"); return -1; }
+        double q[12];
+        char *e = l;
+        for (int i = 0; i < 12; i++) {
+            char *e2;
+            q[i] = strtod(e, &e2);
+            if (e2 == e) { bad(t, err, "expected 12 numbers 'x y z rx ry rz vx vy vz wx wy wz'"); return -1; }
+            e = e2;
+        }
+        t->x[k] = pala_v(q[0], q[1], q[2]);
+        t->r[k] = pala_v(q[3], q[4], q[5]);
+        t->v[k] = pala_v(q[6], q[7], q[8]);
+        t->w[k] = pala_v(q[9], q[10], q[11]);
+    }
+    t->frames++;
+    return 1;
+}
+
+void pala_traj_close(pala_traj *t)
+{
+    if (t->f) fclose(t->f);
+    free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->shape); free(t->srad);
+    free(t->tid); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf);
+    memset(t, 0, sizeof *t);
+}
+
+void pala_traj_from_world(pala_traj *t, const pala_world *w)
+{
+    memset(t, 0, sizeof *t);
+    t->dim = w->dim;
+    t->container = w->container;
+    t->box_lo = w->box_lo;
+    t->box_hi = w->box_hi;
+    t->cav_c = w->cav_c;
+    t->cav_R = w->cav_R;
+    t->g = w->g;
+    t->mem_axis = w->membrane >= 1 && w->membrane <= 3 ? w->membrane : 0;
+    t->mem_pos = w->mem_pos;
+    t->ntmpl = w->ntmpl;
+    t->tname = xcalloc((size_t)w->ntmpl, sizeof *t->tname);
+    t->ncomp = xcalloc((size_t)w->ntmpl, sizeof *t->ncomp);
+    t->comp0 = xcalloc((size_t)w->ntmpl, sizeof *t->comp0);
+    t->bound = xcalloc((size_t)w->ntmpl, sizeof *t->bound);
+    t->nshape = w->nshape;
+    t->shape = xcalloc((size_t)w->nshape, sizeof *t->shape);
+    t->srad = xcalloc((size_t)w->nshape, sizeof *t->srad);
+    memcpy(t->shape, w->shape, (size_t)w->nshape * sizeof *t->shape);
+    memcpy(t->srad, w->shape_r, (size_t)w->nshape * sizeof *t->srad);
+    for (int i = 0; i < w->ntmpl; i++) {
+        snprintf(t->tname[i], sizeof t->tname[i], "%s", w->tmpl[i].name);
+        t->ncomp[i] = w->tmpl[i].ncomp;
+        t->comp0[i] = w->tmpl[i].comp0;
+        t->bound[i] = w->tmpl[i].bound_radius;
+    }
+    t->n = w->n;
+    t->tid = xcalloc((size_t)w->n, sizeof *t->tid);
+    for (int i = 0; i < w->n; i++) t->tid[i] = w->tid[w->gid ? w->inv[i] : i];
+    alloc_state(t);
+}
+
+void pala_traj_take(pala_traj *t, const pala_world *w)
+{
+    t->step = w->step;
+    double t0 = (double)w->step * w->dt;   /* as trajectory.txt prints it (writers.c) */
+    t->time = fabs(w->t - t0) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t0;
+    for (int i = 0; i < w->n; i++) {
+        int k = w->gid ? w->inv[i] : i;
+        t->x[i] = w->x[k]; t->r[i] = w->r[k]; t->v[i] = w->v[k]; t->w[i] = w->w[k];
+    }
+    t->frames++;
+}
+
+pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c)
+{
+    return pala_vadd(t->x[k], pala_rot_apply(t->r[k], t->shape[c]));
+}
+
+pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre)
+{
+    return pala_vadd(t->v[k], pala_vcross(t->w[k], pala_vsub(centre, t->x[k])));
+}
+
+void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
+{
+    pala_vec3 a = pala_v(HUGE_VAL, HUGE_VAL, HUGE_VAL), b = pala_v(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+    for (int k = 0; k < t->n; k++) {
+        const int t0 = t->comp0[t->tid[k]], nc = t->ncomp[t->tid[k]];
+        for (int c = t0; c < t0 + nc; c++) {
+            pala_vec3 p = pala_traj_centre(t, k, c);
+            double R = t->srad[c];
+            a = pala_v(fmin(a.x, p.x - R), fmin(a.y, p.y - R), fmin(a.z, p.z - R));
+            b = pala_v(fmax(b.x, p.x + R), fmax(b.y, p.y + R), fmax(b.z, p.z + R));
+        }
+    }
+    if (t->n == 0) { a = pala_v(-1, -1, -1); b = pala_v(1, 1, 1); }
+    if (t->container == PALA_CONTAINER_BOX) {
+        pala_vec3 bl = t->box_lo, bh = t->box_hi;
+        a.x = bl.x; a.y = bl.y; b.x = bh.x; b.y = bh.y;
+        if (isfinite(bl.z) && isfinite(bh.z)) { a.z = bl.z; b.z = bh.z; }
+    } else if (t->container == PALA_CONTAINER_CAVITY) {
+        double R = t->cav_R;
+        a = pala_v(t->cav_c.x - R, t->cav_c.y - R, t->cav_c.z - R);
+        b = pala_v(t->cav_c.x + R, t->cav_c.y + R, t->cav_c.z + R);
+        if (t->dim == 2) {   /* a circle: z as thick as the largest sphere */
+            double m = 0;
+            for (int c = 0; c < t->nshape; c++) m = fmax(m, t->srad[c]);
+            a.z = -m; b.z = m;
+        }
+    }
+    *lo = a;
+    *hi = b;
+}

@@ -1,0 +1,69 @@
+/* traj.h: a run's grains as the pictures and exports see them: the header of
+ * trajectory.txt (dimension, container, gravity, grain templates, the type of each grain)
+ * and one frame of grain states, in the input's grain order.  It is filled either by
+ * reading trajectory.txt (pala_traj_open, pala_traj_next) or from a running world
+ * (pala_traj_from_world, pala_traj_take), so `pala export` and the writers xyz_every and
+ * vtk_every write the same bytes through the same functions (export.c). */
+#ifndef PALA_TRAJ_H
+#define PALA_TRAJ_H
+#include "pala/pala.h"
+#include <stdio.h>
+
+typedef struct pala_traj {
+    /* the header */
+    int dim;                    /* 2 or 3 */
+    int container;              /* enum pala_container */
+    pala_vec3 box_lo, box_hi;   /* box faces, m (in 2D z is -inf..inf) */
+    pala_vec3 cav_c;            /* cavity centre, m */
+    double cav_R;               /* cavity radius, m */
+    pala_vec3 g;                /* field, m/s^2 */
+    int mem_axis;               /* a membrane across the box: 1, 2, 3 for the plane x, y, z =
+                                   mem_pos (m); 0: none */
+    double mem_pos;
+    int ntmpl;
+    char (*tname)[64];          /* the [grain NAME] of each template */
+    int *ncomp, *comp0;         /* components of each template, first in shape[] */
+    double *bound;              /* bounding radius of each template, m */
+    pala_vec3 *shape;           /* body-frame shape vectors of all templates, m */
+    double *srad;               /* component radii, m */
+    int nshape;
+    int n;                      /* grains */
+    int *tid;                   /* template of each grain */
+    long npeb;                  /* component spheres of all grains */
+    /* the current frame */
+    long step;
+    double time;                /* s */
+    pala_vec3 *x, *r, *v, *w;   /* per grain, input order */
+    long frames;                /* frames read so far */
+    /* reading */
+    FILE *f;
+    const char *path;
+    long line;
+    char *buf;
+    size_t buflen;
+} pala_traj;
+
+/* Open RUN's trajectory (RUN a run folder or a trajectory file) and read its header.
+ * Returns PALA_OK, or PALA_ERR_INPUT with `path:line: ` and what is wrong on err. */
+int pala_traj_open(pala_traj *t, const char *run, FILE *err);
+/* Read the next frame: 1, 0 at the end, -1 on a malformed frame (said on err). */
+int pala_traj_next(pala_traj *t, FILE *err);
+void pala_traj_close(pala_traj *t);
+
+/* The header of a world (its templates, the type of each input grain). */
+void pala_traj_from_world(pala_traj *t, const pala_world *w);
+/* The world's current state as the frame, in input order, with time step * dt. */
+void pala_traj_take(pala_traj *t, const pala_world *w);
+
+/* Component c (global shape index) of grain k at the current frame: centre (eq. 50,
+ * c = x + r * b with r * b of eq. 6) and velocity v + omega x (c - x). */
+pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c);
+pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre);
+/* Axis-aligned bounds of the container (a cavity's cube), or of the current frame's
+ * spheres when there is none or it is unbounded (2D box in z). */
+void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi);
+
+/* The run folder of RUN (RUN itself, or the folder of a trajectory file), in buf. */
+void pala_traj_rundir(const char *run, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,252 @@
+/* view.c: `pala view RUN [-o FILE.html] [--every K] [--max-mb M]`: one self-contained
+ * HTML file that replays a run offline, PaLa's replay (paper, section 8): the grain
+ * templates once, the frames of trajectory.txt (position, rotation vector and speed of
+ * every grain, as float32 in base64), time, step, E_total and dE_rel of each frame from
+ * energy.tsv, the container; the player is the page of view_page.h.  Frames beyond
+ * --max-mb megabytes of frame data (default 64) are decimated (every K-th kept, said on
+ * the command line and in the page).  docs/visualisation.md. */
+#include "commands.h"
+#include "traj.h"
+#include "tsv.h"
+#include "view_page.h"
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: pala view RUN [-o FILE.html] [--every K] [--max-mb M]\n"
+        "  RUN          a run folder (written by pala run)\n"
+        "  -o FILE      the page to write (default RUN/view.html); it opens offline in any browser\n"
+        "  --every K    every K-th frame of trajectory.txt (default 1)\n"
+        "  --max-mb M   at most M megabytes of frame data (default 64): more frames are decimated\n"
+        "docs: docs/visualisation.md\n");
+}
+
+/* ---- base64, streamed --------------------------------------------------------------- */
+typedef struct b64 { FILE *f; unsigned char q[3]; int n; long col; } b64;
+static const char B64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+static void b64_put(b64 *s, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++) {
+        s->q[s->n++] = p[i];
+        if (s->n == 3) {
+            char o[4] = {B64[s->q[0] >> 2], B64[((s->q[0] & 3) << 4) | (s->q[1] >> 4)], B64[((s->q[1] & 15) << 2) | (s->q[2] >> 6)], B64[s->q[2] & 63]};
+            fwrite(o, 1, 4, s->f);
+            s->n = 0;
+        }
+    }
+}
+static void b64_end(b64 *s)
+{
+    if (s->n == 0) return;
+    unsigned char a = s->q[0], b = s->n > 1 ? s->q[1] : 0;
+    char o[4] = {B64[a >> 2], B64[((a & 3) << 4) | (b >> 4)], s->n > 1 ? B64[(b & 15) << 2] : '=', '='};
+    fwrite(o, 1, 4, s->f);
+    s->n = 0;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\') fputc('\\', f);
+        if (*s == '<') { fputs("\\u003c", f); continue; }   /* never "</script>" */
+        if ((unsigned char)*s < 32) continue;
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.9g", v);
+    else fputs("null", f);
+}
+
+/* frames in the trajectory, counted by their lines */
+static long count_frames(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    long n = 0;
+    while (getline(&line, &cap, f) >= 0) n += !strncmp(line, "frame ", 6);
+    free(line);
+    fclose(f);
+    return n;
+}
+
+int pala_cmd_view(int argc, char **argv)
+{
+    const char *run = NULL, *out = NULL;
+    long every = 1;
+    double maxmb = 64;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        char *e = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        else if (!strcmp(a, "-o") && more) out = argv[++i];
+        else if (!strcmp(a, "--every") && more) {
+            every = strtol(argv[++i], &e, 10);
+            if (*e || every < 1) { fprintf(stderr, "pala view: --every '%s': expected a whole number of frames >= 1\n", argv[i]); return PALA_ERR_INPUT; }
+        } else if (!strcmp(a, "--max-mb") && more) {
+            maxmb = strtod(argv[++i], &e);
+            if (*e || !(maxmb > 0)) { fprintf(stderr, "pala view: --max-mb '%s': expected a size in megabytes > 0\n", argv[i]); return PALA_ERR_INPUT; }
+        } else if (a[0] == '-') { fprintf(stderr, "pala view: unknown option or missing value: '%s'\n", a); usage(stderr); return PALA_ERR_INPUT; }
+        else if (!run) run = a;
+        else { fprintf(stderr, "pala view: one run only (got '%s' and '%s')\n", run, a); return PALA_ERR_INPUT; }
+    }
+    if (!run) { fprintf(stderr, "pala view: which run? e.g. pala view paper-ten-grains.run\n"); usage(stderr); return PALA_ERR_INPUT; }
+    pala_traj t;
+    int rc = pala_traj_open(&t, run, stderr);
+    if (rc) { pala_traj_close(&t); return rc; }
+    char dir[4096], path[4200], name[4096];
+    pala_traj_rundir(run, dir, sizeof dir);
+    long total = count_frames(t.path);
+    if (total == 0) { fprintf(stderr, "pala view: %s holds no frame yet: nothing to replay\n", t.path); pala_traj_close(&t); return PALA_ERR_INPUT; }
+    /* decimation: the frame data as base64 of float32, 7 per grain */
+    double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)t.n;
+    long need = (long)ceil((double)total * per / (maxmb * 1e6));
+    int decimated = need > every;
+    if (decimated) every = need;
+    long nsel = total > 0 ? (total - 1) / every + 1 : 0;
+    /* energy.tsv: E_total and dE_rel of each frame's step */
+    pala_tsv e;
+    snprintf(path, sizeof path, "%s/energy.tsv", dir);
+    int have_e = 0, cs = -1, ce = -1, cd = -1;
+    FILE *probe = fopen(path, "r");
+    if (probe) {
+        fclose(probe);
+        have_e = pala_tsv_read(&e, path, PALA_TSV_NUMERIC, stderr) == PALA_OK;
+        if (have_e) { cs = pala_tsv_col(&e, "step"); ce = pala_tsv_col(&e, "E_total"); cd = pala_tsv_col(&e, "dE_rel"); }
+        if (have_e && (cs < 0 || ce < 0 || cd < 0)) { pala_tsv_free(&e); have_e = 0; }
+    }
+    if (out) snprintf(path, sizeof path, "%s", out);
+    else snprintf(path, sizeof path, "%s/view.html", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "pala view: cannot write %s: %s\n", path, strerror(errno));
+        if (have_e) pala_tsv_free(&e);
+        pala_traj_close(&t);
+        return PALA_ERR_IO;
+    }
+    /* the run's name: the folder's last part */
+    {
+        size_t l = strlen(dir);
+        while (l > 1 && dir[l - 1] == '/') l--;
+        const char *b = dir;
+        for (size_t i = 0; i < l; i++) if (dir[i] == '/' && i + 1 < l) b = dir + i + 1;
+        snprintf(name, sizeof name, "%.*s", (int)(l - (size_t)(b - dir)), b);
+    }
+    fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>pala view: ");
+    for (const char *c = name; *c; c++) {
+        if (*c == '<') fputs("&lt;", f); else if (*c == '&') fputs("&amp;", f); else fputc(*c, f);
+    }
+    fprintf(f, "</title>\n");
+    for (int i = 0; pala_view_page_a[i]; i++) fprintf(f, "%s\n", pala_view_page_a[i]);
+    /* the data */
+    fprintf(f, "<script>\nvar PALA_DATA = {\"name\": ");
+    json_str(f, name);
+    static const char *const cname[] = {"none", "box", "cavity"};
+    fprintf(f, ", \"dim\": %d, \"container\": \"%s\", \"box\": [", t.dim, cname[t.container >= 0 && t.container <= 2 ? t.container : 0]);
+    double bx[6] = {t.box_lo.x, t.box_hi.x, t.box_lo.y, t.box_hi.y, isfinite(t.box_lo.z) ? t.box_lo.z : 0, isfinite(t.box_hi.z) ? t.box_hi.z : 0};
+    for (int i = 0; i < 6; i++) { if (i) fputc(',', f); json_num(f, bx[i]); }
+    fprintf(f, "], \"cavity\": [");
+    json_num(f, t.cav_c.x); fputc(',', f); json_num(f, t.cav_c.y); fputc(',', f); json_num(f, t.cav_c.z); fputc(',', f); json_num(f, t.cav_R);
+    fprintf(f, "], \"membrane\": [%d,", t.mem_axis);
+    json_num(f, t.mem_pos);
+    fprintf(f, "],\n\"templates\": [");
+    for (int i = 0; i < t.ntmpl; i++) {
+        /* a colour per name (the shapes of a random type share theirs): the number of
+         * distinct names before the first template of this one's */
+        int fi = i, col = 0;
+        for (int j = 0; j < i; j++) if (!strcmp(t.tname[j], t.tname[i])) { fi = j; break; }
+        for (int j = 0; j < fi; j++) {
+            int first = 1;
+            for (int m = 0; m < j; m++) first &= strcmp(t.tname[m], t.tname[j]) != 0;
+            col += first;
+        }
+        fprintf(f, "%s{\"name\": ", i ? ",\n" : "");
+        json_str(f, t.tname[i]);
+        fprintf(f, ", \"colour\": %d, \"comp\": [", col);
+        for (int c = t.comp0[i]; c < t.comp0[i] + t.ncomp[i]; c++) {
+            fprintf(f, "%s[", c > t.comp0[i] ? "," : "");
+            json_num(f, t.shape[c].x); fputc(',', f); json_num(f, t.shape[c].y); fputc(',', f); json_num(f, t.shape[c].z); fputc(',', f); json_num(f, t.srad[c]);
+            fputc(']', f);
+        }
+        fprintf(f, "]}");
+    }
+    fprintf(f, "],\n\"tid\": [");
+    for (int k = 0; k < t.n; k++) fprintf(f, "%s%d", k ? "," : "", t.tid[k]);
+    fprintf(f, "],\n\"state\": \"");
+    /* the frames, streamed */
+    b64 enc = {f, {0, 0, 0}, 0, 0};
+    long *steps = malloc(sizeof(long) * (size_t)(nsel + 1));
+    double *times = malloc(sizeof(double) * (size_t)(nsel + 1));
+    float *buf = malloc(sizeof(float) * 7 * (size_t)(t.n > 0 ? t.n : 1));
+    if (!steps || !times || !buf) { fprintf(stderr, "pala view: out of memory\n"); exit(PALA_ERR_IO); }
+    long got = 0;
+    double vmax = 0;
+    pala_vec3 lo = pala_v(0, 0, 0), hi = pala_v(1, 1, 1);
+    int st;
+    while ((st = pala_traj_next(&t, stderr)) == 1) {
+        if (t.frames == 1) pala_traj_bounds(&t, &lo, &hi);
+        if ((t.frames - 1) % every || got >= nsel) continue;
+        for (int k = 0; k < t.n; k++) {
+            double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
+            vmax = fmax(vmax, sp);
+            float *q = buf + 7 * k;
+            q[0] = (float)t.x[k].x; q[1] = (float)t.x[k].y; q[2] = (float)t.x[k].z;
+            q[3] = (float)t.r[k].x; q[4] = (float)t.r[k].y; q[5] = (float)t.r[k].z; q[6] = (float)sp;
+        }
+        b64_put(&enc, buf, sizeof(float) * 7 * (size_t)t.n);   /* little-endian float32, as the browser reads it */
+        steps[got] = t.step;
+        times[got++] = t.time;
+    }
+    b64_end(&enc);
+    fprintf(f, "\",\n\"step\": [");
+    for (long i = 0; i < got; i++) fprintf(f, "%s%ld", i ? "," : "", steps[i]);
+    fprintf(f, "],\n\"time\": [");
+    for (long i = 0; i < got; i++) { if (i) fputc(',', f); fprintf(f, "%.17g", times[i]); }
+    /* E_total and dE_rel of the row of the frame's step (or the last row before it) */
+    fprintf(f, "],\n\"E\": [");
+    long r = 0;
+    for (long i = 0; i < got; i++) {
+        if (i) fputc(',', f);
+        if (!have_e) { fputs("null", f); continue; }
+        while (r + 1 < e.nrow && e.num[(r + 1) * e.ncol + cs] <= (double)steps[i]) r++;
+        json_num(f, e.nrow > 0 && e.num[r * e.ncol + cs] <= (double)steps[i] ? e.num[r * e.ncol + ce] : (double)NAN);
+    }
+    fprintf(f, "],\n\"dE\": [");
+    r = 0;
+    for (long i = 0; i < got; i++) {
+        if (i) fputc(',', f);
+        if (!have_e) { fputs("null", f); continue; }
+        while (r + 1 < e.nrow && e.num[(r + 1) * e.ncol + cs] <= (double)steps[i]) r++;
+        json_num(f, e.nrow > 0 && e.num[r * e.ncol + cs] <= (double)steps[i] ? e.num[r * e.ncol + cd] : (double)NAN);
+    }
+    fprintf(f, "],\n\"vmax\": ");
+    json_num(f, vmax);
+    fprintf(f, ", \"every\": %ld, \"frames_total\": %ld, \"lo\": [", every, total);
+    json_num(f, lo.x); fputc(',', f); json_num(f, lo.y); fputc(',', f); json_num(f, t.dim == 2 ? 0 : lo.z);
+    fprintf(f, "], \"hi\": [");
+    json_num(f, hi.x); fputc(',', f); json_num(f, hi.y); fputc(',', f); json_num(f, t.dim == 2 ? 0 : hi.z);
+    fprintf(f, "]};\n</script>\n");
+    for (int i = 0; pala_view_page_b[i]; i++) fprintf(f, "%s\n", pala_view_page_b[i]);
+    int bad = ferror(f) != 0;
+    bad |= fclose(f) != 0;
+    free(steps); free(times); free(buf);
+    if (have_e) pala_tsv_free(&e);
+    if (st < 0) { pala_traj_close(&t); return PALA_ERR_INPUT; }
+    if (bad) { fprintf(stderr, "pala view: writing %s failed (disk full?)\n", path); pala_traj_close(&t); return PALA_ERR_IO; }
+    printf("pala view: %ld of %ld frames, %d grains, %ld spheres -> %s\n", got, total, t.n, t.npeb, path);
+    if (decimated) printf("pala view: one frame in %ld kept: %ld frames of %d grains exceed --max-mb %g\n", every, total, t.n, maxmb);
+    pala_traj_close(&t);
+    return PALA_OK;
+}

@@ -1,0 +1,246 @@
+/* test_export.c: `pala export` read back by a reader of its own.  The test reads
+ * trajectory.txt itself, computes every component centre from the grain's position and
+ * rotation vector with its own copy of eq. (6) (it does not trust src/cli/traj.c), and
+ * compares the extended XYZ and the VTK files with it: every centre to 1e-12 relative
+ * (|a - b| <= 1e-12 (|b| + the component's radius)), every radius and grain index
+ * exactly, the velocities v + w x (c - x) likewise.  Then real VTK (python3-vtk9) loads
+ * the .vtp files: point count, radius range and bounds; without it, those checks are
+ * skipped and say what to install. */
+#include "t.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_export(void);
+
+#define DIR "build/tmp/export"
+
+typedef struct ref {
+    int ntmpl, ncomp[64], comp0[64], nshape;
+    double b[4096][4];       /* bx by bz radius */
+    int n, tid[4096];
+    int nframes;
+    long step[512];
+    double st[512][64][12];  /* frames x grains x state (small scenes only) */
+} ref;
+
+static int read_ref(const char *path, ref *R)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[4096];
+    int ok = 0;
+    memset(R, 0, sizeof *R);
+    while (!ok && fgets(line, sizeof line, f)) ok = sscanf(line, "templates %d", &R->ntmpl) == 1;
+    ok = ok && R->ntmpl > 0 && R->ntmpl <= 64;
+    for (int t = 0; ok && t < R->ntmpl; t++) {
+        ok = fgets(line, sizeof line, f) && sscanf(line, "template %*d %*s ncomp %d", &R->ncomp[t]) == 1;
+        R->comp0[t] = R->nshape;
+        for (int i = 0; ok && i < R->ncomp[t]; i++, R->nshape++) {
+            double *b = R->b[R->nshape];
+            ok = R->nshape < 4096 && fgets(line, sizeof line, f) && sscanf(line, "%lf %lf %lf %lf", b, b + 1, b + 2, b + 3) == 4;
+        }
+    }
+    ok = ok && fscanf(f, " grains %d", &R->n) == 1 && R->n > 0 && R->n <= 64;
+    for (int k = 0; ok && k < R->n; k++) ok = fscanf(f, "%d", &R->tid[k]) == 1;
+    while (ok && R->nframes < 512 && fscanf(f, " frame %ld %*f", &R->step[R->nframes]) == 1) {
+        for (int k = 0; ok && k < R->n; k++)
+            for (int c = 0; ok && c < 12; c++) ok = fscanf(f, "%lf", &R->st[R->nframes][k][c]) == 1;
+        R->nframes++;
+    }
+    fclose(f);
+    return ok && R->nframes > 0 ? 0 : -1;
+}
+
+/* r * b = ((1 - r.r) b + 2 (r.b) r + 2 r x b) / (1 + r.r)   (paper, eq. 6) */
+static void centre(const double *s, const double *b, double *c, double *u)
+{
+    const double *x = s, *r = s + 3, *v = s + 6, *w = s + 9;
+    double rr = r[0] * r[0] + r[1] * r[1] + r[2] * r[2], rb = r[0] * b[0] + r[1] * b[1] + r[2] * b[2];
+    double rxb[3] = {r[1] * b[2] - r[2] * b[1], r[2] * b[0] - r[0] * b[2], r[0] * b[1] - r[1] * b[0]};
+    double d[3];
+    for (int k = 0; k < 3; k++) {
+        d[k] = ((1 - rr) * b[k] + 2 * rb * r[k] + 2 * rxb[k]) / (1 + rr);
+        c[k] = x[k] + d[k];
+    }
+    double wxd[3] = {w[1] * d[2] - w[2] * d[1], w[2] * d[0] - w[0] * d[2], w[0] * d[1] - w[1] * d[0]};
+    for (int k = 0; k < 3; k++) u[k] = v[k] + wxd[k];
+}
+
+static int close12(double a, double b, double scale) { return fabs(a - b) <= 1e-12 * (fabs(b) + scale); }
+
+/* The extended XYZ against the reference: returns the number of mismatching values. */
+static long check_xyz(const char *path, const ref *R, int *frames, double *worst)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    long badv = 0;
+    char line[4096];
+    *frames = 0;
+    *worst = 0;
+    int np;
+    while (fgets(line, sizeof line, f) && sscanf(line, "%d", &np) == 1) {
+        if (!fgets(line, sizeof line, f)) { badv++; break; }
+        const char *st = strstr(line, " Step=");
+        long step = st ? strtol(st + 6, NULL, 10) : -1;
+        int fr = -1;
+        for (int i = 0; i < R->nframes; i++) if (R->step[i] == step) fr = i;
+        if (fr < 0) { badv++; break; }
+        int p = 0;
+        for (int k = 0; k < R->n; k++)
+            for (int i = 0; i < R->ncomp[R->tid[k]]; i++, p++) {
+                const double *b = R->b[R->comp0[R->tid[k]] + i];
+                double c[3], u[3], q[3], rad, vel[3];
+                int g, ty;
+                if (!fgets(line, sizeof line, f) ||
+                    sscanf(line, "%*s %lf %lf %lf %lf %d %d %lf %lf %lf", q, q + 1, q + 2, &rad, &g, &ty, vel, vel + 1, vel + 2) != 9) { badv++; continue; }
+                centre(R->st[fr][k], b, c, u);
+                double cn = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+                for (int a = 0; a < 3; a++) {
+                    badv += !close12(q[a], c[a], b[3]);
+                    if (fabs(q[a] - c[a]) / (cn + b[3]) > *worst) *worst = fabs(q[a] - c[a]) / (cn + b[3]);
+                    double un = fabs(u[0]) + fabs(u[1]) + fabs(u[2]);
+                    badv += !close12(vel[a], u[a], un);
+                }
+                badv += rad != b[3] || g != k || ty != R->tid[k];
+            }
+        badv += p != np;
+        (*frames)++;
+    }
+    fclose(f);
+    return badv;
+}
+
+/* The numbers of one DataArray named name in a .vtp (ASCII); returns how many. */
+static long vtp_array(const char *path, const char *name, double *out, long max)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char line[4096], key[128];
+    snprintf(key, sizeof key, "Name=\"%s\"", name);
+    long n = 0;
+    int in = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!in) { in = strstr(line, "<DataArray") && strstr(line, key); continue; }
+        if (strstr(line, "</DataArray>")) break;
+        char *e = line;
+        for (;;) {
+            char *e2;
+            double v = strtod(e, &e2);
+            if (e2 == e) break;
+            if (n < max) out[n] = v;
+            n++;
+            e = e2;
+        }
+    }
+    fclose(f);
+    return n;
+}
+
+/* spheres_STEP.vtp of every frame against the reference */
+static long check_vtk(const char *dir, const ref *R, int *frames)
+{
+    long badv = 0;
+    static double pts[3 * 4096], rad[4096], gr[4096];
+    *frames = 0;
+    for (int fr = 0; fr < R->nframes; fr++) {
+        char path[700];
+        snprintf(path, sizeof path, "%s/spheres_%06ld.vtp", dir, R->step[fr]);
+        long np = vtp_array(path, "centre", pts, 3 * 4096), nr = vtp_array(path, "radius", rad, 4096), ng = vtp_array(path, "grain", gr, 4096);
+        if (np < 0) continue;   /* a frame left out by --every */
+        int p = 0;
+        for (int k = 0; k < R->n; k++)
+            for (int i = 0; i < R->ncomp[R->tid[k]]; i++, p++) {
+                const double *b = R->b[R->comp0[R->tid[k]] + i];
+                double c[3], u[3];
+                centre(R->st[fr][k], b, c, u);
+                for (int a = 0; a < 3; a++) badv += 3 * p + a >= np || !close12(pts[3 * p + a], c[a], b[3]);
+                badv += p >= nr || rad[p] != b[3] || p >= ng || gr[p] != k;
+            }
+        badv += np != 3 * p;
+        (*frames)++;
+    }
+    return badv;
+}
+
+/* Run a scene, export it both ways, compare; then real VTK on its files. */
+static void round_trip(const char *name, const char *scene, const char *sets, const char *vtkpy)
+{
+    char out[8192], run[256], path[512];
+    snprintf(run, sizeof run, DIR "/%s.run", name);
+    int rc = t_sh(out, sizeof out, "./pala run %s -o %s --force --quiet %s && ./pala export %s --format xyz && ./pala export %s --format vtk --every 2",
+                  scene, run, sets, run, run);
+    T_CHECK(rc == 0, "%s: run and both exports exit 0 (%d) %s", name, rc, out);
+    static ref R;
+    snprintf(path, sizeof path, "%s/trajectory.txt", run);
+    if (read_ref(path, &R) != 0) { T_CHECK(0, "%s: the test reads %s", name, path); return; }
+    int frames = 0;
+    double worst = 0;
+    snprintf(path, sizeof path, "%s/trajectory.xyz", run);
+    long b = check_xyz(path, &R, &frames, &worst);
+    T_CHECK(b == 0 && frames == R.nframes, "%s: trajectory.xyz: %d of %d frames, every centre, radius, grain, type and velocity as computed from trajectory.txt (%ld mismatches; worst centre deviation %.2g relative)",
+            name, frames, R.nframes, b, worst);
+    snprintf(path, sizeof path, "%s/vtk", run);
+    b = check_vtk(path, &R, &frames);
+    T_CHECK(b == 0 && frames == (R.nframes + 1) / 2, "%s: vtk/spheres_*.vtp (--every 2): %d frames (want %d), every centre, radius and grain (%ld mismatches)",
+            name, frames, (R.nframes + 1) / 2, b);
+
+    /* the last exported frame in real VTK: count, radius range and bounds against the test's own */
+    int last = ((R.nframes - 1) / 2) * 2;
+    long np = 0;
+    double rmin = HUGE_VAL, rmax = 0, lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int k = 0; k < R.n; k++)
+        for (int i = 0; i < R.ncomp[R.tid[k]]; i++, np++) {
+            const double *bb = R.b[R.comp0[R.tid[k]] + i];
+            double c[3], u[3];
+            centre(R.st[last][k], bb, c, u);
+            rmin = fmin(rmin, bb[3]);
+            rmax = fmax(rmax, bb[3]);
+            for (int a = 0; a < 3; a++) { lo[a] = fmin(lo[a], c[a]); hi[a] = fmax(hi[a], c[a]); }
+        }
+    if (!vtkpy) {
+        t_skip("VTK: the .vtp files were not loaded in real VTK: no python3 with the vtk module; install python3-vtk9 (apt-get install python3-vtk9)");
+        return;
+    }
+    rc = t_sh(out, sizeof out,
+              "%s -c \"import vtk, sys\n"
+              "r = vtk.vtkXMLPolyDataReader(); r.SetFileName(sys.argv[1]); r.Update(); p = r.GetOutput()\n"
+              "a = p.GetPointData().GetArray('radius').GetRange()\n"
+              "print(p.GetNumberOfPoints(), repr(a[0]), repr(a[1]), *[repr(v) for v in p.GetBounds()])\n"
+              "c = vtk.vtkXMLPolyDataReader(); c.SetFileName(sys.argv[2]); c.Update()\n"
+              "print(c.GetOutput().GetNumberOfPoints(), c.GetOutput().GetNumberOfCells())\" %s/vtk/spheres_%06ld.vtp %s/vtk/container.vtp",
+              vtkpy, run, R.step[last], run);
+    long vn = -1, cn = -1, cc = -1;
+    double vr0 = 0, vr1 = 0, bd[6] = {0};
+    int got = sscanf(out, "%ld %lf %lf %lf %lf %lf %lf %lf %lf %ld %ld", &vn, &vr0, &vr1, bd, bd + 1, bd + 2, bd + 3, bd + 4, bd + 5, &cn, &cc);
+    int ok = rc == 0 && got == 11 && vn == np && vr0 == rmin && vr1 == rmax && cn > 0 && cc > 0;
+    for (int a = 0; a < 3; a++) ok = ok && close12(bd[2 * a], lo[a], rmax) && close12(bd[2 * a + 1], hi[a], rmax);
+    T_CHECK(ok, "%s: VTK (%s) loads spheres_%06ld.vtp: %ld points (want %ld), radius %g..%g (want %g..%g), bounds as computed; container.vtp %ld points %ld cells (exit %d) %s",
+            name, vtkpy, R.step[last], vn, np, vr0, vr1, rmin, rmax, cn, cc, rc, out);
+}
+
+void test_export(void)
+{
+    t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR);
+    char py[256] = "";
+    t_sh(py, sizeof py, "for p in python3 /usr/bin/python3; do $p -c 'import vtk' >/dev/null 2>&1 && echo $p && break; done");
+    py[strcspn(py, "\n")] = 0;
+    round_trip("ten", "examples/paper-ten-grains.txt", "--set end_time=0.004 --set trajectory_every=400", py[0] ? py : NULL);
+    round_trip("hopper2d", "examples/2d-hopper.txt", "--set end_time=0.05 --set trajectory_every=500", py[0] ? py : NULL);
+
+    /* the exports written during a run are those of pala export, byte for byte */
+    char out[4096];
+    int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt -o " DIR "/during --quiet --set end_time=0.004 --set trajectory_every=400 "
+                  "--set xyz_every=400 --set vtk_every=400 && cp -r " DIR "/during/vtk " DIR "/during/vtk-run && cp " DIR "/during/trajectory.xyz " DIR "/during/run.xyz && "
+                  "./pala export " DIR "/during --format xyz && ./pala export " DIR "/during --format vtk && "
+                  "cmp " DIR "/during/run.xyz " DIR "/during/trajectory.xyz && diff -r " DIR "/during/vtk-run " DIR "/during/vtk && echo same");
+    T_CHECK(rc == 0 && strstr(out, "same"), "xyz_every and vtk_every write what pala export writes (exit %d) %s", rc, out);
+
+    rc = t_sh(out, sizeof out, "./pala export " DIR "/nothing --format xyz");
+    T_CHECK(rc == 1 && strstr(out, "cannot read"), "export of a missing run: exit 1 and says so (%d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala export " DIR "/ten.run --format pdb");
+    T_CHECK(rc == 1 && strstr(out, "expected xyz"), "export --format pdb: exit 1, names the formats (%d) %s", rc, out);
+    t_write(DIR "/bad.txt", "# pala trajectory 1\ndimension 3\ntemplates 1\ntemplate 0 a ncomp 1 mass 1\n0 0 0 1\ngrains 1\n0\nframe 0 0\n1 2 3\n");
+    rc = t_sh(out, sizeof out, "./pala export " DIR "/bad.txt --format xyz -o " DIR "/bad.xyz");
+    T_CHECK(rc == 1 && strstr(out, "bad.txt:9:"), "a truncated frame: exit 1 with file:line (%d) %s", rc, out);
+}

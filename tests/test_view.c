@@ -1,0 +1,170 @@
+/* test_view.c: `pala view` in a real browser.  The page must be self-contained (no
+ * external script, style, font or address); headless Chromium loads it and must report no
+ * error; two screenshots at different times differ and are not blank; in anaglyph mode
+ * the picture holds both red and cyan pixels; a 2D run shows its plane.  Screenshots are
+ * decoded by a small PNG reader in Python (zlib only).  Without Chromium (or python3) the
+ * browser checks are counted as skipped and say what to install. */
+#include "t.h"
+#include <stdlib.h>
+#include <string.h>
+
+void test_view(void);
+
+#define DIR "build/tmp/view"
+
+static const char png_py[] =
+    "import sys, zlib, struct\n"
+    "def load(p):\n"
+    "    d = open(p, 'rb').read(); i = 8; idat = b''\n"
+    "    while i < len(d):\n"
+    "        n, t = struct.unpack('>I4s', d[i:i + 8]); c = d[i + 8:i + 8 + n]; i += 12 + n\n"
+    "        if t == b'IHDR': w, h, bd, ct = struct.unpack('>IIBB', c[:10])\n"
+    "        elif t == b'IDAT': idat += c\n"
+    "    raw = zlib.decompress(idat); bpp = 4 if ct == 6 else 3; st = w * bpp; out = []; prev = bytearray(st); k = 0\n"
+    "    for y in range(h):\n"
+    "        f = raw[k]; k += 1; line = bytearray(raw[k:k + st]); k += st\n"
+    "        for x in range(st):\n"
+    "            a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0\n"
+    "            if f == 1: line[x] = (line[x] + a) & 255\n"
+    "            elif f == 2: line[x] = (line[x] + b) & 255\n"
+    "            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255\n"
+    "            elif f == 4:\n"
+    "                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)\n"
+    "                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255\n"
+    "        out.append([tuple(line[x:x + 3]) for x in range(0, st, bpp)]); prev = line\n"
+    "    return out\n"
+    "# the picture above the control bar: pixels unlike the background, red, cyan, plane colour\n"
+    "imgs = [load(p) for p in sys.argv[1:]]\n"
+    "for im in imgs:\n"
+    "    rows = im[60:len(im) - 90]; bg = rows[-1][-1]\n"
+    "    n = sum(1 for r in rows for p in r if max(abs(p[0] - bg[0]), abs(p[1] - bg[1]), abs(p[2] - bg[2])) > 24)\n"
+    "    red = sum(1 for r in rows for p in r if p[0] > 150 and p[1] < 90 and p[2] < 90)\n"
+    "    cyan = sum(1 for r in rows for p in r if p[0] < 90 and p[1] > 150 and p[2] > 150)\n"
+    "    plane = sum(1 for r in rows for p in r if abs(p[0] - 232) <= 4 and abs(p[1] - 237) <= 4 and abs(p[2] - 245) <= 4)\n"
+    "    print('pixels', len(rows) * len(rows[0]), 'drawn', n, 'red', red, 'cyan', cyan, 'plane', plane)\n"
+    "if len(imgs) >= 2:\n"
+    "    a, b = imgs[0], imgs[1]\n"
+    "    print('differ', sum(1 for y in range(60, len(a) - 90) for x in range(len(a[0])) if a[y][x] != b[y][x]))\n";
+
+static char chrome[256];
+
+/* the command of one page load: screenshot png, the console in log */
+static void browse(char *cmd, size_t len, const char *html, const char *hash, const char *png, const char *log, const char *profile)
+{
+    size_t l = strlen(cmd);
+    snprintf(cmd + l, len - l,
+             "timeout 120 %s --headless=new --no-sandbox --enable-unsafe-swiftshader --hide-scrollbars --no-first-run "
+             "--disable-extensions --user-data-dir=" DIR "/%s --enable-logging=stderr --v=0 --window-size=600,450 "
+             "--screenshot=%s 'file://'\"$(pwd)\"'/%s#%s' >%s 2>&1 & ",
+             chrome, profile, png, html, hash, log);
+}
+
+/* the page's own report (console line "pala view ready: {...}") and its errors */
+static void check_log(const char *what, const char *log, const char *want)
+{
+    char out[8192];
+    t_sh(out, sizeof out, "grep 'CONSOLE' %s | grep -v 'GL Driver Message' | cut -c1-400", log);
+    int ready = strstr(out, "pala view ready") != NULL, errs = strstr(out, "\\\"errors\\\":0") || strstr(out, "\"errors\":0");
+    int uncaught = strstr(out, "Uncaught") != NULL || strstr(out, ":ERROR:CONSOLE") != NULL;
+    T_CHECK(ready && errs && !uncaught && (!want || strstr(out, want)), "%s: the page loads with no console error%s%s: %s",
+            what, want ? " and reports " : "", want ? want : "", out);
+}
+
+void test_view(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR);
+    int rc = t_sh(out, sizeof out,
+                  "./pala run examples/paper-ten-grains.txt -o " DIR "/ten.run --quiet --set end_time=0.004 --set trajectory_every=400 && "
+                  "./pala view " DIR "/ten.run -o " DIR "/ten.html && "
+                  "./pala run examples/2d-hopper.txt -o " DIR "/hop.run --quiet --set end_time=0.1 && ./pala view " DIR "/hop.run -o " DIR "/hop.html");
+    T_CHECK(rc == 0 && strstr(out, "11 of 11 frames, 10 grains, 40 spheres"), "pala view writes the pages (exit %d) %s", rc, out);
+    /* self-contained: nothing fetched from elsewhere */
+    rc = t_sh(out, sizeof out, "grep -c -i -E '<script[^>]* src|<link|@import|https?://|url\\(' " DIR "/ten.html " DIR "/hop.html");
+    T_CHECK(strstr(out, "ten.html:0") && strstr(out, "hop.html:0"), "the pages load no script, style, font or address from elsewhere: %s", out);
+    /* decimation above --max-mb, said on the command line and in the page */
+    rc = t_sh(out, sizeof out, "./pala view " DIR "/ten.run -o " DIR "/small.html --max-mb 0.004 && grep -o '\"every\": [0-9]*' " DIR "/small.html");
+    T_CHECK(rc == 0 && strstr(out, "one frame in 2 kept") && strstr(out, "\"every\": 2"), "--max-mb 0.004 keeps one frame in 2 and says so: %s", out);
+
+    t_sh(chrome, sizeof chrome, "command -v chromium || command -v chromium-browser || command -v google-chrome");
+    chrome[strcspn(chrome, "\n")] = 0;
+    char py[128] = "";
+    t_sh(py, sizeof py, "for p in python3 /usr/bin/python3; do $p -c 'import zlib' >/dev/null 2>&1 && echo $p && break; done");
+    py[strcspn(py, "\n")] = 0;
+    if (!chrome[0] || !py[0]) {
+        t_skip("viewer in a browser: no chromium (apt-get install chromium) or no python3; the page was not loaded");
+        return;
+    }
+    t_write(DIR "/png.py", png_py);
+    /* the four loads at once (each browser start takes seconds) */
+    char cmd[8192] = "";
+    browse(cmd, sizeof cmd, DIR "/ten.html", "frame=0", DIR "/a.png", DIR "/a.log", "pa");
+    browse(cmd, sizeof cmd, DIR "/ten.html", "frame=last", DIR "/b.png", DIR "/b.log", "pb");
+    browse(cmd, sizeof cmd, DIR "/ten.html", "frame=last&stereo=anaglyph", DIR "/c.png", DIR "/c.log", "pc");
+    browse(cmd, sizeof cmd, DIR "/hop.html", "frame=last", DIR "/d.png", DIR "/d.log", "pd");
+    browse(cmd, sizeof cmd, DIR "/ten.html", "gl=0&frame=last&stereo=anaglyph&style=wire", DIR "/e.png", DIR "/e.log", "pe");
+    strcat(cmd, "wait");
+    t_sh(NULL, 0, "%s", cmd);
+    check_log("3D run, frame 0", DIR "/a.log", "\"frames\":11");
+    check_log("3D run, last frame", DIR "/b.log", NULL);
+    check_log("3D run, anaglyph", DIR "/c.log", "\"stereo\":\"anaglyph\"");
+    check_log("2D run", DIR "/d.log", "\"dim\":2");
+    check_log("the 2D canvas (no WebGL), anaglyph wire frames", DIR "/e.log", "\"renderer\":\"canvas2d\"");
+
+    long px = 0, drawn[5] = {0}, red[5] = {0}, cyan[5] = {0}, plane[5] = {0}, differ = -1;
+    const char *pngs[5] = {DIR "/a.png " DIR "/b.png", DIR "/c.png", DIR "/d.png", DIR "/e.png", NULL};
+    for (int i = 0; i < 4; i++) {
+        rc = t_sh(out, sizeof out, "%s " DIR "/png.py %s", py, pngs[i]);
+        const char *p = out;
+        for (int k = 0; k < (i == 0 ? 2 : 1); k++) {
+            int j = i == 0 ? k : i + 1;
+            p = strstr(p, "pixels ");
+            if (!p || sscanf(p, "pixels %ld drawn %ld red %ld cyan %ld plane %ld", &px, &drawn[j], &red[j], &cyan[j], &plane[j]) != 5) break;
+            p++;
+        }
+        const char *d = strstr(out, "differ ");
+        if (i == 0 && d) differ = strtol(d + 7, NULL, 10);
+        T_CHECK(rc == 0, "the PNG reader reads %s (exit %d) %s", pngs[i], rc, out);
+    }
+    T_CHECK(drawn[0] > px / 50 && drawn[1] > px / 50, "frame 0 and the last frame are not blank: %ld and %ld of %ld pixels drawn", drawn[0], drawn[1], px);
+    T_CHECK(differ > 500, "the screenshots at t = 0 and at the last frame differ in %ld pixels", differ);
+    T_CHECK(red[2] > 200 && cyan[2] > 200 && red[1] * 10 < red[2] && cyan[1] * 10 < cyan[2],
+            "anaglyph: %ld red and %ld cyan pixels (planar: %ld and %ld)", red[2], cyan[2], red[1], cyan[1]);
+    T_CHECK(red[4] > 100 && cyan[4] > 100, "the 2D canvas's anaglyph wire frames: %ld red and %ld cyan pixels", red[4], cyan[4]);
+    T_CHECK(plane[3] > px / 5 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);
+}
+
+/* The pictures: pala snapshot and pala plot, and the README's picture made by the command
+ * the README shows. */
+void test_pictures(void);
+void test_pictures(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "rm -rf " DIR "/pic && mkdir -p " DIR "/pic");
+    int rc = t_sh(out, sizeof out, "cd " DIR "/pic && ../../../../pala run ../../../../examples/paper-ten-grains.txt -o paper-ten-grains.run --quiet && "
+                  "../../../../pala snapshot paper-ten-grains.run --frame 10 --size 640 && cmp paper-ten-grains.run/snapshot-002000.svg ../../../../docs/img/ten-grains.svg && echo same");
+    T_CHECK(rc == 0 && strstr(out, "same"), "README's picture docs/img/ten-grains.svg is what `pala snapshot paper-ten-grains.run --frame 10 --size 640` draws (exit %d) %s", rc, out);
+    /* solid: one disc per component sphere, back to front; wire: per component a line to
+     * the centre of mass and three radii (a sphere at the centre of mass has no line) */
+    rc = t_sh(out, sizeof out, "R=" DIR "/pic/paper-ten-grains.run; ./pala snapshot $R --frame 10 -o $R/s.svg >/dev/null && grep -c '<circle' $R/s.svg; "
+              "./pala snapshot $R --frame 10 --style wire -o $R/w.svg >/dev/null && grep -o '<line' $R/w.svg | wc -l; "
+              "./pala run examples/2d-hopper.txt -o " DIR "/pic/hop.run --quiet --set end_time=0.05 && ./pala snapshot " DIR "/pic/hop.run --time 0.05 --colour speed -o " DIR "/pic/h.svg; grep -c 'plane z = 0' " DIR "/pic/h.svg; tail -1 $R/s.svg");
+    long circles = -1, lines = -1, plane = -1;
+    sscanf(out, "%ld %ld", &circles, &lines);
+    const char *h = strstr(out, "-> " DIR "/pic/h.svg");
+    if (h) sscanf(strchr(h, '\n') ? strchr(h, '\n') + 1 : h, "%ld", &plane);
+    T_CHECK(circles == 40 + 2 && lines == 40 * 4 && plane == 1 && strstr(out, "</svg>"),
+            "snapshot: 40 discs, the cavity and the legend's (%ld), 160 wire lines (%ld), the 2D run in its plane (%ld): %s", circles, lines, plane, out);
+    /* a trajectory with its header only (a run killed before its first frame) */
+    rc = t_sh(out, sizeof out, "mkdir -p " DIR "/pic/head.run && sed '/^frame/,$d' " DIR "/pic/paper-ten-grains.run/trajectory.txt > " DIR "/pic/head.run/trajectory.txt && "
+              "./pala view " DIR "/pic/head.run; echo \"view $?\"; ./pala snapshot " DIR "/pic/head.run; echo \"snapshot $?\"; ./pala export " DIR "/pic/head.run --format xyz; echo \"export $?\"");
+    T_CHECK(strstr(out, "view 1") && strstr(out, "snapshot 1") && strstr(out, "export 0") && strstr(out, "nothing to replay") && strstr(out, "nothing to draw"),
+            "a trajectory without frames: view and snapshot say there is nothing to show (exit 1), export writes 0 frames: %s", out);
+    rc = t_sh(out, sizeof out, "./pala snapshot " DIR "/pic/paper-ten-grains.run --frame 500");
+    T_CHECK(rc == 1 && strstr(out, "0 to 100"), "snapshot --frame 500 of 101 frames: exit 1, says the range (%d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala plot " DIR "/pic/paper-ten-grains.run && cd " DIR "/pic/paper-ten-grains.run && "
+              "grep -c '<polyline' energy.svg energy-error.svg contacts.svg walls.svg && grep -o 'E_total\\|time (s)\\|energy (J)\\|10<tspan' energy.svg energy-error.svg | sort -u");
+    T_CHECK(rc == 0 && strstr(out, "energy.svg:6") && strstr(out, "walls.svg:1") && strstr(out, "energy.svg:E_total") &&
+            strstr(out, "energy.svg:energy (J)") && strstr(out, "energy-error.svg:10<tspan"),
+            "plot: six energy curves, the cavity's pressure p_r (walls.tsv has pressures), labels with units, decades on the log axis (exit %d) %s", rc, out);
+}
