@@ -30,6 +30,7 @@ void test_design_modules_script(void);
 void test_golden_box(void);
 void test_golden_example(void);
 void test_docs(void);
+void test_robust(void);
 
 static const struct {
     const char *name;
@@ -56,6 +57,7 @@ static const struct {
     {"design_modules_script", test_design_modules_script},
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
+    {"robust", test_robust},
     {"docs", test_docs},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };

@@ -40,6 +40,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_end_time] = "2e-4", [PALA_KEY_seed] = "12345", [PALA_KEY_energy_every] = "3",
     [PALA_KEY_trajectory_every] = "4", [PALA_KEY_max_overlap] = "0.3",
     [PALA_KEY_neighbor_skin] = "0.001", [PALA_KEY_lammps_mc_samples] = "200",
+    [PALA_KEY_max_memory] = "1e12", [PALA_KEY_checkpoint_every] = "7",
     [PALA_KEY_density] = "2000", [PALA_KEY_young] = "3e7", [PALA_KEY_poisson] = "0.25",
     [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "0.4", [PALA_KEY_slip_velocity] = "0.002",
     [PALA_KEY_radius] = "0.0035", [PALA_KEY_volume_radius] = "0.004", [PALA_KEY_mc_samples] = "200",

@@ -121,6 +121,7 @@ int pala_run(const pala_run_opts *o)
 
     long steps = pala_scene_steps(sc);
     pala_writers_start(&logs);
+    double overlap0 = w->worst_overlap;   /* of the initial state (energy.tsv's first row) */
     g_stop = 0;
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
@@ -174,7 +175,7 @@ int pala_run(const pala_run_opts *o)
     } else werr = 1;
     if (status == PALA_UNSTABLE) {
         fprintf(stderr, "pala: run stopped as unstable: %s\n", w->why[0] ? w->why : "runaway overlap; reduce dt");
-        if (w->step <= 1)   /* no time step is small enough for grains that start inside each other */
+        if (w->step <= 1 && overlap0 > 0.5 * w->max_overlap)   /* no time step is small enough for grains that start inside each other */
             fprintf(stderr, "pala: this happened at the first step, so the initial state probably overlaps already: "
                     "check the 'at' lines of placement = list groups (or the grains of lammps_data) for grains "
                     "closer than their radii allow; a smaller dt will not fix that\n");

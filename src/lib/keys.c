@@ -90,6 +90,10 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "material of the grains of lammps_data (its density must match the file's)"),
     KEY(TOP, lammps_mc_samples, INT, "10000", "-", 100, 1e9, AT(pala_top_keys, lammps_mc_samples),
         .doc = "Monte Carlo samples of the builder for each distinct clump shape of lammps_data"),
+    KEY(TOP, max_memory, REAL, "0", "bytes", 0, 1e18, AT(pala_top_keys, max_memory),
+        .doc = "memory a scene may ask for (estimated before placing grains); 0: the machine's physical memory"),
+    KEY(TOP, checkpoint_every, INT, "0", "steps", 0, 1e15, AT(pala_top_keys, checkpoint_every),
+        .doc = "write the run's checkpoint (checkpoint.bin, for pala resume) every this many steps; 0: only when the run stops"),
     /* ---- [material NAME], eq. (52) ---- */
     KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
         .doc = "mass density rho"),

@@ -30,7 +30,7 @@ enum pala_key {
     PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
-    PALA_KEY_lammps_mc_samples,
+    PALA_KEY_lammps_mc_samples, PALA_KEY_max_memory, PALA_KEY_checkpoint_every,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity,
@@ -61,6 +61,8 @@ typedef struct pala_top_keys {
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
+    double max_memory;           /* bytes a scene may ask for; 0: the machine's memory */
+    long checkpoint_every;       /* steps between checkpoints of a run; 0: at the stop only */
 } pala_top_keys;
 
 /* [material NAME] fills a pala_material (pala.h). */
