@@ -31,6 +31,7 @@ void test_golden_box(void);
 void test_golden_example(void);
 void test_docs(void);
 void test_robust(void);
+void test_output(void);
 
 static const struct {
     const char *name;
@@ -58,6 +59,7 @@ static const struct {
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
     {"robust", test_robust},
+    {"output", test_output},
     {"docs", test_docs},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };

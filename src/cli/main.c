@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 
 static const char *usage =
     "usage: pala COMMAND ...\n"
@@ -66,7 +67,21 @@ static void nomem(size_t bytes)
     exit(PALA_ERR_IO);
 }
 
+static int dispatch(int argc, char **argv);
+
+/* Every command: output lost on the way to standard output (a full disk, > /dev/full) is
+ * an I/O error, never a silent success. */
 int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "pala: writing standard output failed: %s\n", strerror(errno));
+        if (rc == PALA_OK || rc == PALA_CHECK_FAILED) rc = PALA_ERR_IO;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
     pala_set_nomem_handler(nomem);
     if (argc < 2) { fputs(usage, stderr); return PALA_ERR_INPUT; }

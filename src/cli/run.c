@@ -16,6 +16,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -83,6 +84,27 @@ static void report_templates(const pala_world *w)
     if (w->ntmpl > 4) printf("... and %d more grain shapes (all in trajectory.txt)\n", w->ntmpl - 4);
 }
 
+/* The health of a run: E_total + E_diss is constant up to the time-discretisation error
+ * (docs/physics.md, "Energy accounting"); a worst |dE_bal_rel| above this is a warning
+ * (docs/physics.md, "Choosing dt"). */
+#define PALA_BALANCE_WARN 0.01
+
+/* The warning, with the advice: for friction, the rate (7/2) mu g / nu at which a rolling
+ * contact damps its slip (docs/physics.md, "Choosing dt"), against dt. */
+static void balance_warning(const pala_world *w, double bal)
+{
+    fprintf(stderr, "pala: warning: the energy balance E_total + E_diss drifted by up to %.3g of E_total(0) (max |dE_bal_rel|, "
+            "warning above %g): the time step %g s is too large for this scene's contacts", bal, PALA_BALANCE_WARN, w->dt);
+    double g = pala_vnorm(w->g), rate = 0;
+    for (int i = 0; i < w->nmat * w->nmat; i++)
+        if (w->pm[i].mu > 0 && w->pm[i].nu > 0) rate = fmax(rate, 3.5 * w->pm[i].mu * g / w->pm[i].nu);
+    if (rate * w->dt > 0.2)
+        fprintf(stderr, "; with friction, a rolling contact damps its slip at (7/2) mu g / nu = %.3g 1/s, so dt should be at most "
+                "0.2 / that = %.3g s (docs/physics.md, \"Choosing dt\")", rate, 0.2 / rate);
+    else fprintf(stderr, "; reduce dt (docs/physics.md, \"Choosing dt\")");
+    fprintf(stderr, "\n");
+}
+
 int pala_run(const pala_run_opts *o)
 {
     pala_scene *sc;
@@ -120,19 +142,20 @@ int pala_run(const pala_run_opts *o)
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
 
     long steps = pala_scene_steps(sc);
-    pala_writers_start(&logs);
+    int status = pala_writers_start(&logs) ? PALA_ERR_IO : PALA_OK;
     double overlap0 = w->worst_overlap;   /* of the initial state (energy.tsv's first row) */
     g_stop = 0;
-    struct sigaction sa, old_int, old_term;
+    /* SIGHUP (a closed terminal or ssh session) stops the run like SIGINT and SIGTERM */
+    struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
     int tty = !o->quiet && isatty(2);
     double t0 = pala_now(), tlast = t0, tflush = t0;
-    int status = PALA_OK;
     long s = 0;
-    while (s < steps) {
+    while (s < steps && status == PALA_OK) {
         /* run up to the next step a writer writes (or 64 steps, for the progress line and
          * Ctrl-C) in one call: the steps in between are chained (step.c) */
         long next = pala_writers_next(&logs, s, steps);
@@ -141,7 +164,11 @@ int pala_run(const pala_run_opts *o)
         int st = pala_world_steps(w, next - s);
         s += w->step - before;
         int last = s == steps || st != PALA_OK || g_stop;
-        pala_writers_frame(&logs, s, last);
+        if (pala_writers_frame(&logs, s, last)) {   /* a full disk: stop now, not at the end */
+            status = PALA_ERR_IO;
+            fprintf(stderr, "pala: the run stopped at step %ld of %ld because its output could not be written\n", s, steps);
+            break;
+        }
         if (st != PALA_OK) { status = st; break; }
         if (g_stop) { status = PALA_INTERRUPTED; break; }
         double tn = pala_now();
@@ -156,8 +183,11 @@ int pala_run(const pala_run_opts *o)
     if (tty) fprintf(stderr, "\r%*s\r", 70, "");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     werr |= pala_writers_close(&logs);
     const pala_energy_stats *es = &logs.out.energy;
+    int unhealthy = !(es->max_abs_bal <= PALA_BALANCE_WARN);   /* NaN too */
+    if (unhealthy && status != PALA_UNSTABLE) balance_warning(w, es->max_abs_bal);
     double gsps = wall > 0 ? (double)w->n * (double)w->step / wall : 0;
     /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md) */
     FILE *fs = pala_output_fopen(dir, "summary.tsv");
@@ -165,12 +195,12 @@ int pala_run(const pala_run_opts *o)
         const char *k, *v;
         fprintf(fs, "scene");
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", k);
-        fprintf(fs, "\tstatus\texit_code\tsteps\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\n");
+        fprintf(fs, "\tstatus\texit_code\tsteps_done\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\tmax_abs_dE_bal_rel\twarning\n");
         fprintf(fs, "%s", o->scene);
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
-        const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : "interrupted";
-        fprintf(fs, "\t%s\t%d\t%ld\t%.12g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, w->t, wall, gsps,
-                es->initial, es->final, es->min, es->max, es->max_abs_rel, w->diss);
+        const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : status == PALA_ERR_IO ? "io_error" : "interrupted";
+        fprintf(fs, "\t%s\t%d\t%ld\t%.12g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\t%.6g\t%s\n", sn, status, w->step, w->t, wall, gsps,
+                es->initial, es->final, es->min, es->max, es->max_abs_rel, w->diss, es->max_abs_bal, unhealthy ? "energy_balance" : "-");
         werr |= pala_output_fclose(fs, dir, "summary.tsv");
     } else werr = 1;
     if (status == PALA_UNSTABLE) {
@@ -184,8 +214,8 @@ int pala_run(const pala_run_opts *o)
     else if (status == PALA_INTERRUPTED)
         fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/\n", w->step, steps, dir);
     if (!o->quiet || status != PALA_OK)
-        printf("%s: %ld steps, %d grains, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
-               o->scene, w->step, w->n, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, dir);
+        printf("%s: %ld steps, %d grains, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g, max |dE_bal_rel| %.3g -> %s/\n",
+               o->scene, w->step, w->n, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, es->max_abs_bal, dir);
     pala_scene_free(sc);
     if (werr && status == PALA_OK) status = PALA_ERR_IO;   /* e.g. a full disk: never a silent success */
     return status;

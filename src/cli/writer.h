@@ -14,6 +14,7 @@ typedef struct pala_energy_stats {
     long rows;                         /* rows written so far */
     double initial, final, min, max;   /* J */
     double final_rel, max_abs_rel;     /* dE_rel of the last row, largest |dE_rel| */
+    double max_abs_bal;                /* largest |dE_bal_rel|: the health of the run */
 } pala_energy_stats;
 
 /* What every writer sees: the run's world, its folder, and the results the writers keep
@@ -48,12 +49,15 @@ typedef struct pala_writer_set {
 /* Create every writer's file in dir.  If one cannot be created, says so on stderr,
  * closes the others and returns PALA_ERR_IO; the headers are not written yet. */
 int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w);
-/* The headers, and the frames of step 0. */
-void pala_writers_start(pala_writer_set *ws);
+/* The headers, and the frames of step 0.  Like pala_writers_frame, returns nonzero after
+ * saying on stderr which file could not be written. */
+int pala_writers_start(pala_writer_set *ws);
 /* The first step after s at which a writer writes, or end if none does before it. */
 long pala_writers_next(const pala_writer_set *ws, long s, long end);
-/* A frame of every writer whose cadence falls on step s, or of all when last is set. */
-void pala_writers_frame(pala_writer_set *ws, long s, int last);
+/* A frame of every writer whose cadence falls on step s, or of all when last is set.  Each
+ * file written is flushed and checked at once: returns nonzero, after saying on stderr
+ * which file failed and why (a full disk), if one could not be written. */
+int pala_writers_frame(pala_writer_set *ws, long s, int last);
 void pala_writers_flush(pala_writer_set *ws);
 /* Close every file; returns nonzero (and says which on stderr) if one failed. */
 int pala_writers_close(pala_writer_set *ws);

@@ -21,13 +21,14 @@ static void energy_frame(FILE *f, pala_output *o)
     pala_world *w = o->w;
     pala_energy_stats *es = &o->energy;
     pala_energy e = pala_world_energy(w);
-    if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = 0; }
+    if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = es->max_abs_bal = 0; }
     double den = es->initial != 0 ? fabs(es->initial) : 1.0;   /* dE_rel of E_total(0) = 0: per joule */
     double rel = (e.total - es->initial) / den;
     double bal = (e.total + w->diss - es->initial) / den;
     if (e.total < es->min) es->min = e.total;
     if (e.total > es->max) es->max = e.total;
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
+    if (fabs(bal) > es->max_abs_bal || bal != bal) es->max_abs_bal = fabs(bal);
     es->final = e.total;
     es->final_rel = rel;
     fprintf(f, "%ld\t%.12g\t%.16g\t%.16g\t%.16g\t%.16g\t%.16g\t%.10g\t%.16g\t%.10g\t%ld\t%.6g\n", w->step, w->t,
@@ -144,10 +145,23 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
     return PALA_OK;
 }
 
-void pala_writers_start(pala_writer_set *ws)
+/* Flush file i and check it: a write error (a full disk) is reported at once. */
+static int checked(pala_writer_set *ws, int i)
 {
+    if (fflush(ws->f[i]) == 0 && !ferror(ws->f[i])) return 0;
+    fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, pala_writers[i].file, strerror(errno));
+    return 1;
+}
+
+int pala_writers_start(pala_writer_set *ws)
+{
+    int bad = 0;
     for (int i = 0; i < NWRITERS; i++) pala_writers[i].open(ws->f[i], &ws->out);
-    for (int i = 0; i < NWRITERS; i++) pala_writers[i].frame(ws->f[i], &ws->out);
+    for (int i = 0; i < NWRITERS && !bad; i++) {
+        pala_writers[i].frame(ws->f[i], &ws->out);
+        bad = checked(ws, i);
+    }
+    return bad;
 }
 
 long pala_writers_next(const pala_writer_set *ws, long s, long end)
@@ -160,10 +174,14 @@ long pala_writers_next(const pala_writer_set *ws, long s, long end)
     return next;
 }
 
-void pala_writers_frame(pala_writer_set *ws, long s, int last)
+int pala_writers_frame(pala_writer_set *ws, long s, int last)
 {
     for (int i = 0; i < NWRITERS; i++)
-        if (last || (ws->every[i] > 0 && s % ws->every[i] == 0)) pala_writers[i].frame(ws->f[i], &ws->out);
+        if (last || (ws->every[i] > 0 && s % ws->every[i] == 0)) {
+            pala_writers[i].frame(ws->f[i], &ws->out);
+            if (checked(ws, i)) return 1;
+        }
+    return 0;
 }
 
 void pala_writers_flush(pala_writer_set *ws)

@@ -151,5 +151,8 @@ int pala_key_reals(const char *txt, double *out, int max, int *n);
  * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,
  * pala_group_keys), or NULL if it has no such section.  For the tests. */
 void *pala_scene_keys(pala_scene *s, int kind, const char *name);
+/* scene.c: read FILE and the overrides and check every value, without building a world
+ * (the fuzz target of the parser, tests/fuzz/).  Messages to err; PALA_OK or PALA_ERR_INPUT. */
+int pala_scene_parse(const char *path, int nset, char **sets, FILE *err);
 
 #endif

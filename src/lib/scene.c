@@ -780,6 +780,14 @@ int pala_scene_load(const char *path, int nset, char **sets, pala_scene **out, F
     return load(path, nset, sets, out, err, 1);
 }
 
+int pala_scene_parse(const char *path, int nset, char **sets, FILE *err)
+{
+    pala_scene *s;
+    int rc = load(path, nset, sets, &s, err, 0);
+    if (s) pala_scene_free(s);
+    return rc;
+}
+
 int pala_scene_validate(const char *path, int nset, char **sets, FILE *err)
 {
     pala_scene *s;
