@@ -32,6 +32,7 @@ void test_golden_example(void);
 void test_docs(void);
 void test_robust(void);
 void test_output(void);
+void test_checkpoint(void);
 
 static const struct {
     const char *name;
@@ -60,6 +61,7 @@ static const struct {
     {"golden_example", test_golden_example},
     {"robust", test_robust},
     {"output", test_output},
+    {"checkpoint", test_checkpoint},
     {"docs", test_docs},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };

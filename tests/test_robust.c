@@ -127,10 +127,22 @@ static void control_files(void)
     T_CHECK(rc == 1 && strstr(out, "longer than 1023"), "an over-long --set value: exit %d", rc);
 }
 
+/* The fuzz targets (tests/fuzz/fuzz.c, docs/fuzzing.md), built with the normal compiler,
+ * on the seed corpus and on the inputs above: no crash, within 5 s each. */
+static void replay(void)
+{
+    char out[8192];
+    int rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-control tests/fuzz/control/* " D "/*.txt");
+    T_CHECK(rc == 0, "fuzz target control on its corpus and the regression inputs: exit %d %s", rc, out);
+    rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-lammps tests/fuzz/lammps/* " D "/*.data");
+    T_CHECK(rc == 0, "fuzz target lammps on its corpus and the regression inputs: exit %d %s", rc, out);
+}
+
 void test_robust(void)
 {
     t_sh(NULL, 0, "mkdir -p " D);
     placement();
     lammps_files();
     control_files();
+    replay();
 }

@@ -294,6 +294,7 @@ int pala_scene_setting(const pala_scene *s, int i, const char **key, const char 
 long pala_scene_steps(const pala_scene *s);
 long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);
+long pala_scene_checkpoint_every(const pala_scene *s);
 /* `pala help keys` and `pala help KEY` */
 void pala_scene_help_keys(FILE *f);
 int pala_scene_help_key(const char *key, FILE *f);

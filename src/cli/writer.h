@@ -59,6 +59,15 @@ long pala_writers_next(const pala_writer_set *ws, long s, long end);
  * which file failed and why (a full disk), if one could not be written. */
 int pala_writers_frame(pala_writer_set *ws, long s, int last);
 void pala_writers_flush(pala_writer_set *ws);
+/* At a stop: the frames of the writers whose cadence does not fall on step s (those that do
+ * wrote with pala_writers_frame), checked like it. */
+int pala_writers_frame_rest(pala_writer_set *ws, long s);
+/* The bytes written to each file so far (after a checked frame: all on disk). */
+void pala_writers_offsets(const pala_writer_set *ws, long *off);
+/* pala resume: open the files of dir again, cut each to off[i] bytes (what it held at the
+ * checkpoint) and append from there; no headers.  PALA_ERR_IO, with a message, if one is
+ * missing or shorter. */
+int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off);
 /* Close every file; returns nonzero (and says which on stderr) if one failed. */
 int pala_writers_close(pala_writer_set *ws);
 

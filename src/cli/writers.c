@@ -1,10 +1,12 @@
 /* writers.c: the writers of a run folder (writer.h) and the functions that drive them.
  * Each format is described in docs/output-formats.md; the bytes written here are that
  * format, so a change to them is a change of the documented format. */
+#define _DEFAULT_SOURCE   /* ftruncate */
 #include "writer.h"
 #include <errno.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
@@ -198,4 +200,48 @@ int pala_writers_close(pala_writer_set *ws)
         ws->f[i] = NULL;
     }
     return bad;
+}
+
+/* ---- continuing a run (pala resume) ------------------------------------------------------ */
+
+int pala_writers_frame_rest(pala_writer_set *ws, long s)
+{
+    for (int i = 0; i < NWRITERS; i++)
+        if (!(ws->every[i] > 0 && s % ws->every[i] == 0)) {
+            pala_writers[i].frame(ws->f[i], &ws->out);
+            if (checked(ws, i)) return 1;
+        }
+    return 0;
+}
+
+void pala_writers_offsets(const pala_writer_set *ws, long *off)
+{
+    for (int i = 0; i < NWRITERS; i++) off[i] = ftell(ws->f[i]);
+}
+
+int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off)
+{
+    memset(ws, 0, sizeof *ws);
+    ws->out.w = w;
+    ws->out.dir = dir;
+    for (int i = 0; i < NWRITERS; i++) {
+        char p[4096 + 64];
+        snprintf(p, sizeof p, "%s/%s", dir, pala_writers[i].file);
+        ws->every[i] = pala_writers[i].every(sc);
+        FILE *f = fopen(p, "r+");
+        int bad = !f;
+        const char *why = bad ? strerror(errno) : NULL;
+        if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
+        /* anything after the checkpoint's bytes (the last frames of a stop, a line cut by a
+         * kill) is cut off, then the run appends as if it had never stopped */
+        if (!bad && (fflush(f) != 0 || ftruncate(fileno(f), off[i]) != 0 || fseek(f, off[i], SEEK_SET) != 0)) { bad = 1; why = strerror(errno); }
+        if (bad) {
+            fprintf(stderr, "pala resume: cannot continue %s: %s\n", p, why);
+            if (f) fclose(f);
+            while (i-- > 0) fclose(ws->f[i]);
+            return PALA_ERR_IO;
+        }
+        ws->f[i] = f;
+    }
+    return PALA_OK;
 }

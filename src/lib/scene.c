@@ -800,6 +800,7 @@ pala_world *pala_scene_world(pala_scene *s) { return &s->top.w; }
 long pala_scene_steps(const pala_scene *s) { return s->top.steps; }
 long pala_scene_energy_every(const pala_scene *s) { return s->top.energy_every; }
 long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every; }
+long pala_scene_checkpoint_every(const pala_scene *s) { return s->top.checkpoint_every; }
 
 void *pala_scene_keys(pala_scene *s, int kind, const char *name)
 {
