@@ -34,7 +34,10 @@ static void same(const char *a, const char *b, const char *what)
 static void interrupted(const char *run, const char *name, const char *sig, const char *delay, const char *resume_args, const char *ref)
 {
     char out[8192], what[256];
-    int rc = t_sh(out, sizeof out, "%s -o " D "/%s & p=$!; sleep %s; kill -%s $p; wait $p", run, name, delay, sig, sig);
+    /* the signal comes once the run is stepping (its first checkpoint is written), so a slow
+     * start (a sanitizer build) does not make the run end before it */
+    int rc = t_sh(out, sizeof out, "rm -rf " D "/%s; %s -o " D "/%s & p=$!; i=0; while [ ! -f " D "/%s/checkpoint.bin ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
+                  "sleep %s; kill -%s $p; wait $p", name, run, name, name, delay, sig);
     const char *at = strstr(out, "interrupted at step ");
     snprintf(what, sizeof what, "%s: SIG%s after %s s (%.*s), resumed%s", name, sig, delay, at ? 24 : 7, at ? at : "no stop", resume_args);
     T_CHECK(rc == 4, "%s: exit %d (want 4) %s", what, rc, out);
@@ -64,7 +67,8 @@ static void signals(void)
     T_CHECK(rc == 0, "600 grains, reference on 2 threads (exit %d) %s", rc, out);
     interrupted(big, "big.int", "TERM", "0.4", " --threads 1", D "/big.ref");
     /* SIGKILL: no last frames, a line possibly cut; the periodic checkpoint resumes */
-    rc = t_sh(out, sizeof out, SB " --set checkpoint_every=300 -o " D "/sb.kill & p=$!; sleep 0.3; kill -KILL $p; wait $p");
+    rc = t_sh(out, sizeof out, SB " --set checkpoint_every=300 -o " D "/sb.kill & p=$!; i=0; while [ ! -f " D "/sb.kill/checkpoint.bin ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
+              "sleep 0.3; kill -KILL $p; wait $p");
     T_CHECK(rc == 137, "SIGKILL: exit %d", rc);
     rc = t_sh(out, sizeof out, SB " --set checkpoint_every=300 -o " D "/sb.ref300");
     rc |= t_sh(out, sizeof out, "./pala resume " D "/sb.kill --quiet");

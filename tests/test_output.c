@@ -21,7 +21,8 @@ static void sighup(void)
 {
     char out[8192];
     /* a long run, stopped by SIGHUP after 0.5 s */
-    int rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt -o " D "/hup.run --force --quiet & p=$!; sleep 0.5; kill -HUP $p; wait $p");
+    int rc = t_sh(out, sizeof out, "rm -rf " D "/hup.run; ./pala run examples/settling-box.txt -o " D "/hup.run --force --quiet & p=$!; "
+                  "i=0; while [ ! -f " D "/hup.run/checkpoint.bin ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; sleep 0.3; kill -HUP $p; wait $p");
     T_CHECK(rc == 4 && strstr(out, "interrupted at step"), "SIGHUP: exit %d (want 4, like SIGTERM) %s", rc, out);
     rc = t_sh(out, sizeof out, "cut -f 2 " D "/hup.run/summary.tsv | tail -1; tail -c 1 " D "/hup.run/energy.tsv | od -c | head -1");
     T_CHECK(rc == 0 && strstr(out, "\\n"), "SIGHUP: energy.tsv ends with a whole line %s", out);

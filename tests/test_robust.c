@@ -1,5 +1,5 @@
 /* test_robust.c: the hostile inputs of issue 15, one regression test each.  Every one
- * must end quickly (the shell's `timeout 5` turns a hang into exit 124, a failed check)
+ * must end quickly (the shell's `timeout 1` turns a hang into exit 124, a failed check)
  * with exit 1 and a message that names the place and the cause: huge counts, lattice and
  * random placement without room, a huge dt, variants beyond the grains, LAMMPS data files
  * with bad numbers, control files with a byte-order mark, NUL bytes, a folder, misspelt
@@ -17,7 +17,7 @@ static const char *base =
     "[material m]\ndensity = 1000\nyoung = 1e7\n"
     "[grain g]\nmaterial = m\nshape = sphere\nradius = 0.01\n";
 
-/* Writes base + extra to D/name.txt, runs it (with args), expects exit want within 5 s and
+/* Writes base + extra to D/name.txt, runs it (with args), expects exit want within 1 s and
  * every NULL-terminated needle in the output. */
 static void expect(const char *name, const char *extra, const char *args, int want, const char *const *needles)
 {
@@ -25,10 +25,10 @@ static void expect(const char *name, const char *extra, const char *args, int wa
     snprintf(path, sizeof path, D "/%s.txt", name);
     snprintf(text, sizeof text, "%s%s", base, extra);
     t_write(path, text);
-    int rc = t_sh(out, sizeof out, "timeout 5 ./pala run %s -o " D "/%s.run --force --quiet %s", path, name, args ? args : "");
+    int rc = t_sh(out, sizeof out, "timeout 1 ./pala run %s -o " D "/%s.run --force --quiet %s", path, name, args ? args : "");
     int ok = rc == want;
     for (int i = 0; needles && needles[i]; i++) ok &= strstr(out, needles[i]) != NULL;
-    T_CHECK(ok, "%s: exit %d (want %d) within 5 s, message %s", name, rc, want, out);
+    T_CHECK(ok, "%s: exit %d (want %d) within 1 s, message %s", name, rc, want, out);
 }
 #define N(...) ((const char *const[]){__VA_ARGS__, NULL})
 
@@ -54,14 +54,14 @@ static void placement(void)
     t_write(D "/dt.txt", "dt = 1e25\nsteps = 10\ngravity = 0 0 -9.81\nbox = 0 1 0 1 0 1\nwall_material = m\n"
             "[material m]\ndensity = 1000\nyoung = 1e7\n[grain g]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
             "[group a]\ngrain = g\ncount = 2\n");
-    int rc = t_sh(out, sizeof out, "timeout 5 ./pala run " D "/dt.txt -o " D "/dt.run --force --quiet");
+    int rc = t_sh(out, sizeof out, "timeout 1 ./pala run " D "/dt.txt -o " D "/dt.run --force --quiet");
     T_CHECK(rc == 2 && strstr(out, "reduce dt") && !strstr(out, "will not fix"), "dt = 1e25: exit %d, advice to reduce dt %s", rc, out);
     /* no grains out of any sane range reach the neighbour search: a free fall with a huge
      * dt and no walls is caught as unstable */
     t_write(D "/far.txt", "dt = 1e20\nsteps = 10\ngravity = 0 0 -9.81\ncontainer = none\n"
             "[material m]\ndensity = 1000\nyoung = 1e7\n[grain g]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
             "[group a]\ngrain = g\nplacement = list\nat = 0 0 0 0 0 1\nat = 0.5 0 0 0 0 -1\n");
-    rc = t_sh(out, sizeof out, "timeout 5 ./pala run " D "/far.txt -o " D "/far.run --force --quiet");
+    rc = t_sh(out, sizeof out, "timeout 1 ./pala run " D "/far.txt -o " D "/far.run --force --quiet");
     T_CHECK(rc == 2 && strstr(out, "sane range") && strstr(out, "reduce dt"), "free fall with dt = 1e20: exit %d %s", rc, out);
 }
 
@@ -76,7 +76,7 @@ static void lammps(const char *name, const char *header, const char *atoms, cons
     snprintf(text, sizeof text, "dt = 1e-5\nsteps = 10\nlammps_data = %s.data\nlammps_material = m\nwall_material = m\n"
              "[material m]\ndensity = 1000\nyoung = 1e7\n", name);
     t_write(scene, text);
-    int rc = t_sh(out, sizeof out, "timeout 5 ./pala run %s -o " D "/%s.run --force --quiet", scene, name);
+    int rc = t_sh(out, sizeof out, "timeout 1 ./pala run %s -o " D "/%s.run --force --quiet", scene, name);
     T_CHECK(rc == 1 && strstr(out, needle), "LAMMPS %s: exit %d, message with '%s': %s", name, rc, needle, out);
 }
 
@@ -97,7 +97,7 @@ static void control(const char *name, const char *bytes, size_t n, const char *n
     snprintf(path, sizeof path, D "/%s.txt", name);
     FILE *f = fopen(path, "wb");
     if (f) { fwrite(bytes, 1, n, f); fclose(f); }
-    int rc = t_sh(out, sizeof out, "timeout 5 ./pala run %s -o " D "/%s.run --force --quiet", path, name);
+    int rc = t_sh(out, sizeof out, "timeout 1 ./pala run %s -o " D "/%s.run --force --quiet", path, name);
     T_CHECK(rc == want && strstr(out, needle), "control file %s: exit %d (want %d), message with '%s': %s", name, rc, want, needle, out);
 }
 
@@ -110,7 +110,7 @@ static void control_files(void)
     control("nul", "dt = 1e-5\nsteps\0 = 10\n", 22, "nul.txt:2: a NUL byte", 1);
     control("binary", "\x7f" "ELF\x02\x01\x01\0\0\0", 10, "binary file", 1);
     char out[8192];
-    int rc = t_sh(out, sizeof out, "mkdir -p " D "/folder.txt && timeout 5 ./pala run " D "/folder.txt -o " D "/folder.run --quiet");
+    int rc = t_sh(out, sizeof out, "mkdir -p " D "/folder.txt && timeout 1 ./pala run " D "/folder.txt -o " D "/folder.run --quiet");
     T_CHECK(rc == 1 && strstr(out, "is a folder"), "a folder as the scene: exit %d %s", rc, out);
     /* [materail wall]: one error with a suggestion, no follow-on 'set twice' */
     n = snprintf(text, sizeof text, "%s[materail wall]\ndensity = 1000\nyoung = 1e7\npoisson = 0.3\ndelta = 1\nfriction = 0\n"
@@ -123,12 +123,12 @@ static void control_files(void)
     memset(set, '1', sizeof set);
     memcpy(set, "dt=", 3);
     set[sizeof set - 1] = 0;
-    rc = t_sh(out, sizeof out, "timeout 5 ./pala run " D "/bom.txt -o " D "/long.run --force --quiet --set %s", set);
+    rc = t_sh(out, sizeof out, "timeout 1 ./pala run " D "/bom.txt -o " D "/long.run --force --quiet --set %s", set);
     T_CHECK(rc == 1 && strstr(out, "longer than 1023"), "an over-long --set value: exit %d", rc);
 }
 
 /* The fuzz targets (tests/fuzz/fuzz.c, docs/fuzzing.md), built with the normal compiler,
- * on the seed corpus and on the inputs above: no crash, within 5 s each. */
+ * on the seed corpus and on the inputs above: no crash, within 1 s each. */
 static void replay(void)
 {
     char out[8192];

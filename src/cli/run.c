@@ -245,6 +245,16 @@ int pala_run(const pala_run_opts *o)
         fprintf(stderr, "pala: --threads %d, but a step uses one thread per block of 256 grains: %d grains run on %d thread%s\n",
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
 
+    /* from here on a signal stops the run cleanly (before the first checkpoint too: the loop
+     * then stops after its first steps).  SIGHUP (a closed terminal or ssh session) stops
+     * it like SIGINT and SIGTERM */
+    g_stop = 0;
+    struct sigaction sa, old_int, old_term, old_hup;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
     long steps = pala_scene_steps(sc), ckev = pala_scene_checkpoint_every(sc);
     double wall0 = cr.wall;   /* wall time of the run before this resume */
     double t0 = pala_now(), tlast = t0, tflush = t0;
@@ -258,14 +268,6 @@ int pala_run(const pala_run_opts *o)
         pala_writers_offsets(&logs, cr.offset);
         if (pala_ckpt_write(dir, w, &cr)) status = PALA_ERR_IO;
     }
-    g_stop = 0;
-    /* SIGHUP (a closed terminal or ssh session) stops the run like SIGINT and SIGTERM */
-    struct sigaction sa, old_int, old_term, old_hup;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGHUP, &sa, &old_hup);
     int tty = !o->quiet && isatty(2);
     long s = w->step;
     while (s < steps && status == PALA_OK) {
