@@ -265,8 +265,7 @@ int pala_run(const pala_run_opts *o)
     /* a checkpoint at the start: a run stopped by a full disk can always resume */
     if (status == PALA_OK && !o->resume) {
         cr.steps = steps; cr.status = 0; cr.wall = 0; cr.energy = logs.out.energy;
-        pala_writers_offsets(&logs, cr.offset);
-        if (pala_ckpt_write(dir, w, &cr)) status = PALA_ERR_IO;
+        if (pala_writers_offsets(&logs, cr.offset) || pala_ckpt_write(dir, w, &cr)) status = PALA_ERR_IO;
     }
     int tty = !o->quiet && isatty(2);
     long s = w->step;
@@ -296,8 +295,10 @@ int pala_run(const pala_run_opts *o)
             cr.status = status == PALA_INTERRUPTED ? PALA_INTERRUPTED : s == steps ? -1 : 0;
             cr.wall = wall0 + pala_now() - t0;
             cr.energy = logs.out.energy;
-            pala_writers_offsets(&logs, cr.offset);
-            if (pala_ckpt_write(dir, w, &cr)) {
+            if (pala_writers_offsets(&logs, cr.offset)) {
+                status = PALA_ERR_IO;
+                fprintf(stderr, "pala: the run stopped at step %ld of %ld because its output could not be written\n", s, steps);
+            } else if (pala_ckpt_write(dir, w, &cr)) {
                 status = PALA_ERR_IO;
                 fprintf(stderr, "pala: the run stopped at step %ld of %ld because its checkpoint could not be written\n", s, steps);
             }

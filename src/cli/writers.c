@@ -147,13 +147,22 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
     return PALA_OK;
 }
 
-/* Flush file i and check it: a write error (a full disk) is reported at once. */
-static int checked(pala_writer_set *ws, int i)
+/* Check file i after a frame, flushing it if its last flush is 20 ms old (or always with
+ * force): a write error (a full disk) is reported at once.  A flush per frame would cost
+ * a system call per row of a small fast scene. */
+static int checked_flush(pala_writer_set *ws, int i, int force)
 {
-    if (fflush(ws->f[i]) == 0 && !ferror(ws->f[i])) return 0;
+    double now = force ? 0 : pala_now();
+    if (force || now - ws->flushed[i] >= 0.02) {
+        if (fflush(ws->f[i]) != 0) errno = errno ? errno : EIO;
+        ws->flushed[i] = force ? pala_now() : now;
+    }
+    if (!ferror(ws->f[i])) return 0;
     fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, pala_writers[i].file, strerror(errno));
     return 1;
 }
+
+static int checked(pala_writer_set *ws, int i) { return checked_flush(ws, i, 0); }
 
 int pala_writers_start(pala_writer_set *ws)
 {
@@ -214,9 +223,13 @@ int pala_writers_frame_rest(pala_writer_set *ws, long s)
     return 0;
 }
 
-void pala_writers_offsets(const pala_writer_set *ws, long *off)
+int pala_writers_offsets(pala_writer_set *ws, long *off)
 {
-    for (int i = 0; i < NWRITERS; i++) off[i] = ftell(ws->f[i]);
+    for (int i = 0; i < NWRITERS; i++) {
+        if (checked_flush(ws, i, 1)) return 1;
+        off[i] = ftell(ws->f[i]);
+    }
+    return 0;
 }
 
 int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off)
