@@ -49,6 +49,10 @@ static void placement(void)
     /* variants = 1e9 for 2 grains: capped by the grains (it built 1e9 shapes) */
     expect("variants", "[grain r]\nmaterial = m\nshape = random\ncomponent_radius = 0.01 0.02\nvariants = 1000000000\n"
            "[group a]\ngrain = r\ncount = 2\n", NULL, 0, NULL);
+    /* pala sweep validated the same file by building it: it hung too */
+    char sw[8192];
+    int src = t_sh(sw, sizeof sw, "timeout 1 ./pala sweep " D "/lattice_outside.txt --vary dt=1e-5,2e-5 -o " D "/sweep --force");
+    T_CHECK(src == 1 && strstr(sw, "no room for one grain"), "pala sweep of the lattice outside the container: exit %d within 1 s %s", src, sw);
     /* dt = 1e25: unstable (exit 2) with the advice to reduce dt, not "a smaller dt will not fix that" */
     char out[8192];
     t_write(D "/dt.txt", "dt = 1e25\nsteps = 10\ngravity = 0 0 -9.81\nbox = 0 1 0 1 0 1\nwall_material = m\n"
