@@ -29,7 +29,7 @@ CLIOBJ  := $(CLISRC:src/cli/%.c=build/cli/%.o)
 TESTSRC := $(wildcard tests/*.c)
 TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
 
-.PHONY: all run test examples sanitize bench clean FORCE
+.PHONY: all run test examples sanitize bench clean fuzz FORCE
 all: pala
 
 # The flags of the last build: when they change (OPT=..., make sanitize), everything is
@@ -63,7 +63,7 @@ run: pala
 build/embed: docs/examples/embed.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
-test: pala build/run_tests build/embed
+test: pala build/run_tests build/embed build/fuzz/replay-control build/fuzz/replay-lammps
 	./build/run_tests $(T)
 
 examples: pala
@@ -84,6 +84,23 @@ build/centre_bench: bench/centre.c build/libpala.a
 
 bench: pala build/pala_bench
 	sh bench/run.sh
+
+# fuzzing (docs/fuzzing.md): the targets of tests/fuzz/fuzz.c built with AFL++'s compiler
+# under ASan and UBSan, then each fuzzed for FUZZ_TIME seconds on one core at nice 19.
+# build/fuzz/replay-*: the same targets with the normal compiler, which `make test` runs on
+# the seed corpus (no AFL needed).
+FUZZ_TIME ?= 1800
+FUZZCC    ?= afl-clang-fast
+FUZZFLAGS := -O1 -g -std=gnu11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/lib
+build/fuzz/afl-%: tests/fuzz/fuzz.c $(LIBSRC) | build/.dirs
+	@mkdir -p build/fuzz
+	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	    -DFUZZ_$(shell echo $* | tr a-z A-Z) $^ -o $@ $(LDLIBS)
+build/fuzz/replay-%: tests/fuzz/fuzz.c build/libpala.a | build/.dirs
+	@mkdir -p build/fuzz
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(LDLIBS)
+fuzz: build/fuzz/afl-control build/fuzz/afl-lammps
+	sh tests/fuzz/run.sh $(FUZZ_TIME)
 
 clean:
 	rm -rf build pala

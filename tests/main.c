@@ -37,6 +37,9 @@ void test_golden_example(void);
 void test_docs(void);
 void test_pressure(void);
 void test_membrane(void);
+void test_robust(void);
+void test_output(void);
+void test_checkpoint(void);
 
 static const struct {
     const char *name;
@@ -70,6 +73,9 @@ static const struct {
     {"membrane", test_membrane},
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
+    {"robust", test_robust},
+    {"output", test_output},
+    {"checkpoint", test_checkpoint},
     {"docs", test_docs},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };

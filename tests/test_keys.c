@@ -50,6 +50,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_electric_dipole] = "1e-12 0 0", [PALA_KEY_magnetic_dipole] = "0 1e-3 0",
     [PALA_KEY_membrane_position] = "0.045", [PALA_KEY_membrane_bar_radius] = "0.0015",
     [PALA_KEY_membrane_spacing] = "0.02",
+    [PALA_KEY_max_memory] = "1e12", [PALA_KEY_checkpoint_every] = "7",
     [PALA_KEY_density] = "2000", [PALA_KEY_young] = "3e7", [PALA_KEY_poisson] = "0.25",
     [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "0.4", [PALA_KEY_slip_velocity] = "0.002",
     [PALA_KEY_radius] = "0.0035", [PALA_KEY_volume_radius] = "0.004", [PALA_KEY_mc_samples] = "200",

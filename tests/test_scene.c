@@ -35,7 +35,7 @@ void test_scene(void)
     bad("unknown-key", "young = 1e7\n", "young = 1e7\nfrction = 0.3\n", 9, "did you mean 'friction'");
     bad("missing-value", "dt = 1e-5\n", "dt =\n", 1, "missing value for 'dt'");
     bad("negative-radius", "radius = 0.005", "radius = -0.005", 12, "must be positive");
-    bad("too-many", "count = 5", "count = 50000", 15, "placed only");
+    bad("too-many", "count = 5", "count = 50000", 15, "lower count");
     bad("bad-number", "density = 1000", "density = 1e3x", 7, "expected a number");
     bad("unknown-name", "material = m\nshape", "material = steel\nshape", 10, "no [material steel] section");
     /* the membrane's keys (line 6: membrane_axis, then its four keys on lines 7-10) */

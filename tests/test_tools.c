@@ -134,11 +134,11 @@ static void test_collect(void)
     char out[8192];
     int rc;
     T_CHECK(t_sh(NULL, 0, "mkdir -p " DIR "/ca " DIR "/cb " DIR "/cc " DIR "/cd") == 0, "mkdir");
-    put("ca/summary.tsv", "scene\tdt\tfriction\tstatus\tsteps\tE_total_final\n"
+    put("ca/summary.tsv", "scene\tdt\tfriction\tstatus\tsteps_done\tE_total_final\n"
                           "my scene.txt\t1e-6\t0.3\tok\t1000\t-1.5\n");
-    put("cb/summary.tsv", "scene\tdt\tfriction\tstatus\tsteps\tE_total_final\n"
+    put("cb/summary.tsv", "scene\tdt\tfriction\tstatus\tsteps_done\tE_total_final\n"
                           "my scene.txt\t2e-6\t0.3\tok\t500\t-1.4\n");
-    put("cc/summary.tsv", "scene\tdt\tfriction\tstatus\tsteps\tE_total_final\n"
+    put("cc/summary.tsv", "scene\tdt\tfriction\tstatus\tsteps_done\tE_total_final\n"
                           "my scene.txt\t4e-6\t0.3\tunstable\t250\tnan\n");
 
     rc = t_sh(NULL, 0, "./pala collect " DIR "/ca " DIR "/cb/ " DIR "/cc -o " DIR "/table.tsv");
@@ -146,7 +146,7 @@ static void test_collect(void)
     T_CHECK(count_lines(DIR "/table.tsv") == 4, "table has 4 lines (got %d)",
             count_lines(DIR "/table.tsv"));
     t_sh(out, sizeof out, "head -n 1 " DIR "/table.tsv");
-    T_OUT(strcmp(out, "run\tdt\tstatus\tsteps\tE_total_final\n") == 0,
+    T_OUT(strcmp(out, "run\tdt\tstatus\tsteps_done\tE_total_final\n") == 0,
           "header: run, the varied dt, the results; not friction or scene%s", "");
     t_sh(out, sizeof out, "sed -n 3p " DIR "/table.tsv");
     T_OUT(strcmp(out, DIR "/cb\t2e-6\tok\t500\t-1.4\n") == 0, "second row%s", "");

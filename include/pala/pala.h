@@ -343,6 +343,7 @@ long pala_scene_traj_every(const pala_scene *s);
 /* Steps between frames of the exports written during a run; 0: not written. */
 long pala_scene_xyz_every(const pala_scene *s);
 long pala_scene_vtk_every(const pala_scene *s);
+long pala_scene_checkpoint_every(const pala_scene *s);
 /* `pala help keys` and `pala help KEY` */
 void pala_scene_help_keys(FILE *f);
 int pala_scene_help_key(const char *key, FILE *f);

@@ -14,20 +14,22 @@
 #include <sys/stat.h>
 
 static const char *const result_cols[] = {
-    "status", "exit_code", "steps", "sim_time", "wall_time", "grain_steps_per_s",
+    "status", "exit_code", "steps_done", "sim_time", "wall_time", "grain_steps_per_s",
     "E_total_initial", "E_total_final", "E_total_min", "E_total_max", "max_abs_dE_rel",
-    "E_dissipated"
+    "E_dissipated", "max_abs_dE_bal_rel", "warning"
 };
 #define NRESULT ((int)(sizeof result_cols / sizeof result_cols[0]))
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: pala collect DIR... [-o table.tsv] [--force] [--all]\n"
+        "usage: pala collect DIR... [-o table.tsv] [--force] [--all] [--skip-incomplete]\n"
         "  DIR       run folders, each holding the summary.tsv written by `pala run`\n"
         "  -o FILE   write the table to FILE instead of standard output\n"
         "  --force   overwrite FILE if it exists\n"
         "  --all     include every parameter column, not only those that differ\n"
+        "  --skip-incomplete  leave out the folders without a readable summary.tsv (a run\n"
+        "            killed or still running) and list them on standard error\n"
         "exit status: 0 ok, 1 bad input (missing or malformed summary.tsv), 5 write error\n");
 }
 
@@ -53,32 +55,32 @@ static void put_cell(const char *s, FILE *f)
 }
 
 /* Read DIR/summary.tsv; it must hold exactly one data row. */
-static int read_summary(const char *dir, pala_tsv *t)
+static int read_summary(const char *dir, pala_tsv *t, FILE *err)
 {
     char path[4096];
     struct stat st;
     memset(t, 0, sizeof *t);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "pala collect: '%s' is not a folder; give the run folders "
+        fprintf(err, "pala collect: '%s' is not a folder; give the run folders "
                 "(e.g. pala collect sweep/*/)\n", dir);
         return PALA_ERR_INPUT;
     }
     if (snprintf(path, sizeof path, "%s/summary.tsv", dir) >= (int)sizeof path) {
-        fprintf(stderr, "pala collect: path too long: %s\n", dir);
+        fprintf(err, "pala collect: path too long: %s\n", dir);
         return PALA_ERR_INPUT;
     }
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "pala collect: %s has no summary.tsv (`pala run` writes it when "
+        fprintf(err, "pala collect: %s has no summary.tsv (`pala run` writes it when "
                 "the run ends; was the run started or did it finish?)\n", dir);
         return PALA_ERR_INPUT;
     }
-    int rc = pala_tsv_read(t, path, PALA_TSV_TEXT, stderr);
+    int rc = pala_tsv_read(t, path, PALA_TSV_TEXT, err);
     if (rc == PALA_OK && t->nrow != 1) {
         if (t->nrow == 0)
-            fprintf(stderr, "pala: %s:%ld: no data row after the header; expected one\n",
+            fprintf(err, "pala: %s:%ld: no data row after the header; expected one\n",
                     path, t->hline);
         else
-            fprintf(stderr, "pala: %s:%ld: second data row; summary.tsv holds one header "
+            fprintf(err, "pala: %s:%ld: second data row; summary.tsv holds one header "
                     "line and one data row\n", path, t->line[1]);
         rc = PALA_ERR_INPUT;
     }
@@ -143,7 +145,7 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
 int pala_cmd_collect(int argc, char **argv)
 {
     const char *out = NULL;
-    int force = 0, all = 0, n = 0, opts_done = 0;
+    int force = 0, all = 0, n = 0, opts_done = 0, skip = 0;
     char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
     if (!dirs) return PALA_ERR_IO;
     for (int i = 1; i < argc; i++) {
@@ -156,6 +158,7 @@ int pala_cmd_collect(int argc, char **argv)
                 return PALA_OK;
             } else if (strcmp(a, "--force") == 0) force = 1;
             else if (strcmp(a, "--all") == 0) all = 1;
+            else if (strcmp(a, "--skip-incomplete") == 0) skip = 1;
             else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
                 if (i + 1 == argc) {
                     fprintf(stderr, "pala collect: %s needs a file name\n", a);
@@ -193,9 +196,25 @@ int pala_cmd_collect(int argc, char **argv)
 
     pala_tsv *runs = calloc((size_t)n, sizeof *runs);
     int rc = runs ? PALA_OK : PALA_ERR_IO, ncolmax = 0;
+    int nskip = 0;
     for (int k = 0; k < n && rc == PALA_OK; k++) {
-        rc = read_summary(dirs[k], &runs[k]);
+        FILE *quiet = skip ? fopen("/dev/null", "w") : NULL;
+        rc = read_summary(dirs[k], &runs[k], quiet ? quiet : stderr);
+        if (quiet) fclose(quiet);
+        if (rc != PALA_OK && skip) {   /* left out: the later runs move up */
+            pala_tsv_free(&runs[k]);
+            fprintf(stderr, "%s %s", nskip++ ? "" : "pala collect: skipped (no complete summary.tsv):", dirs[k]);
+            for (int j = k; j + 1 < n; j++) dirs[j] = dirs[j + 1];
+            n--, k--;
+            rc = PALA_OK;
+            continue;
+        }
         ncolmax += runs[k].ncol;
+    }
+    if (nskip) fputc('\n', stderr);
+    if (rc == PALA_OK && n == 0) {
+        fprintf(stderr, "pala collect: no run folder holds a complete summary.tsv\n");
+        rc = PALA_ERR_INPUT;
     }
     const char **cols = rc == PALA_OK ? malloc(((size_t)ncolmax + NRESULT) * sizeof *cols)
                                       : NULL;

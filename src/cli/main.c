@@ -6,11 +6,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 
 static const char *usage =
     "usage: pala COMMAND ...\n"
     "  pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--threads N] [--quiet] [--progress S]\n"
     "                                run a scene into DIR (default: <scene name>.run)\n"
+    "  pala resume RUN [--set steps=N | --set end_time=T] [--threads N] [--quiet] [--info]\n"
+    "                                continue an interrupted run, or extend a finished one\n"
     "  pala check RUN REFERENCE [--columns A,B] [--rtol R] [--atol A]\n"
     "                                compare a run's energy.tsv with a reference curve\n"
     "  pala collect DIR... [-o table.tsv]   stack the summaries of many runs\n"
@@ -84,6 +87,41 @@ static int cmd_run(int argc, char **argv)
     return rc;
 }
 
+/* pala resume RUN [--set steps=N | --set end_time=T] [--threads N] [--quiet] */
+static int cmd_resume(int argc, char **argv)
+{
+    pala_run_opts o;
+    memset(&o, 0, sizeof o);
+    char **sets = calloc((size_t)argc, sizeof *sets);
+    if (!sets) return PALA_ERR_IO;
+    o.sets = sets;
+    o.cmdc = argc;
+    o.cmdv = argv;
+    int rc = PALA_OK, info = 0;
+    for (int i = 1; i < argc && !rc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--set")) {
+            if (++i == argc) { fprintf(stderr, "pala resume: --set needs steps=N or end_time=T\n"); rc = PALA_ERR_INPUT; }
+            else sets[o.nset++] = argv[i];
+        } else if (!strncmp(a, "--set=", 6)) sets[o.nset++] = argv[i] + 6;
+        else if (!strcmp(a, "--threads") || !strncmp(a, "--threads=", 10)) {
+            char *end = NULL;
+            const char *v = a[9] == '=' ? a + 10 : ++i < argc ? argv[i] : NULL;
+            long n = v ? strtol(v, &end, 10) : 0;
+            if (!v || *end || n < 1 || n > 1024) { fprintf(stderr, "pala resume: --threads needs a number of threads from 1 to 1024\n"); rc = PALA_ERR_INPUT; }
+            else o.threads = (int)n;
+        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) o.quiet = 1;
+        else if (!strcmp(a, "--info")) info = 1;
+        else if (a[0] == '-' && a[1]) { fprintf(stderr, "pala resume: unknown option '%s'\n%s", a, usage); rc = PALA_ERR_INPUT; }
+        else if (!o.resume) o.resume = a;
+        else { fprintf(stderr, "pala resume: one run folder only (got '%s' and '%s')\n", o.resume, a); rc = PALA_ERR_INPUT; }
+    }
+    if (!rc && !o.resume) { fprintf(stderr, "pala resume: which run folder? e.g. pala resume settling-box.run\n"); rc = PALA_ERR_INPUT; }
+    if (!rc) rc = info ? pala_run_info(o.resume) : pala_run(&o);
+    free(sets);
+    return rc;
+}
+
 /* Out of memory anywhere in the library: the program's exit code for it (docs/cli.md). */
 static void nomem(size_t bytes)
 {
@@ -91,12 +129,27 @@ static void nomem(size_t bytes)
     exit(PALA_ERR_IO);
 }
 
+static int dispatch(int argc, char **argv);
+
+/* Every command: output lost on the way to standard output (a full disk, > /dev/full) is
+ * an I/O error, never a silent success. */
 int main(int argc, char **argv)
+{
+    int rc = dispatch(argc, argv);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "pala: writing standard output failed: %s\n", strerror(errno));
+        if (rc == PALA_OK || rc == PALA_CHECK_FAILED) rc = PALA_ERR_IO;
+    }
+    return rc;
+}
+
+static int dispatch(int argc, char **argv)
 {
     pala_set_nomem_handler(nomem);
     if (argc < 2) { fputs(usage, stderr); return PALA_ERR_INPUT; }
     const char *c = argv[1];
     if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);
+    if (!strcmp(c, "resume")) return cmd_resume(argc - 1, argv + 1);
     if (!strcmp(c, "check")) return pala_cmd_check(argc - 1, argv + 1);
     if (!strcmp(c, "collect")) return pala_cmd_collect(argc - 1, argv + 1);
     if (!strcmp(c, "sweep")) return pala_cmd_sweep(argc - 1, argv + 1);

@@ -11,11 +11,14 @@
 #define _DEFAULT_SOURCE
 #include "run.h"
 #include "writer.h"
+#include "checkpoint.h"
 #include <stdio.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
@@ -83,12 +86,123 @@ static void report_templates(const pala_world *w)
     if (w->ntmpl > 4) printf("... and %d more grain shapes (all in trajectory.txt)\n", w->ntmpl - 4);
 }
 
+/* The health of a run: E_total + E_diss is constant up to the time-discretisation error
+ * (docs/physics.md, "Energy accounting"); a worst |dE_bal_rel| above this is a warning
+ * (docs/physics.md, "Choosing dt"). */
+#define PALA_BALANCE_WARN 0.01
+
+/* The warning, with the advice: for friction, the rate (7/2) mu g / nu at which a rolling
+ * contact damps its slip (docs/physics.md, "Choosing dt"), against dt. */
+static void balance_warning(const pala_world *w, double bal)
+{
+    fprintf(stderr, "pala: warning: the energy balance E_total + E_diss drifted by up to %.3g of E_total(0) (max |dE_bal_rel|, "
+            "warning above %g): the time step %g s is too large for this scene's contacts", bal, PALA_BALANCE_WARN, w->dt);
+    double g = pala_vnorm(w->g), rate = 0;
+    for (int i = 0; i < w->nmat * w->nmat; i++)
+        if (w->pm[i].mu > 0 && w->pm[i].nu > 0) rate = fmax(rate, 3.5 * w->pm[i].mu * g / w->pm[i].nu);
+    if (rate * w->dt > 0.2)
+        fprintf(stderr, "; with friction, a rolling contact damps its slip at (7/2) mu g / nu = %.3g 1/s, so dt should be at most "
+                "0.2 / that = %.3g s (docs/physics.md, \"Choosing dt\")", rate, 0.2 / rate);
+    else fprintf(stderr, "; reduce dt (docs/physics.md, \"Choosing dt\")");
+    fprintf(stderr, "\n");
+}
+
+/* pala resume: the checkpoint of the folder, the scene it names (unchanged since), its
+ * overrides with the new run length.  Fills ck, cr and the scene; returns the exit code. */
+static int resume_load(const pala_run_opts *o, pala_ckpt **ck, pala_ckpt_run *cr, pala_scene **sc)
+{
+    for (int i = 0; i < o->nset; i++)
+        if (strncmp(o->sets[i], "steps=", 6) && strncmp(o->sets[i], "end_time=", 9)) {
+            fprintf(stderr, "pala resume: --set '%s': a resumed run continues the same scene; only its length changes "
+                    "(--set steps=N or --set end_time=T)\n", o->sets[i]);
+            return PALA_ERR_INPUT;
+        }
+    if (pala_ckpt_read(o->resume, ck, cr, stderr)) return PALA_ERR_INPUT;
+    /* the run's overrides, less its length when a new one is given */
+    char **sets = calloc((size_t)(cr->nset + o->nset + 1), sizeof *sets);
+    if (!sets) return PALA_ERR_IO;
+    int n = 0;
+    for (int i = 0; i < cr->nset; i++)
+        if (!o->nset || (strncmp(cr->sets[i], "steps=", 6) && strncmp(cr->sets[i], "end_time=", 9))) sets[n++] = cr->sets[i];
+    for (int i = 0; i < o->nset; i++) sets[n++] = o->sets[i];
+    /* the checkpoints of this resume record these overrides (the new length with them) */
+    char **kept = calloc((size_t)n + 1, sizeof *kept);
+    for (int i = 0; kept && i < n; i++) kept[i] = strdup(sets[i]);
+    pala_ckpt_run now;
+    memset(&now, 0, sizeof now);
+    int rc = pala_scene_load(cr->scene, n, sets, sc, stderr);
+    free(sets);
+    if (rc) {
+        fprintf(stderr, "pala resume: the scene of the run, %s, no longer loads (above)\n", cr->scene);
+        for (int i = 0; kept && i < n; i++) free(kept[i]);
+        free(kept);
+        return rc;
+    }
+    if (pala_ckpt_hash_scene(&now, *sc, cr->scene, stderr)) rc = PALA_ERR_INPUT;
+    else if (now.scene_hash != cr->scene_hash)
+        fprintf(stderr, "pala resume: %s changed since the run (its checksum differs): a resume continues the scene it started; "
+                "restore the file, or rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
+    else if (now.data_hash != cr->data_hash)
+        fprintf(stderr, "pala resume: the lammps_data file of %s changed since the run; restore it, or rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
+    else if (now.settings_hash != cr->settings_hash)
+        fprintf(stderr, "pala resume: the effective settings of %s differ from the run's (another pala, or other defaults); rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
+    else if (pala_ckpt_apply(*ck, pala_scene_world(*sc), stderr)) rc = PALA_ERR_INPUT;
+    if (rc) { pala_scene_free(*sc); *sc = NULL; }
+    if (kept) {
+        pala_ckpt_run_free(cr);
+        cr->sets = kept;
+        cr->nset = n;
+    }
+    return rc;
+}
+
+int pala_run_info(const char *dir)
+{
+    pala_ckpt *ck;
+    pala_ckpt_run cr;
+    if (pala_ckpt_read(dir, &ck, &cr, stderr)) return PALA_ERR_INPUT;
+    int n;
+    double t;
+    long step;
+    pala_ckpt_where(ck, &n, &t, &step);
+    printf("%s/%s: version %d, step %ld of %ld (%s), t = %.17g s, %d grains, state hash 0x%016llx\n", dir, PALA_CKPT_FILE, PALA_CKPT_VERSION,
+           step, cr.steps, cr.status == -1 ? "finished" : cr.status == PALA_INTERRUPTED ? "interrupted" : "running", t, n,
+           (unsigned long long)pala_ckpt_state_hash(ck));
+    printf("scene %s", cr.scene);
+    for (int i = 0; i < cr.nset; i++) printf(" --set '%s'", cr.sets[i]);
+    printf("\n");
+    pala_ckpt_free(ck);
+    pala_ckpt_run_free(&cr);
+    return PALA_OK;
+}
+
 int pala_run(const pala_run_opts *o)
 {
-    pala_scene *sc;
-    int rc = pala_scene_load(o->scene, o->nset, o->sets, &sc, stderr);
-    if (rc) return rc;
+    pala_scene *sc = NULL;
+    pala_ckpt *ck = NULL;
+    pala_ckpt_run cr;   /* the run's checkpoint data: read on resume, kept up to date */
+    memset(&cr, 0, sizeof cr);
+    int rc;
+    if (o->resume) {
+        rc = resume_load(o, &ck, &cr, &sc);
+        if (rc) { pala_ckpt_free(ck); pala_ckpt_run_free(&cr); return rc; }
+    } else {
+        rc = pala_scene_load(o->scene, o->nset, o->sets, &sc, stderr);
+        if (rc) return rc;
+    }
+    const char *scene = o->resume ? cr.scene : o->scene;
     pala_world *w = pala_scene_world(sc);
+    long resumed_at = w->step;
+    if (o->resume) {
+        pala_world_prepare(w);   /* pebbles and the neighbour list of the restored state */
+        long want = pala_scene_steps(sc);
+        if (want <= w->step) {
+            fprintf(stderr, "pala resume: %s is at step %ld of %ld already%s; to extend it, give more: --set steps=N (N > %ld) or --set end_time=T\n",
+                    o->resume, w->step, want, cr.status == -1 ? " (finished)" : "", w->step);
+            pala_ckpt_free(ck); pala_ckpt_run_free(&cr); pala_scene_free(sc);
+            return PALA_ERR_INPUT;
+        }
+    }
     int nth = o->threads > 0 ? o->threads : pala_cpu_count();
     if (nth > pala_world_max_threads(w)) nth = pala_world_max_threads(w);   /* work is split by blocks of grains */
     pala_world_set_threads(w, nth);   /* results do not depend on it */
@@ -97,36 +211,52 @@ int pala_run(const pala_run_opts *o)
     char asked[48] = "";
     if (o->threads > nth) snprintf(asked, sizeof asked, " (of %d asked)", o->threads);
     char dir[4096];
-    if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
+    if (o->resume) snprintf(dir, sizeof dir, "%s", o->resume);
+    else if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
     else pala_run_default_dir(o->scene, dir, sizeof dir);
-    rc = pala_run_prepare_dir(dir, o->force, stderr);
-    if (rc) { pala_scene_free(sc); return rc; }
+    if (!o->resume) {
+        rc = pala_run_prepare_dir(dir, o->force, stderr);
+        if (rc) { pala_scene_free(sc); return rc; }
+        /* the scene's identity, so a resume continues the same scene (checkpoint.h) */
+        char *abs = realpath(o->scene, NULL);
+        snprintf(cr.scene, sizeof cr.scene, "%s", abs ? abs : o->scene);
+        free(abs);
+        cr.nset = o->nset;
+        cr.sets = calloc((size_t)o->nset + 1, sizeof *cr.sets);
+        for (int i = 0; cr.sets && i < o->nset; i++) cr.sets[i] = strdup(o->sets[i]);
+        if (!cr.sets || pala_ckpt_hash_scene(&cr, sc, o->scene, stderr)) { pala_ckpt_run_free(&cr); pala_scene_free(sc); return PALA_ERR_IO; }
+    }
     /* every file is created before any is written: one that cannot be leaves the others empty */
     FILE *fc = pala_output_fopen(dir, "control.txt");
     pala_writer_set logs;
-    if (!fc || pala_writers_open(&logs, dir, sc, w) != PALA_OK) {
+    if (!fc || (o->resume ? pala_writers_reopen(&logs, dir, sc, w, cr.offset) : pala_writers_open(&logs, dir, sc, w)) != PALA_OK) {
         if (fc) fclose(fc);
+        pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
         pala_scene_free(sc);
-        return PALA_ERR_IO;
+        return o->resume ? PALA_ERR_INPUT : PALA_ERR_IO;
     }
     fprintf(fc, "# effective control file written by pala %s\n# command:", PALA_VERSION);
     for (int i = 0; i < o->cmdc; i++) fprintf(fc, " %s", o->cmdv[i]);
     fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
     pala_scene_write(sc, fc);
     int werr = pala_output_fclose(fc, dir, "control.txt");
-    if (!o->quiet) report_templates(w);
+    if (!o->quiet && !o->resume) report_templates(w);
     if (asked[0] && !o->quiet)
         fprintf(stderr, "pala: --threads %d, but a step uses one thread per block of 256 grains: %d grains run on %d thread%s\n",
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
 
-    long steps = pala_scene_steps(sc);
-    pala_writers_start(&logs);
+    /* from here on a signal stops the run cleanly (before the first checkpoint too: the loop
+     * then stops after its first steps).  SIGHUP (a closed terminal or ssh session) stops
+     * it like SIGINT and SIGTERM */
     g_stop = 0;
-    struct sigaction sa, old_int, old_term;
+    struct sigaction sa, old_int, old_term, old_hup;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
+    sigaction(SIGHUP, &sa, &old_hup);
+    long steps = pala_scene_steps(sc), ckev = pala_scene_checkpoint_every(sc);
+    double wall0 = cr.wall;   /* wall time of the run before this resume */
     /* progress: a line every `prog` seconds (batch logs), else the terminal's line */
     double prog = o->progress;
     const char *pe = getenv("PALA_PROGRESS");
@@ -134,29 +264,65 @@ int pala_run(const pala_run_opts *o)
     int tty = !o->quiet && isatty(2) && prog <= 0;
     double t0 = pala_now(), tlast = t0, tflush = t0;
     int status = PALA_OK;
-    long s = 0;
-    while (s < steps) {
-        /* run up to the next step a writer writes (or 64 steps, for the progress line and
-         * Ctrl-C) in one call: the steps in between are chained (step.c) */
+    if (o->resume) { logs.out.energy = cr.energy; logs.out.walls = cr.walls; }
+    else if (pala_writers_start(&logs)) status = PALA_ERR_IO;
+    double overlap0 = w->worst_overlap;   /* of the initial state (energy.tsv's first row) */
+    /* a checkpoint at the start: a run stopped by a full disk can always resume */
+    if (status == PALA_OK && !o->resume) {
+        cr.steps = steps; cr.status = 0; cr.wall = 0; cr.energy = logs.out.energy; cr.walls = logs.out.walls;
+        if (pala_writers_offsets(&logs, cr.offset) || pala_ckpt_write(dir, w, &cr)) status = PALA_ERR_IO;
+    }
+    long s = w->step;
+    while (s < steps && status == PALA_OK) {
+        /* run up to the next step a writer writes or a checkpoint is due (or 64 steps, for
+         * the progress line and Ctrl-C) in one call: the steps in between are chained
+         * (step.c), with the same bits as single steps */
         long next = pala_writers_next(&logs, s, steps);
+        if (ckev > 0 && (s / ckev + 1) * ckev < next) next = (s / ckev + 1) * ckev;
         if (s + 64 < next) next = s + 64;
         long before = w->step;
         int st = pala_world_steps(w, next - s);
         s += w->step - before;
-        int last = s == steps || st != PALA_OK || g_stop;
-        pala_writers_frame(&logs, s, last);
-        if (st != PALA_OK) { status = st; break; }
-        if (g_stop) { status = PALA_INTERRUPTED; break; }
+        int stop = s == steps || st != PALA_OK || g_stop;
+        /* the frames due at step s; then, at a checkpoint, the state with the files' lengths
+         * and the statistics so far; then, at a stop, the last frames of the other writers,
+         * which a resume cuts off again (the run continues as if never stopped) */
+        if (pala_writers_frame(&logs, s, 0)) {   /* a full disk: stop now, not at the end */
+            status = PALA_ERR_IO;
+            fprintf(stderr, "pala: the run stopped at step %ld of %ld because its output could not be written\n", s, steps);
+            break;
+        }
+        if (st != PALA_OK) status = st;   /* unstable: the state is not a step's end, no checkpoint */
+        else if (g_stop) status = PALA_INTERRUPTED;
+        if (status != PALA_UNSTABLE && (stop || (ckev > 0 && s % ckev == 0))) {
+            cr.steps = steps;
+            cr.status = status == PALA_INTERRUPTED ? PALA_INTERRUPTED : s == steps ? -1 : 0;
+            cr.wall = wall0 + pala_now() - t0;
+            cr.energy = logs.out.energy;
+            cr.walls = logs.out.walls;
+            if (pala_writers_offsets(&logs, cr.offset)) {
+                status = PALA_ERR_IO;
+                fprintf(stderr, "pala: the run stopped at step %ld of %ld because its output could not be written\n", s, steps);
+            } else if (pala_ckpt_write(dir, w, &cr)) {
+                status = PALA_ERR_IO;
+                fprintf(stderr, "pala: the run stopped at step %ld of %ld because its checkpoint could not be written\n", s, steps);
+            }
+        }
+        if (stop && status != PALA_ERR_IO && pala_writers_frame_rest(&logs, s)) {
+            status = PALA_ERR_IO;
+            fprintf(stderr, "pala: the last frames at step %ld could not be written\n", s);
+        }
+        if (stop) break;
         double tn = pala_now();
         if (tn - tflush > 1.0) { pala_writers_flush(&logs); tflush = tn; }
         if (prog > 0 && tn - tlast >= prog) {
-            double rate = (double)s / (tn - t0);
+            double rate = (double)(s - resumed_at) / (tn - t0);
             fprintf(stderr, "pala: %s: step %ld of %ld (%.1f%%), t = %.6g s, %.0f s elapsed, %.3g steps/s, ETA %.0f s\n", dir, s, steps,
                     100.0 * (double)s / (double)steps, (double)s * w->dt, tn - t0, rate, (double)(steps - s) / rate);
             tlast = tn;
         }
         if (tty && tn - tlast > 0.5) {
-            double rate = (double)s / (tn - t0);
+            double rate = (double)(s - resumed_at) / (tn - t0);
             fprintf(stderr, "\r%5.1f%%  step %ld/%ld  %.3g steps/s  ETA %.0f s   ", 100.0 * (double)s / (double)steps, s, steps, rate, (double)(steps - s) / rate);
             tlast = tn;
         }
@@ -165,37 +331,45 @@ int pala_run(const pala_run_opts *o)
     if (tty) fprintf(stderr, "\r%*s\r", 70, "");
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
     werr |= pala_writers_close(&logs);
     const pala_energy_stats *es = &logs.out.energy;
-    double gsps = wall > 0 ? (double)w->n * (double)w->step / wall : 0;
+    int unhealthy = !(es->max_abs_bal <= PALA_BALANCE_WARN);   /* NaN too */
+    if (unhealthy && status != PALA_UNSTABLE) balance_warning(w, es->max_abs_bal);
+    double gsps = wall > 0 ? (double)w->n * (double)(w->step - resumed_at) / wall : 0;
     /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md) */
     FILE *fs = pala_output_fopen(dir, "summary.tsv");
     if (fs) {
         const char *k, *v;
         fprintf(fs, "scene");
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", k);
-        fprintf(fs, "\tstatus\texit_code\tsteps\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\n");
-        fprintf(fs, "%s", o->scene);
+        fprintf(fs, "\tstatus\texit_code\tsteps_done\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\tmax_abs_dE_bal_rel\twarning\n");
+        fprintf(fs, "%s", o->resume ? scene : o->scene);
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
-        const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : "interrupted";
-        fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\n", sn, status, w->step, pala_output_time(w), wall, gsps,
-                es->initial, es->final, es->min, es->max, es->max_abs_rel, w->diss);
+        const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : status == PALA_ERR_IO ? "io_error" : "interrupted";
+        fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\t%.6g\t%s\n", sn, status, w->step, pala_output_time(w),
+                wall0 + wall, gsps, es->initial, es->final, es->min, es->max, es->max_abs_rel, w->diss, es->max_abs_bal,
+                unhealthy ? "energy_balance" : "-");
         werr |= pala_output_fclose(fs, dir, "summary.tsv");
     } else werr = 1;
     if (status == PALA_UNSTABLE) {
         fprintf(stderr, "pala: run stopped as unstable: %s\n", w->why[0] ? w->why : "runaway overlap; reduce dt");
-        if (w->step <= 1)   /* no time step is small enough for grains that start inside each other */
+        if (w->step <= 1 && overlap0 > 0.5 * w->max_overlap)   /* no time step is small enough for grains that start inside each other */
             fprintf(stderr, "pala: this happened at the first step, so the initial state probably overlaps already: "
                     "check the 'at' lines of placement = list groups (or the grains of lammps_data) for grains "
                     "closer than their radii allow; a smaller dt will not fix that\n");
         fprintf(stderr, "pala: logs up to step %ld are in %s/\n", w->step, dir);
     }
     else if (status == PALA_INTERRUPTED)
-        fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/\n", w->step, steps, dir);
+        fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/; continue with: pala resume %s\n", w->step, steps, dir, dir);
+    else if (status == PALA_ERR_IO)
+        fprintf(stderr, "pala: once there is room again, continue from the last checkpoint with: pala resume %s\n", dir);
     if (!o->quiet || status != PALA_OK)
-        printf("%s: %ld steps, %d grains, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g -> %s/\n",
-               o->scene, w->step, w->n, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, dir);
+        printf("%s: %ld steps%s, %d grains, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g, max |dE_bal_rel| %.3g -> %s/\n",
+               scene, w->step, o->resume ? " (resumed)" : "", w->n, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, es->max_abs_bal, dir);
     pala_scene_free(sc);
+    pala_ckpt_free(ck);
+    pala_ckpt_run_free(&cr);
     if (werr && status == PALA_OK) status = PALA_ERR_IO;   /* e.g. a full disk: never a silent success */
     return status;
 }

@@ -14,10 +14,13 @@ typedef struct pala_run_opts {
     int nset;                /* overrides KEY=VALUE */
     char **sets;
     int cmdc; char **cmdv;   /* the command line, recorded in the folder */
+    const char *resume;      /* pala resume: the run folder to continue (scene and outdir unused) */
 } pala_run_opts;
 
 /* Returns the exit code (enum pala_status). */
 int pala_run(const pala_run_opts *o);
+/* pala resume RUN --info: what the run's checkpoint holds (exit code). */
+int pala_run_info(const char *dir);
 /* Default output folder of a scene: basename without extension + ".run". */
 void pala_run_default_dir(const char *scene, char *buf, size_t len);
 /* Prepare an output folder: create it, or refuse one that holds results unless force. */

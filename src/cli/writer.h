@@ -14,6 +14,7 @@ typedef struct pala_energy_stats {
     long rows;                         /* rows written so far */
     double initial, final, min, max;   /* J */
     double final_rel, max_abs_rel;     /* dE_rel of the last row, largest |dE_rel| */
+    double max_abs_bal;                /* largest |dE_bal_rel|: the health of the run */
 } pala_energy_stats;
 
 /* The momentum columns of walls.tsv at its previous row, for the mean pressures over the
@@ -58,18 +59,33 @@ typedef struct pala_writer_set {
     pala_output out;
     FILE *f[PALA_MAX_WRITERS];
     long every[PALA_MAX_WRITERS];
+    double flushed[PALA_MAX_WRITERS];   /* pala_now() of each file's last flush */
 } pala_writer_set;
 
 /* Create every writer's file in dir (and the folder of a file named "sub/file").  If one cannot be created, says so on stderr,
  * closes the others and returns PALA_ERR_IO; the headers are not written yet. */
 int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w);
-/* The headers, and the frames of step 0. */
-void pala_writers_start(pala_writer_set *ws);
+/* The headers, and the frames of step 0.  Like pala_writers_frame, returns nonzero after
+ * saying on stderr which file could not be written. */
+int pala_writers_start(pala_writer_set *ws);
 /* The first step after s at which a writer writes, or end if none does before it. */
 long pala_writers_next(const pala_writer_set *ws, long s, long end);
-/* A frame of every writer whose cadence falls on step s, or of all when last is set. */
-void pala_writers_frame(pala_writer_set *ws, long s, int last);
+/* A frame of every writer whose cadence falls on step s, or of all when last is set.  Each
+ * file written is checked at once, and flushed if its last flush is 20 ms old (a frame
+ * larger than the buffer is written at once anyway): returns nonzero, after saying on
+ * stderr which file failed and why (a full disk), if one could not be written. */
+int pala_writers_frame(pala_writer_set *ws, long s, int last);
 void pala_writers_flush(pala_writer_set *ws);
+/* At a stop: the frames of the writers whose cadence does not fall on step s (those that do
+ * wrote with pala_writers_frame), checked like it. */
+int pala_writers_frame_rest(pala_writer_set *ws, long s);
+/* Flush every file and give the bytes written to each so far; nonzero (after a message) if
+ * a file could not be written. */
+int pala_writers_offsets(pala_writer_set *ws, long *off);
+/* pala resume: open the files of dir again, cut each to off[i] bytes (what it held at the
+ * checkpoint) and append from there; no headers.  PALA_ERR_IO, with a message, if one is
+ * missing or shorter. */
+int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off);
 /* Close every file; returns nonzero (and says which on stderr) if one failed. */
 int pala_writers_close(pala_writer_set *ws);
 

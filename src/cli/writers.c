@@ -1,6 +1,7 @@
 /* writers.c: the writers of a run folder (writer.h) and the functions that drive them.
  * Each format is described in docs/output-formats.md; the bytes written here are that
  * format, so a change to them is a change of the documented format. */
+#define _DEFAULT_SOURCE   /* ftruncate */
 #include "writer.h"
 #include "export.h"
 #include <errno.h>
@@ -19,6 +20,7 @@ double pala_output_time(const pala_world *w)
     double t = (double)w->step * w->dt;
     return fabs(w->t - t) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t;
 }
+#include <unistd.h>
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
@@ -38,7 +40,7 @@ static void energy_frame(FILE *f, pala_output *o)
     pala_world *w = o->w;
     pala_energy_stats *es = &o->energy;
     pala_energy e = pala_world_energy(w);
-    if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = 0; }
+    if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = es->max_abs_bal = 0; }
     double den = es->initial != 0 ? fabs(es->initial) : 1.0;   /* dE_rel of E_total(0) = 0: per joule */
     double rel = (e.total - es->initial) / den;
     int terms = pala_world_energy_terms(w);
@@ -46,6 +48,7 @@ static void energy_frame(FILE *f, pala_output *o)
     if (e.total < es->min) es->min = e.total;
     if (e.total > es->max) es->max = e.total;
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
+    if (fabs(bal) > es->max_abs_bal || bal != bal) es->max_abs_bal = fabs(bal);
     es->final = e.total;
     es->final_rel = rel;
     fprintf(f, "%ld\t%.17g\t%.16g\t%.16g\t%.16g\t%.16g\t", w->step, pala_output_time(w), e.kin, e.rot, e.contact, e.field);
@@ -259,10 +262,33 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
     return PALA_OK;
 }
 
-void pala_writers_start(pala_writer_set *ws)
+/* Check file i after a frame, flushing it if its last flush is 20 ms old (or always with
+ * force): a write error (a full disk) is reported at once.  A flush per frame would cost
+ * a system call per row of a small fast scene. */
+static int checked_flush(pala_writer_set *ws, int i, int force)
 {
+    double now = force ? 0 : pala_now();
+    if (force || now - ws->flushed[i] >= 0.02) {
+        if (fflush(ws->f[i]) != 0) errno = errno ? errno : EIO;
+        ws->flushed[i] = force ? pala_now() : now;
+    }
+    if (!ferror(ws->f[i])) return 0;
+    fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, pala_writers[i].file, strerror(errno));
+    return 1;
+}
+
+static int checked(pala_writer_set *ws, int i) { return checked_flush(ws, i, 0); }
+
+int pala_writers_start(pala_writer_set *ws)
+{
+    int bad = 0;
     for (int i = 0; i < NWRITERS; i++) if (ws->f[i]) pala_writers[i].open(ws->f[i], &ws->out);
-    for (int i = 0; i < NWRITERS; i++) if (ws->f[i]) pala_writers[i].frame(ws->f[i], &ws->out);
+    for (int i = 0; i < NWRITERS && !bad; i++) {
+        if (!ws->f[i]) continue;   /* a writer not asked for */
+        pala_writers[i].frame(ws->f[i], &ws->out);
+        bad = checked(ws, i);
+    }
+    return bad;
 }
 
 long pala_writers_next(const pala_writer_set *ws, long s, long end)
@@ -275,10 +301,14 @@ long pala_writers_next(const pala_writer_set *ws, long s, long end)
     return next;
 }
 
-void pala_writers_frame(pala_writer_set *ws, long s, int last)
+int pala_writers_frame(pala_writer_set *ws, long s, int last)
 {
     for (int i = 0; i < NWRITERS; i++)
-        if (ws->f[i] && (last || (ws->every[i] > 0 && s % ws->every[i] == 0))) pala_writers[i].frame(ws->f[i], &ws->out);
+        if (ws->f[i] && (last || (ws->every[i] > 0 && s % ws->every[i] == 0))) {
+            pala_writers[i].frame(ws->f[i], &ws->out);
+            if (checked(ws, i)) return 1;
+        }
+    return 0;
 }
 
 void pala_writers_flush(pala_writer_set *ws)
@@ -297,4 +327,55 @@ int pala_writers_close(pala_writer_set *ws)
     }
     if (ws->out.view) { pala_traj_close(ws->out.view); free(ws->out.view); ws->out.view = NULL; }
     return bad;
+}
+
+/* ---- continuing a run (pala resume) ------------------------------------------------------ */
+
+int pala_writers_frame_rest(pala_writer_set *ws, long s)
+{
+    for (int i = 0; i < NWRITERS; i++)
+        if (ws->f[i] && !(ws->every[i] > 0 && s % ws->every[i] == 0)) {
+            pala_writers[i].frame(ws->f[i], &ws->out);
+            if (checked(ws, i)) return 1;
+        }
+    return 0;
+}
+
+int pala_writers_offsets(pala_writer_set *ws, long *off)
+{
+    for (int i = 0; i < NWRITERS; i++) {
+        off[i] = -1;   /* a writer not asked for */
+        if (!ws->f[i]) continue;
+        if (checked_flush(ws, i, 1)) return 1;
+        off[i] = ftell(ws->f[i]);
+    }
+    return 0;
+}
+
+int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off)
+{
+    memset(ws, 0, sizeof *ws);
+    ws->out.w = w;
+    ws->out.dir = dir;
+    for (int i = 0; i < NWRITERS; i++) {
+        char p[4096 + 64];
+        snprintf(p, sizeof p, "%s/%s", dir, pala_writers[i].file);
+        ws->every[i] = pala_writers[i].every(sc);
+        if (ws->every[i] < 0) continue;   /* not asked for: no file */
+        FILE *f = fopen(p, "r+");
+        int bad = !f;
+        const char *why = bad ? strerror(errno) : NULL;
+        if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
+        /* anything after the checkpoint's bytes (the last frames of a stop, a line cut by a
+         * kill) is cut off, then the run appends as if it had never stopped */
+        if (!bad && (fflush(f) != 0 || ftruncate(fileno(f), off[i]) != 0 || fseek(f, off[i], SEEK_SET) != 0)) { bad = 1; why = strerror(errno); }
+        if (bad) {
+            fprintf(stderr, "pala resume: cannot continue %s: %s\n", p, why);
+            if (f) fclose(f);
+            while (i-- > 0) if (ws->f[i]) fclose(ws->f[i]);
+            return PALA_ERR_IO;
+        }
+        ws->f[i] = f;
+    }
+    return PALA_OK;
 }

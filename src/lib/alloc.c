@@ -3,6 +3,7 @@
 #include "pala/pala.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 static void nomem_default(size_t n)
 {
@@ -23,4 +24,10 @@ void *pala_xrealloc(void *p, size_t n)
         abort();   /* a handler must not return: there is nothing to continue with */
     }
     return q;
+}
+
+size_t pala_memory_size(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (size_t)pages * (size_t)size : 0;
 }

@@ -132,6 +132,10 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(TOP, membrane_material, NAME, NULL, "-", 0, 0, AT(pala_top_keys, membrane_material),
         .ref = PALA_S_MATERIAL,
         .doc = "material of the membrane's bars (required with a membrane)"),
+    KEY(TOP, max_memory, REAL, "0", "bytes", 0, 1e18, AT(pala_top_keys, max_memory),
+        .doc = "memory a scene may ask for (estimated before placing grains); 0: the machine's physical memory"),
+    KEY(TOP, checkpoint_every, INT, "0", "steps", 0, 1e15, AT(pala_top_keys, checkpoint_every),
+        .doc = "write the run's checkpoint (checkpoint.bin, for pala resume) every this many steps; 0: only when the run stops"),
     /* ---- [material NAME], eq. (52) ---- */
     KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
         .doc = "mass density rho"),

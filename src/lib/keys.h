@@ -36,6 +36,7 @@ enum pala_key {
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
     PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
     PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
+    PALA_KEY_max_memory, PALA_KEY_checkpoint_every,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity,
@@ -73,6 +74,8 @@ typedef struct pala_top_keys {
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
     const char *membrane_material;   /* name of the [material] section of the membrane's bars */
+    double max_memory;           /* bytes a scene may ask for; 0: the machine's memory */
+    long checkpoint_every;       /* steps between checkpoints of a run; 0: at the stop only */
 } pala_top_keys;
 
 /* [material NAME] fills a pala_material (pala.h). */
@@ -163,5 +166,8 @@ int pala_key_reals(const char *txt, double *out, int max, int *n);
  * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,
  * pala_group_keys), or NULL if it has no such section.  For the tests. */
 void *pala_scene_keys(pala_scene *s, int kind, const char *name);
+/* scene.c: read FILE and the overrides and check every value, without building a world
+ * (the fuzz target of the parser, tests/fuzz/).  Messages to err; PALA_OK or PALA_ERR_INPUT. */
+int pala_scene_parse(const char *path, int nset, char **sets, FILE *err);
 
 #endif

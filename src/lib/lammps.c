@@ -116,9 +116,13 @@ static int read_file(const char *path, lfile *L, int header_only, char *err, siz
                 int ax = w1[0] - 'x';
                 if (ax < 0 || ax > 2) continue;
                 L->box[2 * ax] = lo; L->box[2 * ax + 1] = hi; L->havebox |= 1 << ax;
+                if (!(isfinite(lo) && isfinite(hi) && lo < hi)) { rc = fail(err, errlen, "%s:%d: '%s %s' must be two finite numbers, the first below the second", path, line, w1, w2); break; }
             } else {
                 long cnt;
-                if (sscanf(p, "%ld %15s", &cnt, w1) == 2 && !strcmp(w1, "atoms")) natoms = cnt;
+                if (sscanf(p, "%ld %15s", &cnt, w1) == 2 && !strcmp(w1, "atoms")) {
+                    if (cnt < 1) { rc = fail(err, errlen, "%s:%d: '%ld atoms': the count must be positive", path, line, cnt); break; }
+                    natoms = cnt;
+                }
             }
             continue;
         }
@@ -130,6 +134,17 @@ static int read_file(const char *path, lfile *L, int header_only, char *err, siz
             int k = sscanf(p, "%ld %d %lf %lf %lf %lf %lf %d %d %d", &a.id, &it, &d, &a.rho, &a.x.x, &a.x.y, &a.x.z, &ix, &iy, &iz);
             if (k != 7 && k != 10) { rc = fail(err, errlen, "%s:%d: expected 'id type diameter density x y z' (atom_style sphere)", path, line); break; }
             if (!(d > 0) || !isfinite(d)) { rc = fail(err, errlen, "%s:%d: atom %ld has diameter %g; pala needs spheres of positive diameter", path, line, a.id, d); break; }
+            if (!(a.rho > 0) || !isfinite(a.rho)) { rc = fail(err, errlen, "%s:%d: atom %ld has density %g; expected a positive number", path, line, a.id, a.rho); break; }
+            if (!isfinite(a.x.x) || !isfinite(a.x.y) || !isfinite(a.x.z)) { rc = fail(err, errlen, "%s:%d: atom %ld has coordinates %g %g %g; expected finite numbers", path, line, a.id, a.x.x, a.x.y, a.x.z); break; }
+            if (L->havebox == 7) {   /* inside the box, up to its diameter (LAMMPS may write an atom just past a face) */
+                const double q[3] = {a.x.x, a.x.y, a.x.z};
+                for (int ax = 0; ax < 3 && !rc; ax++)
+                    if (q[ax] < L->box[2 * ax] - d || q[ax] > L->box[2 * ax + 1] + d)
+                        rc = fail(err, errlen, "%s:%d: atom %ld at %c = %g lies outside the box (%c from %g to %g); fix the coordinates or the box",
+                                  path, line, a.id, "xyz"[ax], q[ax], "xyz"[ax], L->box[2 * ax], L->box[2 * ax + 1]);
+                if (rc) break;
+            }
+            if (abs(ix) > 1000000 || abs(iy) > 1000000 || abs(iz) > 1000000) { rc = fail(err, errlen, "%s:%d: atom %ld has image flags %d %d %d; expected small integers", path, line, a.id, ix, iy, iz); break; }
             if (ix || iy || iz) {
                 a.x.x += ix * (L->box[1] - L->box[0]);
                 a.x.y += iy * (L->box[3] - L->box[2]);
@@ -150,6 +165,10 @@ static int read_file(const char *path, lfile *L, int header_only, char *err, siz
                 rc = fail(err, errlen, "%s:%d: expected %s", path, line, sect == 2 ? "'id vx vy vz wx wy wz'" : "'id molecule'");
                 break;
             }
+            if (sect == 2)
+                for (int c = 0; c < 6 && !rc; c++)
+                    if (!isfinite(v[c]) || fabs(v[c]) > 1e12) rc = fail(err, errlen, "%s:%d: atom %ld: velocity %g; expected a finite number (m/s, 1/s)", path, line, id, v[c]);
+            if (rc) break;
             atom *a = find_atom(L->a, L->n, id);
             if (!a) { rc = fail(err, errlen, "%s:%d: no atom with id %ld in Atoms", path, line, id); break; }
             if (sect == 2) { a->v = pala_v(v[0], v[1], v[2]); a->om = pala_v(v[3], v[4], v[5]); }
@@ -284,7 +303,7 @@ int pala_lammps_import(pala_world *w, const char *path, int mat, long mc_samples
     if (rc) { free(L.a); return rc; }
     double rho = w->mat[mat].rho;
     for (long i = 0; i < L.n; i++)
-        if (fabs(L.a[i].rho - rho) > 1e-9 * rho) {
+        if (!(fabs(L.a[i].rho - rho) <= 1e-9 * rho)) {
             rc = fail(err, errlen, "%s:%d: atom %ld has density %g but material %s has density %g; "
                       "pala takes the mass from the material: make them agree", path, L.a[i].line, L.a[i].id, L.a[i].rho, w->mat[mat].name, rho);
             free(L.a);

@@ -20,6 +20,7 @@
 #include "grain.h"
 #include "threads.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,7 +80,13 @@ static void sort_row(int *a, int n)
  * increasing order. */
 typedef struct cellgrid { double inv; pala_vec3 lo; long nx, ny, nz; int dense; int nbucket; } cellgrid;
 
-static inline long cell_of(const cellgrid *g, double x, double lo) { return (long)floor((x - lo) * g->inv); }
+/* The cell of coordinate x; clamped, so a position far out of range (a run gone unstable:
+ * nlist_build says so) never converts out of the range of long. */
+static inline long cell_of(const cellgrid *g, double x, double lo)
+{
+    double c = floor((x - lo) * g->inv);
+    return c < 1e15 && c > -1e15 ? (long)c : c < 0 ? -1000000000000000L : 1000000000000000L;   /* NaN: the top */
+}
 
 static inline int bucket(const cellgrid *g, long ix, long iy, long iz)
 {
@@ -185,15 +192,25 @@ static void nlist_build(pala_world *w)
     }
     /* the grid: dense over the bounding box if it has at most 2 cells per pebble */
     pala_vec3 lo = n ? peb_pos(w, 0) : pala_v(0, 0, 0), hi = lo;
-    for (int p = 1; p < n; p++) {
+    int finite = 1;
+    for (int p = 0; p < n; p++) {
         pala_vec3 x = peb_pos(w, p);
+        finite &= isfinite(x.x) && isfinite(x.y) && isfinite(x.z);
         lo = pala_v(fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z));
         hi = pala_v(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
     }
     double ext[3] = {floor((hi.x - lo.x) * inv) + 1, floor((hi.y - lo.y) * inv) + 1, floor((hi.z - lo.z) * inv) + 1};
+    /* positions beyond any sane range (1e12 cells across, or not finite): the run is
+     * unstable, the step says so (the cells are still built, clamped) */
+    nl->bad = !finite || !(ext[0] < 1e12 && ext[1] < 1e12 && ext[2] < 1e12);
+    if (nl->bad && !w->why[0])
+        snprintf(w->why, sizeof w->why,
+                 "grains left any sane range at t = %.6g s (step %ld): pebbles spread over %.3g m, %.3g cells of the "
+                 "neighbour search; the time step is far too large for the velocities and forces: reduce dt",
+                 w->t, w->step, fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z), fmax(fmax(ext[0], ext[1]), ext[2]));
     double ncell = ext[0] * ext[1] * ext[2];
     nl->glo = lo;
-    nl->dense = ncell <= 2.0 * n + 16;
+    nl->dense = !nl->bad && ncell <= 2.0 * n + 16;
     int nb;
     if (nl->dense) {
         nl->gn[0] = (long)ext[0]; nl->gn[1] = (long)ext[1]; nl->gn[2] = (long)ext[2];

@@ -25,6 +25,7 @@ typedef struct pala_nlist {
     long maxrow;           /* room a row may need */
     int nalloc;            /* pebble count the per-pebble arrays are sized for */
     long builds;           /* number of rebuilds so far; 0 forces a rebuild */
+    int bad;               /* the last build found positions out of any sane range (w->why) */
     struct nl_rows { int *buf; long cap, n; } *rows;   /* per thread: rows being built */
     int nrows;
 } pala_nlist;

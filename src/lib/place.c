@@ -15,9 +15,16 @@
 /* A growable spatial hash of the grains placed so far (cells of edge 2 r_max). */
 typedef struct phash { int *head, *next; int nb; double inv; } phash;
 
+/* floor(u) as a cell index, clamped so the conversion is defined for any u */
+static long cell(double u)
+{
+    u = floor(u);
+    return u > -1e15 && u < 1e15 ? (long)u : u < 0 ? -1000000000000000L : 1000000000000000L;
+}
+
 static unsigned phash_key(const phash *h, pala_vec3 x, int dx, int dy, int dz)
 {
-    long c[3] = {(long)floor(x.x * h->inv) + dx, (long)floor(x.y * h->inv) + dy, (long)floor(x.z * h->inv) + dz};
+    long c[3] = {cell(x.x * h->inv) + dx, cell(x.y * h->inv) + dy, cell(x.z * h->inv) + dz};
     unsigned long k = (unsigned long)c[0] * 73856093ul ^ (unsigned long)c[1] * 19349663ul ^ (unsigned long)c[2] * 83492791ul;
     return (unsigned)(k & (unsigned long)(h->nb - 1));
 }
@@ -110,6 +117,48 @@ static pala_vec3 random_rotation(pala_rng *rng, int dim)
     }
 }
 
+/* Refuses at once a region that cannot hold the group: no feasible centre at all (the
+ * region outside the container, or a grain wider than it), more grains than lattice sites,
+ * or bounding spheres of more volume than a random packing fills (0.64 of the box of
+ * feasible centres, grown by the bounding radius).  Random placement could otherwise try
+ * for a long time, and a lattice walk through a huge empty range. */
+static int room_check(const pala_world *w, const pala_group *g, char *err, size_t errlen)
+{
+    double R = 0;
+    for (int t = g->tfirst; t < g->tfirst + (g->tcount > 0 ? g->tcount : 1); t++) R = fmax(R, w->tmpl[t].bound_radius);
+    double lo[3], hi[3];
+    sample_box(w, g, R, lo, hi);
+    int dims = w->dim == 2 ? 2 : 3;
+    for (int a = 0; a < dims; a++)
+        if (!(lo[a] <= hi[a])) {
+            snprintf(err, errlen, "no room for one grain: in %c the centres of grains of bounding radius %.4g m would have to lie between "
+                     "%.4g and %.4g m (the region and the container, less that radius); enlarge the region or container, or make the grains smaller",
+                     "xyz"[a], R, lo[a], hi[a]);
+            return -1;
+        }
+    if (g->placement == PALA_PLACE_LATTICE) {
+        double rmax = 0;
+        for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+        double sp = g->spacing > 0 ? g->spacing : 2.02 * rmax, sites = 1;
+        for (int a = 0; a < dims; a++) sites *= floor((hi[a] - lo[a]) / sp) + 1;
+        if ((double)g->count > sites) {
+            snprintf(err, errlen, "the lattice (spacing %.4g m) has at most %.0f sites in the region, fewer than count = %ld; "
+                     "lower count or lattice_spacing, or enlarge the region or container", sp, sites, g->count);
+            return -1;
+        }
+        return 0;
+    }
+    double vol = 1, vg = dims == 2 ? PALA_PI * R * R : 4.0 / 3.0 * PALA_PI * R * R * R;
+    for (int a = 0; a < dims; a++) vol *= hi[a] - lo[a] + 2 * R;
+    if ((double)g->count * vg > 0.64 * vol) {
+        snprintf(err, errlen, "%ld grains of bounding radius %.4g m need %.3g m^%d without overlap, more than a random packing fills of the "
+                 "region (%.3g m^%d); lower count, enlarge the region or container, or use placement = lattice",
+                 g->count, R, (double)g->count * vg / 0.64, dims, vol, dims);
+        return -1;
+    }
+    return 0;
+}
+
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
 {
     double rmax = 0;
@@ -117,7 +166,7 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
     phash h;
     long total = w->n + g->count;
     h.nb = 16;
-    while (h.nb < 2 * total) h.nb *= 2;
+    while (h.nb < 2 * total && h.nb < (1 << 30)) h.nb *= 2;
     h.head = pala_xrealloc(NULL, (size_t)h.nb * sizeof(int));
     h.next = pala_xrealloc(NULL, (size_t)total * sizeof(int));
     h.inv = 1.0 / (2 * rmax);
@@ -128,6 +177,8 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
     double lo[3], hi[3];
     long site[3] = {0, 0, 0};
     int done_sites = 0;
+    long visits = 0, maxvisits = 1000000 + 100 * g->count;   /* sites outside a slab or cavity */
+    if (g->placement != PALA_PLACE_LIST && g->count > 0 && room_check(w, g, err, errlen)) goto fail;
     while (placed < g->count) {
         int tmpl = g->tcount <= 1 ? g->tfirst
                  : g->random_variant ? g->tfirst + (int)(pala_rng_uniform(rng) * g->tcount) % g->tcount
@@ -166,9 +217,12 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
             sample_box(w, g, R, lo, hi);
             int ok = 0;
             while (!ok && !done_sites) {
+                if (++visits > maxvisits) { done_sites = 1; break; }
                 x = pala_v(lo[0] + s * (double)site[0], lo[1] + s * (double)site[1], lo[2] + s * (double)site[2]);
-                if (x.x > hi[0]) { site[0] = 0; site[1]++; continue; }
-                if (x.y > hi[1]) { site[1] = 0; site[2]++; continue; }
+                /* a row or layer that has no site at its start is past the end: so an
+                 * empty range (lo > hi) ends the loop at once */
+                if (x.x > hi[0]) { if (site[0] == 0) { done_sites = 1; break; } site[0] = 0; site[1]++; continue; }
+                if (x.y > hi[1]) { if (site[1] == 0) { done_sites = 1; break; } site[1] = 0; site[2]++; continue; }
                 if (x.z > hi[2] || !isfinite(x.x + x.y + x.z)) { done_sites = 1; break; }
                 site[0]++;
                 ok = feasible(w, g, x, R) && !phash_hits(&h, w, x, R);

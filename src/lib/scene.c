@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 typedef struct section {
@@ -235,40 +236,93 @@ static entry *find_entry(const pala_scene *s, int sect, int key)
     return NULL;
 }
 
+/* One line of f into buf (at most len - 2 characters and the newline): its length, -1 at
+ * the end of the file, -2 if it is too long, -3 if it holds a NUL byte or another byte no
+ * text file has (a binary file). */
+static int get_line(FILE *f, char *buf, int len)
+{
+    int n = 0, c, bin = 0;
+    while ((c = getc(f)) != EOF) {
+        if (c == 0 || (c < 32 && c != '\n' && c != '\t' && c != '\r' && c != '\f' && c != '\v')) bin = 1;
+        if (n < len - 1) buf[n] = (char)(c ? c : ' ');
+        n++;
+        if (c == '\n') break;
+    }
+    if (c == EOF && n == 0) return -1;
+    if (bin) return -3;
+    if (n > len - 1) return -2;
+    buf[n] = 0;
+    return n;
+}
+
+/* The closest section kind to a misspelt word, or NULL. */
+static const char *close_section(const char *w)
+{
+    const char *best = NULL;
+    int bd = 99;
+    for (int k = 1; k < PALA_S_N; k++) {
+        int d = edit_distance(w, pala_sect_names[k]);
+        if (d < bd) { bd = d; best = pala_sect_names[k]; }
+    }
+    return bd <= 1 + (int)strlen(w) / 4 ? best : NULL;
+}
+
 static int read_file(pala_scene *s)
 {
+    struct stat st;
+    if (stat(s->path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(s->err, "%s: is a folder, not a control file; give a control file such as examples/settling-box.txt\n", s->path);
+        return -1;
+    }
     FILE *f = fopen(s->path, "r");
     if (!f) { fprintf(s->err, "%s: cannot open: %s\n", s->path, strerror(errno)); return -1; }
     char buf[4096];
-    int line = 0, cur = add_section(s, PALA_S_TOP, "", 0), bad = 0;
-    while (fgets(buf, sizeof buf, f)) {
+    int line = 0, cur = add_section(s, PALA_S_TOP, "", 0), bad = 0, n;
+    int skip = 0;   /* after a bad section header: its keys are not checked (no follow-on errors) */
+    while ((n = get_line(f, buf, (int)sizeof buf)) != -1) {
         line++;
-        if (!strchr(buf, '\n') && !feof(f)) {
+        if (n == -2) {
             emsg(s, line, NULL, "line longer than %d characters; split it", (int)sizeof buf - 2);
             fclose(f);
             return -1;
         }
-        char *hash = strchr(buf, '#');
+        if (n == -3) {
+            emsg(s, line, NULL, "a NUL byte or another control character: this is a binary file, not a control file (text, 'key = value' lines)");
+            fclose(f);
+            return -1;
+        }
+        char *p0 = buf;
+        if (line == 1 && !memcmp(p0, "\xef\xbb\xbf", 3)) p0 += 3;   /* a UTF-8 byte-order mark */
+        char *hash = strchr(p0, '#');
         if (hash) *hash = 0;
-        char *p = trim(buf);
+        char *p = trim(p0);
         if (!*p) continue;
         if (*p == '[') {
             char *close = strchr(p, ']');
             char kindw[32] = "", name[64] = "", extra[8] = "";
+            skip = 1;
             if (!close || trim(close + 1)[0]) { emsg(s, line, NULL, "expected a section header like [material NAME]"); bad = 1; continue; }
             *close = 0;
             int nw = sscanf(p + 1, "%31s %63s %7s", kindw, name, extra);
             int kind = -1;
             for (int k = 1; k < PALA_S_N; k++)
                 if (!strcmp(kindw, pala_sect_names[k])) kind = k;
-            if (kind < 0) { emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME] or [group NAME]", kindw); bad = 1; continue; }
+            if (kind < 0) {
+                const char *c = close_section(kindw);
+                if (c) emsg(s, line, NULL, "unknown section [%s]: did you mean [%s %s]?", kindw, c, name[0] ? name : "NAME");
+                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME] or [group NAME]", kindw);
+                bad = 1;
+                continue;
+            }
             if (nw != 2) { emsg(s, line, NULL, "section [%s] needs one name, e.g. [%s %s1]", kindw, kindw, kindw); bad = 1; continue; }
             if (strlen(name) > 31 || strchr(name, '.') || strchr(name, '=')) { emsg(s, line, NULL, "section name '%s': use at most 31 characters, no '.' or '='", name); bad = 1; continue; }
             int prev = find_section(s, kind, name);
             if (prev >= 0) { emsg(s, line, NULL, "[%s %s] is defined twice (first at line %d); rename one", kindw, name, s->sec[prev].line); bad = 1; continue; }
             cur = add_section(s, kind, name, line);
+            skip = 0;
             continue;
         }
+        if (skip) continue;
         char *eq = strchr(p, '=');
         if (!eq) { emsg(s, line, NULL, "expected 'key = value', got '%s'", p); bad = 1; continue; }
         *eq = 0;
@@ -284,7 +338,9 @@ static int read_file(pala_scene *s)
         PALA_GROW(s->ent, s->nent + 1);
         s->ent[s->nent++] = (entry){cur, k, xstrdup(val), line, NULL};
     }
+    int rerr = ferror(f);
     fclose(f);
+    if (rerr) { fprintf(s->err, "%s: cannot read: %s\n", s->path, strerror(errno)); return -1; }
     if (line == 0 && !bad) { fprintf(s->err, "%s: the file is empty; see examples/ for control files\n", s->path); bad = 1; }
     return bad ? -1 : 0;
 }
@@ -296,11 +352,12 @@ static int apply_override(pala_scene *s, char *set)
     if (!eq) { emsg(s, 0, set, "expected KEY=VALUE, e.g. --set dt=1e-6"); return -1; }
     char key[160];
     size_t kl = (size_t)(eq - set);
-    if (kl >= sizeof key) kl = sizeof key - 1;
+    if (kl >= sizeof key) { emsg(s, 0, set, "the key is longer than %d characters; no key is that long", (int)sizeof key - 1); return -1; }
     memcpy(key, set, kl);
     key[kl] = 0;
     char *kk = trim(key);
     char val[1024];
+    if (strlen(eq + 1) >= sizeof val) { emsg(s, 0, set, "the value is longer than %d characters; put long values in the control file", (int)sizeof val - 1); return -1; }
     snprintf(val, sizeof val, "%s", eq + 1);
     char *v = trim(val);
     int sect = 0;
@@ -457,8 +514,9 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         if (rr[0] > rr[1]) { SERR(s, i, PALA_KEY_component_radius, "'component_radius': the least (%g) exceeds the largest (%g)", rr[0], rr[1]); return -1; }
         if (nn[0] != floor(nn[0]) || nn[1] != floor(nn[1])) { SERR(s, i, PALA_KEY_components, "'components': expected two integers (least and most)"); return -1; }
         pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], gk->spread};
+        /* never more shapes than grains of the type use (at least one) */
         int nvar = gk->variants;
-        if (nvar == 0) nvar = ngrains > 0 ? ngrains : 1;
+        if (nvar == 0 || nvar > ngrains) nvar = ngrains > 0 ? ngrains : 1;
         for (int v = 0; v < nvar; v++) {
             int n = pala_factory_make(&f, &s->rng, w->dim, c, rad);
             if (n < f.nmin) {
@@ -627,6 +685,60 @@ static int check_membrane(pala_scene *s)
     return 0;
 }
 
+/* The grains the groups of grain type i ask for. */
+static long grains_of_type(pala_scene *s, int i)
+{
+    long use = 0;
+    for (int g = 0; g < s->nsec; g++) {
+        const pala_group_keys *gk = &s->sec[g].keys.group;
+        if (s->sec[g].kind == PALA_S_GROUP && gk->grain && !strcmp(gk->grain, s->sec[i].name))
+            use += find_entry(s, g, PALA_KEY_count) ? gk->place.count : gk->nat;
+    }
+    return use;
+}
+
+/* Resource guards, before anything is allocated for the grains: the number of grains and
+ * of their component spheres has a bound no index arithmetic can overflow (int indices,
+ * doubled hash tables), and the memory they need, estimated generously (docs/
+ * control-file.md, "max_memory"), must fit in max_memory or the machine's memory. */
+enum { MAX_GRAINS = 1 << 28 };
+static int check_resources(pala_scene *s)
+{
+    double grains = 0, pebbles = 0;
+    for (int i = 0; i < s->nsec; i++) {
+        if (s->sec[i].kind != PALA_S_GRAIN) continue;
+        const pala_grain_keys *gk = &s->sec[i].keys.grain;
+        double n = (double)grains_of_type(s, i);
+        double comp = gk->shape == PALA_SHAPE_SPHERE ? 1 : gk->shape == PALA_SHAPE_SPHERES ? gk->nsphere : gk->components[1];
+        grains += n;
+        pebbles += n * comp;
+    }
+    int g0 = 0;   /* the first group that sets count, for the message's line */
+    for (int g = 0; g < s->nsec && !g0; g++)
+        if (s->sec[g].kind == PALA_S_GROUP && find_entry(s, g, PALA_KEY_count)) g0 = g;
+    if (grains > MAX_GRAINS || pebbles > MAX_GRAINS) {
+        if (g0) SERR(s, g0, PALA_KEY_count, "the groups ask for %.4g grains with %.4g component spheres; pala takes at most %d of each: lower count",
+                     grains, pebbles, MAX_GRAINS);
+        else emsg(s, 0, NULL, "the groups ask for %.4g grains with %.4g component spheres; pala takes at most %d of each: lower count", grains, pebbles, MAX_GRAINS);
+        return -1;
+    }
+    /* state, template index, numbering, sort and placement ~300 B per grain; pebble
+     * centres, radii, grain of each, neighbour list ~200 B per pebble (docs/performance.md
+     * measures about 215 B per sphere in all) */
+    double need = 300 * grains + 200 * pebbles + 64e6;
+    double have = s->top.max_memory > 0 ? s->top.max_memory : (double)pala_memory_size();
+    if (have > 0 && need > have) {
+        char set0[64];
+        snprintf(set0, sizeof set0, "%.3g", need * 1.1);
+        if (g0) SERR(s, g0, PALA_KEY_count, "the grains need about %.3g GB of memory (%.4g grains, %.4g component spheres), more than the %.3g GB %s; "
+                     "lower count, or raise max_memory (e.g. --set max_memory=%s) if the machine has more",
+                     need / 1e9, grains, pebbles, have / 1e9, s->top.max_memory > 0 ? "of max_memory" : "this machine has", set0);
+        else emsg(s, 0, NULL, "the grains need about %.3g GB of memory, more than the %.3g GB allowed; raise max_memory", need / 1e9, have / 1e9);
+        return -1;
+    }
+    return 0;
+}
+
 static int build_world(pala_scene *s)
 {
     pala_top_keys *top = &s->top;
@@ -687,16 +799,11 @@ static int build_world(pala_scene *s)
     int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     int *tnext = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     for (int i = 0; i < s->nsec; i++) tnext[i] = 0;
-    for (int i = 0; i < s->nsec; i++) {
+    if (check_resources(s)) bad = 1;
+    for (int i = 0; i < s->nsec && !bad; i++) {
         tfirst[i] = tcount[i] = 0;
         if (s->sec[i].kind != PALA_S_GRAIN) continue;
-        int use = 0;
-        for (int g = 0; g < s->nsec; g++) {
-            const pala_group_keys *gk = &s->sec[g].keys.group;
-            if (s->sec[g].kind == PALA_S_GROUP && gk->grain && !strcmp(gk->grain, s->sec[i].name))
-                use += find_entry(s, g, PALA_KEY_count) ? (int)gk->place.count : gk->nat;
-        }
-        if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], use)) bad = 1;
+        if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], (int)grains_of_type(s, i))) bad = 1;
     }
     /* grains of a LAMMPS data file, before the groups (which then avoid them) */
     if (lmp && !bad) {
@@ -743,6 +850,14 @@ int pala_scene_load(const char *path, int nset, char **sets, pala_scene **out, F
     return load(path, nset, sets, out, err, 1);
 }
 
+int pala_scene_parse(const char *path, int nset, char **sets, FILE *err)
+{
+    pala_scene *s;
+    int rc = load(path, nset, sets, &s, err, 0);
+    if (s) pala_scene_free(s);
+    return rc;
+}
+
 int pala_scene_validate(const char *path, int nset, char **sets, FILE *err)
 {
     pala_scene *s;
@@ -757,6 +872,7 @@ long pala_scene_energy_every(const pala_scene *s) { return s->top.energy_every; 
 long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every; }
 long pala_scene_xyz_every(const pala_scene *s) { return s->top.xyz_every; }
 long pala_scene_vtk_every(const pala_scene *s) { return s->top.vtk_every; }
+long pala_scene_checkpoint_every(const pala_scene *s) { return s->top.checkpoint_every; }
 
 void *pala_scene_keys(pala_scene *s, int kind, const char *name)
 {

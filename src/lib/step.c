@@ -35,7 +35,7 @@ static int force_pass(pala_world *w, double *pdiss)
     pala_team_run(w->team, pala_force_pass_sweep, w);
     if (w->work->nbb) pala_team_run(w->team, pala_force_pass_boundary, w);
     if (pala_team_balance(w->team)) pala_force_pass_setup(w);
-    return pala_force_pass_reduce(w, NULL, pdiss) ? PALA_UNSTABLE : PALA_OK;
+    return pala_force_pass_reduce(w, NULL, pdiss) || w->nl->bad ? PALA_UNSTABLE : PALA_OK;
 }
 
 /* eqs. (65)-(66): free motion over dt/2, half kick; then the pebbles of eq. (50). */

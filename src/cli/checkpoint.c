@@ -1,0 +1,446 @@
+/* checkpoint.c: the checkpoint of a run (checkpoint.h; the format is documented in
+ * docs/output-formats.md, "checkpoint.bin").
+ *
+ *   header   "PALACKPT", u32 version, u32 byte-order mark 0x01020304 as written,
+ *            u64 payload bytes, u64 FNV-1a 64 of the payload
+ *   payload  fields: u16 name length, the name, u32 element size, u64 count, the bytes
+ *
+ * Numbers are stored in the machine's byte order; a reader of the other order refuses the
+ * file (the mark reads 0x04030201).  A field is found by its name, so its place in the file
+ * does not matter, and a field a reader does not know is ignored.  The world's state is the
+ * table `fields` below: a new accumulator or array of the world (a field work, charges) is
+ * one more row there. */
+#define _DEFAULT_SOURCE
+#include "checkpoint.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char magic[8] = {'P', 'A', 'L', 'A', 'C', 'K', 'P', 'T'};
+enum { HEADER = 8 + 4 + 4 + 8 + 8 };
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+    return h;
+}
+#define FNV0 14695981039346656037ull
+
+/* ---- the world's fields -------------------------------------------------------------- */
+/* A field of the world: its name, element size, and where it is (count elements).  RESTORE
+ * fields are copied into the world on resume; VERIFY fields must equal what the scene
+ * built (the grains' templates and numbering: a changed scene or program is refused). */
+enum { RESTORE, VERIFY };
+typedef struct field {
+    const char *name;
+    int mode;
+    size_t elem;
+    void *(*at)(pala_world *w, long *count);
+} field;
+
+#define SCALAR(nm, member) static void *f_##nm(pala_world *w, long *n) { *n = 1; return &w->member; }
+#define ARRAY(nm, member, cnt) static void *f_##nm(pala_world *w, long *n) { *n = (cnt); return w->member; }
+SCALAR(t, t)
+SCALAR(step, step)
+SCALAR(dt, dt)
+SCALAR(diss, diss)
+SCALAR(g, g)
+SCALAR(wfield, wfield)
+SCALAR(wall_radial, wall_radial)
+static void *f_wall(pala_world *w, long *n) { *n = 6; return w->wall_impulse; }
+static void *f_mem(pala_world *w, long *n) { *n = 2; return w->mem_impulse; }
+ARRAY(x, x, w->n)
+ARRAY(r, r, w->n)
+ARRAY(v, v, w->n)
+ARRAY(w, w, w->n)
+ARRAY(acc, acc, w->n)
+ARRAY(bacc, bacc, w->n)
+ARRAY(tid, tid, w->n)
+ARRAY(gid, gid, w->gid ? w->n : 0)
+ARRAY(shape, shape, w->nshape)
+ARRAY(shape_r, shape_r, w->nshape)
+
+/* The templates as numbers (a struct's padding has no defined bytes): ncomp, comp0,
+ * material, mass, three moments, bounding radius, volume. */
+enum { TNUM = 9 };
+static double *tbuf;
+static void *f_templates(pala_world *w, long *n)
+{
+    tbuf = realloc(tbuf, (size_t)(w->ntmpl + 1) * TNUM * sizeof *tbuf);
+    if (!tbuf) { *n = 0; return NULL; }
+    for (int t = 0; t < w->ntmpl; t++) {
+        const pala_template *p = &w->tmpl[t];
+        double *d = tbuf + TNUM * t;
+        d[0] = p->ncomp; d[1] = p->comp0; d[2] = p->material; d[3] = p->mass;
+        d[4] = p->inertia[0]; d[5] = p->inertia[1]; d[6] = p->inertia[2]; d[7] = p->bound_radius; d[8] = p->volume;
+    }
+    *n = (long)w->ntmpl * TNUM;
+    return tbuf;
+}
+
+static const field fields[] = {
+    {"world.t", RESTORE, sizeof(double), f_t},
+    {"world.step", RESTORE, sizeof(long), f_step},
+    {"world.diss", RESTORE, sizeof(double), f_diss},
+    {"world.wall_impulse", RESTORE, sizeof(pala_vec3), f_wall},
+    {"world.wall_radial", RESTORE, sizeof(double), f_wall_radial},
+    {"world.mem_impulse", RESTORE, sizeof(pala_vec3), f_mem},
+    {"world.wfield", RESTORE, sizeof(double), f_wfield},
+    {"world.x", RESTORE, sizeof(pala_vec3), f_x},
+    {"world.r", RESTORE, sizeof(pala_vec3), f_r},
+    {"world.v", RESTORE, sizeof(pala_vec3), f_v},
+    {"world.w", RESTORE, sizeof(pala_vec3), f_w},
+    {"world.acc", RESTORE, sizeof(pala_vec3), f_acc},
+    {"world.bacc", RESTORE, sizeof(pala_vec3), f_bacc},
+    {"world.dt", VERIFY, sizeof(double), f_dt},
+    {"world.g", VERIFY, sizeof(pala_vec3), f_g},
+    {"world.tid", VERIFY, sizeof(int), f_tid},
+    {"world.gid", VERIFY, sizeof(int), f_gid},
+    {"world.templates", VERIFY, sizeof(double), f_templates},
+    {"world.shape", VERIFY, sizeof(pala_vec3), f_shape},
+    {"world.shape_r", VERIFY, sizeof(double), f_shape_r},
+};
+enum { NFIELDS = sizeof fields / sizeof fields[0] };
+
+/* ---- writing ---------------------------------------------------------------------------- */
+typedef struct buf { unsigned char *p; size_t n, cap; int bad; } buf;
+
+static void put(buf *b, const void *p, size_t n)
+{
+    if (b->bad) return;
+    if (b->n + n > b->cap) {
+        size_t c = b->cap ? b->cap : 4096;
+        while (c < b->n + n) c *= 2;
+        unsigned char *q = realloc(b->p, c);
+        if (!q) { b->bad = 1; return; }
+        b->p = q;
+        b->cap = c;
+    }
+    if (n) memcpy(b->p + b->n, p, n);
+    b->n += n;
+}
+
+static void put_field(buf *b, const char *name, size_t elem, long count, const void *data)
+{
+    uint16_t l = (uint16_t)strlen(name);
+    uint32_t e = (uint32_t)elem;
+    uint64_t c = (uint64_t)count;
+    put(b, &l, sizeof l);
+    put(b, name, l);
+    put(b, &e, sizeof e);
+    put(b, &c, sizeof c);
+    put(b, data, elem * (size_t)count);
+}
+
+static void put_run(buf *b, const pala_ckpt_run *r)
+{
+    put_field(b, "run.scene", 1, (long)strlen(r->scene) + 1, r->scene);
+    buf s = {0};
+    for (int i = 0; i < r->nset; i++) put(&s, r->sets[i], strlen(r->sets[i]) + 1);
+    put_field(b, "run.sets", 1, (long)s.n, s.p);
+    free(s.p);
+    put_field(b, "run.scene_hash", 8, 1, &r->scene_hash);
+    put_field(b, "run.data_hash", 8, 1, &r->data_hash);
+    put_field(b, "run.settings_hash", 8, 1, &r->settings_hash);
+    put_field(b, "run.steps", sizeof(long), 1, &r->steps);
+    put_field(b, "run.status", sizeof(int), 1, &r->status);
+    put_field(b, "run.wall", sizeof(double), 1, &r->wall);
+    const pala_energy_stats *e = &r->energy;
+    double es[8] = {e->initial, e->final, e->min, e->max, e->final_rel, e->max_abs_rel, e->max_abs_bal, (double)e->rows};
+    put_field(b, "run.energy_stats", sizeof(double), 8, es);
+    /* the walls.tsv writer's previous row, for the mean pressures of the next interval */
+    double wp[2 + PALA_MAX_WALL_COLUMNS] = {(double)r->walls.rows, r->walls.t};
+    memcpy(wp + 2, r->walls.P, sizeof r->walls.P);
+    put_field(b, "run.walls_prev", sizeof(double), 2 + PALA_MAX_WALL_COLUMNS, wp);
+    for (int i = 0; i < pala_nwriters; i++) {
+        char nm[128];
+        snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
+        put_field(b, nm, sizeof(long), 1, &r->offset[i]);
+    }
+}
+
+int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *r)
+{
+    pala_world *w = (pala_world *)cw;   /* the field table hands out pointers; nothing is changed */
+    buf b = {0};
+    unsigned char zero[HEADER] = {0};
+    put(&b, zero, HEADER);
+    for (int i = 0; i < NFIELDS; i++) {
+        long n;
+        void *p = fields[i].at(w, &n);
+        put_field(&b, fields[i].name, fields[i].elem, p ? n : 0, p);
+    }
+    put_run(&b, r);
+    if (b.bad) { free(b.p); fprintf(stderr, "pala: out of memory for the checkpoint\n"); return 1; }
+    uint32_t ver = PALA_CKPT_VERSION, bom = 0x01020304u;
+    uint64_t len = b.n - HEADER, sum = fnv(FNV0, b.p + HEADER, len);
+    memcpy(b.p, magic, 8);
+    memcpy(b.p + 8, &ver, 4);
+    memcpy(b.p + 12, &bom, 4);
+    memcpy(b.p + 16, &len, 8);
+    memcpy(b.p + 24, &sum, 8);
+    char tmp[4200], path[4200];
+    snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, PALA_CKPT_FILE);
+    snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
+    FILE *f = fopen(tmp, "wb");
+    int bad = !f;
+    if (f) {
+        bad |= fwrite(b.p, 1, b.n, f) != b.n;
+        bad |= fflush(f) != 0;
+        bad |= fsync(fileno(f)) != 0;
+        bad |= fclose(f) != 0;
+    }
+    int e = errno;
+    if (!bad && rename(tmp, path) != 0) { bad = 1; e = errno; }
+    free(b.p);
+    if (bad) {
+        unlink(tmp);
+        fprintf(stderr, "pala: writing %s failed: %s; the previous checkpoint is kept\n", path, strerror(e));
+    }
+    return bad;
+}
+
+/* ---- reading ---------------------------------------------------------------------------- */
+typedef struct rfield { const char *name; size_t nlen; uint32_t elem; uint64_t count; const unsigned char *data; } rfield;
+struct pala_ckpt { unsigned char *file; rfield *f; int nf; };
+
+static const rfield *find(const pala_ckpt *c, const char *name)
+{
+    for (int i = 0; i < c->nf; i++)
+        if (c->f[i].nlen == strlen(name) && !memcmp(c->f[i].name, name, c->f[i].nlen)) return &c->f[i];
+    return NULL;
+}
+
+/* The field name of element size elem, count elements if count >= 0; NULL (and a message)
+ * if missing or of another shape. */
+static const rfield *need(const pala_ckpt *c, const char *path, const char *name, size_t elem, long count, FILE *err)
+{
+    const rfield *f = find(c, name);
+    if (!f) fprintf(err, "pala resume: %s has no field %s: it was written by another version of pala\n", path, name);
+    else if (f->elem != elem || (count >= 0 && f->count != (uint64_t)count)) {
+        fprintf(err, "pala resume: %s: field %s holds %llu elements of %u bytes, expected %ld of %zu\n", path, name,
+                (unsigned long long)f->count, f->elem, count, elem);
+        f = NULL;
+    }
+    return f;
+}
+
+void pala_ckpt_free(pala_ckpt *c)
+{
+    if (!c) return;
+    free(c->file);
+    free(c->f);
+    free(c);
+}
+
+void pala_ckpt_run_free(pala_ckpt_run *r)
+{
+    for (int i = 0; i < r->nset; i++) free(r->sets[i]);
+    free(r->sets);
+    r->sets = NULL;
+    r->nset = 0;
+}
+
+int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
+    memset(r, 0, sizeof *r);
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(err, "pala resume: cannot open %s: %s (a run folder written by pala run holds one)\n", path, strerror(errno));
+        return 1;
+    }
+    pala_ckpt *c = calloc(1, sizeof *c);
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            unsigned char *q = c ? realloc(c->file, cap) : NULL;
+            if (!q) { fclose(f); pala_ckpt_free(c); fprintf(err, "pala resume: out of memory reading %s\n", path); return 1; }
+            c->file = q;
+        }
+        size_t k = fread(c->file + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    const char *why = NULL;
+    uint32_t ver = 0, bom = 0;
+    uint64_t len = 0, sum = 0;
+    if (rerr) why = "it cannot be read";
+    else if (n < HEADER || memcmp(c->file, magic, 8)) why = "it is not a pala checkpoint (no PALACKPT header)";
+    else {
+        memcpy(&ver, c->file + 8, 4);
+        memcpy(&bom, c->file + 12, 4);
+        memcpy(&len, c->file + 16, 8);
+        memcpy(&sum, c->file + 24, 8);
+        if (bom == 0x04030201u) why = "it was written on a machine of the other byte order";
+        else if (bom != 0x01020304u) why = "its byte-order mark is damaged";
+        else if (ver != PALA_CKPT_VERSION) why = "it has another format version";
+        else if (len != n - HEADER) why = n - HEADER < len ? "it is truncated (shorter than its header says)" : "it is longer than its header says";
+        else if (fnv(FNV0, c->file + HEADER, len) != sum) why = "its checksum does not match: the file is damaged";
+    }
+    if (why) {
+        if (ver != PALA_CKPT_VERSION && !rerr && n >= HEADER && !memcmp(c->file, magic, 8) && bom == 0x01020304u)
+            fprintf(err, "pala resume: %s: %s (%u; this pala reads version %d); rerun the scene instead\n", path, why, ver, PALA_CKPT_VERSION);
+        else fprintf(err, "pala resume: %s: %s; refusing to continue from it (rerun the scene instead)\n", path, why);
+        pala_ckpt_free(c);
+        return 1;
+    }
+    /* the fields */
+    size_t p = HEADER;
+    while (p < n) {
+        uint16_t l;
+        uint32_t e;
+        uint64_t cnt;
+        if (n - p < 2) break;
+        memcpy(&l, c->file + p, 2);
+        if (n - p < 2 + (size_t)l + 12) break;
+        rfield fl = {(const char *)c->file + p + 2, l, 0, 0, NULL};
+        memcpy(&e, c->file + p + 2 + l, 4);
+        memcpy(&cnt, c->file + p + 6 + l, 8);
+        p += 14 + (size_t)l;
+        if (e == 0 || cnt > (n - p) / e) { p = n + 1; break; }
+        fl.elem = e;
+        fl.count = cnt;
+        fl.data = c->file + p;
+        p += (size_t)(e * cnt);
+        rfield *q = realloc(c->f, (size_t)(c->nf + 1) * sizeof *q);
+        if (!q) { p = n + 1; break; }
+        c->f = q;
+        c->f[c->nf++] = fl;
+    }
+    if (p != n) {
+        fprintf(err, "pala resume: %s: its fields are malformed; refusing to continue from it\n", path);
+        pala_ckpt_free(c);
+        return 1;
+    }
+    /* the run's fields */
+    const rfield *sc = need(c, path, "run.scene", 1, -1, err), *st = need(c, path, "run.sets", 1, -1, err);
+    const rfield *h1 = need(c, path, "run.scene_hash", 8, 1, err), *h2 = need(c, path, "run.data_hash", 8, 1, err),
+                 *h3 = need(c, path, "run.settings_hash", 8, 1, err), *ns = need(c, path, "run.steps", sizeof(long), 1, err),
+                 *ss = need(c, path, "run.status", sizeof(int), 1, err), *wl = need(c, path, "run.wall", sizeof(double), 1, err),
+                 *es = need(c, path, "run.energy_stats", sizeof(double), 8, err),
+                 *wp = need(c, path, "run.walls_prev", sizeof(double), 2 + PALA_MAX_WALL_COLUMNS, err);
+    int bad = !sc || !st || !h1 || !h2 || !h3 || !ns || !ss || !wl || !es || !wp;
+    for (int i = 0; i < pala_nwriters && !bad; i++) {
+        char nm[128];
+        snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
+        const rfield *o = need(c, path, nm, sizeof(long), 1, err);
+        if (!o) bad = 1;
+        else memcpy(&r->offset[i], o->data, sizeof(long));
+    }
+    for (int i = 0; i < NFIELDS && !bad; i++)
+        if (!need(c, path, fields[i].name, fields[i].elem, -1, err)) bad = 1;
+    if (!bad && (sc->count == 0 || sc->count > sizeof r->scene || sc->data[sc->count - 1] != 0 || (st->count && st->data[st->count - 1] != 0))) {
+        fprintf(err, "pala resume: %s: the scene path or the overrides are malformed\n", path);
+        bad = 1;
+    }
+    if (bad) { pala_ckpt_free(c); return 1; }
+    memcpy(r->scene, sc->data, sc->count);
+    for (size_t i = 0; i < st->count; i += strlen((const char *)st->data + i) + 1) {
+        char **q = realloc(r->sets, (size_t)(r->nset + 1) * sizeof *q);
+        char *s = strdup((const char *)st->data + i);
+        if (!q || !s) { free(s); free(q ? q : r->sets); r->sets = NULL; r->nset = 0; pala_ckpt_free(c); return 1; }
+        r->sets = q;
+        r->sets[r->nset++] = s;
+    }
+    memcpy(&r->scene_hash, h1->data, 8);
+    memcpy(&r->data_hash, h2->data, 8);
+    memcpy(&r->settings_hash, h3->data, 8);
+    memcpy(&r->steps, ns->data, sizeof(long));
+    memcpy(&r->status, ss->data, sizeof(int));
+    memcpy(&r->wall, wl->data, sizeof(double));
+    double e[8];
+    memcpy(e, es->data, sizeof e);
+    r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
+    double pw[2 + PALA_MAX_WALL_COLUMNS];
+    memcpy(pw, wp->data, sizeof pw);
+    r->walls.rows = (long)pw[0];
+    r->walls.t = pw[1];
+    memcpy(r->walls.P, pw + 2, sizeof r->walls.P);
+    *out = c;
+    return 0;
+}
+
+int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
+{
+    /* first every VERIFY field, then the state: a refused world is left as built */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < NFIELDS; i++) {
+            if ((fields[i].mode == VERIFY) != (pass == 0)) continue;
+            const rfield *f = find(c, fields[i].name);
+            long n;
+            void *p = fields[i].at(w, &n);
+            if (f->count != (uint64_t)n || (n && memcmp(p, f->data, (size_t)n * fields[i].elem))) {
+                if (pass == 0)
+                    fprintf(err, "pala resume: the scene builds another world than the checkpoint's (%s differs: %s); "
+                            "the control file, a file it reads, or pala itself changed since the run: rerun the scene instead\n",
+                            fields[i].name, f->count != (uint64_t)n ? "another count" : "other values");
+                else if (f->count != (uint64_t)n) {
+                    fprintf(err, "pala resume: the checkpoint has %llu values of %s, the world %ld\n", (unsigned long long)f->count, fields[i].name, n);
+                    return 1;
+                }
+                if (pass == 0) return 1;
+            }
+            if (pass == 1 && n) memcpy(p, f->data, (size_t)n * fields[i].elem);
+        }
+    return 0;
+}
+
+uint64_t pala_ckpt_state_hash(const pala_ckpt *c)
+{
+    uint64_t h = FNV0;
+    for (int i = 0; i < NFIELDS; i++) {
+        if (fields[i].mode != RESTORE) continue;
+        const rfield *f = find(c, fields[i].name);
+        if (f) h = fnv(h, f->data, (size_t)(f->elem * f->count));
+    }
+    return h;
+}
+
+void pala_ckpt_where(const pala_ckpt *c, int *n, double *t, long *step)
+{
+    const rfield *x = find(c, "world.x"), *tt = find(c, "world.t"), *s = find(c, "world.step");
+    *n = (int)x->count;
+    memcpy(t, tt->data, sizeof *t);
+    memcpy(step, s->data, sizeof *step);
+}
+
+/* ---- the scene's identity --------------------------------------------------------------- */
+static int hash_file(const char *path, uint64_t *h, FILE *err)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(err, "pala: cannot read %s: %s\n", path, strerror(errno)); return 1; }
+    unsigned char b[65536];
+    size_t k;
+    *h = FNV0;
+    while ((k = fread(b, 1, sizeof b, f)) > 0) *h = fnv(*h, b, k);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) fprintf(err, "pala: cannot read %s\n", path);
+    return bad;
+}
+
+int pala_ckpt_hash_scene(pala_ckpt_run *r, const pala_scene *sc, const char *scene_path, FILE *err)
+{
+    if (hash_file(scene_path, &r->scene_hash, err)) return 1;
+    const char *data = pala_scene_get(sc, "lammps_data");
+    r->data_hash = 0;
+    if (data && hash_file(data, &r->data_hash, err)) return 1;
+    /* every effective setting but the run length, which a resume may change */
+    uint64_t h = FNV0;
+    const char *k, *v;
+    for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) {
+        if (!strcmp(k, "steps") || !strcmp(k, "end_time")) continue;
+        h = fnv(h, k, strlen(k) + 1);
+        h = fnv(h, v, strlen(v) + 1);
+    }
+    r->settings_hash = h;
+    return 0;
+}
