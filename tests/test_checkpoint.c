@@ -29,17 +29,18 @@ static void same(const char *a, const char *b, const char *what)
             "final state hash %.18s = %.18s %s", what, ha, hb, out);
 }
 
-/* run (a command writing to D/name), stopped by signal sig after delay s, then resumed
- * (with resume_args): the same as the reference folder ref. */
-static void interrupted(const char *run, const char *name, const char *sig, const char *delay, const char *resume_args, const char *ref)
+/* run (a command writing to D/name), stopped by signal sig once its energy.tsv has at least
+ * `lines` lines (so at a step that depends on timing, never before the handlers are set
+ * nor after the end, on a fast or a slow build), then resumed (with resume_args): the same
+ * as the reference folder ref. */
+#define WAIT_LINES(name, lines) "i=0; while [ \"$(cat " D "/" name "/energy.tsv 2>/dev/null | wc -l)\" -lt " lines " ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done; "
+static void interrupted(const char *run, const char *name, const char *sig, const char *lines, const char *resume_args, const char *ref)
 {
-    char out[8192], what[256];
-    /* the signal comes once the run is stepping (its first checkpoint is written), so a slow
-     * start (a sanitizer build) does not make the run end before it */
-    int rc = t_sh(out, sizeof out, "rm -rf " D "/%s; %s -o " D "/%s & p=$!; i=0; while [ ! -f " D "/%s/checkpoint.bin ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
-                  "sleep %s; kill -%s $p; wait $p", name, run, name, name, delay, sig);
+    char out[8192], what[256], wait[512];
+    snprintf(wait, sizeof wait, "i=0; while [ \"$(cat " D "/%s/energy.tsv 2>/dev/null | wc -l)\" -lt %s ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done; ", name, lines);
+    int rc = t_sh(out, sizeof out, "rm -rf " D "/%s; %s -o " D "/%s & p=$!; %s kill -%s $p; wait $p", name, run, name, wait, sig);
     const char *at = strstr(out, "interrupted at step ");
-    snprintf(what, sizeof what, "%s: SIG%s after %s s (%.*s), resumed%s", name, sig, delay, at ? 24 : 7, at ? at : "no stop", resume_args);
+    snprintf(what, sizeof what, "%s: SIG%s after %s rows (%.*s), resumed%s", name, sig, lines, at ? 24 : 7, at ? at : "no stop", resume_args);
     T_CHECK(rc == 4, "%s: exit %d (want 4) %s", what, rc, out);
     rc = t_sh(out, sizeof out, "./pala resume " D "/%s --quiet %s", name, resume_args);
     T_CHECK(rc == 0, "%s: resume exits %d %s", what, rc, out);
@@ -53,27 +54,26 @@ static void signals(void)
     char out[8192];
     int rc = t_sh(out, sizeof out, SB " -o " D "/sb.ref");
     T_CHECK(rc == 0, "settling box, reference (exit %d) %s", rc, out);
-    interrupted(SB, "sb.int", "INT", "0.15", "", D "/sb.ref");
-    interrupted(SB, "sb.term", "TERM", "0.3", "", D "/sb.ref");
-    interrupted(SB, "sb.hup", "HUP", "0.45", "", D "/sb.ref");
+    interrupted(SB, "sb.int", "INT", "8", "", D "/sb.ref");
+    interrupted(SB, "sb.term", "TERM", "20", "", D "/sb.ref");
+    interrupted(SB, "sb.hup", "HUP", "33", "", D "/sb.ref");
     /* the ten-grain scene: clumps in a cavity (no factory) */
     const char *ten = "./pala run examples/paper-ten-grains.txt --quiet --force --set steps=40000";
     rc = t_sh(out, sizeof out, "%s -o " D "/ten.ref", ten);
-    interrupted(ten, "ten.int", "INT", "0.1", "", D "/ten.ref");
+    interrupted(ten, "ten.int", "INT", "1500", "", D "/ten.ref");
     /* 600 grains (spatial order, two blocks) on 2 threads, resumed on 1 */
     const char *big = "./pala run examples/settling-box.txt --quiet --force --set end_time=0.015 --set group.bed.count=600 "
                       "--set 'box=0 0.06 0 0.06 0 0.4' --set 'group.bed.region_box=0 0.06 0 0.06 0.03 0.4' --threads 2";
     rc = t_sh(out, sizeof out, "%s -o " D "/big.ref", big);
     T_CHECK(rc == 0, "600 grains, reference on 2 threads (exit %d) %s", rc, out);
-    interrupted(big, "big.int", "TERM", "0.4", " --threads 1", D "/big.ref");
+    interrupted(big, "big.int", "TERM", "6", " --threads 1", D "/big.ref");
     /* SIGKILL: no last frames, a line possibly cut; the periodic checkpoint resumes */
-    rc = t_sh(out, sizeof out, SB " --set checkpoint_every=300 -o " D "/sb.kill & p=$!; i=0; while [ ! -f " D "/sb.kill/checkpoint.bin ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); done; "
-              "sleep 0.3; kill -KILL $p; wait $p");
+    rc = t_sh(out, sizeof out, "rm -rf " D "/sb.kill; " SB " --set checkpoint_every=300 -o " D "/sb.kill & p=$!; " WAIT_LINES("sb.kill", "25") "kill -KILL $p; wait $p");
     T_CHECK(rc == 137, "SIGKILL: exit %d", rc);
     rc = t_sh(out, sizeof out, SB " --set checkpoint_every=300 -o " D "/sb.ref300");
     rc |= t_sh(out, sizeof out, "./pala resume " D "/sb.kill --quiet");
     T_CHECK(rc == 0, "SIGKILL: resumed from the last periodic checkpoint (exit %d) %s", rc, out);
-    same(D "/sb.kill", D "/sb.ref300", "SIGKILL after 0.3 s, resumed");
+    same(D "/sb.kill", D "/sb.ref300", "SIGKILL after 25 rows, resumed");
     /* checkpoints do not change the results */
     rc = t_sh(out, sizeof out, "cmp " D "/sb.ref/trajectory.txt " D "/sb.ref300/trajectory.txt");
     T_CHECK(rc == 0, "checkpoint_every = 300 leaves the trajectory as it was %s", out);

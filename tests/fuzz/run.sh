@@ -6,7 +6,8 @@
 set -e
 secs=${1:-1800}
 command -v afl-fuzz >/dev/null || { echo "make fuzz needs AFL++ (Debian: apt-get install afl++)"; exit 1; }
-export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1
+# AFL_AUTORESUME: a second make fuzz continues the first one's queue
+export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_AUTORESUME=1
 for t in control lammps; do
     dict=tests/fuzz/$t.dict
     echo "fuzzing $t for $secs s"
