@@ -149,8 +149,34 @@ static void full_disk(void)
     t_sh(NULL, 0, "umount %s", mnt);
 }
 
+/* A run with the exports of issue 14 (xyz_every, vtk_every) extended by pala resume: the
+ * exports and their collections equal those of one longer run; the scenes of issue 13
+ * (a membrane's pressures in walls.tsv, W_field and m_align in energy.tsv) too. */
+static void resume_more(void)
+{
+    char out[4096];
+    const char *ten = "./pala run examples/paper-ten-grains.txt --quiet --force --set xyz_every=500 --set vtk_every=1000";
+    int rc = t_sh(out, sizeof out, "%s -o " D "/xl --set steps=3000 && %s -o " D "/xe --set steps=1700 && ./pala resume " D "/xe --set steps=3000 --quiet && "
+                  "for f in trajectory.xyz vtk/spheres.pvd vtk/grains.pvd vtk/spheres_003000.vtp vtk/grains_003000.vtp; do cmp " D "/xl/$f " D "/xe/$f || exit 1; done",
+                  ten, ten);
+    T_CHECK(rc == 0, "exports extended by pala resume equal one longer run (trajectory.xyz, both .pvd collections, the last frame) %s", out);
+    same(D "/xl", D "/xe", "ten grains with exports, extended");
+    static const char *const ex[] = {"osmosis", "magnetic-brush"};
+    for (int i = 0; i < 2; i++) {
+        rc = t_sh(out, sizeof out, "./pala run examples/%s.txt --quiet --force -o " D "/%sl --set steps=2000 --set energy_every=100 && "
+                  "./pala run examples/%s.txt --quiet --force -o " D "/%se --set steps=1300 --set energy_every=100 && ./pala resume " D "/%se --set steps=2000 --quiet",
+                  ex[i], ex[i], ex[i], ex[i], ex[i]);
+        char a[256], b[256], what[128];
+        snprintf(a, sizeof a, D "/%sl", ex[i]);
+        snprintf(b, sizeof b, D "/%se", ex[i]);
+        snprintf(what, sizeof what, "%s extended by pala resume (exit %d)", ex[i], rc);
+        same(a, b, what);
+    }
+}
+
 void test_checkpoint(void)
 {
+    resume_more();
     t_sh(NULL, 0, "mkdir -p " D);
     signals();
     extend();

@@ -34,9 +34,8 @@ typedef struct pala_output {
     pala_energy_stats energy;   /* kept by the energy.tsv writer */
     pala_wall_prev walls;       /* kept by the walls.tsv writer */
     /* the exports (xyz_every, vtk_every): the world in input order (traj.h), made by the
-       first export writer that writes; the second collection of the VTK writer */
+       first export writer that writes */
     struct pala_traj *view;
-    FILE *vtk_grains;
 } pala_output;
 
 typedef struct pala_writer {

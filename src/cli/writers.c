@@ -179,9 +179,6 @@ static void vtk_open(FILE *f, pala_output *o)
     char d[4200];
     vtk_dir(o, d, sizeof d);
     pala_vtk_pvd_begin(f);
-    o->vtk_grains = pala_output_fopen(o->dir, "vtk/grains.pvd");
-    if (o->vtk_grains) pala_vtk_pvd_begin(o->vtk_grains);
-    else fputs("<!-- grains.pvd could not be written -->\n", f);
     const pala_traj *t = export_view(o);
     if (pala_vtk_container(d, t)) fprintf(f, "<!-- container.vtp could not be written -->\n");
 }
@@ -190,18 +187,30 @@ static void vtk_frame(FILE *f, pala_output *o)
 {
     char d[4200];
     vtk_dir(o, d, sizeof d);
-    if (pala_vtk_frame(d, export_view(o), f, o->vtk_grains))
+    if (pala_vtk_frame(d, export_view(o), f, NULL))
         fprintf(f, "<!-- a frame could not be written -->\n");
 }
 
+/* grains.pvd lists the same frames as spheres.pvd: it is written at the end from the
+ * finished spheres.pvd, so a resumed run (which cuts and continues spheres.pvd) gets it
+ * whole too. */
 static void vtk_close(FILE *f, pala_output *o)
 {
     pala_vtk_pvd_end(f);
-    if (o->vtk_grains) {
-        pala_vtk_pvd_end(o->vtk_grains);
-        if (pala_output_fclose(o->vtk_grains, o->dir, "vtk/grains.pvd")) fputs("<!-- grains.pvd incomplete -->\n", f);
-        o->vtk_grains = NULL;
+    fflush(f);
+    char p[4200];
+    snprintf(p, sizeof p, "%s/vtk/spheres.pvd", o->dir);
+    struct stat st;
+    FILE *in = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? fopen(p, "r") : NULL;   /* not a device (a test's /dev/full) */
+    FILE *out = in ? pala_output_fopen(o->dir, "vtk/grains.pvd") : NULL;
+    char line[1024];
+    while (in && out && fgets(line, sizeof line, in)) {
+        char *q = strstr(line, "file=\"spheres_");
+        if (q) fprintf(out, "%.*sfile=\"grains_%s", (int)(q - line), line, q + strlen("file=\"spheres_"));
+        else fputs(line, out);
     }
+    if (in) fclose(in);
+    if (!out || pala_output_fclose(out, o->dir, "vtk/grains.pvd")) fputs("<!-- grains.pvd could not be written -->\n", f);
 }
 
 /* ---- the table ------------------------------------------------------------------------- */
