@@ -43,15 +43,21 @@ static const char *run_usage =
     "                     terminal (batch jobs, Slurm logs); or set PALA_PROGRESS=S\n"
     "docs: docs/cli.md (pala run), docs/output-formats.md (the run folder)\n";
 
+/* Options of run and resume, empty, with room for argc overrides (NULL: out of memory). */
+static char **run_opts_init(pala_run_opts *o, int argc, char **argv)
+{
+    memset(o, 0, sizeof *o);
+    o->sets = calloc((size_t)argc, sizeof *o->sets);
+    o->cmdc = argc;
+    o->cmdv = argv;
+    return o->sets;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     pala_run_opts o;
-    memset(&o, 0, sizeof o);
-    char **sets = calloc((size_t)argc, sizeof *sets);
+    char **sets = run_opts_init(&o, argc, argv);
     if (!sets) return PALA_ERR_IO;
-    o.sets = sets;
-    o.cmdc = argc;
-    o.cmdv = argv;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -91,12 +97,8 @@ static int cmd_run(int argc, char **argv)
 static int cmd_resume(int argc, char **argv)
 {
     pala_run_opts o;
-    memset(&o, 0, sizeof o);
-    char **sets = calloc((size_t)argc, sizeof *sets);
+    char **sets = run_opts_init(&o, argc, argv);
     if (!sets) return PALA_ERR_IO;
-    o.sets = sets;
-    o.cmdc = argc;
-    o.cmdv = argv;
     int rc = PALA_OK, info = 0;
     for (int i = 1; i < argc && !rc; i++) {
         const char *a = argv[i];
