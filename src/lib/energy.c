@@ -88,7 +88,6 @@ pala_energy pala_world_energy(pala_world *w)
     return e;
 }
 
-
 int pala_world_energy_terms(pala_world *w)
 {
     if (pala_world_check_prepared(w)) return 0;
