@@ -288,8 +288,29 @@ static void brush_example(void)
     T_CHECK(rows > 2 && a1 > a0 + 0.2 && bal < 1e-3, "magnetic brush: m_align rises from %.3f to %.3f in 10 ms; max |dE_bal_rel| %.2g", a0, a1, bal);
 }
 
+/* Two like charges in a medium of relative permittivity 2.5 (docs/physics.md, "Pair
+ * interactions between centres"): E_pair = q^2 / (4 pi eps0 eps_r r) and each is pushed
+ * away from the other by q^2 / (4 pi eps0 eps_r r^2). */
+static void permittivity(void)
+{
+    pala_world w;
+    one_charge(&w, 2e-9, pala_v(0, 0, 0), pala_v(0, 0, 0));
+    pala_world_add_grain(&w, 0, pala_v(0.03, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    w.eps_r = 2.5;
+    w.dt = 1e-9;
+    pala_world_prepare(&w);
+    double q = 2e-9, r = 0.03, k = 1 / (4 * PI * 8.8541878128e-12 * 2.5);
+    pala_energy e = pala_world_energy(&w);
+    T_NEAR(e.inter, k * q * q / r, 1e-12 * k * q * q / r, "permittivity 2.5: E_pair = q^2 / (4 pi eps0 eps_r r)");
+    pala_world_step(&w);
+    double F = k * q * q / (r * r), m = w.tmpl[0].mass;
+    T_NEAR(-w.acc[0].x * m, F, 1e-6 * F, "permittivity 2.5: the force q^2 / (4 pi eps0 eps_r r^2), away from the other charge");
+    pala_world_free(&w);
+}
+
 void test_fields(void)
 {
+    permittivity();
     brush_example();
     cyclotron_tests();
     exb_drift();

@@ -21,6 +21,7 @@
  * dipoles; the switch; the energy).  pala_centre_reference is the plain form, kept for
  * the tests. */
 #include "centre.h"
+#include "grain.h"
 #include "alloc.h"
 #include "threads.h"
 #include <math.h>
@@ -62,7 +63,7 @@ void pala_centre_prepare(pala_world *w)
         memset(wk->cen, 0, sizeof *wk->cen);
     }
     struct pala_centre *c = wk->cen;
-    c->ke = 1 / (4 * 3.14159265358979323846 * PALA_EPS0 * (w->eps_r > 0 ? w->eps_r : 1));
+    c->ke = 1 / (4 * PALA_PI * PALA_EPS0 * (w->eps_r > 0 ? w->eps_r : 1));
     c->km = PALA_MU0_4PI;
     c->grav = grav; c->q = q; c->p = p; c->m = m;
     if (c->cap < w->n) {
@@ -507,11 +508,7 @@ double pala_centre_energy(pala_world *w)
     pala_work *wk = w->work;
     if (!wk->centre) return 0;
     if (wk->dipoles)
-        for (int k = 0; k < w->n; k++) {
-            const pala_template *tp = &w->tmpl[w->tid[k]];
-            wk->pw[k] = pala_rot_apply(w->r[k], tp->edip);
-            wk->mw[k] = pala_rot_apply(w->r[k], tp->mdip);
-        }
+        for (int k = 0; k < w->n; k++) pala_grain_dipoles(w, k, &wk->pw[k], &wk->mw[k]);
     run(w, NULL, NULL, 1);
     double U = 0;
     for (int s = 0; s < w->n; s++) U += wk->cen->ue[s];

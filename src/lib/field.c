@@ -1,6 +1,7 @@
 /* field.c: charges and dipoles in the homogeneous E and B fields (field.h; docs/physics.md,
  * "Charges, dipoles and fields"). */
 #include "field.h"
+#include "grain.h"
 #include "alloc.h"
 #include "centre.h"
 #include "threads.h"
@@ -62,8 +63,9 @@ static void field_blocks(void *ctx, int t, int b0, int b1)
             const pala_template *tp = &w->tmpl[w->tid[k]];
             pala_vec3 p = pala_v(0, 0, 0), m = p;
             if (wk->dipoles) {
-                p = wk->pw[k] = pala_rot_apply(w->r[k], tp->edip);
-                m = wk->mw[k] = pala_rot_apply(w->r[k], tp->mdip);
+                pala_grain_dipoles(w, k, &p, &m);
+                wk->pw[k] = p;
+                wk->mw[k] = m;
             }
             double q = tp->charge;
             pala_vec3 F = pala_vscale(q, E);                                       /* q E */
@@ -96,7 +98,8 @@ double pala_field_energy(pala_world *w)
     double U = 0;
     for (int k = 0; k < w->n; k++) {
         const pala_template *tp = &w->tmpl[w->tid[k]];
-        pala_vec3 p = pala_rot_apply(w->r[k], tp->edip), m = pala_rot_apply(w->r[k], tp->mdip);
+        pala_vec3 p, m;
+        pala_grain_dipoles(w, k, &p, &m);
         U -= tp->charge * pala_vdot(E, w->x[k]) + pala_vdot(p, E) + pala_vdot(m, B);   /* -q E.x - p.E - m.B */
     }
     return U;
@@ -111,7 +114,9 @@ double pala_world_dipole_alignment(pala_world *w)
         pala_vec3 mb = w->tmpl[w->tid[k]].mdip;
         double m = pala_vnorm(mb);
         if (m == 0) continue;
-        sum += pala_vdot(pala_rot_apply(w->r[k], mb), B) / (m * b);   /* cos(m, B), m in the world (eq. 6) */
+        pala_vec3 pw, mw;
+        pala_grain_dipoles(w, k, &pw, &mw);
+        sum += pala_vdot(mw, B) / (m * b);   /* cos(m, B) */
         n++;
     }
     return n ? sum / (double)n : 0;

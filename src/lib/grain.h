@@ -1,4 +1,4 @@
-/* grain.h: where a grain's components ("pebbles") are.  Pebble p belongs to grain
+/* grain.h: where a grain's components ("pebbles") and its dipoles are.  Pebble p belongs to grain
  * pg[p]; grain k's pebbles start at p0[k].  In a world of spheres only, pebble k is
  * grain k itself and these arrays are not kept (pala.h). */
 #ifndef PALA_GRAIN_H
@@ -10,5 +10,13 @@ static inline int pala_peb_grain(const pala_world *w, int p) { return w->pg ? w-
 /* The first pebble of grain k (k == n: the pebble count). */
 static inline int pala_grain_peb0(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
 /* c_i = x + r * x_i (eq. 50) for grain k: pala_world_place_pebbles (pala.h, grain.c). */
+/* Grain k's electric and magnetic dipoles in the world frame: p = r * p_body (eq. 6; they
+ * are fixed in the body like its components). */
+static inline void pala_grain_dipoles(const pala_world *w, int k, pala_vec3 *p, pala_vec3 *m)
+{
+    const pala_template *tp = &w->tmpl[w->tid[k]];
+    *p = pala_rot_apply(w->r[k], tp->edip);
+    *m = pala_rot_apply(w->r[k], tp->mdip);
+}
 
 #endif
