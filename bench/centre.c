@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     double rss0 = peak_rss();
     pala_world w;
     pala_world_init(&w);
-    pala_material mat = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+    pala_material mat = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(&w, &mat);
     int t = pala_world_add_sphere_template(&w, 0, 2e-4);
     if (strchr(terms, 'q')) w.tmpl[t].charge = 1e-12;

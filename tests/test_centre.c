@@ -34,7 +34,7 @@ typedef struct kind { double q; pala_vec3 p, m; } kind;
 static void cluster(pala_world *w, int n, const kind *kinds, int nk, double R, double rho, double L, double sep, double spin, unsigned seed)
 {
     pala_world_init(w);
-    pala_material mt = {"m", rho, 5e8, 0.3, 1, 0, 1e-3};
+    pala_material mt = {.name = "m", .rho = rho, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(w, &mt);
     for (int t = 0; t < nk; t++) {
         int id = pala_world_add_sphere_template(w, 0, R);
@@ -188,7 +188,7 @@ static void two_dipoles(void)
             kind kd = {0, mag ? pala_v(0, 0, 0) : pala_v(0, 0, p), mag ? pala_v(0, 0, p) : pala_v(0, 0, 0)};
             pala_world w;
             pala_world_init(&w);
-            pala_material mt = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+            pala_material mt = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
             pala_world_add_material(&w, &mt);
             int t = pala_world_add_sphere_template(&w, 0, 1e-3);
             w.tmpl[t].edip = kd.p;
@@ -292,7 +292,7 @@ static void kepler(void)
         double f = i < 2 ? 1 : 0.8;   /* start speed / circular speed */
         pala_world w;
         pala_world_init(&w);
-        pala_material mt = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+        pala_material mt = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
         pala_world_add_material(&w, &mt);
         int t1 = pala_world_add_sphere_template(&w, 0, 1e-3), t2 = pala_world_add_sphere_template(&w, 0, 6e-4);
         double m1 = w.tmpl[t1].mass, m2 = w.tmpl[t2].mass, M = m1 + m2, a = 0.01;

@@ -10,7 +10,7 @@ void test_contact(void);
 
 static pala_material mat(double delta, double mu)
 {
-    pala_material m = {"m", 1250, 5e8, 0.3, delta, mu, 1e-3};
+    pala_material m = {.name = "m", .rho = 1250, .E = 5e8, .sigma = 0.3, .delta = delta, .mu = mu, .nu = 1e-3};
     return m;
 }
 

@@ -16,7 +16,7 @@ static void dzhanibekov(double dt, double T, int rotstep, double *dE, double *dL
 {
     pala_world w;
     pala_world_init(&w);
-    pala_material m = {"m", 1000, 1e9, 0.3, 1, 0, 0};
+    pala_material m = {.name = "m", .rho = 1000, .E = 1e9, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 0};
     pala_world_add_material(&w, &m);
     /* a T-bar of five spheres */
     pala_vec3 c[5] = {pala_v(-0.02, 0, 0), pala_v(0, 0, 0), pala_v(0.02, 0, 0), pala_v(0, 0.015, 0), pala_v(0, 0.03, 0)}, shape[5];

@@ -23,7 +23,7 @@ static const double PI = 3.14159265358979323846;
 static int one_charge(pala_world *w, double q, pala_vec3 x, pala_vec3 v)
 {
     pala_world_init(w);
-    pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+    pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(w, &m);
     int t = pala_world_add_sphere_template(w, 0, 0.001);
     w->tmpl[t].charge = q;
@@ -157,7 +157,7 @@ static void dipole_oscillation(void)
     /* electric: a dumbbell of two spheres; the dipole along its smallest principal axis a,
      * E along a; it turns about the axis b of the largest moment */
     pala_world_init(&w);
-    pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+    pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(&w, &m);
     pala_template tp;
     memset(&tp, 0, sizeof tp);
@@ -196,7 +196,7 @@ static double turning(double dt, double *wmax)
 {
     pala_world w;
     pala_world_init(&w);
-    pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+    pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(&w, &m);
     int t = pala_world_add_sphere_template(&w, 0, 0.001);
     w.tmpl[t].charge = 1e-9;

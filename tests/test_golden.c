@@ -74,8 +74,8 @@ static void box_run(int threads, struct run *out)
     w.box_hi = pala_v(NX * SPACING, NY * SPACING, 0.03);
     w.g = pala_v(0, 0, -9.81);
     w.dt = 1e-5;
-    pala_material sand = {"sand", 2600, 1e7, 0.3, 0.5, 0.5, 1e-3};
-    pala_material steel = {"steel", 7800, 1e8, 0.3, 0.4, 0.4, 1e-3};
+    pala_material sand = {.name = "sand", .rho = 2600, .E = 1e7, .sigma = 0.3, .delta = 0.5, .mu = 0.5, .nu = 1e-3};
+    pala_material steel = {.name = "steel", .rho = 7800, .E = 1e8, .sigma = 0.3, .delta = 0.4, .mu = 0.4, .nu = 1e-3};
     int msand = pala_world_add_material(&w, &sand);
     w.wall_mat = pala_world_add_material(&w, &steel);
 

@@ -67,8 +67,8 @@ static void bar_contact(int dim, double delta)
     pala_world w;
     pala_world_init(&w);
     w.dim = dim;
-    pala_material ball = {"ball", 2000, 1e8, 0.3, delta, 0, 1e-3}, bar = {"bar", 7800, 2e9, 0.3, 1, 0, 1e-3},
-                  wall = {"wall", 1000, 1e6, 0.3, 1, 0, 1e-3};
+    pala_material ball = {.name = "ball", .rho = 2000, .E = 1e8, .sigma = 0.3, .delta = delta, .mu = 0, .nu = 1e-3}, bar = {.name = "bar", .rho = 7800, .E = 2e9, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3},
+                  wall = {.name = "wall", .rho = 1000, .E = 1e6, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(&w, &ball);
     w.mem_mat = pala_world_add_material(&w, &bar);
     w.wall_mat = pala_world_add_material(&w, &wall);

@@ -22,7 +22,7 @@ void test_step(void);
 static void spheres(pala_world *w, double spin, unsigned seed)
 {
     pala_world_init(w);
-    pala_material m = {"m", 2500, 5e8, 0.3, 0.5, 0.3, 1e-3};
+    pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 0.5, .mu = 0.3, .nu = 1e-3};
     pala_world_add_material(w, &m);
     int t = pala_world_add_sphere_template(w, 0, 0.001);
     pala_rng g;
@@ -96,7 +96,7 @@ static void push(const pala_world *w, void *user, pala_vec3 *F, pala_vec3 *T)
 static int at_rest(pala_world *w, int n)
 {
     pala_world_init(w);
-    pala_material m = {"m", 2500, 5e8, 0.3, 1, 0, 1e-3};
+    pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(w, &m);
     int t = pala_world_add_sphere_template(w, 0, 0.001);
     for (int k = 0; k < n; k++) pala_world_add_grain(w, t, pala_v(0.012 * k, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
@@ -210,7 +210,7 @@ static void dipole_pendulum(void)
     for (int i = 0; i < 2; i++) {
         pala_world w;
         pala_world_init(&w);
-        pala_material m = {"m", 2500, 5e8, 0.3, 0.5, 0.3, 1e-3};   /* dissipative: E_diss is summed */
+        pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 0.5, .mu = 0.3, .nu = 1e-3};   /* dissipative: E_diss is summed */
         pala_world_add_material(&w, &m);
         int t = pala_world_add_sphere_template(&w, 0, 0.001);
         pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0, 0, tan(th0 / 2)), pala_v(0, 0, 0), pala_v(0, 0, 0));

@@ -16,7 +16,7 @@
 static int build(pala_world *w)
 {
     pala_world_init(w);
-    pala_material glass = {"glass", 2500, 5e8, 0.3, 0.49, 0.3, 1e-3};   /* rho E sigma delta mu nu */
+    pala_material glass = {.name = "glass", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 0.49, .mu = 0.3, .nu = 1e-3};   /* rho E sigma delta mu nu */
     int mat = pala_world_add_material(w, &glass);
     int t = pala_world_add_sphere_template(w, mat, 1e-3);   /* radius 1 mm */
     if (t < 0) return -1;

@@ -56,9 +56,24 @@ typedef struct pala_material {
     double E;       /* Young's modulus, Pa */
     double sigma;   /* Poisson's ratio, [0, 0.5] */
     double delta;   /* square of the normal restitution coefficient, [0, 1] */
-    double mu;      /* friction coefficient, [0, 1] */
+    double mu;      /* friction coefficient, >= 0 */
     double nu;      /* regularising velocity of the friction law, m/s */
+    /* contact laws with history (docs/physics.md, "Contact history"); all 0: the paper's laws */
+    int tlaw;       /* enum pala_tlaw: the tangential law; 0: the world's (pala_world.tlaw) */
+    double kt;      /* tangential spring stiffness of tlaw = PALA_TLAW_SPRING, N/m */
+    double kroll;   /* rolling stiffness, N m/rad (0: no rolling resistance) */
+    double muroll;  /* rolling friction: the rolling moment is capped at muroll R* F_n */
+    double ktor;    /* torsion stiffness, N m/rad (0: no torsion resistance) */
+    double mutor;   /* torsion friction: the torsion moment is capped at mutor R* F_n */
+    int nlaw;       /* enum pala_nlaw: the normal law */
+    double alpha;   /* fractional law: order of the derivative, [0, 1] */
+    double fc, fk;  /* fractional law: damping c, N s/m, and stiffness k, N/m (seed eq. 7) */
 } pala_material;
+/* Tangential laws: the paper's regularised friction (eq. 53), or a spring with a Coulomb
+ * cap of constant stiffness (Cundall-Strack) or of Mindlin's no-slip stiffness. */
+enum pala_tlaw { PALA_TLAW_WORLD = 0, PALA_TLAW_REGULARISED = 1, PALA_TLAW_SPRING = 2, PALA_TLAW_MINDLIN = 3 };
+/* Normal laws: Hertz (eq. 57) or the fractional-derivative law P = c^a k^(1-a) D^a(zeta). */
+enum pala_nlaw { PALA_NLAW_HERTZ = 0, PALA_NLAW_FRACTIONAL = 1 };
 
 /* ---- grain templates (paper section 3.1) --------------------------------------------
  * A template holds what all grains of one type share: component radii and shape vectors
@@ -131,7 +146,24 @@ typedef struct pala_pairmat {
     double delta;  /* delta~ */
     double mu;     /* mu~ */
     double nu;     /* nu~, m/s */
+    /* the laws with history (docs/physics.md, "Contact history"), mixed by H or set by a pair */
+    int tlaw;      /* enum pala_tlaw, resolved (never PALA_TLAW_WORLD) */
+    double kt;     /* spring: k_t, N/m; Mindlin: k_t = kG sqrt(r~ (-d)) with kG = 2 sqrt(2) G~ */
+    double kG;     /* Mindlin's prefactor, Pa */
+    double kroll, muroll, ktor, mutor;   /* rolling and torsion: stiffness N m/rad, friction */
+    int nlaw;      /* enum pala_nlaw */
+    double alpha, fc, fk;   /* fractional law */
 } pala_pairmat;
+/* A pair of materials with its own values, overriding the mixing rule (a [pair A B]
+ * section); set: which fields were given (bits PALA_PAIR_*). */
+enum { PALA_PAIR_MU = 1, PALA_PAIR_DELTA = 2, PALA_PAIR_NU = 4, PALA_PAIR_KROLL = 8, PALA_PAIR_MUROLL = 16,
+       PALA_PAIR_KTOR = 32, PALA_PAIR_MUTOR = 64, PALA_PAIR_KT = 128, PALA_PAIR_TLAW = 256 };
+typedef struct pala_pairset {
+    int a, b;      /* the two materials (either order) */
+    int set;       /* PALA_PAIR_* bits */
+    double mu, delta, nu, kroll, muroll, ktor, mutor, kt;
+    int tlaw;
+} pala_pairset;
 
 typedef struct pala_energy {
     double kin, rot, contact, field, total;   /* J; field: -m g.x - q E.x - p.E - m.B */
@@ -201,6 +233,10 @@ typedef struct pala_world {
     int nmat, ntmpl, nshape;
     pala_material *mat;
     pala_pairmat *pm;              /* (nmat) x (nmat) table */
+    pala_pairset *pairs;           /* pairs of materials with their own values (npairs) */
+    int npairs;
+    int tlaw;                      /* enum pala_tlaw: the tangential law of materials that leave
+                                      it to the world (0: regularised) */
     pala_template *tmpl;
     pala_vec3 *shape;              /* shape vectors of all templates, principal frame, m */
     double *shape_r;               /* component radii, m */

@@ -18,6 +18,30 @@ double pala_hertz_prefactor(int hertz)
     return hertz == PALA_HERTZ_TEXTBOOK ? sqrt(2.0) / 3.0 : sqrt(3.0) / 2.0;
 }
 
+/* The laws with history of a pair (docs/physics.md, "Contact history"): a material that
+ * leaves its tangential law to the world takes w->tlaw; two materials of different laws
+ * make a pair of the larger code (a spring wins over the regularised law, Mindlin over a
+ * constant spring).  Stiffnesses and frictions mix by H, as eq. (55) does; Mindlin's
+ * k_t = 8 G* a (a = sqrt(R* (-d)), R* = r~/2, 1/G* = (2 - s1)/G1 + (2 - s2)/G2, G = E / (2 (1 + s)))
+ * is kG sqrt(r~ (-d)) with kG = 2 sqrt(2) H(G1/(2 - s1), G2/(2 - s2)). */
+static void material_history(const pala_world *w, const pala_material *a, const pala_material *b, pala_pairmat *p)
+{
+    int ta = a->tlaw ? a->tlaw : w->tlaw ? w->tlaw : PALA_TLAW_REGULARISED;
+    int tb = b->tlaw ? b->tlaw : w->tlaw ? w->tlaw : PALA_TLAW_REGULARISED;
+    p->tlaw = ta > tb ? ta : tb;
+    p->kt = pala_harmonic(a->kt, b->kt);
+    double ga = a->E / (2 * (1 + a->sigma)) / (2 - a->sigma), gb = b->E / (2 * (1 + b->sigma)) / (2 - b->sigma);
+    p->kG = 2 * sqrt(2.0) * pala_harmonic(ga, gb);
+    p->kroll = pala_harmonic(a->kroll, b->kroll);
+    p->muroll = pala_harmonic(a->muroll, b->muroll);
+    p->ktor = pala_harmonic(a->ktor, b->ktor);
+    p->mutor = pala_harmonic(a->mutor, b->mutor);
+    p->nlaw = a->nlaw > b->nlaw ? a->nlaw : b->nlaw;
+    p->alpha = 0.5 * (a->alpha + b->alpha);
+    p->fc = pala_harmonic(a->fc, b->fc);
+    p->fk = pala_harmonic(a->fk, b->fk);
+}
+
 void pala_material_pairs(pala_world *w)
 {
     PALA_GROW(w->pm, w->nmat * w->nmat);
@@ -30,5 +54,6 @@ void pala_material_pairs(pala_world *w)
             p->delta = pala_harmonic(a->delta, b->delta);
             p->mu = pala_harmonic(a->mu, b->mu);
             p->nu = pala_harmonic(a->nu, b->nu);
+            material_history(w, a, b, p);
         }
 }

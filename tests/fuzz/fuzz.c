@@ -53,7 +53,7 @@ static void one(const unsigned char *data, size_t n)
     (void)sets; (void)nset;
     pala_world w;
     pala_world_init(&w);
-    pala_material m = {"m", 1000, 1e7, 0.3, 1, 0, 0.001};
+    pala_material m = {.name = "m", .rho = 1000, .E = 1e7, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 0.001};
     int mat = pala_world_add_material(&w, &m);
     char err[512];
     double box[6];
