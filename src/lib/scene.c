@@ -342,7 +342,11 @@ static int read_file(pala_scene *s)
                 }
             }
             if (badname) { bad = 1; continue; }
-            if (kind == PALA_S_PAIR) snprintf(name + strlen(name), sizeof name - strlen(name), ".%s", name2);
+            if (kind == PALA_S_PAIR) {   /* named "A.B" (both checked to be at most 31 characters) */
+                char pn[64];
+                snprintf(pn, sizeof pn, "%.31s.%.31s", name, name2);
+                memcpy(name, pn, sizeof pn);
+            }
             int prev = find_section(s, kind, name);
             if (prev >= 0 && kind == PALA_S_PAIR) {
                 emsg(s, line, NULL, "[pair %s %s] is defined twice (first at line %d); merge the two sections into one", strtok(name, "."), name2,
