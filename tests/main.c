@@ -14,6 +14,7 @@ void test_contact(void);
 void test_dynamics(void);
 void test_keys(void);
 void test_scene(void);
+void test_pairs(void);
 void test_tools(void);
 void test_order(void);
 void test_import(void);
@@ -52,6 +53,7 @@ static const struct {
     {"dynamics", test_dynamics},
     {"keys", test_keys},
     {"scene", test_scene},
+    {"pairs", test_pairs},
     {"tools", test_tools},
     {"order", test_order},
     {"import", test_import},
