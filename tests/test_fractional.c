@@ -12,6 +12,7 @@
 #include "t.h"
 #include "fractional.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_fractional(void);
@@ -135,7 +136,7 @@ typedef struct bounce {
     long ncurve;
 } bounce;
 
-__attribute__((unused)) static void bounce_run(bounce *b)
+static void bounce_run(bounce *b)
 {
     pala_frac f;
     pala_frac_make(&f, b->alpha, b->dt);
@@ -285,8 +286,120 @@ static void old_contact(void)
     }
 }
 
+/* A particle of mass m = 1 kg hits the floor at v0 = 1 m/s, no gravity, k = 1 N/m,
+ * c = 2 sqrt(m k) = 2 N s/m (the linear law (3) with these k and c would be critically
+ * damped), dt = 1e-3 s (sqrt(m/k) / 1000). */
+static void floor_contact(void)
+{
+    bounce b = {.m = 1, .k = 1, .c = 2, .g = 0, .y0 = 1e-4, .v0 = 1, .law = FRACTIONAL, .dt = 1e-3, .tmax = 40};
+    b.alpha = 0;
+    bounce_run(&b);
+    double tc = 3.14159265358979323846 * sqrt(b.m / b.k);
+    T_CHECK(fabs(b.tc - tc) < 0.005 * tc && fabs(b.e - 1) < 0.005,
+            "alpha = 0: contact time %.6f vs pi sqrt(m/k) = %.6f, restitution %.6f vs 1 (0.5%%)", b.tc, tc, b.e);
+    b.alpha = 1;
+    bounce_run(&b);
+    T_CHECK(b.tc < 0 && fabs(b.depth - b.m * b.v0 / b.c) < 0.005 * b.m * b.v0 / b.c,
+            "alpha = 1: no rebound (%s), stopping depth %.6f vs m v0 / c = %.6f (0.5%%)", b.tc < 0 ? "none" : "REBOUND", b.depth, b.m * b.v0 / b.c);
+    /* the restitution against alpha, at dt and dt/2 */
+    printf("  restitution e and contact time t_c (s) against alpha: m = 1 kg, k = 1 N/m, c = 2 N s/m, v0 = 1 m/s, dt = 1e-3 s (e at dt/2)\n");
+    printf("  %6s %10s %10s %10s %10s\n", "alpha", "e", "e(dt/2)", "t_c", "depth");
+    double last = 2;
+    int mono = 1;
+    for (int i = 0; i <= 20; i++) {
+        bounce h = b;
+        b.alpha = h.alpha = 0.05 * i;
+        h.dt = b.dt / 2;
+        bounce_run(&b);
+        bounce_run(&h);
+        printf("  %6.2f %10.5f %10.5f %10.5f %10.5f\n", b.alpha, b.e, h.e, b.tc, b.depth);
+        if (!(b.e < last || (b.e == 0 && last == 0))) mono = 0;
+        if (fabs(b.e - h.e) > 2e-3) mono = 0;
+        last = b.e;
+    }
+    T_CHECK(mono, "the restitution falls monotonically with alpha (and moves by < 2e-3 when dt halves)");
+}
+
+/* The paper's Figure 2: a particle falls on a plate under gravity; its height y(t) with the
+ * linear law (3) and the nonlinear law (6) against the fractional law (7) with the same c
+ * and k.  The paper gives no numbers; chosen: m = 1 kg, g = 9.81 m/s^2, dropped from rest
+ * at y0 = 0.1 m, k = 1e5 (N/m in (3) and (7), N/m^1.5 in (6)), c = 20 N s/m (damping ratio
+ * c / (2 sqrt(m k)) = 0.032 in (3)), dt = 2e-5 s.  The best alpha minimises the
+ * root-mean-square difference of y(t) from the release to the reference's second impact;
+ * also printed: the alpha whose restitution equals the reference's. */
+static double curve_rms(const bounce *ref, bounce *b)
+{
+    bounce_run(b);
+    double s = 0;
+    for (long i = 0; i < ref->ncurve; i++) s += (b->curve[i] - ref->curve[i]) * (b->curve[i] - ref->curve[i]);
+    return sqrt(s / ref->ncurve);
+}
+
+static void figure2_one(int law, double c, double want, int print)
+{
+    bounce ref = {.m = 1, .k = 1e5, .c = c, .g = 9.81, .y0 = 0.1, .v0 = 0, .law = law, .dt = 2e-5, .tmax = 1};
+    bounce_run(&ref);   /* the first contact; its second impact at t1 + tc + 2 e v_in / g */
+    double v_in = sqrt(2 * ref.g * ref.y0), t1 = v_in / ref.g;
+    double tw = t1 + ref.tc + 2 * ref.e * v_in / ref.g;
+    ref.ncurve = (long)(tw / ref.dt);
+    ref.tmax = tw;
+    ref.curve = malloc(sizeof(double) * (size_t)ref.ncurve);
+    bounce_run(&ref);
+    bounce b = ref;
+    b.law = FRACTIONAL;
+    b.curve = malloc(sizeof(double) * (size_t)ref.ncurve);
+    double best = 0, rbest = 1e300;
+    for (int i = 0; i <= 25; i++) {   /* a scan of [0, 0.5], then a golden section */
+        b.alpha = 0.02 * i;
+        double r = curve_rms(&ref, &b);
+        if (r < rbest) { rbest = r; best = b.alpha; }
+    }
+    double lo = best > 0.02 ? best - 0.02 : 0, hi = best + 0.02, gr = 0.5 * (sqrt(5.0) - 1);
+    for (int it = 0; it < 20; it++) {   /* golden section */
+        double x1 = hi - gr * (hi - lo), x2 = lo + gr * (hi - lo);
+        b.alpha = x1;
+        double r1 = curve_rms(&ref, &b);
+        b.alpha = x2;
+        double r2 = curve_rms(&ref, &b);
+        if (r1 < r2) hi = x2; else lo = x1;
+    }
+    best = 0.5 * (lo + hi);
+    b.alpha = best;
+    rbest = curve_rms(&ref, &b);
+    double tc_best = b.tc, e_best = b.e;
+    b.alpha = 0;
+    double r0 = curve_rms(&ref, &b);
+    double elo = 0, ehi = 1;   /* the alpha of the same restitution (it falls with alpha) */
+    for (int it = 0; it < 25; it++) {
+        b.alpha = 0.5 * (elo + ehi);
+        bounce_run(&b);
+        if (b.e > ref.e) elo = b.alpha; else ehi = b.alpha;
+    }
+    double ae = 0.5 * (elo + ehi);
+    bounce_run(&b);
+    if (print)
+        printf("  %-9s c = %5.1f: reference e %.4f t_c %.5f s | best alpha (rms of y) %.4f (paper %.3g): rms %.2e m (alpha = 0: %.2e m), e %.4f, t_c %.5f s | alpha of the same e %.4f (t_c %.5f s)\n",
+               law == LINEAR ? "linear" : "nonlinear", c, ref.e, ref.tc, best, want, rbest, r0, e_best, tc_best, ae, b.tc);
+    T_CHECK(best > 0 && best < 1 && rbest < r0, "Figure 2, %s law: best alpha %.4f in (0, 1), rms %.2e m below alpha = 0's %.2e m",
+            law == LINEAR ? "linear" : "nonlinear", best, rbest, r0);
+    free(b.curve);
+    free(ref.curve);
+}
+
+static void figure2(void)
+{
+    printf("  Figure 2: m = 1 kg dropped from 0.1 m, k = 1e5, c = 20 N s/m, dt = 2e-5 s\n");
+    figure2_one(LINEAR, 20, 0.051, 1);
+    figure2_one(NONLINEAR, 20, 0.19, 1);
+    printf("  the linear law's best alpha against its damping c (damping ratio c / (2 sqrt(m k)) = c / 632):\n");
+    figure2_one(LINEAR, 5, 0.051, 1);
+    figure2_one(LINEAR, 40, 0.051, 1);
+}
+
 void test_fractional(void)
 {
+    floor_contact();
+    figure2();
     limits();
     closed_forms();
     convergence();
