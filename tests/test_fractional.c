@@ -195,6 +195,18 @@ static void limits(void)
     }
     T_CHECK(same0 && same1, "alpha = 0 returns zeta, alpha = 1 returns zeta_dot, bit for bit");
     T_CHECK(memcmp(st, zero, sizeof st) == 0, "alpha = 0 and 1 leave the state untouched");
+    /* the first sample of a contact that began theta = zeta / zeta_dot ago, zeta linear:
+     * D^a = zeta_dot theta^(1-a) / Gamma(2-a), exactly */
+    double worst = 0;
+    for (int i = 1; i < 10; i++) {
+        pala_frac f;
+        double a = 0.1 * i, theta = 3e-4, v = 0.7;
+        pala_frac_make(&f, a, 1e-3);
+        memset(st, 0, sizeof st);
+        double D = pala_frac_step(&f, st, v * theta, v), x = v * pow(theta, 1 - a) / tgamma(2 - a);
+        if (fabs(D - x) / x > worst) worst = fabs(D - x) / x;
+    }
+    T_CHECK(worst < 1e-13, "the first sample: D^a of a linear zeta since theta < dt ago is exact (%.2e)", worst);
 }
 
 /* The documented error bounds (docs/physics.md, "The fractional-derivative normal law"):
