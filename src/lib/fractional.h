@@ -40,7 +40,8 @@ typedef struct pala_frac {
     double fit_err;        /* the fit's largest relative error of the kernel on [dt, PALA_FRAC_AGE dt] */
 } pala_frac;
 
-/* The coefficients for order alpha (clamped to [0, 1]) and sample spacing dt > 0. */
+/* The coefficients for order alpha (clamped to [0, 1]) and sample spacing dt > 0.  It fits
+ * the kernel (about 2 ms): once per pair of materials and dt, not per step. */
 void pala_frac_make(pala_frac *f, double alpha, double dt);
 
 /* D^alpha zeta at this sample (m/s^alpha); advances the state by one sample. */
