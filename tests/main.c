@@ -42,6 +42,7 @@ void test_membrane(void);
 void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
+void test_fractional(void);
 
 static const struct {
     const char *name;
@@ -50,6 +51,7 @@ static const struct {
     {"rotation", test_rotation},
     {"builder", test_builder},
     {"contact", test_contact},
+    {"fractional", test_fractional},
     {"dynamics", test_dynamics},
     {"keys", test_keys},
     {"scene", test_scene},
