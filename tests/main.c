@@ -23,6 +23,7 @@ void test_step(void);
 void test_centre(void);
 void test_writers(void);
 void test_export(void);
+void test_trajbin(void);
 void test_view(void);
 void test_pictures(void);
 void test_run(void);
@@ -64,6 +65,7 @@ static const struct {
     {"centre", test_centre},
     {"writers", test_writers},
     {"export", test_export},
+    {"trajbin", test_trajbin},
     {"view", test_view},
     {"pictures", test_pictures},
     {"run", test_run},

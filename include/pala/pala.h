@@ -382,6 +382,8 @@ int pala_scene_setting(const pala_scene *s, int i, const char **key, const char 
 long pala_scene_steps(const pala_scene *s);
 long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);
+/* 1 when the trajectory is written as trajectory.bin (key trajectory_format = binary) */
+int pala_scene_traj_binary(const pala_scene *s);
 /* Steps between frames of the exports written during a run; 0: not written. */
 long pala_scene_xyz_every(const pala_scene *s);
 long pala_scene_vtk_every(const pala_scene *s);

@@ -30,7 +30,7 @@ enum pala_key {
     PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_box, PALA_KEY_cavity_radius,
     PALA_KEY_cavity_centre, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
     PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
-    PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
+    PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
     PALA_KEY_lammps_mc_samples, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
@@ -77,6 +77,7 @@ typedef struct pala_top_keys {
     long seed;                   /* seed of the random generator */
     long energy_every;           /* steps between rows of energy.tsv */
     long trajectory_every;       /* steps between frames of trajectory.txt */
+    int trajectory_format;       /* 0: trajectory.txt (text), 1: trajectory.bin (binary) */
     long xyz_every;              /* steps between frames of trajectory.xyz; 0: not written */
     long vtk_every;              /* steps between VTK frames in vtk/; 0: not written */
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */

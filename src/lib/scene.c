@@ -1089,6 +1089,7 @@ pala_world *pala_scene_world(pala_scene *s) { return &s->top.w; }
 long pala_scene_steps(const pala_scene *s) { return s->top.steps; }
 long pala_scene_energy_every(const pala_scene *s) { return s->top.energy_every; }
 long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every; }
+int pala_scene_traj_binary(const pala_scene *s) { return s->top.trajectory_format == 1; }
 long pala_scene_xyz_every(const pala_scene *s) { return s->top.xyz_every; }
 long pala_scene_vtk_every(const pala_scene *s) { return s->top.vtk_every; }
 long pala_scene_checkpoint_every(const pala_scene *s) { return s->top.checkpoint_every; }
