@@ -40,6 +40,7 @@ void test_membrane(void);
 void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
+void test_heap(void);
 
 static const struct {
     const char *name;
@@ -76,6 +77,7 @@ static const struct {
     {"robust", test_robust},
     {"output", test_output},
     {"checkpoint", test_checkpoint},
+    {"heap", test_heap},
     {"docs", test_docs},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };

@@ -27,7 +27,7 @@ else
          /^ITEM:/ { inat = 0; next }
          inat { l[g++] = $col["x"] " " $col["y"] " " $col["z"] " " $col["radius"] }
          END { if (!n || g != n || !("radius" in col)) exit 1; for (i = 0; i < g; i++) print l[i] }' "$f"
-fi | awk -v z0="$z0" -v dr="${DR:-0.002}" -v prof="${PROFILE:-0}" -v src="$f" '
+fi | awk -v z0="$z0" -v dr="${DR:-0.002}" -v lo="${LO:-0.35}" -v hi="${HI:-0.8}" -v prof="${PROFILE:-0}" -v src="$f" '
 { x[n] = $1; y[n] = $2; z[n] = $3; r[n] = $4; n++ }
 END {
     if (n == 0) { print "angle.sh: " src ": no spheres read" > "/dev/stderr"; exit 1 }
@@ -40,18 +40,23 @@ END {
         c = ri "," int((atan2(dy, dx) + pi) / (2 * pi) * ns) % ns; h = z[i] + r[i] - z0
         if (!(c in top) || h > top[c]) { top[c] = h; at[c] = d; ring[c] = ri }
     }
-    for (c in top) { rs[ring[c]] += top[c]; rn[ring[c]]++ }
-    for (k in rs) if (rs[k] / rn[k] > H) H = rs[k] / rn[k]
+    for (c in top) { k = ring[c]; rs[k] += top[c]; rn[k]++; if (k > kmax) kmax = k }
+    for (k = 0; k <= kmax; k++) if (rn[k] && rs[k] / rn[k] > H) { H = rs[k] / rn[k]; kH = k }
     if (H <= 0) { print "angle.sh: " src ": no heap" > "/dev/stderr"; exit 1 }
+    # the flank: from the first ring (outwards from the highest) whose mean is below hi H to
+    # the last one before the first whose mean is below lo H; its rings are chosen by r, so
+    # the fit of h on r is not biased by the scatter of h
+    for (ka = kH; ka <= kmax && !(rn[ka] && rs[ka] / rn[ka] < hi * H); ka++) ;
+    for (kb = ka; kb + 1 <= kmax && rn[kb + 1] && rs[kb + 1] / rn[kb + 1] >= lo * H; kb++) ;
     for (c in top) {
         if (prof) printf "%.6g %.6g\n", at[c], top[c] > "/dev/stderr"
-        if (top[c] < 0.2 * H || top[c] > 0.8 * H) continue
+        if (ring[c] < ka || ring[c] > kb) continue
         m++; sx += at[c]; sy += top[c]; sxx += at[c] * at[c]; sxy += at[c] * top[c]
     }
     if (m < 3) { print "angle.sh: " src ": fewer than 3 points on the flank" > "/dev/stderr"; exit 1 }
     b = (m * sxy - sx * sy) / (m * sxx - sx * sx); a0 = (sy - b * sx) / m
-    for (c in top) if (top[c] >= 0.2 * H && top[c] <= 0.8 * H) { e = top[c] - a0 - b * at[c]; ss += e * e }
+    for (c in top) if (ring[c] >= ka && ring[c] <= kb) { e = top[c] - a0 - b * at[c]; ss += e * e }
     se = sqrt(ss / (m - 2) / (sxx - sx * sx / m))
-    printf "angle %.2f deg  stderr %.2f deg  points %d  height %.4g m  axis %.5g %.5g m\n",
-           atan2(-b, 1) * 180 / pi, se / (1 + b * b) * 180 / pi, m, H, xc, yc
+    printf "angle %.2f deg  stderr %.2f deg  points %d  flank r %.4g to %.4g m  height %.4g m  axis %.5g %.5g m\n",
+           atan2(-b, 1) * 180 / pi, se / (1 + b * b) * 180 / pi, m, ka * dr, (kb + 1) * dr, H, xc, yc
 }'
