@@ -14,6 +14,7 @@ void test_contact(void);
 void test_dynamics(void);
 void test_keys(void);
 void test_scene(void);
+void test_pairs(void);
 void test_tools(void);
 void test_order(void);
 void test_import(void);
@@ -22,6 +23,7 @@ void test_step(void);
 void test_centre(void);
 void test_writers(void);
 void test_export(void);
+void test_trajbin(void);
 void test_view(void);
 void test_pictures(void);
 void test_run(void);
@@ -32,6 +34,7 @@ void test_boundaries_script(void);
 void test_design_modules_tree(void);
 void test_design_modules_script(void);
 void test_fields(void);
+void test_history(void);
 void test_golden_box(void);
 void test_golden_example(void);
 void test_docs(void);
@@ -41,6 +44,7 @@ void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
 void test_heap(void);
+void test_fractional(void);
 
 static const struct {
     const char *name;
@@ -49,9 +53,11 @@ static const struct {
     {"rotation", test_rotation},
     {"builder", test_builder},
     {"contact", test_contact},
+    {"fractional", test_fractional},
     {"dynamics", test_dynamics},
     {"keys", test_keys},
     {"scene", test_scene},
+    {"pairs", test_pairs},
     {"tools", test_tools},
     {"order", test_order},
     {"import", test_import},
@@ -60,6 +66,7 @@ static const struct {
     {"centre", test_centre},
     {"writers", test_writers},
     {"export", test_export},
+    {"trajbin", test_trajbin},
     {"view", test_view},
     {"pictures", test_pictures},
     {"run", test_run},
@@ -70,6 +77,7 @@ static const struct {
     {"design_modules_tree", test_design_modules_tree},
     {"design_modules_script", test_design_modules_script},
     {"fields", test_fields},
+    {"history", test_history},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
     {"golden_box", test_golden_box},

@@ -244,3 +244,122 @@ void test_export(void)
     rc = t_sh(out, sizeof out, "./pala export " DIR "/bad.txt --format xyz -o " DIR "/bad.xyz");
     T_CHECK(rc == 1 && strstr(out, "bad.txt:9:"), "a truncated frame: exit 1 with file:line (%d) %s", rc, out);
 }
+
+/* trajectory_format = binary: trajectory.bin read by the test's own reader of the layout
+ * of docs/output-formats.md.  Its header is trajectory.txt's, byte for byte; every frame's
+ * step, time and 12 numbers per grain equal the text's bit for bit (%.17g prints a double
+ * so that it reads back exactly, so the text is the state); the exports of the two runs
+ * are the same bytes and match the text's centres to 1e-12; a resumed binary run equals
+ * one run; a cut file is refused with exit 1, never a crash. */
+void test_trajbin(void);
+
+static unsigned long long le(const unsigned char *p, int n)
+{
+    unsigned long long v = 0;
+    for (int i = n - 1; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+
+static void bin_vs_text(const char *name, const char *scene, const char *sets)
+{
+    char out[8192];
+    int rc = t_sh(out, sizeof out, "./pala run %s -o " DIR "/%s.t --quiet %s && ./pala run %s -o " DIR "/%s.b --quiet %s --set trajectory_format=binary && "
+                  "cmp " DIR "/%s.t/energy.tsv " DIR "/%s.b/energy.tsv && cmp " DIR "/%s.t/walls.tsv " DIR "/%s.b/walls.tsv && ls " DIR "/%s.b",
+                  scene, name, sets, scene, name, sets, name, name, name, name, name);
+    T_CHECK(rc == 0 && strstr(out, "trajectory.bin") && !strstr(out, "trajectory.txt"),
+            "%s: trajectory_format = binary writes trajectory.bin and no trajectory.txt; energy.tsv and walls.tsv as in text (exit %d) %s", name, rc, out);
+    char p[256];
+    snprintf(p, sizeof p, DIR "/%s.b/trajectory.bin", name);
+    FILE *f = fopen(p, "rb");
+    long len = 0;
+    unsigned char *b = NULL;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 24 && (b = malloc((size_t)len)) && fseek(f, 0, SEEK_SET) == 0)
+        len = (long)fread(b, 1, (size_t)len, f);
+    if (f) fclose(f);
+    snprintf(p, sizeof p, DIR "/%s.t/trajectory.txt", name);
+    FILE *tx = fopen(p, "r");
+    static ref R;
+    int ok = b && tx && read_ref(p, &R) == 0;
+    T_CHECK(ok, "%s: both trajectories are read", name);
+    if (!ok) { free(b); if (tx) fclose(tx); return; }
+    unsigned ver = (unsigned)le(b + 8, 4), n = (unsigned)le(b + 12, 4);
+    unsigned long long hl = le(b + 16, 8);
+    T_CHECK(!memcmp(b, "PALATRAJ", 8) && ver == 1 && n == (unsigned)R.n && 24 + hl <= (unsigned long long)len,
+            "%s: magic PALATRAJ, version %u, %u grains (text: %d), header of %llu bytes", name, ver, n, R.n, hl);
+    /* the header: trajectory.txt's lines before the first frame */
+    char *txt = malloc((size_t)hl + 1);
+    size_t got = fread(txt, 1, (size_t)hl, tx);
+    int next = fgetc(tx);
+    ungetc(next, tx);
+    T_CHECK(got == hl && memcmp(txt, b + 24, (size_t)hl) == 0 && next == 'f',
+            "%s: the binary header is trajectory.txt's header byte for byte", name);
+    free(txt);
+    /* the frames: step, time, and the 12 numbers of each grain, bit for bit */
+    long fsz = 16 + 96L * R.n, nf = ((long)(len - 24 - (long)hl)) / fsz, diff = 0;
+    const unsigned char *q = b + 24 + hl;
+    char line[512];
+    for (long fr = 0; fr < nf && fr < R.nframes; fr++, q += fsz) {
+        long step = (long)le(q, 8);
+        double tb, tt = -1;
+        unsigned long long u = le(q + 8, 8);
+        memcpy(&tb, &u, 8);
+        while (fgets(line, sizeof line, tx) && sscanf(line, "frame %*d %lf", &tt) != 1) {}
+        diff += step != R.step[fr] || memcmp(&tb, &tt, 8) != 0;
+        for (int k = 0; k < R.n; k++)
+            for (int c = 0; c < 12; c++) {
+                double v;
+                u = le(q + 16 + 96 * k + 8 * c, 8);
+                memcpy(&v, &u, 8);
+                diff += memcmp(&v, &R.st[fr][k][c], 8) != 0;
+            }
+    }
+    fclose(tx);
+    free(b);
+    T_CHECK(nf == R.nframes && (24 + (long)hl + nf * fsz) == len && diff == 0,
+            "%s: %ld binary frames of %ld bytes (text: %d frames), %ld values differ from the text's in any bit", name, nf, fsz, R.nframes, diff);
+    /* the exports of both runs */
+    rc = t_sh(out, sizeof out, "./pala export " DIR "/%s.b --format xyz && ./pala export " DIR "/%s.t --format xyz && cmp " DIR "/%s.b/trajectory.xyz " DIR "/%s.t/trajectory.xyz && "
+              "./pala export " DIR "/%s.b --format vtk -o " DIR "/%s.bv && ./pala export " DIR "/%s.t --format vtk -o " DIR "/%s.tv && diff -r " DIR "/%s.bv " DIR "/%s.tv && "
+              "./pala snapshot " DIR "/%s.b -o " DIR "/%s.b.svg && ./pala snapshot " DIR "/%s.t -o " DIR "/%s.t.svg && cmp " DIR "/%s.b.svg " DIR "/%s.t.svg && "
+              "./pala view " DIR "/%s.b -o " DIR "/%s.b.html",
+              name, name, name, name, name, name, name, name, name, name, name, name, name, name, name, name, name, name);
+    int frames = 0;
+    double worst = 0;
+    snprintf(p, sizeof p, DIR "/%s.b/trajectory.xyz", name);
+    long badv = check_xyz(p, &R, &frames, &worst);
+    T_CHECK(rc == 0 && badv == 0 && frames == R.nframes && strstr(out, "pala view: "),
+            "%s: export (xyz, vtk), snapshot and view read trajectory.bin; the exports equal the text run's byte for byte; "
+            "%d xyz frames against the text's centres: %ld mismatches, worst %.2g relative (exit %d) %s", name, frames, badv, worst, rc, out);
+}
+
+void test_trajbin(void)
+{
+    t_sh(NULL, 0, "rm -rf " DIR "/*.t " DIR "/*.b " DIR "/cut && mkdir -p " DIR "/cut");
+    bin_vs_text("ten", "examples/paper-ten-grains.txt", "--set end_time=0.004 --set trajectory_every=400");
+    bin_vs_text("hop", "examples/2d-hopper.txt", "--set end_time=0.05 --set trajectory_every=500");
+    /* a resumed binary run: the same bytes as one run */
+    char out[8192];
+    int rc = t_sh(out, sizeof out, "S='examples/paper-ten-grains.txt --quiet --set trajectory_format=binary --set trajectory_every=50'; "
+                  "./pala run $S --set steps=1234 -o " DIR "/res.b && ./pala resume " DIR "/res.b --quiet --set steps=3000 && "
+                  "./pala run $S --set steps=3000 -o " DIR "/one.b && cmp " DIR "/res.b/trajectory.bin " DIR "/one.b/trajectory.bin && echo same");
+    T_CHECK(rc == 0 && strstr(out, "same"), "a binary run of 1234 steps resumed to 3000 gives the trajectory.bin of one run of 3000 (exit %d) %s", rc, out);
+    /* cut anywhere: exit 1 with the reason, never a crash */
+    long sizes[] = {3, 8, 20, 24, 100, 800, 0};
+    rc = t_sh(out, sizeof out, "wc -c < " DIR "/ten.b/trajectory.bin");
+    long full = strtol(out, NULL, 10);
+    sizes[6] = full - 17;
+    int fails = 0;
+    for (int i = 0; i < 7; i++) {
+        t_sh(NULL, 0, "head -c %ld " DIR "/ten.b/trajectory.bin > " DIR "/cut/trajectory.bin", sizes[i]);
+        char o2[2048];
+        int r1 = t_sh(o2, sizeof o2, "./pala export " DIR "/cut --format xyz -o " DIR "/cut/x.xyz 2>&1");
+        int r2 = t_sh(o2 + strlen(o2), sizeof o2 - strlen(o2), "./pala snapshot " DIR "/cut -o " DIR "/cut/s.svg 2>&1");
+        int r3 = t_sh(o2 + strlen(o2), sizeof o2 - strlen(o2), "./pala view " DIR "/cut -o " DIR "/cut/v.html 2>&1");
+        int said = strstr(o2, "trajectory.bin") != NULL && (strstr(o2, "cut off") || strstr(o2, "ends") || strstr(o2, "truncated") || strstr(o2, "nothing to"));
+        if (r1 != 1 || r2 != 1 || r3 != 1 || !said) {
+            fails++;
+            T_CHECK(0, "trajectory.bin cut to %ld of %ld bytes: export, snapshot and view exit %d %d %d (want 1) and say why: %s", sizes[i], full, r1, r2, r3, o2);
+        }
+    }
+    T_CHECK(fails == 0, "trajectory.bin cut to 3, 8, 20, 24, 100, 800 and %ld of %ld bytes: export, snapshot and view exit 1 and say why", full - 17, full);
+}

@@ -17,12 +17,17 @@ void test_keys(void);
  * key a choice needs is there (cavity_radius, slab_thickness, sphere lines,
  * component_radius, the membrane's keys: its plane at 0.035 along any axis misses the
  * grains); the z of everything is 0, so it also loads in 2D.  Grain `spare` is
- * built and never placed, so its keys may take any value. */
+ * built and never placed, so its keys may take any value.  Material m has both values of
+ * each law with history (the spring's stiffness, rolling and torsion stiffness and friction,
+ * the fractional law's c and k), so any one of them, or any law, may be set alone; [pair m m]
+ * sets nothing. */
 static const char *base =
     "dt = 1e-5\nsteps = 10\ncontainer = box\nbox = 0 0.1 0 0.1 -0.05 0.05\n"
     "cavity_radius = 0.05\ncavity_centre = 0.05 0.05 0\nwall_material = m\n"
     "membrane_position = 0.035\nmembrane_bar_radius = 0.001\nmembrane_spacing = 0.01\nmembrane_material = m\n"
-    "[material m]\ndensity = 1000\nyoung = 1e7\n"
+    "[material m]\ndensity = 1000\nyoung = 1e7\ntangential_stiffness = 1e4\nrolling_stiffness = 1e-4\nrolling_friction = 0.1\n"
+    "torsion_stiffness = 1e-4\ntorsion_friction = 0.1\nfractional_damping = 10\nfractional_stiffness = 1e4\n"
+    "[pair m m]\n"
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.004\n"
     "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
     "sphere = 0 0 0 0.003\nsphere = 0.003 0 0 0.003\ncomponent_radius = 0.002 0.003\n"
@@ -31,7 +36,7 @@ static const char *base =
     "[group l]\ngrain = ball\nplacement = list\nat = 0.05 0.05 0\nat = 0.02 0.05 0 0.1 0 0\n";
 
 /* The section of each kind that the probes set (the top level has no name). */
-static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g"};
+static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m"};
 
 /* A value for every numeric key, other than the one of base or the default.  Repeated keys
  * are counted from base's lines instead (2 'sphere' lines of spare). */
@@ -52,7 +57,14 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_membrane_spacing] = "0.02",
     [PALA_KEY_max_memory] = "1e12", [PALA_KEY_checkpoint_every] = "7",
     [PALA_KEY_density] = "2000", [PALA_KEY_young] = "3e7", [PALA_KEY_poisson] = "0.25",
-    [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "0.4", [PALA_KEY_slip_velocity] = "0.002",
+    [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "1.4", [PALA_KEY_slip_velocity] = "0.002",
+    [PALA_KEY_tangential_stiffness] = "2e4", [PALA_KEY_rolling_stiffness] = "2e-4", [PALA_KEY_rolling_friction] = "0.2",
+    [PALA_KEY_torsion_stiffness] = "3e-4", [PALA_KEY_torsion_friction] = "0.3", [PALA_KEY_fractional_order] = "0.19",
+    [PALA_KEY_fractional_damping] = "20", [PALA_KEY_fractional_stiffness] = "3e4",
+    [PALA_KEY_pair_friction] = "1.3", [PALA_KEY_pair_delta] = "0.4", [PALA_KEY_pair_slip_velocity] = "0.003",
+    [PALA_KEY_pair_tangential_stiffness] = "5e3", [PALA_KEY_pair_rolling_stiffness] = "4e-4",
+    [PALA_KEY_pair_rolling_friction] = "0.05", [PALA_KEY_pair_torsion_stiffness] = "6e-4",
+    [PALA_KEY_pair_torsion_friction] = "0.07",
     [PALA_KEY_radius] = "0.0035", [PALA_KEY_volume_radius] = "0.004", [PALA_KEY_mc_samples] = "200",
     [PALA_KEY_components] = "2 4", [PALA_KEY_component_radius] = "0.001 0.002",
     [PALA_KEY_spread] = "0.5", [PALA_KEY_variants] = "3",
@@ -64,7 +76,7 @@ static const char *const probe[PALA_NKEYS] = {
 };
 
 static const size_t struct_size[PALA_S_N] = {
-    sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys)};
+    sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys), sizeof(pala_pairset)};
 
 static int nwords(const char *choices)
 {
@@ -199,6 +211,11 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
             if (!strcmp(w->mat[i].name, sect)) found = 1, ok = holds(k, &w->mat[i], x, n);
         ok &= found;
     }
+    if (ok && k->sect == PALA_S_PAIR) {
+        /* and the world's pair holds it, with the key's bit in set */
+        const pala_world *w = pala_scene_world(s);
+        ok = w->npairs == 1 && holds(k, &w->pairs[0], x, n) && (w->pairs[0].set & k->pairbit) && k->pairbit;
+    }
     T_CHECK(ok, "--set '%s' %s", set, !s ? err : ok ? "arrives in the field the key is bound to" : "does not arrive in the key's field");
     pala_scene_free(s);
 }
@@ -207,7 +224,7 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
  * and stores its code; the codes differ. */
 static void probe_words(const char *path, const pala_keydef *k)
 {
-    static const char *const names[PALA_S_N][2] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l"}};
+    static const char *const names[PALA_S_N][2] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l"}, {"m.m", NULL}};
     const char *p = k->choices;
     int w = 0, all = 1;
     char word[64], set[256], err[2048], why[600] = "";

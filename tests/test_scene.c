@@ -157,5 +157,6 @@ void test_scene(void)
 
     /* help */
     rc = t_sh(out, sizeof out, "./pala help friction");
-    T_CHECK(rc == 0 && strstr(out, "default: 0") && strstr(out, "range: 0 to 1"), "pala help KEY shows unit, default and range");
+    T_CHECK(rc == 0 && strstr(out, "default: 0") && strstr(out, "range: 0 to inf") && strstr(out, "[pair]"),
+            "pala help KEY shows unit, default and range, for each section the key is in");
 }

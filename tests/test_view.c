@@ -1,7 +1,8 @@
 /* test_view.c: `pala view` in a real browser.  The page must be self-contained (no
  * external script, style, font or address); headless Chromium loads it and must report no
  * error; two screenshots at different times differ and are not blank; in anaglyph mode
- * the picture holds both red and cyan pixels; a 2D run shows its plane.  Screenshots are
+ * the picture holds both red and cyan pixels (drawn on the CPU, the default, and with
+ * WebGL); a 2D run shows its plane.  Screenshots are
  * decoded by a small PNG reader in Python (zlib only).  Without Chromium (or python3) the
  * browser checks are counted as skipped and say what to install. */
 #include "t.h"
@@ -36,7 +37,7 @@ static const char png_py[] =
     "# the picture above the control bar: pixels unlike the background, red, cyan, plane colour\n"
     "imgs = [load(p) for p in sys.argv[1:]]\n"
     "for im in imgs:\n"
-    "    rows = im[60:len(im) - 90]; bg = rows[-1][-1]\n"
+    "    rows = im[60:len(im) - 120]; bg = rows[0][-1]\n"
     "    n = sum(1 for r in rows for p in r if max(abs(p[0] - bg[0]), abs(p[1] - bg[1]), abs(p[2] - bg[2])) > 24)\n"
     "    red = sum(1 for r in rows for p in r if p[0] > 150 and p[1] < 90 and p[2] < 90)\n"
     "    cyan = sum(1 for r in rows for p in r if p[0] < 90 and p[1] > 150 and p[2] > 150)\n"
@@ -44,7 +45,7 @@ static const char png_py[] =
     "    print('pixels', len(rows) * len(rows[0]), 'drawn', n, 'red', red, 'cyan', cyan, 'plane', plane)\n"
     "if len(imgs) >= 2:\n"
     "    a, b = imgs[0], imgs[1]\n"
-    "    print('differ', sum(1 for y in range(60, len(a) - 90) for x in range(len(a[0])) if a[y][x] != b[y][x]))\n";
+    "    print('differ', sum(1 for y in range(60, len(a) - 120) for x in range(len(a[0])) if a[y][x] != b[y][x]))\n";
 
 static char chrome[256];
 
@@ -102,18 +103,21 @@ void test_view(void)
     browse(cmd, sizeof cmd, DIR "/ten.html", "frame=last", DIR "/b.png", DIR "/b.log", "pb");
     browse(cmd, sizeof cmd, DIR "/ten.html", "frame=last&stereo=anaglyph", DIR "/c.png", DIR "/c.log", "pc");
     browse(cmd, sizeof cmd, DIR "/hop.html", "frame=last", DIR "/d.png", DIR "/d.log", "pd");
-    browse(cmd, sizeof cmd, DIR "/ten.html", "gl=0&frame=last&stereo=anaglyph&style=wire", DIR "/e.png", DIR "/e.log", "pe");
+    browse(cmd, sizeof cmd, DIR "/ten.html", "frame=last&stereo=anaglyph&style=wire", DIR "/e.png", DIR "/e.log", "pe");
+    browse(cmd, sizeof cmd, DIR "/ten.html", "renderer=webgl&frame=last&stereo=anaglyph", DIR "/f.png", DIR "/f.log", "pf");
     strcat(cmd, "wait");
     t_sh(NULL, 0, "%s", cmd);
     check_log("3D run, frame 0", DIR "/a.log", "\"frames\":11");
     check_log("3D run, last frame", DIR "/b.log", NULL);
     check_log("3D run, anaglyph", DIR "/c.log", "\"stereo\":\"anaglyph\"");
     check_log("2D run", DIR "/d.log", "\"dim\":2");
-    check_log("the 2D canvas (no WebGL), anaglyph wire frames", DIR "/e.log", "\"renderer\":\"canvas2d\"");
+    check_log("anaglyph wire frames, drawn on the CPU", DIR "/e.log", "\"renderer\":\"cpu\"");
+    check_log("anaglyph drawn with WebGL", DIR "/f.log", "\"renderer\":\"webgl\"");
+    check_log("the default: drawn on the CPU", DIR "/a.log", "\"renderer\":\"cpu\"");
 
-    long px = 0, drawn[5] = {0}, red[5] = {0}, cyan[5] = {0}, plane[5] = {0}, differ = -1;
-    const char *pngs[5] = {DIR "/a.png " DIR "/b.png", DIR "/c.png", DIR "/d.png", DIR "/e.png", NULL};
-    for (int i = 0; i < 4; i++) {
+    long px = 0, drawn[6] = {0}, red[6] = {0}, cyan[6] = {0}, plane[6] = {0}, differ = -1;
+    const char *pngs[6] = {DIR "/a.png " DIR "/b.png", DIR "/c.png", DIR "/d.png", DIR "/e.png", DIR "/f.png", NULL};
+    for (int i = 0; i < 5; i++) {
         rc = t_sh(out, sizeof out, "%s " DIR "/png.py %s", py, pngs[i]);
         const char *p = out;
         for (int k = 0; k < (i == 0 ? 2 : 1); k++) {
@@ -130,7 +134,8 @@ void test_view(void)
     T_CHECK(differ > 500, "the screenshots at t = 0 and at the last frame differ in %ld pixels", differ);
     T_CHECK(red[2] > 200 && cyan[2] > 200 && red[1] * 10 < red[2] && cyan[1] * 10 < cyan[2],
             "anaglyph: %ld red and %ld cyan pixels (planar: %ld and %ld)", red[2], cyan[2], red[1], cyan[1]);
-    T_CHECK(red[4] > 100 && cyan[4] > 100, "the 2D canvas's anaglyph wire frames: %ld red and %ld cyan pixels", red[4], cyan[4]);
+    T_CHECK(red[4] > 100 && cyan[4] > 100, "anaglyph wire frames on the CPU: %ld red and %ld cyan pixels", red[4], cyan[4]);
+    T_CHECK(red[5] > 200 && cyan[5] > 200, "anaglyph with WebGL: %ld red and %ld cyan pixels", red[5], cyan[5]);
     T_CHECK(plane[3] > px / 5 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);
 }
 

@@ -284,6 +284,12 @@ typedef struct pala_world {
 void pala_world_init(pala_world *w);
 void pala_world_free(pala_world *w);
 int pala_world_add_material(pala_world *w, const pala_material *m);
+/* Adds a pair of materials with its own values (copied): each field whose PALA_PAIR_* bit
+ * is in p->set replaces the mixed value of the pair (a, b), in both orders, when the world
+ * is prepared.  Returns its index, or -1 if a or b is not a material, the pair (in either
+ * order) was added before, or a value set is out of range (not finite, < 0, delta > 1, tlaw
+ * not a law: PALA_TLAW_REGULARISED .. PALA_TLAW_MINDLIN). */
+int pala_world_add_pair(pala_world *w, const pala_pairset *p);
 /* Adds a template; copies its n shape vectors and radii into the world.  Returns its
  * index, or -1 if it has no components. */
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
@@ -376,6 +382,8 @@ int pala_scene_setting(const pala_scene *s, int i, const char **key, const char 
 long pala_scene_steps(const pala_scene *s);
 long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);
+/* 1 when the trajectory is written as trajectory.bin (key trajectory_format = binary) */
+int pala_scene_traj_binary(const pala_scene *s);
 /* Steps between frames of the exports written during a run; 0: not written. */
 long pala_scene_xyz_every(const pala_scene *s);
 long pala_scene_vtk_every(const pala_scene *s);

@@ -331,8 +331,9 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
     for (int i = 0; i < pala_nwriters && !bad; i++) {
         char nm[128];
         snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
-        const rfield *o = need(c, path, nm, sizeof(long), 1, err);
-        if (!o) bad = 1;
+        /* a writer added after the checkpoint was written (trajectory.bin) had no file then */
+        const rfield *o = find(c, nm) ? need(c, path, nm, sizeof(long), 1, err) : NULL;
+        if (!o) r->offset[i] = -1, bad = find(c, nm) != NULL;
         else memcpy(&r->offset[i], o->data, sizeof(long));
     }
     for (int i = 0; i < NFIELDS && !bad; i++)

@@ -47,19 +47,77 @@ static void alloc_state(pala_traj *t)
     for (int k = 0; k < t->n; k++) t->npeb += t->ncomp[t->tid[k]];
 }
 
+static int read_header(pala_traj *t, FILE *err);
+
+static int bad_bin(pala_traj *t, FILE *err, const char *what)
+{
+    fprintf(err, "%s: %s; is this a trajectory.bin written by pala run?\n", t->path, what);
+    return PALA_ERR_INPUT;
+}
+
+/* trajectory.bin: the fixed head, then the text header read as trajectory.txt's */
+static int open_binary(pala_traj *t, FILE *err)
+{
+    unsigned char h[PALA_TRAJ_BIN_HEAD];
+    rewind(t->f);
+    if (fread(h, 1, sizeof h, t->f) != sizeof h) return bad_bin(t, err, "the file ends inside its first 24 bytes");
+    uint32_t ver = (uint32_t)(pala_get_le64(h + 8) & 0xffffffffu);
+    long n = (long)(pala_get_le64(h + 8) >> 32);
+    uint64_t hl = pala_get_le64(h + 16);
+    if (ver != PALA_TRAJ_BIN_VERSION) {
+        char m[128];
+        snprintf(m, sizeof m, "format version %u, this pala reads version %u", ver, PALA_TRAJ_BIN_VERSION);
+        return bad_bin(t, err, m);
+    }
+    struct stat st;
+    if (fstat(fileno(t->f), &st) != 0 || hl < 20 || hl > (uint64_t)st.st_size - PALA_TRAJ_BIN_HEAD)
+        return bad_bin(t, err, "the header's length runs past the end of the file (truncated?)");
+    char *txt = malloc((size_t)hl);
+    if (!txt) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    if (fread(txt, 1, (size_t)hl, t->f) != (size_t)hl) { free(txt); return bad_bin(t, err, "the file ends inside its header"); }
+    FILE *bin = t->f;
+    t->f = fmemopen(txt, (size_t)hl, "r");
+    if (!t->f) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    int rc = read_header(t, err);
+    fclose(t->f);
+    free(txt);
+    t->f = bin;
+    if (rc) return rc;
+    if (t->n != n) return bad_bin(t, err, "the grains of the head and of the header differ");
+    t->binary = 1;
+    t->data0 = PALA_TRAJ_BIN_HEAD + (long)hl;
+    t->fbuf = xcalloc(16 + 96 * (size_t)t->n, 1);
+    return PALA_OK;
+}
+
 int pala_traj_open(pala_traj *t, const char *run, FILE *err)
 {
     static char pathbuf[4200];
     memset(t, 0, sizeof *t);
     struct stat st;
-    if (stat(run, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(pathbuf, sizeof pathbuf, "%s/trajectory.txt", run);
-    else snprintf(pathbuf, sizeof pathbuf, "%s", run);
+    if (stat(run, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(pathbuf, sizeof pathbuf, "%s/trajectory.txt", run);
+        if (stat(pathbuf, &st) != 0) {   /* a run with trajectory_format = binary */
+            snprintf(pathbuf, sizeof pathbuf, "%s/trajectory.bin", run);
+            if (stat(pathbuf, &st) != 0) snprintf(pathbuf, sizeof pathbuf, "%s/trajectory.txt", run);
+        }
+    } else snprintf(pathbuf, sizeof pathbuf, "%s", run);
     t->path = pathbuf;
     t->f = fopen(pathbuf, "r");
     if (!t->f) {
-        fprintf(err, "pala: cannot read %s: %s; give a run folder (written by pala run) or its trajectory.txt\n", pathbuf, strerror(errno));
+        fprintf(err, "pala: cannot read %s: %s; give a run folder (written by pala run) or its trajectory.txt or trajectory.bin\n", pathbuf, strerror(errno));
         return PALA_ERR_INPUT;
     }
+    char magic[8] = {0};
+    size_t got = fread(magic, 1, 8, t->f);
+    if (got == 8 && !memcmp(magic, PALA_TRAJ_BIN_MAGIC, 8)) return open_binary(t, err);
+    if (got > 0 && got < 8 && !memcmp(magic, PALA_TRAJ_BIN_MAGIC, got)) return bad_bin(t, err, "the file ends inside its first 24 bytes");
+    rewind(t->f);
+    return read_header(t, err);
+}
+
+static int read_header(pala_traj *t, FILE *err)
+{
     t->dim = 3;
     t->container = PALA_CONTAINER_NONE;
     char *l = next_line(t);
@@ -146,8 +204,46 @@ int pala_traj_open(pala_traj *t, const char *run, FILE *err)
     return PALA_OK;
 }
 
+static int next_binary(pala_traj *t, FILE *err)
+{
+    size_t len = 16 + 96 * (size_t)t->n, got = fread(t->fbuf, 1, len, t->f);
+    if (got == 0 && feof(t->f)) return 0;
+    if (got != len) {
+        fprintf(err, "%s: frame %ld is cut off after %zu of its %zu bytes (the run was stopped while writing, or the "
+                "file was truncated); the frames before it are whole\n", t->path, t->frames, got, len);
+        return -1;
+    }
+    const unsigned char *p = t->fbuf;
+    t->step = (long)(int64_t)pala_get_le64(p);
+    t->time = pala_get_le_double(p + 8);
+    p += 16;
+    for (int k = 0; k < t->n; k++) {
+        pala_vec3 *q[4] = {&t->x[k], &t->r[k], &t->v[k], &t->w[k]};
+        for (int j = 0; j < 4; j++, p += 24) *q[j] = pala_v(pala_get_le_double(p), pala_get_le_double(p + 8), pala_get_le_double(p + 16));
+    }
+    t->frames++;
+    return 1;
+}
+
+long pala_traj_count(pala_traj *t)
+{
+    long here = ftell(t->f), n = 0;
+    if (t->binary) {
+        struct stat st;
+        if (fstat(fileno(t->f), &st) == 0 && st.st_size > t->data0) n = (long)((st.st_size - t->data0) / (16 + 96 * (long)t->n));
+        return n;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    while (getline(&line, &cap, t->f) >= 0) n += !strncmp(line, "frame ", 6);
+    free(line);
+    fseek(t->f, here, SEEK_SET);
+    return t->frames + n;
+}
+
 int pala_traj_next(pala_traj *t, FILE *err)
 {
+    if (t->binary) return next_binary(t, err);
     char *l = next_line(t);
     if (!l) return 0;
     if (sscanf(l, "frame %ld %lf", &t->step, &t->time) != 2) { bad(t, err, "expected 'frame STEP TIME'"); return -1; }
@@ -174,7 +270,7 @@ void pala_traj_close(pala_traj *t)
 {
     if (t->f) fclose(t->f);
     free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->shape); free(t->srad);
-    free(t->tid); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf);
+    free(t->tid); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
     memset(t, 0, sizeof *t);
 }
 

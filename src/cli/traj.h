@@ -7,7 +7,26 @@
 #ifndef PALA_TRAJ_H
 #define PALA_TRAJ_H
 #include "pala/pala.h"
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+
+/* trajectory.bin (key trajectory_format = binary; docs/output-formats.md): the magic,
+ * uint32 version, uint32 grains, uint64 H, H bytes of trajectory.txt's header, then per
+ * frame int64 step, float64 time and 12 float64 per grain.  Little-endian on every host. */
+#define PALA_TRAJ_BIN_MAGIC "PALATRAJ"
+#define PALA_TRAJ_BIN_VERSION 1u
+#define PALA_TRAJ_BIN_HEAD 24
+static inline void pala_le64(unsigned char *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i)); }
+static inline void pala_le32(unsigned char *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i)); }
+static inline void pala_le_double(unsigned char *p, double d) { uint64_t v; memcpy(&v, &d, 8); pala_le64(p, v); }
+static inline uint64_t pala_get_le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+static inline double pala_get_le_double(const unsigned char *p) { uint64_t v = pala_get_le64(p); double d; memcpy(&d, &v, 8); return d; }
 
 typedef struct pala_traj {
     /* the header */
@@ -41,13 +60,20 @@ typedef struct pala_traj {
     long line;
     char *buf;
     size_t buflen;
+    int binary;                 /* 1: trajectory.bin */
+    long data0;                 /* binary: the offset of the first frame */
+    unsigned char *fbuf;        /* binary: one frame's bytes */
 } pala_traj;
 
-/* Open RUN's trajectory (RUN a run folder or a trajectory file) and read its header.
- * Returns PALA_OK, or PALA_ERR_INPUT with `path:line: ` and what is wrong on err. */
+/* Open RUN's trajectory (RUN a run folder, whose trajectory.txt or else trajectory.bin is
+ * read, or a trajectory file of either form) and read its header.  Returns PALA_OK, or
+ * PALA_ERR_INPUT with `path:line: ` (binary: `path: `) and what is wrong on err. */
 int pala_traj_open(pala_traj *t, const char *run, FILE *err);
-/* Read the next frame: 1, 0 at the end, -1 on a malformed frame (said on err). */
+/* Read the next frame: 1, 0 at the end, -1 on a malformed or truncated frame (said on err). */
 int pala_traj_next(pala_traj *t, FILE *err);
+/* The number of frames in the file, read or not (a partial last frame of trajectory.bin
+ * is not counted); the reading position is kept. */
+long pala_traj_count(pala_traj *t);
 void pala_traj_close(pala_traj *t);
 
 /* The header of a world (its templates, the type of each input grain). */

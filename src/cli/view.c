@@ -1,6 +1,6 @@
 /* view.c: `pala view RUN [-o FILE.html] [--every K] [--max-mb M]`: one self-contained
  * HTML file that replays a run offline, PaLa's replay (paper, section 8): the grain
- * templates once, the frames of trajectory.txt (position, rotation vector and speed of
+ * templates once, the frames of trajectory.txt or trajectory.bin (position, rotation vector and speed of
  * every grain, as float32 in base64), time, step, E_total and dE_rel of each frame from
  * energy.tsv, the container; the player is the page of view_page.h.  Frames beyond
  * --max-mb megabytes of frame data (default 64) are decimated (every K-th kept, said on
@@ -67,20 +67,6 @@ static void json_num(FILE *f, double v)
     else fputs("null", f);
 }
 
-/* frames in the trajectory, counted by their lines */
-static long count_frames(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    char *line = NULL;
-    size_t cap = 0;
-    long n = 0;
-    while (getline(&line, &cap, f) >= 0) n += !strncmp(line, "frame ", 6);
-    free(line);
-    fclose(f);
-    return n;
-}
-
 int pala_cmd_view(int argc, char **argv)
 {
     const char *run = NULL, *out = NULL;
@@ -108,7 +94,7 @@ int pala_cmd_view(int argc, char **argv)
     if (rc) { pala_traj_close(&t); return rc; }
     char dir[4096], path[4200], name[4096];
     pala_traj_rundir(run, dir, sizeof dir);
-    long total = count_frames(t.path);
+    long total = pala_traj_count(&t);
     if (total == 0) { fprintf(stderr, "pala view: %s holds no frame yet: nothing to replay\n", t.path); pala_traj_close(&t); return PALA_ERR_INPUT; }
     /* decimation: the frame data as base64 of float32, 7 per grain */
     double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)t.n;

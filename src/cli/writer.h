@@ -36,6 +36,8 @@ typedef struct pala_output {
     /* the exports (xyz_every, vtk_every): the world in input order (traj.h), made by the
        first export writer that writes */
     struct pala_traj *view;
+    unsigned char *bin;         /* trajectory.bin: a frame's bytes */
+    size_t binlen;
 } pala_output;
 
 typedef struct pala_writer {

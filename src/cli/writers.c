@@ -98,9 +98,9 @@ static void walls_frame(FILE *f, pala_output *o)
 
 /* ---- trajectory.txt: the templates once, then frames of the grains' state ------------- */
 
-static void traj_open(FILE *f, pala_output *o)
+/* the header of both forms: trajectory.txt's lines up to the template index of each grain */
+static void traj_header(FILE *f, const pala_world *w)
 {
-    const pala_world *w = o->w;
     fprintf(f, "# pala trajectory 1\n");
     fprintf(f, "dimension %d\n", w->dim);
     /* the scene's geometry, so a reader needs no other file (docs/output-formats.md) */
@@ -139,6 +139,8 @@ static void traj_open(FILE *f, pala_output *o)
     }
 }
 
+static void traj_open(FILE *f, pala_output *o) { traj_header(f, o->w); }
+
 /* Grains in the order of the input (w->gid), not the order they are stored in. */
 static void traj_frame(FILE *f, pala_output *o)
 {
@@ -151,6 +153,70 @@ static void traj_frame(FILE *f, pala_output *o)
                 x.x, x.y, x.z, r.x, r.y, r.z, v.x, v.y, v.z, om.x, om.y, om.z);
     }
 }
+
+/* ---- trajectory.bin: the same header and frames, float64, little-endian ---------------- */
+
+/* The layout (docs/output-formats.md, "trajectory.bin"): the magic "PALATRAJ", uint32
+ * version 1, uint32 grains, uint64 H, then H bytes of trajectory.txt's header; per frame
+ * int64 step, float64 time, and per grain (input order) 12 float64: x, r, v, omega. */
+static void traj_bin_open(FILE *f, pala_output *o)
+{
+    char *h = NULL;
+    size_t hl = 0;
+    FILE *m = open_memstream(&h, &hl);
+    if (!m) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    traj_header(m, o->w);
+    if (fclose(m) != 0 || !h) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    unsigned char b[PALA_TRAJ_BIN_HEAD];
+    memcpy(b, PALA_TRAJ_BIN_MAGIC, 8);
+    pala_le32(b + 8, PALA_TRAJ_BIN_VERSION);
+    pala_le32(b + 12, (uint32_t)o->w->n);
+    pala_le64(b + 16, (uint64_t)hl);
+    fwrite(b, 1, sizeof b, f);
+    fwrite(h, 1, hl, f);
+    free(h);
+}
+
+static void traj_bin_frame(FILE *f, pala_output *o)
+{
+    const pala_world *w = o->w;
+    size_t len = 16 + 96 * (size_t)w->n;
+    if (o->binlen < len) {
+        free(o->bin);
+        o->bin = malloc(len);
+        if (!o->bin) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+        o->binlen = len;
+    }
+    unsigned char *p = o->bin;
+    pala_le64(p, (uint64_t)(int64_t)w->step);
+    pala_le_double(p + 8, pala_output_time(w));
+    p += 16;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(PALA_TRAJ_BIN_PORTABLE)
+    /* the host's doubles are the file's: copied as they are */
+    _Static_assert(sizeof(pala_vec3) == 24, "pala_vec3 is three doubles");
+    for (int i = 0; i < w->n; i++, p += 96) {
+        int k = w->gid ? w->inv[i] : i;
+        memcpy(p, &w->x[k], 24);
+        memcpy(p + 24, &w->r[k], 24);
+        memcpy(p + 48, &w->v[k], 24);
+        memcpy(p + 72, &w->w[k], 24);
+    }
+#else
+    for (int i = 0; i < w->n; i++) {
+        int k = w->gid ? w->inv[i] : i;
+        const pala_vec3 q[4] = {w->x[k], w->r[k], w->v[k], w->w[k]};
+        for (int j = 0; j < 4; j++, p += 24) {
+            pala_le_double(p, q[j].x);
+            pala_le_double(p + 8, q[j].y);
+            pala_le_double(p + 16, q[j].z);
+        }
+    }
+#endif
+    fwrite(o->bin, 1, len, f);
+}
+
+static long traj_txt_every(const pala_scene *sc) { return pala_scene_traj_binary(sc) ? -1 : pala_scene_traj_every(sc); }
+static long traj_bin_every(const pala_scene *sc) { return pala_scene_traj_binary(sc) ? pala_scene_traj_every(sc) : -1; }
 
 /* ---- trajectory.xyz and vtk/: the exports for OVITO and ParaView (export.c) ---------- */
 
@@ -221,7 +287,8 @@ static void vtk_close(FILE *f, pala_output *o)
 const pala_writer pala_writers[] = {
     {"energy.tsv", pala_scene_energy_every, energy_open, energy_frame, NULL},
     {"walls.tsv", pala_scene_energy_every, walls_open, walls_frame, NULL},
-    {"trajectory.txt", pala_scene_traj_every, traj_open, traj_frame, NULL},
+    {"trajectory.txt", traj_txt_every, traj_open, traj_frame, NULL},
+    {"trajectory.bin", traj_bin_every, traj_bin_open, traj_bin_frame, NULL},
     {"trajectory.xyz", xyz_every, xyz_open, xyz_frame, NULL},
     {"vtk/spheres.pvd", vtk_every, vtk_open, vtk_frame, vtk_close},
 };
@@ -335,6 +402,9 @@ int pala_writers_close(pala_writer_set *ws)
         ws->f[i] = NULL;
     }
     if (ws->out.view) { pala_traj_close(ws->out.view); free(ws->out.view); ws->out.view = NULL; }
+    free(ws->out.bin);
+    ws->out.bin = NULL;
+    ws->out.binlen = 0;
     return bad;
 }
 
@@ -374,7 +444,8 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
         FILE *f = fopen(p, "r+");
         int bad = !f;
         const char *why = bad ? strerror(errno) : NULL;
-        if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
+        if (f && off[i] < 0) { bad = 1; why = "the checkpoint holds no length for it (written by another version of pala)"; }
+        else if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
         /* anything after the checkpoint's bytes (the last frames of a stop, a line cut by a
          * kill) is cut off, then the run appends as if it had never stopped */
         if (!bad && (fflush(f) != 0 || ftruncate(fileno(f), off[i]) != 0 || fseek(f, off[i], SEEK_SET) != 0)) { bad = 1; why = strerror(errno); }

@@ -56,7 +56,7 @@ static int box_grain_touch(const pala_world *w, int k, pala_wall_touch *out)
                 if (ov <= 0) continue;
                 double nn[3] = {0, 0, 0};
                 nn[ax] = side ? -1 : 1;
-                out[m++] = (pala_wall_touch){pc, pala_v(nn[0], nn[1], nn[2]), rad[i], ov, 2 * rad[i], 2 * ax + side, k};
+                out[m++] = (pala_wall_touch){pc, pala_v(nn[0], nn[1], nn[2]), rad[i], ov, 2 * rad[i], 2 * ax + side, k, p0 + i, (unsigned)(2 * ax + side)};
             }
         }
     }

@@ -33,7 +33,7 @@ static int cavity_grain_touch(const pala_world *w, int k, pala_wall_touch *out)
         double q = pala_vnorm(d), ov = q + rad[i] - Rc;
         if (ov <= 0 || q == 0) continue;
         double rt = 2 * rad[i] * Rc / (Rc - rad[i]);
-        out[m++] = (pala_wall_touch){pc, pala_vscale(-1.0 / q, d), rad[i], ov, rt, 0, k};
+        out[m++] = (pala_wall_touch){pc, pala_vscale(-1.0 / q, d), rad[i], ov, rt, 0, k, p0 + i, 0};
     }
     return m;
 }

@@ -6,6 +6,7 @@
  * when the neighbour list is built (neighbor.c). */
 #include "contact.h"
 #include "contact_law.h"
+#include "work.h"
 #include <math.h>
 
 size_t pala_batch_size(void) { return sizeof(pala_batch); }
@@ -126,3 +127,148 @@ void pala_contact_clumps(const pala_world *w, pala_batch *B)
     else { stage_materials(w, B, m); stage_force(B, m, 0, 0, w->pm[0]); }
 }
 
+
+/* ---- contact history (docs/physics.md, "Contact history") ------------------------------ */
+static inline void cross3(const double *a, const double *b, double *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1]; c[1] = a[2] * b[0] - a[0] * b[2]; c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The caps of the springs take F_n as the elastic (Hertz) normal force: with the
+ * restitution of eq. (56) the force is delta F_H while the pair separates, and a resting
+ * contact switches branch from step to step, so a cap that followed it would lower the
+ * static friction by up to the factor delta (docs/physics.md, "The tangential spring").
+ *
+ * Contact i of a batch whose geometry (n, ov, sq, lever arms ri and rj from the grains'
+ * centres, relative velocity u of G's material at the contact point, eq. 54) is known:
+ * the normal force (eqs. 56-57), the tangential law of the pair (eq. 53, or the spring),
+ * rolling and torsion resistance, their state advanced over dt; forces and torques into
+ * the batch.  The contact moment m_c acts on G, -m_c on G' (the relative angular velocity
+ * omega_c = omega_G - omega_G' is split into its rolling (tangential) and torsion (normal)
+ * parts; seed of Alonso-Marroquin and McNamara, eqs. 57-61: the stiffness stays symmetric). */
+static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairmat *pm, const pala_vec3 *omj, double dt)
+{
+    const pala_work *wk = w->work;
+    double n[3] = {B->nx[i], B->ny[i], B->nz[i]}, u[3] = {B->ux[i], B->uy[i], B->uz[i]};
+    double ri[3] = {B->rix[i], B->riy[i], B->riz[i]}, rj[3] = {B->rjx[i], B->rjy[i], B->rjz[i]};
+    double *st = B->hp[i], D = 0;
+    double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];                     /* eq. (54) */
+    double fh = pala_law_hertz(pm->kE, B->sq[i], B->ov[i]);                 /* eq. (57) */
+    double fn = (un > 0 ? pm->delta : 1.0) * fh;                             /* eq. (56) */
+    double F[3], G[3], ut[3] = {u[0] - un * n[0], u[1] - un * n[1], u[2] - un * n[2]};
+    for (int a = 0; a < 3; a++) { F[a] = fn * n[a]; G[a] = (fn - fh) * n[a]; }
+    if (pm->tlaw >= PALA_TLAW_SPRING && st) {   /* the tangential spring with a Coulomb cap */
+        double *x = st + wk->ho_t, Ft[3], k = pm->kt;
+        if (pm->tlaw == PALA_TLAW_MINDLIN) k = pm->kG * B->sq[i];          /* 8 G* a */
+        pala_law_in_plane(x, n[0], n[1], n[2]);
+        double e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+        D += pala_law_spring(x, ut, k, pm->mu * fh, dt, Ft);   /* the cap: see below */
+        if (wk->ho_k >= 0) {   /* a stiffness that changes: the energy it held at the last step */
+            double *kp = st + wk->ho_k;
+            if (dt > 0) { D += 0.5 * (*kp - k) * e0; *kp = k; }
+        }
+        for (int a = 0; a < 3; a++) F[a] += Ft[a];
+    } else {   /* eq. (53) */
+        double den = pm->nu + sqrt(ut[0] * ut[0] + ut[1] * ut[1] + ut[2] * ut[2]);
+        double c = pm->mu * fn / (den > 0 ? den : 1.0);
+        for (int a = 0; a < 3; a++) { F[a] -= c * ut[a]; G[a] -= c * ut[a]; }
+    }
+    double Ti[3], Tj[3], Hi[3], Hj[3];
+    cross3(ri, F, Ti); cross3(F, rj, Tj);                                    /* eq. (51) */
+    cross3(ri, G, Hi); cross3(G, rj, Hj);
+    if (st && (pm->kroll > 0 || pm->ktor > 0)) {
+        const pala_vec3 oi = w->w[B->k[i]];
+        double oc[3] = {oi.x - omj->x, oi.y - omj->y, oi.z - omj->z};
+        double on = oc[0] * n[0] + oc[1] * n[1] + oc[2] * n[2];
+        double rt = B->aj[i] > 0 ? pala_law_rt(B->ai[i], B->aj[i]) : B->rt[i];   /* walls: aj = 0 */
+        double rs = 0.5 * rt * fh, mc[3] = {0, 0, 0};                          /* R* F_n, R* = r~/2 */
+        if (pm->kroll > 0) {
+            double *th = st + wk->ho_r, orl[3] = {oc[0] - on * n[0], oc[1] - on * n[1], oc[2] - on * n[2]};
+            pala_law_in_plane(th, n[0], n[1], n[2]);
+            D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, dt, mc);
+        }
+        if (pm->ktor > 0) {
+            double mo;
+            D += pala_law_spring1(st + wk->ho_o, on, pm->ktor, pm->mutor * rs, dt, &mo);
+            for (int a = 0; a < 3; a++) mc[a] += mo * n[a];
+        }
+        for (int a = 0; a < 3; a++) { Ti[a] += mc[a]; Tj[a] -= mc[a]; }
+    }
+    B->Fx[i] = F[0]; B->Fy[i] = F[1]; B->Fz[i] = F[2];
+    B->Gx[i] = G[0]; B->Gy[i] = G[1]; B->Gz[i] = G[2];
+    B->Tix[i] = Ti[0]; B->Tiy[i] = Ti[1]; B->Tiz[i] = Ti[2];
+    B->Tjx[i] = Tj[0]; B->Tjy[i] = Tj[1]; B->Tjz[i] = Tj[2];
+    B->Hix[i] = Hi[0]; B->Hiy[i] = Hi[1]; B->Hiz[i] = Hi[2];
+    B->Hjx[i] = Hj[0]; B->Hjy[i] = Hj[1]; B->Hjz[i] = Hj[2];
+    B->D[i] = dt > 0 ? D : 0;
+}
+
+static inline const pala_pairmat *pair_of(const pala_world *w, int k, int j)
+{
+    return w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material;
+}
+
+void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
+{
+    const pala_vec3 *V = w->v, *W = w->w;
+    int m = B->n;
+    stage_geometry(B, m);
+    for (int i = 0; i < m; i++) {   /* lever arms -l_i n and l_j n (eq. 50), velocities (eq. 54) */
+        int k = B->k[i], j = B->j[i];
+        double li = B->li[i], lj = B->lj[i], nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
+        B->rix[i] = -li * nx; B->riy[i] = -li * ny; B->riz[i] = -li * nz;
+        B->rjx[i] = lj * nx; B->rjy[i] = lj * ny; B->rjz[i] = lj * nz;
+        double sx = li * W[k].x + lj * W[j].x, sy = li * W[k].y + lj * W[j].y, sz = li * W[k].z + lj * W[j].z;
+        B->ux[i] = V[k].x - V[j].x - (sy * nz - sz * ny);
+        B->uy[i] = V[k].y - V[j].y - (sz * nx - sx * nz);
+        B->uz[i] = V[k].z - V[j].z - (sx * ny - sy * nx);
+        hist_one(w, B, i, pair_of(w, k, j), &W[j], dt);
+    }
+}
+
+void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt)
+{
+    const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
+    int m = B->n;
+    stage_geometry(B, m);
+    for (int i = 0; i < m; i++) {
+        int k = B->k[i], j = B->j[i];
+        pala_vec3 n = pala_v(B->nx[i], B->ny[i], B->nz[i]);
+        pala_vec3 cp = pala_vaxpy(pc[B->p[i]], -B->li[i], n);                 /* eq. (50) */
+        pala_vec3 ri = pala_vsub(cp, X[k]), rj = pala_vsub(cp, X[j]);
+        pala_vec3 dv = pala_vsub(pala_vadd(V[k], pala_vcross(W[k], ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
+        B->ux[i] = dv.x; B->uy[i] = dv.y; B->uz[i] = dv.z;
+        B->rix[i] = ri.x; B->riy[i] = ri.y; B->riz[i] = ri.z;
+        B->rjx[i] = rj.x; B->rjy[i] = rj.y; B->rjz[i] = rj.z;
+        hist_one(w, B, i, pair_of(w, k, j), &W[j], dt);
+    }
+}
+
+void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt)
+{
+    static const pala_vec3 still = {0, 0, 0};
+    int m = B->n;
+    for (int i = 0; i < m; i++) {
+        B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
+        B->aj[i] = 0;   /* r~ is rt[i] */
+        const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[B->k[i]]].material * w->nmat + B->jmat[i]];
+        hist_one(w, B, i, pm, &still, dt);
+    }
+}
+
+double pala_contact_state_energy(const pala_world *w, const pala_pairmat *pm, const double *st)
+{
+    const pala_work *wk = w->work;
+    double e = 0;
+    if (pm->tlaw >= PALA_TLAW_SPRING) {
+        const double *x = st + wk->ho_t;
+        double k = pm->tlaw == PALA_TLAW_MINDLIN ? st[wk->ho_k] : pm->kt;
+        e += 0.5 * k * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    }
+    if (pm->kroll > 0) {
+        const double *x = st + wk->ho_r;
+        e += 0.5 * pm->kroll * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    }
+    if (pm->ktor > 0) e += 0.5 * pm->ktor * st[wk->ho_o] * st[wk->ho_o];
+    return e;
+}

@@ -26,7 +26,17 @@ typedef struct pala_batch {
     double Hix[BATCH], Hiy[BATCH], Hiz[BATCH], Hjx[BATCH], Hjy[BATCH], Hjz[BATCH];   /* clumps: torques of G */
     double rt[BATCH];                                       /* walls: r~ */
     int face[BATCH];                                        /* walls: which */
+    /* contact history (worlds with laws that have it): each contact's state, and the
+     * energy its step dissipates, J */
+    double *hp[BATCH];
+    double D[BATCH];
+    int jmat[BATCH];                                        /* walls: the other material */
 } pala_batch;
+
+/* Where the laws with history keep their state in a contact's hn doubles (work.h: hist,
+ * hn, ho_*; -1: not kept): the tangential spring's displacement (3), Mindlin's stiffness
+ * at the last step (1), the rolling (3) and torsion (1) angles, the fractional law's
+ * memory. */
 
 
 size_t pala_batch_size(void);   /* bytes of a batch */
@@ -46,12 +56,13 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     int face = t->face;
     pala_vec3 c = t->c, n = t->n;
     double a = t->a, ov = t->ov, rt = t->rt;
-    const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + (face < PALA_FACE_MEMBRANE ? w->wall_mat : w->mem_mat)];
+    int jm = face < PALA_FACE_MEMBRANE ? w->wall_mat : w->mem_mat;
+    const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + jm];
     int m = B->n++;   /* the caller leaves room */
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);
     pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
-    B->k[m] = k; B->face[m] = face; B->ai[m] = a; B->ov[m] = ov; B->rt[m] = rt;
+    B->k[m] = k; B->face[m] = face; B->jmat[m] = jm; B->ai[m] = a; B->ov[m] = ov; B->rt[m] = rt;
     B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
     B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
     B->rix[m] = r.x; B->riy[m] = r.y; B->riz[m] = r.z;
@@ -61,5 +72,13 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
 
 /* Stages 1-3 on a batch of wall touches (after pala_contact_wall_join). */
 void pala_contact_walls(const pala_world *w, pala_batch *B);
+/* The same three kernels for worlds with contact history: hp[i] (filled) is contact i's
+ * state, read and advanced over the step dt (dt = 0: read only, for the energy); D[i] is the
+ * energy the step dissipates; Hi, Hj are filled for spheres too. */
+void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt);
+void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt);
+void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt);
+/* The elastic energy a contact's state holds (the springs' k|x|^2/2), J. */
+double pala_contact_state_energy(const pala_world *w, const pala_pairmat *pm, const double *st);
 
 #endif

@@ -50,4 +50,48 @@ static inline pala_law_force pala_law_contact(double fh, double delta, double mu
     return f;
 }
 
+/* ---- laws with history (docs/physics.md, "Contact history") ---------------------------- */
+/* x turned into the plane of unit normal n, its length kept: a spring's displacement
+ * follows the contact plane as the pair turns (no energy is made or lost by the turn). */
+static inline void pala_law_in_plane(double *x, double nx, double ny, double nz)
+{
+    double m2 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+    if (m2 == 0) return;
+    double xn = x[0] * nx + x[1] * ny + x[2] * nz;
+    double y0 = x[0] - xn * nx, y1 = x[1] - xn * ny, y2 = x[2] - xn * nz, l2 = y0 * y0 + y1 * y1 + y2 * y2;
+    double f = l2 > 0 ? sqrt(m2 / l2) : 0;
+    x[0] = y0 * f; x[1] = y1 * f; x[2] = y2 * f;
+}
+
+/* A spring with a Coulomb cap over one step (docs/physics.md, "The tangential spring"):
+ * x, the displacement at the start of the step (in the contact plane), u its rate at the
+ * midpoint (in the plane), k the stiffness, cap the largest force.  The force is that of
+ * the midpoint displacement, -k (x + u dt/2), scaled down to the cap if above it (slip);
+ * x advances to x + u dt, or to -F/k when slipping.  Returns the force into F and the
+ * energy the step dissipates, the work -F.u dt done on the spring less the increase of its
+ * energy k|x|^2/2 (exactly 0 without slip). */
+static inline double pala_law_spring(double *x, const double *u, double k, double cap, double dt, double *F)
+{
+    double h = 0.5 * dt, e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+    for (int i = 0; i < 3; i++) F[i] = -k * (x[i] + h * u[i]);
+    double f2 = F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
+    if (f2 > cap * cap) {
+        double s = cap / sqrt(f2);
+        for (int i = 0; i < 3; i++) { F[i] *= s; x[i] = -F[i] / k; }
+    } else
+        for (int i = 0; i < 3; i++) x[i] += dt * u[i];
+    double e1 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+    return -(F[0] * u[0] + F[1] * u[1] + F[2] * u[2]) * dt - 0.5 * k * (e1 - e0);
+}
+
+/* The same for a scalar spring (torsion about n). */
+static inline double pala_law_spring1(double *x, double u, double k, double cap, double dt, double *F)
+{
+    double e0 = *x * *x;
+    *F = -k * (*x + 0.5 * dt * u);
+    if (fabs(*F) > cap) { *F = *F > 0 ? cap : -cap; *x = -*F / k; }
+    else *x += dt * u;
+    return -*F * u * dt - 0.5 * k * (*x * *x - e0);
+}
+
 #endif

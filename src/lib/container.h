@@ -19,6 +19,8 @@ typedef struct pala_wall_touch {
     double a, ov, rt;
     int face;
     int k;   /* the grain */
+    int p;   /* the component's pebble */
+    unsigned id;   /* which wall: the face, or a membrane's bar (its state's key, contact.h) */
 } pala_wall_touch;
 /* The most touches one component can have, in any container (six faces of a box);
  * the faces of a membrane's two sides follow the box's six. */

@@ -47,6 +47,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
             pala_facc A = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};   /* the walls' forces, unused */
             pala_force_pass_walls(w, &w->work->ts[t], &cur, k + 1, &A, 0, 0, &U, &s, &ru);
         }
+        if (w->work->hist) U += pala_force_pass_state_energy(w, b);
         s.U = U;
         s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
         w->work->bs[b] = s;

@@ -38,6 +38,131 @@
 #include <string.h>
 
 
+/* ---- the states of wall contacts -------------------------------------------------------- */
+/* Per block, an open-addressing hash of its grains' wall contacts, keyed by (pebble, wall):
+ * a block's grains are finished by one thread at a time, so it needs no lock, and what a
+ * lookup finds does not depend on the threads.  An entry touched at the force evaluation
+ * of step n has stamp n; at step n + 1 an entry of another stamp is a contact that ended
+ * (its state reads as zero).  Stale entries are dropped when the table is rehashed. */
+typedef struct pala_wallhist { long cap, n; unsigned long *key; long *stamp; double *st; } pala_wallhist;
+
+static inline long slot_of(unsigned long key, long cap) { return (long)((key * 0x9E3779B97F4A7C15ul) >> 24) & (cap - 1); }
+
+static void wallhist_rehash(pala_wallhist *h, int hn, long step)
+{
+    long live = 0;
+    for (long i = 0; i < h->cap; i++) live += h->key[i] && h->stamp[i] >= step - 1;
+    long cap = 64;
+    while (cap < 4 * (live + 1)) cap *= 2;
+    pala_wallhist g = {cap, 0, NULL, NULL, NULL};
+    g.key = pala_xrealloc(NULL, (size_t)cap * sizeof *g.key);
+    g.stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *g.stamp);
+    g.st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *g.st);
+    memset(g.key, 0, (size_t)cap * sizeof *g.key);
+    for (long i = 0; i < h->cap; i++) {
+        if (!h->key[i] || h->stamp[i] < step - 1) continue;
+        long j = slot_of(h->key[i], cap);
+        while (g.key[j]) j = (j + 1) & (cap - 1);
+        g.key[j] = h->key[i]; g.stamp[j] = h->stamp[i];
+        memcpy(g.st + j * hn, h->st + i * hn, (size_t)hn * sizeof *g.st);
+        g.n++;
+    }
+    free(h->key); free(h->stamp); free(h->st);
+    *h = g;
+}
+
+/* The state of the contact of pebble p with wall id, for the force evaluation of this step
+ * (write: it is advanced; else read only, NULL if there is none). */
+static double *wallhist_find(const pala_world *w, int p, unsigned id, int write)
+{
+    pala_work *wk = w->work;
+    pala_wallhist *h = &wk->wh[pala_peb_grain(w, p) / PALA_BLOCK];
+    const int hn = wk->hn;
+    const long step = w->step;
+    unsigned long key = ((unsigned long)(unsigned)p << 32 | id) + 1;
+    if (!h->cap) { if (!write) return NULL; wallhist_rehash(h, hn, step); }
+    long j = slot_of(key, h->cap);
+    while (h->key[j] && h->key[j] != key) j = (j + 1) & (h->cap - 1);
+    if (h->key[j] == key) {
+        double *st = h->st + j * hn;
+        int live = h->stamp[j] >= step - 1;
+        if (!write) return live ? st : NULL;
+        if (!live) memset(st, 0, (size_t)hn * sizeof *st);
+        h->stamp[j] = step;
+        return st;
+    }
+    if (!write) return NULL;
+    if (2 * (h->n + 1) > h->cap) {
+        wallhist_rehash(h, hn, step);
+        return wallhist_find(w, p, id, write);
+    }
+    h->key[j] = key; h->stamp[j] = step;
+    memset(h->st + j * hn, 0, (size_t)hn * sizeof *h->st);
+    h->n++;
+    return h->st + j * hn;
+}
+
+/* The next new entry of pebble p's table would make it grow (its states move). */
+static int wallhist_full(const pala_world *w, int p)
+{
+    const pala_wallhist *h = &w->work->wh[pala_peb_grain(w, p) / PALA_BLOCK];
+    return !h->cap || 2 * (h->n + 1) > h->cap;
+}
+
+/* After the walls of block b at this step: the contacts that touched at the last step and
+ * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
+ * "Contact history"). */
+static double wallhist_ended(const pala_world *w, int b)
+{
+    pala_wallhist *h = &w->work->wh[b];
+    double e = 0;
+    for (long i = 0; i < h->cap; i++) {
+        if (!h->key[i] || h->stamp[i] != w->step - 1) continue;
+        int p = (int)((h->key[i] - 1) >> 32);
+        unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
+        int jm = id < 8 ? w->wall_mat : w->mem_mat;
+        e += pala_contact_state_energy(w, &w->pm[w->tmpl[w->tid[pala_peb_grain(w, p)]].material * w->nmat + jm], h->st + i * w->work->hn);
+        h->stamp[i] = -2;
+    }
+    return e;
+}
+
+double pala_force_pass_state_energy(const pala_world *w, int b)
+{
+    const pala_work *wk = w->work;
+    const pala_nlist *nl = w->nl;
+    const int hn = wk->hn;
+    double e = 0;
+    if (!wk->hist) return 0;
+    int p0 = pala_grain_peb0(w, b * PALA_BLOCK), p1 = pala_grain_peb0(w, pala_block_end(w->n, b));
+    for (int p = p0; p < p1 && nl->hs; p++)
+        for (int s = nl->start[p]; s < nl->start[p + 1]; s++) {
+            const double *st = nl->hs + (long)s * hn;
+            int z = 1;
+            for (int i = 0; i < hn; i++) z &= st[i] == 0;
+            if (z) continue;
+            int k = pala_peb_grain(w, p), j = pala_peb_grain(w, nl->nbr[s]);
+            e += pala_contact_state_energy(w, w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material, st);
+        }
+    const pala_wallhist *h = &wk->wh[b];
+    for (long i = 0; i < h->cap; i++) {
+        if (!h->key[i] || h->stamp[i] < w->step - 1) continue;
+        int p = (int)((h->key[i] - 1) >> 32);
+        unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
+        int jm = id < 8 ? w->wall_mat : w->mem_mat;
+        e += pala_contact_state_energy(w, &w->pm[w->tmpl[w->tid[pala_peb_grain(w, p)]].material * w->nmat + jm], h->st + i * hn);
+    }
+    return e;
+}
+
+static void wallhist_free(pala_work *wk, int nblk)
+{
+    if (!wk->wh) return;
+    for (int b = 0; b < nblk; b++) { free(wk->wh[b].key); free(wk->wh[b].stamp); free(wk->wh[b].st); }
+    free(wk->wh);
+    wk->wh = NULL;
+}
+
 /* ---- walls ---------------------------------------------------------------------------- */
 /* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
  * forces of eqs. (53)-(57), wall impulses of a step dt (and their outward radial part,
@@ -45,9 +170,12 @@
 static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s, pala_runaway *ru)
 {
     int m = B->n;
-    pala_contact_walls(w, B);
+    const int hist = w->work->hist;
+    if (hist) pala_contact_walls_hist(w, B, dt);
+    else pala_contact_walls(w, B);
     for (int i = 0; i < m; i++) {
         pala_facc *a = &A[B->k[i] & mask];
+        if (hist) s->ediss += B->D[i];
         pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
         a->Fnc = pala_vadd(a->Fnc, pala_v(B->Gx[i], B->Gy[i], B->Gz[i]));
         a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
@@ -78,8 +206,14 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     while (*cur < end) {
         int used, n = touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
-            if (B->n == BATCH) walls_run(w, B, A, mask, dt, U, s, ru);
+            /* a full batch runs; so does one whose states would move when the table grows */
+            if (B->n == BATCH || (w->work->hist && B->n && wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
             pala_contact_wall_join(w, B, S->touch[i].k, &S->touch[i]);
+            if (w->work->hist) {
+                const pala_wall_touch *t = &S->touch[i];
+                double *st = wallhist_find(w, t->p, t->id, dt > 0);
+                B->hp[B->n - 1] = dt > 0 ? st : NULL;   /* the energy pass (dt 0) leaves them alone */
+            }
         }
         *cur += used;
     }
@@ -95,6 +229,7 @@ typedef struct sweep {
     long mask;             /* ring size - 1 */
     int dissipative, spheres;
     int records;           /* the current block's rows add to a boundary block */
+    int tsep;              /* Tnc is summed apart from T (work.h) */
 } sweep;
 
 /* Add contribution c to grain g as a record: g is in a boundary block (its sum is formed
@@ -173,7 +308,12 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
     pala_facc *R = sw->S->ring;
     const long mask = sw->mask;
     const int diss = sw->dissipative;
-    if (sw->records) {
+    if (sw->w->work->hist) {   /* contact history: the caps' losses, Tnc apart from T */
+        double e = 0;
+        for (int i = 0; i < m; i++) e += B->D[i];
+        s->ediss += e;
+        deliver_ring(sw, R, mask, B, m, 1, 0, sw->records);
+    } else if (sw->records) {
         if (sw->spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1);
         else deliver_ring(sw, R, mask, B, m, diss, 0, 1);
     } else if (sw->spheres) {
@@ -195,15 +335,56 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
 /* The kernel on a batch of sphere pairs (contact.c), then the sums. */
 static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    pala_contact_spheres(sw->w, B);
+    if (sw->w->work->hist) pala_contact_spheres_hist(sw->w, B, sw->w->dt);
+    else pala_contact_spheres(sw->w, B);
     stage_deliver(sw, B, B->n, s, ru);
 }
 
 /* The kernel on a batch of component pairs of clumps, then the sums. */
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    pala_contact_clumps(sw->w, B);
+    if (sw->w->work->hist) pala_contact_clumps_hist(sw->w, B, sw->w->dt);
+    else pala_contact_clumps(sw->w, B);
     stage_deliver(sw, B, B->n, s, ru);
+}
+
+/* A pair p < q (grains k, j) whose state is not zero stopped touching: the energy its
+ * springs held is lost (docs/physics.md, "Contact history"), and the state is cleared. */
+static void pair_ended(const pala_world *w, int k, int j, double *st, pala_blocksum *s)
+{
+    const int hn = w->work->hn;
+    int z = 1;
+    for (int i = 0; i < hn; i++) z &= st[i] == 0;
+    if (z) return;
+    s->ediss += pala_contact_state_energy(w, w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material, st);
+    memset(st, 0, (size_t)hn * sizeof *st);
+}
+
+/* collect_pairs for worlds with contact history: each touching pair takes its slot's state
+ * (neighbor.h), each other slot's state is cleared (a branch per neighbour). */
+static void collect_pairs_hist(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres)
+{
+    pala_world *w = sw->w;
+    const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
+    const double *prad = w->nl->prad;
+    double *hs = w->nl->hs;
+    const int hn = w->nl->hn;
+    const pala_vec3 *P = spheres ? w->x : w->pc;
+    pala_batch *restrict B = sw->S->B;
+    int n = 0;
+    const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
+    for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1; s0++) {
+        int p = row[s0], q = nb[s0];
+        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = prad[p], aj = prad[q], sr = ai + aj;
+        double d2 = dx * dx + dy * dy + dz * dz;
+        int k = spheres ? p : pg[p], j = spheres ? q : pg[q];
+        if (!(d2 < sr * sr)) { pair_ended(w, k, j, hs + (long)s0 * hn, s); continue; }
+        B->k[n] = k; B->j[n] = j; B->p[n] = p;
+        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        B->hp[n] = hs + (long)s0 * hn;
+        if (++n == BATCH) { B->n = n; (spheres ? run_spheres : run_clumps)(sw, B, s, ru); n = 0; }
+    }
+    if (n) { B->n = n; (spheres ? run_spheres : run_clumps)(sw, B, s, ru); }
 }
 
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
@@ -235,7 +416,8 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
 
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1);
+    if (sw->w->work->hist) collect_pairs_hist(sw, k0, k1, s, ru, sw->spheres);
+    else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1);
     else collect_pairs(sw, k0, k1, s, ru, 0);
 }
 
@@ -246,6 +428,7 @@ static void finish_range(pala_world *w, pala_tscr *S, int k0, int k1, pala_facc 
     double U = 0;
     int cur = w->work->wcb[k0 / PALA_BLOCK];
     pala_force_pass_walls(w, S, &cur, k1, A, mask, w->dt, &U, s, ru);
+    if (w->work->hist) s->ediss += wallhist_ended(w, k0 / PALA_BLOCK);
     pala_integrator_end_block(w, k0, k1, A, mask, fa);
 }
 
@@ -264,7 +447,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     pala_world *w = ctx;
     double t0 = pala_now();
     pala_work *wk = w->work;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0};
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep};
     sw.S->nout = 0;
     int kend = pala_block_end(w->n, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
@@ -403,12 +586,12 @@ static void runaway_message(pala_world *w)
 
 int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
 {
-    double u = 0, pd = 0, worst = 0;
+    double u = 0, pd = 0, worst = 0, ed = 0;
     long ngg = 0, nwall = 0;
     int bad = 0;
     for (int b = 0; b < w->work->nblk; b++) {
         const pala_blocksum *o = &w->work->bs[b];
-        u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall;
+        u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall; ed += o->ediss;
         if (o->worst > worst) worst = o->worst;
         for (int i = 0; i < 6; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
         for (int i = 0; i < 2; i++) w->mem_impulse[i] = pala_vadd(w->mem_impulse[i], o->imp[PALA_FACE_MEMBRANE + i]);
@@ -416,7 +599,7 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
         bad |= o->bad != 0;
     }
     if (U) *U += u;
-    if (pdiss) *pdiss = pd;
+    if (pdiss) { *pdiss = pd; w->diss += ed; }
     w->ncontact = ngg + nwall;
     w->worst_overlap = worst;
     if (bad) runaway_message(w);
@@ -438,9 +621,46 @@ void pala_work_free(pala_world *w)
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
     free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
     free(wk->qm); free(wk->pw); free(wk->mw); free(wk->bwrate);
+    wallhist_free(wk, wk->nwh);
     pala_centre_free(wk);
     free(wk);
     w->work = NULL;
+}
+
+/* The state a contact keeps (contact.h, work.h): the laws with history some material pair
+ * has, each at its offset; the list and the blocks' wall tables get room for it.  A world
+ * without them keeps none (hn = 0) and takes the sweep of before. */
+static void history_layout(pala_world *w)
+{
+    pala_work *wk = w->work;
+    int spring = 0, mindlin = 0, roll = 0, tor = 0;
+    for (int i = 0; i < w->nmat * w->nmat; i++) {
+        const pala_pairmat *pm = &w->pm[i];
+        spring |= pm->tlaw >= PALA_TLAW_SPRING;
+        mindlin |= pm->tlaw == PALA_TLAW_MINDLIN;
+        roll |= pm->kroll > 0;
+        tor |= pm->ktor > 0;
+    }
+    int hn = 0;
+    wk->ho_t = spring ? (hn += 3) - 3 : -1;
+    wk->ho_k = mindlin ? (hn += 1) - 1 : -1;
+    wk->ho_r = roll ? (hn += 3) - 3 : -1;
+    wk->ho_o = tor ? (hn += 1) - 1 : -1;
+    wk->ho_f = -1;
+    if (hn != wk->hn || wk->nwh != wk->nblk) {   /* the wall tables: per block */
+        wallhist_free(wk, wk->nwh);
+        wk->nwh = 0;
+        if (hn) {
+            wk->wh = pala_xrealloc(NULL, (size_t)wk->nblk * sizeof *wk->wh);
+            memset(wk->wh, 0, (size_t)wk->nblk * sizeof *wk->wh);
+            wk->nwh = wk->nblk;
+        }
+    }
+    wk->hn = hn;
+    wk->hist = hn > 0;
+    wk->tsep = !wk->spheres_only || wk->hist;
+    wk->dissipative |= wk->hist;
+    pala_nlist_history(w, hn);
 }
 
 /* Per-block and per-template data, per-thread scratch; the split of the team is made
@@ -505,6 +725,7 @@ void pala_work_prepare(pala_world *w)
      * material pair, or additional forces (their work goes into E_diss) */
     wk->dissipative = w->additional_forces != NULL;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
+    history_layout(w);
     pala_grain_forces_prepare(w);
     wk->nbb = 0;
     if (w->nl) w->nl->builds = 0;   /* the sweep's window and boundary blocks are set up after the build */

@@ -36,5 +36,9 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
  * may be NULL), counts, wall impulses, the largest overlap.  Returns 1 (with w->why set)
  * if an overlap ran away. */
 int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss);
+/* The elastic energy the states of block b's contacts hold (the laws with history), J:
+ * every state the last force evaluation left, touching now or not (a state that stops
+ * touching gives its energy to E_diss at the next evaluation). */
+double pala_force_pass_state_energy(const pala_world *w, int b);
 
 #endif

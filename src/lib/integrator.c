@@ -147,7 +147,7 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
              * by exactly F . dt (v_n + v_n+1)/2 in this scheme). */
             pala_vec3 vm = pala_vaxpy(w->v[k], tau, pala_vsub(an, w->acc[k]));
             pala_vec3 om = pala_vaxpy(w->w[k], tau, pala_vsub(be, w->bacc[k]));
-            pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(wk->spheres_only ? a->T : a->Tnc, om);
+            pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(wk->tsep ? a->Tnc : a->T, om);
         }
         pala_grain_end_kick(w, k, an, be);                                     /* eq. (68) */
     }
@@ -203,7 +203,7 @@ void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, 
 {
     const pala_work *wk = w->work;
     int big;
-    if (wk->spheres_only) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 1, fa, &big);
+    if (!wk->tsep) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 1, fa, &big);
     else kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 0, fa, &big);
     if (big) drift_general(w, k0, k1, fa);
     else drift_isotropic(w, k0, k1, fa);

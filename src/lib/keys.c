@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group"};
+const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair"};
 
 /* ---- setters: values that need converting --------------------------------------------- */
 /* box = xlo xhi ylo yhi zlo zhi: the world's two corners */
@@ -39,6 +39,11 @@ static void set_orientation(void *obj, const pala_value *v)
 /* KEY(SECTION, name, TYPE, default, unit, lo, hi, binding, extras...): the row PALA_KEY_name
  * of key "name" (both from the one token, so the constant and the name cannot differ) */
 #define KEY(sect, nm, ty, ...) [PALA_KEY_##nm] = {PALA_S_##sect, #nm, PALA_K_##ty, __VA_ARGS__}
+/* KEYIN(SECTION, kind, name, ...): a key whose name an earlier section has too: the row
+ * PALA_KEY_kind_name of key "name" */
+#define KEYIN(sect, kind, nm, ty, ...) [PALA_KEY_##kind##_##nm] = {PALA_S_##sect, #nm, PALA_K_##ty, __VA_ARGS__}
+/* the tangential laws' words and codes (enum pala_tlaw) */
+#define TLAWS .choices = "regularised|spring|mindlin", CODES(PALA_TLAW_REGULARISED, PALA_TLAW_SPRING, PALA_TLAW_MINDLIN)
 const pala_keydef pala_keys[PALA_NKEYS] = {
     /* ---- top level ---- */
     KEY(TOP, dimension, INT, "3", "-", 2, 3, AT(pala_top_keys, w.dim),
@@ -78,6 +83,9 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "write a row of energy.tsv every this many steps (0: only first and last)"),
     KEY(TOP, trajectory_every, INT, "100", "steps", 0, 1e15, AT(pala_top_keys, trajectory_every),
         .doc = "write a trajectory frame every this many steps (0: only first and last)"),
+    KEY(TOP, trajectory_format, WORD, "text", "-", 0, 0, AT(pala_top_keys, trajectory_format),
+        .choices = "text|binary", CODES(0, 1),
+        .doc = "text: trajectory.txt; binary: trajectory.bin, the same header and float64 frames (docs/output-formats.md)"),
     KEY(TOP, xyz_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, xyz_every),
         .doc = "also write trajectory.xyz (extended XYZ for OVITO) every this many steps; not written if not given"),
     KEY(TOP, vtk_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, vtk_every),
@@ -136,6 +144,10 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "memory a scene may ask for (estimated before placing grains); 0: the machine's physical memory"),
     KEY(TOP, checkpoint_every, INT, "0", "steps", 0, 1e15, AT(pala_top_keys, checkpoint_every),
         .doc = "write the run's checkpoint (checkpoint.bin, for pala resume) every this many steps; 0: only when the run stops"),
+    KEY(TOP, tangential_law, WORD, "regularised", "-", 0, 0, AT(pala_top_keys, w.tlaw), TLAWS,
+        .doc = "tangential law of the materials that do not choose one: regularised (eq. 53, no memory), spring (a spring "
+               "with a Coulomb cap, stiffness tangential_stiffness) or mindlin (Mindlin's no-slip stiffness); "
+               "docs/physics.md, \"Contact history\""),
     /* ---- [material NAME], eq. (52) ---- */
     KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
         .doc = "mass density rho"),
@@ -145,10 +157,36 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "Poisson's ratio sigma"),
     KEY(MATERIAL, delta, REAL, "1", "-", 0, 1, AT(pala_material, delta),
         .doc = "square of the normal restitution coefficient (eq. 56): e = sqrt(delta)"),
-    KEY(MATERIAL, friction, REAL, "0", "-", 0, 1, AT(pala_material, mu),
-        .doc = "Coulomb friction coefficient mu"),
+    KEY(MATERIAL, friction, REAL, "0", "-", 0, INF, AT(pala_material, mu),
+        .doc = "Coulomb friction coefficient mu (above 1 for rubber and the like)"),
     KEY(MATERIAL, slip_velocity, REAL, "0.001", "m/s", 0, INF, AT(pala_material, nu),
         .doc = "regularising velocity nu of the friction law (eq. 53); keep nu dt << component radius"),
+    /* the laws with history (docs/physics.md, "Contact history") */
+    KEYIN(MATERIAL, material, tangential_law, WORD, NULL, "-", 0, 0, AT(pala_material, tlaw), TLAWS,
+        .unset = "the top-level tangential_law",
+        .doc = "this material's tangential law (regularised, spring or mindlin); two materials of different laws "
+               "meet with the later of the three"),
+    KEY(MATERIAL, tangential_stiffness, REAL, "0", "N/m", 0, INF, AT(pala_material, kt),
+        .doc = "stiffness k_t of the tangential spring (needed by tangential_law = spring); pairs mix it by H"),
+    KEY(MATERIAL, rolling_stiffness, REAL, "0", "N m/rad", 0, INF, AT(pala_material, kroll),
+        .doc = "stiffness of the rolling spring; 0: no rolling resistance (give rolling_friction too)"),
+    KEY(MATERIAL, rolling_friction, REAL, "0", "-", 0, INF, AT(pala_material, muroll),
+        .doc = "the rolling moment is capped at rolling_friction x R* x F_n (give rolling_stiffness too)"),
+    KEY(MATERIAL, torsion_stiffness, REAL, "0", "N m/rad", 0, INF, AT(pala_material, ktor),
+        .doc = "stiffness of the torsion spring; 0: no torsion resistance (give torsion_friction too)"),
+    KEY(MATERIAL, torsion_friction, REAL, "0", "-", 0, INF, AT(pala_material, mutor),
+        .doc = "the torsion moment is capped at torsion_friction x R* x F_n (give torsion_stiffness too)"),
+    KEY(MATERIAL, normal_law, WORD, "hertz", "-", 0, 0, AT(pala_material, nlaw),
+        .choices = "hertz|fractional", CODES(PALA_NLAW_HERTZ, PALA_NLAW_FRACTIONAL),
+        .doc = "normal force: hertz (eq. 57 with restitution delta) or fractional, P = c^alpha k^(1-alpha) D^alpha(overlap), "
+               "a Caputo derivative since the contact began"),
+    KEY(MATERIAL, fractional_order, REAL, "0", "-", 0, 1, AT(pala_material, alpha),
+        .doc = "normal_law = fractional: the order alpha of the derivative; 0: the spring k x overlap, 1: the dashpot "
+               "c x overlap rate"),
+    KEY(MATERIAL, fractional_damping, REAL, "0", "N s/m", 0, INF, AT(pala_material, fc),
+        .doc = "normal_law = fractional: the damping c (needed unless fractional_order = 0)"),
+    KEY(MATERIAL, fractional_stiffness, REAL, "0", "N/m", 0, INF, AT(pala_material, fk),
+        .doc = "normal_law = fractional: the stiffness k (needed unless fractional_order = 1)"),
     /* ---- [grain NAME] ---- */
     KEY(GRAIN, material, NAME, NULL, "-", 0, 0, AT(pala_grain_keys, material),
         .ref = PALA_S_MATERIAL,
@@ -222,6 +260,28 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(GROUP, angular_velocity, REALS, "0 0 0", "1/s", -INF, INF, AT(pala_group_keys, place.omega),
         .nmin = 3, .nmax = 3,
         .doc = "initial angular velocity of every grain"),
+    /* ---- [pair A B]: values of a pair of materials instead of the mixed ones ---- */
+#define MIXED .unset = "the two materials' values mixed (eq. 55)"
+    KEYIN(PAIR, pair, friction, REAL, NULL, "-", 0, INF, AT(pala_pairset, mu), MIXED, .pairbit = PALA_PAIR_MU,
+        .doc = "friction coefficient mu of the pair"),
+    KEYIN(PAIR, pair, delta, REAL, NULL, "-", 0, 1, AT(pala_pairset, delta), MIXED, .pairbit = PALA_PAIR_DELTA,
+        .doc = "square of the normal restitution coefficient of the pair (eq. 56)"),
+    KEYIN(PAIR, pair, slip_velocity, REAL, NULL, "m/s", 0, INF, AT(pala_pairset, nu), MIXED, .pairbit = PALA_PAIR_NU,
+        .doc = "regularising velocity nu of the pair's friction law (eq. 53)"),
+    KEYIN(PAIR, pair, tangential_law, WORD, NULL, "-", 0, 0, AT(pala_pairset, tlaw), TLAWS,
+        .unset = "the later of the two materials' laws", .pairbit = PALA_PAIR_TLAW,
+        .doc = "tangential law of the pair (regularised, spring or mindlin)"),
+    KEYIN(PAIR, pair, tangential_stiffness, REAL, NULL, "N/m", 0, INF, AT(pala_pairset, kt), MIXED, .pairbit = PALA_PAIR_KT,
+        .doc = "stiffness k_t of the pair's tangential spring"),
+    KEYIN(PAIR, pair, rolling_stiffness, REAL, NULL, "N m/rad", 0, INF, AT(pala_pairset, kroll), MIXED, .pairbit = PALA_PAIR_KROLL,
+        .doc = "rolling stiffness of the pair (with rolling_friction: both 0 or both > 0)"),
+    KEYIN(PAIR, pair, rolling_friction, REAL, NULL, "-", 0, INF, AT(pala_pairset, muroll), MIXED, .pairbit = PALA_PAIR_MUROLL,
+        .doc = "rolling friction of the pair: the rolling moment is capped at it x R* x F_n"),
+    KEYIN(PAIR, pair, torsion_stiffness, REAL, NULL, "N m/rad", 0, INF, AT(pala_pairset, ktor), MIXED, .pairbit = PALA_PAIR_KTOR,
+        .doc = "torsion stiffness of the pair (with torsion_friction: both 0 or both > 0)"),
+    KEYIN(PAIR, pair, torsion_friction, REAL, NULL, "-", 0, INF, AT(pala_pairset, mutor), MIXED, .pairbit = PALA_PAIR_MUTOR,
+        .doc = "torsion friction of the pair: the torsion moment is capped at it x R* x F_n"),
+#undef MIXED
 };
 const int pala_nkeys = PALA_NKEYS;
 

@@ -9,7 +9,7 @@
 #include "place.h"
 #include <stddef.h>
 
-enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_N };
+enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_PAIR, PALA_S_N };
 enum pala_ktype {
     PALA_K_INT,     /* one integer in [lo, hi] */
     PALA_K_REAL,    /* one real number in [lo, hi] */
@@ -22,13 +22,15 @@ enum pala_ktype {
 
 /* Every key, in table order (the order of `pala help keys` and of control.txt).  Code names
  * a key by its constant, PALA_KEY_ followed by the key's name: a misspelt key is a compile
- * error.  Names are unique across sections. */
+ * error.  Names are unique within a section; a name that an earlier section has too takes
+ * its section's kind before the name in its constant (PALA_KEY_material_tangential_law,
+ * PALA_KEY_pair_friction). */
 enum pala_key {
     /* top level */
     PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_box, PALA_KEY_cavity_radius,
     PALA_KEY_cavity_centre, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
     PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
-    PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
+    PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
     PALA_KEY_lammps_mc_samples, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
@@ -36,10 +38,13 @@ enum pala_key {
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
     PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
     PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
-    PALA_KEY_max_memory, PALA_KEY_checkpoint_every,
+    PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
-    PALA_KEY_slip_velocity,
+    PALA_KEY_slip_velocity, PALA_KEY_material_tangential_law, PALA_KEY_tangential_stiffness,
+    PALA_KEY_rolling_stiffness, PALA_KEY_rolling_friction, PALA_KEY_torsion_stiffness,
+    PALA_KEY_torsion_friction, PALA_KEY_normal_law, PALA_KEY_fractional_order,
+    PALA_KEY_fractional_damping, PALA_KEY_fractional_stiffness,
     /* [grain NAME] */
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
@@ -50,6 +55,10 @@ enum pala_key {
     PALA_KEY_region_box, PALA_KEY_slab_normal, PALA_KEY_slab_offset,
     PALA_KEY_slab_thickness, PALA_KEY_lattice_spacing, PALA_KEY_at, PALA_KEY_velocity,
     PALA_KEY_velocity_spread, PALA_KEY_orientation, PALA_KEY_angular_velocity,
+    /* [pair A B] */
+    PALA_KEY_pair_friction, PALA_KEY_pair_delta, PALA_KEY_pair_slip_velocity,
+    PALA_KEY_pair_tangential_law, PALA_KEY_pair_tangential_stiffness, PALA_KEY_pair_rolling_stiffness,
+    PALA_KEY_pair_rolling_friction, PALA_KEY_pair_torsion_stiffness, PALA_KEY_pair_torsion_friction,
     PALA_NKEYS
 };
 
@@ -68,6 +77,7 @@ typedef struct pala_top_keys {
     long seed;                   /* seed of the random generator */
     long energy_every;           /* steps between rows of energy.tsv */
     long trajectory_every;       /* steps between frames of trajectory.txt */
+    int trajectory_format;       /* 0: trajectory.txt (text), 1: trajectory.bin (binary) */
     long xyz_every;              /* steps between frames of trajectory.xyz; 0: not written */
     long vtk_every;              /* steps between VTK frames in vtk/; 0: not written */
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
@@ -106,6 +116,11 @@ typedef struct pala_group_keys {
     pala_group place;            /* count, placement, region, velocities, orientation (place.h) */
 } pala_group_keys;
 
+/* [pair A B] fills a pala_pairset (pala.h): the values given, each with its PALA_PAIR_* bit
+ * in `set` (the row's pairbit); a, b are the materials' indices, set when the world is built.
+ * The section's name is "A.B" as written (material names hold no '.'), so --set names a key
+ * pair.A.B.KEY; A.B and B.A are the same pair. */
+
 /* ---- the table ------------------------------------------------------------------------ */
 /* How a row stores a value in the struct of its section: at offset `off` as the field's C
  * type says (keys.c takes it from the field itself), or by a setter. */
@@ -138,7 +153,7 @@ typedef struct pala_keydef {
     int sect;             /* enum pala_sect */
     const char *name;     /* as written in a control file; also PALA_KEY_<name> */
     int type;             /* enum pala_ktype */
-    const char *def;      /* default as text; NULL: none (required where used) */
+    const char *def;      /* default as text; NULL: none (required where used, unless unset) */
     const char *unit;     /* SI unit of the numbers, "-" if none */
     double lo, hi;        /* range of numbers */
     pala_keybind bind;    /* where the value goes (pala_key_store) */
@@ -147,6 +162,9 @@ typedef struct pala_keydef {
     const int *codes;     /* the value stored for each word of choices, in order; ends with -1 */
     int ref;              /* section kind referenced by PALA_K_NAME */
     int repeat;           /* may appear more than once */
+    int pairbit;          /* PALA_S_PAIR: the PALA_PAIR_* bit a given value sets */
+    const char *unset;    /* def NULL: what a key not given means, if it is not required
+                             ("the top-level tangential_law"); such a key may be 0 */
     const char *doc;      /* one line for `pala help` and missing-key messages */
 } pala_keydef;
 

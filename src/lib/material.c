@@ -1,5 +1,6 @@
 /* material.c: the combined data of two materials in contact (eq. 55): the harmonic
- * mean H of each property, and the stiffness prefactor of the Hertz law (eq. 57). */
+ * mean H of each property, and the stiffness prefactor of the Hertz law (eq. 57); then the
+ * values that pairs of materials set themselves (w->pairs) replace the mixed ones. */
 #include "material.h"
 #include "alloc.h"
 #include <math.h>
@@ -56,4 +57,21 @@ void pala_material_pairs(pala_world *w)
             p->nu = pala_harmonic(a->nu, b->nu);
             material_history(w, a, b, p);
         }
+    /* pairs with their own values (a [pair A B] section): each value given replaces the
+     * mixed one, in both orders */
+    for (int q = 0; q < w->npairs; q++) {
+        const pala_pairset *s = &w->pairs[q];
+        for (int o = 0; o < 2; o++) {
+            pala_pairmat *p = &w->pm[o ? s->b * w->nmat + s->a : s->a * w->nmat + s->b];
+            if (s->set & PALA_PAIR_MU) p->mu = s->mu;
+            if (s->set & PALA_PAIR_DELTA) p->delta = s->delta;
+            if (s->set & PALA_PAIR_NU) p->nu = s->nu;
+            if (s->set & PALA_PAIR_TLAW) p->tlaw = s->tlaw;
+            if (s->set & PALA_PAIR_KT) p->kt = s->kt;
+            if (s->set & PALA_PAIR_KROLL) p->kroll = s->kroll;
+            if (s->set & PALA_PAIR_MUROLL) p->muroll = s->muroll;
+            if (s->set & PALA_PAIR_KTOR) p->ktor = s->ktor;
+            if (s->set & PALA_PAIR_MUTOR) p->mutor = s->mutor;
+        }
+    }
 }

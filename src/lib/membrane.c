@@ -96,7 +96,8 @@ static int bars_touch(const pala_world *w, int k, pala_wall_touch *out)
                 double d = sqrt(d2), n[3] = {0, 0, 0};
                 n[ax] = da / d;
                 n[e[f]] = de / d;
-                out[m++] = (pala_wall_touch){c, pala_v(n[0], n[1], n[2]), a, reach - d, rt, face, k};
+                out[m++] = (pala_wall_touch){c, pala_v(n[0], n[1], n[2]), a, reach - d, rt, face, k, p0 + i,
+                                             (unsigned)(8 + 4 * j + 2 * f + (face - PALA_FACE_MEMBRANE))};
             }
         }
     }

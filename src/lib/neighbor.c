@@ -27,7 +27,7 @@
 void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
-    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad);
+    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->hs);
     for (int t = 0; t < nl->nrows; t++) free(nl->rows[t].buf);
     free(nl->rows);
     free(nl);
@@ -38,8 +38,10 @@ void pala_nlist_prepare(pala_world *w)
     if (!w->nl) {
         w->nl = pala_xrealloc(NULL, sizeof *w->nl);
         memset(w->nl, 0, sizeof *w->nl);
+        w->nl->hpend = -1;
     }
     pala_nlist *nl = w->nl;
+    if (nl->nalloc != w->npeb) nl->hvalid = 0;   /* other pebbles: their states are dropped */
     nl->builds = 0;
     double amax = 0;
     for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
@@ -134,6 +136,8 @@ static int row(const pala_world *w, const cellgrid *g, int p, int *out)
     return m;
 }
 
+static inline int blk_peb0(const pala_world *w, int b);
+static inline int blk_peb0_of(const pala_world *w, int b) { return blk_peb0(w, b); }
 static inline int blk_peb0(const pala_world *w, int b)
 {
     int k = b * PALA_BLOCK;
@@ -180,10 +184,92 @@ static void copy_job(void *ctx, int t, int b0, int b1)
         for (int s = w->nl->start[p]; s < w->nl->start[p + 1]; s++) w->nl->row[s] = p;
 }
 
+/* ---- contact history ------------------------------------------------------------------- */
+static int state_zero(const double *x, int hn)
+{
+    int z = 1;
+    for (int i = 0; i < hn; i++) z &= x[i] == 0;
+    return z;
+}
+
+void pala_nlist_history(pala_world *w, int hn)
+{
+    pala_nlist *nl = w->nl;
+    if (hn == nl->hn) return;
+    nl->hn = hn;
+    free(nl->hs);
+    nl->hs = NULL;
+    nl->hcap = 0;
+    nl->hpend = -1;
+    nl->builds = 0;   /* rebuilt, with room for the states */
+    nl->hvalid = 0;
+}
+
+/* Before a rebuild: the non-zero states, with their pairs, moved to the front of hs, row
+ * and nbr in slot order (in place: the write index never passes the read index).  Returns
+ * their number. */
+static long compact_states(pala_nlist *nl, int npeb)
+{
+    if (nl->hpend >= 0) { long c = nl->hpend; nl->hpend = -1; return c; }
+    if (!nl->hvalid || !nl->hs) return 0;
+    const int hn = nl->hn;
+    long c = 0, m = nl->start[npeb];
+    for (long s = 0; s < m; s++) {
+        const double *x = nl->hs + s * hn;
+        if (state_zero(x, hn)) continue;
+        if (c != s) {
+            memmove(nl->hs + c * hn, x, (size_t)hn * sizeof *x);
+            nl->row[c] = nl->row[s];
+            nl->nbr[c] = nl->nbr[s];
+        }
+        c++;
+    }
+    return c;
+}
+
+/* After the new rows are in the threads' buffers and start[] holds the new offsets: each
+ * compacted state c (pair row[c], nbr[c]) moves to its pair's new slot s >= c, found by
+ * a binary search of the sorted new row; from the last to the first, so no state is
+ * overwritten before it moves; the slots between get zeros.  Every pair that touched at
+ * the last evaluation is in the new list (it is within the skin), so none is lost; a
+ * state whose pair is missing (the grains were moved by the caller) is dropped. */
+static void expand_states(pala_world *w, long nc)
+{
+    pala_nlist *nl = w->nl;
+    const int hn = nl->hn, n = w->npeb;
+    long m = nl->start[n];
+    if (m + 1 > nl->hcap) {
+        nl->hcap = m + m / 8 + 16;
+        PALA_GROW(nl->hs, nl->hcap * hn);
+    }
+    int t = pala_team_size(w->team) - 1;
+    long hi = m, kept = 0;   /* slots [hi, m) are final */
+    for (long c = nc - 1; c >= 0; c--) {
+        int p = nl->row[c], q = nl->nbr[c];
+        if (p < 0 || p >= n) continue;
+        while (t > 0 && blk_peb0_of(w, w->team->split[t]) > p) t--;
+        const int *r = nl->rows[t].buf + (nl->start[p] - nl->start[blk_peb0_of(w, w->team->split[t])]);
+        long lo = 0, len = nl->start[p + 1] - nl->start[p];
+        while (len > 0) {   /* the first entry >= q */
+            long h = len / 2;
+            if (r[lo + h] < q) { lo += h + 1; len -= h + 1; } else len = h;
+        }
+        if (nl->start[p] + lo >= nl->start[p + 1] || r[lo] != q) continue;
+        long s = nl->start[p] + lo;
+        if (s + 1 < hi) memset(nl->hs + (s + 1) * hn, 0, (size_t)(hi - s - 1) * hn * sizeof *nl->hs);
+        if (s != c) memmove(nl->hs + s * hn, nl->hs + c * hn, (size_t)hn * sizeof *nl->hs);
+        hi = s;
+        kept++;
+    }
+    if (hi > 0) memset(nl->hs, 0, (size_t)hi * hn * sizeof *nl->hs);
+    nl->hkept = kept;
+}
+
 static void nlist_build(pala_world *w)
 {
     pala_nlist *nl = w->nl;
     int n = w->npeb;
+    long nc = nl->hn ? compact_states(nl, n) : 0;   /* before start[] is reused below */
     double cell = 2 * nl->amax + nl->skin, inv = 1.0 / cell;
     if (!nl->next || nl->nalloc != n) {   /* sized once per pebble count: no allocation per rebuild */
         PALA_GROW(nl->next, n + 1);
@@ -254,7 +340,9 @@ static void nlist_build(pala_world *w)
         PALA_GROW(nl->nbr, nl->cap);
         PALA_GROW(nl->row, nl->cap);
     }
+    if (nl->hn) expand_states(w, nc);
     pala_team_run(w->team, copy_job, w);
+    nl->hvalid = 1;
     nl->drift = 0;
     nl->builds++;
 }
@@ -266,4 +354,29 @@ int pala_nlist_update(pala_world *w)
     if (nl->builds > 0 && nl->drift <= 0.45 * nl->skin) return 0;
     nlist_build(w);
     return 1;
+}
+
+void pala_nlist_states(const pala_world *w, void (*fn)(void *ctx, int p, int q, const double *st), void *ctx)
+{
+    const pala_nlist *nl = w->nl;
+    if (!nl || !nl->hn || !nl->hs || !nl->hvalid) return;
+    for (int p = 0; p < w->npeb; p++)
+        for (int s = nl->start[p]; s < nl->start[p + 1]; s++)
+            if (!state_zero(nl->hs + (long)s * nl->hn, nl->hn)) fn(ctx, p, nl->nbr[s], nl->hs + (long)s * nl->hn);
+}
+
+void pala_nlist_set_states(pala_world *w, long n, const int *p, const int *q, const double *st)
+{
+    pala_nlist *nl = w->nl;
+    if (!nl->hn) return;
+    if (n > nl->cap) {
+        nl->cap = n + 16;
+        PALA_GROW(nl->nbr, nl->cap);
+        PALA_GROW(nl->row, nl->cap);
+    }
+    if (n + 1 > nl->hcap) { nl->hcap = n + 16; PALA_GROW(nl->hs, nl->hcap * nl->hn); }
+    for (long i = 0; i < n; i++) { nl->row[i] = p[i]; nl->nbr[i] = q[i]; }
+    memcpy(nl->hs, st, (size_t)n * nl->hn * sizeof *st);
+    nl->hpend = n;
+    nl->builds = 0;
 }

@@ -28,6 +28,16 @@ typedef struct pala_nlist {
     int bad;               /* the last build found positions out of any sane range (w->why) */
     struct nl_rows { int *buf; long cap, n; } *rows;   /* per thread: rows being built */
     int nrows;
+    /* contact history (docs/physics.md, "Contact history"): hn doubles of state per slot,
+     * hs[s * hn ..], in the order of the slots; all zero: no contact (or a new one).  A
+     * rebuild carries every non-zero state to its pair's new slot; hn = 0: none kept */
+    int hn;
+    double *hs;
+    long hcap;             /* slots hs has room for */
+    long hkept;            /* states carried by the last rebuild (diagnostics) */
+    long hpend;            /* -1, or: row/nbr/hs[0 .. hpend) hold a compacted list of states
+                            * to place at the next build (pala_nlist_set_states) */
+    int hvalid;            /* the list's slots are those of the current pebbles */
 } pala_nlist;
 
 /* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: 0.2 x the largest
@@ -37,5 +47,12 @@ void pala_nlist_free(pala_nlist *nl);
 /* Rebuild when nl->drift exceeds 0.45 skin, a margin below skin/2 (or never built).
  * Returns 1 if it rebuilt. */
 int pala_nlist_update(pala_world *w);
+/* Contact history: make room for hn doubles per slot (states are dropped if hn changes). */
+void pala_nlist_history(pala_world *w, int hn);
+/* The non-zero pair states, compacted in slot order: calls fn(ctx, p, q, state) for each. */
+void pala_nlist_states(const pala_world *w, void (*fn)(void *ctx, int p, int q, const double *st), void *ctx);
+/* Give the states of pairs (p < q; sorted by p then q) to be placed at the next build, which
+ * this forces (a checkpoint's).  st holds n * hn doubles. */
+void pala_nlist_set_states(pala_world *w, long n, const int *p, const int *q, const double *st);
 
 #endif

@@ -2,16 +2,19 @@
  *
  * Format (docs/control-file.md): one `key = value` per line, `#` starts a comment,
  * sections `[material NAME]`, `[grain NAME]`, `[group NAME]` hold the keys of a
- * material, a grain type and a group of grains.  Every key is in the table of keys.c,
+ * material, a grain type and a group of grains, `[pair A B]` the values of a pair of
+ * materials that replace the mixed ones.  Every key is in the table of keys.c,
  * which binds it to a field of the struct its section fills (pala_top_keys,
  * pala_material, pala_grain_keys, pala_group_keys): the reader checks every value, stores
  * each section's values by walking the table (bind_section), then builds the world from
  * those structs.  Code names a key only by its constant PALA_KEY_name.
  * Errors are reported as `FILE:LINE: message` with a suggestion; overrides
- * (--set KEY=VALUE, KEY = dt or material.NAME.friction) as `--set 'KEY=VALUE': message`. */
+ * (--set KEY=VALUE, KEY = dt, material.NAME.friction or pair.A.B.friction) as
+ * `--set 'KEY=VALUE': message`. */
 #include "alloc.h"
 #include "lammps.h"
 #include "keys.h"
+#include "material.h"
 #include "place.h"
 #include <ctype.h>
 #include <errno.h>
@@ -23,12 +26,14 @@
 
 typedef struct section {
     int kind;                /* enum pala_sect */
-    char name[32];
-    int line;                /* line of the header; 0 for the top level */
+    char name[64];           /* [pair A B]: "A.B" */
+    int line;                /* line of the header; 0 for the top level and a [pair] made by --set */
+    char *set;               /* the --set that made a [pair] section, or NULL */
     union {                  /* what the section's keys fill (the top level's: pala_scene.top) */
         pala_material mat;
         pala_grain_keys grain;
         pala_group_keys group;
+        pala_pairset pair;
     } keys;
 } section;
 typedef struct entry {
@@ -133,10 +138,17 @@ static const char *expected(const pala_keydef *k, char *buf, size_t len)
     return buf;
 }
 
+/* [pair A B] is named "A.B", and is also found as "B.A" */
 static int find_section(const pala_scene *s, int kind, const char *name)
 {
     for (int i = 0; i < s->nsec; i++)
         if (s->sec[i].kind == kind && !strcmp(s->sec[i].name, name)) return i;
+    const char *dot = kind == PALA_S_PAIR ? strchr(name, '.') : NULL;
+    if (!dot) return -1;
+    char swap[64];
+    snprintf(swap, sizeof swap, "%s.%.*s", dot + 1, (int)(dot - name), name);
+    for (int i = 0; i < s->nsec; i++)
+        if (s->sec[i].kind == kind && !strcmp(s->sec[i].name, swap)) return i;
     return -1;
 }
 
@@ -182,8 +194,9 @@ static int check_value(pala_scene *s, const entry *e)
             EERR(s, e, "'%s = %s': expected an integer", k->name, e->val);
             return -1;
         }
-        /* real keys with lower bound 0 and no default (lengths, dt, moduli) are strictly positive */
-        int strict = k->type != PALA_K_INT && k->lo == 0 && k->def == NULL;
+        /* real keys with lower bound 0 and no default (lengths, dt, moduli) are strictly
+         * positive; those whose absence has a meaning of its own (unset) may be 0 */
+        int strict = k->type != PALA_K_INT && k->lo == 0 && k->def == NULL && k->unset == NULL;
         if (v[i] < k->lo || v[i] > k->hi || (strict && v[i] == 0)) {
             char lo[32], hi[32];
             snprintf(lo, sizeof lo, "%g", k->lo);
@@ -299,24 +312,48 @@ static int read_file(pala_scene *s)
         if (!*p) continue;
         if (*p == '[') {
             char *close = strchr(p, ']');
-            char kindw[32] = "", name[64] = "", extra[8] = "";
+            char kindw[32] = "", name[64] = "", name2[64] = "", extra[8] = "";
             skip = 1;
             if (!close || trim(close + 1)[0]) { emsg(s, line, NULL, "expected a section header like [material NAME]"); bad = 1; continue; }
             *close = 0;
-            int nw = sscanf(p + 1, "%31s %63s %7s", kindw, name, extra);
+            int nw = sscanf(p + 1, "%31s %63s %63s %7s", kindw, name, name2, extra);
             int kind = -1;
             for (int k = 1; k < PALA_S_N; k++)
                 if (!strcmp(kindw, pala_sect_names[k])) kind = k;
             if (kind < 0) {
                 const char *c = close_section(kindw);
                 if (c) emsg(s, line, NULL, "unknown section [%s]: did you mean [%s %s]?", kindw, c, name[0] ? name : "NAME");
-                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME] or [group NAME]", kindw);
+                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME], [group NAME] or [pair A B]", kindw);
                 bad = 1;
                 continue;
             }
-            if (nw != 2) { emsg(s, line, NULL, "section [%s] needs one name, e.g. [%s %s1]", kindw, kindw, kindw); bad = 1; continue; }
-            if (strlen(name) > 31 || strchr(name, '.') || strchr(name, '=')) { emsg(s, line, NULL, "section name '%s': use at most 31 characters, no '.' or '='", name); bad = 1; continue; }
+            if (kind == PALA_S_PAIR && nw != 3) {
+                emsg(s, line, NULL, "section [pair] needs the names of two [material] sections, e.g. [pair rubber steel]");
+                bad = 1;
+                continue;
+            }
+            if (kind != PALA_S_PAIR && nw != 2) { emsg(s, line, NULL, "section [%s] needs one name, e.g. [%s %s1]", kindw, kindw, kindw); bad = 1; continue; }
+            int badname = 0;
+            for (int j = 0; j < (kind == PALA_S_PAIR ? 2 : 1) && !badname; j++) {
+                const char *nm = j ? name2 : name;
+                if (strlen(nm) > 31 || strchr(nm, '.') || strchr(nm, '=')) {
+                    emsg(s, line, NULL, "section name '%s': use at most 31 characters, no '.' or '='", nm);
+                    badname = 1;
+                }
+            }
+            if (badname) { bad = 1; continue; }
+            if (kind == PALA_S_PAIR) {   /* named "A.B" (both checked to be at most 31 characters) */
+                char pn[64];
+                snprintf(pn, sizeof pn, "%.31s.%.31s", name, name2);
+                memcpy(name, pn, sizeof pn);
+            }
             int prev = find_section(s, kind, name);
+            if (prev >= 0 && kind == PALA_S_PAIR) {
+                emsg(s, line, NULL, "[pair %s %s] is defined twice (first at line %d); merge the two sections into one", strtok(name, "."), name2,
+                     s->sec[prev].line);
+                bad = 1;
+                continue;
+            }
             if (prev >= 0) { emsg(s, line, NULL, "[%s %s] is defined twice (first at line %d); rename one", kindw, name, s->sec[prev].line); bad = 1; continue; }
             cur = add_section(s, kind, name, line);
             skip = 0;
@@ -345,7 +382,8 @@ static int read_file(pala_scene *s)
     return bad ? -1 : 0;
 }
 
-/* --set KEY=VALUE: KEY is a top-level key or KIND.NAME.KEY (material.rubber.friction). */
+/* --set KEY=VALUE: KEY is a top-level key, KIND.NAME.KEY (material.rubber.friction) or
+ * pair.A.B.KEY, which makes the section [pair A B] if the file has none. */
 static int apply_override(pala_scene *s, char *set)
 {
     char *eq = strchr(set, '=');
@@ -370,10 +408,25 @@ static int apply_override(pala_scene *s, char *set)
         int kind = -1;
         for (int k = 1; k < PALA_S_N; k++)
             if (!strcmp(kk, pala_sect_names[k])) kind = k;
-        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain or group", kk); return -1; }
-        sect = find_section(s, kind, d1 + 1);
-        if (sect < 0) { emsg(s, 0, set, "the file has no [%s %s] section", kk, d1 + 1); return -1; }
+        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain, group or pair", kk); return -1; }
         name = d2 + 1;
+        if (kind == PALA_S_PAIR) {
+            char *d3 = strchr(d2 + 1, '.');
+            if (!d3) { emsg(s, 0, set, "expected pair.A.B.KEY with A and B two materials, e.g. pair.rubber.steel.friction"); return -1; }
+            *d3 = 0;
+            if (!d1[1] || !d2[1] || strlen(d1 + 1) > 31 || strlen(d2 + 1) > 31) {
+                emsg(s, 0, set, "expected pair.A.B.KEY with A and B the names of two [material] sections (at most 31 characters each)");
+                return -1;
+            }
+            *d2 = '.';
+            name = d3 + 1;
+        }
+        sect = find_section(s, kind, d1 + 1);
+        if (sect < 0 && kind == PALA_S_PAIR) {   /* the material names are checked with the file's pairs */
+            sect = add_section(s, kind, d1 + 1, 0);
+            s->sec[sect].set = set;
+        }
+        if (sect < 0) { emsg(s, 0, set, "the file has no [%s %s] section", kk, d1 + 1); return -1; }
     }
     const pala_keydef *k = find_key(s->sec[sect].kind, name);
     if (!k) { unknown_key(s, 0, set, s->sec[sect].kind, name); return -1; }
@@ -397,6 +450,37 @@ static int apply_override(pala_scene *s, char *set)
     return 0;
 }
 
+/* The two names of each [pair A B] are [material] sections (a pair made by --set too). */
+static int check_pairs(pala_scene *s)
+{
+    int bad = 0;
+    for (int i = 0; i < s->nsec; i++) {
+        const section *c = &s->sec[i];
+        if (c->kind != PALA_S_PAIR) continue;
+        char a[64];
+        snprintf(a, sizeof a, "%s", c->name);
+        char *b = strchr(a, '.');
+        *b++ = 0;
+        for (int j = 0; j < 2; j++) {
+            const char *nm = j ? b : a;
+            if (find_section(s, PALA_S_MATERIAL, nm) >= 0) continue;
+            const char *best = NULL;
+            int bd = 99;
+            for (int m = 0; m < s->nsec; m++) {
+                if (s->sec[m].kind != PALA_S_MATERIAL) continue;
+                int d = edit_distance(nm, s->sec[m].name);
+                if (d < bd) { bd = d; best = s->sec[m].name; }
+            }
+            char hint[96] = "";
+            if (best && bd <= 1 + (int)strlen(nm) / 4) snprintf(hint, sizeof hint, "; did you mean '%s'?", best);
+            emsg(s, c->line, c->set, "[pair %s %s]: no [material %s] section in this file%s (a pair names two [material] sections)",
+                 a, b, nm, hint);
+            bad = 1;
+        }
+    }
+    return bad ? -1 : 0;
+}
+
 /* ---- storing the values ------------------------------------------------------------ */
 /* Store the value of each key of section i, else its default, in obj, the struct of the
  * section (keys.h); a repeated key once per line, in order. */
@@ -408,6 +492,7 @@ static void bind_section(pala_scene *s, int i, void *obj)
         const entry *e = find_entry(s, i, k);
         const char *v = e ? e->val : kd->def;
         if (v) pala_key_store(kd, obj, v);
+        if (e && kd->pairbit) ((pala_pairset *)obj)->set |= kd->pairbit;
     }
     for (int e = 0; e < s->nent; e++)
         if (s->ent[e].sect == i && s->ent[e].k->repeat) pala_key_store(s->ent[e].k, obj, s->ent[e].val);
@@ -444,9 +529,141 @@ static int build_materials(pala_scene *s, int *matidx)
         if (s->sec[i].kind != PALA_S_MATERIAL) continue;
         bad |= require(s, i, PALA_KEY_density, "") | require(s, i, PALA_KEY_young, "");
         pala_material *m = &s->sec[i].keys.mat;
-        snprintf(m->name, sizeof m->name, "%s", s->sec[i].name);
+        snprintf(m->name, sizeof m->name, "%.31s", s->sec[i].name);
         matidx[i] = pala_world_add_material(&s->top.w, m);
     }
+    /* pairs of materials with their own values (check_pairs found both names) */
+    for (int i = 0; i < s->nsec; i++) {
+        if (s->sec[i].kind != PALA_S_PAIR) continue;
+        pala_pairset *p = &s->sec[i].keys.pair;
+        char a[64];
+        snprintf(a, sizeof a, "%s", s->sec[i].name);
+        char *b = strchr(a, '.');
+        *b++ = 0;
+        p->a = matidx[find_section(s, PALA_S_MATERIAL, a)];
+        p->b = matidx[find_section(s, PALA_S_MATERIAL, b)];
+        if (pala_world_add_pair(&s->top.w, p) < 0) {   /* only on what the checks before refused */ emsg(s, s->sec[i].line, s->sec[i].set, "[pair %s %s]: refused (a value out of range)", a, b); bad = 1; }
+    }
+    return bad ? -1 : 0;
+}
+
+/* The section of material m of the world (materials are added in section order). */
+static int material_section(const pala_scene *s, const int *matidx, int m)
+{
+    for (int i = 0; i < s->nsec; i++)
+        if (s->sec[i].kind == PALA_S_MATERIAL && matidx[i] == m) return i;
+    return 0;
+}
+
+/* The [pair] section of materials a and b, or -1. */
+static int pair_section(const pala_scene *s, int a, int b)
+{
+    for (int i = 0; i < s->nsec; i++) {
+        const pala_pairset *p = &s->sec[i].keys.pair;
+        if (s->sec[i].kind == PALA_S_PAIR && ((p->a == a && p->b == b) || (p->a == b && p->b == a))) return i;
+    }
+    return -1;
+}
+
+/* The laws with history need their parameters (docs/physics.md, "Contact history"): the
+ * spring law a tangential stiffness, rolling and torsion resistance a stiffness and a
+ * friction both, the fractional law k unless alpha = 1 and c unless alpha = 0.  Checked for
+ * each material that can touch something (the grains', the walls', the membrane's), then
+ * for each pair of them as mixed by H (eq. 55) and set by [pair] sections: a mix of a
+ * material with a value and one without is 0. */
+static int check_laws(pala_scene *s, const int *matidx)
+{
+    pala_world *w = &s->top.w;
+    int nm = w->nmat;
+    char *used = pala_xrealloc(NULL, (size_t)nm);
+    memset(used, 0, (size_t)nm);
+    for (int i = 0; i < s->nsec; i++)
+        if (s->sec[i].kind == PALA_S_GRAIN && s->sec[i].keys.grain.material) {
+            int m = find_section(s, PALA_S_MATERIAL, s->sec[i].keys.grain.material);
+            if (m >= 0) used[matidx[m]] = 1;
+        }
+    if (s->top.lammps_data && s->top.lammps_material) used[matidx[find_section(s, PALA_S_MATERIAL, s->top.lammps_material)]] = 1;
+    if (w->container != PALA_CONTAINER_NONE && w->wall_mat >= 0) used[w->wall_mat] = 1;
+    if (w->membrane && w->mem_mat >= 0) used[w->mem_mat] = 1;
+    int bad = 0;
+    /* each material by itself */
+    for (int m = 0; m < nm && !bad; m++) {
+        if (!used[m]) continue;
+        const pala_material *a = &w->mat[m];
+        int i = material_section(s, matidx, m);
+        const char *n = a->name;
+        bad = 1;
+        if ((a->tlaw ? a->tlaw : w->tlaw) == PALA_TLAW_SPRING && a->kt == 0) {
+            if (a->tlaw)
+                SERR(s, i, PALA_KEY_material_tangential_law, "[material %s]: 'tangential_law = spring' needs 'tangential_stiffness' > 0 (N/m): "
+                     "add it to [material %s]", n, n);
+            else
+                SERR(s, 0, PALA_KEY_tangential_law, "'tangential_law = spring' applies to [material %s], which has no 'tangential_stiffness': "
+                     "add one (N/m) to [material %s], or give it a tangential_law of its own", n, n);
+        } else if ((a->kroll > 0) != (a->muroll > 0))
+            SERR(s, i, a->kroll > 0 ? PALA_KEY_rolling_stiffness : PALA_KEY_rolling_friction,
+                 "[material %s]: '%s = %g' without '%s': set both for rolling resistance (a large rolling_friction gives a pure spring), or neither",
+                 n, a->kroll > 0 ? "rolling_stiffness" : "rolling_friction", a->kroll > 0 ? a->kroll : a->muroll,
+                 a->kroll > 0 ? "rolling_friction" : "rolling_stiffness");
+        else if ((a->ktor > 0) != (a->mutor > 0))
+            SERR(s, i, a->ktor > 0 ? PALA_KEY_torsion_stiffness : PALA_KEY_torsion_friction,
+                 "[material %s]: '%s = %g' without '%s': set both for torsion resistance (a large torsion_friction gives a pure spring), or neither",
+                 n, a->ktor > 0 ? "torsion_stiffness" : "torsion_friction", a->ktor > 0 ? a->ktor : a->mutor,
+                 a->ktor > 0 ? "torsion_friction" : "torsion_stiffness");
+        else if (a->nlaw == PALA_NLAW_FRACTIONAL && a->alpha < 1 && a->fk == 0)
+            SERR(s, i, PALA_KEY_normal_law, "[material %s]: 'normal_law = fractional' needs 'fractional_stiffness' > 0 (N/m) unless "
+                 "fractional_order = 1 (it is %g): add it to [material %s]", n, a->alpha, n);
+        else if (a->nlaw == PALA_NLAW_FRACTIONAL && a->alpha > 0 && a->fc == 0)
+            SERR(s, i, PALA_KEY_normal_law, "[material %s]: 'normal_law = fractional' needs 'fractional_damping' > 0 (N s/m) unless "
+                 "fractional_order = 0 (it is %g): add it to [material %s]", n, a->alpha, n);
+        else bad = 0;
+    }
+    if (bad) { free(used); return -1; }
+    /* each pair of them, mixed and set by [pair] */
+    pala_material_pairs(w);
+    for (int ma = 0; ma < nm && !bad; ma++)
+        for (int mb = ma; mb < nm && !bad; mb++) {
+            if (!used[ma] || !used[mb]) continue;
+            const pala_pairmat *p = &w->pm[ma * nm + mb];
+            const pala_material *a = &w->mat[ma], *b = &w->mat[mb];
+            int q = pair_section(s, ma, mb), set = q >= 0 ? s->sec[q].keys.pair.set : 0;
+            /* the material that lacks the value: its header line */
+            bad = 1;
+            if (p->tlaw == PALA_TLAW_SPRING && p->kt == 0) {
+                if (set & PALA_PAIR_KT)
+                    SERR(s, q, PALA_KEY_pair_tangential_stiffness, "[pair %s %s]: 'tangential_stiffness = 0' with the spring law: give it > 0 (N/m)",
+                         a->name, b->name);
+                else if (set & PALA_PAIR_TLAW)
+                    SERR(s, q, PALA_KEY_pair_tangential_law, "[pair %s %s]: 'tangential_law = spring' needs a tangential stiffness, but "
+                         "the two materials' stiffnesses mix to 0 (H of %g and %g): add 'tangential_stiffness' (N/m) to [pair %s %s]",
+                         a->name, b->name, a->kt, b->kt, a->name, b->name);
+                else {
+                    const pala_material *z = a->kt == 0 ? a : b, *o = z == a ? b : a;
+                    SERR(s, material_section(s, matidx, (int)(z - w->mat)), PALA_KEY_tangential_stiffness,
+                         "[material %s] has no 'tangential_stiffness', so where it touches [material %s], which has the spring law, "
+                         "the spring's stiffness mixes to 0 (eq. 55): add 'tangential_stiffness' (N/m) to [material %s], or "
+                         "'tangential_stiffness' or 'tangential_law' to a [pair %s %s] section", z->name, o->name, z->name, z->name, o->name);
+                }
+            } else if ((p->kroll > 0) != (p->muroll > 0) || (p->ktor > 0) != (p->mutor > 0)) {
+                /* each material has both or neither: a [pair] set one of the two */
+                int roll = (p->kroll > 0) != (p->muroll > 0);
+                int key = roll ? ((set & PALA_PAIR_KROLL) ? PALA_KEY_pair_rolling_stiffness : PALA_KEY_pair_rolling_friction)
+                               : ((set & PALA_PAIR_KTOR) ? PALA_KEY_pair_torsion_stiffness : PALA_KEY_pair_torsion_friction);
+                const char *k1 = roll ? "rolling_stiffness" : "torsion_stiffness", *k2 = roll ? "rolling_friction" : "torsion_friction";
+                double v1 = roll ? p->kroll : p->ktor, v2 = roll ? p->muroll : p->mutor;
+                SERR(s, q >= 0 ? q : 0, key, "[pair %s %s]: %s %g with %s %g: set both > 0 for %s resistance (a large %s gives a pure "
+                     "spring), or both 0", a->name, b->name, k1, v1, k2, v2, roll ? "rolling" : "torsion", k2);
+            } else if (p->nlaw == PALA_NLAW_FRACTIONAL && ((p->alpha < 1 && p->fk == 0) || (p->alpha > 0 && p->fc == 0))) {
+                int stiff = p->alpha < 1 && p->fk == 0;
+                const pala_material *z = (stiff ? a->fk : a->fc) == 0 ? a : b, *o = z == a ? b : a;
+                SERR(s, material_section(s, matidx, (int)(z - w->mat)), stiff ? PALA_KEY_fractional_stiffness : PALA_KEY_fractional_damping,
+                     "[material %s] has no '%s', so where it touches [material %s], which has normal_law = fractional, the pair's %s mixes "
+                     "to 0 (eq. 55) with fractional_order %g: add '%s' (%s) to [material %s]", z->name,
+                     stiff ? "fractional_stiffness" : "fractional_damping", o->name, stiff ? "stiffness" : "damping", p->alpha,
+                     stiff ? "fractional_stiffness" : "fractional_damping", stiff ? "N/m" : "N s/m", z->name);
+            } else bad = 0;
+        }
+    free(used);
     return bad ? -1 : 0;
 }
 
@@ -500,7 +717,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     double rho = w->mat[mat].rho;
     pala_template t;
     memset(&t, 0, sizeof t);
-    snprintf(t.name, sizeof t.name, "%s", s->sec[i].name);
+    snprintf(t.name, sizeof t.name, "%.31s", s->sec[i].name);
     t.material = mat;
     *tfirst = w->ntmpl;
     *tcount = 0;
@@ -794,6 +1011,7 @@ static int build_world(pala_scene *s)
         else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, top->wall_material)];
     }
     if (w->nmat == 0 && !bad) { emsg(s, 0, NULL, "no [material NAME] section: grains need a material"); bad = 1; }
+    if (!bad && check_laws(s, matidx)) bad = 1;
     if (bad) { free(matidx); return -1; }
     /* grain types: count how many grains use each (random types make one shape each) */
     int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
@@ -839,6 +1057,7 @@ static int load(const char *path, int nset, char **sets, pala_scene **out, FILE 
     int bad = read_file(s);
     for (int i = 0; i < nset && !bad; i++) bad |= apply_override(s, sets[i]);
     for (int i = 0; i < s->nent && !bad; i++) bad |= check_value(s, &s->ent[i]);
+    if (!bad) bad |= check_pairs(s);
     if (!bad && build) bad = build_world(s);
     if (bad) { pala_scene_free(s); *out = NULL; return PALA_ERR_INPUT; }
     *out = s;
@@ -870,6 +1089,7 @@ pala_world *pala_scene_world(pala_scene *s) { return &s->top.w; }
 long pala_scene_steps(const pala_scene *s) { return s->top.steps; }
 long pala_scene_energy_every(const pala_scene *s) { return s->top.energy_every; }
 long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every; }
+int pala_scene_traj_binary(const pala_scene *s) { return s->top.trajectory_format == 1; }
 long pala_scene_xyz_every(const pala_scene *s) { return s->top.xyz_every; }
 long pala_scene_vtk_every(const pala_scene *s) { return s->top.vtk_every; }
 long pala_scene_checkpoint_every(const pala_scene *s) { return s->top.checkpoint_every; }
@@ -898,7 +1118,10 @@ void pala_scene_write(const pala_scene *s, FILE *f)
 {
     for (int i = 0; i < s->nsec; i++) {
         const section *c = &s->sec[i];
-        if (c->kind != PALA_S_TOP) fprintf(f, "\n[%s %s]\n", pala_sect_names[c->kind], c->name);
+        if (c->kind == PALA_S_PAIR) {   /* named A.B */
+            const char *dot = strchr(c->name, '.');
+            fprintf(f, "\n[pair %.*s %s]\n", (int)(dot - c->name), c->name, dot + 1);
+        } else if (c->kind != PALA_S_TOP) fprintf(f, "\n[%s %s]\n", pala_sect_names[c->kind], c->name);
         for (int k = 0; k < pala_nkeys; k++) {
             const pala_keydef *kd = &pala_keys[k];
             if (kd->sect != c->kind) continue;
@@ -957,7 +1180,7 @@ static void help_one(const pala_keydef *k, FILE *f)
     fprintf(f, "%-18s %s%s%s\n", k->name, k->sect ? "[" : "", k->sect ? pala_sect_names[k->sect] : "top level", k->sect ? "]" : "");
     fprintf(f, "    %s\n", k->doc);
     fprintf(f, "    value: %s; unit: %s; default: %s%s\n", expected(k, eb, sizeof eb), k->unit,
-            k->def ? k->def : "none", k->repeat ? "; may be repeated" : "");
+            k->def ? k->def : k->unset ? k->unset : "none", k->repeat ? "; may be repeated" : "");
     if ((k->type == PALA_K_INT || k->type == PALA_K_REAL || k->type == PALA_K_REALS) && !(isinf(k->lo) && isinf(k->hi)))
         fprintf(f, "    range: %g to %g\n", k->lo, k->hi);
 }
@@ -965,7 +1188,8 @@ static void help_one(const pala_keydef *k, FILE *f)
 void pala_scene_help_keys(FILE *f)
 {
     for (int s = 0; s < PALA_S_N; s++) {
-        fprintf(f, s ? "\n== [%s NAME] ==\n" : "== top level ==\n", pala_sect_names[s]);
+        if (s == PALA_S_PAIR) fprintf(f, "\n== [pair A B] ==\n");
+        else fprintf(f, s ? "\n== [%s NAME] ==\n" : "== top level ==\n", pala_sect_names[s]);
         for (int k = 0; k < pala_nkeys; k++)
             if (pala_keys[k].sect == s) help_one(&pala_keys[k], f);
     }

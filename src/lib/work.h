@@ -22,6 +22,7 @@ typedef struct pala_blocksum {
     long ngg, nwall;       /* touching pebble pairs (each once), wall contacts */
     pala_vec3 imp[8];      /* wall impulse increments: faces 0-5, membrane sides 6-7 */
     double rimp;           /* their outward radial part, sum of dt F.n (the cavity's) */
+    double ediss;          /* energy dissipated by the caps of the laws with history, J */
     int bad, finite;
     double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
     int bad_i, bad_j;
@@ -87,6 +88,13 @@ typedef struct pala_work {
     double set_G, set_eps, set_cut;
     int set_lorentz;
     int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
+    /* contact history (docs/physics.md, "Contact history"): some material pair has a law
+     * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
+    int hist, hn, ho_t, ho_k, ho_r, ho_o, ho_f;
+    int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
+                            * history: springs' torques are conservative) */
+    struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts */
+    int nwh;               /* blocks wh was made for */
 } pala_work;
 
 #endif

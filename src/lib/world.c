@@ -47,6 +47,25 @@ int pala_world_add_material(pala_world *w, const pala_material *m)
     return w->nmat++;
 }
 
+int pala_world_add_pair(pala_world *w, const pala_pairset *p)
+{
+    if (!p || p->a < 0 || p->a >= w->nmat || p->b < 0 || p->b >= w->nmat) return -1;
+    if (p->set & ~(PALA_PAIR_MU | PALA_PAIR_DELTA | PALA_PAIR_NU | PALA_PAIR_KROLL | PALA_PAIR_MUROLL | PALA_PAIR_KTOR |
+                   PALA_PAIR_MUTOR | PALA_PAIR_KT | PALA_PAIR_TLAW)) return -1;
+    const struct { int bit; double v; } val[] = {
+        {PALA_PAIR_MU, p->mu}, {PALA_PAIR_DELTA, p->delta}, {PALA_PAIR_NU, p->nu}, {PALA_PAIR_KROLL, p->kroll},
+        {PALA_PAIR_MUROLL, p->muroll}, {PALA_PAIR_KTOR, p->ktor}, {PALA_PAIR_MUTOR, p->mutor}, {PALA_PAIR_KT, p->kt}};
+    for (size_t i = 0; i < sizeof val / sizeof val[0]; i++)
+        if ((p->set & val[i].bit) && !(val[i].v >= 0 && isfinite(val[i].v))) return -1;
+    if ((p->set & PALA_PAIR_DELTA) && p->delta > 1) return -1;
+    if ((p->set & PALA_PAIR_TLAW) && !(p->tlaw >= PALA_TLAW_REGULARISED && p->tlaw <= PALA_TLAW_MINDLIN)) return -1;
+    for (int i = 0; i < w->npairs; i++)
+        if ((w->pairs[i].a == p->a && w->pairs[i].b == p->b) || (w->pairs[i].a == p->b && w->pairs[i].b == p->a)) return -1;
+    PALA_GROW(w->pairs, w->npairs + 1);
+    w->pairs[w->npairs] = *p;
+    return w->npairs++;
+}
+
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad)
 {
     if (t->ncomp < 1 || !shape || !rad) return -1;   /* pala_world_prepare says why a grain needs components */
