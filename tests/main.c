@@ -43,6 +43,7 @@ void test_membrane(void);
 void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
+void test_heap(void);
 void test_fractional(void);
 
 static const struct {
@@ -84,6 +85,7 @@ static const struct {
     {"robust", test_robust},
     {"output", test_output},
     {"checkpoint", test_checkpoint},
+    {"heap", test_heap},
     {"docs", test_docs},
 };
 enum { NTESTS = sizeof tests / sizeof tests[0] };
