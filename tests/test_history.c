@@ -363,8 +363,20 @@ static void thread_tests(void)
     T_CHECK(b1 > 2 && k1 > 100, "the states survive the neighbour list's rebuilds: %ld builds, %ld states carried by the last", b1, k1);
 }
 
+/* pala resume refuses a scene whose contacts keep a history (not in checkpoints yet). */
+static void resume_refused(void)
+{
+    char out[4096];
+    const char *d = t_tmpdir();
+    int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt --set steps=20 --set tangential_law=spring "
+                  "--set material.rubber.tangential_stiffness=1000 -o %s/hist.run --force --quiet && ./pala resume %s/hist.run --set steps=40",
+                  d, d);
+    T_CHECK(rc == 1 && strstr(out, "keep a history"), "pala resume of a spring-law run: exit %d (want 1), %.300s", rc, out);
+}
+
 void test_history(void)
 {
+    resume_refused();
     tangential_oscillation();
     incline_tests();
     energy_tests();

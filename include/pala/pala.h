@@ -346,6 +346,9 @@ pala_energy pala_world_energy(pala_world *w);
  * B field turns and acts on a charge or dipole (W_field, w->wfield). */
 enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2, PALA_TERM_ALIGN = 4 };
 int pala_world_energy_terms(pala_world *w);
+/* 1 if some material pair of a prepared world has a law with history (a tangential, rolling
+ * or torsion spring: docs/physics.md, "Contact history"), whose contacts keep a state. */
+int pala_world_keeps_contacts(const pala_world *w);
 /* With PALA_TERM_ALIGN (grains with magnetic dipoles in a B field): the mean over those
  * grains of cos(m, B(t)), the alignment of their dipoles with the field, at the current
  * state (1: all along B; 0: at random or across). */

@@ -371,6 +371,11 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
 
 int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
 {
+    if (pala_world_keeps_contacts(w)) {   /* checkpoints do not hold the contacts' states yet */
+        fprintf(err, "pala resume: this scene's contacts keep a history (a tangential, rolling or torsion spring), which "
+                "checkpoints do not hold yet: the resumed run would not be the uninterrupted one; rerun the scene instead\n");
+        return 1;
+    }
     /* first every VERIFY field, then the state: a refused world is left as built */
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < NFIELDS; i++) {

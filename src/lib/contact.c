@@ -33,7 +33,7 @@ static void stage_geometry(pala_batch *B, int m)
 static void stage_materials(const pala_world *w, pala_batch *B, int m)
 {
     for (int i = 0; i < m; i++) {
-        const pala_pairmat *pm = w->pm + w->tmpl[w->tid[B->k[i]]].material * w->nmat + w->tmpl[w->tid[B->j[i]]].material;
+        const pala_pairmat *pm = pala_pm_of(w, B->k[i], pala_mat_of(w, B->j[i]));
         B->kE[i] = pm->kE; B->de[i] = pm->delta; B->mu[i] = pm->mu; B->nu[i] = pm->nu;
     }
 }
@@ -105,14 +105,11 @@ void pala_contact_spheres(const pala_world *w, pala_batch *B)
     else { stage_materials(w, B, m); stage_force(B, m, 1, 0, w->pm[0]); }
 }
 
-/* Stages 1-3 on a batch of component pairs of clumps: stage 2 finds the contact point
- * c_ij (eq. 50), the lever arms from both grains' centres and the velocities of both
- * grains' material there (eq. 54). */
-void pala_contact_clumps(const pala_world *w, pala_batch *B)
+/* Stage 2 of component pairs of clumps: the contact point c_ij (eq. 50), the lever arms
+ * from both grains' centres and the velocities of both grains' material there (eq. 54). */
+static void stage_clump_points(const pala_world *w, pala_batch *B, int m)
 {
     const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
-    int m = B->n;
-    stage_geometry(B, m);
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         pala_vec3 n = pala_v(B->nx[i], B->ny[i], B->nz[i]);
@@ -123,6 +120,14 @@ void pala_contact_clumps(const pala_world *w, pala_batch *B)
         B->rix[i] = ri.x; B->riy[i] = ri.y; B->riz[i] = ri.z;
         B->rjx[i] = rj.x; B->rjy[i] = rj.y; B->rjz[i] = rj.z;
     }
+}
+
+/* Stages 1-3 on a batch of component pairs of clumps. */
+void pala_contact_clumps(const pala_world *w, pala_batch *B)
+{
+    int m = B->n;
+    stage_geometry(B, m);
+    stage_clump_points(w, B, m);
     if (w->nmat == 1) stage_force(B, m, 0, 1, w->pm[0]);
     else { stage_materials(w, B, m); stage_force(B, m, 0, 0, w->pm[0]); }
 }
@@ -165,7 +170,8 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
         D += pala_law_spring(x, ut, k, pm->mu * fh, dt, Ft);   /* the cap: see below */
         if (wk->ho_k >= 0) {   /* a stiffness that changes: the energy it held at the last step */
             double *kp = st + wk->ho_k;
-            if (dt > 0) { D += 0.5 * (*kp - k) * e0; *kp = k; }
+            D += 0.5 * (*kp - k) * e0;
+            *kp = k;
         }
         for (int a = 0; a < 3; a++) F[a] += Ft[a];
     } else {   /* eq. (53) */
@@ -200,12 +206,7 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
     B->Tjx[i] = Tj[0]; B->Tjy[i] = Tj[1]; B->Tjz[i] = Tj[2];
     B->Hix[i] = Hi[0]; B->Hiy[i] = Hi[1]; B->Hiz[i] = Hi[2];
     B->Hjx[i] = Hj[0]; B->Hjy[i] = Hj[1]; B->Hjz[i] = Hj[2];
-    B->D[i] = dt > 0 ? D : 0;
-}
-
-static inline const pala_pairmat *pair_of(const pala_world *w, int k, int j)
-{
-    return w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material;
+    B->D[i] = D;
 }
 
 void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
@@ -222,26 +223,16 @@ void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
         B->ux[i] = V[k].x - V[j].x - (sy * nz - sz * ny);
         B->uy[i] = V[k].y - V[j].y - (sz * nx - sx * nz);
         B->uz[i] = V[k].z - V[j].z - (sx * ny - sy * nx);
-        hist_one(w, B, i, pair_of(w, k, j), &W[j], dt);
+        hist_one(w, B, i, pala_pm_of(w, k, pala_mat_of(w, j)), &W[j], dt);
     }
 }
 
 void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt)
 {
-    const pala_vec3 *pc = w->pc, *X = w->x, *V = w->v, *W = w->w;
     int m = B->n;
     stage_geometry(B, m);
-    for (int i = 0; i < m; i++) {
-        int k = B->k[i], j = B->j[i];
-        pala_vec3 n = pala_v(B->nx[i], B->ny[i], B->nz[i]);
-        pala_vec3 cp = pala_vaxpy(pc[B->p[i]], -B->li[i], n);                 /* eq. (50) */
-        pala_vec3 ri = pala_vsub(cp, X[k]), rj = pala_vsub(cp, X[j]);
-        pala_vec3 dv = pala_vsub(pala_vadd(V[k], pala_vcross(W[k], ri)), pala_vadd(V[j], pala_vcross(W[j], rj)));
-        B->ux[i] = dv.x; B->uy[i] = dv.y; B->uz[i] = dv.z;
-        B->rix[i] = ri.x; B->riy[i] = ri.y; B->riz[i] = ri.z;
-        B->rjx[i] = rj.x; B->rjy[i] = rj.y; B->rjz[i] = rj.z;
-        hist_one(w, B, i, pair_of(w, k, j), &W[j], dt);
-    }
+    stage_clump_points(w, B, m);
+    for (int i = 0; i < m; i++) hist_one(w, B, i, pala_pm_of(w, B->k[i], pala_mat_of(w, B->j[i])), &w->w[B->j[i]], dt);
 }
 
 void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt)
@@ -251,7 +242,7 @@ void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt)
     for (int i = 0; i < m; i++) {
         B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
         B->aj[i] = 0;   /* r~ is rt[i] */
-        const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[B->k[i]]].material * w->nmat + B->jmat[i]];
+        const pala_pairmat *pm = pala_pm_of(w, B->k[i], B->jmat[i]);
         hist_one(w, B, i, pm, &still, dt);
     }
 }

@@ -35,11 +35,14 @@ typedef struct pala_batch {
 
 /* Where the laws with history keep their state in a contact's hn doubles (work.h: hist,
  * hn, ho_*; -1: not kept): the tangential spring's displacement (3), Mindlin's stiffness
- * at the last step (1), the rolling (3) and torsion (1) angles, the fractional law's
- * memory. */
+ * at the last step (1), the rolling (3) and torsion (1) angles. */
 
 
 size_t pala_batch_size(void);   /* bytes of a batch */
+/* The material of grain k, and the material pair (eq. 55) of grain k with material mj. */
+static inline int pala_mat_of(const pala_world *w, int k) { return w->tmpl[w->tid[k]].material; }
+static inline const pala_pairmat *pala_pm_of(const pala_world *w, int k, int mj) { return &w->pm[pala_mat_of(w, k) * w->nmat + mj]; }
+
 /* Stages 1-3 on a batch of touching sphere pairs (k, j, dx.., d2, ai, aj filled): the
  * forces F, G and torques Ti, Tj of each. */
 void pala_contact_spheres(const pala_world *w, pala_batch *B);
@@ -57,7 +60,7 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     pala_vec3 c = t->c, n = t->n;
     double a = t->a, ov = t->ov, rt = t->rt;
     int jm = face < PALA_FACE_MEMBRANE ? w->wall_mat : w->mem_mat;
-    const pala_pairmat *pm = &w->pm[w->tmpl[w->tid[k]].material * w->nmat + jm];
+    const pala_pairmat *pm = pala_pm_of(w, k, jm);
     int m = B->n++;   /* the caller leaves room */
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);
@@ -72,9 +75,10 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
 
 /* Stages 1-3 on a batch of wall touches (after pala_contact_wall_join). */
 void pala_contact_walls(const pala_world *w, pala_batch *B);
-/* The same three kernels for worlds with contact history: hp[i] (filled) is contact i's
- * state, read and advanced over the step dt (dt = 0: read only, for the energy); D[i] is the
- * energy the step dissipates; Hi, Hj are filled for spheres too. */
+/* The same three kernels for worlds with contact history: hp[i] is contact i's state,
+ * advanced over the step dt (NULL: no state, the springs are left out, as the energy
+ * pass's wall touches have); D[i] is the energy the step dissipates; Hi, Hj are filled for
+ * spheres too. */
 void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt);
 void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt);
 void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt);

@@ -36,7 +36,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                     double ai = prad[p], aj = prad[q], sr = ai + aj, d2 = pala_vnorm2(pala_vsub(ci, cj));
                     if (d2 >= sr * sr) continue;
                     int j = pala_peb_grain(w, q);
-                    const pala_pairmat *pm = w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material;
+                    const pala_pairmat *pm = pala_pm_of(w, k, pala_mat_of(w, j));
                     double ov = sr - sqrt(d2);
                     double fh = pala_law_hertz(pm->kE, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
                     U += pala_law_hertz_energy(fh, ov);

@@ -112,16 +112,22 @@ static int wallhist_full(const pala_world *w, int p)
 /* After the walls of block b at this step: the contacts that touched at the last step and
  * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
  * "Contact history"). */
+/* The energy entry i of a wall table holds: its key is (pebble, wall id) + 1, and ids
+ * below 8 are the container's faces (container.h). */
+static double wallhist_energy(const pala_world *w, const pala_wallhist *h, long i)
+{
+    int p = (int)((h->key[i] - 1) >> 32);
+    unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
+    return pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), id < 8 ? w->wall_mat : w->mem_mat), h->st + i * w->work->hn);
+}
+
 static double wallhist_ended(const pala_world *w, int b)
 {
     pala_wallhist *h = &w->work->wh[b];
     double e = 0;
     for (long i = 0; i < h->cap; i++) {
         if (!h->key[i] || h->stamp[i] != w->step - 1) continue;
-        int p = (int)((h->key[i] - 1) >> 32);
-        unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
-        int jm = id < 8 ? w->wall_mat : w->mem_mat;
-        e += pala_contact_state_energy(w, &w->pm[w->tmpl[w->tid[pala_peb_grain(w, p)]].material * w->nmat + jm], h->st + i * w->work->hn);
+        e += wallhist_energy(w, h, i);
         h->stamp[i] = -2;
     }
     return e;
@@ -138,20 +144,13 @@ double pala_force_pass_state_energy(const pala_world *w, int b)
     for (int p = p0; p < p1 && nl->hs; p++)
         for (int s = nl->start[p]; s < nl->start[p + 1]; s++) {
             const double *st = nl->hs + (long)s * hn;
-            int z = 1;
-            for (int i = 0; i < hn; i++) z &= st[i] == 0;
-            if (z) continue;
-            int k = pala_peb_grain(w, p), j = pala_peb_grain(w, nl->nbr[s]);
-            e += pala_contact_state_energy(w, w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material, st);
+            if (pala_state_zero(st, hn)) continue;
+            int j = pala_peb_grain(w, nl->nbr[s]);
+            e += pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), pala_mat_of(w, j)), st);
         }
     const pala_wallhist *h = &wk->wh[b];
-    for (long i = 0; i < h->cap; i++) {
-        if (!h->key[i] || h->stamp[i] < w->step - 1) continue;
-        int p = (int)((h->key[i] - 1) >> 32);
-        unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
-        int jm = id < 8 ? w->wall_mat : w->mem_mat;
-        e += pala_contact_state_energy(w, &w->pm[w->tmpl[w->tid[pala_peb_grain(w, p)]].material * w->nmat + jm], h->st + i * hn);
-    }
+    for (long i = 0; i < h->cap; i++)
+        if (h->key[i] && h->stamp[i] >= w->step - 1) e += wallhist_energy(w, h, i);
     return e;
 }
 
@@ -353,46 +352,21 @@ static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway 
 static void pair_ended(const pala_world *w, int k, int j, double *st, pala_blocksum *s)
 {
     const int hn = w->work->hn;
-    int z = 1;
-    for (int i = 0; i < hn; i++) z &= st[i] == 0;
-    if (z) return;
-    s->ediss += pala_contact_state_energy(w, w->pm + w->tmpl[w->tid[k]].material * w->nmat + w->tmpl[w->tid[j]].material, st);
+    if (pala_state_zero(st, hn)) return;
+    s->ediss += pala_contact_state_energy(w, pala_pm_of(w, k, pala_mat_of(w, j)), st);
     memset(st, 0, (size_t)hn * sizeof *st);
-}
-
-/* collect_pairs for worlds with contact history: each touching pair takes its slot's state
- * (neighbor.h), each other slot's state is cleared (a branch per neighbour). */
-static void collect_pairs_hist(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres)
-{
-    pala_world *w = sw->w;
-    const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
-    const double *prad = w->nl->prad;
-    double *hs = w->nl->hs;
-    const int hn = w->nl->hn;
-    const pala_vec3 *P = spheres ? w->x : w->pc;
-    pala_batch *restrict B = sw->S->B;
-    int n = 0;
-    const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
-    for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1; s0++) {
-        int p = row[s0], q = nb[s0];
-        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = prad[p], aj = prad[q], sr = ai + aj;
-        double d2 = dx * dx + dy * dy + dz * dz;
-        int k = spheres ? p : pg[p], j = spheres ? q : pg[q];
-        if (!(d2 < sr * sr)) { pair_ended(w, k, j, hs + (long)s0 * hn, s); continue; }
-        B->k[n] = k; B->j[n] = j; B->p[n] = p;
-        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-        B->hp[n] = hs + (long)s0 * hn;
-        if (++n == BATCH) { B->n = n; (spheres ? run_spheres : run_clumps)(sw, B, s, ru); n = 0; }
-    }
-    if (n) { B->n = n; (spheres ? run_spheres : run_clumps)(sw, B, s, ru); }
 }
 
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
  * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
- * k at x[k] (a constant, so each world gets its own loop). */
-static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres)
+ * k at x[k] (a constant, so each world gets its own loop).  hist (contact history): each
+ * pair takes its slot's state (neighbor.h), and a slot whose pair does not touch has its
+ * state cleared (pair_ended; a branch per neighbour, in those worlds only). */
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist)
 {
     pala_world *w = sw->w;
+    double *hs = hist ? w->nl->hs : NULL;
+    const long hn = hist ? w->nl->hn : 0;
     const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
     const double *prad = w->nl->prad;
     const pala_vec3 *P = spheres ? w->x : w->pc;
@@ -408,6 +382,10 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        if (hist) {
+            B->hp[n] = hs + s0 * hn;
+            if (!(d2 < sr * sr)) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
+        }
         n += d2 < sr * sr;
         if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
     }
@@ -416,9 +394,11 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
 
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->work->hist) collect_pairs_hist(sw, k0, k1, s, ru, sw->spheres);
-    else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1);
-    else collect_pairs(sw, k0, k1, s, ru, 0);
+    if (sw->w->work->hist) {
+        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1);
+        else collect_pairs(sw, k0, k1, s, ru, 0, 1);
+    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0);
+    else collect_pairs(sw, k0, k1, s, ru, 0, 0);
 }
 
 /* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
@@ -646,7 +626,6 @@ static void history_layout(pala_world *w)
     wk->ho_k = mindlin ? (hn += 1) - 1 : -1;
     wk->ho_r = roll ? (hn += 3) - 3 : -1;
     wk->ho_o = tor ? (hn += 1) - 1 : -1;
-    wk->ho_f = -1;
     if (hn != wk->hn || wk->nwh != wk->nblk) {   /* the wall tables: per block */
         wallhist_free(wk, wk->nwh);
         wk->nwh = 0;

@@ -38,7 +38,6 @@ void pala_nlist_prepare(pala_world *w)
     if (!w->nl) {
         w->nl = pala_xrealloc(NULL, sizeof *w->nl);
         memset(w->nl, 0, sizeof *w->nl);
-        w->nl->hpend = -1;
     }
     pala_nlist *nl = w->nl;
     if (nl->nalloc != w->npeb) nl->hvalid = 0;   /* other pebbles: their states are dropped */
@@ -136,8 +135,6 @@ static int row(const pala_world *w, const cellgrid *g, int p, int *out)
     return m;
 }
 
-static inline int blk_peb0(const pala_world *w, int b);
-static inline int blk_peb0_of(const pala_world *w, int b) { return blk_peb0(w, b); }
 static inline int blk_peb0(const pala_world *w, int b)
 {
     int k = b * PALA_BLOCK;
@@ -185,13 +182,6 @@ static void copy_job(void *ctx, int t, int b0, int b1)
 }
 
 /* ---- contact history ------------------------------------------------------------------- */
-static int state_zero(const double *x, int hn)
-{
-    int z = 1;
-    for (int i = 0; i < hn; i++) z &= x[i] == 0;
-    return z;
-}
-
 void pala_nlist_history(pala_world *w, int hn)
 {
     pala_nlist *nl = w->nl;
@@ -200,7 +190,6 @@ void pala_nlist_history(pala_world *w, int hn)
     free(nl->hs);
     nl->hs = NULL;
     nl->hcap = 0;
-    nl->hpend = -1;
     nl->builds = 0;   /* rebuilt, with room for the states */
     nl->hvalid = 0;
 }
@@ -210,13 +199,12 @@ void pala_nlist_history(pala_world *w, int hn)
  * their number. */
 static long compact_states(pala_nlist *nl, int npeb)
 {
-    if (nl->hpend >= 0) { long c = nl->hpend; nl->hpend = -1; return c; }
     if (!nl->hvalid || !nl->hs) return 0;
     const int hn = nl->hn;
     long c = 0, m = nl->start[npeb];
     for (long s = 0; s < m; s++) {
         const double *x = nl->hs + s * hn;
-        if (state_zero(x, hn)) continue;
+        if (pala_state_zero(x, hn)) continue;
         if (c != s) {
             memmove(nl->hs + c * hn, x, (size_t)hn * sizeof *x);
             nl->row[c] = nl->row[s];
@@ -247,8 +235,8 @@ static void expand_states(pala_world *w, long nc)
     for (long c = nc - 1; c >= 0; c--) {
         int p = nl->row[c], q = nl->nbr[c];
         if (p < 0 || p >= n) continue;
-        while (t > 0 && blk_peb0_of(w, w->team->split[t]) > p) t--;
-        const int *r = nl->rows[t].buf + (nl->start[p] - nl->start[blk_peb0_of(w, w->team->split[t])]);
+        while (t > 0 && blk_peb0(w, w->team->split[t]) > p) t--;
+        const int *r = nl->rows[t].buf + (nl->start[p] - nl->start[blk_peb0(w, w->team->split[t])]);
         long lo = 0, len = nl->start[p + 1] - nl->start[p];
         while (len > 0) {   /* the first entry >= q */
             long h = len / 2;
@@ -354,29 +342,4 @@ int pala_nlist_update(pala_world *w)
     if (nl->builds > 0 && nl->drift <= 0.45 * nl->skin) return 0;
     nlist_build(w);
     return 1;
-}
-
-void pala_nlist_states(const pala_world *w, void (*fn)(void *ctx, int p, int q, const double *st), void *ctx)
-{
-    const pala_nlist *nl = w->nl;
-    if (!nl || !nl->hn || !nl->hs || !nl->hvalid) return;
-    for (int p = 0; p < w->npeb; p++)
-        for (int s = nl->start[p]; s < nl->start[p + 1]; s++)
-            if (!state_zero(nl->hs + (long)s * nl->hn, nl->hn)) fn(ctx, p, nl->nbr[s], nl->hs + (long)s * nl->hn);
-}
-
-void pala_nlist_set_states(pala_world *w, long n, const int *p, const int *q, const double *st)
-{
-    pala_nlist *nl = w->nl;
-    if (!nl->hn) return;
-    if (n > nl->cap) {
-        nl->cap = n + 16;
-        PALA_GROW(nl->nbr, nl->cap);
-        PALA_GROW(nl->row, nl->cap);
-    }
-    if (n + 1 > nl->hcap) { nl->hcap = n + 16; PALA_GROW(nl->hs, nl->hcap * nl->hn); }
-    for (long i = 0; i < n; i++) { nl->row[i] = p[i]; nl->nbr[i] = q[i]; }
-    memcpy(nl->hs, st, (size_t)n * nl->hn * sizeof *st);
-    nl->hpend = n;
-    nl->builds = 0;
 }

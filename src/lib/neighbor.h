@@ -35,8 +35,6 @@ typedef struct pala_nlist {
     double *hs;
     long hcap;             /* slots hs has room for */
     long hkept;            /* states carried by the last rebuild (diagnostics) */
-    long hpend;            /* -1, or: row/nbr/hs[0 .. hpend) hold a compacted list of states
-                            * to place at the next build (pala_nlist_set_states) */
     int hvalid;            /* the list's slots are those of the current pebbles */
 } pala_nlist;
 
@@ -49,10 +47,12 @@ void pala_nlist_free(pala_nlist *nl);
 int pala_nlist_update(pala_world *w);
 /* Contact history: make room for hn doubles per slot (states are dropped if hn changes). */
 void pala_nlist_history(pala_world *w, int hn);
-/* The non-zero pair states, compacted in slot order: calls fn(ctx, p, q, state) for each. */
-void pala_nlist_states(const pala_world *w, void (*fn)(void *ctx, int p, int q, const double *st), void *ctx);
-/* Give the states of pairs (p < q; sorted by p then q) to be placed at the next build, which
- * this forces (a checkpoint's).  st holds n * hn doubles. */
-void pala_nlist_set_states(pala_world *w, long n, const int *p, const int *q, const double *st);
+/* A contact's state of hn doubles is all zero: no contact, or one that begins now. */
+static inline int pala_state_zero(const double *x, int hn)
+{
+    int z = 1;
+    for (int i = 0; i < hn; i++) z &= x[i] == 0;
+    return z;
+}
 
 #endif

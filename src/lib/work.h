@@ -90,7 +90,7 @@ typedef struct pala_work {
     int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
     /* contact history (docs/physics.md, "Contact history"): some material pair has a law
      * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
-    int hist, hn, ho_t, ho_k, ho_r, ho_o, ho_f;
+    int hist, hn, ho_t, ho_k, ho_r, ho_o;
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
                             * history: springs' torques are conservative) */
     struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts */

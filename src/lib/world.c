@@ -47,6 +47,8 @@ int pala_world_add_material(pala_world *w, const pala_material *m)
     return w->nmat++;
 }
 
+int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->hist; }
+
 int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 {
     if (!p || p->a < 0 || p->a >= w->nmat || p->b < 0 || p->b >= w->nmat) return -1;
