@@ -4,7 +4,9 @@
 # For each scene, repetitions interleave pala (1 thread) and LAMMPS (if lmp is installed);
 # medians are printed as `<scene> pala <rate> lammps <rate> ratio <pala/lammps>` in
 # pebble-steps/s (particle-steps/s for spheres), then pala's peak memory per particle and
-# the two-thread rate; then bench/threads.sh (two threads against one on a 64,000-sphere bed,
+# the two-thread rate.  The sphere bed runs twice in each repetition: with the paper's
+# regularised friction (`spheres`) and with the tangential spring of LAMMPS's
+# gran/hertz/history, tangential_law = mindlin (`spheres-spring`: like for like); then bench/threads.sh (two threads against one on a 64,000-sphere bed,
 # outputs compared for 1, 2 and 3 threads) and bench/scale.sh (cost and memory from 1e3 to
 # 1e7 spheres); PALA_BENCH_THREADS=0 or PALA_BENCH_SCALE=0 skip them.
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.
@@ -18,16 +20,23 @@ median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for scene in spheres clumps; do
   df=$([ $scene = spheres ] && echo s2_settled_8000.data || echo c2_settled_2000.data)
   : > /tmp/pala_bench.$$.p; : > /tmp/pala_bench.$$.l; : > /tmp/pala_bench.$$.m; : > /tmp/pala_bench.$$.t
+  : > /tmp/pala_bench.$$.s; : > /tmp/pala_bench.$$.sm
   for r in $(seq "$reps"); do
     $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 1 "lammps_data=$data/$df" > /tmp/pala_bench.$$.o
     awk '{print $1}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.p
     awk '{print $3}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.m
+    if [ $scene = spheres ]; then
+      $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 1 "lammps_data=$data/$df" tangential_law=mindlin > /tmp/pala_bench.$$.o
+      awk '{print $1}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.s
+      awk '{print $3}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.sm
+    fi
     if command -v lmp >/dev/null 2>&1; then
       PALA_BENCH_DATA=$data sh "$root/bench/lammps.sh" $scene "$nwarm" "$nrun" >> /tmp/pala_bench.$$.l
     fi
     $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 2 "lammps_data=$data/$df" | awk '{print $1}' >> /tmp/pala_bench.$$.t
   done
   p=$(median < /tmp/pala_bench.$$.p); m=$(median < /tmp/pala_bench.$$.m); t=$(median < /tmp/pala_bench.$$.t)
+  l=
   if [ -s /tmp/pala_bench.$$.l ]; then
     l=$(median < /tmp/pala_bench.$$.l)
     echo "$scene pala $p lammps $l ratio $(awk -v a="$p" -v b="$l" 'BEGIN {printf "%.3g", a / b}')"
@@ -35,6 +44,11 @@ for scene in spheres clumps; do
     echo "$scene pala $p lammps n/a ratio n/a"
   fi
   echo "$scene pala peak memory $m bytes per particle; 2 threads $t ($(awk -v a="$t" -v b="$p" 'BEGIN {printf "%.3g", a / b}')x)"
+  if [ -s /tmp/pala_bench.$$.s ]; then
+    p=$(median < /tmp/pala_bench.$$.s); m=$(median < /tmp/pala_bench.$$.sm)
+    echo "spheres-spring pala $p lammps ${l:-n/a} ratio $([ -n "${l:-}" ] && awk -v a="$p" -v b="$l" 'BEGIN {printf "%.3g", a / b}' || echo n/a)"
+    echo "spheres-spring pala peak memory $m bytes per particle"
+  fi
 done
 rm -f /tmp/pala_bench.$$.*
 [ "${PALA_BENCH_THREADS:-1}" = 0 ] || PALA_BENCH_DATA=$data sh "$root/bench/threads.sh" "$([ "$reps" -gt 7 ] && echo "$reps" || echo 7)"

@@ -227,6 +227,127 @@ void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
     }
 }
 
+/* hist_one's arithmetic for spheres with a tangential spring (eqs. 56-57, the spring of
+ * docs/physics.md, "The tangential spring"), operation for operation, so the results are
+ * those of the general kernel; in stages: the reads of velocities and states, the laws in
+ * one loop the compiler vectorises (the branches of the cap and of the turn into the
+ * plane become selects), the writes of the states.  The restitution's torque on a sphere
+ * is zero (its normal force acts on the line through its centre), so Hi, Hj are not
+ * formed (walls: Hi is 0).  pairs: lever arms -l_i n and l_j n (eq. 50); else wall
+ * touches, lever arm ri.  one: the world has one material pair, pm0 (else arrays). */
+static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int ho_k, int one, pala_pairmat pm0, int pairs)
+{
+    const double h = 0.5 * dt;
+    const int mind0 = pm0.tlaw == PALA_TLAW_MINDLIN;
+    const double kf0 = mind0 ? pm0.kG : pm0.kt;
+    for (int i = 0; i < m; i++) {
+        double kE = one ? pm0.kE : B->kE[i], de = one ? pm0.delta : B->de[i], mu = one ? pm0.mu : B->mu[i];
+        int mind = one ? mind0 : B->mind[i];
+        double kf = one ? kf0 : B->kf[i];
+        double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i], ux = B->ux[i], uy = B->uy[i], uz = B->uz[i];
+        double un = ux * nx + uy * ny + uz * nz;                                 /* eq. (54) */
+        double fh = pala_law_hertz(kE, B->sq[i], B->ov[i]);                     /* eq. (57) */
+        double fn = (un > 0 ? de : 1.0) * fh;                                    /* eq. (56) */
+        double tx = ux - un * nx, ty = uy - un * ny, tz = uz - un * nz;
+        double k = mind ? kf * B->sq[i] : kf;                                    /* 8 G* a, or k_t */
+        /* the displacement turned into the contact plane (pala_law_in_plane) */
+        double x0 = B->hx[i], x1 = B->hy[i], x2 = B->hz[i];
+        double m2 = x0 * x0 + x1 * x1 + x2 * x2, xn = x0 * nx + x1 * ny + x2 * nz;
+        double y0 = x0 - xn * nx, y1 = x1 - xn * ny, y2 = x2 - xn * nz, l2 = y0 * y0 + y1 * y1 + y2 * y2;
+        double f = l2 > 0 ? sqrt(m2 / (l2 > 0 ? l2 : 1.0)) : 0;
+        x0 = m2 == 0 ? x0 : y0 * f; x1 = m2 == 0 ? x1 : y1 * f; x2 = m2 == 0 ? x2 : y2 * f;
+        /* the spring over the step (pala_law_spring) */
+        double e0 = x0 * x0 + x1 * x1 + x2 * x2, cap = mu * fh;
+        double Fx = -k * (x0 + h * tx), Fy = -k * (x1 + h * ty), Fz = -k * (x2 + h * tz);
+        double f2 = Fx * Fx + Fy * Fy + Fz * Fz;
+        int slip = f2 > cap * cap;
+        double sc = cap / sqrt(slip ? f2 : 1.0);
+        Fx = slip ? Fx * sc : Fx; Fy = slip ? Fy * sc : Fy; Fz = slip ? Fz * sc : Fz;
+        x0 = slip ? -Fx / k : x0 + dt * tx; x1 = slip ? -Fy / k : x1 + dt * ty; x2 = slip ? -Fz / k : x2 + dt * tz;
+        double e1 = x0 * x0 + x1 * x1 + x2 * x2;
+        double D = -(Fx * tx + Fy * ty + Fz * tz) * dt - 0.5 * k * (e1 - e0);
+        if (ho_k >= 0) D += 0.5 * (B->hk[i] - k) * e0;   /* a stiffness that changes: the energy at the last step */
+        B->hx[i] = x0; B->hy[i] = x1; B->hz[i] = x2; B->hk[i] = k;
+        B->D[i] = D;
+        Fx += fn * nx; Fy += fn * ny; Fz += fn * nz;
+        B->Fx[i] = Fx; B->Fy[i] = Fy; B->Fz[i] = Fz;
+        double g = fn - fh;
+        B->Gx[i] = g * nx; B->Gy[i] = g * ny; B->Gz[i] = g * nz;
+        double rix, riy, riz;                                                    /* eq. (51) */
+        if (pairs) {
+            double li = B->li[i], lj = B->lj[i], rjx = lj * nx, rjy = lj * ny, rjz = lj * nz;
+            rix = -li * nx; riy = -li * ny; riz = -li * nz;
+            B->Tjx[i] = Fy * rjz - Fz * rjy; B->Tjy[i] = Fz * rjx - Fx * rjz; B->Tjz[i] = Fx * rjy - Fy * rjx;
+        } else {
+            rix = B->rix[i]; riy = B->riy[i]; riz = B->riz[i];
+            B->Hix[i] = B->Hiy[i] = B->Hiz[i] = 0;
+        }
+        B->Tix[i] = riy * Fz - riz * Fy; B->Tiy[i] = riz * Fx - rix * Fz; B->Tiz[i] = rix * Fy - riy * Fx;
+    }
+}
+
+/* The springs' states of a batch: read before stage_spring, written after. */
+static void spring_read(pala_batch *B, int m, int ho_t, int ho_k)
+{
+    for (int i = 0; i < m; i++) {
+        const double *st = B->hp[i];
+        B->hx[i] = st[ho_t]; B->hy[i] = st[ho_t + 1]; B->hz[i] = st[ho_t + 2];
+        B->hk[i] = ho_k >= 0 ? st[ho_k] : 0;
+    }
+}
+
+static void spring_write(pala_batch *B, int m, int ho_t, int ho_k)
+{
+    for (int i = 0; i < m; i++) {
+        double *st = B->hp[i];
+        st[ho_t] = B->hx[i]; st[ho_t + 1] = B->hy[i]; st[ho_t + 2] = B->hz[i];
+        if (ho_k >= 0) st[ho_k] = B->hk[i];
+    }
+}
+
+/* The spring's material values of each contact of a batch (worlds of several materials);
+ * mj: the other side's material, or -1 for grain j's. */
+static void spring_materials(const pala_world *w, pala_batch *B, int m, int walls)
+{
+    for (int i = 0; i < m; i++) {
+        const pala_pairmat *pm = pala_pm_of(w, B->k[i], walls ? B->jmat[i] : pala_mat_of(w, B->j[i]));
+        B->kE[i] = pm->kE; B->de[i] = pm->delta; B->mu[i] = pm->mu;
+        B->mind[i] = pm->tlaw == PALA_TLAW_MINDLIN;
+        B->kf[i] = B->mind[i] ? pm->kG : pm->kt;
+    }
+}
+
+void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt)
+{
+    const pala_work *wk = w->work;
+    const pala_vec3 *V = w->v, *W = w->w;
+    int m = B->n;
+    stage_geometry(B, m);
+    for (int i = 0; i < m; i++) {   /* velocities (eq. 54) with lever arms -l_i n, l_j n (eq. 50) */
+        int k = B->k[i], j = B->j[i];
+        double li = B->li[i], lj = B->lj[i], nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
+        double sx = li * W[k].x + lj * W[j].x, sy = li * W[k].y + lj * W[j].y, sz = li * W[k].z + lj * W[j].z;
+        B->ux[i] = V[k].x - V[j].x - (sy * nz - sz * ny);
+        B->uy[i] = V[k].y - V[j].y - (sz * nx - sx * nz);
+        B->uz[i] = V[k].z - V[j].z - (sx * ny - sy * nx);
+    }
+    spring_read(B, m, wk->ho_t, wk->ho_k);
+    if (w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], 1);
+    else { spring_materials(w, B, m, 0); stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 1); }
+    spring_write(B, m, wk->ho_t, wk->ho_k);
+}
+
+void pala_contact_walls_spring(const pala_world *w, pala_batch *B, double dt)
+{
+    const pala_work *wk = w->work;
+    int m = B->n;
+    for (int i = 0; i < m; i++) B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
+    spring_read(B, m, wk->ho_t, wk->ho_k);
+    spring_materials(w, B, m, 1);
+    stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 0);
+    spring_write(B, m, wk->ho_t, wk->ho_k);
+}
+
 void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;

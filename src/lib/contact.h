@@ -30,6 +30,9 @@ typedef struct pala_batch {
      * energy its step dissipates, J */
     double *hp[BATCH];
     double D[BATCH];
+    double hx[BATCH], hy[BATCH], hz[BATCH], hk[BATCH];      /* spheres' springs: state read, written */
+    double kf[BATCH];                                       /* ... their stiffness, or Mindlin's factor */
+    int mind[BATCH];                                        /* ... Mindlin's law (else a constant k) */
     int jmat[BATCH];                                        /* walls: the other material */
 } pala_batch;
 
@@ -80,6 +83,12 @@ void pala_contact_walls(const pala_world *w, pala_batch *B);
  * pass's wall touches have); D[i] is the energy the step dissipates; Hi, Hj are filled for
  * spheres too. */
 void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt);
+/* The same, for worlds of spheres whose pairs all have a tangential spring and neither
+ * rolling nor torsion springs (work.h: hfast): the arithmetic of the general kernel in
+ * vectorised stages; Hi, Hj are not filled (a sphere's normal force has no torque). */
+void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt);
+/* The same for wall touches of such worlds (every state there: not the energy pass). */
+void pala_contact_walls_spring(const pala_world *w, pala_batch *B, double dt);
 void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt);
 void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt);
 /* The elastic energy a contact's state holds (the springs' k|x|^2/2), J. */

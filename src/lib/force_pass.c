@@ -170,7 +170,8 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
 {
     int m = B->n;
     const int hist = w->work->hist;
-    if (hist) pala_contact_walls_hist(w, B, dt);
+    if (hist && w->work->hfast && dt > 0) pala_contact_walls_spring(w, B, dt);
+    else if (hist) pala_contact_walls_hist(w, B, dt);
     else pala_contact_walls(w, B);
     for (int i = 0; i < m; i++) {
         pala_facc *a = &A[B->k[i] & mask];
@@ -307,15 +308,17 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
     pala_facc *R = sw->S->ring;
     const long mask = sw->mask;
     const int diss = sw->dissipative;
-    if (sw->w->work->hist) {   /* contact history: the caps' losses, Tnc apart from T */
+    const pala_work *wk = sw->w->work;
+    const int spheres = sw->spheres && (!wk->hist || wk->hfast);   /* else Tnc apart from T */
+    if (wk->hist) {   /* contact history: the caps' losses */
         double e = 0;
         for (int i = 0; i < m; i++) e += B->D[i];
         s->ediss += e;
-        deliver_ring(sw, R, mask, B, m, 1, 0, sw->records);
-    } else if (sw->records) {
-        if (sw->spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1);
+    }
+    if (sw->records) {
+        if (spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1);
         else deliver_ring(sw, R, mask, B, m, diss, 0, 1);
-    } else if (sw->spheres) {
+    } else if (spheres) {
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 1, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 1, 0);
     } else {
@@ -334,7 +337,8 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
 /* The kernel on a batch of sphere pairs (contact.c), then the sums. */
 static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->work->hist) pala_contact_spheres_hist(sw->w, B, sw->w->dt);
+    if (sw->w->work->hfast) pala_contact_spheres_spring(sw->w, B, sw->w->dt);
+    else if (sw->w->work->hist) pala_contact_spheres_hist(sw->w, B, sw->w->dt);
     else pala_contact_spheres(sw->w, B);
     stage_deliver(sw, B, B->n, s, ru);
 }
@@ -360,12 +364,14 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
  * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
  * k at x[k] (a constant, so each world gets its own loop).  hist (contact history): each
- * pair takes its slot's state (neighbor.h), and a slot whose pair does not touch has its
- * state cleared (pair_ended; a branch per neighbour, in those worlds only). */
+ * pair takes its slot's state (neighbor.h), and a slot whose pair touched at the last
+ * evaluation and does not now has its state cleared (pair_ended; the slot's byte hl
+ * says so, so the states of pairs that do not touch are not read). */
 static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist)
 {
     pala_world *w = sw->w;
     double *hs = hist ? w->nl->hs : NULL;
+    unsigned char *hl = hist ? w->nl->hl : NULL;
     const long hn = hist ? w->nl->hn : 0;
     const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
     const double *prad = w->nl->prad;
@@ -383,8 +389,10 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         if (!spheres) B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
         if (hist) {
+            int t = d2 < sr * sr;
             B->hp[n] = hs + s0 * hn;
-            if (!(d2 < sr * sr)) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
+            if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
+            hl[s0] = (unsigned char)t;
         }
         n += d2 < sr * sr;
         if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
@@ -613,10 +621,11 @@ void pala_work_free(pala_world *w)
 static void history_layout(pala_world *w)
 {
     pala_work *wk = w->work;
-    int spring = 0, mindlin = 0, roll = 0, tor = 0;
+    int spring = 0, mindlin = 0, roll = 0, tor = 0, every = 1;
     for (int i = 0; i < w->nmat * w->nmat; i++) {
         const pala_pairmat *pm = &w->pm[i];
         spring |= pm->tlaw >= PALA_TLAW_SPRING;
+        every &= pm->tlaw >= PALA_TLAW_SPRING && pm->nlaw == PALA_NLAW_HERTZ;
         mindlin |= pm->tlaw == PALA_TLAW_MINDLIN;
         roll |= pm->kroll > 0;
         tor |= pm->ktor > 0;
@@ -638,6 +647,7 @@ static void history_layout(pala_world *w)
     wk->hn = hn;
     wk->hist = hn > 0;
     wk->tsep = !wk->spheres_only || wk->hist;
+    wk->hfast = wk->spheres_only && every && !roll && !tor;
     wk->dissipative |= wk->hist;
     pala_nlist_history(w, hn);
 }

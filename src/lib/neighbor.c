@@ -27,7 +27,7 @@
 void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
-    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->hs);
+    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->hs); free(nl->hl);
     for (int t = 0; t < nl->nrows; t++) free(nl->rows[t].buf);
     free(nl->rows);
     free(nl);
@@ -188,7 +188,9 @@ void pala_nlist_history(pala_world *w, int hn)
     if (hn == nl->hn) return;
     nl->hn = hn;
     free(nl->hs);
+    free(nl->hl);
     nl->hs = NULL;
+    nl->hl = NULL;
     nl->hcap = 0;
     nl->builds = 0;   /* rebuilt, with room for the states */
     nl->hvalid = 0;
@@ -229,7 +231,9 @@ static void expand_states(pala_world *w, long nc)
     if (m + 1 > nl->hcap) {
         nl->hcap = m + m / 8 + 16;
         PALA_GROW(nl->hs, nl->hcap * hn);
+        PALA_GROW(nl->hl, nl->hcap);
     }
+    memset(nl->hl, 0, (size_t)m);
     int t = pala_team_size(w->team) - 1;
     long hi = m, kept = 0;   /* slots [hi, m) are final */
     for (long c = nc - 1; c >= 0; c--) {
@@ -246,6 +250,7 @@ static void expand_states(pala_world *w, long nc)
         long s = nl->start[p] + lo;
         if (s + 1 < hi) memset(nl->hs + (s + 1) * hn, 0, (size_t)(hi - s - 1) * hn * sizeof *nl->hs);
         if (s != c) memmove(nl->hs + s * hn, nl->hs + c * hn, (size_t)hn * sizeof *nl->hs);
+        nl->hl[s] = 1;
         hi = s;
         kept++;
     }

@@ -33,6 +33,8 @@ typedef struct pala_nlist {
      * rebuild carries every non-zero state to its pair's new slot; hn = 0: none kept */
     int hn;
     double *hs;
+    unsigned char *hl;     /* per slot: the pair touched at the last evaluation (its state may
+                            * be non-zero); the sweep reads the states of these alone */
     long hcap;             /* slots hs has room for */
     long hkept;            /* states carried by the last rebuild (diagnostics) */
     int hvalid;            /* the list's slots are those of the current pebbles */
