@@ -349,6 +349,14 @@ int pala_world_energy_terms(pala_world *w);
 /* 1 if some material pair of a prepared world has a law with history (a tangential, rolling
  * or torsion spring: docs/physics.md, "Contact history"), whose contacts keep a state. */
 int pala_world_keeps_contacts(const pala_world *w);
+/* The states of those contacts, for a checkpoint: an array of doubles the caller frees
+ * (*n of them; NULL and 0 if the world keeps none): the pairs' states (two pebbles, then
+ * the state) and every block's table of wall contacts as it is laid out, so that a run
+ * resumed from it goes on bit for bit as the uninterrupted one. */
+double *pala_world_history_get(const pala_world *w, long *n);
+/* Put such an array back into a prepared world at the step it was taken, before its next
+ * step.  Returns 0, or -1 if it does not fit the world (w->why says why; nothing set). */
+int pala_world_history_set(pala_world *w, const double *d, long n);
 /* With PALA_TERM_ALIGN (grains with magnetic dipoles in a B field): the mean over those
  * grains of cos(m, B(t)), the alignment of their dipoles with the field, at the current
  * state (1: all along B; 0: at random or across). */

@@ -172,6 +172,10 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
         void *p = fields[i].at(w, &n);
         put_field(&b, fields[i].name, fields[i].elem, p ? n : 0, p);
     }
+    long nh;
+    double *hd = pala_world_history_get(w, &nh);   /* the contacts' springs (docs/physics.md, "Contact history") */
+    if (hd) put_field(&b, "world.contacts", sizeof(double), nh, hd);
+    free(hd);
     put_run(&b, r);
     if (b.bad) { free(b.p); fprintf(stderr, "pala: out of memory for the checkpoint\n"); return 1; }
     uint32_t ver = PALA_CKPT_VERSION, bom = 0x01020304u;
@@ -371,9 +375,10 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
 
 int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
 {
-    if (pala_world_keeps_contacts(w)) {   /* checkpoints do not hold the contacts' states yet */
-        fprintf(err, "pala resume: this scene's contacts keep a history (a tangential, rolling or torsion spring), which "
-                "checkpoints do not hold yet: the resumed run would not be the uninterrupted one; rerun the scene instead\n");
+    const rfield *hc = find(c, "world.contacts");
+    if (pala_world_keeps_contacts(w) && (!hc || hc->elem != sizeof(double))) {
+        fprintf(err, "pala resume: this scene's contacts keep a history (a tangential, rolling or torsion spring), and the "
+                "checkpoint does not hold it (written by an older pala): rerun the scene instead\n");
         return 1;
     }
     /* first every VERIFY field, then the state: a refused world is left as built */
@@ -396,6 +401,14 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
             }
             if (pass == 1 && n) memcpy(p, f->data, (size_t)n * fields[i].elem);
         }
+    if (hc) {   /* copied out: the file's bytes need not be aligned for doubles */
+        double *d = malloc(hc->count ? (size_t)hc->count * sizeof *d : 1);
+        if (!d) { fprintf(err, "pala resume: out of memory for the contacts' states\n"); return 1; }
+        memcpy(d, hc->data, (size_t)hc->count * sizeof *d);
+        int bad = pala_world_history_set(w, d, (long)hc->count);
+        free(d);
+        if (bad) { fprintf(err, "pala resume: %s; rerun the scene instead\n", w->why); return 1; }
+    }
     return 0;
 }
 
@@ -407,6 +420,8 @@ uint64_t pala_ckpt_state_hash(const pala_ckpt *c)
         const rfield *f = find(c, fields[i].name);
         if (f) h = fnv(h, f->data, (size_t)(f->elem * f->count));
     }
+    const rfield *f = find(c, "world.contacts");
+    if (f) h = fnv(h, f->data, (size_t)(f->elem * f->count));
     return h;
 }
 

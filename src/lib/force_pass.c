@@ -162,6 +162,112 @@ static void wallhist_free(pala_work *wk, int nblk)
     wk->wh = NULL;
 }
 
+/* ---- the states in a checkpoint (pala_world_history_get/set) ----------------------------
+ * Layout, all doubles: hn, the number of pair states P, P records (pebble p, pebble q > p,
+ * hn doubles), the number of blocks, then per block its table's capacity, its number of
+ * entries E and E records (slot, pebble, wall id, stamp, hn doubles).  Tables are put back
+ * slot for slot: their order is that of the sums over them (energy, ended contacts). */
+double *pala_world_history_get(const pala_world *w, long *n)
+{
+    const pala_work *wk = w->work;
+    const pala_nlist *nl = w->nl;
+    *n = 0;
+    if (!wk || !wk->hist) return NULL;
+    const int hn = wk->hn;
+    long np = 0, m = nl->hpend ? nl->hpend : nl->hvalid && nl->hs ? nl->start[w->npeb] : 0, nw = 0;
+    for (long s = 0; s < m; s++) np += !pala_state_zero(nl->hs + s * hn, hn);
+    for (int b = 0; b < wk->nwh; b++) nw += wk->wh[b].n;
+    long len = 3 + np * (2 + hn) + 2L * wk->nwh + nw * (4 + hn);
+    double *d = pala_xrealloc(NULL, (size_t)len * sizeof *d), *o = d;
+    *o++ = hn; *o++ = np;
+    for (long s = 0; s < m; s++) {
+        const double *st = nl->hs + s * hn;
+        if (pala_state_zero(st, hn)) continue;
+        *o++ = nl->row[s]; *o++ = nl->nbr[s];
+        memcpy(o, st, (size_t)hn * sizeof *o);
+        o += hn;
+    }
+    *o++ = wk->nwh;
+    for (int b = 0; b < wk->nwh; b++) {
+        const pala_wallhist *h = &wk->wh[b];
+        *o++ = h->cap; *o++ = h->n;
+        for (long i = 0; i < h->cap; i++) {
+            if (!h->key[i]) continue;
+            *o++ = i; *o++ = (double)((h->key[i] - 1) >> 32); *o++ = (double)((h->key[i] - 1) & 0xffffffffu); *o++ = h->stamp[i];
+            memcpy(o, h->st + i * hn, (size_t)hn * sizeof *o);
+            o += hn;
+        }
+    }
+    *n = (long)(o - d);
+    return d;
+}
+
+static int history_bad(pala_world *w, const char *what)
+{
+    snprintf(w->why, sizeof w->why, "the contacts' states do not fit this world (%s)", what);
+    return -1;
+}
+
+/* a whole number in [lo, hi) */
+static int whole(double x, double lo, double hi) { return x >= lo && x < hi && x == floor(x); }
+
+int pala_world_history_set(pala_world *w, const double *d, long n)
+{
+    pala_work *wk = w->work;
+    if (!wk || !wk->hist) return n ? history_bad(w, "the world keeps none") : 0;
+    const int hn = wk->hn, npeb = w->npeb;
+    /* check all of it first: nothing is set from an array that does not fit */
+    long i = 0;
+    if (n < 3 || d[0] != hn || !whole(d[1], 0, 1e15)) return history_bad(w, "another state size");
+    long np = (long)d[1];
+    if (np > (n - 3) / (2 + hn)) return history_bad(w, "truncated");
+    for (long r = 0, o = 2; r < np; r++, o += 2 + hn)
+        if (!whole(d[o], 0, npeb) || !whole(d[o + 1], 0, npeb) || !(d[o] < d[o + 1])) return history_bad(w, "a pair of pebbles out of range");
+    i = 2 + np * (2 + hn);
+    if (d[i] != wk->nblk || wk->nwh != wk->nblk) return history_bad(w, "another number of blocks");
+    i++;
+    for (int b = 0; b < wk->nblk; b++) {
+        if (i + 2 > n || !whole(d[i], 0, 1L << 40) || !whole(d[i + 1], 0, 1L << 40)) return history_bad(w, "a wall table's size");
+        long cap = (long)d[i], e = (long)d[i + 1];
+        if ((cap && (cap < 64 || (cap & (cap - 1)))) || 2 * e > cap || e > (n - i - 2) / (4 + hn)) return history_bad(w, "a wall table's size");
+        i += 2;
+        for (long r = 0; r < e; r++, i += 4 + hn)
+            if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || d[i + 3] != floor(d[i + 3]))
+                return history_bad(w, "a wall contact out of range");
+    }
+    if (i != n) return history_bad(w, "trailing values");
+    /* the pairs, compacted, for the next rebuild (neighbor.c) */
+    pala_nlist_history_room(w, np);
+    for (long r = 0, o = 2; r < np; r++, o += 2 + hn) {
+        w->nl->row[r] = (int)d[o]; w->nl->nbr[r] = (int)d[o + 1];
+        memcpy(w->nl->hs + r * hn, d + o + 2, (size_t)hn * sizeof *d);
+    }
+    w->nl->hpend = np;
+    /* the wall tables, slot for slot */
+    i = 3 + np * (2 + hn);
+    for (int b = 0; b < wk->nblk; b++) {
+        pala_wallhist *h = &wk->wh[b];
+        long cap = (long)d[i], e = (long)d[i + 1];
+        i += 2;
+        free(h->key); free(h->stamp); free(h->st);
+        *h = (pala_wallhist){cap, e, NULL, NULL, NULL};
+        if (!cap) { i += e * (4 + hn); continue; }
+        h->key = pala_xrealloc(NULL, (size_t)cap * sizeof *h->key);
+        h->stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *h->stamp);
+        h->st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *h->st);
+        memset(h->key, 0, (size_t)cap * sizeof *h->key);
+        memset(h->stamp, 0, (size_t)cap * sizeof *h->stamp);
+        memset(h->st, 0, (size_t)cap * hn * sizeof *h->st);
+        for (long r = 0; r < e; r++, i += 4 + hn) {
+            long j = (long)d[i];
+            h->key[j] = ((unsigned long)d[i + 1] << 32 | (unsigned long)d[i + 2]) + 1;
+            h->stamp[j] = (long)d[i + 3];
+            memcpy(h->st + j * hn, d + i + 4, (size_t)hn * sizeof *d);
+        }
+    }
+    return 0;
+}
+
 /* ---- walls ---------------------------------------------------------------------------- */
 /* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
  * forces of eqs. (53)-(57), wall impulses of a step dt (and their outward radial part,

@@ -196,11 +196,32 @@ void pala_nlist_history(pala_world *w, int hn)
     nl->hvalid = 0;
 }
 
+void pala_nlist_history_room(pala_world *w, long nc)
+{
+    pala_nlist *nl = w->nl;
+    if (nc + 1 > nl->hcap) {
+        nl->hcap = nc + 16;
+        PALA_GROW(nl->hs, nl->hcap * nl->hn);
+        PALA_GROW(nl->hl, nl->hcap);
+    }
+    if (nc > nl->cap || !nl->nbr) {
+        nl->cap = nc + 16;
+        PALA_GROW(nl->nbr, nl->cap);
+        PALA_GROW(nl->row, nl->cap);
+    }
+    nl->builds = 0;   /* the next step rebuilds, and places them */
+}
+
 /* Before a rebuild: the non-zero states, with their pairs, moved to the front of hs, row
  * and nbr in slot order (in place: the write index never passes the read index).  Returns
  * their number. */
 static long compact_states(pala_nlist *nl, int npeb)
 {
+    if (nl->hpend) {   /* put back from a checkpoint: compacted already */
+        long c = nl->hpend;
+        nl->hpend = 0;
+        return c;
+    }
     if (!nl->hvalid || !nl->hs) return 0;
     const int hn = nl->hn;
     long c = 0, m = nl->start[npeb];

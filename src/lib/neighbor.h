@@ -37,6 +37,8 @@ typedef struct pala_nlist {
                             * be non-zero); the sweep reads the states of these alone */
     long hcap;             /* slots hs has room for */
     long hkept;            /* states carried by the last rebuild (diagnostics) */
+    long hpend;            /* states put back from a checkpoint (pala_world_history_set): the
+                            * first hpend of hs, row and nbr, placed by the next rebuild */
     int hvalid;            /* the list's slots are those of the current pebbles */
 } pala_nlist;
 
@@ -49,6 +51,8 @@ void pala_nlist_free(pala_nlist *nl);
 int pala_nlist_update(pala_world *w);
 /* Contact history: make room for hn doubles per slot (states are dropped if hn changes). */
 void pala_nlist_history(pala_world *w, int hn);
+/* Room for nc states in compacted form (hs, row and nbr: pala_world_history_set). */
+void pala_nlist_history_room(pala_world *w, long nc);
 /* A contact's state of hn doubles is all zero: no contact, or one that begins now. */
 static inline int pala_state_zero(const double *x, int hn)
 {
