@@ -231,11 +231,13 @@ void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
  * docs/physics.md, "The tangential spring"), operation for operation, so the results are
  * those of the general kernel; in stages: the reads of velocities and states, the laws in
  * one loop the compiler vectorises (the branches of the cap and of the turn into the
- * plane become selects), the writes of the states.  The restitution's torque on a sphere
- * is zero (its normal force acts on the line through its centre), so Hi, Hj are not
- * formed (walls: Hi is 0).  pairs: lever arms -l_i n and l_j n (eq. 50); else wall
- * touches, lever arm ri.  one: the world has one material pair, pm0 (else arrays). */
-static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int ho_k, int one, pala_pairmat pm0, int pairs)
+ * plane become selects), the writes of the states.  pairs: pairs of components (else
+ * wall touches, lever arm ri from the grain's centre); spheres: the lever arms are -l_i n
+ * and l_j n (eq. 50), and the restitution's torque on a sphere is zero (its normal force
+ * acts on the line through its centre), so Hi, Hj are not formed (walls: Hi is 0); else
+ * the lever arms ri, rj of the batch, and Hi, Hj are formed.  one: the world has one
+ * material pair, pm0 (else arrays). */
+static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int ho_k, int one, pala_pairmat pm0, int pairs, int spheres)
 {
     const double h = 0.5 * dt;
     const int mind0 = pm0.tlaw == PALA_TLAW_MINDLIN;
@@ -274,13 +276,20 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
         double g = fn - fh;
         B->Gx[i] = g * nx; B->Gy[i] = g * ny; B->Gz[i] = g * nz;
         double rix, riy, riz;                                                    /* eq. (51) */
-        if (pairs) {
+        if (spheres && pairs) {
             double li = B->li[i], lj = B->lj[i], rjx = lj * nx, rjy = lj * ny, rjz = lj * nz;
             rix = -li * nx; riy = -li * ny; riz = -li * nz;
             B->Tjx[i] = Fy * rjz - Fz * rjy; B->Tjy[i] = Fz * rjx - Fx * rjz; B->Tjz[i] = Fx * rjy - Fy * rjx;
         } else {
             rix = B->rix[i]; riy = B->riy[i]; riz = B->riz[i];
-            B->Hix[i] = B->Hiy[i] = B->Hiz[i] = 0;
+            double Gx = g * nx, Gy = g * ny, Gz = g * nz;
+            if (spheres) { B->Hix[i] = B->Hiy[i] = B->Hiz[i] = 0; }
+            else { B->Hix[i] = riy * Gz - riz * Gy; B->Hiy[i] = riz * Gx - rix * Gz; B->Hiz[i] = rix * Gy - riy * Gx; }
+            if (pairs) {
+                double rjx = B->rjx[i], rjy = B->rjy[i], rjz = B->rjz[i];
+                B->Tjx[i] = Fy * rjz - Fz * rjy; B->Tjy[i] = Fz * rjx - Fx * rjz; B->Tjz[i] = Fx * rjy - Fy * rjx;
+                B->Hjx[i] = Gy * rjz - Gz * rjy; B->Hjy[i] = Gz * rjx - Gx * rjz; B->Hjz[i] = Gx * rjy - Gy * rjx;
+            }
         }
         B->Tix[i] = riy * Fz - riz * Fy; B->Tiy[i] = riz * Fx - rix * Fz; B->Tiz[i] = rix * Fy - riy * Fx;
     }
@@ -332,8 +341,20 @@ void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt)
         B->uz[i] = V[k].z - V[j].z - (sx * ny - sy * nx);
     }
     spring_read(B, m, wk->ho_t, wk->ho_k);
-    if (w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], 1);
-    else { spring_materials(w, B, m, 0); stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 1); }
+    if (w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], 1, 1);
+    else { spring_materials(w, B, m, 0); stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 1, 1); }
+    spring_write(B, m, wk->ho_t, wk->ho_k);
+}
+
+void pala_contact_clumps_spring(const pala_world *w, pala_batch *B, double dt)
+{
+    const pala_work *wk = w->work;
+    int m = B->n;
+    stage_geometry(B, m);
+    stage_clump_points(w, B, m);
+    spring_read(B, m, wk->ho_t, wk->ho_k);
+    if (w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], 1, 0);
+    else { spring_materials(w, B, m, 0); stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 1, 0); }
     spring_write(B, m, wk->ho_t, wk->ho_k);
 }
 
@@ -344,7 +365,8 @@ void pala_contact_walls_spring(const pala_world *w, pala_batch *B, double dt)
     for (int i = 0; i < m; i++) B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
     spring_read(B, m, wk->ho_t, wk->ho_k);
     spring_materials(w, B, m, 1);
-    stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 0);
+    if (wk->spheres_only) stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 0, 1);
+    else stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 0, 0);
     spring_write(B, m, wk->ho_t, wk->ho_k);
 }
 

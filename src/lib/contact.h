@@ -83,11 +83,13 @@ void pala_contact_walls(const pala_world *w, pala_batch *B);
  * pass's wall touches have); D[i] is the energy the step dissipates; Hi, Hj are filled for
  * spheres too. */
 void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt);
-/* The same, for worlds of spheres whose pairs all have a tangential spring and neither
- * rolling nor torsion springs (work.h: hfast): the arithmetic of the general kernel in
- * vectorised stages; Hi, Hj are not filled (a sphere's normal force has no torque). */
+/* The same, for worlds whose pairs all have a tangential spring and neither rolling nor
+ * torsion springs (work.h: hfast): the arithmetic of the general kernel in vectorised
+ * stages; for spheres Hi, Hj are not filled (a sphere's normal force has no torque). */
 void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt);
-/* The same for wall touches of such worlds (every state there: not the energy pass). */
+/* The same for component pairs of clumps (Hi, Hj filled), and for wall touches of such
+ * worlds (every state there: not the energy pass). */
+void pala_contact_clumps_spring(const pala_world *w, pala_batch *B, double dt);
 void pala_contact_walls_spring(const pala_world *w, pala_batch *B, double dt);
 void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt);
 void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt);

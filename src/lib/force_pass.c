@@ -452,7 +452,8 @@ static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway
 /* The kernel on a batch of component pairs of clumps, then the sums. */
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->work->hist) pala_contact_clumps_hist(sw->w, B, sw->w->dt);
+    if (sw->w->work->hfast) pala_contact_clumps_spring(sw->w, B, sw->w->dt);
+    else if (sw->w->work->hist) pala_contact_clumps_hist(sw->w, B, sw->w->dt);
     else pala_contact_clumps(sw->w, B);
     stage_deliver(sw, B, B->n, s, ru);
 }
@@ -753,7 +754,7 @@ static void history_layout(pala_world *w)
     wk->hn = hn;
     wk->hist = hn > 0;
     wk->tsep = !wk->spheres_only || wk->hist;
-    wk->hfast = wk->spheres_only && every && !roll && !tor;
+    wk->hfast = every && !roll && !tor;
     wk->dissipative |= wk->hist;
     pala_nlist_history(w, hn);
 }

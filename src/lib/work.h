@@ -91,8 +91,8 @@ typedef struct pala_work {
     /* contact history (docs/physics.md, "Contact history"): some material pair has a law
      * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
     int hist, hn, ho_t, ho_k, ho_r, ho_o;
-    int hfast;             /* spheres only, every pair with a tangential spring and neither rolling
-                            * nor torsion springs: pala_contact_spheres_spring (contact.h) */
+    int hfast;             /* every pair with a tangential spring and neither rolling nor torsion
+                            * springs: pala_contact_*_spring (contact.h) */
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
                             * history: springs' torques are conservative) */
     struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts */
