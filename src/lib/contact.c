@@ -158,7 +158,8 @@ static double frac_normal(const pala_world *w, const pala_pairmat *pm, double *s
     return P > 0 ? P : 0;
 }
 
-/* The caps of the springs take F_n as the elastic (Hertz) normal force: with the
+/* The caps of the springs take F_n as the elastic (Hertz) normal force (a fractional
+ * pair: its force, which has no elastic part of its own): with the
  * restitution of eq. (56) the force is delta F_H while the pair separates, and a resting
  * contact switches branch from step to step, so a cap that followed it would lower the
  * static friction by up to the factor delta (docs/physics.md, "The tangential spring").
