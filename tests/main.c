@@ -45,6 +45,7 @@ void test_output(void);
 void test_checkpoint(void);
 void test_heap(void);
 void test_fractional(void);
+void test_fracnormal(void);
 
 static const struct {
     const char *name;
@@ -54,6 +55,7 @@ static const struct {
     {"builder", test_builder},
     {"contact", test_contact},
     {"fractional", test_fractional},
+    {"fracnormal", test_fracnormal},
     {"dynamics", test_dynamics},
     {"keys", test_keys},
     {"scene", test_scene},

@@ -202,8 +202,13 @@ void test_pairs(void)
             "needs 'fractional_stiffness' > 0", "unless fractional_order = 1");
     refused("fractional-no-c", "friction = 1.2\n", "friction = 1.2\nnormal_law = fractional\nfractional_order = 0.2\nfractional_stiffness = 1e4\n", NULL, 11,
             "needs 'fractional_damping' > 0", "unless fractional_order = 0");
-    refused("fractional-mixed", "friction = 1.2\n", "friction = 1.2\nnormal_law = fractional\nfractional_stiffness = 1e4\n", NULL, 13,
-            "[material steel] has no 'fractional_stiffness'", "normal_law = fractional");
+    /* a fractional material against a Hertz one takes its own values (no refusal: below);
+     * two fractional materials mix: an order-0 law with k only and an order-1 law with c
+     * only make a pair of order 1/2 whose k and c mix to 0 */
+    refused("fractional-mixed", "friction = 1.2\n[material steel]\ndensity = 7800\nyoung = 2e9\nfriction = 0.4\n",
+            "friction = 1.2\nnormal_law = fractional\nfractional_stiffness = 1e4\n[material steel]\ndensity = 7800\nyoung = 2e9\nfriction = 0.4\n"
+            "normal_law = fractional\nfractional_order = 1\nfractional_damping = 3\n", NULL, 13,
+            "[material steel] has no 'fractional_stiffness', so where it touches [material rubber], which has normal_law = fractional", "order 0.5");
     refused("fractional-order", "friction = 1.2\n", "friction = 1.2\nfractional_order = 1.5\n", NULL, 11, "'fractional_order = 1.5': must be between 0 and 1", NULL);
     /* the limits need only the one parameter (steel is given the same law) */
     const char *lim[2][2] = {{"fractional_order = 0\nfractional_stiffness = 1e4\n", "k only, order 0"},
@@ -216,10 +221,21 @@ void test_pairs(void)
         snprintf(law, sizeof law, "friction = 0.4\nnormal_law = fractional\n%s", lim[j][0]);
         snprintf(t2, sizeof t2, "%.*s%s%s", (int)(q - t1), t1, law, q + strlen("friction = 0.4\n"));
         s = load("fractional-limit", t2, 0, NULL, err, sizeof err);
-        T_CHECK(s == NULL && strstr(err, "not in the contact kernel yet"),
-                "normal_law = fractional with %s passes its checks and is then refused, not run as Hertz (%.300s)", lim[j][1], err);
+        T_CHECK(s != NULL, "normal_law = fractional with %s passes its checks and loads (%.300s)", lim[j][1], err);
         pala_scene_free(s);
     }
+    /* one fractional material: its pair with a Hertz material (here the walls') takes its values */
+    edit(text, sizeof text, "friction = 1.2\n", "friction = 1.2\nnormal_law = fractional\nfractional_order = 0.3\nfractional_damping = 5\nfractional_stiffness = 1e4\n");
+    s = load("fractional-one", text, 0, NULL, err, sizeof err);
+    T_CHECK(s != NULL, "a fractional material against a Hertz one loads (%.300s)", err);
+    if (s) {
+        const pala_world *ws = pala_scene_world(s);
+        const pala_pairmat *pr = &ws->pm[0 * ws->nmat + 1], *q = &ws->pm[1 * ws->nmat + 0], *h = &ws->pm[1 * ws->nmat + 1];
+        T_CHECK(pr->nlaw == PALA_NLAW_FRACTIONAL && q->nlaw == PALA_NLAW_FRACTIONAL && pr->alpha == 0.3 && q->fc == 5 && pr->fk == 1e4 &&
+                    h->nlaw == PALA_NLAW_HERTZ,
+                "the pair rubber-steel is fractional with rubber's alpha, c, k (%d %g %g %g), steel-steel stays Hertz", pr->nlaw, pr->alpha, pr->fc, pr->fk);
+    }
+    pala_scene_free(s);
     /* a material no grain and no wall uses may leave a law incomplete */
     edit(text, sizeof text, "[pair rubber steel]", "[material spare]\ndensity = 1\nyoung = 1\ntangential_law = spring\n[pair rubber steel]");
     s = load("unused", text, 0, NULL, err, sizeof err);

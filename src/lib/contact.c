@@ -7,6 +7,7 @@
 #include "contact.h"
 #include "contact_law.h"
 #include "work.h"
+#include "fractional.h"
 #include <math.h>
 
 size_t pala_batch_size(void) { return sizeof(pala_batch); }
@@ -139,7 +140,26 @@ static inline void cross3(const double *a, const double *b, double *c)
     c[0] = a[1] * b[2] - a[2] * b[1]; c[1] = a[2] * b[0] - a[0] * b[2]; c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* The caps of the springs take F_n as the elastic (Hertz) normal force: with the
+/* The fractional normal law (docs/physics.md, "The fractional-derivative normal law"):
+ * P = c^alpha k^(1-alpha) D^alpha(zeta) (seed 003, eq. 7) of the overlap zeta = ov since the
+ * contact began, zeta' = -w.n its approach rate; the state st (PALA_FRAC_NSTATE doubles,
+ * zero at the contact's first step) advanced by one sample.  The force is max(0, P): no
+ * tension.  The energy the state holds (pala_frac_energy) is the contact's; its change
+ * leaves the step's dissipation *D, so that E_diss gets the work of the force less it. */
+static double frac_normal(const pala_world *w, const pala_pairmat *pm, double *st, double ov, double zd, double *D)
+{
+    const pala_work *wk = w->work;
+    long q = pm - w->pm;
+    const pala_frac *f = &wk->fr[q];
+    double K = wk->frK[q], e0 = pala_frac_energy(f, st);
+    double P = K * pala_frac_step(f, st, ov, zd);
+    st[PALA_FRAC_MODES] = ov; st[PALA_FRAC_MODES + 1] = zd;   /* alpha = 0 and 1 leave them to us */
+    *D -= K * (pala_frac_energy(f, st) - e0);
+    return P > 0 ? P : 0;
+}
+
+/* The caps of the springs take F_n as the elastic (Hertz) normal force (a fractional
+ * pair: its force, which has no elastic part of its own): with the
  * restitution of eq. (56) the force is delta F_H while the pair separates, and a resting
  * contact switches branch from step to step, so a cap that followed it would lower the
  * static friction by up to the factor delta (docs/physics.md, "The tangential spring").
@@ -158,10 +178,16 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
     double ri[3] = {B->rix[i], B->riy[i], B->riz[i]}, rj[3] = {B->rjx[i], B->rjy[i], B->rjz[i]};
     double *st = B->hp[i], D = 0;
     double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];                     /* eq. (54) */
-    double fh = pala_law_hertz(pm->kE, B->sq[i], B->ov[i]);                 /* eq. (57) */
-    double fn = (un > 0 ? pm->delta : 1.0) * fh;                             /* eq. (56) */
+    double fh, fn, fe;   /* the caps' normal force, the normal force, its conservative part */
+    if (pm->nlaw == PALA_NLAW_FRACTIONAL) {   /* all of it non-conservative; the caps use it */
+        fh = fn = st ? frac_normal(w, pm, st + wk->ho_f, B->ov[i], -un, &D) : 0;
+        fe = 0;
+    } else {
+        fh = fe = pala_law_hertz(pm->kE, B->sq[i], B->ov[i]);               /* eq. (57) */
+        fn = (un > 0 ? pm->delta : 1.0) * fh;                                /* eq. (56) */
+    }
     double F[3], G[3], ut[3] = {u[0] - un * n[0], u[1] - un * n[1], u[2] - un * n[2]};
-    for (int a = 0; a < 3; a++) { F[a] = fn * n[a]; G[a] = (fn - fh) * n[a]; }
+    for (int a = 0; a < 3; a++) { F[a] = fn * n[a]; G[a] = (fn - fe) * n[a]; }
     if (pm->tlaw >= PALA_TLAW_SPRING && st) {   /* the tangential spring with a Coulomb cap */
         double *x = st + wk->ho_t, Ft[3], k = pm->kt;
         if (pm->tlaw == PALA_TLAW_MINDLIN) k = pm->kG * B->sq[i];          /* 8 G* a */
@@ -404,5 +430,9 @@ double pala_contact_state_energy(const pala_world *w, const pala_pairmat *pm, co
         e += 0.5 * pm->kroll * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
     }
     if (pm->ktor > 0) e += 0.5 * pm->ktor * st[wk->ho_o] * st[wk->ho_o];
+    if (pm->nlaw == PALA_NLAW_FRACTIONAL) {
+        long q = pm - w->pm;
+        e += wk->frK[q] * pala_frac_energy(&wk->fr[q], st + wk->ho_f);
+    }
     return e;
 }

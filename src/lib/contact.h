@@ -38,7 +38,8 @@ typedef struct pala_batch {
 
 /* Where the laws with history keep their state in a contact's hn doubles (work.h: hist,
  * hn, ho_*; -1: not kept): the tangential spring's displacement (3), Mindlin's stiffness
- * at the last step (1), the rolling (3) and torsion (1) angles. */
+ * at the last step (1), the rolling (3) and torsion (1) angles, the fractional law's memory
+ * (PALA_FRAC_NSTATE, fractional.h). */
 
 
 size_t pala_batch_size(void);   /* bytes of a batch */

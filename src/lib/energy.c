@@ -1,6 +1,7 @@
 /* energy.c: the energies of the current state (no step): kinetic and rotational, the
  * field's, the contacts' (the Hertz potential of every touching pair and wall, through the
- * laws of contact_law.h), the interactions'. */
+ * laws of contact_law.h, and what the states of the laws with history hold: springs, the
+ * fractional law's memory), the interactions'. */
 #include "pala/pala.h"
 #include "contact.h"
 #include "contact_law.h"
@@ -38,8 +39,10 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                     int j = pala_peb_grain(w, q);
                     const pala_pairmat *pm = pala_pm_of(w, k, pala_mat_of(w, j));
                     double ov = sr - sqrt(d2);
-                    double fh = pala_law_hertz(pm->kE, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
-                    U += pala_law_hertz_energy(fh, ov);
+                    if (pm->nlaw != PALA_NLAW_FRACTIONAL) {   /* the fractional law's energy is in its state */
+                        double fh = pala_law_hertz(pm->kE, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
+                        U += pala_law_hertz_energy(fh, ov);
+                    }
                     s.ngg++;
                     pala_note_overlap(w, ov / (ai < aj ? ai : aj), k, j, &s, &ru);
                 }

@@ -26,6 +26,7 @@
 #include "centre.h"
 #include "contact_law.h"
 #include "container.h"
+#include "fractional.h"
 #include "grain.h"
 #include "grain_forces.h"
 #include "integrator.h"
@@ -287,7 +288,8 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
         a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
         a->F = pala_vadd(a->F, F);
         a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
-        *U += pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
+        if (!hist || pala_pm_of(w, B->k[i], B->jmat[i])->nlaw != PALA_NLAW_FRACTIONAL)   /* else: in its state */
+            *U += pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
         s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
         s->rimp += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);
         s->nwall++;
@@ -717,9 +719,31 @@ void pala_work_free(pala_world *w)
     free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
     free(wk->qm); free(wk->pw); free(wk->mw); free(wk->bwrate);
     wallhist_free(wk, wk->nwh);
+    free(wk->fr); free(wk->frK);
     pala_centre_free(wk);
     free(wk);
     w->work = NULL;
+}
+
+void pala_force_pass_frac_tables(pala_world *w)
+{
+    pala_work *wk = w->work;
+    int np = w->nmat * w->nmat;
+    wk->fr = pala_xrealloc(wk->fr, (size_t)np * sizeof *wk->fr);
+    wk->frK = pala_xrealloc(wk->frK, (size_t)np * sizeof *wk->frK);
+    for (int i = 0; i < np; i++) {
+        const pala_pairmat *pm = &w->pm[i];
+        memset(&wk->fr[i], 0, sizeof wk->fr[i]);
+        wk->frK[i] = 0;
+        if (pm->nlaw != PALA_NLAW_FRACTIONAL) continue;
+        wk->frK[i] = pow(pm->fc, pm->alpha) * pow(pm->fk, 1 - pm->alpha);   /* c^alpha k^(1-alpha), seed 003 eq. 7 */
+        int same = -1;   /* a pair of the same alpha made already: its coefficients */
+        for (int q = 0; q < i && same < 0; q++)
+            if (w->pm[q].nlaw == PALA_NLAW_FRACTIONAL && w->pm[q].alpha == pm->alpha) same = q;
+        if (same >= 0) wk->fr[i] = wk->fr[same];
+        else pala_frac_make(&wk->fr[i], pm->alpha, w->dt);
+    }
+    wk->frac_dt = w->dt;
 }
 
 /* The state a contact keeps (contact.h, work.h): the laws with history some material pair
@@ -728,7 +752,7 @@ void pala_work_free(pala_world *w)
 static void history_layout(pala_world *w)
 {
     pala_work *wk = w->work;
-    int spring = 0, mindlin = 0, roll = 0, tor = 0, every = 1;
+    int spring = 0, mindlin = 0, roll = 0, tor = 0, frac = 0, every = 1;
     for (int i = 0; i < w->nmat * w->nmat; i++) {
         const pala_pairmat *pm = &w->pm[i];
         spring |= pm->tlaw >= PALA_TLAW_SPRING;
@@ -736,12 +760,16 @@ static void history_layout(pala_world *w)
         mindlin |= pm->tlaw == PALA_TLAW_MINDLIN;
         roll |= pm->kroll > 0;
         tor |= pm->ktor > 0;
+        frac |= pm->nlaw == PALA_NLAW_FRACTIONAL;
     }
     int hn = 0;
     wk->ho_t = spring ? (hn += 3) - 3 : -1;
     wk->ho_k = mindlin ? (hn += 1) - 1 : -1;
     wk->ho_r = roll ? (hn += 3) - 3 : -1;
     wk->ho_o = tor ? (hn += 1) - 1 : -1;
+    wk->ho_f = frac ? (hn += PALA_FRAC_NSTATE) - PALA_FRAC_NSTATE : -1;   /* the derivative's memory, the last zeta and zeta' */
+    wk->frac = frac;
+    if (frac) pala_force_pass_frac_tables(w);
     if (hn != wk->hn || wk->nwh != wk->nblk) {   /* the wall tables: per block */
         wallhist_free(wk, wk->nwh);
         wk->nwh = 0;
@@ -754,7 +782,7 @@ static void history_layout(pala_world *w)
     wk->hn = hn;
     wk->hist = hn > 0;
     wk->tsep = !wk->spheres_only || wk->hist;
-    wk->hfast = every && !roll && !tor;
+    wk->hfast = every && !roll && !tor && !frac;
     wk->dissipative |= wk->hist;
     pala_nlist_history(w, hn);
 }

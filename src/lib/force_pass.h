@@ -18,6 +18,9 @@ static inline void pala_note_overlap(const pala_world *w, double r, int i, int j
 /* (Re)make w->work for the current grains, templates and thread count. */
 void pala_work_prepare(pala_world *w);
 void pala_work_free(pala_world *w);
+/* The fractional law's coefficients for every material pair that has it, for the step
+ * w->dt (pala_work_prepare, and the step after a change of dt: about 2 ms a pair). */
+void pala_force_pass_frac_tables(pala_world *w);
 /* After each list build, and when the split of the threads moves: the window of the
  * ring of sums, the threads' boundary blocks, the blocks that take records, the wall
  * candidates. */

@@ -153,6 +153,7 @@ void pala_frac_make(pala_frac *f, double alpha, double dt)
         f->rate[j] = sigma[j] / dt;
         f->decay[j] = exp(-sigma[j]);
         f->a[j] = g * omega[j] * f->decay[j];
+        f->kap[j] = g * omega[j];
         f->gz[j] = 6 * F1 - 6 * F2;
         f->gd0[j] = dt * (3 * F2 - 4 * F1 + F0);
         f->gd1[j] = dt * (3 * F2 - 2 * F1);
@@ -186,4 +187,16 @@ double pala_frac_step(const pala_frac *f, double *state, double zeta, double zet
     last[0] = zeta;
     last[1] = zeta_dot;
     return D;
+}
+
+/* Each exponential mode is a Maxwell element: a spring of stiffness kap_j = g w_j in series
+ * with a dashpot, its spring stretched by H_j (H_j' = zeta' - s_j H_j), holding
+ * kap_j H_j^2 / 2 and losing kap_j s_j H_j^2 per unit time. */
+double pala_frac_energy(const pala_frac *f, const double *state)
+{
+    if (f->kind == 0) return 0.5 * state[PALA_FRAC_MODES] * state[PALA_FRAC_MODES];
+    if (f->kind == 1) return 0;
+    double e = 0;
+    for (int j = 0; j < PALA_FRAC_MODES; j++) e += f->kap[j] * state[j] * state[j];
+    return 0.5 * e;
 }

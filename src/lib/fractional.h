@@ -37,6 +37,7 @@ typedef struct pala_frac {
     double a[PALA_FRAC_MODES];      /* w_j exp(-s_j dt): a mode's weight in the history one step later */
     double decay[PALA_FRAC_MODES];  /* exp(-s_j dt) */
     double gz[PALA_FRAC_MODES], gd0[PALA_FRAC_MODES], gd1[PALA_FRAC_MODES];   /* a mode's gain over one interval */
+    double kap[PALA_FRAC_MODES];    /* g w_j: a mode's stiffness per unit c^alpha k^(1-alpha), 1/s^alpha */
     double fit_err;        /* the fit's largest relative error of the kernel on [dt, PALA_FRAC_AGE dt] */
 } pala_frac;
 
@@ -46,5 +47,13 @@ void pala_frac_make(pala_frac *f, double alpha, double dt);
 
 /* D^alpha zeta at this sample (m/s^alpha); advances the state by one sample. */
 double pala_frac_step(const pala_frac *f, double *state, double zeta, double zeta_dot);
+
+/* The energy the state holds per unit c^alpha k^(1-alpha), J / (N/m s^alpha)
+ * (docs/physics.md, "The fractional-derivative normal law", "Energy"): alpha = 0, the
+ * spring's zeta^2/2 with zeta = state[PALA_FRAC_MODES] (which pala_frac_step leaves to the
+ * caller at alpha = 0: the contact kernel writes the last zeta there); alpha = 1, 0; in
+ * between, the springs of the exponential modes read as Maxwell elements,
+ * sum_j kap_j H_j^2 / 2. */
+double pala_frac_energy(const pala_frac *f, const double *state);
 
 #endif

@@ -179,7 +179,8 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(MATERIAL, normal_law, WORD, "hertz", "-", 0, 0, AT(pala_material, nlaw),
         .choices = "hertz|fractional", CODES(PALA_NLAW_HERTZ, PALA_NLAW_FRACTIONAL),
         .doc = "normal force: hertz (eq. 57 with restitution delta) or fractional, P = c^alpha k^(1-alpha) D^alpha(overlap), "
-               "a Caputo derivative since the contact began"),
+               "a Caputo derivative since the contact began, never pulling, without delta; a pair is fractional if either "
+               "material is (docs/physics.md, \"The fractional-derivative normal law\")"),
     KEY(MATERIAL, fractional_order, REAL, "0", "-", 0, 1, AT(pala_material, alpha),
         .doc = "normal_law = fractional: the order alpha of the derivative; 0: the spring k x overlap, 1: the dashpot "
                "c x overlap rate"),

@@ -90,9 +90,16 @@ typedef struct pala_work {
     int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
     /* contact history (docs/physics.md, "Contact history"): some material pair has a law
      * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
-    int hist, hn, ho_t, ho_k, ho_r, ho_o;
+    int hist, hn, ho_t, ho_k, ho_r, ho_o, ho_f;
     int hfast;             /* every pair with a tangential spring and neither rolling nor torsion
-                            * springs: pala_contact_*_spring (contact.h) */
+                            * springs nor the fractional law: pala_contact_*_spring (contact.h) */
+    /* the fractional normal law (docs/physics.md, "The fractional-derivative normal law"):
+     * some material pair has it (such a world must take hist_one in contact.c, never a
+     * path that assumes the Hertz force); per material pair (the index of w->pm), the
+     * derivative's coefficients for the step frac_dt and K = c^alpha k^(1-alpha) */
+    int frac;
+    struct pala_frac *fr;
+    double *frK, frac_dt;
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
                             * history: springs' torques are conservative) */
     struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts */

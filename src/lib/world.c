@@ -297,6 +297,7 @@ int pala_world_check_prepared(pala_world *w)
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
     if (w->g.x != wk->g.x || w->g.y != wk->g.y || w->g.z != wk->g.z || pala_field_changed(w))
         pala_grain_forces_prepare(w);   /* g, the fields or the interactions' settings changed */
+    if (wk->frac && wk->frac_dt != w->dt) pala_force_pass_frac_tables(w);   /* the fractional law's coefficients are per dt */
     return PALA_OK;
 }
 
