@@ -422,6 +422,9 @@ static void resume_tests(void)
     resume_one("300 settling spheres with Mindlin's spring",
                "./pala run examples/settling-box.txt --set tangential_law=mindlin --set group.bed.count=300 --set energy_every=20 --set trajectory_every=500",
                "--set end_time=0.2", "--set end_time=0.21");   /* 518 contacts at 0.2 s */
+    resume_one("three beads with the fractional law on a floor (its memory in the wall tables)",
+               "./pala run examples/fractional.txt --set energy_every=10 --set trajectory_every=20",
+               "--set steps=20300", "--set steps=20600");   /* in contact from step 20200 */
 }
 
 void test_history(void)
