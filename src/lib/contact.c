@@ -235,22 +235,31 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
     B->D[i] = D;
 }
 
-void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
+/* The relative velocity of sphere pairs at the contact point (eq. 54), with the lever arms
+ * -l_i n and l_j n (eq. 50); arms: store those in ri, rj too. */
+static inline void stage_sphere_points(const pala_world *w, pala_batch *B, int m, int arms)
 {
     const pala_vec3 *V = w->v, *W = w->w;
-    int m = B->n;
-    stage_geometry(B, m);
-    for (int i = 0; i < m; i++) {   /* lever arms -l_i n and l_j n (eq. 50), velocities (eq. 54) */
+    for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         double li = B->li[i], lj = B->lj[i], nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
-        B->rix[i] = -li * nx; B->riy[i] = -li * ny; B->riz[i] = -li * nz;
-        B->rjx[i] = lj * nx; B->rjy[i] = lj * ny; B->rjz[i] = lj * nz;
+        if (arms) {
+            B->rix[i] = -li * nx; B->riy[i] = -li * ny; B->riz[i] = -li * nz;
+            B->rjx[i] = lj * nx; B->rjy[i] = lj * ny; B->rjz[i] = lj * nz;
+        }
         double sx = li * W[k].x + lj * W[j].x, sy = li * W[k].y + lj * W[j].y, sz = li * W[k].z + lj * W[j].z;
         B->ux[i] = V[k].x - V[j].x - (sy * nz - sz * ny);
         B->uy[i] = V[k].y - V[j].y - (sz * nx - sx * nz);
         B->uz[i] = V[k].z - V[j].z - (sx * ny - sy * nx);
-        hist_one(w, B, i, pala_pm_of(w, k, pala_mat_of(w, j)), &W[j], dt);
     }
+}
+
+void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
+{
+    int m = B->n;
+    stage_geometry(B, m);
+    stage_sphere_points(w, B, m, 1);
+    for (int i = 0; i < m; i++) hist_one(w, B, i, pala_pm_of(w, B->k[i], pala_mat_of(w, B->j[i])), &w->w[B->j[i]], dt);
 }
 
 /* hist_one's arithmetic for spheres with a tangential spring (eqs. 56-57, the spring of
@@ -352,48 +361,42 @@ static void spring_materials(const pala_world *w, pala_batch *B, int m, int wall
     }
 }
 
-void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt)
+/* The springs of a batch whose geometry and velocities are known: states in, the laws,
+ * states out (pairs, spheres: as stage_spring). */
+static inline __attribute__((always_inline)) void spring_batch(const pala_world *w, pala_batch *B, int m, double dt, int pairs, int spheres)
 {
     const pala_work *wk = w->work;
-    const pala_vec3 *V = w->v, *W = w->w;
+    spring_read(B, m, wk->ho_t, wk->ho_k);
+    if (pairs && w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], pairs, spheres);
+    else {
+        spring_materials(w, B, m, !pairs);
+        stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], pairs, spheres);
+    }
+    spring_write(B, m, wk->ho_t, wk->ho_k);
+}
+
+void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt)
+{
     int m = B->n;
     stage_geometry(B, m);
-    for (int i = 0; i < m; i++) {   /* velocities (eq. 54) with lever arms -l_i n, l_j n (eq. 50) */
-        int k = B->k[i], j = B->j[i];
-        double li = B->li[i], lj = B->lj[i], nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
-        double sx = li * W[k].x + lj * W[j].x, sy = li * W[k].y + lj * W[j].y, sz = li * W[k].z + lj * W[j].z;
-        B->ux[i] = V[k].x - V[j].x - (sy * nz - sz * ny);
-        B->uy[i] = V[k].y - V[j].y - (sz * nx - sx * nz);
-        B->uz[i] = V[k].z - V[j].z - (sx * ny - sy * nx);
-    }
-    spring_read(B, m, wk->ho_t, wk->ho_k);
-    if (w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], 1, 1);
-    else { spring_materials(w, B, m, 0); stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 1, 1); }
-    spring_write(B, m, wk->ho_t, wk->ho_k);
+    stage_sphere_points(w, B, m, 0);
+    spring_batch(w, B, m, dt, 1, 1);
 }
 
 void pala_contact_clumps_spring(const pala_world *w, pala_batch *B, double dt)
 {
-    const pala_work *wk = w->work;
     int m = B->n;
     stage_geometry(B, m);
     stage_clump_points(w, B, m);
-    spring_read(B, m, wk->ho_t, wk->ho_k);
-    if (w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], 1, 0);
-    else { spring_materials(w, B, m, 0); stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 1, 0); }
-    spring_write(B, m, wk->ho_t, wk->ho_k);
+    spring_batch(w, B, m, dt, 1, 0);
 }
 
 void pala_contact_walls_spring(const pala_world *w, pala_batch *B, double dt)
 {
-    const pala_work *wk = w->work;
     int m = B->n;
     for (int i = 0; i < m; i++) B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
-    spring_read(B, m, wk->ho_t, wk->ho_k);
-    spring_materials(w, B, m, 1);
-    if (wk->spheres_only) stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 0, 1);
-    else stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], 0, 0);
-    spring_write(B, m, wk->ho_t, wk->ho_k);
+    if (w->work->spheres_only) spring_batch(w, B, m, dt, 0, 1);
+    else spring_batch(w, B, m, dt, 0, 0);
 }
 
 void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt)
