@@ -300,7 +300,9 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
         int slip = f2 > cap * cap;
         double sc = cap / sqrt(slip ? f2 : 1.0);
         Fx = slip ? Fx * sc : Fx; Fy = slip ? Fy * sc : Fy; Fz = slip ? Fz * sc : Fz;
-        x0 = slip ? -Fx / k : x0 + dt * tx; x1 = slip ? -Fy / k : x1 + dt * ty; x2 = slip ? -Fz / k : x2 + dt * tz;
+        x0 = slip ? (x0 + h * tx) * sc : x0 + dt * tx;   /* -F/k when slipping (pala_law_spring) */
+        x1 = slip ? (x1 + h * ty) * sc : x1 + dt * ty;
+        x2 = slip ? (x2 + h * tz) * sc : x2 + dt * tz;
         double e1 = x0 * x0 + x1 * x1 + x2 * x2;
         double D = -(Fx * tx + Fy * ty + Fz * tz) * dt - 0.5 * k * (e1 - e0);
         if (ho_k >= 0) D += 0.5 * (B->hk[i] - k) * e0;   /* a stiffness that changes: the energy at the last step */

@@ -67,7 +67,8 @@ static inline void pala_law_in_plane(double *x, double nx, double ny, double nz)
  * x, the displacement at the start of the step (in the contact plane), u its rate at the
  * midpoint (in the plane), k the stiffness, cap the largest force.  The force is that of
  * the midpoint displacement, -k (x + u dt/2), scaled down to the cap if above it (slip);
- * x advances to x + u dt, or to -F/k when slipping.  Returns the force into F and the
+ * x advances to x + u dt, or to -F/k when slipping (computed as (x + u dt/2) s, s the
+ * factor that scaled the force down).  Returns the force into F and the
  * energy the step dissipates, the work -F.u dt done on the spring less the increase of its
  * energy k|x|^2/2 (exactly 0 without slip). */
 static inline double pala_law_spring(double *x, const double *u, double k, double cap, double dt, double *F)
@@ -75,9 +76,9 @@ static inline double pala_law_spring(double *x, const double *u, double k, doubl
     double h = 0.5 * dt, e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
     for (int i = 0; i < 3; i++) F[i] = -k * (x[i] + h * u[i]);
     double f2 = F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
-    if (f2 > cap * cap) {
+    if (f2 > cap * cap) {   /* -F/k of the capped force, without dividing by k */
         double s = cap / sqrt(f2);
-        for (int i = 0; i < 3; i++) { F[i] *= s; x[i] = -F[i] / k; }
+        for (int i = 0; i < 3; i++) { F[i] *= s; x[i] = (x[i] + h * u[i]) * s; }
     } else
         for (int i = 0; i < 3; i++) x[i] += dt * u[i];
     double e1 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
