@@ -47,7 +47,9 @@
  * (its state reads as zero).  Stale entries are dropped when the table is rehashed. */
 typedef struct pala_wallhist { long cap, n; unsigned long *key; long *stamp; double *st; } pala_wallhist;
 
-static inline long slot_of(unsigned long key, long cap) { return (long)((key * 0x9E3779B97F4A7C15ul) >> 24) & (cap - 1); }
+/* Fibonacci hashing: the top bits of key times 2^64 / golden ratio (the low bits of a
+ * product depend on the key's low bits alone: here the wall id, and 2 bits of the pebble) */
+static inline long slot_of(unsigned long key, long cap) { return (long)((key * 0x9E3779B97F4A7C15ul) >> (64 - __builtin_ctzl((unsigned long)cap))); }
 
 static void wallhist_rehash(pala_wallhist *h, int hn, long step)
 {
