@@ -502,7 +502,6 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         if (hist) {
             int t = d2 < sr * sr;
             B->hp[n] = hs + s0 * hn;
-            __builtin_prefetch(hs + (s0 + 16) * hn, 1);   /* read by the kernel, written back */
             if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
             hl[s0] = (unsigned char)t;
         }
