@@ -216,7 +216,8 @@ void test_pairs(void)
         snprintf(law, sizeof law, "friction = 0.4\nnormal_law = fractional\n%s", lim[j][0]);
         snprintf(t2, sizeof t2, "%.*s%s%s", (int)(q - t1), t1, law, q + strlen("friction = 0.4\n"));
         s = load("fractional-limit", t2, 0, NULL, err, sizeof err);
-        T_CHECK(s != NULL, "normal_law = fractional with %s loads (%.300s)", lim[j][1], err);
+        T_CHECK(s == NULL && strstr(err, "not in the contact kernel yet"),
+                "normal_law = fractional with %s passes its checks and is then refused, not run as Hertz (%.300s)", lim[j][1], err);
         pala_scene_free(s);
     }
     /* a material no grain and no wall uses may leave a law incomplete */

@@ -663,6 +663,13 @@ static int check_laws(pala_scene *s, const int *matidx)
                      stiff ? "fractional_stiffness" : "fractional_damping", stiff ? "N/m" : "N s/m", z->name);
             } else bad = 0;
         }
+    for (int i = 0; i < w->nmat && !bad; i++)   /* refused rather than run as Hertz */
+        if (used[i] && w->mat[i].nlaw == PALA_NLAW_FRACTIONAL) {
+            bad = 1;
+            SERR(s, material_section(s, matidx, i), PALA_KEY_normal_law, "[material %s]: 'normal_law = fractional' is not in the "
+                 "contact kernel yet (its derivative is built and tested: docs/physics.md, \"The fractional-derivative normal law\"); "
+                 "use normal_law = hertz", w->mat[i].name);
+        }
     free(used);
     return bad ? -1 : 0;
 }
