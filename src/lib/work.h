@@ -91,6 +91,10 @@ typedef struct pala_work {
     /* contact history (docs/physics.md, "Contact history"): some material pair has a law
      * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
     int hist, hn, ho_t, ho_k, ho_r, ho_o;
+    int dashpot;           /* some material pair has the normal dashpot (docs/physics.md, "The
+                            * normal dashpot"): only hist_one knows it, so no fast kernel runs */
+    int hkern;             /* the contacts go through the kernels with history (contact.h): hist or
+                            * dashpot (a dashpot world without springs keeps no state: hn = 0) */
     int hfast;             /* spheres only, every pair with a tangential spring and neither rolling
                             * nor torsion springs: pala_contact_spheres_spring (contact.h) */
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
