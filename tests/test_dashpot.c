@@ -10,7 +10,8 @@
  *    order in dt;
  *  - incline: a clump at 20 deg with mu = 0.5 holds still with the spring law and the
  *    dashpot (displacement below 1e-9 m over 1 s after settling);
- *  - threads: a pour of 600 spheres gives the same bits on 1 and 3 threads. */
+ *  - threads: a pour of 600 spheres gives the same bits on 1 and 3 threads;
+ *  - input: the dashpot with delta below 1e-4 is refused with a message. */
 #include "t.h"
 #include "pala/pala.h"
 #include "material.h"
@@ -261,8 +262,22 @@ static void thread_tests(void)
     }
 }
 
+/* ---- input: the dashpot with delta below 1e-4 is refused, with the key and a fix ------- */
+static void refused(void)
+{
+    char out[4096];
+    int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt --set normal_damping=dashpot --set material.rubber.delta=0 "
+                  "--set steps=1 -o %s/dash0.run --force --quiet", t_tmpdir());
+    T_CHECK(rc == 1 && strstr(out, "material.rubber.delta=0") && strstr(out, "delta >= 0.0001") && strstr(out, "normal_damping = switch"),
+            "the dashpot with delta = 0: exit %d (want 1), %.300s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt --set normal_damping=dashpot --set steps=20 -o %s/dash1.run --force --quiet",
+              t_tmpdir());
+    T_CHECK(rc == 0, "paper-ten-grains with normal_damping = dashpot (delta = 1: c = 0) runs: exit %d, %.300s", rc, out);
+}
+
 void test_dashpot(void)
 {
+    refused();
     restitution_tests();
     oblique();
     clump_tests();

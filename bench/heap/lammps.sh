@@ -2,7 +2,9 @@
 # lammps.sh - examples/heap.txt in LAMMPS gran/hertz/history (docs/physics.md, "The heap").
 # Usage: bench/heap/lammps.sh OUTDIR [NSTEPS=100000] [DT=1e-5] [RESTITUTION=0.5]
 # Runs bench/heap/heap.in on examples/heap.data with the coefficients of the example's
-# glass (damping.sh: E 1e7 Pa, Poisson 0.3, restitution 0.5 matched at 0.5 m/s, or
+# glass (damping.sh: E 1e7 Pa, Poisson 0.3, restitution 0.5 matched at 0.5 m/s - pala's
+# normal_damping = dashpot has it at every speed, LAMMPS's dashpot, which grows as sqrt(d),
+# only at one -, or
 # RESTITUTION: 1 is no dashpot, as pala's --set material.glass.delta=1; grains of
 # four spheres of radius 1 mm and density 2500), friction 0.5, time step DT s; leaves run.log and
 # final.dump in OUTDIR and prints the final kinetic energy (translational and rotational,
