@@ -35,6 +35,7 @@ void test_design_modules_tree(void);
 void test_design_modules_script(void);
 void test_fields(void);
 void test_history(void);
+void test_dashpot(void);
 void test_golden_box(void);
 void test_golden_example(void);
 void test_docs(void);
@@ -80,6 +81,7 @@ static const struct {
     {"design_modules_script", test_design_modules_script},
     {"fields", test_fields},
     {"history", test_history},
+    {"dashpot", test_dashpot},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
     {"golden_box", test_golden_box},

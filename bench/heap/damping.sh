@@ -9,9 +9,9 @@
 #   KT = 8 G*    (G* = G / (2 (2 - nu)), G = E / (2 (1 + nu))): LAMMPS's tangential
 #        stiffness is KT sqrt(R* d) = 8 G* a, pala's `tangential_law = mindlin`;
 #   GN: the dashpot that gives two grains of MASS meeting head-on at VREF m/s on spheres of
-#        RADIUS the
-#        restitution RESTITUTION (pala's delta = RESTITUTION^2 gives it at every speed; the
-#        dashpot's restitution drifts as v^(1/5): printed on stderr for a few speeds);
+#        RADIUS the restitution RESTITUTION (1: no dashpot).  pala's delta = RESTITUTION^2
+#        gives it at every speed; the dashpot's restitution falls with the speed (its
+#        damping grows as v^(1/5)): printed on stderr for a few speeds;
 #   GNW: the same for a grain on a wall (R* and m* double: GNW = GN / 2^(4/5)).
 # GN is found by bisection on a numerical integration of m* d'' = -sqrt(R* d)(KN d + m* GN d')
 # (no attraction: the force is floored at 0, as LAMMPS's limit_damping does).
@@ -34,6 +34,7 @@ BEGIN {
     Es = E / (2 * (1 - nu * nu)); kn = 4 * Es / 3
     G = E / (2 * (1 + nu)); Gs = G / (2 * (2 - nu)); kt = 8 * Gs
     ms = m / 2; Rs = r / 2
+    if (e >= 1) { printf "%.8g %.8g 0 0\n", kn, kt; exit }     # no dashpot
     lo = 0; hi = 1
     while (rest(hi, v0) > e) hi *= 2
     for (k = 0; k < 60; k++) { mid = 0.5 * (lo + hi); if (rest(mid, v0) > e) lo = mid; else hi = mid }

@@ -68,12 +68,17 @@ typedef struct pala_material {
     int nlaw;       /* enum pala_nlaw: the normal law */
     double alpha;   /* fractional law: order of the derivative, [0, 1] */
     double fc, fk;  /* fractional law: damping c, N s/m, and stiffness k, N/m (seed eq. 7) */
+    int damp;       /* enum pala_damp: how the normal force dissipates; 0: the world's (pala_world.damp) */
 } pala_material;
 /* Tangential laws: the paper's regularised friction (eq. 53), or a spring with a Coulomb
  * cap of constant stiffness (Cundall-Strack) or of Mindlin's no-slip stiffness. */
 enum pala_tlaw { PALA_TLAW_WORLD = 0, PALA_TLAW_REGULARISED = 1, PALA_TLAW_SPRING = 2, PALA_TLAW_MINDLIN = 3 };
 /* Normal laws: Hertz (eq. 57) or the fractional-derivative law P = c^a k^(1-a) D^a(zeta). */
 enum pala_nlaw { PALA_NLAW_HERTZ = 0, PALA_NLAW_FRACTIONAL = 1 };
+/* Normal dissipation (docs/physics.md, "The normal dashpot"): eq. (56), the Hertz force
+ * scaled by delta while the pair separates (a switch), or a continuous dashpot whose
+ * restitution is sqrt(delta) at every impact speed. */
+enum pala_damp { PALA_DAMP_WORLD = 0, PALA_DAMP_SWITCH = 1, PALA_DAMP_DASHPOT = 2 };
 
 /* ---- grain templates (paper section 3.1) --------------------------------------------
  * A template holds what all grains of one type share: component radii and shape vectors
@@ -153,16 +158,19 @@ typedef struct pala_pairmat {
     double kroll, muroll, ktor, mutor;   /* rolling and torsion: stiffness N m/rad, friction */
     int nlaw;      /* enum pala_nlaw */
     double alpha, fc, fk;   /* fractional law */
+    int damp;      /* enum pala_damp, resolved (never PALA_DAMP_WORLD) */
+    double cdamp;  /* dashpot: its dimensionless constant c (docs/physics.md, "The normal dashpot") */
 } pala_pairmat;
 /* A pair of materials with its own values, overriding the mixing rule (a [pair A B]
  * section); set: which fields were given (bits PALA_PAIR_*). */
 enum { PALA_PAIR_MU = 1, PALA_PAIR_DELTA = 2, PALA_PAIR_NU = 4, PALA_PAIR_KROLL = 8, PALA_PAIR_MUROLL = 16,
-       PALA_PAIR_KTOR = 32, PALA_PAIR_MUTOR = 64, PALA_PAIR_KT = 128, PALA_PAIR_TLAW = 256 };
+       PALA_PAIR_KTOR = 32, PALA_PAIR_MUTOR = 64, PALA_PAIR_KT = 128, PALA_PAIR_TLAW = 256, PALA_PAIR_DAMP = 512 };
 typedef struct pala_pairset {
     int a, b;      /* the two materials (either order) */
     int set;       /* PALA_PAIR_* bits */
     double mu, delta, nu, kroll, muroll, ktor, mutor, kt;
     int tlaw;
+    int damp;      /* enum pala_damp */
 } pala_pairset;
 
 typedef struct pala_energy {
@@ -237,6 +245,8 @@ typedef struct pala_world {
     int npairs;
     int tlaw;                      /* enum pala_tlaw: the tangential law of materials that leave
                                       it to the world (0: regularised) */
+    int damp;                      /* enum pala_damp: the normal dissipation of materials that
+                                      leave it to the world (0: the switch of eq. 56) */
     pala_template *tmpl;
     pala_vec3 *shape;              /* shape vectors of all templates, principal frame, m */
     double *shape_r;               /* component radii, m */
@@ -288,7 +298,8 @@ int pala_world_add_material(pala_world *w, const pala_material *m);
  * is in p->set replaces the mixed value of the pair (a, b), in both orders, when the world
  * is prepared.  Returns its index, or -1 if a or b is not a material, the pair (in either
  * order) was added before, or a value set is out of range (not finite, < 0, delta > 1, tlaw
- * not a law: PALA_TLAW_REGULARISED .. PALA_TLAW_MINDLIN). */
+ * not a law: PALA_TLAW_REGULARISED .. PALA_TLAW_MINDLIN, damp not PALA_DAMP_SWITCH or
+ * PALA_DAMP_DASHPOT). */
 int pala_world_add_pair(pala_world *w, const pala_pairset *p);
 /* Adds a template; copies its n shape vectors and radii into the world.  Returns its
  * index, or -1 if it has no components. */

@@ -163,6 +163,7 @@ static double frac_normal(const pala_world *w, const pala_pairmat *pm, double *s
  * restitution of eq. (56) the force is delta F_H while the pair separates, and a resting
  * contact switches branch from step to step, so a cap that followed it would lower the
  * static friction by up to the factor delta (docs/physics.md, "The tangential spring").
+ * With the normal dashpot the force is continuous and the caps take it, dashpot included.
  *
  * Contact i of a batch whose geometry (n, ov, sq, lever arms ri and rj from the grains'
  * centres, relative velocity u of G's material at the contact point, eq. 54) is known:
@@ -176,15 +177,24 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
     const pala_work *wk = w->work;
     double n[3] = {B->nx[i], B->ny[i], B->nz[i]}, u[3] = {B->ux[i], B->uy[i], B->uz[i]};
     double ri[3] = {B->rix[i], B->riy[i], B->riz[i]}, rj[3] = {B->rjx[i], B->rjy[i], B->rjz[i]};
-    double *st = B->hp[i], D = 0;
+    double *st = wk->hn ? B->hp[i] : NULL, D = 0;   /* a dashpot world may keep no state */
     double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];                     /* eq. (54) */
-    double fh, fn, fe;   /* the caps' normal force, the normal force, its conservative part */
+    double fe, fn, fc;   /* the normal force's conservative part, the force, the one the caps take */
     if (pm->nlaw == PALA_NLAW_FRACTIONAL) {   /* all of it non-conservative; the caps use it */
-        fh = fn = st ? frac_normal(w, pm, st + wk->ho_f, B->ov[i], -un, &D) : 0;
+        fn = fc = st ? frac_normal(w, pm, st + wk->ho_f, B->ov[i], -un, &D) : 0;
         fe = 0;
+    } else if (pm->damp == PALA_DAMP_DASHPOT) {   /* docs/physics.md, "The normal dashpot" */
+        /* F_H - c sqrt(m* K) ov^(1/4) w.n with F_H = K ov^(3/2): kE sq = K ov^(1/2); m* of
+         * the two grains (a wall: of the one); never attractive */
+        double im = wk->invm[w->tid[B->k[i]]] + (B->aj[i] > 0 ? wk->invm[w->tid[B->j[i]]] : 0);
+        fe = pala_law_hertz(pm->kE, B->sq[i], B->ov[i]);                    /* eq. (57) */
+        fn = fe - pm->cdamp * sqrt(pm->kE * B->sq[i] / im) * un;
+        fn = fn > 0 ? fn : 0;
+        fc = fn;   /* continuous: the caps follow it, as LAMMPS's do */
     } else {
-        fh = fe = pala_law_hertz(pm->kE, B->sq[i], B->ov[i]);               /* eq. (57) */
-        fn = (un > 0 ? pm->delta : 1.0) * fh;                                /* eq. (56) */
+        fe = pala_law_hertz(pm->kE, B->sq[i], B->ov[i]);                    /* eq. (57) */
+        fn = (un > 0 ? pm->delta : 1.0) * fe;                                /* eq. (56) */
+        fc = fe;   /* see above */
     }
     double F[3], G[3], ut[3] = {u[0] - un * n[0], u[1] - un * n[1], u[2] - un * n[2]};
     for (int a = 0; a < 3; a++) { F[a] = fn * n[a]; G[a] = (fn - fe) * n[a]; }
@@ -193,7 +203,7 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
         if (pm->tlaw == PALA_TLAW_MINDLIN) k = pm->kG * B->sq[i];          /* 8 G* a */
         pala_law_in_plane(x, n[0], n[1], n[2]);
         double e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
-        D += pala_law_spring(x, ut, k, pm->mu * fh, dt, Ft);   /* the cap: see below */
+        D += pala_law_spring(x, ut, k, pm->mu * fc, dt, Ft);
         if (wk->ho_k >= 0) {   /* a stiffness that changes: the energy it held at the last step */
             double *kp = st + wk->ho_k;
             D += 0.5 * (*kp - k) * e0;
@@ -213,7 +223,7 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
         double oc[3] = {oi.x - omj->x, oi.y - omj->y, oi.z - omj->z};
         double on = oc[0] * n[0] + oc[1] * n[1] + oc[2] * n[2];
         double rt = B->aj[i] > 0 ? pala_law_rt(B->ai[i], B->aj[i]) : B->rt[i];   /* walls: aj = 0 */
-        double rs = 0.5 * rt * fh, mc[3] = {0, 0, 0};                          /* R* F_n, R* = r~/2 */
+        double rs = 0.5 * rt * fc, mc[3] = {0, 0, 0};                          /* R* F_n, R* = r~/2 */
         if (pm->kroll > 0) {
             double *th = st + wk->ho_r, orl[3] = {oc[0] - on * n[0], oc[1] - on * n[1], oc[2] - on * n[2]};
             pala_law_in_plane(th, n[0], n[1], n[2]);

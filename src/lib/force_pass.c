@@ -278,7 +278,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
 static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s, pala_runaway *ru)
 {
     int m = B->n;
-    const int hist = w->work->hist;
+    const int hist = w->work->hkern;
     if (hist && w->work->hfast && dt > 0) pala_contact_walls_spring(w, B, dt);
     else if (hist) pala_contact_walls_hist(w, B, dt);
     else pala_contact_walls(w, B);
@@ -419,8 +419,8 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
     const long mask = sw->mask;
     const int diss = sw->dissipative;
     const pala_work *wk = sw->w->work;
-    const int spheres = sw->spheres && (!wk->hist || wk->hfast);   /* else Tnc apart from T */
-    if (wk->hist) {   /* contact history: the caps' losses */
+    const int spheres = sw->spheres && (!wk->hkern || wk->hfast);   /* else Tnc apart from T */
+    if (wk->hkern) {   /* contact history: the caps' losses */
         double e = 0;
         for (int i = 0; i < m; i++) e += B->D[i];
         s->ediss += e;
@@ -448,7 +448,7 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
 static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
     if (sw->w->work->hfast) pala_contact_spheres_spring(sw->w, B, sw->w->dt);
-    else if (sw->w->work->hist) pala_contact_spheres_hist(sw->w, B, sw->w->dt);
+    else if (sw->w->work->hkern) pala_contact_spheres_hist(sw->w, B, sw->w->dt);
     else pala_contact_spheres(sw->w, B);
     stage_deliver(sw, B, B->n, s, ru);
 }
@@ -457,7 +457,7 @@ static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
     if (sw->w->work->hfast) pala_contact_clumps_spring(sw->w, B, sw->w->dt);
-    else if (sw->w->work->hist) pala_contact_clumps_hist(sw->w, B, sw->w->dt);
+    else if (sw->w->work->hkern) pala_contact_clumps_hist(sw->w, B, sw->w->dt);
     else pala_contact_clumps(sw->w, B);
     stage_deliver(sw, B, B->n, s, ru);
 }
@@ -754,12 +754,13 @@ void pala_force_pass_frac_tables(pala_world *w)
 static void history_layout(pala_world *w)
 {
     pala_work *wk = w->work;
-    int spring = 0, mindlin = 0, roll = 0, tor = 0, frac = 0, every = 1;
+    int spring = 0, mindlin = 0, roll = 0, tor = 0, frac = 0, every = 1, dashpot = 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) {
         const pala_pairmat *pm = &w->pm[i];
         spring |= pm->tlaw >= PALA_TLAW_SPRING;
         every &= pm->tlaw >= PALA_TLAW_SPRING && pm->nlaw == PALA_NLAW_HERTZ;
         mindlin |= pm->tlaw == PALA_TLAW_MINDLIN;
+        dashpot |= pm->damp == PALA_DAMP_DASHPOT;
         roll |= pm->kroll > 0;
         tor |= pm->ktor > 0;
         frac |= pm->nlaw == PALA_NLAW_FRACTIONAL;
@@ -783,9 +784,11 @@ static void history_layout(pala_world *w)
     }
     wk->hn = hn;
     wk->hist = hn > 0;
-    wk->tsep = !wk->spheres_only || wk->hist;
-    wk->hfast = every && !roll && !tor && !frac;
-    wk->dissipative |= wk->hist;
+    wk->dashpot = dashpot;
+    wk->hkern = wk->hist || dashpot;
+    wk->tsep = !wk->spheres_only || wk->hkern;
+    wk->hfast = every && !roll && !tor && !frac && !dashpot;
+    wk->dissipative |= wk->hkern;
     pala_nlist_history(w, hn);
 }
 

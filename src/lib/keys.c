@@ -44,6 +44,8 @@ static void set_orientation(void *obj, const pala_value *v)
 #define KEYIN(sect, kind, nm, ty, ...) [PALA_KEY_##kind##_##nm] = {PALA_S_##sect, #nm, PALA_K_##ty, __VA_ARGS__}
 /* the tangential laws' words and codes (enum pala_tlaw) */
 #define TLAWS .choices = "regularised|spring|mindlin", CODES(PALA_TLAW_REGULARISED, PALA_TLAW_SPRING, PALA_TLAW_MINDLIN)
+/* the normal dissipations' words and codes (enum pala_damp) */
+#define DAMPS .choices = "switch|dashpot", CODES(PALA_DAMP_SWITCH, PALA_DAMP_DASHPOT)
 const pala_keydef pala_keys[PALA_NKEYS] = {
     /* ---- top level ---- */
     KEY(TOP, dimension, INT, "3", "-", 2, 3, AT(pala_top_keys, w.dim),
@@ -148,6 +150,10 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "tangential law of the materials that do not choose one: regularised (eq. 53, no memory), spring (a spring "
                "with a Coulomb cap, stiffness tangential_stiffness) or mindlin (Mindlin's no-slip stiffness); "
                "docs/physics.md, \"Contact history\""),
+    KEY(TOP, normal_damping, WORD, "switch", "-", 0, 0, AT(pala_top_keys, w.damp), DAMPS,
+        .doc = "normal dissipation of the materials that do not choose one: switch (eq. 56: the Hertz force times delta while "
+               "the pair separates) or dashpot (a continuous dashpot of restitution sqrt(delta) at any speed, and the caps of "
+               "the springs follow the normal force); docs/physics.md, \"The normal dashpot\""),
     /* ---- [material NAME], eq. (52) ---- */
     KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
         .doc = "mass density rho"),
@@ -188,6 +194,10 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "normal_law = fractional: the damping c (needed unless fractional_order = 0)"),
     KEY(MATERIAL, fractional_stiffness, REAL, "0", "N/m", 0, INF, AT(pala_material, fk),
         .doc = "normal_law = fractional: the stiffness k (needed unless fractional_order = 1)"),
+    KEYIN(MATERIAL, material, normal_damping, WORD, NULL, "-", 0, 0, AT(pala_material, damp), DAMPS,
+        .unset = "the top-level normal_damping",
+        .doc = "this material's normal dissipation (switch or dashpot; restitution sqrt(delta) either way; the dashpot needs "
+               "delta >= 1e-4); two materials of different ones meet with the dashpot"),
     /* ---- [grain NAME] ---- */
     KEY(GRAIN, material, NAME, NULL, "-", 0, 0, AT(pala_grain_keys, material),
         .ref = PALA_S_MATERIAL,
@@ -282,6 +292,9 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "torsion stiffness of the pair (with torsion_friction: both 0 or both > 0)"),
     KEYIN(PAIR, pair, torsion_friction, REAL, NULL, "-", 0, INF, AT(pala_pairset, mutor), MIXED, .pairbit = PALA_PAIR_MUTOR,
         .doc = "torsion friction of the pair: the torsion moment is capped at it x R* x F_n"),
+    KEYIN(PAIR, pair, normal_damping, WORD, NULL, "-", 0, 0, AT(pala_pairset, damp), DAMPS,
+        .unset = "the dashpot if either material has it", .pairbit = PALA_PAIR_DAMP,
+        .doc = "normal dissipation of the pair (switch or dashpot)"),
 #undef MIXED
 };
 const int pala_nkeys = PALA_NKEYS;

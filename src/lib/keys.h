@@ -38,13 +38,13 @@ enum pala_key {
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
     PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
     PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
-    PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law,
+    PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law, PALA_KEY_normal_damping,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity, PALA_KEY_material_tangential_law, PALA_KEY_tangential_stiffness,
     PALA_KEY_rolling_stiffness, PALA_KEY_rolling_friction, PALA_KEY_torsion_stiffness,
     PALA_KEY_torsion_friction, PALA_KEY_normal_law, PALA_KEY_fractional_order,
-    PALA_KEY_fractional_damping, PALA_KEY_fractional_stiffness,
+    PALA_KEY_fractional_damping, PALA_KEY_fractional_stiffness, PALA_KEY_material_normal_damping,
     /* [grain NAME] */
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
@@ -59,6 +59,7 @@ enum pala_key {
     PALA_KEY_pair_friction, PALA_KEY_pair_delta, PALA_KEY_pair_slip_velocity,
     PALA_KEY_pair_tangential_law, PALA_KEY_pair_tangential_stiffness, PALA_KEY_pair_rolling_stiffness,
     PALA_KEY_pair_rolling_friction, PALA_KEY_pair_torsion_stiffness, PALA_KEY_pair_torsion_friction,
+    PALA_KEY_pair_normal_damping,
     PALA_NKEYS
 };
 

@@ -661,6 +661,20 @@ static int check_laws(pala_scene *s, const int *matidx)
                      "to 0 (eq. 55) with fractional_order %g: add '%s' (%s) to [material %s]", z->name,
                      stiff ? "fractional_stiffness" : "fractional_damping", o->name, stiff ? "stiffness" : "damping", p->alpha,
                      stiff ? "fractional_stiffness" : "fractional_damping", stiff ? "N/m" : "N s/m", z->name);
+            } else if (p->damp == PALA_DAMP_DASHPOT && p->nlaw == PALA_NLAW_FRACTIONAL) {
+                /* the fractional law damps by itself (its c): a dashpot on top is not defined */
+                int sect = (set & PALA_PAIR_DAMP) ? q : material_section(s, matidx, a->damp == PALA_DAMP_DASHPOT ? ma : mb);
+                SERR(s, sect >= 0 ? sect : 0, (set & PALA_PAIR_DAMP) ? PALA_KEY_pair_normal_damping : PALA_KEY_material_normal_damping,
+                     "[material %s] meets [material %s] with normal_law = fractional and normal_damping = dashpot: the fractional law "
+                     "damps by its own fractional_damping, and the dashpot is for the Hertz law: set normal_damping = switch for "
+                     "this pair (a [pair %s %s] section) or for the material that has the dashpot", a->name, b->name, a->name, b->name);
+            } else if (p->damp == PALA_DAMP_DASHPOT && p->delta < PALA_DASHPOT_DELTA_MIN) {
+                /* the pair's delta (set by [pair], or the mix of the two) */
+                int sect = (set & PALA_PAIR_DELTA) ? q : material_section(s, matidx, a->delta <= b->delta ? ma : mb);
+                SERR(s, sect, (set & PALA_PAIR_DELTA) ? PALA_KEY_pair_delta : PALA_KEY_delta,
+                     "[material %s] meets [material %s] with normal_damping = dashpot and delta %g: the dashpot needs delta >= %g "
+                     "(restitution %g; smaller ones make contacts last ever longer): give a larger delta, or normal_damping = switch",
+                     a->name, b->name, p->delta, PALA_DASHPOT_DELTA_MIN, sqrt(PALA_DASHPOT_DELTA_MIN));
             } else bad = 0;
         }
     free(used);

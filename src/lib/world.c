@@ -53,7 +53,7 @@ int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 {
     if (!p || p->a < 0 || p->a >= w->nmat || p->b < 0 || p->b >= w->nmat) return -1;
     if (p->set & ~(PALA_PAIR_MU | PALA_PAIR_DELTA | PALA_PAIR_NU | PALA_PAIR_KROLL | PALA_PAIR_MUROLL | PALA_PAIR_KTOR |
-                   PALA_PAIR_MUTOR | PALA_PAIR_KT | PALA_PAIR_TLAW)) return -1;
+                   PALA_PAIR_MUTOR | PALA_PAIR_KT | PALA_PAIR_TLAW | PALA_PAIR_DAMP)) return -1;
     const struct { int bit; double v; } val[] = {
         {PALA_PAIR_MU, p->mu}, {PALA_PAIR_DELTA, p->delta}, {PALA_PAIR_NU, p->nu}, {PALA_PAIR_KROLL, p->kroll},
         {PALA_PAIR_MUROLL, p->muroll}, {PALA_PAIR_KTOR, p->ktor}, {PALA_PAIR_MUTOR, p->mutor}, {PALA_PAIR_KT, p->kt}};
@@ -61,6 +61,7 @@ int pala_world_add_pair(pala_world *w, const pala_pairset *p)
         if ((p->set & val[i].bit) && !(val[i].v >= 0 && isfinite(val[i].v))) return -1;
     if ((p->set & PALA_PAIR_DELTA) && p->delta > 1) return -1;
     if ((p->set & PALA_PAIR_TLAW) && !(p->tlaw >= PALA_TLAW_REGULARISED && p->tlaw <= PALA_TLAW_MINDLIN)) return -1;
+    if ((p->set & PALA_PAIR_DAMP) && !(p->damp == PALA_DAMP_SWITCH || p->damp == PALA_DAMP_DASHPOT)) return -1;
     for (int i = 0; i < w->npairs; i++)
         if ((w->pairs[i].a == p->a && w->pairs[i].b == p->b) || (w->pairs[i].a == p->b && w->pairs[i].b == p->a)) return -1;
     PALA_GROW(w->pairs, w->npairs + 1);
@@ -237,8 +238,11 @@ static int check_world(pala_world *w)
         if (!(m->sigma >= 0 && m->sigma <= 0.5) || !(m->delta >= 0 && m->delta <= 1) || !(m->mu >= 0 && isfinite(m->mu)) ||
             !(m->nu >= 0 && isfinite(m->nu)))
             return bad(w, "material %d: need 0 <= sigma <= 0.5, 0 <= delta <= 1, mu >= 0 and nu >= 0 (got %g, %g, %g, %g)", i, m->sigma,
-                       m->delta, m->mu, m->nu);
+                       m->delta, m->mu, m->nu);        if (m->damp < PALA_DAMP_WORLD || m->damp > PALA_DAMP_DASHPOT)
+            return bad(w, "material %d: damp is %d: give PALA_DAMP_WORLD, PALA_DAMP_SWITCH or PALA_DAMP_DASHPOT", i, m->damp);
     }
+    if (w->damp < PALA_DAMP_WORLD || w->damp > PALA_DAMP_DASHPOT)
+        return bad(w, "damp is %d: give 0 (the switch of eq. 56), PALA_DAMP_SWITCH or PALA_DAMP_DASHPOT", w->damp);
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];
         if (tp->material < 0 || tp->material >= w->nmat)
@@ -309,6 +313,13 @@ int pala_world_prepare(pala_world *w)
         return st;
     }
     pala_material_pairs(w);   /* eq. (55) */
+    for (int i = 0; i < w->nmat * w->nmat; i++)
+        if (w->pm[i].damp == PALA_DAMP_DASHPOT && w->pm[i].delta < PALA_DASHPOT_DELTA_MIN) {
+            pala_work_free(w);
+            return bad(w, "materials %d and %d meet with the normal dashpot and delta %g: the dashpot needs delta >= %g (restitution "
+                       ">= %g); give a larger delta, or the switch of eq. (56)", i / w->nmat, i % w->nmat, w->pm[i].delta,
+                       PALA_DASHPOT_DELTA_MIN, sqrt(PALA_DASHPOT_DELTA_MIN));
+        }
     /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
     int spheres = 1;
     for (int t = 0; t < w->ntmpl; t++) spheres &= w->tmpl[t].ncomp == 1;
