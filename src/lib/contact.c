@@ -282,7 +282,8 @@ void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
  * acts on the line through its centre), so Hi, Hj are not formed (walls: Hi is 0); else
  * the lever arms ri, rj of the batch, and Hi, Hj are formed.  one: the world has one
  * material pair, pm0 (else arrays). */
-static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int ho_k, int one, pala_pairmat pm0, int pairs, int spheres)
+static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int ho_k, int one, pala_pairmat pm0, int pairs, int spheres,
+                                                                 int dash)
 {
     const double h = 0.5 * dt;
     const int mind0 = pm0.tlaw == PALA_TLAW_MINDLIN;
@@ -294,7 +295,13 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
         double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i], ux = B->ux[i], uy = B->uy[i], uz = B->uz[i];
         double un = ux * nx + uy * ny + uz * nz;                                 /* eq. (54) */
         double fh = pala_law_hertz(kE, B->sq[i], B->ov[i]);                     /* eq. (57) */
-        double fn = (un > 0 ? de : 1.0) * fh;                                    /* eq. (56) */
+        double fn = (un > 0 ? de : 1.0) * fh, fc = fh;                           /* eq. (56); the caps: F_H */
+        if (dash) {   /* the dashpot's pairs (docs/physics.md, "The normal dashpot"; hist_one) */
+            double fd = fh - B->cd[i] * sqrt(kE * B->sq[i] / B->im[i]) * un;
+            fd = fd > 0 ? fd : 0;
+            fn = B->dp[i] ? fd : fn;
+            fc = B->dp[i] ? fd : fc;
+        }
         double tx = ux - un * nx, ty = uy - un * ny, tz = uz - un * nz;
         double k = mind ? kf * B->sq[i] : kf;                                    /* 8 G* a, or k_t */
         /* the displacement turned into the contact plane (pala_law_in_plane) */
@@ -304,7 +311,7 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
         double f = l2 > 0 ? sqrt(m2 / (l2 > 0 ? l2 : 1.0)) : 0;
         x0 = m2 == 0 ? x0 : y0 * f; x1 = m2 == 0 ? x1 : y1 * f; x2 = m2 == 0 ? x2 : y2 * f;
         /* the spring over the step (pala_law_spring) */
-        double e0 = x0 * x0 + x1 * x1 + x2 * x2, cap = mu * fh;
+        double e0 = x0 * x0 + x1 * x1 + x2 * x2, cap = mu * fc;
         double Fx = -k * (x0 + h * tx), Fy = -k * (x1 + h * ty), Fz = -k * (x2 + h * tz);
         double f2 = Fx * Fx + Fy * Fy + Fz * Fz;
         int slip = f2 > cap * cap;
@@ -373,16 +380,33 @@ static void spring_materials(const pala_world *w, pala_batch *B, int m, int wall
     }
 }
 
+/* The dashpot's values of each contact of a batch: its constant, whether the pair has
+ * it, 1/m* of the two grains (a wall: of the one). */
+static void dashpot_values(const pala_world *w, pala_batch *B, int m, int walls)
+{
+    const double *invm = w->work->invm;
+    for (int i = 0; i < m; i++) {
+        const pala_pairmat *pm = pala_pm_of(w, B->k[i], walls ? B->jmat[i] : pala_mat_of(w, B->j[i]));
+        B->cd[i] = pm->cdamp;
+        B->dp[i] = pm->damp == PALA_DAMP_DASHPOT;
+        B->im[i] = invm[w->tid[B->k[i]]] + (walls ? 0 : invm[w->tid[B->j[i]]]);
+    }
+}
+
 /* The springs of a batch whose geometry and velocities are known: states in, the laws,
  * states out (pairs, spheres: as stage_spring). */
 static inline __attribute__((always_inline)) void spring_batch(const pala_world *w, pala_batch *B, int m, double dt, int pairs, int spheres)
 {
     const pala_work *wk = w->work;
     spring_read(B, m, wk->ho_t, wk->ho_k);
-    if (pairs && w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], pairs, spheres);
+    if (wk->dashpot) {   /* the dashpot's worlds: values per contact */
+        spring_materials(w, B, m, !pairs);
+        dashpot_values(w, B, m, !pairs);
+        stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], pairs, spheres, 1);
+    } else if (pairs && w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], pairs, spheres, 0);
     else {
         spring_materials(w, B, m, !pairs);
-        stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], pairs, spheres);
+        stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], pairs, spheres, 0);
     }
     spring_write(B, m, wk->ho_t, wk->ho_k);
 }

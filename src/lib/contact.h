@@ -33,6 +33,8 @@ typedef struct pala_batch {
     double hx[BATCH], hy[BATCH], hz[BATCH], hk[BATCH];      /* spheres' springs: state read, written */
     double kf[BATCH];                                       /* ... their stiffness, or Mindlin's factor */
     int mind[BATCH];                                        /* ... Mindlin's law (else a constant k) */
+    double cd[BATCH], im[BATCH];                            /* ... the dashpot's constant, 1/m* */
+    int dp[BATCH];                                          /* ... the pair has the dashpot */
     int jmat[BATCH];                                        /* walls: the other material */
 } pala_batch;
 

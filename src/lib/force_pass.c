@@ -787,7 +787,7 @@ static void history_layout(pala_world *w)
     wk->dashpot = dashpot;
     wk->hkern = wk->hist || dashpot;
     wk->tsep = !wk->spheres_only || wk->hkern;
-    wk->hfast = every && !roll && !tor && !frac && !dashpot;
+    wk->hfast = every && !roll && !tor && !frac;
     wk->dissipative |= wk->hkern;
     pala_nlist_history(w, hn);
 }

@@ -92,12 +92,11 @@ typedef struct pala_work {
      * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
     int hist, hn, ho_t, ho_k, ho_r, ho_o, ho_f;
     int dashpot;           /* some material pair has the normal dashpot (docs/physics.md, "The
-                            * normal dashpot"): only hist_one knows it, so no fast kernel runs */
+                            * normal dashpot") */
     int hkern;             /* the contacts go through the kernels with history (contact.h): hist or
                             * dashpot (a dashpot world without springs keeps no state: hn = 0) */
     int hfast;             /* every pair with a tangential spring and neither rolling nor torsion
-                            * springs nor the fractional law nor the dashpot: pala_contact_*_spring
-                            * (contact.h) */
+                            * springs nor the fractional law: pala_contact_*_spring (contact.h) */
     /* the fractional normal law (docs/physics.md, "The fractional-derivative normal law"):
      * some material pair has it (such a world must take hist_one in contact.c, never a
      * path that assumes the Hertz force); per material pair (the index of w->pm), the
