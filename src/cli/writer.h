@@ -36,8 +36,7 @@ typedef struct pala_output {
     /* the exports (xyz_every, vtk_every): the world in input order (traj.h), made by the
        first export writer that writes */
     struct pala_traj *view;
-    unsigned char *bin;         /* trajectory.bin: a frame's bytes */
-    size_t binlen;
+    struct pala_binq *binq;     /* trajectory.bin: its frames' bytes and the thread writing them */
 } pala_output;
 
 typedef struct pala_writer {
@@ -48,6 +47,10 @@ typedef struct pala_writer {
     void (*open)(FILE *f, pala_output *o);     /* the header; the state is at step 0 */
     void (*frame)(FILE *f, pala_output *o);    /* a row or frame of the current state */
     void (*close)(FILE *f, pala_output *o);    /* NULL, or what follows the last frame */
+    /* NULL, or (a writer whose frames a thread of its own writes) the error of its
+       frames written so far (an errno, 0 if none); with wait, once the last frame is in
+       the file.  The run calls it before it flushes, measures or closes the file. */
+    int (*sync)(pala_output *o, int wait);
 } pala_writer;
 
 /* The table, in the order the writers write at a common step (writers.c). */
