@@ -13,6 +13,7 @@
  *  - threads: a pour of 600 spheres gives the same bits on 1 and 3 threads;
  *  - input: the dashpot with delta below 1e-4 is refused with a message. */
 #include "t.h"
+#include "t_world.h"
 #include "pala/pala.h"
 #include "material.h"
 #include <math.h>
@@ -227,21 +228,7 @@ static double pour(int threads, int tlaw, pala_vec3 *xs)
     pala_world_init(&w);
     pala_material m = dash_mat(0.3, 0.5, tlaw);
     pala_world_add_material(&w, &m);
-    int t = pala_world_add_sphere_template(&w, 0, 0.001);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(0, 0, 0);
-    w.box_hi = pala_v(0.022, 0.022, 0.05);
-    w.wall_mat = 0;
-    w.g = pala_v(0, 0, -9.81);
-    int n = 0;
-    for (int iz = 0; iz < 6; iz++)
-        for (int iy = 0; iy < 10; iy++)
-            for (int ix = 0; ix < 10; ix++, n++)
-                pala_world_add_grain(&w, t, pala_v(0.0011 + ix * 0.00205 + 1e-5 * (iz % 2), 0.0011 + iy * 0.00205, 0.003 + iz * 0.0025),
-                                     pala_v(0, 0, 0), pala_v(0.01 * ((n * 7) % 5 - 2), 0.01 * ((n * 3) % 5 - 2), 0), pala_v(0, 0, 0));
-    w.dt = 1e-5;
-    pala_world_sort(&w);
-    pala_world_prepare(&w);
+    t_pour600(&w, pala_world_add_sphere_template(&w, 0, 0.001));
     pala_world_set_threads(&w, threads);
     int st = pala_world_steps(&w, 1500);
     for (int k = 0; k < w.n; k++) xs[k] = w.x[k];

@@ -12,6 +12,7 @@
  *  - rolling resistance: a sphere rolling on a floor stops after 7 v0^2 / (10 mu_r g);
  *  - the states survive neighbour-list rebuilds and give the same bits on 1 and 3 threads. */
 #include "t.h"
+#include "t_world.h"
 #include "pala/pala.h"
 #include "contact_law.h"
 #include "neighbor.h"
@@ -327,21 +328,7 @@ static void settle(int threads, double kroll, double muroll, pala_vec3 *xs, doub
     pala_material m = spring_mat(0.5, 500, 0.3);
     m.kroll = kroll; m.muroll = muroll;
     pala_world_add_material(&w, &m);
-    int t = pala_world_add_sphere_template(&w, 0, 0.001);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(0, 0, 0);
-    w.box_hi = pala_v(0.022, 0.022, 0.05);
-    w.wall_mat = 0;
-    w.g = pala_v(0, 0, -9.81);
-    int n = 0;
-    for (int iz = 0; iz < 6; iz++)
-        for (int iy = 0; iy < 10; iy++)
-            for (int ix = 0; ix < 10; ix++, n++)
-                pala_world_add_grain(&w, t, pala_v(0.0011 + ix * 0.00205 + 1e-5 * (iz % 2), 0.0011 + iy * 0.00205, 0.003 + iz * 0.0025),
-                                     pala_v(0, 0, 0), pala_v(0.01 * ((n * 7) % 5 - 2), 0.01 * ((n * 3) % 5 - 2), 0), pala_v(0, 0, 0));
-    w.dt = 1e-5;
-    pala_world_sort(&w);
-    pala_world_prepare(&w);
+    t_pour600(&w, pala_world_add_sphere_template(&w, 0, 0.001));
     pala_world_set_threads(&w, threads);
     int st = pala_world_steps(&w, 5000);
     T_CHECK(st == PALA_OK, "600 spheres poured with springs (%d threads): %s", threads, st ? w.why : "stable");

@@ -1,0 +1,27 @@
+/* t_world.h: scenes more than one test builds. */
+#ifndef PALA_T_WORLD_H
+#define PALA_T_WORLD_H
+#include "pala/pala.h"
+
+/* 600 spheres of template t (radius 1 mm) in six layers of 10 x 10 over the floor of the
+ * box [0, 0.022]^2 x [0, 0.05] of material 0, with small sideways velocities, under
+ * gravity, dt 1e-5 s; sorted and prepared.  They pour and settle in a few thousand steps. */
+static inline void t_pour600(pala_world *w, int t)
+{
+    w->container = PALA_CONTAINER_BOX;
+    w->box_lo = pala_v(0, 0, 0);
+    w->box_hi = pala_v(0.022, 0.022, 0.05);
+    w->wall_mat = 0;
+    w->g = pala_v(0, 0, -9.81);
+    int n = 0;
+    for (int iz = 0; iz < 6; iz++)
+        for (int iy = 0; iy < 10; iy++)
+            for (int ix = 0; ix < 10; ix++, n++)
+                pala_world_add_grain(w, t, pala_v(0.0011 + ix * 0.00205 + 1e-5 * (iz % 2), 0.0011 + iy * 0.00205, 0.003 + iz * 0.0025),
+                                     pala_v(0, 0, 0), pala_v(0.01 * ((n * 7) % 5 - 2), 0.01 * ((n * 3) % 5 - 2), 0), pala_v(0, 0, 0));
+    w->dt = 1e-5;
+    pala_world_sort(w);
+    pala_world_prepare(w);
+}
+
+#endif
