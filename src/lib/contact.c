@@ -272,16 +272,16 @@ void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
     for (int i = 0; i < m; i++) hist_one(w, B, i, pala_pm_of(w, B->k[i], pala_mat_of(w, B->j[i])), &w->w[B->j[i]], dt);
 }
 
-/* hist_one's arithmetic for spheres with a tangential spring (eqs. 56-57, the spring of
- * docs/physics.md, "The tangential spring"), operation for operation, so the results are
- * those of the general kernel; in stages: the reads of velocities and states, the laws in
+/* hist_one's arithmetic for contacts with a tangential spring (eqs. 56-57 or the normal
+ * dashpot, the spring of docs/physics.md, "The tangential spring"), operation for
+ * operation, so the results are those of the general kernel; in stages: the reads of velocities and states, the laws in
  * one loop the compiler vectorises (the branches of the cap and of the turn into the
  * plane become selects), the writes of the states.  pairs: pairs of components (else
  * wall touches, lever arm ri from the grain's centre); spheres: the lever arms are -l_i n
  * and l_j n (eq. 50), and the restitution's torque on a sphere is zero (its normal force
  * acts on the line through its centre), so Hi, Hj are not formed (walls: Hi is 0); else
  * the lever arms ri, rj of the batch, and Hi, Hj are formed.  one: the world has one
- * material pair, pm0 (else arrays). */
+ * material pair, pm0 (else arrays).  dash: some pair has the dashpot (arrays cd, im, dp). */
 static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int ho_k, int one, pala_pairmat pm0, int pairs, int spheres,
                                                                  int dash)
 {
@@ -368,8 +368,8 @@ static void spring_write(pala_batch *B, int m, int ho_t, int ho_k)
     }
 }
 
-/* The spring's material values of each contact of a batch (worlds of several materials);
- * mj: the other side's material, or -1 for grain j's. */
+/* The spring's material values of each contact of a batch (worlds of several materials,
+ * or walls: the other side's material is the wall's, jmat). */
 static void spring_materials(const pala_world *w, pala_batch *B, int m, int walls)
 {
     for (int i = 0; i < m; i++) {
