@@ -1,7 +1,25 @@
-/* t_world.h: scenes more than one test builds. */
+/* t_world.h: scenes more than one test builds or loads. */
 #ifndef PALA_T_WORLD_H
 #define PALA_T_WORLD_H
 #include "pala/pala.h"
+#include <stdio.h>
+
+/* Load the control file path with nset overrides; NULL on failure, with pala's messages
+ * in err (empty when there are none). */
+static inline pala_scene *t_load_scene(const char *path, int nset, char **sets, char *err, size_t errlen)
+{
+    FILE *e = tmpfile();
+    pala_scene *s = NULL;
+    pala_scene_load(path, nset, sets, &s, e);
+    err[0] = 0;
+    if (e) {
+        rewind(e);
+        size_t n = fread(err, 1, errlen - 1, e);
+        err[n] = 0;
+        fclose(e);
+    }
+    return s;
+}
 
 /* 600 spheres of template t (radius 1 mm) in six layers of 10 x 10 over the floor of the
  * box [0, 0.022]^2 x [0, 0.05] of material 0, with small sideways velocities, under

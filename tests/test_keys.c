@@ -5,6 +5,7 @@
  * read back from the loaded scene (pala_scene_keys).  A key that scene.c stopped storing,
  * or a binding that no longer matches its field, fails here. */
 #include "t.h"
+#include "t_world.h"
 #include "keys.h"
 #include <math.h>
 #include <stdio.h>
@@ -127,17 +128,7 @@ static pala_scene *load(const char *path, const char *set, char *err, size_t err
     char buf[256];
     char *sets[1] = {buf};
     snprintf(buf, sizeof buf, "%s", set ? set : "");
-    FILE *e = tmpfile();
-    pala_scene *s = NULL;
-    pala_scene_load(path, set ? 1 : 0, sets, &s, e);
-    err[0] = 0;
-    if (e) {
-        rewind(e);
-        size_t n = fread(err, 1, errlen - 1, e);
-        err[n] = 0;
-        fclose(e);
-    }
-    return s;
+    return t_load_scene(path, set ? 1 : 0, sets, err, errlen);
 }
 
 /* "--set" text for key k in the probe section of its kind */

@@ -12,6 +12,7 @@
  *     membrane equals n_solute kT (10 %), n_solute the solute count over the area of its
  *     side, kT the solute's mean translational kinetic energy per grain (E_kin / N in 2D). */
 #include "t.h"
+#include "t_world.h"
 #include "pala/pala.h"
 #include <math.h>
 #include <stdio.h>
@@ -24,15 +25,7 @@ static pala_scene *load(const char *name, const char *text)
     char path[256], err[2048] = "";
     snprintf(path, sizeof path, "%s/%s.txt", t_tmpdir(), name);
     t_write(path, text);
-    FILE *e = tmpfile();
-    pala_scene *s = NULL;
-    pala_scene_load(path, 0, NULL, &s, e);
-    if (e) {
-        rewind(e);
-        size_t n = fread(err, 1, sizeof err - 1, e);
-        err[n] = 0;
-        fclose(e);
-    }
+    pala_scene *s = t_load_scene(path, 0, NULL, err, sizeof err);
     T_CHECK(s != NULL, "%s: the scene loads %s", name, err);
     return s;
 }

@@ -6,6 +6,7 @@
  * a stiffness and no friction or the reverse, a fractional law without k or c) is refused
  * with exit 1 at the line of the key. */
 #include "t.h"
+#include "t_world.h"
 #include "keys.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,17 +30,7 @@ static pala_scene *load(const char *name, const char *text, int nset, char **set
     char path[256];
     snprintf(path, sizeof path, "%s/%s.txt", t_tmpdir(), name);
     t_write(path, text);
-    FILE *e = tmpfile();
-    pala_scene *s = NULL;
-    pala_scene_load(path, nset, sets, &s, e);
-    err[0] = 0;
-    if (e) {
-        rewind(e);
-        size_t n = fread(err, 1, errlen - 1, e);
-        err[n] = 0;
-        fclose(e);
-    }
-    return s;
+    return t_load_scene(path, nset, sets, err, errlen);
 }
 
 /* base with `from` replaced by `to` (from must be in base) */

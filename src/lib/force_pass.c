@@ -290,7 +290,7 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
         a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
         a->F = pala_vadd(a->F, F);
         a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
-        if (!hist || pala_pm_of(w, B->k[i], B->jmat[i])->nlaw != PALA_NLAW_FRACTIONAL)   /* else: in its state */
+        if (!w->work->frac || pala_pm_of(w, B->k[i], B->jmat[i])->nlaw != PALA_NLAW_FRACTIONAL)   /* else: in its state */
             *U += pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
         s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
         s->rimp += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);

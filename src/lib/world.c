@@ -238,7 +238,8 @@ static int check_world(pala_world *w)
         if (!(m->sigma >= 0 && m->sigma <= 0.5) || !(m->delta >= 0 && m->delta <= 1) || !(m->mu >= 0 && isfinite(m->mu)) ||
             !(m->nu >= 0 && isfinite(m->nu)))
             return bad(w, "material %d: need 0 <= sigma <= 0.5, 0 <= delta <= 1, mu >= 0 and nu >= 0 (got %g, %g, %g, %g)", i, m->sigma,
-                       m->delta, m->mu, m->nu);        if (m->damp < PALA_DAMP_WORLD || m->damp > PALA_DAMP_DASHPOT)
+                       m->delta, m->mu, m->nu);
+        if (m->damp < PALA_DAMP_WORLD || m->damp > PALA_DAMP_DASHPOT)
             return bad(w, "material %d: damp is %d: give PALA_DAMP_WORLD, PALA_DAMP_SWITCH or PALA_DAMP_DASHPOT", i, m->damp);
     }
     if (w->damp < PALA_DAMP_WORLD || w->damp > PALA_DAMP_DASHPOT)
