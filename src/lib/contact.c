@@ -177,7 +177,7 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
     const pala_work *wk = w->work;
     double n[3] = {B->nx[i], B->ny[i], B->nz[i]}, u[3] = {B->ux[i], B->uy[i], B->uz[i]};
     double ri[3] = {B->rix[i], B->riy[i], B->riz[i]}, rj[3] = {B->rjx[i], B->rjy[i], B->rjz[i]};
-    double *st = wk->hn ? B->hp[i] : NULL, D = 0;   /* a dashpot world may keep no state */
+    double *st = wk->hn ? B->hp[i] : NULL, D = 0, Em = 0;   /* a dashpot world may keep no state */
     double un = u[0] * n[0] + u[1] * n[1] + u[2] * n[2];                     /* eq. (54) */
     double fe, fn, fc;   /* the normal force's conservative part, the force, the one the caps take */
     if (pm->nlaw == PALA_NLAW_FRACTIONAL) {   /* all of it non-conservative; the caps use it */
@@ -204,10 +204,10 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
         pala_law_in_plane(x, n[0], n[1], n[2]);
         double e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
         D += pala_law_spring(x, ut, k, pm->mu * fc, dt, Ft);
-        if (wk->ho_k >= 0) {   /* a stiffness that changes: the energy it held at the last step */
-            double *kp = st + wk->ho_k;
-            D += 0.5 * (*kp - k) * e0;
-            *kp = k;
+        if (pm->tlaw == PALA_TLAW_MINDLIN) {   /* a stiffness that changes: the energy held after the last step is summed
+                                                * apart (the force pass adds it to D); this step's, 0.5 k |x|^2, the same */
+            D -= 0.5 * k * e0;
+            Em = 0.5 * k * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
         }
         for (int a = 0; a < 3; a++) F[a] += Ft[a];
     } else {   /* eq. (53) */
@@ -243,6 +243,7 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
     B->Hix[i] = Hi[0]; B->Hiy[i] = Hi[1]; B->Hiz[i] = Hi[2];
     B->Hjx[i] = Hj[0]; B->Hjy[i] = Hj[1]; B->Hjz[i] = Hj[2];
     B->D[i] = D;
+    if (wk->mindlin) B->E[i] = Em;
 }
 
 /* The relative velocity of sphere pairs at the contact point (eq. 54), with the lever arms
@@ -282,7 +283,7 @@ void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
  * acts on the line through its centre), so Hi, Hj are not formed (walls: Hi is 0); else
  * the lever arms ri, rj of the batch, and Hi, Hj are formed.  one: the world has one
  * material pair, pm0 (else arrays).  dash: some pair has the dashpot (arrays cd, im, dp). */
-static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int ho_k, int one, pala_pairmat pm0, int pairs, int spheres,
+static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int anymind, int one, pala_pairmat pm0, int pairs, int spheres,
                                                                  int dash)
 {
     const double h = 0.5 * dt;
@@ -321,9 +322,11 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
         x1 = slip ? (x1 + h * ty) * sc : x1 + dt * ty;
         x2 = slip ? (x2 + h * tz) * sc : x2 + dt * tz;
         double e1 = x0 * x0 + x1 * x1 + x2 * x2;
-        double D = -(Fx * tx + Fy * ty + Fz * tz) * dt - 0.5 * k * (e1 - e0);
-        if (ho_k >= 0) D += 0.5 * (B->hk[i] - k) * e0;   /* a stiffness that changes: the energy at the last step */
-        B->hx[i] = x0; B->hy[i] = x1; B->hz[i] = x2; B->hk[i] = k;
+        /* Mindlin's stiffness changes: the energy held after the last step is summed apart
+         * (hist_one), so D leaves out 0.5 k e0 and E holds 0.5 k e1 */
+        double D = -(Fx * tx + Fy * ty + Fz * tz) * dt - 0.5 * k * (e1 - (mind ? 0 : e0));
+        if (anymind) B->E[i] = mind ? 0.5 * k * e1 : 0;
+        B->hx[i] = x0; B->hy[i] = x1; B->hz[i] = x2;
         B->D[i] = D;
         Fx += fn * nx; Fy += fn * ny; Fz += fn * nz;
         B->Fx[i] = Fx; B->Fy[i] = Fy; B->Fz[i] = Fz;
@@ -350,21 +353,19 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
 }
 
 /* The springs' states of a batch: read before stage_spring, written after. */
-static void spring_read(pala_batch *B, int m, int ho_t, int ho_k)
+static void spring_read(pala_batch *B, int m, int ho_t)
 {
     for (int i = 0; i < m; i++) {
         const double *st = B->hp[i];
         B->hx[i] = st[ho_t]; B->hy[i] = st[ho_t + 1]; B->hz[i] = st[ho_t + 2];
-        B->hk[i] = ho_k >= 0 ? st[ho_k] : 0;
     }
 }
 
-static void spring_write(pala_batch *B, int m, int ho_t, int ho_k)
+static void spring_write(pala_batch *B, int m, int ho_t)
 {
     for (int i = 0; i < m; i++) {
         double *st = B->hp[i];
         st[ho_t] = B->hx[i]; st[ho_t + 1] = B->hy[i]; st[ho_t + 2] = B->hz[i];
-        if (ho_k >= 0) st[ho_k] = B->hk[i];
     }
 }
 
@@ -398,17 +399,17 @@ static void dashpot_values(const pala_world *w, pala_batch *B, int m, int walls)
 static inline __attribute__((always_inline)) void spring_batch(const pala_world *w, pala_batch *B, int m, double dt, int pairs, int spheres)
 {
     const pala_work *wk = w->work;
-    spring_read(B, m, wk->ho_t, wk->ho_k);
+    spring_read(B, m, wk->ho_t);
     if (wk->dashpot) {   /* the dashpot's worlds: values per contact */
         spring_materials(w, B, m, !pairs);
         dashpot_values(w, B, m, !pairs);
-        stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], pairs, spheres, 1);
-    } else if (pairs && w->nmat == 1) stage_spring(B, m, dt, wk->ho_k, 1, w->pm[0], pairs, spheres, 0);
+        stage_spring(B, m, dt, wk->mindlin, 0, w->pm[0], pairs, spheres, 1);
+    } else if (pairs && w->nmat == 1) stage_spring(B, m, dt, wk->mindlin, 1, w->pm[0], pairs, spheres, 0);
     else {
         spring_materials(w, B, m, !pairs);
-        stage_spring(B, m, dt, wk->ho_k, 0, w->pm[0], pairs, spheres, 0);
+        stage_spring(B, m, dt, wk->mindlin, 0, w->pm[0], pairs, spheres, 0);
     }
-    spring_write(B, m, wk->ho_t, wk->ho_k);
+    spring_write(B, m, wk->ho_t);
 }
 
 void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt)
@@ -459,10 +460,9 @@ double pala_contact_state_energy(const pala_world *w, const pala_pairmat *pm, co
 {
     const pala_work *wk = w->work;
     double e = 0;
-    if (pm->tlaw >= PALA_TLAW_SPRING) {
+    if (pm->tlaw == PALA_TLAW_SPRING) {   /* Mindlin's: summed apart (nl->hmind) */
         const double *x = st + wk->ho_t;
-        double k = pm->tlaw == PALA_TLAW_MINDLIN ? st[wk->ho_k] : pm->kt;
-        e += 0.5 * k * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        e += 0.5 * pm->kt * (x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
     }
     if (pm->kroll > 0) {
         const double *x = st + wk->ho_r;

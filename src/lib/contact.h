@@ -30,7 +30,8 @@ typedef struct pala_batch {
      * energy its step dissipates, J */
     double *hp[BATCH];
     double D[BATCH];
-    double hx[BATCH], hy[BATCH], hz[BATCH], hk[BATCH];      /* spheres' springs: state read, written */
+    double E[BATCH];                                        /* Mindlin's springs: the energy held after this step */
+    double hx[BATCH], hy[BATCH], hz[BATCH];                 /* springs: state read, written */
     double kf[BATCH];                                       /* ... their stiffness, or Mindlin's factor */
     int mind[BATCH];                                        /* ... Mindlin's law (else a constant k) */
     double cd[BATCH], im[BATCH];                            /* ... the dashpot's constant, 1/m* */
@@ -39,9 +40,11 @@ typedef struct pala_batch {
 } pala_batch;
 
 /* Where the laws with history keep their state in a contact's hn doubles (work.h: hist,
- * hn, ho_*; -1: not kept): the tangential spring's displacement (3), Mindlin's stiffness
- * at the last step (1), the rolling (3) and torsion (1) angles, the fractional law's memory
- * (PALA_FRAC_NSTATE, fractional.h). */
+ * hn, ho_*; -1: not kept): the tangential spring's displacement (3), the rolling (3) and
+ * torsion (1) angles, the fractional law's memory (PALA_FRAC_NSTATE, fractional.h).
+ * Mindlin's stiffness changes with the overlap: the energy its springs hold is not kept
+ * per contact but as one sum over all of them (E, nl->hmind; docs/physics.md, "Contact
+ * history"). */
 
 
 size_t pala_batch_size(void);   /* bytes of a batch */

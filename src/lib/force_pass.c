@@ -168,7 +168,9 @@ static void wallhist_free(pala_work *wk, int nblk)
 /* ---- the states in a checkpoint (pala_world_history_get/set) ----------------------------
  * Layout, all doubles: hn, the number of pair states P, P records (pebble p, pebble q > p,
  * hn doubles), the number of blocks, then per block its table's capacity, its number of
- * entries E and E records (slot, pebble, wall id, stamp, hn doubles).  Tables are put back
+ * entries E and E records (slot, pebble, wall id, stamp, hn doubles), then the energy of
+ * Mindlin's springs (nl->hmind; checkpoints of builds before it end without it, and come
+ * only from worlds without Mindlin's law: those kept 4 doubles a spring).  Tables are put back
  * slot for slot: their order is that of the sums over them (energy, ended contacts). */
 double *pala_world_history_get(const pala_world *w, long *n)
 {
@@ -180,7 +182,7 @@ double *pala_world_history_get(const pala_world *w, long *n)
     long np = 0, m = nl->hpend ? nl->hpend : nl->hvalid && nl->hs ? nl->start[w->npeb] : 0, nw = 0;
     for (long s = 0; s < m; s++) np += !pala_state_zero(nl->hs + s * hn, hn);
     for (int b = 0; b < wk->nwh; b++) nw += wk->wh[b].n;
-    long len = 3 + np * (2 + hn) + 2L * wk->nwh + nw * (4 + hn);
+    long len = 4 + np * (2 + hn) + 2L * wk->nwh + nw * (4 + hn);
     double *d = pala_xrealloc(NULL, (size_t)len * sizeof *d), *o = d;
     *o++ = hn; *o++ = np;
     for (long s = 0; s < m; s++) {
@@ -201,6 +203,7 @@ double *pala_world_history_get(const pala_world *w, long *n)
             o += hn;
         }
     }
+    *o++ = nl->hmind;
     *n = (long)(o - d);
     return d;
 }
@@ -238,7 +241,8 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
             if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || d[i + 3] != floor(d[i + 3]))
                 return history_bad(w, "a wall contact out of range");
     }
-    if (i != n) return history_bad(w, "trailing values");
+    if (i != n - 1 && !(i == n && !wk->mindlin)) return history_bad(w, i < n ? "trailing values" : "truncated");   /* hmind: none before it was kept */
+    w->nl->hmind = i < n ? d[i] : 0;
     /* the pairs, compacted, for the next rebuild (neighbor.c) */
     pala_nlist_history_room(w, np);
     for (long r = 0, o = 2; r < np; r++, o += 2 + hn) {
@@ -285,6 +289,7 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
     for (int i = 0; i < m; i++) {
         pala_facc *a = &A[B->k[i] & mask];
         if (hist) s->ediss += B->D[i];
+        if (w->work->mindlin && dt > 0) s->emind += B->E[i];
         pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
         a->Fnc = pala_vadd(a->Fnc, pala_v(B->Gx[i], B->Gy[i], B->Gz[i]));
         a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
@@ -424,6 +429,11 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
         double e = 0;
         for (int i = 0; i < m; i++) e += B->D[i];
         s->ediss += e;
+    }
+    if (wk->mindlin) {   /* the energy Mindlin's springs hold after this step */
+        double e = 0;
+        for (int i = 0; i < m; i++) e += B->E[i];
+        s->emind += e;
     }
     if (sw->records) {
         if (spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1);
@@ -685,20 +695,26 @@ static void runaway_message(pala_world *w)
 
 int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
 {
-    double u = 0, pd = 0, worst = 0, ed = 0;
+    double u = 0, pd = 0, worst = 0, ed = 0, em = 0;
     long ngg = 0, nwall = 0;
     int bad = 0;
     for (int b = 0; b < w->work->nblk; b++) {
         const pala_blocksum *o = &w->work->bs[b];
-        u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall; ed += o->ediss;
+        u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall; ed += o->ediss; em += o->emind;
         if (o->worst > worst) worst = o->worst;
         for (int i = 0; i < 6; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
         for (int i = 0; i < 2; i++) w->mem_impulse[i] = pala_vadd(w->mem_impulse[i], o->imp[PALA_FACE_MEMBRANE + i]);
         w->wall_radial += o->rimp;
         bad |= o->bad != 0;
     }
-    if (U) *U += u;
-    if (pdiss) { *pdiss = pd; w->diss += ed; }
+    if (U) *U += u + (pdiss ? 0 : w->nl->hmind);   /* the energy pass: Mindlin's springs' too */
+    if (pdiss) {
+        /* Mindlin's springs: the step's D leaves out the energy they held after the last
+         * step; it is added here, and this step's kept (docs/physics.md, "Contact history") */
+        *pdiss = pd;
+        w->diss += ed + w->nl->hmind;
+        w->nl->hmind = em;
+    }
     w->ncontact = ngg + nwall;
     w->worst_overlap = worst;
     if (bad) runaway_message(w);
@@ -767,7 +783,6 @@ static void history_layout(pala_world *w)
     }
     int hn = 0;
     wk->ho_t = spring ? (hn += 3) - 3 : -1;
-    wk->ho_k = mindlin ? (hn += 1) - 1 : -1;
     wk->ho_r = roll ? (hn += 3) - 3 : -1;
     wk->ho_o = tor ? (hn += 1) - 1 : -1;
     wk->ho_f = frac ? (hn += PALA_FRAC_NSTATE) - PALA_FRAC_NSTATE : -1;   /* the derivative's memory, the last zeta and zeta' */
@@ -784,6 +799,7 @@ static void history_layout(pala_world *w)
     }
     wk->hn = hn;
     wk->hist = hn > 0;
+    wk->mindlin = mindlin;
     wk->dashpot = dashpot;
     wk->hkern = wk->hist || dashpot;
     wk->tsep = !wk->spheres_only || wk->hkern;

@@ -40,6 +40,9 @@ typedef struct pala_nlist {
     long hpend;            /* states put back from a checkpoint (pala_world_history_set): the
                             * first hpend of hs, row and nbr, placed by the next rebuild */
     int hvalid;            /* the list's slots are those of the current pebbles */
+    double hmind;          /* the energy all Mindlin springs (pairs and walls) held after the
+                            * last step, J: their stiffness changes, so it is summed here rather
+                            * than kept per contact (contact.h) */
 } pala_nlist;
 
 /* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: 0.2 x the largest

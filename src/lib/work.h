@@ -23,6 +23,7 @@ typedef struct pala_blocksum {
     pala_vec3 imp[8];      /* wall impulse increments: faces 0-5, membrane sides 6-7 */
     double rimp;           /* their outward radial part, sum of dt F.n (the cavity's) */
     double ediss;          /* energy dissipated by the caps of the laws with history, J */
+    double emind;          /* energy Mindlin's springs hold after this step, J */
     int bad, finite;
     double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
     int bad_i, bad_j;
@@ -90,7 +91,9 @@ typedef struct pala_work {
     int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
     /* contact history (docs/physics.md, "Contact history"): some material pair has a law
      * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
-    int hist, hn, ho_t, ho_k, ho_r, ho_o, ho_f;
+    int hist, hn, ho_t, ho_r, ho_o, ho_f;
+    int mindlin;           /* some material pair has Mindlin's tangential spring: the kernels
+                            * give the energy each such spring holds (contact.h: E) */
     int dashpot;           /* some material pair has the normal dashpot (docs/physics.md, "The
                             * normal dashpot") */
     int hkern;             /* the contacts go through the kernels with history (contact.h): hist or
