@@ -283,7 +283,7 @@ void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt)
  * acts on the line through its centre), so Hi, Hj are not formed (walls: Hi is 0); else
  * the lever arms ri, rj of the batch, and Hi, Hj are formed.  one: the world has one
  * material pair, pm0 (else arrays).  dash: some pair has the dashpot (arrays cd, im, dp). */
-static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int anymind, int one, pala_pairmat pm0, int pairs, int spheres,
+static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, int m, double dt, int one, pala_pairmat pm0, int pairs, int spheres,
                                                                  int dash)
 {
     const double h = 0.5 * dt;
@@ -325,7 +325,7 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
         /* Mindlin's stiffness changes: the energy held after the last step is summed apart
          * (hist_one), so D leaves out 0.5 k e0 and E holds 0.5 k e1 */
         double D = -(Fx * tx + Fy * ty + Fz * tz) * dt - 0.5 * k * (e1 - (mind ? 0 : e0));
-        if (anymind) B->E[i] = mind ? 0.5 * k * e1 : 0;
+        B->E[i] = mind ? 0.5 * k * e1 : 0;   /* always stored: a store under a branch keeps the loop scalar */
         B->hx[i] = x0; B->hy[i] = x1; B->hz[i] = x2;
         B->D[i] = D;
         Fx += fn * nx; Fy += fn * ny; Fz += fn * nz;
@@ -403,11 +403,11 @@ static inline __attribute__((always_inline)) void spring_batch(const pala_world 
     if (wk->dashpot) {   /* the dashpot's worlds: values per contact */
         spring_materials(w, B, m, !pairs);
         dashpot_values(w, B, m, !pairs);
-        stage_spring(B, m, dt, wk->mindlin, 0, w->pm[0], pairs, spheres, 1);
-    } else if (pairs && w->nmat == 1) stage_spring(B, m, dt, wk->mindlin, 1, w->pm[0], pairs, spheres, 0);
+        stage_spring(B, m, dt, 0, w->pm[0], pairs, spheres, 1);
+    } else if (pairs && w->nmat == 1) stage_spring(B, m, dt, 1, w->pm[0], pairs, spheres, 0);
     else {
         spring_materials(w, B, m, !pairs);
-        stage_spring(B, m, dt, wk->mindlin, 0, w->pm[0], pairs, spheres, 0);
+        stage_spring(B, m, dt, 0, w->pm[0], pairs, spheres, 0);
     }
     spring_write(B, m, wk->ho_t);
 }
