@@ -21,7 +21,6 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
 {
     pala_world *w = ctx;
     const int *st = w->nl->start, *nb = w->nl->nbr;
-    const double *prad = w->nl->prad;
     for (int b = b0; b < b1; b++) {
         pala_blocksum s;
         memset(&s, 0, sizeof s);
@@ -34,7 +33,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                 for (int s0 = st[p]; s0 < st[p + 1]; s0++) {
                     int q = nb[s0];
                     pala_vec3 cj = w->pc && !w->work->spheres_only ? w->pc[q] : w->x[q];
-                    double ai = prad[p], aj = prad[q], sr = ai + aj, d2 = pala_vnorm2(pala_vsub(ci, cj));
+                    double ai = pala_nlist_rad(w->nl, w->tid, p), aj = pala_nlist_rad(w->nl, w->tid, q), sr = ai + aj, d2 = pala_vnorm2(pala_vsub(ci, cj));
                     if (d2 >= sr * sr) continue;
                     int j = pala_peb_grain(w, q);
                     const pala_pairmat *pm = pala_pm_of(w, k, pala_mat_of(w, j));

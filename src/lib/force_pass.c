@@ -55,8 +55,8 @@ static void wallhist_rehash(pala_wallhist *h, int hn, long step)
 {
     long live = 0;
     for (long i = 0; i < h->cap; i++) live += h->key[i] && h->stamp[i] >= step - 1;
-    long cap = 64;
-    while (cap < 4 * (live + 1)) cap *= 2;
+    long cap = 16;   /* at most half full after, 3/4 before the next rehash (wallhist_full) */
+    while (cap < 2 * (live + 1)) cap *= 2;
     pala_wallhist g = {cap, 0, NULL, NULL, NULL};
     g.key = pala_xrealloc(NULL, (size_t)cap * sizeof *g.key);
     g.stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *g.stamp);
@@ -72,6 +72,13 @@ static void wallhist_rehash(pala_wallhist *h, int hn, long step)
     }
     free(h->key); free(h->stamp); free(h->st);
     *h = g;
+}
+
+/* The next new entry of pebble p's table would make it grow (its states move). */
+static int wallhist_full(const pala_world *w, int p)
+{
+    const pala_wallhist *h = &w->work->wh[pala_peb_grain(w, p) / PALA_BLOCK];
+    return !h->cap || 4 * (h->n + 1) > 3 * h->cap;
 }
 
 /* The state of the contact of pebble p with wall id, for the force evaluation of this step
@@ -95,7 +102,7 @@ static double *wallhist_find(const pala_world *w, int p, unsigned id, int write)
         return st;
     }
     if (!write) return NULL;
-    if (2 * (h->n + 1) > h->cap) {
+    if (wallhist_full(w, p)) {
         wallhist_rehash(h, hn, step);
         return wallhist_find(w, p, id, write);
     }
@@ -105,12 +112,6 @@ static double *wallhist_find(const pala_world *w, int p, unsigned id, int write)
     return h->st + j * hn;
 }
 
-/* The next new entry of pebble p's table would make it grow (its states move). */
-static int wallhist_full(const pala_world *w, int p)
-{
-    const pala_wallhist *h = &w->work->wh[pala_peb_grain(w, p) / PALA_BLOCK];
-    return !h->cap || 2 * (h->n + 1) > h->cap;
-}
 
 /* After the walls of block b at this step: the contacts that touched at the last step and
  * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
@@ -235,7 +236,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
     for (int b = 0; b < wk->nblk; b++) {
         if (i + 2 > n || !whole(d[i], 0, 1L << 40) || !whole(d[i + 1], 0, 1L << 40)) return history_bad(w, "a wall table's size");
         long cap = (long)d[i], e = (long)d[i + 1];
-        if ((cap && (cap < 64 || (cap & (cap - 1)))) || 2 * e > cap || e > (n - i - 2) / (4 + hn)) return history_bad(w, "a wall table's size");
+        if ((cap && (cap < 16 || (cap & (cap - 1)))) || 4 * e > 3 * cap || e > (n - i - 2) / (4 + hn)) return history_bad(w, "a wall table's size");
         i += 2;
         for (long r = 0; r < e; r++, i += 4 + hn)
             if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || d[i + 3] != floor(d[i + 3]))
@@ -495,7 +496,8 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     unsigned char *hl = hist ? w->nl->hl : NULL;
     const long hn = hist ? w->nl->hn : 0;
     const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
-    const double *prad = w->nl->prad;
+    const double *prad = w->nl->prad, *trad = w->nl->trad;
+    const int *tid = w->tid;
     const pala_vec3 *P = spheres ? w->x : w->pc;
     pala_batch *restrict B = sw->S->B;
     void (*run)(sweep *, pala_batch *, pala_blocksum *, pala_runaway *) = spheres ? run_spheres : run_clumps;
@@ -504,7 +506,7 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
     for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1; s0++) {
         int p = row[s0], q = nb[s0];
-        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = prad[p], aj = prad[q], sr = ai + aj;
+        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? trad[tid[p]] : prad[p], aj = spheres ? trad[tid[q]] : prad[q], sr = ai + aj;
         double d2 = dx * dx + dy * dy + dz * dz;
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;

@@ -27,7 +27,7 @@
 void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
-    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->hs); free(nl->hl);
+    free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
     for (int t = 0; t < nl->nrows; t++) free(nl->rows[t].buf);
     free(nl->rows);
     free(nl);
@@ -48,6 +48,13 @@ void pala_nlist_prepare(pala_world *w)
     /* the list is on components: its skin scales with them (a clump's bounding radius
      * would list many more pairs that never touch) */
     nl->skin = w->skin > 0 ? w->skin : 0.2 * amax;
+    if (!w->pg) {   /* spheres: pebble k is grain k, of one component */
+        free(nl->prad);
+        nl->prad = NULL;
+        PALA_GROW(nl->trad, w->ntmpl + 1);
+        for (int t = 0; t < w->ntmpl; t++) nl->trad[t] = w->shape_r[w->tmpl[t].comp0];
+        return;
+    }
     PALA_GROW(nl->prad, w->npeb + 1);
     for (int k = 0; k < w->n; k++) {
         const pala_template *tp = &w->tmpl[w->tid[k]];
@@ -63,7 +70,7 @@ static unsigned cell_hash(long ix, long iy, long iz, int mask)
 }
 
 static inline pala_vec3 peb_pos(const pala_world *w, int p) { return w->pc ? w->pc[p] : w->x[p]; }
-static inline double peb_rad(const pala_world *w, int p) { return w->nl->prad[p]; }
+static inline double peb_rad(const pala_world *w, int p) { return pala_nlist_rad(w->nl, w->tid, p); }
 
 static void sort_row(int *a, int n)
 {

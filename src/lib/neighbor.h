@@ -14,7 +14,8 @@ typedef struct pala_nlist {
                             * the slots has no branch at the end of each row) */
     long cap;              /* capacity of nbr and row */
     double amax;           /* largest component radius, m */
-    double *prad;          /* radius of every pebble, m */
+    double *prad;          /* radius of every pebble, m (clumps; NULL in worlds of spheres) */
+    double *trad;          /* worlds of spheres: the radius of each template, m (pala_nlist_rad) */
     double drift;          /* bound on any pebble's displacement since the last build, m */
     /* cells: a dense grid, or a hash of cells (O(N) in any container shape) */
     int *head, *next;      /* bucket starts (nbucket + 1) and the pebbles by bucket */
@@ -44,6 +45,10 @@ typedef struct pala_nlist {
                             * last step, J: their stiffness changes, so it is summed here rather
                             * than kept per contact (contact.h) */
 } pala_nlist;
+
+/* The radius of pebble p: per pebble in worlds of clumps, per template in worlds of spheres
+ * (8 bytes a sphere less; the tid read instead is as near as the radius was). */
+static inline double pala_nlist_rad(const pala_nlist *nl, const int *tid, int p) { return nl->prad ? nl->prad[p] : nl->trad[tid[p]]; }
 
 /* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: 0.2 x the largest
  * component radius); the next update rebuilds. */
