@@ -247,7 +247,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
     /* the pairs, compacted, for the next rebuild (neighbor.c) */
     pala_nlist_history_room(w, np);
     for (long r = 0, o = 2; r < np; r++, o += 2 + hn) {
-        w->nl->row[r] = (int)d[o]; w->nl->nbr[r] = (int)d[o + 1];
+        w->nl->row[2 * r] = (int)d[o]; w->nl->row[2 * r + 1] = (int)d[o + 1];   /* as compact_states leaves them */
         memcpy(w->nl->hs + r * hn, d + o + 2, (size_t)hn * sizeof *d);
     }
     w->nl->hpend = np;

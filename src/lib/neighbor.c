@@ -160,21 +160,30 @@ static cellgrid the_grid(const pala_world *w)
     return g;
 }
 
-/* Rows of thread t's pebbles into its buffer; start[p + 1] = row length. */
+/* Rows of thread t's pebbles into its buffer, or, for the rows that start the list, into
+ * nbr itself (no second copy of them; only this thread touches nbr now); start[p + 1] = row
+ * length. */
 static void rows_job(void *ctx, int t, int b0, int b1)
 {
     const pala_world *w = ctx;
-    struct nl_rows *S = &w->nl->rows[t];
+    pala_nlist *nl = w->nl;
+    struct nl_rows *S = &nl->rows[t];
     cellgrid g = the_grid(w);
     long n = 0;
+    S->direct = b0 == 0;
+    int **buf = S->direct ? &nl->nbr : &S->buf;
+    long *cap = S->direct ? &nl->cap : &S->cap;
     for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) {
-        if (S->cap - n < w->nl->maxrow) { S->cap = 2 * S->cap + w->nl->maxrow + 1024; PALA_GROW(S->buf, S->cap); }
-        int m = row(w, &g, p, S->buf + n);
-        w->nl->start[p + 1] = m;
+        if (*cap - n < nl->maxrow || !*buf) { *cap = 2 * *cap + nl->maxrow + 1024; PALA_GROW(*buf, *cap); }
+        int m = row(w, &g, p, *buf + n);
+        nl->start[p + 1] = m;
         n += m;
     }
     S->n = n;
 }
+
+/* Thread t's new rows: in nbr, or in its buffer. */
+static const int *rows_of(const pala_nlist *nl, int t) { return nl->rows[t].direct ? nl->nbr : nl->rows[t].buf; }
 
 /* Thread t's rows into the list. */
 static void copy_job(void *ctx, int t, int b0, int b1)
@@ -183,7 +192,7 @@ static void copy_job(void *ctx, int t, int b0, int b1)
     const struct nl_rows *S = &w->nl->rows[t];
     int p0 = blk_peb0(w, b0), p1 = blk_peb0(w, b1);
     if (p1 <= p0) return;
-    memcpy(w->nl->nbr + w->nl->start[p0], S->buf, (size_t)S->n * sizeof *S->buf);
+    if (!S->direct) memcpy(w->nl->nbr + w->nl->start[p0], S->buf, (size_t)S->n * sizeof *S->buf);
     for (int p = p0; p < p1; p++)
         for (int s = w->nl->start[p]; s < w->nl->start[p + 1]; s++) w->nl->row[s] = p;
 }
@@ -211,17 +220,17 @@ void pala_nlist_history_room(pala_world *w, long nc)
         PALA_GROW(nl->hs, nl->hcap * nl->hn);
         PALA_GROW(nl->hl, nl->hcap);
     }
-    if (nc > nl->cap || !nl->nbr) {
-        nl->cap = nc + 16;
-        PALA_GROW(nl->nbr, nl->cap);
-        PALA_GROW(nl->row, nl->cap);
+    if (2 * nc > nl->rcap || !nl->row) {   /* the pairs, two ints each */
+        nl->rcap = 2 * nc + 16;
+        PALA_GROW(nl->row, nl->rcap);
     }
     nl->builds = 0;   /* the next step rebuilds, and places them */
 }
 
-/* Before a rebuild: the non-zero states, with their pairs, moved to the front of hs, row
- * and nbr in slot order (in place: the write index never passes the read index).  Returns
- * their number. */
+/* Before a rebuild: the non-zero states moved to the front of hs in slot order (in place:
+ * the write index never passes the read index), their pairs (p, q) to row[2c], row[2c + 1]
+ * (p from start, q from nbr: row itself is not read, and nbr is free for the new rows).
+ * Returns their number. */
 static long compact_states(pala_nlist *nl, int npeb)
 {
     if (nl->hpend) {   /* put back from a checkpoint: compacted already */
@@ -232,21 +241,24 @@ static long compact_states(pala_nlist *nl, int npeb)
     if (!nl->hvalid || !nl->hs) return 0;
     const int hn = nl->hn;
     long c = 0, m = nl->start[npeb];
-    for (long s = 0; s < m; s++) {
-        const double *x = nl->hs + s * hn;
-        if (pala_state_zero(x, hn)) continue;
-        if (c != s) {
-            memmove(nl->hs + c * hn, x, (size_t)hn * sizeof *x);
-            nl->row[c] = nl->row[s];
-            nl->nbr[c] = nl->nbr[s];
-        }
-        c++;
+    if (2 * m > nl->rcap) {   /* room for every pair (only what is written is resident) */
+        nl->rcap = 2 * m + 16;
+        PALA_GROW(nl->row, nl->rcap);
     }
+    for (int p = 0; p < npeb; p++)
+        for (long s = nl->start[p]; s < nl->start[p + 1]; s++) {
+            const double *x = nl->hs + s * hn;
+            if (pala_state_zero(x, hn)) continue;
+            if (c != s) memmove(nl->hs + c * hn, x, (size_t)hn * sizeof *x);
+            nl->row[2 * c] = p;
+            nl->row[2 * c + 1] = nl->nbr[s];
+            c++;
+        }
     return c;
 }
 
-/* After the new rows are in the threads' buffers and start[] holds the new offsets: each
- * compacted state c (pair row[c], nbr[c]) moves to its pair's new slot s >= c, found by
+/* After the new rows are built (rows_of) and start[] holds the new offsets: each
+ * compacted state c (pair row[2c], row[2c + 1]) moves to its pair's new slot s >= c, found by
  * a binary search of the sorted new row; from the last to the first, so no state is
  * overwritten before it moves; the slots between get zeros.  Every pair that touched at
  * the last evaluation is in the new list (it is within the skin), so none is lost; a
@@ -265,10 +277,10 @@ static void expand_states(pala_world *w, long nc)
     int t = pala_team_size(w->team) - 1;
     long hi = m, kept = 0;   /* slots [hi, m) are final */
     for (long c = nc - 1; c >= 0; c--) {
-        int p = nl->row[c], q = nl->nbr[c];
+        int p = nl->row[2 * c], q = nl->row[2 * c + 1];
         if (p < 0 || p >= n) continue;
         while (t > 0 && blk_peb0(w, w->team->split[t]) > p) t--;
-        const int *r = nl->rows[t].buf + (nl->start[p] - nl->start[blk_peb0(w, w->team->split[t])]);
+        const int *r = rows_of(nl, t) + (nl->start[p] - nl->start[blk_peb0(w, w->team->split[t])]);
         long lo = 0, len = nl->start[p + 1] - nl->start[p];
         while (len > 0) {   /* the first entry >= q */
             long h = len / 2;
@@ -356,10 +368,13 @@ static void nlist_build(pala_world *w)
     pala_team_run(w->team, rows_job, w);
     for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
     long m = nl->start[n];
-    if (m > nl->cap || !nl->nbr) {
+    if (m > nl->cap || !nl->nbr) {   /* the first thread's rows are in it already */
         nl->cap = m + m / 8 + 16;
         PALA_GROW(nl->nbr, nl->cap);
-        PALA_GROW(nl->row, nl->cap);
+    }
+    if (m > nl->rcap || !nl->row) {   /* it may still hold the compacted pairs */
+        nl->rcap = m + m / 8 + 16;
+        PALA_GROW(nl->row, nl->rcap);
     }
     if (nl->hn) expand_states(w, nc);
     pala_team_run(w->team, copy_job, w);

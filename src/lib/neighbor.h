@@ -12,7 +12,9 @@ typedef struct pala_nlist {
     int *nbr;              /* neighbour pebble indices q > p */
     int *row;              /* row[s]: the pebble p whose row holds slot s (a flat loop over
                             * the slots has no branch at the end of each row) */
-    long cap;              /* capacity of nbr and row */
+    long cap;              /* capacity of nbr */
+    long rcap;             /* capacity of row (during a rebuild it holds the pairs of the
+                            * compacted states, two ints each) */
     double amax;           /* largest component radius, m */
     double *prad;          /* radius of every pebble, m (clumps; NULL in worlds of spheres) */
     double *trad;          /* worlds of spheres: the radius of each template, m (pala_nlist_rad) */
@@ -27,7 +29,9 @@ typedef struct pala_nlist {
     int nalloc;            /* pebble count the per-pebble arrays are sized for */
     long builds;           /* number of rebuilds so far; 0 forces a rebuild */
     int bad;               /* the last build found positions out of any sane range (w->why) */
-    struct nl_rows { int *buf; long cap, n; } *rows;   /* per thread: rows being built */
+    /* per thread: rows being built; the thread whose rows start the list writes them in
+     * nbr itself (direct), the others in buf */
+    struct nl_rows { int *buf; long cap, n; int direct; } *rows;
     int nrows;
     /* contact history (docs/physics.md, "Contact history"): hn doubles of state per slot,
      * hs[s * hn ..], in the order of the slots; all zero: no contact (or a new one).  A
