@@ -21,15 +21,21 @@ static inline pala_scene *t_load_scene(const char *path, int nset, char **sets, 
     return s;
 }
 
+/* A box [lo, hi] whose walls are of material 0. */
+static inline void t_box(pala_world *w, pala_vec3 lo, pala_vec3 hi)
+{
+    w->container = PALA_CONTAINER_BOX;
+    w->box_lo = lo;
+    w->box_hi = hi;
+    w->wall_mat = 0;
+}
+
 /* 600 spheres of template t (radius 1 mm) in six layers of 10 x 10 over the floor of the
  * box [0, 0.022]^2 x [0, 0.05] of material 0, with small sideways velocities, under
  * gravity, dt 1e-5 s; sorted and prepared.  They pour and settle in a few thousand steps. */
 static inline void t_pour600(pala_world *w, int t)
 {
-    w->container = PALA_CONTAINER_BOX;
-    w->box_lo = pala_v(0, 0, 0);
-    w->box_hi = pala_v(0.022, 0.022, 0.05);
-    w->wall_mat = 0;
+    t_box(w, pala_v(0, 0, 0), pala_v(0.022, 0.022, 0.05));
     w->g = pala_v(0, 0, -9.81);
     int n = 0;
     for (int iz = 0; iz < 6; iz++)

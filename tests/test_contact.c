@@ -2,6 +2,7 @@
  * restitution sqrt(delta), Hertz contact time, sliding-to-rolling at 5/7, conservation of
  * momentum and angular momentum in frictional collisions of polyspherical grains. */
 #include "t.h"
+#include "t_world.h"
 #include "pala/pala.h"
 #include <math.h>
 #include <string.h>
@@ -80,10 +81,7 @@ void test_contact(void)
         pala_material m = mat(0.36, 0);
         pala_world_add_material(&w, &m);
         int t = pala_world_add_sphere_template(&w, 0, 0.005);
-        w.container = PALA_CONTAINER_BOX;
-        w.box_lo = pala_v(-1, -1, 0);
-        w.box_hi = pala_v(1, 1, 1);
-        w.wall_mat = 0;
+        t_box(&w, pala_v(-1, -1, 0), pala_v(1, 1, 1));
         pala_world_add_grain(&w, t, pala_v(0, 0, 0.0051), pala_v(0, 0, 0), pala_v(0, 0, -1.0), pala_v(0, 0, 0));
         w.dt = 2e-8;
         pala_world_prepare(&w);
@@ -103,10 +101,7 @@ void test_contact(void)
         pala_world_add_material(&w, &m);
         double R = 0.005;
         int t = pala_world_add_sphere_template(&w, 0, R);
-        w.container = PALA_CONTAINER_BOX;
-        w.box_lo = pala_v(-10, -1, 0);
-        w.box_hi = pala_v(10, 1, 1);
-        w.wall_mat = 0;
+        t_box(&w, pala_v(-10, -1, 0), pala_v(10, 1, 1));
         w.g = pala_v(0, 0, -9.81);
         pala_world_add_grain(&w, t, pala_v(0, 0, R), pala_v(0, 0, 0), pala_v(1.0, 0, 0), pala_v(0, 0, 0));
         w.dt = 1e-6;

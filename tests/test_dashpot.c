@@ -45,10 +45,7 @@ static double head_on(double v, double delta, int wall, double *dfrac, double *b
     double a = 0.001;
     int t = pala_world_add_sphere_template(&w, 0, a);
     if (wall) {
-        w.container = PALA_CONTAINER_BOX;
-        w.box_lo = pala_v(-0.01, -0.01, 0);
-        w.box_hi = pala_v(0.01, 0.01, 0.01);
-        w.wall_mat = 0;
+        t_box(&w, pala_v(-0.01, -0.01, 0), pala_v(0.01, 0.01, 0.01));
         pala_world_add_grain(&w, t, pala_v(0, 0, a + 1e-6), pala_v(0, 0, 0), pala_v(0, 0, -v), pala_v(0, 0, 0));
     } else {
         w.container = PALA_CONTAINER_NONE;
@@ -110,10 +107,7 @@ static void oblique(void)
     pala_material m = dash_mat(delta, mu, PALA_TLAW_MINDLIN);
     pala_world_add_material(&w, &m);
     int t = pala_world_add_sphere_template(&w, 0, a);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(-0.05, -0.05, 0);
-    w.box_hi = pala_v(0.05, 0.05, 0.05);
-    w.wall_mat = 0;
+    t_box(&w, pala_v(-0.05, -0.05, 0), pala_v(0.05, 0.05, 0.05));
     pala_world_add_grain(&w, t, pala_v(0, 0, a + 1e-7), pala_v(0, 0, 0), pala_v(vt, 0, -vn), pala_v(0, 0, 0));
     w.dt = 1e-7;
     pala_world_prepare(&w);
@@ -155,10 +149,7 @@ static void incline(double theta, double *x0, double *x1)
     pala_material m = dash_mat(0.3, 0.5, PALA_TLAW_SPRING);
     pala_world_add_material(&w, &m);
     int t = plate(&w);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(-0.05, -0.05, 0);
-    w.box_hi = pala_v(0.05, 0.05, 0.05);
-    w.wall_mat = 0;
+    t_box(&w, pala_v(-0.05, -0.05, 0), pala_v(0.05, 0.05, 0.05));
     w.dt = 2e-6;
     pala_world_add_grain(&w, t, pala_v(0, 0, 0.001), w.tmpl[t].frame, pala_v(0, 0, 0), pala_v(0, 0, 0));
     pala_world_prepare(&w);
@@ -183,10 +174,7 @@ static double pile_balance(double dt, double *diss)
     pala_material m = dash_mat(0.25, 0.5, PALA_TLAW_MINDLIN);
     pala_world_add_material(&w, &m);
     int t = plate(&w);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(-0.004, -0.004, 0);
-    w.box_hi = pala_v(0.004, 0.004, 0.03);
-    w.wall_mat = 0;
+    t_box(&w, pala_v(-0.004, -0.004, 0), pala_v(0.004, 0.004, 0.03));
     w.g = pala_v(0, 0, -9.81);
     w.dt = dt;
     for (int i = 0; i < 6; i++)

@@ -13,6 +13,7 @@
  *    springs whose caps use the fractional force;
  *  - 1 and 3 threads give the same bits. */
 #include "t.h"
+#include "t_world.h"
 #include "pala/pala.h"
 #include <math.h>
 #include <stdio.h>
@@ -52,10 +53,7 @@ static bounce floor_bounce(double alpha, double tmax_over_T)
     pala_material m = frac_mat(alpha, c, K);
     pala_world_add_material(&w, &m);
     int t = pala_world_add_sphere_template(&w, 0, A);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(-0.05, -0.05, 0);
-    w.box_hi = pala_v(0.05, 0.05, 0.05);
-    w.wall_mat = 0;
+    t_box(&w, pala_v(-0.05, -0.05, 0), pala_v(0.05, 0.05, 0.05));
     w.dt = 1e-3 * T;
     double z0 = A + 0.5 * V0 * w.dt;   /* half a step from the floor */
     pala_world_add_grain(&w, t, pala_v(0, 0, z0), pala_v(0, 0, 0), pala_v(0, 0, -V0), pala_v(0, 0, 0));
@@ -140,10 +138,7 @@ static void fresh_contacts(void)
     pala_material m = frac_mat(0.3, c, K);
     pala_world_add_material(&w, &m);
     int t = pala_world_add_sphere_template(&w, 0, A);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(-0.05, -0.05, 0);
-    w.box_hi = pala_v(0.05, 0.05, 2 * A + 0.2 * V0 * T);
-    w.wall_mat = 0;
+    t_box(&w, pala_v(-0.05, -0.05, 0), pala_v(0.05, 0.05, 2 * A + 0.2 * V0 * T));
     w.dt = 1e-3 * T;
     pala_world_add_grain(&w, t, pala_v(0, 0, A + 0.5 * V0 * w.dt), pala_v(0, 0, 0), pala_v(0, 0, -V0), pala_v(0, 0, 0));
     pala_world_prepare(&w);
@@ -195,10 +190,7 @@ static double heap(int threads, double dt, pala_vec3 *xs, double *diss, double *
     pala_world_add_material(&w, &f);
     pala_world_add_material(&w, &h);
     int tf = pala_world_add_sphere_template(&w, 0, A), th = pala_world_add_sphere_template(&w, 1, A);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(0, 0, 0);
-    w.box_hi = pala_v(0.009, 0.009, 0.03);
-    w.wall_mat = 0;
+    t_box(&w, pala_v(0, 0, 0), pala_v(0.009, 0.009, 0.03));
     w.g = pala_v(0, 0, -9.81);
     int n = 0;
     for (int iz = 0; iz < 4; iz++)

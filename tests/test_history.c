@@ -43,10 +43,7 @@ static double rest_overlap(const pala_world *w, double a, double F)
 /* A box with its floor at z = 0, material 0 for grains and walls. */
 static void floor_box(pala_world *w)
 {
-    w->container = PALA_CONTAINER_BOX;
-    w->box_lo = pala_v(-0.05, -0.05, 0);
-    w->box_hi = pala_v(0.05, 0.05, 0.05);
-    w->wall_mat = 0;
+    t_box(w, pala_v(-0.05, -0.05, 0), pala_v(0.05, 0.05, 0.05));
 }
 
 /* ---- tangential oscillation ------------------------------------------------------------ */
@@ -183,10 +180,7 @@ static double cluster_energy(double dt, double *diss, double *e0out)
                 pala_world_add_grain(&w, t, x, pala_v(0, 0, 0), v, o);
                 n++;
             }
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(-0.99 * a, -0.99 * a, -0.99 * a);
-    w.box_hi = pala_v((nx - 1) * s + 0.99 * a, (ny - 1) * s + 0.99 * a, (nz - 1) * s + 0.99 * a);
-    w.wall_mat = 0;
+    t_box(&w, pala_v(-0.99 * a, -0.99 * a, -0.99 * a), pala_v((nx - 1) * s + 0.99 * a, (ny - 1) * s + 0.99 * a, (nz - 1) * s + 0.99 * a));
     w.dt = dt;
     pala_world_prepare(&w);
     pala_energy e0 = pala_world_energy(&w);
