@@ -1,9 +1,11 @@
 # pala: one hand-written Makefile.  `make` builds ./pala, `make run` runs the default
 # example, `make test` builds and runs every test (`make test T=name`: the tests whose
 # name contains `name`).  Without make:
-#   cc -O2 -Iinclude -Isrc/lib src/lib/*.c src/cli/*.c -o pala -lm -lpthread
-# also works.  src/lib/ is the library (libpala.a: the physics, the scene reader), src/cli/
-# the command line (docs/design.md).
+#   mkdir -p build/gen && sh src/cli/view/embed.sh > build/gen/view_page.h &&
+#   cc -O2 -Iinclude -Isrc/lib -Ibuild/gen src/lib/*.c src/cli/*.c -o pala -lm -lpthread
+# also works (the first line embeds the viewer's page, src/cli/view/, as a C header).
+# src/lib/ is the library (libpala.a: the physics, the scene reader), src/cli/ the command
+# line (docs/design.md).
 CC      ?= cc
 # -march=native when the compiler takes it (vector instructions of this machine: ~1.3x on
 # the benchmark beds); results are the same bits either way (no contraction, see below).
@@ -26,6 +28,9 @@ LIBSRC  := $(wildcard src/lib/*.c)
 LIBOBJ  := $(LIBSRC:src/lib/%.c=build/lib/%.o)
 CLISRC  := $(wildcard src/cli/*.c)
 CLIOBJ  := $(CLISRC:src/cli/%.c=build/cli/%.o)
+# the page of `pala view`: plain CSS, HTML and JavaScript, embedded into build/cli/view.o
+# through build/gen/view_page.h (src/cli/view/embed.sh)
+VIEWSRC := $(wildcard src/cli/view/*.css src/cli/view/*.html src/cli/view/*.js)
 TESTSRC := $(wildcard tests/*.c)
 TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
 
@@ -41,11 +46,17 @@ build/flags: FORCE | build/.dirs
 build/lib/%.o: src/lib/%.c build/flags | build/.dirs
 	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc/lib -c $< -o $@
 build/cli/%.o: src/cli/%.c build/flags | build/.dirs
-	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -c $< -o $@
+	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -Ibuild/gen -c $< -o $@
 build/tests/%.o: tests/%.c build/flags | build/.dirs
 	@echo "CC $<"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -c $< -o $@
 build/.dirs:
 	@mkdir -p build/tests build/lib build/cli && touch $@
+
+# view.c includes the generated header: it is made before view.o is first compiled (later
+# the dependency file lists it too); a changed .js, .css or .html file remakes it
+build/cli/view.o: build/gen/view_page.h
+build/gen/view_page.h: src/cli/view/embed.sh $(VIEWSRC)
+	@echo "GEN $@"; mkdir -p build/gen && sh src/cli/view/embed.sh > $@.tmp && mv $@.tmp $@
 
 build/libpala.a: $(LIBOBJ)
 	@rm -f $@ && ar rcs $@ $^

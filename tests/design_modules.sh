@@ -3,8 +3,8 @@
 # each.  The module table is the first table of ROOT/docs/design.md whose first column is
 # headed `file`; the files a row names are the `backquoted` names in its first cell.
 #
-#   - every file under src/ (.c and .h, the library and the command line) and under
-#     include/pala/ is named in the table;
+#   - every file under src/ (the library and the command line: .c and .h, and the page of
+#     `pala view`: src/cli/view/) and under include/pala/ is named in the table;
 #   - every name in the table exists (a file, or a folder such as `tests/`);
 #   - a row names one module: a .c and its .h may share a row (`src/lib/keys.c`,
 #     `src/lib/keys.h`), two modules may not; no file is named on two rows.
@@ -21,7 +21,7 @@ fi
 show_doc=${doc#./}
 
 {
-    [ -d "$root/src" ] && find "$root/src" -type f \( -name '*.c' -o -name '*.h' \)
+    [ -d "$root/src" ] && find "$root/src" -type f
     [ -d "$root/include/pala" ] && find "$root/include/pala" -type f
 } | sed "s|^$root/||" | sort | awk -v root="$root" -v doc="$show_doc" -v docfile="$doc" '
     # the files of the tree (standard input), then the document

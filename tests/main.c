@@ -25,6 +25,8 @@ void test_writers(void);
 void test_export(void);
 void test_trajbin(void);
 void test_view(void);
+void test_view_script(void);
+void test_view_embed(void);
 void test_pictures(void);
 void test_run(void);
 void test_symbols_prefix(void);
@@ -71,6 +73,8 @@ static const struct {
     {"export", test_export},
     {"trajbin", test_trajbin},
     {"view", test_view},
+    {"view_script", test_view_script},
+    {"view_embed", test_view_embed},
     {"pictures", test_pictures},
     {"run", test_run},
     {"symbols_prefix", test_symbols_prefix},

@@ -50,7 +50,7 @@ void test_design_modules_script(void)
     /* every kind of problem at once */
     static const char *const bad[] = {
         "src/lib/a.c", "", "src/lib/a.h", "", "src/lib/b.c", "", "src/lib/c.h", "",
-        "src/cli/main.c", "", "include/pala/pala.h", "",
+        "src/cli/main.c", "", "src/cli/page.css", "", "include/pala/pala.h", "",
         "docs/design.md",
         "| file | holds |\n"
         "|---|---|\n"
@@ -68,6 +68,7 @@ void test_design_modules_script(void)
         "docs/design.md:7 names src/cli/main.c, already named on line 6",
         "docs/design.md:8 names no file",
         "design: src/lib/c.h is not in the module table",
+        "design: src/cli/page.css is not in the module table",
         NULL};
     t_script("tests/design_modules.sh", DIR "/bad", 1, bad_has);
 

@@ -4,12 +4,18 @@
  * the picture holds both red and cyan pixels (drawn on the CPU, the default, and with
  * WebGL); a 2D run shows its plane.  Screenshots are
  * decoded by a small PNG reader in Python (zlib only).  Without Chromium (or python3) the
- * browser checks are counted as skipped and say what to install. */
+ * browser checks are counted as skipped and say what to install.
+ * test_view_script: the page's JavaScript (the .js files of src/cli/view/) passes `node --check`
+ * (skipped without node).  test_view_embed: src/cli/view/embed.sh keeps every byte of a
+ * file (all 256 values, quotes, backslashes, trailing blanks, no last newline) and of an
+ * empty one. */
 #include "t.h"
 #include <stdlib.h>
 #include <string.h>
 
 void test_view(void);
+void test_view_script(void);
+void test_view_embed(void);
 
 #define DIR "build/tmp/view"
 
@@ -172,4 +178,53 @@ void test_pictures(void)
     T_CHECK(rc == 0 && strstr(out, "energy.svg:6") && strstr(out, "walls.svg:1") && strstr(out, "energy.svg:E_total") &&
             strstr(out, "energy.svg:energy (J)") && strstr(out, "energy-error.svg:10<tspan"),
             "plot: six energy curves, the cavity's pressure p_r (walls.tsv has pressures), labels with units, decades on the log axis (exit %d) %s", rc, out);
+}
+
+void test_view_script(void)
+{
+    char out[4096];
+    if (t_sh(NULL, 0, "command -v node") != 0) {
+        t_skip("the viewer's JavaScript was not checked: no node (apt-get install nodejs)");
+        return;
+    }
+    int rc = t_sh(out, sizeof out, "n=0; for f in src/cli/view/*.js; do node --check \"$f\" || exit 1; n=$((n + 1)); done; echo \"$n checked\"");
+    T_CHECK(rc == 0 && !strstr(out, " 0 checked"), "node --check src/cli/view/*.js: the player's syntax is valid (exit %d) %s", rc, out);
+    /* and the check sees an error: a function without its closing brace */
+    t_sh(NULL, 0, "mkdir -p " DIR "/script");
+    t_write(DIR "/script/bad.js", "\"use strict\";\nfunction f(a) {\n  return a + 1;\n");
+    rc = t_sh(out, sizeof out, "node --check " DIR "/script/bad.js");
+    T_CHECK(rc != 0 && strstr(out, "SyntaxError"), "node --check refuses a script with a syntax error (exit %d) %s", rc, out);
+}
+
+void test_view_embed(void)
+{
+    char out[4096];
+    t_sh(NULL, 0, "rm -rf " DIR "/embed && mkdir -p " DIR "/embed/view && cp src/cli/view/embed.sh " DIR "/embed/view/");
+    /* every byte value, 64 zero bytes (repeated lines that od shortens to "*" without -v),
+     * then the characters a C string would have to escape, a "??" (a trigraph in a C
+     * string), a line with trailing blanks, and no newline at the end */
+    FILE *f = fopen(DIR "/embed/view/all-bytes.js", "wb");
+    T_CHECK(f != NULL, "the test file %s is written", DIR "/embed/view/all-bytes.js");
+    if (!f) return;
+    for (int i = 0; i < 256 + 64; i++) fputc(i < 256 ? i : 0, f);
+    fputs("\n\"quoted\" 'single' back\\slash \\n ?\?= trailing   \n\t\xc2\xb0 \xe2\x86\x92 end", f);
+    fclose(f);
+    t_write(DIR "/embed/view/empty.css", "");
+    t_write(DIR "/embed/back.c",
+            "#include <stdio.h>\n"
+            "#include \"view_page.h\"\n"
+            "int main(void)\n"
+            "{\n"
+            "    FILE *a = fopen(\"" DIR "/embed/all-bytes.out\", \"wb\"), *e = fopen(\"" DIR "/embed/empty.out\", \"wb\");\n"
+            "    if (!a || !e) return 1;\n"
+            "    fwrite(pala_view_all_bytes_js, 1, sizeof pala_view_all_bytes_js - 1, a);\n"
+            "    fwrite(pala_view_empty_css, 1, sizeof pala_view_empty_css - 1, e);\n"
+            "    return fclose(a) != 0 || fclose(e) != 0;\n"
+            "}\n");
+    int rc = t_sh(out, sizeof out,
+                  "sh " DIR "/embed/view/embed.sh > " DIR "/embed/view_page.h && "
+                  "${CC:-cc} -std=c11 -Wall -Wextra -Wpedantic -Werror -I" DIR "/embed " DIR "/embed/back.c -o " DIR "/embed/back && "
+                  "./" DIR "/embed/back && cmp " DIR "/embed/all-bytes.out " DIR "/embed/view/all-bytes.js && cmp " DIR "/embed/empty.out " DIR "/embed/view/empty.css && echo same");
+    T_CHECK(rc == 0 && strstr(out, "same"),
+            "embed.sh: a C program built with its header (-std=c11 -Wpedantic -Werror) writes back every byte of a file and an empty file (exit %d) %s", rc, out);
 }

@@ -2,9 +2,24 @@
  * HTML file that replays a run offline, PaLa's replay (paper, section 8): the grain
  * templates once, the frames of trajectory.txt or trajectory.bin (position, rotation vector and speed of
  * every grain, as float32 in base64), time, step, E_total and dE_rel of each frame from
- * energy.tsv, the container; the player is the page of view_page.h.  Frames beyond
- * --max-mb megabytes of frame data (default 64) are decimated (every K-th kept, said on
- * the command line and in the page).  docs/visualisation.md. */
+ * energy.tsv, the container; around them the page of src/cli/view/ (the style
+ * page.css, the controls controls.html, the player player.js), embedded by the build as
+ * view_page.h (src/cli/view/embed.sh).  Frames beyond --max-mb megabytes of frame data
+ * (default 64) are decimated (every K-th kept, said on the command line and in the page).
+ * docs/visualisation.md.
+ *
+ * The player: plain JavaScript, no external script, font or file.  It places each
+ * component at c = x + r * b (paper, eq. 6) and draws it as a shaded sphere with its
+ * surface's depth, or draws the paper's wire frames (section 8: a line from the centre of
+ * mass to each component, three orthogonal radii per component).  It draws on the CPU by
+ * default (a depth buffer in script: discs from a table by radius, lines with depth; put
+ * on a 2D canvas as one image), which needs no graphics card and stays at 30 frames per
+ * second with 10,000 grains where WebGL runs in software; or with WebGL (a point sprite
+ * per sphere).  Anaglyph stereo draws the picture of each eye, shifted along the camera's
+ * right vector, into the red and into the green and blue channels.  The address may
+ * preset it: #frame=K|last&stereo=anaglyph&style=wire&colour=speed&yaw=DEG&pitch=DEG&
+ * eye=0..100&renderer=webgl&play=1&bench=N (N frames drawn in a row, the mean time per
+ * frame put in the body's data-pala attribute and the console). */
 #include "commands.h"
 #include "traj.h"
 #include "tsv.h"
@@ -23,6 +38,12 @@ static void usage(FILE *f)
         "  --every K    every K-th frame of trajectory.txt (default 1)\n"
         "  --max-mb M   at most M megabytes of frame data (default 64): more frames are decimated\n"
         "docs: docs/visualisation.md\n");
+}
+
+/* a file of src/cli/view/ as embed.sh put it: its bytes, then a 0 that is not written */
+static void page(FILE *f, const unsigned char *bytes, size_t size)
+{
+    fwrite(bytes, 1, size - 1, f);
 }
 
 /* ---- base64, streamed --------------------------------------------------------------- */
@@ -134,8 +155,10 @@ int pala_cmd_view(int argc, char **argv)
     for (const char *c = name; *c; c++) {
         if (*c == '<') fputs("&lt;", f); else if (*c == '&') fputs("&amp;", f); else fputc(*c, f);
     }
-    fprintf(f, "</title>\n");
-    for (int i = 0; pala_view_page_a[i]; i++) fprintf(f, "%s\n", pala_view_page_a[i]);
+    fprintf(f, "</title>\n<style>\n");
+    page(f, pala_view_page_css, sizeof pala_view_page_css);
+    fprintf(f, "</style>\n</head>\n<body>\n");
+    page(f, pala_view_controls_html, sizeof pala_view_controls_html);
     /* the data */
     fprintf(f, "<script>\nvar PALA_DATA = {\"name\": ");
     json_str(f, name);
@@ -224,7 +247,9 @@ int pala_cmd_view(int argc, char **argv)
     fprintf(f, "], \"hi\": [");
     json_num(f, hi.x); fputc(',', f); json_num(f, hi.y); fputc(',', f); json_num(f, t.dim == 2 ? 0 : hi.z);
     fprintf(f, "]};\n</script>\n");
-    for (int i = 0; pala_view_page_b[i]; i++) fprintf(f, "%s\n", pala_view_page_b[i]);
+    fprintf(f, "<script>\n");
+    page(f, pala_view_player_js, sizeof pala_view_player_js);
+    fprintf(f, "</script>\n</body>\n</html>\n");
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
     free(steps); free(times); free(buf);
