@@ -50,7 +50,8 @@ void test_scene(void)
         "membrane_bar_radius = 0.001\nmembrane_spacing = 0.03\nmembrane_material = m\n", 9, "whole number of spacings");
     bad("membrane-closed", "wall_material = m\n", "wall_material = m\nmembrane_axis = x\nmembrane_position = 0.05\n"
         "membrane_bar_radius = 0.006\nmembrane_spacing = 0.01\nmembrane_material = m\n", 9, "must exceed twice membrane_bar_radius");
-    bad("membrane-2d-z", "dt = 1e-5\n", "dt = 1e-5\ndimension = 2\nmembrane_axis = z\n", 3, "in 2D the membrane");
+    bad("membrane-2d-z", "dt = 1e-5\n", "dt = 1e-5\ndimension = 2\nmembrane_axis = z\nmembrane_position = 0.05\nmembrane_bar_radius = 0.001\n"
+        "membrane_spacing = 0.01\nmembrane_material = m\n", 3, "in 2D the membrane");
 
     /* a good run, then the same folder again: refused without --force, files kept */
     snprintf(path, sizeof path, "%s/good.txt", t_tmpdir());

@@ -23,10 +23,7 @@ static int build(pala_world *w)
     for (int i = 0; i < 64; i++)
         pala_world_add_grain(w, t, pala_v(2.5e-3 * (i % 4 + 1), 2.5e-3 * (i / 4 % 4 + 1), 2.5e-3 * (i / 16 + 1)), pala_v(0, 0, 0),
                              pala_v(0, 0, 0), pala_v(0, 0, 0));
-    w->container = PALA_CONTAINER_BOX;
-    w->box_lo = pala_v(0, 0, 0);
-    w->box_hi = pala_v(0.0125, 0.0125, 0.05);
-    w->wall_mat = mat;
+    if (pala_world_set_box(w, pala_v(0, 0, 0), pala_v(0.0125, 0.0125, 0.05), mat)) return -1;   /* the container, of glass */
     w->g = pala_v(0, 0, -9.81);
     w->dt = 1e-6;
     return 0;
@@ -54,11 +51,16 @@ int main(void)
     printf("misuse:\n");
     pala_world m;
     build(&m);
-    m.wall_mat = -1;   /* walls without a material */
+    m.walls[0].mat = -1;   /* a wall without a material */
     st = pala_world_prepare(&m);
-    printf("  walls without wall_mat: %d: %s\n", st, m.why);
+    printf("  a wall without a material: %d: %s\n", st, m.why);
     ok &= st == PALA_ERR_INPUT;
-    m.wall_mat = 0;
+    m.walls[0].mat = 0;
+    pala_world_wall_set(&m, 0, "box", "0 0.0125 0 0.0125 0.05 0");   /* its parameters by their control-file key */
+    st = pala_world_prepare(&m);
+    printf("  an empty box: %d: %s\n", st, m.why);
+    ok &= st == PALA_ERR_INPUT;
+    pala_world_wall_set(&m, 0, "box", "0 0.0125 0 0.0125 0 0.05");
     m.dt = 0;          /* no time step */
     st = pala_world_prepare(&m);
     printf("  dt = 0: %d: %s\n", st, m.why);

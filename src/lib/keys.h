@@ -27,8 +27,7 @@ enum pala_ktype {
  * PALA_KEY_pair_friction). */
 enum pala_key {
     /* top level */
-    PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_box, PALA_KEY_cavity_radius,
-    PALA_KEY_cavity_centre, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
+    PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
     PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_max_overlap,
@@ -36,8 +35,6 @@ enum pala_key {
     PALA_KEY_lammps_mc_samples, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
     PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
-    PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
-    PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
     PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law, PALA_KEY_normal_damping,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
@@ -66,12 +63,11 @@ enum pala_key {
 /* ---- what the keys fill: one struct per kind of section ------------------------------ */
 /* The top level: the world (its physics keys) and the run's settings. */
 typedef struct pala_top_keys {
-    pala_world w;                /* dimension, container, box, cavity_radius, cavity_centre,
-                                    gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin,
-                                    the centre interactions and the E and B fields,
-                                    membrane_axis, membrane_position, membrane_bar_radius,
-                                    membrane_spacing */
-    const char *wall_material;   /* name of the walls' [material] section */
+    pala_world w;                /* dimension, gravity, hertz, rotation_step, dt, max_overlap,
+                                    neighbor_skin, the centre interactions and the E and B fields */
+    int container;               /* the container's kind: 1 + its index (pala_wall_kind_at);
+                                    0: none */
+    const char *wall_material;   /* name of the container's [material] section */
     long steps;                  /* number of steps; given end_time, scene.c sets it to
                                     round(end_time / dt) */
     double end_time;             /* simulated time, s */
@@ -84,7 +80,6 @@ typedef struct pala_top_keys {
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
-    const char *membrane_material;   /* name of the [material] section of the membrane's bars */
     double max_memory;           /* bytes a scene may ask for; 0: the machine's memory */
     long checkpoint_every;       /* steps between checkpoints of a run; 0: at the stop only */
 } pala_top_keys;
@@ -169,9 +164,31 @@ typedef struct pala_keydef {
     const char *doc;      /* one line for `pala help` and missing-key messages */
 } pala_keydef;
 
+/* Rows are written with these (keys.c; the wall kinds' keys in their files):
+ * PALA_AT(T, f): bound to field f of struct T, stored as f's type says (a field of another
+ * type than those of enum pala_store does not compile); PALA_SET(fn): stored by fn (keys
+ * that set several fields or convert); PALA_CODES(a, b, ...): the code stored for each word
+ * of choices, in the order of choices; PALA_WALL_KEY(name, TYPE, default, unit, lo, hi,
+ * binding, extras...): a top-level key of a wall kind, bound to the kind's parameters. */
+#define PALA_AT(T, f) {_Generic(((T *)0)->f, int: PALA_ST_INT, long: PALA_ST_LONG, double: PALA_ST_REAL,  \
+                                double *: PALA_ST_REALS, pala_vec3: PALA_ST_VEC3, const char *: PALA_ST_TEXT), \
+                       offsetof(T, f), sizeof ((T *)0)->f, NULL}
+#define PALA_SET(fn) {PALA_ST_SET, 0, 0, fn}
+#define PALA_CODES(...) .codes = (const int[]){__VA_ARGS__, -1}
+#define PALA_WALL_KEY(nm, ty, ...) {PALA_S_TOP, #nm, PALA_K_##ty, __VA_ARGS__}
+
 extern const pala_keydef pala_keys[PALA_NKEYS];   /* indexed by enum pala_key */
 extern const int pala_nkeys;                       /* PALA_NKEYS */
 extern const char *const pala_sect_names[PALA_S_N];
+
+/* The wall kinds' keys are theirs (container.h: pala_wall_kind.keys, bound to the kind's
+ * parameters); keys.c joins them to the table.  Every key, in the order of `pala help
+ * keys` and control.txt: the rows of pala_keys, each followed by the keys of the kinds that
+ * follow it (pala_wall_kind.after).  for (k = pala_key_first(); k; k = pala_key_next(k)). */
+const pala_keydef *pala_key_first(void);
+const pala_keydef *pala_key_next(const pala_keydef *k);
+/* The index of the wall kind whose key k is (pala_wall_kind_at), or -1 for a row of pala_keys. */
+int pala_key_wall(const pala_keydef *k);
 
 /* Store the checked value text of key k in obj, the struct of the key's section. */
 void pala_key_store(const pala_keydef *k, void *obj, const char *text);
@@ -185,6 +202,8 @@ int pala_key_reals(const char *txt, double *out, int max, int *n);
  * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,
  * pala_group_keys), or NULL if it has no such section.  For the tests. */
 void *pala_scene_keys(pala_scene *s, int kind, const char *name);
+/* scene.c: the parameters the keys of wall kind i (pala_wall_kind_at) were stored in. */
+void *pala_scene_wall_keys(pala_scene *s, int i);
 /* scene.c: read FILE and the overrides and check every value, without building a world
  * (the fuzz target of the parser, tests/fuzz/).  Messages to err; PALA_OK or PALA_ERR_INPUT. */
 int pala_scene_parse(const char *path, int nset, char **sets, FILE *err);

@@ -12,7 +12,6 @@
 #include "field.h"
 #include "grain_forces.h"
 #include "material.h"
-#include "membrane.h"
 #include "neighbor.h"
 #include "threads.h"
 #include <math.h>
@@ -26,7 +25,7 @@ void pala_world_init(pala_world *w)
     memset(w, 0, sizeof *w);
     w->dim = 3;
     w->max_overlap = 0.5;
-    w->wall_mat = -1;
+    w->wall_mat = w->mem_mat = -1;
 }
 
 void pala_world_free(pala_world *w)
@@ -34,6 +33,8 @@ void pala_world_free(pala_world *w)
     free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
     free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
+    for (int i = 0; i < w->nwalls; i++) free(w->walls[i].par);
+    free(w->walls);
     pala_nlist_free(w->nl);
     pala_work_free(w);
     pala_team_free(w->team);
@@ -216,7 +217,6 @@ static int check_world(pala_world *w)
     if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0 (a contact should last ~20 steps)", w->dt);
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
     if (w->dim == 2 && w->g.z != 0) return bad(w, "in 2D the field must lie in the plane: set g.z to 0");
-    if (w->dim == 2 && w->container == PALA_CONTAINER_CAVITY && w->cav_c.z != 0) return bad(w, "in 2D the cavity centre needs z = 0");
     if (!finite3(w->E) || !finite3(w->B) || !finite3(w->E_turn) || !finite3(w->B_turn))
         return bad(w, "the E or B field or their turning rates are not finite: set finite values (0 0 0 for none)");
     if (!(w->grav_G >= 0 && isfinite(w->grav_G)) || !(w->eps_r >= 0 && isfinite(w->eps_r)) || !(w->cutoff >= 0 && isfinite(w->cutoff)))
@@ -273,19 +273,9 @@ static int check_world(pala_world *w)
         if (!finite3(w->x[k]) || !finite3(w->r[k]) || !finite3(w->v[k]) || !finite3(w->w[k]))
             return bad(w, "grain %d: position, rotation vector, velocity and angular velocity must be finite", k);
     }
-    if (!pala_container_known(w->container)) return bad(w, "container %d is not a container kind (enum pala_container)", w->container);
-    if (w->container != PALA_CONTAINER_NONE) {
-        if (w->wall_mat < 0 || w->wall_mat >= w->nmat)
-            return bad(w, "the container has walls but wall_mat is %d: set it to the index of a material (0..%d)", w->wall_mat, w->nmat - 1);
-        char buf[200];
-        const char *e = pala_container_of(w)->check(w, buf, sizeof buf);
-        if (e) return bad(w, "%s", e);
-    }
-    if (w->membrane) {
-        char buf[240];
-        const char *e = pala_membrane_check(w, buf, sizeof buf);
-        if (e) return bad(w, "%s", e);
-    }
+    char buf[320];
+    const char *key, *e = pala_walls_prepare(w, buf, sizeof buf, &key);
+    if (e) return bad(w, "%s", e);
     for (int i = 0; i < w->ninter; i++)
         if (!w->inter[i].forces) return bad(w, "interaction %d has no forces function", i);
     return PALA_OK;
@@ -360,18 +350,9 @@ int pala_world_max_threads(const pala_world *w)
 }
 
 
-/* walls.tsv: the container's columns, then the membrane's */
-static int wall_columns(const pala_world *w, const char **names, double *values, double *area, int max)
-{
-    int n = pala_container_of(w)->columns(w, names, values, area, max);
-    if (w->membrane && w->container == PALA_CONTAINER_BOX)
-        n += pala_membrane_columns(w, names + n, values + n, area ? area + n : NULL, max - n);
-    return n;
-}
-
 int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
 {
-    return wall_columns(w, names, values, NULL, max);
+    return pala_walls_columns(w, names, values, NULL, max);
 }
 
 int pala_world_wall_areas(const pala_world *w, double *area, int max)
@@ -379,5 +360,5 @@ int pala_world_wall_areas(const pala_world *w, double *area, int max)
     enum { MAXC = 64 };
     const char *names[MAXC];
     double values[MAXC];
-    return wall_columns(w, names, values, area, max < MAXC ? max : MAXC);
+    return pala_walls_columns(w, names, values, area, max < MAXC ? max : MAXC);
 }
