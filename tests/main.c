@@ -43,6 +43,7 @@ void test_golden_example(void);
 void test_docs(void);
 void test_pressure(void);
 void test_membrane(void);
+void test_walls(void);
 void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
@@ -88,6 +89,7 @@ static const struct {
     {"dashpot", test_dashpot},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
+    {"walls", test_walls},
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
     {"robust", test_robust},

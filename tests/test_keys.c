@@ -184,7 +184,7 @@ static int holds(const pala_keydef *k, const void *obj, const double *x, int n)
 /* The keys of a setter row hold the probe (each setter is checked here by hand). */
 static int setter_holds(const pala_keydef *k, const void *obj, const double *x)
 {
-    if (pala_key_wall(k) >= 0 && pala_wall_kind_at(pala_key_wall(k)) == &pala_wall_box && !strcmp(k->name, "box")) {
+    if (pala_key_wall(k) >= 0 && !strcmp(k->name, "box")) {
         const pala_vec3 *b = obj;   /* box.c's parameters: the lowest corner, the highest */
         return b[0].x == x[0] && b[1].x == x[1] && b[0].y == x[2] && b[1].y == x[3] && b[0].z == x[4] && b[1].z == x[5];
     }

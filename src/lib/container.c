@@ -10,6 +10,7 @@
 
 /* The kinds: the containers first, in the order of the words of the key `container` (their
  * names, then none; keys.c) and their codes (1 + the index). */
+extern const pala_wall_kind pala_wall_box, pala_wall_cavity, pala_wall_membrane;   /* box.c, cavity.c, membrane.c */
 static const pala_wall_kind *const kinds[] = {&pala_wall_box, &pala_wall_cavity, &pala_wall_membrane};
 enum { NKIND = sizeof kinds / sizeof kinds[0] };
 const char pala_container_words[] = "box|cavity|none";

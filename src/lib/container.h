@@ -91,8 +91,6 @@ typedef struct pala_wall_kind {
     void *(*state)(pala_world *w, pala_wall *wl, int i, const char **name, size_t *elem, long *count);
 } pala_wall_kind;
 
-extern const pala_wall_kind pala_wall_box, pala_wall_cavity, pala_wall_membrane;
-
 /* The kinds (container.c), in the order of their keys and words: kind i for i from 0, NULL
  * past the last; the kind of a name, or NULL. */
 const pala_wall_kind *pala_wall_kind_at(int i);

@@ -20,6 +20,7 @@
 #include "keys.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 typedef struct membrane_par {
     int axis;                /* 0: none; 1, 2, 3: the plane perpendicular to x, y, z */
@@ -88,7 +89,7 @@ static const char *membrane_check(const pala_world *w, const pala_wall *wl, char
     if (ax < 0 || ax > 2)
         return pala_wall_refuse(buf, len, key, "membrane_axis", "membrane_axis is %d: give x, y or z (1, 2, 3: its plane perpendicular to that axis)", m->axis);
     const char *axn = (const char *[]){"x", "y", "z"}[ax];
-    if (!c || c->kind != &pala_wall_box)
+    if (!c || strcmp(c->kind->name, "box"))
         return pala_wall_refuse(buf, len, key, "membrane_axis", "'membrane_axis = %s' needs container = box (the membrane spans a box); "
                                 "set container = box or membrane_axis = none", axn);
     if (w->dim == 2 && ax == 2)

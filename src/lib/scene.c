@@ -951,13 +951,15 @@ static int build_walls(pala_scene *s, const int *matidx)
                 const pala_keydef *kd = &k->keys[j];
                 const entry *e = find_entry_k(s, 0, kd);
                 if (kd->type == PALA_K_NAME && e) mat = matidx[find_section(s, kd->ref, e->val)];
-                if (k == &pala_wall_box && !e && top->lammps_data) {   /* the box of the data file */
+                if (!strcmp(kd->name, "box") && !e && top->lammps_data) {   /* the box of the data file */
                     char err[320], txt[160];
                     double b[6];
                     if (pala_lammps_box(top->lammps_data, b, err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); wb = 1; }
                     else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, PALA_KEY_lammps_data, "the box of %s is empty; give 'box'", top->lammps_data); wb = 1; }
-                    snprintf(txt, sizeof txt, "%.17g %.17g %.17g %.17g %.17g %.17g", b[0], b[1], b[2], b[3], b[4], b[5]);
-                    if (!wb) pala_key_store(kd, s->wpar[i], txt);
+                    else {
+                        snprintf(txt, sizeof txt, "%.17g %.17g %.17g %.17g %.17g %.17g", b[0], b[1], b[2], b[3], b[4], b[5]);
+                        pala_key_store(kd, s->wpar[i], txt);
+                    }
                 } else if (!kd->def && !kd->unset) wb |= require_k(s, 0, kd, "") != 0;
             }
             if (k->container) {
