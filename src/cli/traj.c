@@ -136,7 +136,7 @@ static int read_header(pala_traj *t, FILE *err)
             char *e = (char *)a;
             t->g.x = strtod(e, &e); t->g.y = strtod(e, &e); t->g.z = strtod(e, &e);
         } else if (!strcmp(kw, "templates")) { t->ntmpl = atoi(a); break; }
-        else if (pala_world_wall_read(&t->walls, l) < 0) return bad(t, err, "a wall's line that this pala cannot read");   /* "box ...": container.h */
+        else if (pala_world_wall_read(&t->walls, l) < 0) return bad(t, err, "a wall's line that this pala cannot read");   /* a kind's line (container.h) */
     }
     if (t->ntmpl < 1 || t->ntmpl > 100000000) return bad(t, err, "expected 'templates N' with N >= 1");
     t->tname = xcalloc((size_t)t->ntmpl, sizeof *t->tname);

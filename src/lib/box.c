@@ -37,13 +37,7 @@ static const char *box_check(const pala_world *w, const pala_wall *wl, char *buf
     return NULL;
 }
 
-int pala_world_set_box(pala_world *w, pala_vec3 lo, pala_vec3 hi, int mat)
-{
-    int i = pala_world_add_wall(w, "box", mat);
-    if (i < 0) return -1;
-    *(box_par *)w->walls[i].par = (box_par){lo, hi};
-    return 0;
-}
+int pala_world_set_box(pala_world *w, pala_vec3 lo, pala_vec3 hi, int mat) { return pala_walls_set(w, "box", mat, &(box_par){lo, hi}); }
 
 /* ---- geometry ---- */
 static int box_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)

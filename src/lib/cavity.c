@@ -28,13 +28,7 @@ static const char *cavity_check(const pala_world *w, const pala_wall *wl, char *
     return NULL;
 }
 
-int pala_world_set_cavity(pala_world *w, pala_vec3 c, double R, int mat)
-{
-    int i = pala_world_add_wall(w, "cavity", mat);
-    if (i < 0) return -1;
-    *(cavity_par *)w->walls[i].par = (cavity_par){R, c};
-    return 0;
-}
+int pala_world_set_cavity(pala_world *w, pala_vec3 c, double R, int mat) { return pala_walls_set(w, "cavity", mat, &(cavity_par){R, c}); }
 
 /* ---- geometry ---- */
 static int cavity_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)

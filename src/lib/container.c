@@ -154,6 +154,14 @@ int pala_walls_add(pala_world *w, const pala_wall_kind *k, int mat)
     return w->nwalls++;
 }
 
+int pala_walls_set(pala_world *w, const char *kind, int mat, const void *par)
+{
+    int i = pala_world_add_wall(w, kind, mat);
+    if (i < 0) return -1;
+    memcpy(w->walls[i].par, par, w->walls[i].kind->size);
+    return 0;
+}
+
 const char *pala_world_wall_kind(const pala_world *w, int i, int *container)
 {
     if (i < 0 || i >= w->nwalls) return NULL;

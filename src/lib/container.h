@@ -134,6 +134,9 @@ int pala_wall_numbers(const char *text, double *x, int n);
  * pala_world_add_wall gives them their defaults); its index, or -1 (pala_walls_refuse) if a
  * container would not be the first wall or its faces would not fit. */
 int pala_walls_add(pala_world *w, const pala_wall_kind *k, int mat);
+/* pala_world_add_wall with the parameters par (the kind's struct) instead of the defaults:
+ * 0, or -1 (the set functions of pala.h) */
+int pala_walls_set(pala_world *w, const char *kind, int mat, const void *par);
 /* w->why from printf's fmt; returns -1 */
 int pala_walls_refuse(pala_world *w, const char *fmt, ...);
 /* 1 if a sphere of radius R about x is strictly clear of every wall */

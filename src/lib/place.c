@@ -116,7 +116,8 @@ static pala_vec3 random_rotation(pala_rng *rng, int dim)
 }
 
 /* Refuses at once a region that cannot hold the group: no feasible centre at all (the
- * region outside the container, or a grain wider than it), more grains than lattice sites,
+ * region outside the container, or a grain wider than it), a region the walls leave
+ * open, more grains than lattice sites,
  * or bounding spheres of more volume than a random packing fills (0.64 of the box of
  * feasible centres, grown by the bounding radius).  Random placement could otherwise try
  * for a long time, and a lattice walk through a huge empty range. */
@@ -132,6 +133,10 @@ static int room_check(const pala_world *w, const pala_group *g, char *err, size_
             snprintf(err, errlen, "no room for one grain: in %c the centres of grains of bounding radius %.4g m would have to lie between "
                      "%.4g and %.4g m (the region and the container, less that radius); enlarge the region or container, or make the grains smaller",
                      "xyz"[a], R, lo[a], hi[a]);
+            return -1;
+        } else if (!isfinite(hi[a] - lo[a])) {   /* walls open to one side (a plane) and the region container */
+            snprintf(err, errlen, "in %c the walls leave the region open (%g .. %g m): give region = box with a finite region_box",
+                     "xyz"[a], lo[a], hi[a]);
             return -1;
         }
     if (g->placement == PALA_PLACE_LATTICE) {
