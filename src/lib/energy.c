@@ -5,6 +5,7 @@
 #include "pala/pala.h"
 #include "contact.h"
 #include "contact_law.h"
+#include "contact_state.h"
 #include "force_pass.h"
 #include "grain.h"
 #include "field.h"
@@ -38,10 +39,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                     int j = pala_peb_grain(w, q);
                     const pala_pairmat *pm = pala_pm_of(w, k, pala_mat_of(w, j));
                     double ov = sr - sqrt(d2);
-                    if (pm->nlaw != PALA_NLAW_FRACTIONAL) {   /* the fractional law's energy is in its state */
-                        double fh = pala_law_hertz(pm->kE, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
-                        U += pala_law_hertz_energy(fh, ov);
-                    }
+                    U += pala_law_normal_energy(pm, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
                     s.ngg++;
                     pala_note_overlap(w, ov / (ai < aj ? ai : aj), k, j, &s, &ru);
                 }
@@ -49,7 +47,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
             pala_facc A = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};   /* the walls' forces, unused */
             pala_force_pass_walls(w, &w->work->ts[t], &cur, k + 1, &A, 0, 0, &U, &s, &ru);
         }
-        if (w->work->hist) U += pala_force_pass_state_energy(w, b);
+        if (w->work->cm->hn) U += pala_contact_states_energy(w, b);
         s.U = U;
         s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
         w->work->bs[b] = s;

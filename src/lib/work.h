@@ -56,7 +56,8 @@ typedef struct pala_work {
     double *smax;          /* per template: largest |shape vector|, m */
     double *invm;          /* per template: 1 / mass, 1/kg */
     int *btid;             /* per block: the template of all its grains, or -1 */
-    int dissipative;       /* some material pair has delta < 1 or mu > 0, or additional forces */
+    int dissipative;       /* some material pair has delta < 1 or mu > 0, or a law with state
+                            * or the dashpot, or additional forces */
     int chain;             /* the sweep also starts the next step (pala_world_steps) */
     pala_vec3 *mg;         /* per template: mass g, the field's force, N */
     pala_vec3 g;           /* the field mg was made for (a changed w->g is seen by the step) */
@@ -89,28 +90,12 @@ typedef struct pala_work {
     double set_G, set_eps, set_cut;
     int set_lorentz;
     int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
-    /* contact history (docs/physics.md, "Contact history"): some material pair has a law
-     * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
-    int hist, hn, ho_t, ho_r, ho_o, ho_f;
-    int mindlin;           /* some material pair has Mindlin's tangential spring: the kernels
-                            * give the energy each such spring holds (contact.h: E) */
-    int dashpot;           /* some material pair has the normal dashpot (docs/physics.md, "The
-                            * normal dashpot") */
-    int hkern;             /* the contacts go through the kernels with history (contact.h): hist or
-                            * dashpot (a dashpot world without springs keeps no state: hn = 0) */
-    int hfast;             /* every pair with a tangential spring and neither rolling nor torsion
-                            * springs nor the fractional law: pala_contact_*_spring (contact.h) */
-    /* the fractional normal law (docs/physics.md, "The fractional-derivative normal law"):
-     * some material pair has it (such a world must take hist_one in contact.c, never a
-     * path that assumes the Hertz force); per material pair (the index of w->pm), the
-     * derivative's coefficients for the step frac_dt and K = c^alpha k^(1-alpha) */
-    int frac;
-    struct pala_frac *fr;
-    double *frK, frac_dt;
+    /* the contact model (contact.h): the laws of the material pairs, their state layout */
+    struct pala_contacts *cm;
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
-                            * history: springs' torques are conservative) */
+                            * springs on spheres: pala_contacts_tsep) */
     struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts */
-    int nwh;               /* blocks wh was made for */
+    int nwh, whn;          /* blocks and state size wh was made for (contact_state.c) */
 } pala_work;
 
 #endif

@@ -7,6 +7,7 @@
 #include "world.h"
 #include "alloc.h"
 #include "container.h"
+#include "contact.h"
 #include "force_pass.h"
 #include "grain.h"
 #include "field.h"
@@ -47,7 +48,7 @@ int pala_world_add_material(pala_world *w, const pala_material *m)
     return w->nmat++;
 }
 
-int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->hist; }
+int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->cm->hn > 0; }
 
 int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 {
@@ -302,7 +303,7 @@ int pala_world_check_prepared(pala_world *w)
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
     if (w->g.x != wk->g.x || w->g.y != wk->g.y || w->g.z != wk->g.z || pala_field_changed(w))
         pala_grain_forces_prepare(w);   /* g, the fields or the interactions' settings changed */
-    if (wk->frac && wk->frac_dt != w->dt) pala_force_pass_frac_tables(w);   /* the fractional law's coefficients are per dt */
+    if ((wk->cm->laws & PALA_LAWS_FRAC) && wk->cm->frac_dt != w->dt) pala_contacts_frac_tables(w);   /* the fractional law's coefficients are per dt */
     return PALA_OK;
 }
 
