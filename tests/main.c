@@ -37,6 +37,7 @@ void test_fields(void);
 void test_history(void);
 void test_dashpot(void);
 void test_golden_box(void);
+void test_matrix(void);
 void test_golden_example(void);
 void test_docs(void);
 void test_pressure(void);
@@ -85,6 +86,7 @@ static const struct {
     {"pressure", test_pressure},
     {"membrane", test_membrane},
     {"golden_box", test_golden_box},
+    {"matrix", test_matrix},
     {"golden_example", test_golden_example},
     {"robust", test_robust},
     {"output", test_output},

@@ -52,18 +52,20 @@ static void stage_geometry(pala_batch *B, int m)
     }
 }
 
-/* The relative velocity of sphere pairs at the contact point (eq. 54), with the lever arms
- * -l_i n and l_j n (eq. 50): w = v_i - v_j - s x n, s = l_i w_i + l_j w_j. */
+/* The velocities of sphere pairs: v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel
+ * forms the relative velocity at the contact point (eq. 54) with the lever arms -l_i n and
+ * l_j n (eq. 50): w = v_i - v_j - s x n.  (Reads of the grains in a loop of their own; the
+ * arithmetic in the kernel's vectorised loop.) */
 static void stage_sphere_points(const pala_world *w, pala_batch *B, int m)
 {
     const pala_vec3 *V = w->v, *W = w->w;
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
-        double li = B->li[i], lj = B->lj[i], nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
-        double sx = li * W[k].x + lj * W[j].x, sy = li * W[k].y + lj * W[j].y, sz = li * W[k].z + lj * W[j].z;
-        B->ux[i] = V[k].x - V[j].x - (sy * nz - sz * ny);
-        B->uy[i] = V[k].y - V[j].y - (sz * nx - sx * nz);
-        B->uz[i] = V[k].z - V[j].z - (sx * ny - sy * nx);
+        double li = B->li[i], lj = B->lj[i];
+        B->ux[i] = V[k].x - V[j].x; B->uy[i] = V[k].y - V[j].y; B->uz[i] = V[k].z - V[j].z;
+        B->sx[i] = li * W[k].x + lj * W[j].x;
+        B->sy[i] = li * W[k].y + lj * W[j].y;
+        B->sz[i] = li * W[k].z + lj * W[j].z;
     }
 }
 
@@ -167,7 +169,13 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
 {
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS, sph = shape == SH_SPHERES || shape == SH_WALLS_S;
     const int REG = laws & PALA_LAWS_REG, SPR = laws & PALA_LAWS_SPRING, RT = laws & PALA_LAWS_ROLLTOR;
-    const double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i], ux = B->ux[i], uy = B->uy[i], uz = B->uz[i];
+    const double nx = B->nx[i], ny = B->ny[i], nz = B->nz[i];
+    double ux = B->ux[i], uy = B->uy[i], uz = B->uz[i];
+    if (shape == SH_SPHERES) {   /* w = v_i - v_j - s x n (stage_sphere_points) */
+        ux -= B->sy[i] * nz - B->sz[i] * ny;
+        uy -= B->sz[i] * nx - B->sx[i] * nz;
+        uz -= B->sx[i] * ny - B->sy[i] * nx;
+    }
     const double sq = B->sq[i], ov = B->ov[i];
     double *st = (laws & (PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC)) ? B->hp[i] : NULL;
     double un = ux * nx + uy * ny + uz * nz;                                   /* eq. (54) */
@@ -360,7 +368,7 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     if (pairs && w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
     else if (pairs && w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
     else {
-        stage_laws(w, B, m, pairs, laws);
+        if (pairs || laws != PALA_LAWS_REG) stage_laws(w, B, m, pairs, laws);   /* a wall touch has eq. 53's coefficients */
         switch (laws) {
             VEC_CASE(1) VEC_CASE(2) VEC_CASE(3) VEC_CASE(9) VEC_CASE(10) VEC_CASE(11)
             VEC_CASE(17) VEC_CASE(18) VEC_CASE(19) VEC_CASE(25) VEC_CASE(26) VEC_CASE(27)

@@ -16,7 +16,7 @@ typedef struct pala_batch {
     int k[BATCH], j[BATCH], p[BATCH];                       /* grains, pebble of row */
     double dx[BATCH], dy[BATCH], dz[BATCH], d2[BATCH], ai[BATCH], aj[BATCH];
     double nx[BATCH], ny[BATCH], nz[BATCH], ov[BATCH], sq[BATCH], li[BATCH], lj[BATCH], ratio[BATCH];
-    double ux[BATCH], uy[BATCH], uz[BATCH];                 /* relative velocity (part) */
+    double ux[BATCH], uy[BATCH], uz[BATCH];                 /* relative velocity at the contact (spheres: v_i - v_j) */
     double sx[BATCH], sy[BATCH], sz[BATCH];                 /* spheres: l_i w_i + l_j w_j */
     double rix[BATCH], riy[BATCH], riz[BATCH], rjx[BATCH], rjy[BATCH], rjz[BATCH];
     double kE[BATCH], de[BATCH], mu[BATCH], nu[BATCH];      /* material pair */

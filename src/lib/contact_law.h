@@ -13,6 +13,7 @@
 #ifndef PALA_CONTACT_LAW_H
 #define PALA_CONTACT_LAW_H
 #include "pala/pala.h"
+#include "material.h"
 #include <math.h>
 
 /* ---- geometry ---------------------------------------------------------------------------- */
@@ -35,6 +36,52 @@ static inline double pala_law_hertz_energy(double fh, double ov) { return 0.4 * 
  * name, so a new normal law is written here (and its key and code in keys.c and pala.h).
  * The fractional law has state and is stepped by contact.c (fractional.h); here it has no
  * elastic force and no energy outside its state. */
+/* The normal laws' words and codes for the key normal_law, its text, and the keys of their
+ * coefficients: K(name, default, unit, lo, hi, field of pala_material, text), rows of the
+ * key table (keys.h, keys.c) in this order. */
+#define PALA_NLAW_WORDS "hertz|fractional"
+#define PALA_NLAW_CODES PALA_NLAW_HERTZ, PALA_NLAW_FRACTIONAL
+#define PALA_NLAW_DOC                                                                                                   \
+    "normal force: hertz (eq. 57 with restitution delta) or fractional, P = c^alpha k^(1-alpha) D^alpha(overlap), "   \
+    "a Caputo derivative since the contact began, never pulling, without delta; a pair is fractional if either "       \
+    "material is (docs/physics.md, \"The fractional-derivative normal law\")"
+#define PALA_NLAW_KEYS(K)                                                                                               \
+    K(fractional_order, "0", "-", 0, 1, alpha,                                                                          \
+      "normal_law = fractional: the order alpha of the derivative; 0: the spring k x overlap, 1: the dashpot "         \
+      "c x overlap rate")                                                                                               \
+    K(fractional_damping, "0", "N s/m", 0, INF, fc, "normal_law = fractional: the damping c (needed unless fractional_order = 0)") \
+    K(fractional_stiffness, "0", "N/m", 0, INF, fk, "normal_law = fractional: the stiffness k (needed unless fractional_order = 1)")
+
+/* The normal law of a pair of materials a, b (eq. 55 and docs/physics.md, "The
+ * fractional-derivative normal law", "Pairs and walls"): a pair is fractional if either
+ * material is; with one fractional side it takes that side's alpha, c and k (a Hertz
+ * material, or wall, has none to mix); two fractional materials average alpha and mix c
+ * and k by H, as eq. (55) mixes moduli.  (material.c calls it.) */
+static inline void pala_law_mix_normal(const pala_material *a, const pala_material *b, pala_pairmat *p)
+{
+    int fa = a->nlaw == PALA_NLAW_FRACTIONAL, fb = b->nlaw == PALA_NLAW_FRACTIONAL;
+    p->nlaw = fa || fb ? PALA_NLAW_FRACTIONAL : PALA_NLAW_HERTZ;
+    if (fa && fb) {
+        p->alpha = 0.5 * (a->alpha + b->alpha);
+        p->fc = pala_harmonic(a->fc, b->fc);
+        p->fk = pala_harmonic(a->fk, b->fk);
+    } else {
+        const pala_material *f = fa ? a : b;
+        p->alpha = fa || fb ? f->alpha : 0;
+        p->fc = fa || fb ? f->fc : 0;
+        p->fk = fa || fb ? f->fk : 0;
+    }
+}
+
+/* The dashpot's constant of a pair (docs/physics.md, "The normal dashpot"): Hertz's from
+ * its restitution sqrt(delta) (material.c, numerically, once per value of delta: last and
+ * clast hold the last value of delta and its constant). */
+static inline double pala_law_damp_constant(const pala_pairmat *p, double *last, double *clast)
+{
+    if (p->delta != *last) { *last = p->delta; *clast = pala_dashpot_constant(p->delta); }
+    return *clast;
+}
+
 /* The coefficient of a normal law other than Hertz's (0 for Hertz). */
 static inline double pala_law_normal_coef(const pala_pairmat *pm) { (void)pm; return 0; }
 /* The elastic force of law nl (kE: Hertz's prefactor, kn: the other laws' coefficient). */
