@@ -38,6 +38,7 @@ void test_history(void);
 void test_dashpot(void);
 void test_golden_box(void);
 void test_golden_example(void);
+void test_golden_beds(void);
 void test_docs(void);
 void test_pressure(void);
 void test_membrane(void);
@@ -86,6 +87,7 @@ static const struct {
     {"membrane", test_membrane},
     {"golden_box", test_golden_box},
     {"golden_example", test_golden_example},
+    {"golden_beds", test_golden_beds},
     {"robust", test_robust},
     {"output", test_output},
     {"checkpoint", test_checkpoint},
