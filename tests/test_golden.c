@@ -203,10 +203,10 @@ static const struct bed {
     uint64_t golden;
 } beds[NBEDS] = {
     {"spheres, regularised friction", "stage_force (spheres)", 2000, UINT64_C(0x94c97c736c9d3a72)},
-    {"spheres, tangential spring", "stage_spring (spheres)", 2000, UINT64_C(0xe9be889263e3a5b9)},
-    {"spheres, Mindlin, dashpot, textbook Hertz", "stage_spring (spheres, dashpot)", 2000, UINT64_C(0xccbe4afcf520ffc3)},
+    {"spheres, tangential spring", "stage_spring (spheres)", 2000, UINT64_C(0xbbbac182169b85f0)},
+    {"spheres, Mindlin, dashpot, textbook Hertz", "stage_spring (spheres, dashpot)", 2000, UINT64_C(0x7ca9f08d96d8ffb2)},
     {"clumps of 3, regularised friction", "stage_force (clumps)", 400, UINT64_C(0x3728a49d2d5d1e49)},
-    {"spheres, spring, rolling and torsion springs", "hist_one", 1500, UINT64_C(0x8eb03b096689efef)},
+    {"spheres, spring, rolling and torsion springs", "hist_one", 1500, UINT64_C(0xa9307249f065a0e4)},
 };
 #define BX 8
 #define BY 8

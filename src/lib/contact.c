@@ -203,7 +203,12 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
         if (pm->tlaw == PALA_TLAW_MINDLIN) k = pm->kG * B->sq[i];          /* 8 G* a */
         pala_law_in_plane(x, n[0], n[1], n[2]);
         double e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
-        D += pala_law_spring(x, ut, k, pm->mu * fc, dt, Ft);
+        /* how the cap over k grows to the step's end (pala_law_cap_ratio): F_H as ov^(3/2), over
+         * Mindlin's k as ov; the rates of the dashpot's part and of the fractional force are
+         * not known (docs/physics.md, "The tangential spring") */
+        double rho = pm->nlaw == PALA_NLAW_FRACTIONAL ? 1.0
+                   : pala_law_cap_ratio(B->ov[i], un, pm->tlaw == PALA_TLAW_MINDLIN ? 1.0 : 1.5, dt);
+        D += pala_law_spring(x, ut, k, pm->mu * fc, rho, dt, Ft);
         if (pm->tlaw == PALA_TLAW_MINDLIN) {   /* a stiffness that changes: the energy held after the last step is summed
                                                 * apart (the force pass adds it to D); this step's, 0.5 k |x|^2, the same */
             D -= 0.5 * k * e0;
@@ -224,14 +229,15 @@ static void hist_one(const pala_world *w, pala_batch *B, int i, const pala_pairm
         double on = oc[0] * n[0] + oc[1] * n[1] + oc[2] * n[2];
         double rt = B->aj[i] > 0 ? pala_law_rt(B->ai[i], B->aj[i]) : B->rt[i];   /* walls: aj = 0 */
         double rs = 0.5 * rt * fc, mc[3] = {0, 0, 0};                          /* R* F_n, R* = r~/2 */
+        double rho = pm->nlaw == PALA_NLAW_FRACTIONAL ? 1.0 : pala_law_cap_ratio(B->ov[i], un, 1.5, dt);   /* as above */
         if (pm->kroll > 0) {
             double *th = st + wk->ho_r, orl[3] = {oc[0] - on * n[0], oc[1] - on * n[1], oc[2] - on * n[2]};
             pala_law_in_plane(th, n[0], n[1], n[2]);
-            D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, dt, mc);
+            D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, rho, dt, mc);
         }
         if (pm->ktor > 0) {
             double mo;
-            D += pala_law_spring1(st + wk->ho_o, on, pm->ktor, pm->mutor * rs, dt, &mo);
+            D += pala_law_spring1(st + wk->ho_o, on, pm->ktor, pm->mutor * rs, rho, dt, &mo);
             for (int a = 0; a < 3; a++) mc[a] += mo * n[a];
         }
         for (int a = 0; a < 3; a++) { Ti[a] += mc[a]; Tj[a] -= mc[a]; }
@@ -313,14 +319,20 @@ static inline __attribute__((always_inline)) void stage_spring(pala_batch *B, in
         x0 = m2 == 0 ? x0 : y0 * f; x1 = m2 == 0 ? x1 : y1 * f; x2 = m2 == 0 ? x2 : y2 * f;
         /* the spring over the step (pala_law_spring) */
         double e0 = x0 * x0 + x1 * x1 + x2 * x2, cap = mu * fc;
-        double Fx = -k * (x0 + h * tx), Fy = -k * (x1 + h * ty), Fz = -k * (x2 + h * tz);
+        double p0 = x0 + h * tx, p1 = x1 + h * ty, p2 = x2 + h * tz;
+        double Fx = -k * p0, Fy = -k * p1, Fz = -k * p2;
         double f2 = Fx * Fx + Fy * Fy + Fz * Fz;
         int slip = f2 > cap * cap;
         double sc = cap / sqrt(slip ? f2 : 1.0);
         Fx = slip ? Fx * sc : Fx; Fy = slip ? Fy * sc : Fy; Fz = slip ? Fz * sc : Fz;
-        x0 = slip ? (x0 + h * tx) * sc : x0 + dt * tx;   /* -F/k when slipping (pala_law_spring) */
-        x1 = slip ? (x1 + h * ty) * sc : x1 + dt * ty;
-        x2 = slip ? (x2 + h * tz) * sc : x2 + dt * tz;
+        /* slipping: the midpoint's p sc, turned over the second half step, of the end's length */
+        double pp = p0 * p0 + p1 * p1 + p2 * p2, a = h * (p0 * tx + p1 * ty + p2 * tz) / (slip ? pp : 1.0);
+        double z0 = p0 * sc + (h * tx - a * p0), z1 = p1 * sc + (h * ty - a * p1), z2 = p2 * sc + (h * tz - a * p2);
+        double zz = z0 * z0 + z1 * z1 + z2 * z2;
+        double se = pala_law_cap_ratio(B->ov[i], un, mind ? 1.0 : 1.5, dt) * sc * sqrt(pp / (zz > 0 ? zz : 1.0));
+        x0 = slip ? z0 * se : x0 + dt * tx;
+        x1 = slip ? z1 * se : x1 + dt * ty;
+        x2 = slip ? z2 * se : x2 + dt * tz;
         double e1 = x0 * x0 + x1 * x1 + x2 * x2;
         /* Mindlin's stiffness changes: the energy held after the last step is summed apart
          * (hist_one), so D leaves out 0.5 k e0 and E holds 0.5 k e1 */

@@ -65,34 +65,52 @@ static inline void pala_law_in_plane(double *x, double nx, double ny, double nz)
 
 /* A spring with a Coulomb cap over one step (docs/physics.md, "The tangential spring"):
  * x, the displacement at the start of the step (in the contact plane), u its rate at the
- * midpoint (in the plane), k the stiffness, cap the largest force.  The force is that of
- * the midpoint displacement, -k (x + u dt/2), scaled down to the cap if above it (slip);
- * x advances to x + u dt, or to -F/k when slipping (computed as (x + u dt/2) s, s the
- * factor that scaled the force down).  Returns the force into F and the
- * energy the step dissipates, the work -F.u dt done on the spring less the increase of its
- * energy k|x|^2/2 (exactly 0 without slip). */
-static inline double pala_law_spring(double *x, const double *u, double k, double cap, double dt, double *F)
+ * midpoint (in the plane), k the stiffness, cap the largest force at the midpoint, rho the
+ * largest displacement cap/k at the step's end over the midpoint's (pala_law_cap_ratio).
+ * The force is that of the midpoint displacement t = x + u dt/2, -k t, scaled down by s to
+ * the cap if above it (slip).  Without slip x advances to x + u dt.  When slipping, the
+ * midpoint displacement t s turns on over the second half of the step with the part of u
+ * across it, u_c = u - (u.t) t/|t|^2, and has the end's largest length:
+ *   x = rho |t s| y/|y|,  y = t s + u_c dt/2.
+ * Returns the force into F and the energy the step dissipates, the work -F.u dt done on
+ * the spring less the increase of its energy k|x|^2/2 (exactly 0 without slip). */
+static inline double pala_law_spring(double *x, const double *u, double k, double cap, double rho, double dt, double *F)
 {
-    double h = 0.5 * dt, e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
-    for (int i = 0; i < 3; i++) F[i] = -k * (x[i] + h * u[i]);
+    double h = 0.5 * dt, e0 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2], t[3];
+    for (int i = 0; i < 3; i++) { t[i] = x[i] + h * u[i]; F[i] = -k * t[i]; }
     double f2 = F[0] * F[0] + F[1] * F[1] + F[2] * F[2];
-    if (f2 > cap * cap) {   /* -F/k of the capped force, without dividing by k */
-        double s = cap / sqrt(f2);
-        for (int i = 0; i < 3; i++) { F[i] *= s; x[i] = (x[i] + h * u[i]) * s; }
+    if (f2 > cap * cap) {   /* f2 > 0, so t is not 0 */
+        double s = cap / sqrt(f2), t2 = t[0] * t[0] + t[1] * t[1] + t[2] * t[2];
+        double a = h * (t[0] * u[0] + t[1] * u[1] + t[2] * u[2]) / t2, y[3];
+        for (int i = 0; i < 3; i++) { F[i] *= s; y[i] = t[i] * s + (h * u[i] - a * t[i]); }
+        double y2 = y[0] * y[0] + y[1] * y[1] + y[2] * y[2];
+        double se = rho * s * sqrt(t2 / (y2 > 0 ? y2 : 1.0));   /* y is 0 only if s is */
+        for (int i = 0; i < 3; i++) x[i] = y[i] * se;
     } else
         for (int i = 0; i < 3; i++) x[i] += dt * u[i];
     double e1 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
     return -(F[0] * u[0] + F[1] * u[1] + F[2] * u[2]) * dt - 0.5 * k * (e1 - e0);
 }
 
-/* The same for a scalar spring (torsion about n). */
-static inline double pala_law_spring1(double *x, double u, double k, double cap, double dt, double *F)
+/* The same for a scalar spring (torsion about n): when slipping, x = rho (-F/k). */
+static inline double pala_law_spring1(double *x, double u, double k, double cap, double rho, double dt, double *F)
 {
     double e0 = *x * *x;
     *F = -k * (*x + 0.5 * dt * u);
-    if (fabs(*F) > cap) { *F = *F > 0 ? cap : -cap; *x = -*F / k; }
+    if (fabs(*F) > cap) { *F = *F > 0 ? cap : -cap; *x = rho * (-*F / k); }
     else *x += dt * u;
     return -*F * u * dt - 0.5 * k * (*x * *x - e0);
+}
+
+/* rho of pala_law_spring: the largest displacement of a spring, cap/k, at the end of the
+ * step over its value at the midpoint, from the overlap ov and its rate -un at the midpoint:
+ * the overlap at the end is ov - un dt/2, and cap/k grows as ov^p (p = 3/2 for a constant
+ * stiffness under a Hertz cap, 1 for Mindlin's 8 G* a); to first order in dt, and never
+ * below 0 (the contact ends within the half step). */
+static inline double pala_law_cap_ratio(double ov, double un, double p, double dt)
+{
+    double r = 1 - p * 0.5 * dt * un / (ov > 0 ? ov : 1.0);
+    return r > 0 ? r : 0;
 }
 
 #endif
