@@ -35,6 +35,7 @@ void test_design_modules_tree(void);
 void test_design_modules_script(void);
 void test_fields(void);
 void test_history(void);
+void test_stickslip(void);
 void test_dashpot(void);
 void test_golden_box(void);
 void test_golden_example(void);
@@ -82,6 +83,7 @@ static const struct {
     {"design_modules_script", test_design_modules_script},
     {"fields", test_fields},
     {"history", test_history},
+    {"stickslip", test_stickslip},
     {"dashpot", test_dashpot},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
