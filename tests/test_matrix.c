@@ -29,16 +29,16 @@ typedef struct combo {
 static const combo combos[] = {
     {"regularised", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, 0, {UINT64_C(0xa8a5323e326c6da4), UINT64_C(0x62d0605e69dbb071)}},
     {"regularised + dashpot", PALA_TLAW_REGULARISED, PALA_DAMP_DASHPOT, 0, {UINT64_C(0x07b34cea319c102a), UINT64_C(0x588d655c091e5a88)}},
-    {"spring", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, 0, {UINT64_C(0x3cf330c920ee35fc), UINT64_C(0x282b3c65b38c65c1)}},
-    {"spring + dashpot", PALA_TLAW_SPRING, PALA_DAMP_DASHPOT, 0, {UINT64_C(0xcf9faf9b516aada3), UINT64_C(0x9d94f0caac120473)}},
-    {"mindlin", PALA_TLAW_MINDLIN, PALA_DAMP_SWITCH, 0, {UINT64_C(0x9ee61f36525248f5), UINT64_C(0xbfe40a411edd176a)}},
-    {"mindlin + dashpot", PALA_TLAW_MINDLIN, PALA_DAMP_DASHPOT, 0, {UINT64_C(0x9bed6af0f5f5bec6), UINT64_C(0xca071ad609e7f558)}},
-    {"regularised + rolling + torsion", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_ROLL, {UINT64_C(0x52291c55adc1461b), UINT64_C(0x3b38dde48897b9dd)}},
-    {"spring + rolling + torsion", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_ROLL, {UINT64_C(0x21dcb2c85a3460e9), UINT64_C(0xedbd54cd7ebb477b)}},
+    {"spring", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, 0, {UINT64_C(0x3cf330c920ee35fc), UINT64_C(0xfd33439e79a7a1b1)}},
+    {"spring + dashpot", PALA_TLAW_SPRING, PALA_DAMP_DASHPOT, 0, {UINT64_C(0xcf9faf9b516aada3), UINT64_C(0xe14be9a3f91ea1f0)}},
+    {"mindlin", PALA_TLAW_MINDLIN, PALA_DAMP_SWITCH, 0, {UINT64_C(0x9ee61f36525248f5), UINT64_C(0x09367132c1f1748e)}},
+    {"mindlin + dashpot", PALA_TLAW_MINDLIN, PALA_DAMP_DASHPOT, 0, {UINT64_C(0x9bed6af0f5f5bec6), UINT64_C(0xa8a1c256bbfde950)}},
+    {"regularised + rolling + torsion", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_ROLL, {UINT64_C(0x52291c55adc1461b), UINT64_C(0xa1cb98f6215b8a3b)}},
+    {"spring + rolling + torsion", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_ROLL, {UINT64_C(0x21dcb2c85a3460e9), UINT64_C(0x8804afcfcb96950d)}},
     {"fractional + regularised", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_FRAC, {UINT64_C(0x77d915a5bb42ef92), UINT64_C(0x9aadb6474230f905)}},
-    {"fractional + spring", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_FRAC, {UINT64_C(0x5e91a823868b86c2), UINT64_C(0x19a52a65ee249f2e)}},
-    {"mixed: regularised grains, spring grains, mindlin + dashpot walls", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_MIXED, {UINT64_C(0x0729ac5bbe56c33c), UINT64_C(0xcd04c9f04d8eb3ee)}},
-    {"mixed: spring grains, mindlin grains, regularised walls", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_MIXED, {UINT64_C(0x94a211da17feb21f), UINT64_C(0xbcc770324f00f2d3)}},
+    {"fractional + spring", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_FRAC, {UINT64_C(0x5e91a823868b86c2), UINT64_C(0xd8d4b57f76ce343f)}},
+    {"mixed: regularised grains, spring grains, mindlin + dashpot walls", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_MIXED, {UINT64_C(0x0729ac5bbe56c33c), UINT64_C(0xad4285489ea45e0b)}},
+    {"mixed: spring grains, mindlin grains, regularised walls", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_MIXED, {UINT64_C(0x94a211da17feb21f), UINT64_C(0xdffbb86973027e3c)}},
 };
 
 static uint64_t fnv(uint64_t h, double d)

@@ -122,10 +122,11 @@ static double frac_normal(const pala_world *w, const pala_pairmat *pm, double *s
 /* Rolling and torsion resistance (seed of Alonso-Marroquin and McNamara, eqs. 57-61): the
  * relative angular velocity omega_c = omega_G - omega_G' is split into its rolling
  * (tangential) and torsion (normal) parts, each driving a spring with a cap
- * mu_r R* F_n (R* = r~/2); the moment m_c acts on G, -m_c on G'.  Returns the energy the
- * step dissipates; mc gets the moment. */
+ * mu_r R* F_n (R* = r~/2), which grows over the step by rho (pala_law_cap_ratio); the
+ * moment m_c acts on G, -m_c on G'.  Returns the energy the step dissipates; mc gets the
+ * moment. */
 static double roll_torsion(const pala_world *w, const pala_batch *B, int i, const pala_pairmat *pm, double *st, int pairs, double fc,
-                           double dt, double *mc)
+                           double rho, double dt, double *mc)
 {
     const pala_contacts *cm = w->work->cm;
     const double n[3] = {B->nx[i], B->ny[i], B->nz[i]};
@@ -138,11 +139,11 @@ static double roll_torsion(const pala_world *w, const pala_batch *B, int i, cons
     if (pm->kroll > 0) {
         double *th = st + cm->ho_r, orl[3] = {oc[0] - on * n[0], oc[1] - on * n[1], oc[2] - on * n[2]};
         pala_law_in_plane(th, n[0], n[1], n[2]);
-        D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, dt, mc, 1);
+        D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, rho, dt, mc, 1);
     }
     if (pm->ktor > 0) {
         double mo;
-        D += pala_law_spring1(st + cm->ho_o, on, pm->ktor, pm->mutor * rs, dt, &mo);
+        D += pala_law_spring1(st + cm->ho_o, on, pm->ktor, pm->mutor * rs, rho, dt, &mo);
         for (int a = 0; a < 3; a++) mc[a] += mo * n[a];
     }
     return D;
@@ -203,13 +204,18 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         Gx = g * nx - c * tx; Gy = g * ny - c * ty; Gz = g * nz - c * tz;
     }
     const int s = !REG || (SPR && L.spr);   /* this contact has the spring */
+    /* the power of the overlap the caps grow with (Hertz 3/2, Hooke 1; 0: not known) */
+    const double cpow = (laws & (PALA_LAWS_NLAW | PALA_LAWS_FRAC)) ? pala_law_cap_power(L.nl) : 1.5;
     if (SPR) {
         double k = L.mind ? L.kf * sq : L.kf;                                  /* 8 G* a, or k_t */
         double x[3] = {B->hx[i], B->hy[i], B->hz[i]}, t[3] = {tx, ty, tz}, Fs[3];
         pala_law_in_plane(x, nx, ny, nz);
+        /* cap/k grows to the step's end as ov^(p - 1/2) over Mindlin's k (8 G* a), as ov^p
+         * over a constant k */
+        double rho = cpow > 0 ? pala_law_cap_ratio(ov, un, L.mind ? cpow - 0.5 : cpow, dt) : 1.0;
         /* Mindlin's stiffness changes: the energy held after the last step is summed apart
          * (the force pass adds it to D), so D leaves out 0.5 k |x0|^2 and E holds 0.5 k |x1|^2 */
-        double Ds = pala_law_spring(x, t, k, L.mu * fc, dt, Fs, !L.mind);
+        double Ds = pala_law_spring(x, t, k, L.mu * fc, rho, dt, Fs, !L.mind);
         double e1 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
         B->E[i] = s && L.mind ? 0.5 * k * e1 : 0;   /* always stored: a store under a branch keeps the loop scalar */
         B->hx[i] = s ? x[0] : B->hx[i]; B->hy[i] = s ? x[1] : B->hy[i]; B->hz[i] = s ? x[2] : B->hz[i];
@@ -250,7 +256,7 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
     }
     if (RT && st && (L.pm->kroll > 0 || L.pm->ktor > 0)) {
         double mc[3];
-        D += roll_torsion(w, B, i, L.pm, st, pairs, fc, dt, mc);
+        D += roll_torsion(w, B, i, L.pm, st, pairs, fc, cpow > 0 ? pala_law_cap_ratio(ov, un, cpow, dt) : 1.0, dt, mc);
         Tix += mc[0]; Tiy += mc[1]; Tiz += mc[2];
         Tjx -= mc[0]; Tjy -= mc[1]; Tjz -= mc[2];
     }

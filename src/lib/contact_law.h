@@ -93,6 +93,10 @@ static inline double pala_law_normal_force(int nl, double kE, double kn, double 
 /* The stiffness the dashpot scales with: dF/d(-d) up to a constant (Hertz: kE sqrt(r~ (-d))
  * = K (-d)^(1/2), 2/3 of the slope). */
 static inline double pala_law_stiffness(int nl, double kE, double kn, double root) { (void)nl; (void)kn; return kE * root; }
+/* The power of the overlap law nl's elastic force grows as (Hertz 3/2), which the caps of
+ * the springs follow (pala_law_cap_ratio); 0: not known (the fractional law: its caps do
+ * not scale over the step). */
+static inline double pala_law_cap_power(int nl) { return nl == PALA_NLAW_FRACTIONAL ? 0.0 : 1.5; }
 /* 1 if law nl's dashpot may pull (Hertz's never does). */
 static inline int pala_law_pulls(int nl) { (void)nl; return 0; }
 
@@ -136,39 +140,58 @@ static inline void pala_law_in_plane(double *x, double nx, double ny, double nz)
 
 /* A spring with a Coulomb cap over one step (docs/physics.md, "The tangential spring"):
  * x, the displacement at the start of the step (in the contact plane), u its rate at the
- * midpoint (in the plane), k the stiffness, cap the largest force.  The force is that of
- * the midpoint displacement, -k (x + u dt/2), scaled down to the cap if above it (slip);
- * x advances to x + u dt, or to -F/k when slipping (computed as (x + u dt/2) s, s the
- * factor that scaled the force down).  Returns the force into F and the energy the step
- * dissipates, the work -F.u dt done on the spring less the increase of its energy
- * k|x|^2/2 (exactly 0 without slip); held0 = 0 leaves out the energy held at the start
- * (Mindlin's springs, whose stiffness changes: that energy is summed apart, contact.c). */
-static inline double pala_law_spring(double *x, const double *u, double k, double cap, double dt, double *F, int held0)
+ * midpoint (in the plane), k the stiffness, cap the largest force at the midpoint, rho the
+ * largest displacement cap/k at the step's end over the midpoint's (pala_law_cap_ratio).
+ * The force is that of the midpoint displacement t = x + u dt/2, -k t, scaled down by s to
+ * the cap if above it (slip).  Without slip x advances to x + u dt.  When slipping, the
+ * midpoint displacement t s turns on over the second half of the step with the part of u
+ * across it, u_c = u - (u.t) t/|t|^2, and has the end's largest length:
+ *   x = rho |t s| y/|y|,  y = t s + u_c dt/2.
+ * Returns the force into F and the energy the step dissipates, the work -F.u dt done on
+ * the spring less the increase of its energy k|x|^2/2 (exactly 0 without slip); held0 = 0
+ * leaves out the energy held at the start (Mindlin's springs, whose stiffness changes:
+ * that energy is summed apart, contact.c).  Branch-free: a loop over contacts vectorises. */
+static inline double pala_law_spring(double *x, const double *u, double k, double cap, double rho, double dt, double *F, int held0)
 {
     double h = 0.5 * dt, x0 = x[0], x1 = x[1], x2 = x[2];
     double e0 = x0 * x0 + x1 * x1 + x2 * x2;
-    double Fx = -k * (x0 + h * u[0]), Fy = -k * (x1 + h * u[1]), Fz = -k * (x2 + h * u[2]);
+    double p0 = x0 + h * u[0], p1 = x1 + h * u[1], p2 = x2 + h * u[2];
+    double Fx = -k * p0, Fy = -k * p1, Fz = -k * p2;
     double f2 = Fx * Fx + Fy * Fy + Fz * Fz;
     int slip = f2 > cap * cap;
-    double sc = cap / sqrt(slip ? f2 : 1.0);   /* -F/k of the capped force, without dividing by k */
+    double sc = cap / sqrt(slip ? f2 : 1.0);
     Fx = slip ? Fx * sc : Fx; Fy = slip ? Fy * sc : Fy; Fz = slip ? Fz * sc : Fz;
-    x0 = slip ? (x0 + h * u[0]) * sc : x0 + dt * u[0];
-    x1 = slip ? (x1 + h * u[1]) * sc : x1 + dt * u[1];
-    x2 = slip ? (x2 + h * u[2]) * sc : x2 + dt * u[2];
+    double pp = p0 * p0 + p1 * p1 + p2 * p2, a = h * (p0 * u[0] + p1 * u[1] + p2 * u[2]) / (slip ? pp : 1.0);
+    double z0 = p0 * sc + (h * u[0] - a * p0), z1 = p1 * sc + (h * u[1] - a * p1), z2 = p2 * sc + (h * u[2] - a * p2);
+    double zz = z0 * z0 + z1 * z1 + z2 * z2;
+    double se = rho * sc * sqrt(pp / (zz > 0 ? zz : 1.0));   /* z is 0 only if sc is */
+    x0 = slip ? z0 * se : x0 + dt * u[0];
+    x1 = slip ? z1 * se : x1 + dt * u[1];
+    x2 = slip ? z2 * se : x2 + dt * u[2];
     double e1 = x0 * x0 + x1 * x1 + x2 * x2;
     x[0] = x0; x[1] = x1; x[2] = x2;
     F[0] = Fx; F[1] = Fy; F[2] = Fz;
     return -(Fx * u[0] + Fy * u[1] + Fz * u[2]) * dt - 0.5 * k * (e1 - (held0 ? e0 : 0));
 }
 
-/* The same for a scalar spring (torsion about n). */
-static inline double pala_law_spring1(double *x, double u, double k, double cap, double dt, double *F)
+/* The same for a scalar spring (torsion about n): when slipping, x = rho (-F/k). */
+static inline double pala_law_spring1(double *x, double u, double k, double cap, double rho, double dt, double *F)
 {
     double e0 = *x * *x;
     *F = -k * (*x + 0.5 * dt * u);
-    if (fabs(*F) > cap) { *F = *F > 0 ? cap : -cap; *x = -*F / k; }
+    if (fabs(*F) > cap) { *F = *F > 0 ? cap : -cap; *x = rho * (-*F / k); }
     else *x += dt * u;
     return -*F * u * dt - 0.5 * k * (*x * *x - e0);
+}
+
+/* rho of pala_law_spring: the largest displacement of a spring, cap/k, at the end of the
+ * step over its value at the midpoint, from the overlap ov and its rate -un at the midpoint:
+ * the overlap at the end is ov - un dt/2, and cap/k grows as ov^p (pala_law_cap_power); to
+ * first order in dt, and never below 0 (the contact ends within the half step). */
+static inline double pala_law_cap_ratio(double ov, double un, double p, double dt)
+{
+    double r = 1 - p * 0.5 * dt * un / (ov > 0 ? ov : 1.0);
+    return r > 0 ? r : 0;
 }
 
 /* ---- the laws' states and energies ------------------------------------------------------- */
