@@ -13,7 +13,6 @@
 #ifndef PALA_CONTACT_LAW_H
 #define PALA_CONTACT_LAW_H
 #include "pala/pala.h"
-#include "material.h"
 #include <math.h>
 
 /* ---- geometry ---------------------------------------------------------------------------- */
@@ -74,11 +73,11 @@ static inline void pala_law_mix_normal(const pala_material *a, const pala_materi
 }
 
 /* The dashpot's constant of a pair (docs/physics.md, "The normal dashpot"): Hertz's from
- * its restitution sqrt(delta) (material.c, numerically, once per value of delta: last and
- * clast hold the last value of delta and its constant). */
-static inline double pala_law_damp_constant(const pala_pairmat *p, double *last, double *clast)
+ * its restitution sqrt(delta) by hertz (material.c: numerically, so once per value of
+ * delta: last and clast hold the last value of delta and its constant). */
+static inline double pala_law_damp_constant(const pala_pairmat *p, double *last, double *clast, double (*hertz)(double))
 {
-    if (p->delta != *last) { *last = p->delta; *clast = pala_dashpot_constant(p->delta); }
+    if (p->delta != *last) { *last = p->delta; *clast = hertz(p->delta); }
     return *clast;
 }
 

@@ -126,6 +126,6 @@ void pala_material_pairs(pala_world *w)
         pala_pairmat *p = &w->pm[i];
         p->cdamp = 0;
         if (p->damp != PALA_DAMP_DASHPOT) continue;
-        p->cdamp = pala_law_damp_constant(p, &dlast, &clast);
+        p->cdamp = pala_law_damp_constant(p, &dlast, &clast, pala_dashpot_constant);
     }
 }
