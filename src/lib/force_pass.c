@@ -23,7 +23,6 @@
 #include "force_pass.h"
 #include "alloc.h"
 #include "contact.h"
-#include "centre.h"
 #include "contact_law.h"
 #include "container.h"
 #include "fractional.h"
@@ -735,12 +734,9 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
-    free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
-    free(wk->qm); free(wk->pw); free(wk->mw); free(wk->bwrate);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb);
     wallhist_free(wk, wk->nwh);
     free(wk->fr); free(wk->frK);
-    pala_centre_free(wk);
     free(wk);
     w->work = NULL;
 }
@@ -873,7 +869,6 @@ void pala_work_prepare(pala_world *w)
     wk->dissipative = w->additional_forces != NULL;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
     history_layout(w);
-    pala_grain_forces_prepare(w);
     wk->nbb = 0;
     if (w->nl) w->nl->builds = 0;   /* the sweep's window and boundary blocks are set up after the build */
 }
