@@ -19,7 +19,6 @@
 #include "pala/pala.h"
 #include "centre.h"
 #include "field.h"
-#include "threads.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -25,7 +25,6 @@
 #include "grain.h"
 #include "alloc.h"
 #include "threads.h"
-#include "work.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -391,7 +390,7 @@ typedef struct centre_job { pala_world *w; pala_vec3 *F, *T; int wu; } centre_jo
  * costs the same, and the cutoff pass's blocks are in cell order, not storage order. */
 static void share(const pala_world *w, int t, int *b0, int *b1)
 {
-    long nt = pala_team_size(w->team), nb = w->work->nblk;
+    long nt = pala_team_size(w->team), nb = w->team->nblk;
     *b0 = (int)(nb * t / nt);
     *b1 = (int)(nb * (t + 1) / nt);
 }

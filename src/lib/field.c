@@ -4,7 +4,6 @@
 #include "grain.h"
 #include "alloc.h"
 #include "threads.h"
-#include "work.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +33,7 @@ void pala_field_prepare(pala_world *w)
      * interactions between centres, which take its dipoles) */
     PALA_GROW(fd->qm, w->ntmpl + 1);
     for (int t = 0; t < w->ntmpl; t++) fd->qm[t] = w->tmpl[t].charge / w->tmpl[t].mass;
-    PALA_GROW(fd->bwrate, w->work->nblk + 1);
+    PALA_GROW(fd->bwrate, w->team->nblk + 1);
     if (fd->dipoles) { PALA_GROW(fd->pw, w->n + 1); PALA_GROW(fd->mw, w->n + 1); }
 }
 
@@ -99,7 +98,7 @@ void pala_field_eval(pala_world *w, pala_vec3 *F, pala_vec3 *T)
     field_job j = {w, F, T};
     pala_team_run(w->team, field_blocks, &j);
     double rate = 0;
-    for (int b = 0; b < w->work->nblk; b++) rate += fd->bwrate[b];
+    for (int b = 0; b < w->team->nblk; b++) rate += fd->bwrate[b];
     fd->wrate = rate;
     if (fd->em) w->wfield += w->dt * rate;   /* W_field over the step: midpoint rule (docs/physics.md, "Turning fields") */
 }

@@ -38,8 +38,8 @@ typedef struct pala_field {
     int lorentz_rule;      /* enum pala_lorentz */
 } pala_field;
 
-/* Make w->field from the templates and the field settings (after pala_work_prepare: the
- * tables are per block).  Called by pala_grain_forces_prepare. */
+/* Make w->field from the templates and the field settings (per block: after the team is
+ * made, pala_work_prepare).  Called by pala_grain_forces_prepare. */
 void pala_field_prepare(pala_world *w);
 void pala_field_free(pala_world *w);
 /* At the current state (time w->t, the step's midpoint): the fields Et, Bt, the world-frame
