@@ -91,9 +91,9 @@ static const stage each_step[] = {
     {"list",          NULL,            NULL,                      list},           /* neighbor.c */
     {"sweep",         NULL,            pala_force_pass_sweep,     NULL},           /* force_pass.c, contact.c, integrator.c */
     {"boundary",      boundary_blocks, pala_force_pass_boundary,  NULL},           /* force_pass.c: thread-boundary blocks */
-    {"drift",         NULL,            NULL,                      drift_step},     /* neighbor.c's bound */
     {"balance",       NULL,            NULL,                      balance},        /* threads.c */
     {"reduce",        NULL,            NULL,                      reduce},         /* force_pass.c: sums, E_diss */
+    {"drift",         NULL,            NULL,                      drift_step},     /* neighbor.c's bound */
 };
 
 #define NSTAGES(a) (int)(sizeof(a) / sizeof(a)[0])
