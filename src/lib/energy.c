@@ -8,6 +8,7 @@
 #include "contact_state.h"
 #include "force_pass.h"
 #include "grain.h"
+#include "centre.h"
 #include "field.h"
 #include "grain_forces.h"
 #include "neighbor.h"
@@ -58,6 +59,7 @@ int pala_world_contacts(pala_world *w, double *U)
 {
     int st = pala_world_check_prepared(w);
     if (st) return st;
+    pala_world_derive(w);
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     if (pala_nlist_update(w)) pala_force_pass_setup(w);
@@ -69,6 +71,7 @@ pala_energy pala_world_energy(pala_world *w)
 {
     pala_energy e = {0, 0, 0, 0, 0, 0};
     if (pala_world_check_prepared(w)) return e;
+    pala_world_derive(w);
     for (int k = 0; k < w->n; k++) {
         const pala_template *t = &w->tmpl[w->tid[k]];
         e.kin += 0.5 * t->mass * pala_vnorm2(w->v[k]);
@@ -80,9 +83,9 @@ pala_energy pala_world_energy(pala_world *w)
     double U = 0;
     pala_world_contacts(w, &U);
     e.contact = U;
-    if (w->work->em) e.field += pala_field_energy(w);   /* -q E.x - p.E - m.B (field.c) */
+    if (w->field->em) e.field += pala_field_energy(w);   /* -q E.x - p.E - m.B (field.c) */
     e.total = e.kin + e.rot + e.contact + e.field;
-    if (w->ninter || w->work->centre) {   /* interactions between centres (grain_forces.c) */
+    if (w->ninter || w->centre->on) {   /* interactions between centres (grain_forces.c) */
         e.inter = pala_grain_forces_energy(w);
         e.total += e.inter;
     }
@@ -92,9 +95,10 @@ pala_energy pala_world_energy(pala_world *w)
 int pala_world_energy_terms(pala_world *w)
 {
     if (pala_world_check_prepared(w)) return 0;
-    const pala_work *wk = w->work;
+    pala_world_derive(w);
+    const pala_field *fd = w->field;
     pala_vec3 a = w->E_turn, b = w->B_turn;
     int turn = a.x != 0 || a.y != 0 || a.z != 0 || b.x != 0 || b.y != 0 || b.z != 0;
     int B = w->B.x != 0 || w->B.y != 0 || w->B.z != 0;
-    return (w->ninter || wk->centre ? PALA_TERM_PAIR : 0) | (wk->em && turn ? PALA_TERM_WFIELD : 0) | (wk->mdipoles && B ? PALA_TERM_ALIGN : 0);
+    return (w->ninter || w->centre->on ? PALA_TERM_PAIR : 0) | (fd->em && turn ? PALA_TERM_WFIELD : 0) | (fd->mdipoles && B ? PALA_TERM_ALIGN : 0);
 }

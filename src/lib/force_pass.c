@@ -24,7 +24,6 @@
 #include "alloc.h"
 #include "contact.h"
 #include "contact_state.h"
-#include "centre.h"
 #include "contact_law.h"
 #include "container.h"
 #include "fractional.h"
@@ -496,13 +495,10 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
-    free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
-    free(wk->qm); free(wk->pw); free(wk->mw); free(wk->bwrate);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb);
     pala_wallhist_free(wk, wk->nwh);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
-    pala_centre_free(wk);
     free(wk);
     w->work = NULL;
 }
@@ -573,7 +569,6 @@ void pala_work_prepare(pala_world *w)
     pala_contact_states_prepare(w);
     wk->dissipative |= pala_contacts_dissipate(wk->cm);
     wk->tsep = !wk->spheres_only || pala_contacts_tsep(wk->cm);
-    pala_grain_forces_prepare(w);
     wk->nbb = 0;
     if (w->nl) w->nl->builds = 0;   /* the sweep's window and boundary blocks are set up after the build */
 }
