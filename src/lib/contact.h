@@ -71,6 +71,8 @@ typedef struct pala_contacts {
                             * derivative's coefficients for the step frac_dt */
     double *frK;           /* ... and K = c^alpha k^(1-alpha) */
     double frac_dt;
+    struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts (contact_state.c) */
+    int nwh, whn;          /* blocks and state size wh was made for */
 } pala_contacts;
 
 /* The contact model for the world's material pairs: the laws present, the state layout

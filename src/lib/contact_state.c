@@ -49,7 +49,7 @@ static void wallhist_rehash(pala_wallhist *h, int hn, long step)
 /* The next new entry of pebble p's table would make it grow (its states move). */
 int pala_wallhist_full(const pala_world *w, int p)
 {
-    const pala_wallhist *h = &w->work->wh[pala_peb_grain(w, p) / PALA_BLOCK];
+    const pala_wallhist *h = &w->work->cm->wh[pala_peb_grain(w, p) / PALA_BLOCK];
     return !h->cap || 4 * (h->n + 1) > 3 * h->cap;
 }
 
@@ -58,7 +58,7 @@ int pala_wallhist_full(const pala_world *w, int p)
 double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
 {
     pala_work *wk = w->work;
-    pala_wallhist *h = &wk->wh[pala_peb_grain(w, p) / PALA_BLOCK];
+    pala_wallhist *h = &wk->cm->wh[pala_peb_grain(w, p) / PALA_BLOCK];
     const int hn = wk->cm->hn;
     const long step = w->step;
     unsigned long key = ((unsigned long)(unsigned)p << 32 | id) + 1;
@@ -99,7 +99,7 @@ static double wallhist_energy(const pala_world *w, const pala_wallhist *h, long 
 
 double pala_wallhist_ended(const pala_world *w, int b)
 {
-    pala_wallhist *h = &w->work->wh[b];
+    pala_wallhist *h = &w->work->cm->wh[b];
     double e = 0;
     for (long i = 0; i < h->cap; i++) {
         if (!h->key[i] || h->stamp[i] != w->step - 1) continue;
@@ -124,18 +124,20 @@ double pala_contact_states_energy(const pala_world *w, int b)
             int j = pala_peb_grain(w, nl->nbr[s]);
             e += pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), pala_mat_of(w, j)), st);
         }
-    const pala_wallhist *h = &wk->wh[b];
+    const pala_wallhist *h = &wk->cm->wh[b];
     for (long i = 0; i < h->cap; i++)
         if (h->key[i] && h->stamp[i] >= w->step - 1) e += wallhist_energy(w, h, i);
     return e;
 }
 
-void pala_wallhist_free(pala_work *wk, int nblk)
+void pala_wallhist_free(pala_work *wk)
 {
-    if (!wk->wh) return;
-    for (int b = 0; b < nblk; b++) { free(wk->wh[b].key); free(wk->wh[b].stamp); free(wk->wh[b].st); }
-    free(wk->wh);
-    wk->wh = NULL;
+    pala_contacts *cm = wk->cm;
+    if (!cm || !cm->wh) return;
+    for (int b = 0; b < cm->nwh; b++) { free(cm->wh[b].key); free(cm->wh[b].stamp); free(cm->wh[b].st); }
+    free(cm->wh);
+    cm->wh = NULL;
+    cm->nwh = 0;
 }
 
 /* ---- the states in a checkpoint (pala_world_history_get/set) ----------------------------
@@ -154,8 +156,8 @@ double *pala_world_history_get(const pala_world *w, long *n)
     const int hn = wk->cm->hn;
     long np = 0, m = nl->hpend ? nl->hpend : nl->hvalid && nl->hs ? nl->start[w->npeb] : 0, nw = 0;
     for (long s = 0; s < m; s++) np += !pala_state_zero(nl->hs + s * hn, hn);
-    for (int b = 0; b < wk->nwh; b++) nw += wk->wh[b].n;
-    long len = 4 + np * (2 + hn) + 2L * wk->nwh + nw * (4 + hn);
+    for (int b = 0; b < wk->cm->nwh; b++) nw += wk->cm->wh[b].n;
+    long len = 4 + np * (2 + hn) + 2L * wk->cm->nwh + nw * (4 + hn);
     double *d = pala_xrealloc(NULL, (size_t)len * sizeof *d), *o = d;
     *o++ = hn; *o++ = np;
     for (long s = 0; s < m; s++) {
@@ -165,9 +167,9 @@ double *pala_world_history_get(const pala_world *w, long *n)
         memcpy(o, st, (size_t)hn * sizeof *o);
         o += hn;
     }
-    *o++ = wk->nwh;
-    for (int b = 0; b < wk->nwh; b++) {
-        const pala_wallhist *h = &wk->wh[b];
+    *o++ = wk->cm->nwh;
+    for (int b = 0; b < wk->cm->nwh; b++) {
+        const pala_wallhist *h = &wk->cm->wh[b];
         *o++ = h->cap; *o++ = h->n;
         for (long i = 0; i < h->cap; i++) {
             if (!h->key[i]) continue;
@@ -203,7 +205,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
     for (long r = 0, o = 2; r < np; r++, o += 2 + hn)
         if (!whole(d[o], 0, npeb) || !whole(d[o + 1], 0, npeb) || !(d[o] < d[o + 1])) return history_bad(w, "a pair of pebbles out of range");
     i = 2 + np * (2 + hn);
-    if (d[i] != wk->nblk || wk->nwh != wk->nblk) return history_bad(w, "another number of blocks");
+    if (d[i] != wk->nblk || wk->cm->nwh != wk->nblk) return history_bad(w, "another number of blocks");
     i++;
     for (int b = 0; b < wk->nblk; b++) {
         if (i + 2 > n || !whole(d[i], 0, 1L << 40) || !whole(d[i + 1], 0, 1L << 40)) return history_bad(w, "a wall table's size");
@@ -226,7 +228,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
     /* the wall tables, slot for slot */
     i = 3 + np * (2 + hn);
     for (int b = 0; b < wk->nblk; b++) {
-        pala_wallhist *h = &wk->wh[b];
+        pala_wallhist *h = &wk->cm->wh[b];
         long cap = (long)d[i], e = (long)d[i + 1];
         i += 2;
         free(h->key); free(h->stamp); free(h->st);
@@ -253,13 +255,13 @@ void pala_contact_states_prepare(pala_world *w)
 {
     pala_work *wk = w->work;
     int hn = wk->cm->hn;
-    if (hn == wk->whn && wk->nwh == wk->nblk) return;
-    pala_wallhist_free(wk, wk->nwh);
-    wk->nwh = 0;
+    if (hn == wk->cm->whn && wk->cm->nwh == wk->nblk) return;
+    pala_wallhist_free(wk);
+    wk->cm->nwh = 0;
     if (hn) {
-        wk->wh = pala_xrealloc(NULL, (size_t)wk->nblk * sizeof *wk->wh);
-        memset(wk->wh, 0, (size_t)wk->nblk * sizeof *wk->wh);
-        wk->nwh = wk->nblk;
+        wk->cm->wh = pala_xrealloc(NULL, (size_t)wk->nblk * sizeof *wk->cm->wh);
+        memset(wk->cm->wh, 0, (size_t)wk->nblk * sizeof *wk->cm->wh);
+        wk->cm->nwh = wk->nblk;
     }
-    wk->whn = hn;
+    wk->cm->whn = hn;
 }

@@ -10,7 +10,7 @@ typedef struct pala_wallhist { long cap, n; unsigned long *key; long *stamp; dou
 
 /* The per-block wall tables for the contact model's state size. */
 void pala_contact_states_prepare(pala_world *w);
-void pala_wallhist_free(pala_work *wk, int nblk);
+void pala_wallhist_free(pala_work *wk);
 /* The next new entry of pebble p's table would make it grow (its states move). */
 int pala_wallhist_full(const pala_world *w, int p);
 /* The state of the contact of pebble p with wall id, for the force evaluation of this step

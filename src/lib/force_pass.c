@@ -496,7 +496,7 @@ void pala_work_free(pala_world *w)
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb);
-    pala_wallhist_free(wk, wk->nwh);
+    pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
     free(wk);

@@ -70,8 +70,6 @@ typedef struct pala_work {
     struct pala_contacts *cm;
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
                             * springs on spheres: pala_contacts_tsep) */
-    struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts */
-    int nwh, whn;          /* blocks and state size wh was made for (contact_state.c) */
 } pala_work;
 
 #endif
