@@ -37,9 +37,12 @@ void test_design_modules_tree(void);
 void test_design_modules_script(void);
 void test_fields(void);
 void test_history(void);
+void test_stickslip(void);
 void test_dashpot(void);
 void test_golden_box(void);
+void test_matrix(void);
 void test_golden_example(void);
+void test_golden_beds(void);
 void test_docs(void);
 void test_pressure(void);
 void test_membrane(void);
@@ -85,11 +88,14 @@ static const struct {
     {"design_modules_script", test_design_modules_script},
     {"fields", test_fields},
     {"history", test_history},
+    {"stickslip", test_stickslip},
     {"dashpot", test_dashpot},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
     {"golden_box", test_golden_box},
+    {"matrix", test_matrix},
     {"golden_example", test_golden_example},
+    {"golden_beds", test_golden_beds},
     {"robust", test_robust},
     {"output", test_output},
     {"checkpoint", test_checkpoint},

@@ -276,10 +276,15 @@ typedef struct pala_world {
     long step;
     double skin;                   /* Verlet skin of the neighbour list, m; 0: 0.2 x the largest
                                       component radius (chosen by pala_world_prepare) */
-    /* internals of the step, made by pala_world_prepare (src/lib/) */
+    /* internals of the step, made by pala_world_prepare, each owned by its module (src/lib/) */
     struct pala_nlist *nl;         /* neighbour list (neighbor.h) */
     struct pala_team *team;        /* threads and the split of the work (threads.h) */
     struct pala_work *work;        /* scratch of the step (work.h) */
+    struct pala_grain_forces *forces;   /* what the grains' sums start from (grain_forces.h) */
+    struct pala_field *field;      /* charges, dipoles, the E and B fields (field.h) */
+    struct pala_centre *centre;    /* interactions between centres (centre.h) */
+    int prep_n, prep_nmat, prep_ntmpl;   /* grains, materials, templates pala_world_prepare
+                                            set up for (world.c) */
     /* diagnostics of the last force pass */
     long ncontact;                 /* touching component pairs (grain-grain and wall) */
     double worst_overlap;          /* largest overlap / smaller radius */

@@ -183,17 +183,11 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(MATERIAL, torsion_friction, REAL, "0", "-", 0, INF, AT(pala_material, mutor),
         .doc = "the torsion moment is capped at torsion_friction x R* x F_n (give torsion_stiffness too)"),
     KEY(MATERIAL, normal_law, WORD, "hertz", "-", 0, 0, AT(pala_material, nlaw),
-        .choices = "hertz|fractional", CODES(PALA_NLAW_HERTZ, PALA_NLAW_FRACTIONAL),
-        .doc = "normal force: hertz (eq. 57 with restitution delta) or fractional, P = c^alpha k^(1-alpha) D^alpha(overlap), "
-               "a Caputo derivative since the contact began, never pulling, without delta; a pair is fractional if either "
-               "material is (docs/physics.md, \"The fractional-derivative normal law\")"),
-    KEY(MATERIAL, fractional_order, REAL, "0", "-", 0, 1, AT(pala_material, alpha),
-        .doc = "normal_law = fractional: the order alpha of the derivative; 0: the spring k x overlap, 1: the dashpot "
-               "c x overlap rate"),
-    KEY(MATERIAL, fractional_damping, REAL, "0", "N s/m", 0, INF, AT(pala_material, fc),
-        .doc = "normal_law = fractional: the damping c (needed unless fractional_order = 0)"),
-    KEY(MATERIAL, fractional_stiffness, REAL, "0", "N/m", 0, INF, AT(pala_material, fk),
-        .doc = "normal_law = fractional: the stiffness k (needed unless fractional_order = 1)"),
+        .choices = PALA_NLAW_WORDS, CODES(PALA_NLAW_CODES), .doc = PALA_NLAW_DOC),
+    /* the normal laws' coefficients: their rows are the laws' (contact_law.h) */
+#define NLAW_ROW(nm, def, unit, lo, hi, field, text) KEY(MATERIAL, nm, REAL, def, unit, lo, hi, AT(pala_material, field), .doc = text),
+    PALA_NLAW_KEYS(NLAW_ROW)
+#undef NLAW_ROW
     KEYIN(MATERIAL, material, normal_damping, WORD, NULL, "-", 0, 0, AT(pala_material, damp), DAMPS,
         .unset = "the top-level normal_damping",
         .doc = "this material's normal dissipation (switch or dashpot; restitution sqrt(delta) either way; the dashpot needs "

@@ -7,6 +7,7 @@
 #define PALA_KEYS_H
 #include "pala/pala.h"
 #include "place.h"
+#include "contact_law.h"
 #include <stddef.h>
 
 enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_PAIR, PALA_S_N };
@@ -43,8 +44,11 @@ enum pala_key {
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity, PALA_KEY_material_tangential_law, PALA_KEY_tangential_stiffness,
     PALA_KEY_rolling_stiffness, PALA_KEY_rolling_friction, PALA_KEY_torsion_stiffness,
-    PALA_KEY_torsion_friction, PALA_KEY_normal_law, PALA_KEY_fractional_order,
-    PALA_KEY_fractional_damping, PALA_KEY_fractional_stiffness, PALA_KEY_material_normal_damping,
+    PALA_KEY_torsion_friction, PALA_KEY_normal_law,
+#define PALA_NLAW_KEY(nm, ...) PALA_KEY_##nm,
+    PALA_NLAW_KEYS(PALA_NLAW_KEY)   /* the normal laws' coefficients (contact_law.h) */
+#undef PALA_NLAW_KEY
+    PALA_KEY_material_normal_damping,
     /* [grain NAME] */
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,

@@ -3,6 +3,7 @@
  * values that pairs of materials set themselves (w->pairs) replace the mixed ones. */
 #include "material.h"
 #include "alloc.h"
+#include "contact_law.h"
 #include <math.h>
 
 double pala_harmonic(double a, double b)
@@ -37,22 +38,7 @@ static void material_history(const pala_world *w, const pala_material *a, const 
     p->muroll = pala_harmonic(a->muroll, b->muroll);
     p->ktor = pala_harmonic(a->ktor, b->ktor);
     p->mutor = pala_harmonic(a->mutor, b->mutor);
-    /* the normal law (docs/physics.md, "The fractional-derivative normal law", "Pairs and
-     * walls"): a pair is fractional if either material is; with one fractional side it
-     * takes that side's alpha, c and k (a Hertz material, or wall, has none to mix); two
-     * fractional materials average alpha and mix c and k by H, as eq. (55) mixes moduli */
-    int fa = a->nlaw == PALA_NLAW_FRACTIONAL, fb = b->nlaw == PALA_NLAW_FRACTIONAL;
-    p->nlaw = fa || fb ? PALA_NLAW_FRACTIONAL : PALA_NLAW_HERTZ;
-    if (fa && fb) {
-        p->alpha = 0.5 * (a->alpha + b->alpha);
-        p->fc = pala_harmonic(a->fc, b->fc);
-        p->fk = pala_harmonic(a->fk, b->fk);
-    } else {
-        const pala_material *f = fa ? a : b;
-        p->alpha = fa || fb ? f->alpha : 0;
-        p->fc = fa || fb ? f->fc : 0;
-        p->fk = fa || fb ? f->fk : 0;
-    }
+    pala_law_mix_normal(a, b, p);   /* the normal law (contact_law.h) */
     int da = a->damp ? a->damp : w->damp ? w->damp : PALA_DAMP_SWITCH;
     int db = b->damp ? b->damp : w->damp ? w->damp : PALA_DAMP_SWITCH;
     p->damp = da > db ? da : db;
@@ -140,7 +126,6 @@ void pala_material_pairs(pala_world *w)
         pala_pairmat *p = &w->pm[i];
         p->cdamp = 0;
         if (p->damp != PALA_DAMP_DASHPOT) continue;
-        if (p->delta != dlast) { dlast = p->delta; clast = pala_dashpot_constant(p->delta); }
-        p->cdamp = clast;
+        p->cdamp = pala_law_damp_constant(p, &dlast, &clast, pala_dashpot_constant);
     }
 }

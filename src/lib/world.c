@@ -7,9 +7,9 @@
 #include "world.h"
 #include "alloc.h"
 #include "container.h"
+#include "contact.h"
 #include "force_pass.h"
 #include "grain.h"
-#include "field.h"
 #include "grain_forces.h"
 #include "material.h"
 #include "membrane.h"
@@ -29,13 +29,28 @@ void pala_world_init(pala_world *w)
     w->wall_mat = -1;
 }
 
+/* The states the modules keep for the step, made by pala_world_prepare: the step's scratch
+ * and the contact model's (force_pass.c), then what the grains' sums start from, with the
+ * fields and the interactions between centres (grain_forces.c; its tables are per block). */
+static void make_states(pala_world *w)
+{
+    pala_work_prepare(w);
+    pala_grain_forces_prepare(w);
+}
+
+static void free_states(pala_world *w)
+{
+    pala_work_free(w);
+    pala_grain_forces_free(w);
+}
+
 void pala_world_free(pala_world *w)
 {
     free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
     free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
     pala_nlist_free(w->nl);
-    pala_work_free(w);
+    free_states(w);
     pala_team_free(w->team);
     memset(w, 0, sizeof *w);
 }
@@ -47,7 +62,7 @@ int pala_world_add_material(pala_world *w, const pala_material *m)
     return w->nmat++;
 }
 
-int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->hist; }
+int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->cm->hn > 0; }
 
 int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 {
@@ -137,7 +152,7 @@ void pala_world_sort(pala_world *w)
 {
     /* a few blocks fit in cache in any order, and keep their round-off as given */
     if (w->n < 2 * PALA_BLOCK || w->gid) return;
-    pala_work_free(w);   /* what was prepared is for the old order: prepare again */
+    free_states(w);   /* what was prepared is for the old order: prepare again */
     double rmax = 0;
     for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
     pala_vec3 lo = w->x[0], hi = w->x[0];
@@ -192,7 +207,7 @@ void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, 
 {
     w->additional_forces = fn;
     w->af_user = user;
-    if (pala_world_check_prepared(w) == PALA_OK) pala_work_prepare(w);   /* the dissipation flag may change */
+    if (pala_world_check_prepared(w) == PALA_OK) make_states(w);   /* the dissipation flag and ext may change */
 }
 
 /* What is wrong, into w->why; returns PALA_ERR_INPUT. */
@@ -293,30 +308,32 @@ static int check_world(pala_world *w)
 
 int pala_world_check_prepared(pala_world *w)
 {
-    const pala_work *wk = w->work;
-    if (!wk) return bad(w, "the world is not prepared: call pala_world_prepare first");
-    if (w->n != wk->prep_n || w->nmat != wk->prep_nmat || w->ntmpl != wk->prep_ntmpl)
+    if (!w->work) return bad(w, "the world is not prepared: call pala_world_prepare first");
+    if (w->n != w->prep_n || w->nmat != w->prep_nmat || w->ntmpl != w->prep_ntmpl)
         return bad(w, "grains, materials or templates were added since pala_world_prepare (%d, %d, %d then, %d, %d, %d now): "
-                   "call it again", wk->prep_n, wk->prep_nmat, wk->prep_ntmpl, w->n, w->nmat, w->ntmpl);
+                   "call it again", w->prep_n, w->prep_nmat, w->prep_ntmpl, w->n, w->nmat, w->ntmpl);
     if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0", w->dt);
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
-    if (w->g.x != wk->g.x || w->g.y != wk->g.y || w->g.z != wk->g.z || pala_field_changed(w))
-        pala_grain_forces_prepare(w);   /* g, the fields or the interactions' settings changed */
-    if (wk->frac && wk->frac_dt != w->dt) pala_force_pass_frac_tables(w);   /* the fractional law's coefficients are per dt */
     return PALA_OK;
+}
+
+void pala_world_derive(pala_world *w)
+{
+    pala_grain_forces_derive(w);   /* g, the fields, the interactions' settings */
+    if ((w->work->cm->laws & PALA_LAWS_FRAC) && w->work->cm->frac_dt != w->dt) pala_contacts_frac_tables(w);   /* the fractional law's coefficients are per dt */
 }
 
 int pala_world_prepare(pala_world *w)
 {
     int st = check_world(w);
     if (st) {
-        pala_work_free(w);   /* no step on what was prepared before */
+        free_states(w);   /* no step on what was prepared before */
         return st;
     }
     pala_material_pairs(w);   /* eq. (55) */
     for (int i = 0; i < w->nmat * w->nmat; i++)
         if (w->pm[i].damp == PALA_DAMP_DASHPOT && w->pm[i].delta < PALA_DASHPOT_DELTA_MIN) {
-            pala_work_free(w);
+            free_states(w);
             return bad(w, "materials %d and %d meet with the normal dashpot and delta %g: the dashpot needs delta >= %g (restitution "
                        ">= %g); give a larger delta, or the switch of eq. (56)", i / w->nmat, i % w->nmat, w->pm[i].delta,
                        PALA_DASHPOT_DELTA_MIN, sqrt(PALA_DASHPOT_DELTA_MIN));
@@ -340,10 +357,10 @@ int pala_world_prepare(pala_world *w)
     pala_nlist_prepare(w);
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
-    pala_work_prepare(w);
-    w->work->prep_n = w->n;
-    w->work->prep_nmat = w->nmat;
-    w->work->prep_ntmpl = w->ntmpl;
+    make_states(w);
+    w->prep_n = w->n;
+    w->prep_nmat = w->nmat;
+    w->prep_ntmpl = w->ntmpl;
     return PALA_OK;
 }
 
