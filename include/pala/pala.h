@@ -326,6 +326,9 @@ void pala_world_sort(pala_world *w);
  * change in w->why (a material, a template or grain out of range, a non-finite value,
  * dt <= 0, walls without a wall material...).  Call before stepping. */
 int pala_world_prepare(pala_world *w);
+/* Why the last call on w that failed failed: what was refused, its value, what was expected
+ * and what to change ("" if no call has failed). */
+const char *pala_world_error(const pala_world *w);
 /* Threads used by pala_world_step and the force pass (results do not depend on it). */
 void pala_world_set_threads(pala_world *w, int n);
 /* The most threads a step of this world can use: one per block of 256 grains. */
