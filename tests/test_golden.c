@@ -12,6 +12,7 @@
  * position as the arguments of one call, which C evaluates in no set order, and clang's
  * order gives 0x14cf20c4d396a89b. */
 #include "t.h"
+#include "builder.h"
 #include "pala/pala.h"
 #include <stdint.h>
 #include <string.h>

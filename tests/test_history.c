@@ -12,6 +12,7 @@
  *  - rolling resistance: a sphere rolling on a floor stops after 7 v0^2 / (10 mu_r g);
  *  - the states survive neighbour-list rebuilds and give the same bits on 1 and 3 threads. */
 #include "t.h"
+#include "builder.h"
 #include "t_world.h"
 #include "pala/pala.h"
 #include "contact_law.h"

@@ -1,6 +1,7 @@
 /* material.c: the combined data of two materials in contact (eq. 55): the harmonic
  * mean H of each property, and the stiffness prefactor of the Hertz law (eq. 57); then the
- * values that pairs of materials set themselves (w->pairs) replace the mixed ones. */
+ * values that pairs of materials set themselves (w->pairs) replace the mixed ones.  Last,
+ * the checks of the materials' laws and of each pair's mix, for pala_world_prepare. */
 #include "material.h"
 #include "alloc.h"
 #include <math.h>
@@ -191,6 +192,14 @@ int pala_material_check(pala_check *c, const pala_world *w, int i, int used)
     return PALA_OK;
 }
 
+/* Where a pair of materials a and b gets values of its own, in c's words, into buf. */
+static const char *pair_hint(const pala_check *c, const pala_world *w, int a, int b, char *buf, size_t len)
+{
+    if (c->keys) snprintf(buf, len, "a [pair %s %s] section", w->mat[a].name, w->mat[b].name);
+    else snprintf(buf, len, "a pala_pairset of materials %d and %d (pala_world_add_pair)", a, b);
+    return buf;
+}
+
 /* The pala_pairset of materials a and b (either order), or -1. */
 static int pairset(const pala_world *w, int a, int b)
 {
@@ -220,10 +229,9 @@ int pala_material_pair_check(pala_check *c, const pala_world *w, int ma, int mb)
                               pala_check_word(c, PALA_KEY_pair_tangential_law, PALA_TLAW_SPRING, w1, sizeof w1), a->kt, b->kt,
                               NAME(pair_tangential_stiffness), wp);
         /* the material that lacks the value */
-        int z = a->kt == 0 ? ma : mb, o = z == ma ? mb : ma;
+        int z = a->kt == 0 ? ma : mb;
         char pz[160];
-        if (c->keys) snprintf(pz, sizeof pz, "a [pair %s %s] section", w->mat[z].name, w->mat[o].name);
-        else snprintf(pz, sizeof pz, "a pala_pairset of materials %d and %d (pala_world_add_pair)", z, o);
+        pair_hint(c, w, z, z == ma ? mb : ma, pz, sizeof pz);
         return pala_fault(c, M, z, PALA_KEY_tangential_stiffness, "%s has no '%s', so where it touches %s, which has the spring law, the spring's "
                           "stiffness mixes to 0 (eq. 55): add '%s' (N/m) to %s, or '%s' or '%s' to %s", z == ma ? wa : wb,
                           NAME(tangential_stiffness), z == ma ? wb : wa, NAME(tangential_stiffness), z == ma ? wa : wb,
@@ -253,8 +261,7 @@ int pala_material_pair_check(pala_check *c, const pala_world *w, int ma, int mb)
         /* the fractional law damps by itself (its c): a dashpot on top is not defined */
         int pair = (set & PALA_PAIR_DAMP) != 0, m = a->damp == PALA_DAMP_DASHPOT ? ma : mb;
         char frac[48], pz[160];
-        if (c->keys) snprintf(pz, sizeof pz, "a [pair %s %s] section", a->name, b->name);
-        else snprintf(pz, sizeof pz, "a pala_pairset of materials %d and %d", ma, mb);
+        pair_hint(c, w, ma, mb, pz, sizeof pz);
         return pala_fault(c, pair ? P : M, pair ? q : m, pair ? PALA_KEY_pair_normal_damping : PALA_KEY_material_normal_damping,
                           "%s meets %s with %s = %s and %s = %s: the fractional law damps by its own %s, and the dashpot is for the Hertz law: "
                           "set %s = %s for this pair (%s) or for the material that has the dashpot", wa, wb, NAME(normal_law),

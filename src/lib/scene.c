@@ -7,7 +7,10 @@
  * which binds it to a field of the struct its section fills (pala_top_keys,
  * pala_material, pala_grain_keys, pala_group_keys): the reader checks every value, stores
  * each section's values by walking the table (bind_section), then builds the world from
- * those structs.  Code names a key only by its constant PALA_KEY_name.
+ * those structs.  What a program could give the library too (the laws of the materials and
+ * of their pairs, 2D) the library checks (pala_world_check), once the grain types are built
+ * and before the groups are placed: the reader puts its refusal at the line of the key that
+ * sets the refused field (refused).  Code names a key only by its constant PALA_KEY_name.
  * Errors are reported as `FILE:LINE: message` with a suggestion; overrides
  * (--set KEY=VALUE, KEY = dt, material.NAME.friction or pair.A.B.friction) as
  * `--set 'KEY=VALUE': message`. */
@@ -534,7 +537,7 @@ static int build_materials(pala_scene *s, int *matidx)
         *b++ = 0;
         p->a = matidx[find_section(s, PALA_S_MATERIAL, a)];
         p->b = matidx[find_section(s, PALA_S_MATERIAL, b)];
-        if (pala_world_add_pair(&s->top.w, p) < 0) {   /* only on what the checks before refused */
+        if (pala_world_add_pair(&s->top.w, p) < 0) {   /* never: check_pairs and read_file refused what it refuses */
             emsg(s, s->sec[i].line, s->sec[i].set, "[pair %s %s]: %s", a, b, pala_world_error(&s->top.w));
             bad = 1;
         }
@@ -571,27 +574,22 @@ static int check_world(pala_scene *s)
     return -1;
 }
 
-/* Build a template from n components (eqs. 25-35), scale it to volume_radius if given,
- * and add it to the world. */
-static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad, double rho, long ns)
+/* Build a template from n components (eqs. 25-35) and add it to the world, then scale it
+ * to volume_radius if given. */
+static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad, long ns)
 {
-    pala_vec3 shape[64];
-    double rout[64];
-    char err[256];
-    if (pala_template_build(t, n, c, rad, rho, ns, shape, rout, err, sizeof err)) {
-        emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
+    pala_world *w = &s->top.w;
+    const pala_grain_keys *gk = &s->sec[i].keys.grain;
+    t->charge = gk->charge;
+    t->edip = gk->edip;   /* in the frame of the sphere lines */
+    t->mdip = gk->mdip;
+    int k = pala_world_build_template(w, t, n, c, rad, ns);
+    if (k < 0) {
+        emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, pala_world_error(w));
         return -1;
     }
-    const pala_grain_keys *gk = &s->sec[i].keys.grain;
-    double req = gk->volume_radius;
-    if (req > 0) pala_template_scale(t, shape, rout, req);
-    /* the dipoles are given in the frame of the sphere lines; the body frame is the
-     * principal one, which the builder turned by t->frame (docs/physics.md, "Charges,
-     * dipoles and fields") */
-    t->charge = gk->charge;
-    t->edip = pala_rot_apply(pala_vneg(t->frame), gk->edip);
-    t->mdip = pala_rot_apply(pala_vneg(t->frame), gk->mdip);
-    pala_world_add_template(&s->top.w, t, shape, rout);
+    int c0 = w->tmpl[k].comp0;
+    if (gk->volume_radius > 0) pala_template_scale(&w->tmpl[k], w->shape + c0, w->shape_r + c0, gk->volume_radius);
     return 0;
 }
 
@@ -604,7 +602,6 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
     if (bad) return -1;
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
-    double rho = w->mat[mat].rho;
     pala_template t;
     memset(&t, 0, sizeof t);
     snprintf(t.name, sizeof t.name, "%.31s", s->sec[i].name);
@@ -631,7 +628,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
                      "raise spread or narrow component_radius", s->sec[i].name, n, f.nmin);
                 return -1;
             }
-            if (add_template(s, i, &t, n, c, rad, rho, gk->mc_samples)) return -1;
+            if (add_template(s, i, &t, n, c, rad, gk->mc_samples)) return -1;
         }
         *tcount = nvar;
         return 0;
@@ -658,7 +655,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
             n++;
         }
     }
-    if (add_template(s, i, &t, n, c, rad, rho, gk->mc_samples)) return -1;
+    if (add_template(s, i, &t, n, c, rad, gk->mc_samples)) return -1;
     *tcount = 1;
     return 0;
 }

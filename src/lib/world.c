@@ -6,6 +6,7 @@
  * positions are recomputed from the constant shape vectors whenever a grain moves. */
 #include "world.h"
 #include "alloc.h"
+#include "builder.h"
 #include "check.h"
 #include "container.h"
 #include "force_pass.h"
@@ -32,6 +33,8 @@ static int bad(pala_world *w, const char *fmt, ...)
     va_end(ap);
     return PALA_ERR_INPUT;
 }
+/* the -1 of a call that adds something and refuses, saying why */
+#define REFUSE(w, ...) (bad((w), __VA_ARGS__), -1)
 
 void pala_world_init(pala_world *w)
 {
@@ -64,15 +67,15 @@ int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->
 int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 {
     /* its values are checked by pala_world_prepare, which names a field out of range */
-    if (!p) return bad(w, "pala_world_add_pair: no pair given"), -1;
+    if (!p) return REFUSE(w, "pala_world_add_pair: no pair given");
     if (p->a < 0 || p->a >= w->nmat || p->b < 0 || p->b >= w->nmat)
-        return bad(w, "pala_world_add_pair: materials %d and %d: the world has %d (0..%d)", p->a, p->b, w->nmat, w->nmat - 1), -1;
+        return REFUSE(w, "pala_world_add_pair: materials %d and %d: the world has %d (0..%d)", p->a, p->b, w->nmat, w->nmat - 1);
     const int all = PALA_PAIR_MU | PALA_PAIR_DELTA | PALA_PAIR_NU | PALA_PAIR_KROLL | PALA_PAIR_MUROLL | PALA_PAIR_KTOR | PALA_PAIR_MUTOR |
                     PALA_PAIR_KT | PALA_PAIR_TLAW | PALA_PAIR_DAMP;
-    if (p->set & ~all) return bad(w, "pala_world_add_pair: set = %#x has bits that are no PALA_PAIR_* field", p->set), -1;
+    if (p->set & ~all) return REFUSE(w, "pala_world_add_pair: set = %#x has bits that are no PALA_PAIR_* field", p->set);
     for (int i = 0; i < w->npairs; i++)
         if ((w->pairs[i].a == p->a && w->pairs[i].b == p->b) || (w->pairs[i].a == p->b && w->pairs[i].b == p->a))
-            return bad(w, "pala_world_add_pair: the pair of materials %d and %d was added before (pair %d): change that one", p->a, p->b, i), -1;
+            return REFUSE(w, "pala_world_add_pair: the pair of materials %d and %d was added before (pair %d): change that one", p->a, p->b, i);
     PALA_GROW(w->pairs, w->npairs + 1);
     w->pairs[w->npairs] = *p;
     return w->npairs++;
@@ -81,7 +84,7 @@ int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad)
 {
     if (t->ncomp < 1 || !shape || !rad)
-        return bad(w, "pala_world_add_template: a template needs at least one component (ncomp %d) with its shape vectors and radii", t->ncomp), -1;
+        return REFUSE(w, "pala_world_add_template: a template needs at least one component (ncomp %d) with its shape vectors and radii", t->ncomp);
     PALA_GROW(w->tmpl, w->ntmpl + 1);
     PALA_GROW(w->shape, w->nshape + t->ncomp);
     PALA_GROW(w->shape_r, w->nshape + t->ncomp);
@@ -93,18 +96,35 @@ int pala_world_add_template(pala_world *w, const pala_template *t, const pala_ve
     return w->ntmpl++;
 }
 
+int pala_world_build_template(pala_world *w, const pala_template *t, int n, const pala_vec3 *c, const double *rad, long nsamples)
+{
+    if (t->material < 0 || t->material >= w->nmat)
+        return REFUSE(w, "pala_world_build_template: material %d does not exist (the world has %d)", t->material, w->nmat);
+    if (n < 1) return REFUSE(w, "a grain needs at least one component");
+    pala_template b = *t;
+    pala_vec3 *shape = pala_xrealloc(NULL, (size_t)n * sizeof *shape);
+    double *r = pala_xrealloc(NULL, (size_t)n * sizeof *r);
+    int i = -1;
+    if (pala_template_build(&b, n, c, rad, w->mat[t->material].rho, nsamples, shape, r, w->why, sizeof w->why) == 0) {
+        /* the dipoles are given in the frame of c; the body frame is the principal one, which
+         * the builder turned by b.frame (docs/physics.md, "Charges, dipoles and fields") */
+        b.edip = pala_rot_apply(pala_vneg(b.frame), t->edip);
+        b.mdip = pala_rot_apply(pala_vneg(b.frame), t->mdip);
+        i = pala_world_add_template(w, &b, shape, r);
+    }
+    free(shape);
+    free(r);
+    return i;
+}
+
 int pala_world_add_sphere_template(pala_world *w, int mat, double R)
 {
-    if (mat < 0 || mat >= w->nmat) return bad(w, "pala_world_add_sphere_template: material %d does not exist (the world has %d)", mat, w->nmat), -1;
-    if (!(R > 0 && isfinite(R))) return bad(w, "pala_world_add_sphere_template: radius %g: give one > 0 (m)", R), -1;
+    if (!(R > 0 && isfinite(R))) return REFUSE(w, "pala_world_add_sphere_template: radius %g: give one > 0 (m)", R);
     pala_template t;
-    pala_vec3 c = pala_v(0, 0, 0), shape;
-    double rad;
     memset(&t, 0, sizeof t);
-    if (pala_template_build(&t, 1, &c, &R, w->mat[mat].rho, 0, &shape, &rad, w->why, sizeof w->why)) return -1;
     snprintf(t.name, sizeof t.name, "sphere");
     t.material = mat;
-    return pala_world_add_template(w, &t, &shape, &rad);
+    return pala_world_build_template(w, &t, 1, &(pala_vec3){0, 0, 0}, &R, 0);
 }
 
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om)
@@ -191,7 +211,7 @@ void pala_world_sort(pala_world *w)
 
 int pala_world_add_interaction(pala_world *w, const pala_interaction *it)
 {
-    if (!it || !it->forces) return bad(w, "pala_world_add_interaction: an interaction needs a forces function"), -1;
+    if (!it || !it->forces) return REFUSE(w, "pala_world_add_interaction: an interaction needs a forces function");
     PALA_GROW(w->inter, w->ninter + 1);
     w->inter[w->ninter++] = *it;
     if (pala_world_check_prepared(w) == PALA_OK) pala_grain_forces_prepare(w);
