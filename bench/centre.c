@@ -76,7 +76,7 @@ int main(int argc, char **argv)
     w.container = PALA_CONTAINER_NONE;
     w.cutoff = cut * 1e-3;
     w.dt = 1e-6;
-    if (pala_world_prepare(&w) != PALA_OK) { fprintf(stderr, "centre_bench: %s\n", w.why); return 1; }
+    if (pala_world_prepare(&w) != PALA_OK) { fprintf(stderr, "centre_bench: %s\n", pala_world_error(&w)); return 1; }
     pala_world_set_threads(&w, nth);
     pala_field *fd = w.field;
     for (int k = 0; k < n && fd->dipoles; k++) {

@@ -15,6 +15,7 @@ void test_dynamics(void);
 void test_keys(void);
 void test_scene(void);
 void test_pairs(void);
+void test_checks(void);
 void test_tools(void);
 void test_order(void);
 void test_import(void);
@@ -66,6 +67,7 @@ static const struct {
     {"keys", test_keys},
     {"scene", test_scene},
     {"pairs", test_pairs},
+    {"checks", test_checks},
     {"tools", test_tools},
     {"order", test_order},
     {"import", test_import},

@@ -13,6 +13,8 @@
  * order gives 0x14cf20c4d396a89b. */
 #include "t.h"
 #include "t_world.h"
+#include "builder.h"
+#include "pala/pala.h"
 #include <stdint.h>
 #include <string.h>
 

@@ -11,6 +11,7 @@
  * Each world is a box of 64 grains packed so that pairs and walls touch from the start. */
 #include "t.h"
 #include "pala/pala.h"
+#include "builder.h"
 #include "contact.h"
 #include "work.h"
 #include <math.h>

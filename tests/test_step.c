@@ -188,6 +188,23 @@ static void embed_example(void)
     T_CHECK(rc == 0 && strstr(out, "embed: ok"), "docs/examples/embed.c runs: exit %d, %s", rc, out);
     T_CHECK(strstr(out, "walls without wall_mat: 1: ") && strstr(out, "step before prepare: 1: ") && strstr(out, "dt = 0: 1: "),
             "embedding misuse returns PALA_ERR_INPUT with a reason");
+    /* the messages docs/embedding.md shows under "Errors" are the example's, line by line */
+    char doc[600 * 100];
+    FILE *f = fopen("docs/embedding.md", "r");
+    size_t n = f ? fread(doc, 1, sizeof doc - 1, f) : 0;
+    if (f) fclose(f);
+    doc[n] = 0;
+    const char *blk = strstr(doc, "## Errors");
+    blk = blk ? strstr(blk, "```\n") : NULL;
+    const char *end = blk ? strstr(blk + 4, "```") : NULL;
+    int lines = 0, found = 0;
+    for (const char *p = blk ? blk + 4 : NULL; p && p < end; p = strchr(p, '\n') + 1) {
+        char line[600];
+        snprintf(line, sizeof line, "%.*s", (int)(strchr(p, '\n') - p), p);
+        lines++;
+        found += strstr(out, line) != NULL;
+    }
+    T_CHECK(lines >= 3 && found == lines, "docs/embedding.md shows %d lines of the example's misuse messages, %d of them as it prints them", lines, found);
 }
 
 /* ---- an interaction with a torque: a dipole p along the body x axis in a field B ------- */

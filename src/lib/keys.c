@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,11 +32,12 @@ static void set_orientation(void *obj, const pala_value *v)
  * than those of enum pala_store does not compile) */
 #define AT(T, f) {_Generic(((T *)0)->f, int: PALA_ST_INT, long: PALA_ST_LONG, double: PALA_ST_REAL,  \
                            double *: PALA_ST_REALS, pala_vec3: PALA_ST_VEC3, const char *: PALA_ST_TEXT), \
-                  offsetof(T, f), sizeof ((T *)0)->f, NULL}
+                  offsetof(T, f), sizeof ((T *)0)->f, NULL, #f}
 /* SET(fn): stored by fn (keys that set several fields or convert) */
-#define SET(fn) {PALA_ST_SET, 0, 0, fn}
-/* CODES(a, b, ...): the code stored for each word of choices, in the order of choices */
-#define CODES(...) .codes = (const int[]){__VA_ARGS__, -1}
+#define SET(fn) {PALA_ST_SET, 0, 0, fn, NULL}
+/* CODES(a, b, ...): the code stored for each word of choices, in the order of choices, and
+ * their C names */
+#define CODES(...) .codes = (const int[]){__VA_ARGS__, -1}, .cnames = #__VA_ARGS__
 /* KEY(SECTION, name, TYPE, default, unit, lo, hi, binding, extras...): the row PALA_KEY_name
  * of key "name" (both from the one token, so the constant and the name cannot differ) */
 #define KEY(sect, nm, ty, ...) [PALA_KEY_##nm] = {PALA_S_##sect, #nm, PALA_K_##ty, __VA_ARGS__}
@@ -322,6 +324,17 @@ int pala_key_reals(const char *txt, double *out, int max, int *n)
         out[(*n)++] = v;
         p = end;
     }
+}
+
+int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len)
+{
+    int strict = k->type != PALA_K_INT && k->lo == 0 && k->def == NULL && k->unset == NULL;
+    if (isfinite(v) && v >= k->lo && v <= k->hi && !(strict && v == 0)) return 1;
+    if (!isfinite(v)) snprintf(buf, len, "must be a finite number (%s)", k->unit);
+    else if (strict) snprintf(buf, len, "must be positive (%s)", k->unit);
+    else if (isinf(k->hi)) snprintf(buf, len, "must be at least %g", k->lo);
+    else snprintf(buf, len, "must be between %g and %g", k->lo, k->hi);
+    return 0;
 }
 
 void pala_key_store(const pala_keydef *k, void *obj, const char *text)

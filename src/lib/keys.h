@@ -152,6 +152,8 @@ typedef struct pala_keybind {
     int store;                   /* enum pala_store */
     size_t off, size;            /* offset and size of the field in the section's struct */
     void (*set)(void *obj, const pala_value *v);   /* PALA_ST_SET */
+    const char *field;           /* the field as C names it ("alpha", "w.dt"), for the
+                                    library's messages to programs (check.h); NULL: a setter */
 } pala_keybind;
 
 typedef struct pala_keydef {
@@ -165,6 +167,8 @@ typedef struct pala_keydef {
     int nmin, nmax;       /* count of numbers for PALA_K_REALS */
     const char *choices;  /* words for PALA_K_WORD / PALA_K_ORIENT */
     const int *codes;     /* the value stored for each word of choices, in order; ends with -1 */
+    const char *cnames;   /* those codes as the C code names them ("PALA_TLAW_REGULARISED,
+                             PALA_TLAW_SPRING, ..."), for messages to programs */
     int ref;              /* section kind referenced by PALA_K_NAME */
     int repeat;           /* may appear more than once */
     int pairbit;          /* PALA_S_PAIR: the PALA_PAIR_* bit a given value sets */
@@ -184,6 +188,11 @@ int pala_key_word(const char *choices, const char *w);
 /* Parse blank-separated reals into out[0..max): 0 and the count in *n; -1 if a word is not a
  * finite number, -2 if there are more than max. */
 int pala_key_reals(const char *txt, double *out, int max, int *n);
+/* The range rule of a numeric key, written once for the reader of control files and the
+ * checks of pala_world_prepare: 1 if v is finite and in [lo, hi] and, for a real key with
+ * lower bound 0 that has neither a default nor a meaning when unset (lengths, dt, moduli),
+ * not 0; else 0 and what is expected in buf ("must be between 0 and 1"). */
+int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len);
 
 /* scene.c: the struct the keys of section [KIND NAME] of a loaded scene were stored in
  * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,

@@ -14,4 +14,12 @@ int pala_world_check_prepared(pala_world *w);
  * coefficients when dt changed (force_pass.c).  After pala_world_check_prepared. */
 void pala_world_derive(pala_world *w);
 
+/* The checks of pala_world_prepare, in the order a reader would fix what they find: the
+ * world's settings, the materials and pairs (material.h; they make w->pm, eq. 55), the
+ * templates, the grains, the container and membrane, the interactions.  PALA_OK, or
+ * PALA_ERR_INPUT with the fault and its message in c (check.h).  The control-file reader
+ * calls it with c->keys = 1 before it places the grains of the groups. */
+struct pala_check;
+int pala_world_check(pala_world *w, struct pala_check *c);
+
 #endif
