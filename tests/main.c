@@ -42,6 +42,7 @@ void test_stickslip(void);
 void test_dashpot(void);
 void test_golden_box(void);
 void test_matrix(void);
+void test_hooke(void);
 void test_golden_example(void);
 void test_golden_beds(void);
 void test_docs(void);
@@ -96,6 +97,7 @@ static const struct {
     {"membrane", test_membrane},
     {"golden_box", test_golden_box},
     {"matrix", test_matrix},
+    {"hooke", test_hooke},
     {"golden_example", test_golden_example},
     {"golden_beds", test_golden_beds},
     {"robust", test_robust},

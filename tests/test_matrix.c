@@ -1,6 +1,7 @@
 /* test_matrix.c: the contact laws' matrix.  Every combination of laws (tangential:
  * regularised, spring, Mindlin; damping: switch, dashpot; rolling and torsion springs; the
- * fractional normal law; two materials of different laws meeting) on sphere pairs, clump
+ * fractional and linear (hooke) normal laws; two materials of different laws meeting) on
+ * sphere pairs, clump
  * pairs and walls, run through the general driver (contact by contact, laws read at run
  * time) and the vectorised driver (instantiated per family of laws; contact.c):
  *   - both give the same bits (the state of every grain, E_diss), since both call the one
@@ -20,7 +21,7 @@
 
 void test_matrix(void);
 
-enum { LAWS_ROLL = 1, LAWS_FRAC = 2, LAWS_MIXED = 4 };
+enum { LAWS_ROLL = 1, LAWS_FRAC = 2, LAWS_MIXED = 4, LAWS_HOOKE = 8 };
 typedef struct combo {
     const char *name;
     int tlaw, damp, extra;
@@ -39,6 +40,11 @@ static const combo combos[] = {
     {"fractional + regularised", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_FRAC, {UINT64_C(0x77d915a5bb42ef92), UINT64_C(0x9aadb6474230f905)}},
     {"fractional + spring", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_FRAC, {UINT64_C(0x5e91a823868b86c2), UINT64_C(0xd8d4b57f76ce343f)}},
     {"mixed: regularised grains, spring grains, mindlin + dashpot walls", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_MIXED, {UINT64_C(0x0729ac5bbe56c33c), UINT64_C(0xad4285489ea45e0b)}},
+    {"hooke", PALA_TLAW_REGULARISED, PALA_DAMP_SWITCH, LAWS_HOOKE, {UINT64_C(0xd6698baefc285fa6), UINT64_C(0x787f745c5c950d1a)}},
+    {"hooke + dashpot + spring", PALA_TLAW_SPRING, PALA_DAMP_DASHPOT, LAWS_HOOKE, {UINT64_C(0x44ee2eefc9976b5e), UINT64_C(0xff516e644ea66ec3)}},
+    {"hooke + mindlin + rolling + torsion", PALA_TLAW_MINDLIN, PALA_DAMP_SWITCH, LAWS_HOOKE | LAWS_ROLL, {UINT64_C(0xeb787f1cf65f8456), UINT64_C(0xe0cd519d3106efcf)}},
+    {"mixed: hooke + dashpot grains, hertz + spring grains, mindlin + dashpot walls", PALA_TLAW_REGULARISED, PALA_DAMP_DASHPOT,
+     LAWS_MIXED | LAWS_HOOKE, {UINT64_C(0x5ff91fc7bf33057b), UINT64_C(0x888dee31dab515f8)}},
     {"mixed: spring grains, mindlin grains, regularised walls", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_MIXED, {UINT64_C(0x94a211da17feb21f), UINT64_C(0xdffbb86973027e3c)}},
 };
 
@@ -73,6 +79,7 @@ static pala_material law_mat(const char *name, int tlaw, int damp, int extra)
     m.kt = 800;
     if (extra & LAWS_ROLL) { m.kroll = 1e-4; m.muroll = 0.1; m.ktor = 1e-4; m.mutor = 0.1; }
     if (extra & LAWS_FRAC) { m.nlaw = PALA_NLAW_FRACTIONAL; m.alpha = 0.4; m.fc = 2; m.fk = 5e3; }
+    if (extra & LAWS_HOOKE) { m.nlaw = PALA_NLAW_HOOKE; m.kn = 1000; }
     return m;
 }
 
@@ -96,6 +103,7 @@ static uint64_t run(const combo *c, int clumps, int general, long *contacts, int
         wall.tlaw = c->tlaw == PALA_TLAW_REGULARISED ? PALA_TLAW_MINDLIN : PALA_TLAW_REGULARISED;
         wall.damp = c->tlaw == PALA_TLAW_REGULARISED ? PALA_DAMP_DASHPOT : PALA_DAMP_SWITCH;
         b.mu = 0.3; b.delta = 0.7;
+        b.nlaw = PALA_NLAW_HERTZ;   /* with LAWS_HOOKE: a Hooke material meets a Hertz one */
         snprintf(b.name, sizeof b.name, "b");
         snprintf(wall.name, sizeof wall.name, "wall");
     }

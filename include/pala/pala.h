@@ -77,13 +77,15 @@ typedef struct pala_material {
     int nlaw;       /* enum pala_nlaw: the normal law */
     double alpha;   /* fractional law: order of the derivative, [0, 1] */
     double fc, fk;  /* fractional law: damping c, N s/m, and stiffness k, N/m (seed eq. 7) */
+    double kn;      /* linear spring (normal_law = hooke): stiffness k_n, N/m */
     int damp;       /* enum pala_damp: how the normal force dissipates; 0: the world's (pala_world.damp) */
 } pala_material;
 /* Tangential laws: the paper's regularised friction (eq. 53), or a spring with a Coulomb
  * cap of constant stiffness (Cundall-Strack) or of Mindlin's no-slip stiffness. */
 enum pala_tlaw { PALA_TLAW_WORLD = 0, PALA_TLAW_REGULARISED = 1, PALA_TLAW_SPRING = 2, PALA_TLAW_MINDLIN = 3 };
-/* Normal laws: Hertz (eq. 57) or the fractional-derivative law P = c^a k^(1-a) D^a(zeta). */
-enum pala_nlaw { PALA_NLAW_HERTZ = 0, PALA_NLAW_FRACTIONAL = 1 };
+/* Normal laws: Hertz (eq. 57), the fractional-derivative law P = c^a k^(1-a) D^a(zeta), or
+ * the linear spring k_n (-d) (docs/physics.md, "The linear spring-dashpot"). */
+enum pala_nlaw { PALA_NLAW_HERTZ = 0, PALA_NLAW_FRACTIONAL = 1, PALA_NLAW_HOOKE = 2 };
 /* Normal dissipation (docs/physics.md, "The normal dashpot"): eq. (56), the Hertz force
  * scaled by delta while the pair separates (a switch), or a continuous dashpot whose
  * restitution is sqrt(delta) at every impact speed. */
@@ -163,6 +165,7 @@ typedef struct pala_pairmat {
     double kroll, muroll, ktor, mutor;   /* rolling and torsion: stiffness N m/rad, friction */
     int nlaw;      /* enum pala_nlaw */
     double alpha, fc, fk;   /* fractional law */
+    double kn;     /* linear spring: k_n, N/m */
     int damp;      /* enum pala_damp, resolved (never PALA_DAMP_WORLD) */
     double cdamp;  /* dashpot: its dimensionless constant c (docs/physics.md, "The normal dashpot") */
 } pala_pairmat;

@@ -38,18 +38,21 @@ static inline double pala_law_hertz_energy(double fh, double ov) { return 0.4 * 
 /* The normal laws' words and codes for the key normal_law, its text, and the keys of their
  * coefficients: K(name, default, unit, lo, hi, field of pala_material, text), rows of the
  * key table (keys.h, keys.c) in this order. */
-#define PALA_NLAW_WORDS "hertz|fractional"
-#define PALA_NLAW_CODES PALA_NLAW_HERTZ, PALA_NLAW_FRACTIONAL
+#define PALA_NLAW_WORDS "hertz|fractional|hooke"
+#define PALA_NLAW_CODES PALA_NLAW_HERTZ, PALA_NLAW_FRACTIONAL, PALA_NLAW_HOOKE
 #define PALA_NLAW_DOC                                                                                                   \
     "normal force: hertz (eq. 57 with restitution delta) or fractional, P = c^alpha k^(1-alpha) D^alpha(overlap), "   \
     "a Caputo derivative since the contact began, never pulling, without delta; a pair is fractional if either "       \
-    "material is (docs/physics.md, \"The fractional-derivative normal law\")"
+    "material is (docs/physics.md, \"The fractional-derivative normal law\"); or hooke, the linear spring "             \
+    "normal_stiffness x overlap (docs/physics.md, \"The linear spring-dashpot\"), which a pair takes if either "     \
+    "material has it"
 #define PALA_NLAW_KEYS(K)                                                                                               \
     K(fractional_order, "0", "-", 0, 1, alpha,                                                                          \
       "normal_law = fractional: the order alpha of the derivative; 0: the spring k x overlap, 1: the dashpot "         \
       "c x overlap rate")                                                                                               \
     K(fractional_damping, "0", "N s/m", 0, INF, fc, "normal_law = fractional: the damping c (needed unless fractional_order = 0)") \
-    K(fractional_stiffness, "0", "N/m", 0, INF, fk, "normal_law = fractional: the stiffness k (needed unless fractional_order = 1)")
+    K(fractional_stiffness, "0", "N/m", 0, INF, fk, "normal_law = fractional: the stiffness k (needed unless fractional_order = 1)") \
+    K(normal_stiffness, "0", "N/m", 0, INF, kn, "normal_law = hooke: the stiffness k_n of the linear spring (needed); pairs mix it by H")
 
 /* The normal law of a pair of materials a, b (eq. 55 and docs/physics.md, "The
  * fractional-derivative normal law", "Pairs and walls"): a pair is fractional if either
@@ -58,8 +61,10 @@ static inline double pala_law_hertz_energy(double fh, double ov) { return 0.4 * 
  * and k by H, as eq. (55) mixes moduli.  (material.c calls it.) */
 static inline void pala_law_mix_normal(const pala_material *a, const pala_material *b, pala_pairmat *p)
 {
+    int ha = a->nlaw == PALA_NLAW_HOOKE, hb = b->nlaw == PALA_NLAW_HOOKE;   /* Hooke: either side's k_n, or both by H */
+    p->kn = ha && hb ? pala_harmonic(a->kn, b->kn) : ha ? a->kn : hb ? b->kn : 0;
     int fa = a->nlaw == PALA_NLAW_FRACTIONAL, fb = b->nlaw == PALA_NLAW_FRACTIONAL;
-    p->nlaw = fa || fb ? PALA_NLAW_FRACTIONAL : PALA_NLAW_HERTZ;
+    p->nlaw = ha || hb ? PALA_NLAW_HOOKE : fa || fb ? PALA_NLAW_FRACTIONAL : PALA_NLAW_HERTZ;
     if (fa && fb) {
         p->alpha = 0.5 * (a->alpha + b->alpha);
         p->fc = pala_harmonic(a->fc, b->fc);
@@ -77,33 +82,38 @@ static inline void pala_law_mix_normal(const pala_material *a, const pala_materi
  * delta: last and clast hold the last value of delta and its constant). */
 static inline double pala_law_damp_constant(const pala_pairmat *p, double *last, double *clast, double (*hertz)(double))
 {
+    if (p->nlaw == PALA_NLAW_HOOKE) {   /* c = 2 L / sqrt(pi^2 + L^2), L = -ln sqrt(delta) ("The linear spring-dashpot") */
+        double L = p->delta > 0 ? -0.5 * log(p->delta) : HUGE_VAL;
+        return p->delta > 0 ? 2 * L / sqrt(PALA_PI * PALA_PI + L * L) : 2;
+    }
     if (p->delta != *last) { *last = p->delta; *clast = hertz(p->delta); }
     return *clast;
 }
 
 /* The coefficient of a normal law other than Hertz's (0 for Hertz). */
-static inline double pala_law_normal_coef(const pala_pairmat *pm) { (void)pm; return 0; }
+static inline double pala_law_normal_coef(const pala_pairmat *pm) { return pm->nlaw == PALA_NLAW_HOOKE ? pm->kn : 0; }
 /* The elastic force of law nl (kE: Hertz's prefactor, kn: the other laws' coefficient). */
 static inline double pala_law_normal_force(int nl, double kE, double kn, double root, double ov)
 {
-    (void)nl; (void)kn;
-    return pala_law_hertz(kE, root, ov);
+    return nl == PALA_NLAW_HOOKE ? kn * ov : pala_law_hertz(kE, root, ov);   /* Hooke: k_n (-d) */
 }
 /* The stiffness the dashpot scales with: dF/d(-d) up to a constant (Hertz: kE sqrt(r~ (-d))
- * = K (-d)^(1/2), 2/3 of the slope). */
-static inline double pala_law_stiffness(int nl, double kE, double kn, double root) { (void)nl; (void)kn; return kE * root; }
-/* The power of the overlap law nl's elastic force grows as (Hertz 3/2), which the caps of
- * the springs follow (pala_law_cap_ratio); 0: not known (the fractional law: its caps do
- * not scale over the step). */
-static inline double pala_law_cap_power(int nl) { return nl == PALA_NLAW_FRACTIONAL ? 0.0 : 1.5; }
-/* 1 if law nl's dashpot may pull (Hertz's never does). */
-static inline int pala_law_pulls(int nl) { (void)nl; return 0; }
+ * = K (-d)^(1/2), 2/3 of the slope; Hooke: k_n). */
+static inline double pala_law_stiffness(int nl, double kE, double kn, double root) { return nl == PALA_NLAW_HOOKE ? kn : kE * root; }
+/* The power of the overlap law nl's elastic force grows as (Hertz 3/2, Hooke 1), which the
+ * caps of the springs follow (pala_law_cap_ratio); 0: not known (the fractional law: its
+ * caps do not scale over the step). */
+static inline double pala_law_cap_power(int nl) { return nl == PALA_NLAW_HOOKE ? 1.0 : nl == PALA_NLAW_FRACTIONAL ? 0.0 : 1.5; }
+/* 1 if law nl's dashpot may pull (Hertz's never does; Hooke's does at the end of a contact,
+ * as LAMMPS's hooke does, which keeps the closed forms of a damped oscillator). */
+static inline int pala_law_pulls(int nl) { return nl == PALA_NLAW_HOOKE; }
 
 /* The elastic energy of a touching pair of material pair pm, overlap ov and
  * root = sqrt(r~ ov) (the fractional law keeps its energy in its state: contact.c). */
 static inline double pala_law_normal_energy(const pala_pairmat *pm, double root, double ov)
 {
     if (pm->nlaw == PALA_NLAW_FRACTIONAL) return 0;
+    if (pm->nlaw == PALA_NLAW_HOOKE) return 0.5 * pm->kn * ov * ov;   /* k_n (-d)^2 / 2 */
     return pala_law_hertz_energy(pala_law_hertz(pm->kE, root, ov), ov);
 }
 

@@ -174,6 +174,9 @@ int pala_material_check(pala_check *c, const pala_world *w, int i, int used)
                           stiff ? NAME(fractional_stiffness) : NAME(fractional_damping), stiff ? "N/m" : "N s/m", NAME(fractional_order), stiff,
                           a->alpha, who);
     }
+    if (a->nlaw == PALA_NLAW_HOOKE && !(a->kn > 0))   /* the linear spring (docs/physics.md, "The linear spring-dashpot") */
+        return pala_fault(c, M, i, PALA_KEY_normal_law, "%s: '%s = %s' needs '%s' > 0 (N/m): add it to %s", who, NAME(normal_law),
+                          pala_check_word(c, PALA_KEY_normal_law, PALA_NLAW_HOOKE, sp, sizeof sp), NAME(normal_stiffness), who);
     return PALA_OK;
 }
 
