@@ -173,6 +173,10 @@ static inline double pala_law_spring(double *x, const double *u, double k, doubl
     double pp = p0 * p0 + p1 * p1 + p2 * p2, a = h * (p0 * u[0] + p1 * u[1] + p2 * u[2]) / (slip ? pp : 1.0);
     double z0 = p0 * sc + (h * u[0] - a * p0), z1 = p1 * sc + (h * u[1] - a * p1), z2 = p2 * sc + (h * u[2] - a * p2);
     double zz = z0 * z0 + z1 * z1 + z2 * z2;
+    /* a cap far below the rounding of u dt/2 (|z| under 2^-250): z scaled up by 2^500, so that
+     * pp/zz cannot overflow (a factor 1 leaves every other step's bits as they are) */
+    double big = zz < 0x1p-500 ? 0x1p500 : 1.0;
+    z0 *= big; z1 *= big; z2 *= big; zz *= big * big;
     double se = rho * sc * sqrt(pp / (zz > 0 ? zz : 1.0));   /* z is 0 only if sc is */
     x0 = slip ? z0 * se : x0 + dt * u[0];
     x1 = slip ? z1 * se : x1 + dt * u[1];
