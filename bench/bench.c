@@ -18,7 +18,7 @@
 /* n steps; on an unstable run, the reason and exit 2 */
 static void steps(pala_world *w, long n)
 {
-    if (n > 0 && pala_world_steps(w, n) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", w->why); exit(2); }
+    if (n > 0 && pala_world_steps(w, n) != PALA_OK) { fprintf(stderr, "pala_bench: unstable: %s\n", pala_world_error(w)); exit(2); }
 }
 
 int main(int argc, char **argv)

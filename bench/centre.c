@@ -18,7 +18,7 @@
  *   relative difference of forces and torques. */
 #include "pala/pala.h"
 #include "centre.h"
-#include "work.h"
+#include "field.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,12 +75,12 @@ int main(int argc, char **argv)
     }
     w.cutoff = cut * 1e-3;
     w.dt = 1e-6;
-    if (pala_world_prepare(&w) != PALA_OK) { fprintf(stderr, "centre_bench: %s\n", w.why); return 1; }
+    if (pala_world_prepare(&w) != PALA_OK) { fprintf(stderr, "centre_bench: %s\n", pala_world_error(&w)); return 1; }
     pala_world_set_threads(&w, nth);
-    pala_work *wk = w.work;
-    for (int k = 0; k < n && wk->dipoles; k++) {
-        wk->pw[k] = pala_rot_apply(w.r[k], w.tmpl[t].edip);
-        wk->mw[k] = pala_rot_apply(w.r[k], w.tmpl[t].mdip);
+    pala_field *fd = w.field;
+    for (int k = 0; k < n && fd->dipoles; k++) {
+        fd->pw[k] = pala_rot_apply(w.r[k], w.tmpl[t].edip);
+        fd->mw[k] = pala_rot_apply(w.r[k], w.tmpl[t].mdip);
     }
     pala_vec3 *F = calloc((size_t)n, sizeof *F), *T = calloc((size_t)n, sizeof *T);
     int ta = 0, tb = 0, rounds = 0;

@@ -15,6 +15,7 @@ void test_dynamics(void);
 void test_keys(void);
 void test_scene(void);
 void test_pairs(void);
+void test_checks(void);
 void test_tools(void);
 void test_order(void);
 void test_import(void);
@@ -37,9 +38,13 @@ void test_design_modules_tree(void);
 void test_design_modules_script(void);
 void test_fields(void);
 void test_history(void);
+void test_stickslip(void);
 void test_dashpot(void);
 void test_golden_box(void);
+void test_matrix(void);
+void test_hooke(void);
 void test_golden_example(void);
+void test_golden_beds(void);
 void test_docs(void);
 void test_pressure(void);
 void test_membrane(void);
@@ -64,6 +69,7 @@ static const struct {
     {"keys", test_keys},
     {"scene", test_scene},
     {"pairs", test_pairs},
+    {"checks", test_checks},
     {"tools", test_tools},
     {"order", test_order},
     {"import", test_import},
@@ -86,12 +92,16 @@ static const struct {
     {"design_modules_script", test_design_modules_script},
     {"fields", test_fields},
     {"history", test_history},
+    {"stickslip", test_stickslip},
     {"dashpot", test_dashpot},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
     {"walls", test_walls},
     {"golden_box", test_golden_box},
+    {"matrix", test_matrix},
+    {"hooke", test_hooke},
     {"golden_example", test_golden_example},
+    {"golden_beds", test_golden_beds},
     {"robust", test_robust},
     {"output", test_output},
     {"checkpoint", test_checkpoint},

@@ -1,6 +1,7 @@
 /* test_builder.c: the Monte Carlo grain builder (eqs. 25-35) against closed forms, and
  * the random grain factory's two conditions (section 3). */
 #include "t.h"
+#include "builder.h"
 #include "pala/pala.h"
 #include <math.h>
 #include <string.h>

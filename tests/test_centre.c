@@ -15,7 +15,8 @@
 #include "t.h"
 #include "pala/pala.h"
 #include "centre.h"
-#include "work.h"
+#include "field.h"
+#include "threads.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,7 +347,7 @@ static void all_on(void)
         lively(&w, 2e3, pala_v(150, -100, 50), pala_v(3e-7, 5e-7, -4e-7));   /* p E, m B ~ the pair energies */
         w.dt = i ? 5e-5 : 1e-4;
         T_CHECK(pala_world_prepare(&w) == PALA_OK, "all on: prepare");
-        T_CHECK(w.work->lorentz && w.work->em && w.work->centre && w.work->dipoles, "all on: Lorentz kick, fields, pairs, dipoles");
+        T_CHECK(w.field->lorentz && w.field->em && w.centre->on && w.field->dipoles, "all on: Lorentz kick, fields, pairs, dipoles");
         pala_energy e0 = pala_world_energy(&w);
         double emax = 0, scale = 0;
         for (long s = 0; s < (long)(0.05 / w.dt); s++) {

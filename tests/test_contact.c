@@ -2,6 +2,7 @@
  * restitution sqrt(delta), Hertz contact time, sliding-to-rolling at 5/7, conservation of
  * momentum and angular momentum in frictional collisions of polyspherical grains. */
 #include "t.h"
+#include "builder.h"
 #include "t_world.h"
 #include "pala/pala.h"
 #include <math.h>

@@ -13,6 +13,7 @@
  *  - threads: a pour of 600 spheres gives the same bits on 1 and 3 threads;
  *  - input: the dashpot with delta below 1e-4 is refused with a message. */
 #include "t.h"
+#include "builder.h"
 #include "t_world.h"
 #include "pala/pala.h"
 #include "material.h"

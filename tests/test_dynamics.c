@@ -2,6 +2,7 @@
  * energy and angular momentum for a free asymmetric grain (Dzhanibekov flips), the
  * paper's ten-grain energy test, 2D mode, dissipation, and bit-reproducibility. */
 #include "t.h"
+#include "builder.h"
 #include "pala/pala.h"
 #include <math.h>
 #include <stdio.h>

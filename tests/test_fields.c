@@ -10,6 +10,7 @@
  *  - turning fields: E_total - W_field conserved to second order in dt;
  *  - 2D: vectors that push a grain out of the plane are refused with file:line and key. */
 #include "t.h"
+#include "builder.h"
 #include "pala/pala.h"
 #include <math.h>
 #include <stdlib.h>

@@ -7,10 +7,13 @@
  *    against its period 2 pi sqrt(mu / k), energy conserved with the spring's in E_total;
  *  - an interaction with a torque: a dipole fixed in a sphere, in a homogeneous field,
  *    swings as a pendulum of period 2 pi sqrt(I / p B) (with its finite-amplitude
- *    correction), its energy conserved and nothing counted as dissipated. */
+ *    correction), its energy conserved and nothing counted as dissipated;
+ *  - the stage derive: g, the fields, their turning, G, eps_r, the cutoff, the Lorentz rule
+ *    and dt changed after pala_world_prepare give the bits of a world prepared with them. */
 #include "t.h"
 #include "pala/pala.h"
 #include "integrator.h"
+#include "t_world.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,6 +187,23 @@ static void embed_example(void)
     T_CHECK(rc == 0 && strstr(out, "embed: ok"), "docs/examples/embed.c runs: exit %d, %s", rc, out);
     T_CHECK(strstr(out, "a wall without a material: 1: ") && strstr(out, "an empty box: 1: 'box': zhi must exceed zlo") && strstr(out, "step before prepare: 1: ") && strstr(out, "dt = 0: 1: "),
             "embedding misuse returns PALA_ERR_INPUT with a reason");
+    /* the messages docs/embedding.md shows under "Errors" are the example's, line by line */
+    char doc[600 * 100];
+    FILE *f = fopen("docs/embedding.md", "r");
+    size_t n = f ? fread(doc, 1, sizeof doc - 1, f) : 0;
+    if (f) fclose(f);
+    doc[n] = 0;
+    const char *blk = strstr(doc, "## Errors");
+    blk = blk ? strstr(blk, "```\n") : NULL;
+    const char *end = blk ? strstr(blk + 4, "```") : NULL;
+    int lines = 0, found = 0;
+    for (const char *p = blk ? blk + 4 : NULL; p && p < end; p = strchr(p, '\n') + 1) {
+        char line[600];
+        snprintf(line, sizeof line, "%.*s", (int)(strchr(p, '\n') - p), p);
+        lines++;
+        found += strstr(out, line) != NULL;
+    }
+    T_CHECK(lines >= 3 && found == lines, "docs/embedding.md shows %d lines of the example's misuse messages, %d of them as it prints them", lines, found);
 }
 
 /* ---- an interaction with a torque: a dipole p along the body x axis in a field B ------- */
@@ -241,6 +261,84 @@ static void dipole_pendulum(void)
             "max |dE|/|U| %.3g at dt, %.3g at dt/2 (ratio %.2f ~ 4)", drift[0], drift[1], drift[0] / drift[1]);
 }
 
+/* ---- the stage derive: settings changed after pala_world_prepare ------------------------ */
+
+/* What an embedding program may change between steps. */
+typedef struct settings { pala_vec3 g, E, B, E_turn, B_turn; double G, eps_r, cutoff, dt; int lorentz; } settings;
+
+static void set(pala_world *w, const settings *s)
+{
+    w->g = s->g; w->E = s->E; w->B = s->B; w->E_turn = s->E_turn; w->B_turn = s->B_turn;
+    w->grav_G = s->G; w->eps_r = s->eps_r; w->cutoff = s->cutoff; w->dt = s->dt; w->lorentz = s->lorentz;
+}
+
+/* 48 charged spheres with electric and magnetic dipoles in a box, every third of the
+ * fractional normal law (its coefficients are per dt), falling onto each other; prepared
+ * with settings s. */
+static void charged_box(pala_world *w, const settings *s)
+{
+    pala_world_init(w);
+    pala_material h = {.name = "h", .rho = 2500, .E = 1e7, .sigma = 0.3, .delta = 0.5, .mu = 0.3, .nu = 1e-3};
+    pala_material f = {.name = "f", .rho = 2500, .E = 1e7, .sigma = 0.3, .delta = 1, .mu = 0.3, .nu = 1e-3,
+                       .nlaw = PALA_NLAW_FRACTIONAL, .alpha = 0.3, .fc = 0.05, .fk = 500};
+    pala_world_add_material(w, &h);
+    pala_world_add_material(w, &f);
+    int th = pala_world_add_sphere_template(w, 0, 5e-4), tf = pala_world_add_sphere_template(w, 1, 5e-4);
+    for (int t = 0; t < 2; t++) {
+        w->tmpl[t].charge = t ? -2e-11 : 3e-11;
+        w->tmpl[t].edip = pala_v(1e-14, 0, 0);
+        w->tmpl[t].mdip = pala_v(0, 2e-7, 0);
+    }
+    t_box(w, pala_v(0, 0, 0), pala_v(0.005, 0.005, 0.02));
+    for (int n = 0; n < 48; n++)
+        pala_world_add_grain(w, n % 3 ? th : tf, pala_v(0.0006 + (n % 4) * 0.0011 + 1e-4 * (n / 16), 0.0006 + (n / 4 % 4) * 0.0011, 0.0006 + (n / 16) * 0.0009),
+                             pala_v(0.1 * n, 0, 0), pala_v(0.01 * (n % 5 - 2), 0, -0.05), pala_v(0, 0, 0));
+    set(w, s);
+    pala_world_prepare(w);
+}
+
+/* Each setting changed alone between pala_world_prepare and the first step, then all at
+ * once: the same bits as the world prepared with them, energies included (the stage derive
+ * makes again what depends on them; it runs at every pala_world_steps, so a change between
+ * steps takes the same path). */
+static void derive_stage(void)
+{
+    const settings a = {pala_v(0, 0, -9.81), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), 0, 0, 0, 2e-6, PALA_LORENTZ_IMPLICIT};
+    const settings b = {pala_v(1, 0, -5), pala_v(0, 2e3, 1e3), pala_v(0.02, 0, 0.01), pala_v(0, 0, 30), pala_v(20, 0, 0), 1e3, 2, 3e-3, 1.5e-6,
+                        PALA_LORENTZ_PAPER};
+    int bad = 0, cases = 0;
+    for (int i = 0; i <= 10; i++) {
+        settings c = a;   /* i = 10: all of b */
+        switch (i) {
+        case 0: c.g = b.g; break;
+        case 1: c.E = b.E; break;
+        case 2: c.B = b.B; break;
+        case 3: c.E = b.E; c.E_turn = b.E_turn; break;
+        case 4: c.B = b.B; c.B_turn = b.B_turn; break;
+        case 5: c.G = b.G; break;
+        case 6: c.eps_r = b.eps_r; break;
+        case 7: c.cutoff = b.cutoff; break;
+        case 8: c.dt = b.dt; break;
+        case 9: c.B = b.B; c.lorentz = b.lorentz; break;
+        default: c = b;
+        }
+        pala_world p, q;
+        charged_box(&p, &c);
+        charged_box(&q, &a);
+        set(&q, &c);
+        pala_energy ep = pala_world_energy(&p), eq = pala_world_energy(&q);
+        int sp = pala_world_steps(&p, 100), sq = pala_world_steps(&q, 100);
+        int ok = sp == PALA_OK && sq == PALA_OK && same(&p, &q) && !memcmp(&ep, &eq, sizeof ep) && p.diss == q.diss && p.wfield == q.wfield &&
+                 pala_world_energy_terms(&p) == pala_world_energy_terms(&q);
+        T_CHECK(ok, "derive: setting %d changed after pala_world_prepare gives the bits of a world prepared with it (status %d, %d)", i, sp, sq);
+        bad += !ok;
+        cases++;
+        pala_world_free(&p);
+        pala_world_free(&q);
+    }
+    T_CHECK(bad == 0 && cases == 11, "derive: %d of %d settings cases differ", bad, cases);
+}
+
 void test_step(void)
 {
     embed_example();
@@ -248,4 +346,5 @@ void test_step(void)
     additional_forces();
     interaction();
     dipole_pendulum();
+    derive_stage();
 }

@@ -12,6 +12,14 @@
 #include <stdio.h>
 #include <string.h>
 
+/* A misuse: prints the status and the library's message; 1 if it is PALA_ERR_INPUT with a
+ * message that names `field`. */
+static int refused(const char *what, int st, const pala_world *w, const char *field)
+{
+    printf("  %s: %d: %s\n", what, st, pala_world_error(w));
+    return st == PALA_ERR_INPUT && strstr(pala_world_error(w), field) != NULL;
+}
+
 /* The world of the example: 4 x 4 x 4 spheres of radius 1 mm above the floor of a box. */
 static int build(pala_world *w)
 {
@@ -34,11 +42,11 @@ int main(void)
     pala_world w;
     if (build(&w)) return 1;
     int st = pala_world_prepare(&w);
-    if (st != PALA_OK) { fprintf(stderr, "embed: %s\n", w.why); return 1; }
+    if (st != PALA_OK) { fprintf(stderr, "embed: %s\n", pala_world_error(&w)); return 1; }
     pala_energy e0 = pala_world_energy(&w);
     printf("t_s\tE_kin_J\tE_contact_J\tE_field_J\tE_total_J\tE_diss_J\n");
     for (int i = 0; i <= 10; i++) {
-        if (i > 0 && (st = pala_world_steps(&w, 2000)) != PALA_OK) { fprintf(stderr, "embed: %s\n", w.why); return 2; }
+        if (i > 0 && (st = pala_world_steps(&w, 2000)) != PALA_OK) { fprintf(stderr, "embed: %s\n", pala_world_error(&w)); return 2; }
         pala_energy e = pala_world_energy(&w);
         printf("%.4f\t%.6e\t%.6e\t%.6e\t%.6e\t%.6e\n", w.t, e.kin, e.contact, e.field, e.total, w.diss);
     }
@@ -47,51 +55,46 @@ int main(void)
     printf("energy balance (E_total + E_diss - E_0) / E_0 = %.2e\n", bal);
     int ok = fabs(bal) < 1e-3;
 
-    /* The library's answers to misuse: each returns an error and says why in w.why. */
+    /* The library's answers to misuse: each call returns an error status, and
+     * pala_world_error says what it refused (naming the field), what it expected and the fix. */
     printf("misuse:\n");
     pala_world m;
     build(&m);
     m.walls[0].mat = -1;   /* a wall without a material */
-    st = pala_world_prepare(&m);
-    printf("  a wall without a material: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT;
+    ok &= refused("a wall without a material", pala_world_prepare(&m), &m, "material");
     m.walls[0].mat = 0;
-    pala_world_wall_set(&m, 0, "box", "0 0.0125 0 0.0125 0.05 0");   /* its parameters by their control-file key */
-    st = pala_world_prepare(&m);
-    printf("  an empty box: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT;
+    pala_world_wall_set(&m, 0, "box", "0 0.0125 0 0.0125 0.05 0");   /* a wall's parameter, by its control-file key */
+    ok &= refused("an empty box", pala_world_prepare(&m), &m, "'box': zhi must exceed zlo");
     pala_world_wall_set(&m, 0, "box", "0 0.0125 0 0.0125 0 0.05");
     m.dt = 0;          /* no time step */
-    st = pala_world_prepare(&m);
-    printf("  dt = 0: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT;
+    ok &= refused("dt = 0", pala_world_prepare(&m), &m, "dt");
     m.dt = 1e-6;
     m.x[3].x = NAN;    /* a non-finite position */
-    st = pala_world_prepare(&m);
-    printf("  a NaN position: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT;
+    ok &= refused("a NaN position", pala_world_prepare(&m), &m, "position");
     m.x[3].x = 5e-3;
     m.tmpl[0].material = 7;   /* a template of a material that does not exist */
-    st = pala_world_prepare(&m);
-    printf("  template of material 7: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT;
+    ok &= refused("template of material 7", pala_world_prepare(&m), &m, "material");
     m.tmpl[0].material = 0;
+    m.mat[0].tlaw = 7;        /* an unknown tangential law */
+    ok &= refused("tangential law 7", pala_world_prepare(&m), &m, "tlaw");
+    m.mat[0].tlaw = PALA_TLAW_WORLD;
+    m.mat[0].alpha = 3;       /* the order of the fractional law, outside [0, 1] */
+    ok &= refused("alpha = 3", pala_world_prepare(&m), &m, "alpha");
+    m.mat[0].alpha = 0;
+    m.mat[0].kt = -1e4;       /* a negative stiffness of the tangential spring */
+    ok &= refused("kt = -1e4", pala_world_prepare(&m), &m, "kt");
+    m.mat[0].kt = 0;
+    ok &= pala_world_prepare(&m) == PALA_OK;
     pala_world_free(&m);
     build(&m);
-    st = pala_world_step(&m);   /* stepping before prepare */
-    printf("  step before prepare: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT;
+    ok &= refused("step before prepare", pala_world_step(&m), &m, "pala_world_prepare");
     /* a grain added after prepare: prepare again before stepping */
     pala_world_prepare(&m);
     pala_world_add_grain(&m, 0, pala_v(5e-3, 5e-3, 0.04), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
-    st = pala_world_step(&m);
-    printf("  a grain added after prepare: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT;
+    ok &= refused("a grain added after prepare", pala_world_step(&m), &m, "pala_world_prepare");
     /* a prepare that fails leaves nothing to step */
     m.shape_r[0] = -1e-3;
-    st = pala_world_prepare(&m);
-    printf("  a negative component radius: %d: %s\n", st, m.why);
-    ok &= st == PALA_ERR_INPUT && pala_world_step(&m) == PALA_ERR_INPUT;
+    ok &= refused("a negative component radius", pala_world_prepare(&m), &m, "radius") && pala_world_step(&m) == PALA_ERR_INPUT;
     m.shape_r[0] = 1e-3;
     /* g set after prepare is seen by the next step */
     pala_world_prepare(&m);

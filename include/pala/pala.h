@@ -16,7 +16,16 @@
 
 #define PALA_VERSION "0.1.0"
 
-/* Exit codes of the `pala` program and status codes of library calls. */
+/* Exit codes of the `pala` program and status codes of library calls.
+ *
+ * Errors, one way: a call on a world that can fail returns a status (PALA_OK, or
+ * PALA_ERR_INPUT, PALA_UNSTABLE) or, if it adds something, its index (or -1); when it fails,
+ * pala_world_error(w) holds the message: what was refused, named as this header names it
+ * (a field of a struct of a part: "material 2 (glass): 'alpha = 3': must be between 0 and 1",
+ * "'w.dt = 0': must be positive (s)"), the value, what was expected and what to change.  The
+ * control-file reader (pala_scene_load) prints the same messages to its FILE *err, each at
+ * the file and line of the key that sets the field ("run.txt:12: [material glass]:
+ * 'fractional_order = 3': must be between 0 and 1"). */
 enum pala_status {
     PALA_OK = 0,
     PALA_ERR_INPUT = 1,      /* bad control file, bad command line, unusable input file */
@@ -68,13 +77,15 @@ typedef struct pala_material {
     int nlaw;       /* enum pala_nlaw: the normal law */
     double alpha;   /* fractional law: order of the derivative, [0, 1] */
     double fc, fk;  /* fractional law: damping c, N s/m, and stiffness k, N/m (seed eq. 7) */
+    double kn;      /* linear spring (normal_law = hooke): stiffness k_n, N/m */
     int damp;       /* enum pala_damp: how the normal force dissipates; 0: the world's (pala_world.damp) */
 } pala_material;
 /* Tangential laws: the paper's regularised friction (eq. 53), or a spring with a Coulomb
  * cap of constant stiffness (Cundall-Strack) or of Mindlin's no-slip stiffness. */
 enum pala_tlaw { PALA_TLAW_WORLD = 0, PALA_TLAW_REGULARISED = 1, PALA_TLAW_SPRING = 2, PALA_TLAW_MINDLIN = 3 };
-/* Normal laws: Hertz (eq. 57) or the fractional-derivative law P = c^a k^(1-a) D^a(zeta). */
-enum pala_nlaw { PALA_NLAW_HERTZ = 0, PALA_NLAW_FRACTIONAL = 1 };
+/* Normal laws: Hertz (eq. 57), the fractional-derivative law P = c^a k^(1-a) D^a(zeta), or
+ * the linear spring k_n (-d) (docs/physics.md, "The linear spring-dashpot"). */
+enum pala_nlaw { PALA_NLAW_HERTZ = 0, PALA_NLAW_FRACTIONAL = 1, PALA_NLAW_HOOKE = 2 };
 /* Normal dissipation (docs/physics.md, "The normal dashpot"): eq. (56), the Hertz force
  * scaled by delta while the pair separates (a switch), or a continuous dashpot whose
  * restitution is sqrt(delta) at every impact speed. */
@@ -112,16 +123,12 @@ typedef struct pala_template {
  * (two non-parallel three-fold axes through their centroid, returned): the inertia is
  * then isotropic and the centroid the centre of mass, exactly (builder.c). */
 int pala_tetrahedral_symmetry(int n, const pala_vec3 *c, const double *rad, pala_vec3 *centroid);
-/* Build a template from n components given by centres c and radii rad (eqs. 25-35).
- * nsamples <= 0 selects the paper's N = 10^4.  A one-sphere grain is exact.  If the
- * centres all have z == 0 the grain is planar and z is kept as a principal axis exactly.
- * Writes the principal-frame shape vectors to shape[] and copies the radii to rad_out[].
- * Returns 0, or -1 with a message in err. */
-int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const double *rad,
-                        double rho, long nsamples, pala_vec3 *shape, double *rad_out,
-                        char *err, size_t errlen);
+/* A template is built from its components and added to a world by
+ * pala_world_build_template (below). */
 /* Scale a built template (and its n shape vectors and radii) so its volume equals that
- * of a sphere of radius req.  Exact: the Monte Carlo estimate scales with the grain. */
+ * of a sphere of radius req.  Exact: the Monte Carlo estimate scales with the grain.  For a
+ * template of a world: pala_template_scale(&w->tmpl[i], w->shape + c0, w->shape_r + c0, req)
+ * with c0 = w->tmpl[i].comp0. */
 void pala_template_scale(pala_template *t, pala_vec3 *shape, double *rad, double req);
 /* The paper's sequence zeta_k = frac(1e6 sin k) (eq. 30). */
 double pala_zeta(long k);
@@ -157,6 +164,7 @@ typedef struct pala_pairmat {
     double kroll, muroll, ktor, mutor;   /* rolling and torsion: stiffness N m/rad, friction */
     int nlaw;      /* enum pala_nlaw */
     double alpha, fc, fk;   /* fractional law */
+    double kn;     /* linear spring: k_n, N/m */
     int damp;      /* enum pala_damp, resolved (never PALA_DAMP_WORLD) */
     double cdamp;  /* dashpot: its dimensionless constant c (docs/physics.md, "The normal dashpot") */
 } pala_pairmat;
@@ -302,48 +310,62 @@ typedef struct pala_world {
     long step;
     double skin;                   /* Verlet skin of the neighbour list, m; 0: 0.2 x the largest
                                       component radius (chosen by pala_world_prepare) */
-    /* internals of the step, made by pala_world_prepare (src/lib/) */
+    /* internals of the step, made by pala_world_prepare, each owned by its module (src/lib/) */
     struct pala_nlist *nl;         /* neighbour list (neighbor.h) */
     struct pala_team *team;        /* threads and the split of the work (threads.h) */
     struct pala_work *work;        /* scratch of the step (work.h) */
+    struct pala_grain_forces *forces;   /* what the grains' sums start from (grain_forces.h) */
+    struct pala_field *field;      /* charges, dipoles, the E and B fields (field.h) */
+    struct pala_centre *centre;    /* interactions between centres (centre.h) */
+    int prep_n, prep_nmat, prep_ntmpl;   /* grains, materials, templates pala_world_prepare
+                                            set up for (world.c) */
     /* diagnostics of the last force pass */
     long ncontact;                 /* touching component pairs (grain-grain and wall) */
     double worst_overlap;          /* largest overlap / smaller radius */
-    char why[256];                 /* why the run became unstable */
+    char why[512];                 /* the message of pala_world_error (read it there) */
 } pala_world;
 
 /* Building a world: init, then materials, templates, grains, walls and the fields above
- * (dim, g, dt, ...), then pala_world_prepare, then steps.  After adding materials,
- * templates, grains or walls, sorting, or changing a wall, prepare again (a step on a world changed so returns PALA_ERR_INPUT); g, dt and max_overlap may
+ * (dim, g, dt, ...), then pala_world_prepare, which checks them all, then steps.  A call
+ * that fails says why in pala_world_error(w).  After adding materials, templates, grains
+ * or walls, sorting, or changing a wall, prepare
+ * again (a step on a world changed so returns PALA_ERR_INPUT); g, dt and max_overlap may
  * be changed between steps. */
 void pala_world_init(pala_world *w);
 void pala_world_free(pala_world *w);
+/* Adds a material (copied; its values are checked by pala_world_prepare).  Returns its index. */
 int pala_world_add_material(pala_world *w, const pala_material *m);
 /* Adds a pair of materials with its own values (copied): each field whose PALA_PAIR_* bit
  * is in p->set replaces the mixed value of the pair (a, b), in both orders, when the world
- * is prepared.  Returns its index, or -1 if a or b is not a material, the pair (in either
- * order) was added before, or a value set is out of range (not finite, < 0, delta > 1, tlaw
- * not a law: PALA_TLAW_REGULARISED .. PALA_TLAW_MINDLIN, damp not PALA_DAMP_SWITCH or
- * PALA_DAMP_DASHPOT). */
+ * is prepared (which checks those values as those of a material).  Returns its index, or -1
+ * if a or b is not a material, the pair (in either order) was added before, or set has a bit
+ * of no field. */
 int pala_world_add_pair(pala_world *w, const pala_pairset *p);
-/* Adds a template; copies its n shape vectors and radii into the world.  Returns its
+/* Adds a built template; copies its n shape vectors and radii into the world.  Returns its
  * index, or -1 if it has no components. */
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
+/* Builds a template from n components, centres c and radii rad (eqs. 25-35), with the
+ * density of its material t->material, and adds it; t gives its name, material, charge and
+ * dipoles (in the frame of c; stored turned into the principal frame).  nsamples <= 0
+ * selects the paper's N = 10^4 Monte Carlo samples; a one-sphere grain is exact; centres all
+ * at z = 0 make a planar grain, whose z stays a principal axis exactly.  Returns the
+ * template's index, or -1 (pala_world_error says why). */
+int pala_world_build_template(pala_world *w, const pala_template *t, int n, const pala_vec3 *c, const double *rad, long nsamples);
 /* Adds the template of one sphere of radius R (m) of material mat (exact volume and
- * moments: pala_template_build).  Returns its index, or -1 if mat does not exist or R is
- * not > 0. */
+ * moments).  Returns its index, or -1 if mat does not exist or R is not > 0. */
 int pala_world_add_sphere_template(pala_world *w, int mat, double R);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
 /* Adds a wall of kind NAME (a container: "box", "cavity"; a wall inside it: "membrane") of
  * material mat, its parameters at their defaults (those of the control file: docs/
  * control-file.md).  The container comes first, and once.  Returns the wall's index, or -1
- * with w->why if NAME is no kind, mat no material, or a container would not come first. */
+ * (pala_world_error says why) if NAME is no kind, mat no material, or a container would not
+ * come first. */
 int pala_world_add_wall(pala_world *w, const char *kind, int mat);
 /* Sets the parameter of wall i that the control-file key KEY sets (e.g. "box",
  * "cavity_radius", "membrane_axis") to value, written as in a control file
- * ("0 0.1 0 0.1 0 0.2", "x").  Returns 0, or -1 with w->why if the wall's kind has no such
- * key or the value does not fit it (the count of numbers, their range, the words).
- * pala_world_prepare checks the wall as a whole. */
+ * ("0 0.1 0 0.1 0 0.2", "x").  Returns 0, or -1 (pala_world_error says why) if the wall's
+ * kind has no such key or the value does not fit it (the count of numbers, their range,
+ * the words).  pala_world_prepare checks the wall as a whole. */
 int pala_world_wall_set(pala_world *w, int i, const char *key, const char *value);
 /* The container in one call: a box [lo, hi] (in 2D its z is not used), or a spherical
  * cavity of radius R about c, of material mat.  Returns 0, or -1 as pala_world_add_wall. */
@@ -382,10 +404,19 @@ void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, 
  * they are.  Call after adding grains, before pala_world_prepare. */
 void pala_world_sort(pala_world *w);
 /* Check what the world was given and finish setup: pair-material table, pebbles,
- * neighbour list.  Returns PALA_OK, or PALA_ERR_INPUT with what is wrong and what to
- * change in w->why (a material, a template or grain out of range, a non-finite value,
- * dt <= 0, walls without a wall material...).  Call before stepping. */
+ * neighbour list.  Returns PALA_OK, or PALA_ERR_INPUT with the first thing wrong in
+ * pala_world_error, in this order: the world's settings (each field that has a key in a
+ * control file, against that key's range or words; 2D: nothing out of the plane), every
+ * material's fields against their keys' ranges and words (tlaw 7, alpha 3, a negative
+ * stiffness, ...) and, for a material something is made of, its laws' parameters (the
+ * spring law's kt, rolling and torsion stiffness with friction, the fractional law's fc and
+ * fk), the pairs' values and each pair's laws as mixed (eq. 55), the templates, the grains,
+ * the walls (each kind's check, in the words of its control-file keys).  Call before
+ * stepping. */
 int pala_world_prepare(pala_world *w);
+/* Why the last call on w that failed failed: what was refused, its value, what was expected
+ * and what to change ("" after a pala_world_prepare that succeeds). */
+const char *pala_world_error(const pala_world *w);
 /* Threads used by pala_world_step and the force pass (results do not depend on it). */
 void pala_world_set_threads(pala_world *w, int n);
 /* The most threads a step of this world can use: one per block of 256 grains. */
@@ -401,7 +432,8 @@ int pala_world_wall_columns(const pala_world *w, const char **names, double *val
  * number of columns, the same as pala_world_wall_columns. */
 int pala_world_wall_areas(const pala_world *w, double *area, int max);
 /* One direct-midpoint step (eqs. 65-69), one force evaluation.  Returns PALA_OK,
- * PALA_UNSTABLE (with w->why set), or PALA_ERR_INPUT if the world was not prepared. */
+ * PALA_UNSTABLE (pala_world_error says why), or PALA_ERR_INPUT if the world was not
+ * prepared. */
 int pala_world_step(pala_world *w);
 /* n steps at once, identical to n calls of pala_world_step but faster; stops early (and
  * returns the status) on an unstable step. */
@@ -426,7 +458,8 @@ int pala_world_keeps_contacts(const pala_world *w);
  * resumed from it goes on bit for bit as the uninterrupted one. */
 double *pala_world_history_get(const pala_world *w, long *n);
 /* Put such an array back into a prepared world at the step it was taken, before its next
- * step.  Returns 0, or -1 if it does not fit the world (w->why says why; nothing set). */
+ * step.  Returns 0, or -1 if it does not fit the world (pala_world_error says why; nothing
+ * set). */
 int pala_world_history_set(pala_world *w, const double *d, long n);
 /* With PALA_TERM_ALIGN (grains with magnetic dipoles in a B field): the mean over those
  * grains of cos(m, B(t)), the alignment of their dipoles with the field, at the current
@@ -448,8 +481,10 @@ double pala_now(void);
 
 /* ---- control files (scene.c) -------------------------------------------------------- */
 typedef struct pala_scene pala_scene;
-/* Parse FILE, apply the overrides sets[0..nset) ("KEY=VALUE"), build the world.
- * On error prints `file:line: message` to err and returns PALA_ERR_INPUT. */
+/* Parse FILE, apply the overrides sets[0..nset) ("KEY=VALUE"), build the world.  On error
+ * prints `file:line: message` (or `--set 'KEY=VALUE': message`) to err, one line per
+ * problem, and returns PALA_ERR_INPUT; the checks of pala_world_prepare speak there in the
+ * words of control files, at the line of the key that sets the field they refuse. */
 int pala_scene_load(const char *path, int nset, char **sets, pala_scene **out, FILE *err);
 /* Check FILE with overrides without building (for `pala sweep`). */
 int pala_scene_validate(const char *path, int nset, char **sets, FILE *err);

@@ -419,7 +419,7 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
         memcpy(d, hc->data, (size_t)hc->count * sizeof *d);
         int bad = pala_world_history_set(w, d, (long)hc->count);
         free(d);
-        if (bad) { fprintf(err, "pala resume: %s; rerun the scene instead\n", w->why); return 1; }
+        if (bad) { fprintf(err, "pala resume: %s; rerun the scene instead\n", pala_world_error(w)); return 1; }
     }
     return 0;
 }

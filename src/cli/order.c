@@ -258,7 +258,7 @@ int pala_cmd_order(int argc, char **argv)
         for (long s = 0; s <= steps && q < ns; s += every) {
             /* the steps between samples are chained (identical to single steps) */
             if (s > 0 && (rc = pala_world_steps(w, every)) != PALA_OK) {
-                fprintf(stderr, "pala order: run %d (dt = %.6g s) became unstable: %s\n", k, w->dt, w->why);
+                fprintf(stderr, "pala order: run %d (dt = %.6g s) became unstable: %s\n", k, w->dt, pala_world_error(w));
                 pala_scene_free(sc);
                 goto done;
             }

@@ -353,7 +353,7 @@ int pala_run(const pala_run_opts *o)
         werr |= pala_output_fclose(fs, dir, "summary.tsv");
     } else werr = 1;
     if (status == PALA_UNSTABLE) {
-        fprintf(stderr, "pala: run stopped as unstable: %s\n", w->why[0] ? w->why : "runaway overlap; reduce dt");
+        fprintf(stderr, "pala: run stopped as unstable: %s\n", pala_world_error(w)[0] ? pala_world_error(w) : "runaway overlap; reduce dt");
         if (w->step <= 1 && overlap0 > 0.5 * w->max_overlap)   /* no time step is small enough for grains that start inside each other */
             fprintf(stderr, "pala: this happened at the first step, so the initial state probably overlaps already: "
                     "check the 'at' lines of placement = list groups (or the grains of lammps_data) for grains "

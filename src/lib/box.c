@@ -2,7 +2,7 @@
  * the four walls x and y).  Faces are numbered xlo, xhi, ylo, yhi, zlo, zhi. */
 #include "container.h"
 #include "grain.h"
-#include "keys.h"
+#include "keydef.h"
 #include <math.h>
 #include <stdio.h>
 

@@ -5,7 +5,7 @@
  * vectors are returned in the principal frame (docs/physics.md, "Principal-axes body frame"), so the
  * inertia tensor is diagonal in the body frame and the grain's initial orientation goes
  * into its rotation vector (template->frame). */
-#include "pala/pala.h"
+#include "builder.h"
 #include <math.h>
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
  * takes the whole wall impulse. */
 #include "container.h"
 #include "grain.h"
-#include "keys.h"
+#include "keydef.h"
 #include <math.h>
 #include <stdio.h>
 

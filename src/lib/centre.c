@@ -21,6 +21,7 @@
  * dipoles; the switch; the energy).  pala_centre_reference is the plain form, kept for
  * the tests. */
 #include "centre.h"
+#include "field.h"
 #include "grain.h"
 #include "alloc.h"
 #include "threads.h"
@@ -32,7 +33,7 @@
 /* quantities per grain in the arrays: x y z, k_e q, G m, q, m, p (3), m (3) */
 enum { AX, AY, AZ, AQK, AGM, AQ, AM, APX, APY, APZ, AMX, AMY, AMZ, NQ };
 
-struct pala_centre {
+struct pala_centre_sums {
     double ke, km;          /* k_e and mu0/4pi */
     int grav, q, p, m;      /* which terms act */
     /* the grains' data in kernel order (position s holds grain perm[s]; perm NULL: s) */
@@ -53,16 +54,22 @@ struct pala_centre {
 
 void pala_centre_prepare(pala_world *w)
 {
-    pala_work *wk = w->work;
-    int q = wk->charges, p = wk->edipoles, m = wk->mdipoles;   /* set by pala_field_prepare */
-    int grav = w->grav_G > 0;
-    wk->centre = w->n > 1 && (grav || q || p || m);
-    if (!wk->centre) return;
-    if (!wk->cen) {
-        wk->cen = pala_xrealloc(NULL, sizeof *wk->cen);
-        memset(wk->cen, 0, sizeof *wk->cen);
+    if (!w->centre) {
+        w->centre = pala_xrealloc(NULL, sizeof *w->centre);
+        memset(w->centre, 0, sizeof *w->centre);
     }
-    struct pala_centre *c = wk->cen;
+    pala_centre *ce = w->centre;
+    const pala_field *fd = w->field;
+    int q = fd->charges, p = fd->edipoles, m = fd->mdipoles;
+    int grav = w->grav_G > 0;
+    ce->G = w->grav_G; ce->eps_r = w->eps_r; ce->cutoff = w->cutoff;
+    ce->on = w->n > 1 && (grav || q || p || m);
+    if (!ce->on) return;
+    if (!ce->sums) {
+        ce->sums = pala_xrealloc(NULL, sizeof *ce->sums);
+        memset(ce->sums, 0, sizeof *ce->sums);
+    }
+    struct pala_centre_sums *c = ce->sums;
     c->ke = 1 / (4 * PALA_PI * PALA_EPS0 * (w->eps_r > 0 ? w->eps_r : 1));
     c->km = PALA_MU0_4PI;
     c->grav = grav; c->q = q; c->p = p; c->m = m;
@@ -81,15 +88,25 @@ void pala_centre_prepare(pala_world *w)
     }
 }
 
-void pala_centre_free(pala_work *wk)
+void pala_centre_free(pala_world *w)
 {
-    struct pala_centre *c = wk->cen;
-    if (!c) return;
-    for (int k = 0; k < NQ; k++) free(c->a[k]);
-    free(c->ue); free(c->perm); free(c->cellof); free(c->cstart); free(c->cfill); free(c->ckey);
-    free(c->hkey); free(c->hcell);
-    free(c);
-    wk->cen = NULL;
+    pala_centre *ce = w->centre;
+    if (!ce) return;
+    struct pala_centre_sums *c = ce->sums;
+    if (c) {
+        for (int k = 0; k < NQ; k++) free(c->a[k]);
+        free(c->ue); free(c->perm); free(c->cellof); free(c->cstart); free(c->cfill); free(c->ckey);
+        free(c->hkey); free(c->hcell);
+        free(c);
+    }
+    free(ce);
+    w->centre = NULL;
+}
+
+int pala_centre_changed(const pala_world *w)
+{
+    const pala_centre *ce = w->centre;
+    return ce->G != w->grav_G || ce->eps_r != w->eps_r || ce->cutoff != w->cutoff;
 }
 
 /* Switch of the cutoff (docs/physics.md, "Cutoff"): S = 1 below r_on = (1 - PALA_SWITCH) rc,
@@ -121,9 +138,9 @@ static inline double dip_dip(pala_vec3 ai, pala_vec3 aj, pala_vec3 d, double k, 
 }
 
 /* The force and torque on grain i from grain j, and the pair's energy. */
-static inline double pair(const pala_world *w, const struct pala_centre *c, int i, int j, pala_vec3 *Fo, pala_vec3 *To)
+static inline double pair(const pala_world *w, const struct pala_centre_sums *c, int i, int j, pala_vec3 *Fo, pala_vec3 *To)
 {
-    const pala_work *wk = w->work;
+    const pala_field *fd = w->field;
     const pala_template *ti = &w->tmpl[w->tid[i]], *tj = &w->tmpl[w->tid[j]];
     pala_vec3 d = pala_vsub(w->x[i], w->x[j]);
     double r2 = pala_vdot(d, d), r = sqrt(r2), ir = 1 / r, ir2 = ir * ir, ir3 = ir2 * ir;
@@ -139,7 +156,7 @@ static inline double pair(const pala_world *w, const struct pala_centre *c, int 
     U += cc * ir;
     F = pala_vscale(cc * ir3, d);
     if (c->p) {
-        pala_vec3 pi = wk->pw[i], pj = wk->pw[j];
+        pala_vec3 pi = fd->pw[i], pj = fd->pw[j];
         /* charge q_j, dipole p_i: U = -k_e q_j (p_i.d) / r^3, F_i = k_e q_j (p_i - 3 (p_i.d) d / r^2) / r^3;
          * charge q_i, dipole p_j: U = k_e q_i (p_j.d) / r^3, F_i = -k_e q_i (p_j - 3 (p_j.d) d / r^2) / r^3 */
         double a = pala_vdot(pi, d), b = pala_vdot(pj, d);
@@ -149,10 +166,10 @@ static inline double pair(const pala_world *w, const struct pala_centre *c, int 
         E = pala_vscale(c->ke * tj->charge * ir3, d);   /* the charge's field k_e q_j d / r^3 */
         U += dip_dip(pi, pj, d, c->ke, ir2, ir3, &F, &E);
     }
-    if (c->m) U += dip_dip(wk->mw[i], wk->mw[j], d, c->km, ir2, ir3, &F, &B);
+    if (c->m) U += dip_dip(fd->mw[i], fd->mw[j], d, c->km, ir2, ir3, &F, &B);
     pala_vec3 T = pala_v(0, 0, 0);
-    if (c->p) T = pala_vcross(wk->pw[i], E);
-    if (c->m) T = pala_vadd(T, pala_vcross(wk->mw[i], B));
+    if (c->p) T = pala_vcross(fd->pw[i], E);
+    if (c->m) T = pala_vadd(T, pala_vcross(fd->mw[i], B));
     if (S != 1) {   /* -grad (S U) = S F - U S' d / r; the torques scale with S */
         F = pala_vsub(pala_vscale(S, F), pala_vscale(U * dS * ir, d));
         T = pala_vscale(S, T);
@@ -165,7 +182,7 @@ static inline double pair(const pala_world *w, const struct pala_centre *c, int 
 
 double pala_centre_reference(pala_world *w, pala_vec3 *F, pala_vec3 *T)
 {
-    const struct pala_centre *c = w->work->cen;
+    const struct pala_centre_sums *c = w->centre->sums;
     double U = 0;
     for (int i = 0; i < w->n; i++)
         for (int j = 0; j < w->n; j++)
@@ -200,7 +217,7 @@ typedef struct tile {
 #else
 #define ALWAYS_INLINE inline
 #endif
-static ALWAYS_INLINE void kern_j(double *const *a, tile *tl, int ka, int kb, int j, const struct pala_centre *c, double rc,
+static ALWAYS_INLINE void kern_j(double *const *a, tile *tl, int ka, int kb, int j, const struct pala_centre_sums *c, double rc,
                           const int P, const int M, const int CUT, const int WU)
 {
     const double xj = a[AX][j], yj = a[AY][j], zj = a[AZ][j], qj = a[AQ][j], mj = a[AM][j], qkj = a[AQK][j];
@@ -287,7 +304,7 @@ static inline int out_of_reach(double *const *a, const tile *tl, int j, double r
  * positions [j0, j1), j in increasing order, i = j left out; with the cutoff, the grains j
  * out of reach of the whole tile are left out too. */
 #define PAIRS(name, P, M, CUT, WU) \
-    static void name(double *const *a, tile *tl, int i0, int i1, int j0, int j1, const struct pala_centre *c, double rc) \
+    static void name(double *const *a, tile *tl, int i0, int i1, int j0, int j1, const struct pala_centre_sums *c, double rc) \
     { \
         for (int j = j0; j < j1; j++) { \
             if (CUT && out_of_reach(a, tl, j, rc)) continue; \
@@ -302,7 +319,7 @@ PAIRS(pairs_0, 0, 0, 0, 0) PAIRS(pairs_1, 1, 0, 0, 0) PAIRS(pairs_2, 0, 1, 0, 0)
 PAIRS(pairs_4, 0, 0, 1, 0) PAIRS(pairs_5, 1, 0, 1, 0) PAIRS(pairs_6, 0, 1, 1, 0) PAIRS(pairs_7, 1, 1, 1, 0)
 PAIRS(pairs_8, 0, 0, 0, 1) PAIRS(pairs_9, 1, 0, 0, 1) PAIRS(pairs_10, 0, 1, 0, 1) PAIRS(pairs_11, 1, 1, 0, 1)
 PAIRS(pairs_12, 0, 0, 1, 1) PAIRS(pairs_13, 1, 0, 1, 1) PAIRS(pairs_14, 0, 1, 1, 1) PAIRS(pairs_15, 1, 1, 1, 1)
-typedef void pairs_fn(double *const *, tile *, int, int, int, int, const struct pala_centre *, double);
+typedef void pairs_fn(double *const *, tile *, int, int, int, int, const struct pala_centre_sums *, double);
 static pairs_fn *const pairs_of[16] = {pairs_0, pairs_1, pairs_2, pairs_3, pairs_4, pairs_5, pairs_6, pairs_7,
                                        pairs_8, pairs_9, pairs_10, pairs_11, pairs_12, pairs_13, pairs_14, pairs_15};
 
@@ -327,7 +344,7 @@ static inline uint64_t cell_pack(long ix, long iy, long iz)
 static inline long hash_slot(uint64_t key, long mask) { return (long)((key * 0x9E3779B97F4A7C15ull) >> 17) & mask; }
 
 /* The cell of a packed key, or -1. */
-static inline int cell_find(const struct pala_centre *c, uint64_t key)
+static inline int cell_find(const struct pala_centre_sums *c, uint64_t key)
 {
     for (long s = hash_slot(key, c->hmask);; s = (s + 1) & c->hmask) {
         if (c->hcell[s] < 0) return -1;
@@ -337,7 +354,7 @@ static inline int cell_find(const struct pala_centre *c, uint64_t key)
 
 /* Sort the grains into cells of size >= cutoff: cells numbered in the order of their
  * first grain, the grains of a cell in storage order (perm). */
-static void cells_build(pala_world *w, struct pala_centre *c)
+static void cells_build(pala_world *w, struct pala_centre_sums *c)
 {
     const double inv = 1 / c->cs;
     memset(c->hcell, 0xff, (size_t)(c->hmask + 1) * sizeof *c->hcell);
@@ -373,7 +390,7 @@ typedef struct centre_job { pala_world *w; pala_vec3 *F, *T; int wu; } centre_jo
  * costs the same, and the cutoff pass's blocks are in cell order, not storage order. */
 static void share(const pala_world *w, int t, int *b0, int *b1)
 {
-    long nt = pala_team_size(w->team), nb = w->work->nblk;
+    long nt = pala_team_size(w->team), nb = w->team->nblk;
     *b0 = (int)(nb * t / nt);
     *b1 = (int)(nb * (t + 1) / nt);
 }
@@ -383,8 +400,8 @@ static void gather_blocks(void *ctx, int t, int b0, int b1)
 {
     centre_job *jb = ctx;
     pala_world *w = jb->w;
-    pala_work *wk = w->work;
-    struct pala_centre *c = wk->cen;
+    const pala_field *fd = w->field;
+    struct pala_centre_sums *c = w->centre->sums;
     const int *perm = w->cutoff > 0 ? c->perm : NULL;
     const double G = c->grav ? w->grav_G : 0;
     share(w, t, &b0, &b1);
@@ -396,13 +413,13 @@ static void gather_blocks(void *ctx, int t, int b0, int b1)
         c->a[AGM][s] = G * tp->mass;
         c->a[AQ][s] = tp->charge;
         c->a[AM][s] = tp->mass;
-        if (c->p) { c->a[APX][s] = wk->pw[k].x; c->a[APY][s] = wk->pw[k].y; c->a[APZ][s] = wk->pw[k].z; }
-        if (c->m) { c->a[AMX][s] = wk->mw[k].x; c->a[AMY][s] = wk->mw[k].y; c->a[AMZ][s] = wk->mw[k].z; }
+        if (c->p) { c->a[APX][s] = fd->pw[k].x; c->a[APY][s] = fd->pw[k].y; c->a[APZ][s] = fd->pw[k].z; }
+        if (c->m) { c->a[AMX][s] = fd->mw[k].x; c->a[AMY][s] = fd->mw[k].y; c->a[AMZ][s] = fd->mw[k].z; }
     }
 }
 
 /* Start a tile: the data of the grains at positions [i0, i1), sums zero. */
-static void tile_in(const struct pala_centre *c, tile *tl, int i0, int i1)
+static void tile_in(const struct pala_centre_sums *c, tile *tl, int i0, int i1)
 {
     int m = i1 - i0;
     static const int from[NT] = {AX, AY, AZ, AQK, AGM, APX, APY, APZ, AMX, AMY, AMZ};
@@ -420,7 +437,7 @@ static void tile_in(const struct pala_centre *c, tile *tl, int i0, int i1)
 }
 
 /* The tile's sums into the grains' F, T (grain perm[s] at position s) and ue. */
-static void tile_out(const centre_job *jb, const struct pala_centre *c, const tile *tl, int i0, int i1, const int *perm)
+static void tile_out(const centre_job *jb, const struct pala_centre_sums *c, const tile *tl, int i0, int i1, const int *perm)
 {
     for (int s = i0; s < i1; s++) {
         int k = s - i0, g = perm ? perm[s] : s;
@@ -437,7 +454,7 @@ static void all_blocks(void *ctx, int t, int b0, int b1)
 {
     centre_job *jb = ctx;
     pala_world *w = jb->w;
-    struct pala_centre *c = w->work->cen;
+    struct pala_centre_sums *c = w->centre->sums;
     pairs_fn *fn = pairs_of[c->p | c->m << 1 | jb->wu << 3];
     tile tl;
     share(w, t, &b0, &b1);
@@ -455,7 +472,7 @@ static void cell_blocks(void *ctx, int t, int b0, int b1)
 {
     centre_job *jb = ctx;
     pala_world *w = jb->w;
-    struct pala_centre *c = w->work->cen;
+    struct pala_centre_sums *c = w->centre->sums;
     pairs_fn *fn = pairs_of[c->p | c->m << 1 | 4 | jb->wu << 3];
     const long o = 1L << (CBITS - 1), msk = (1L << CBITS) - 1;
     const int dz0 = w->dim == 2 ? 0 : -1, dz1 = w->dim == 2 ? 0 : 1;
@@ -487,7 +504,7 @@ static void cell_blocks(void *ctx, int t, int b0, int b1)
 
 static void run(pala_world *w, pala_vec3 *F, pala_vec3 *T, int wu)
 {
-    struct pala_centre *c = w->work->cen;
+    struct pala_centre_sums *c = w->centre->sums;
     centre_job j = {w, F, T, wu};
     if (w->cutoff > 0) {
         c->cs = w->cutoff;
@@ -505,19 +522,19 @@ void pala_centre_forces(pala_world *w, pala_vec3 *F, pala_vec3 *T)
 
 double pala_centre_energy(pala_world *w)
 {
-    pala_work *wk = w->work;
-    if (!wk->centre) return 0;
-    if (wk->dipoles)
-        for (int k = 0; k < w->n; k++) pala_grain_dipoles(w, k, &wk->pw[k], &wk->mw[k]);
+    pala_field *fd = w->field;
+    if (!w->centre->on) return 0;
+    if (fd->dipoles)
+        for (int k = 0; k < w->n; k++) pala_grain_dipoles(w, k, &fd->pw[k], &fd->mw[k]);
     run(w, NULL, NULL, 1);
     double U = 0;
-    for (int s = 0; s < w->n; s++) U += wk->cen->ue[s];
+    for (int s = 0; s < w->n; s++) U += w->centre->sums->ue[s];
     return 0.5 * U;
 }
 
 double pala_centre_tried(pala_world *w)
 {
-    struct pala_centre *c = w->work->cen;
+    struct pala_centre_sums *c = w->centre->sums;
     if (!(w->cutoff > 0)) return (double)w->n * (w->n - 1);
     const long o = 1L << (CBITS - 1), msk = (1L << CBITS) - 1;
     double n = 0;

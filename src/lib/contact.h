@@ -16,7 +16,7 @@ typedef struct pala_batch {
     int k[BATCH], j[BATCH], p[BATCH];                       /* grains, pebble of row */
     double dx[BATCH], dy[BATCH], dz[BATCH], d2[BATCH], ai[BATCH], aj[BATCH];
     double nx[BATCH], ny[BATCH], nz[BATCH], ov[BATCH], sq[BATCH], li[BATCH], lj[BATCH], ratio[BATCH];
-    double ux[BATCH], uy[BATCH], uz[BATCH];                 /* relative velocity (part) */
+    double ux[BATCH], uy[BATCH], uz[BATCH];                 /* relative velocity at the contact (spheres: v_i - v_j) */
     double sx[BATCH], sy[BATCH], sz[BATCH];                 /* spheres: l_i w_i + l_j w_j */
     double rix[BATCH], riy[BATCH], riz[BATCH], rjx[BATCH], rjy[BATCH], rjz[BATCH];
     double kE[BATCH], de[BATCH], mu[BATCH], nu[BATCH];      /* material pair */
@@ -34,30 +34,78 @@ typedef struct pala_batch {
     double hx[BATCH], hy[BATCH], hz[BATCH];                 /* springs: state read, written */
     double kf[BATCH];                                       /* ... their stiffness, or Mindlin's factor */
     int mind[BATCH];                                        /* ... Mindlin's law (else a constant k) */
+    int spr[BATCH];                                         /* ... the pair has a spring (else eq. 53) */
     double cd[BATCH], im[BATCH];                            /* ... the dashpot's constant, 1/m* */
     int dp[BATCH];                                          /* ... the pair has the dashpot */
+    double kn[BATCH];                                       /* normal laws other than Hertz: their stiffness */
+    int nl[BATCH];                                          /* ... and which (enum pala_nlaw) */
     int jmat[BATCH];                                        /* walls: the other material */
 } pala_batch;
 
-/* Where the laws with history keep their state in a contact's hn doubles (work.h: hist,
- * hn, ho_*; -1: not kept): the tangential spring's displacement (3), the rolling (3) and
- * torsion (1) angles, the fractional law's memory (PALA_FRAC_NSTATE, fractional.h).
- * Mindlin's stiffness changes with the overlap: the energy its springs hold is not kept
- * per contact but as one sum over all of them (E, nl->hmind; docs/physics.md, "Contact
- * history"). */
+/* ---- the contact model: which laws the material pairs have, and their state ------------ */
+/* The laws some material pair of the world has (pala_contacts.laws): the drivers of
+ * contact.c are instantiated for the families present, so a world pays only for its own
+ * laws. */
+enum {
+    PALA_LAWS_REG = 1,       /* the regularised friction of eq. (53) */
+    PALA_LAWS_SPRING = 2,    /* a tangential spring (constant, or Mindlin's) */
+    PALA_LAWS_MINDLIN = 4,   /* ... Mindlin's: the energy its springs hold is summed apart */
+    PALA_LAWS_DASH = 8,      /* the normal dashpot */
+    PALA_LAWS_NLAW = 16,     /* a normal law other than Hertz and the fractional law */
+    PALA_LAWS_ROLLTOR = 32,  /* rolling or torsion springs */
+    PALA_LAWS_FRAC = 64,     /* the fractional normal law */
+    PALA_LAWS_ALL = 127
+};
 
+/* The contact model of a prepared world (pala_contacts_prepare; w->work->cm).  Each
+ * contact keeps hn doubles of state (0: none), the sum of the sizes its laws declare
+ * (contact_law.h), at offsets ho_* (-1: not kept): the tangential spring's displacement,
+ * the rolling and torsion angles, the fractional law's memory.  Mindlin's stiffness changes
+ * with the overlap: the energy its springs hold is not kept per contact but as one sum
+ * over all of them (E, nl->hmind; docs/physics.md, "Contact history"). */
+typedef struct pala_contacts {
+    unsigned laws;         /* PALA_LAWS_* of the material pairs */
+    int hn, ho_t, ho_r, ho_o, ho_f;
+    int general;           /* 1: every batch through the general driver (tests compare them) */
+    struct pala_frac *fr;  /* the fractional law, per material pair (the index of w->pm): the
+                            * derivative's coefficients for the step frac_dt */
+    double *frK;           /* ... and K = c^alpha k^(1-alpha) */
+    double frac_dt;
+    struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts (contact_state.c) */
+    int nwh, whn;          /* blocks and state size wh was made for */
+} pala_contacts;
+
+/* The contact model for the world's material pairs: the laws present, the state layout
+ * (the list and the wall tables get room for it), the fractional law's tables. */
+void pala_contacts_prepare(pala_world *w);
+void pala_contacts_free(pala_contacts *cm);
+/* The fractional law's tables for the step w->dt (after a change of dt). */
+void pala_contacts_frac_tables(pala_world *w);
+/* The kernels produce the energy each contact's step dissipates (B->D): laws with state
+ * or the dashpot. */
+static inline int pala_contacts_dissipate(const pala_contacts *cm) { return (cm->laws & (PALA_LAWS_SPRING | PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC | PALA_LAWS_DASH)) != 0; }
+/* The contact torques on spheres hold a part that is not friction's (a spring's): the
+ * non-conservative torques are summed apart from T (else T serves: integrator.c). */
+static inline int pala_contacts_tsep(const pala_contacts *cm) { return (cm->laws & (PALA_LAWS_SPRING | PALA_LAWS_ROLLTOR)) != 0; }
+/* Sphere pairs give non-conservative torques Hi, Hj of their own: friction's T beside the
+ * springs' (else they are T, or 0, for every pair of the world). */
+static inline int pala_contacts_sphere_h(const pala_contacts *cm)
+{
+    return (cm->laws & PALA_LAWS_REG) && (cm->laws & (PALA_LAWS_SPRING | PALA_LAWS_ROLLTOR));
+}
 
 size_t pala_batch_size(void);   /* bytes of a batch */
 /* The material of grain k, and the material pair (eq. 55) of grain k with material mj. */
 static inline int pala_mat_of(const pala_world *w, int k) { return w->tmpl[w->tid[k]].material; }
 static inline const pala_pairmat *pala_pm_of(const pala_world *w, int k, int mj) { return &w->pm[pala_mat_of(w, k) * w->nmat + mj]; }
 
-/* Stages 1-3 on a batch of touching sphere pairs (k, j, dx.., d2, ai, aj filled): the
- * forces F, G and torques Ti, Tj of each. */
-void pala_contact_spheres(const pala_world *w, pala_batch *B);
-/* The same for component pairs of clumps (p, the pebble of the row, filled too); also the
- * torques Hi, Hj of the non-conservative parts. */
-void pala_contact_clumps(const pala_world *w, pala_batch *B);
+/* The kernel on a batch of touching sphere pairs (k, j, dx.., d2, ai, aj filled; hp[i]
+ * the contacts' states in worlds that keep them), over the step dt: the forces F, G and
+ * torques Ti, Tj (Hi, Hj: pala_contacts_sphere_h), D and E of each. */
+void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt);
+/* The same for component pairs of clumps (p, the pebble of the row, filled too); Hi, Hj
+ * always. */
+void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt);
 /* A wall touch (container.h) of a component (centre c, radius a) of grain k joins the
  * batch (which must have room); inline, as the force pass adds many.  The wall is a component that does not move: the contact point is the middle
  * of the overlap, c - (a - ov/2) n (the limit of c_ij in eq. 50 for a sphere of radius
@@ -74,7 +122,7 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);
     pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
-    B->k[m] = k; B->face[m] = face; B->jmat[m] = jm; B->ai[m] = a; B->ov[m] = ov; B->rt[m] = rt;
+    B->k[m] = k; B->face[m] = face; B->jmat[m] = jm; B->ai[m] = a; B->aj[m] = 0; B->ov[m] = ov; B->rt[m] = rt;
     B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
     B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
     B->rix[m] = r.x; B->riy[m] = r.y; B->riz[m] = r.z;
@@ -82,24 +130,11 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     B->kE[m] = pm->kE; B->de[m] = pm->delta; B->mu[m] = pm->mu; B->nu[m] = pm->nu;
 }
 
-/* Stages 1-3 on a batch of wall touches (after pala_contact_wall_join). */
-void pala_contact_walls(const pala_world *w, pala_batch *B);
-/* The same three kernels for worlds with contact history: hp[i] is contact i's state,
- * advanced over the step dt (NULL: no state, the springs are left out, as the energy
- * pass's wall touches have); D[i] is the energy the step dissipates; Hi, Hj are filled for
- * spheres too. */
-void pala_contact_spheres_hist(const pala_world *w, pala_batch *B, double dt);
-/* The same, for worlds whose pairs all have a tangential spring and neither rolling nor
- * torsion springs (work.h: hfast): the arithmetic of the general kernel in vectorised
- * stages; for spheres Hi, Hj are not filled (a sphere's normal force has no torque). */
-void pala_contact_spheres_spring(const pala_world *w, pala_batch *B, double dt);
-/* The same for component pairs of clumps (Hi, Hj filled), and for wall touches of such
- * worlds (every state there: not the energy pass). */
-void pala_contact_clumps_spring(const pala_world *w, pala_batch *B, double dt);
-void pala_contact_walls_spring(const pala_world *w, pala_batch *B, double dt);
-void pala_contact_clumps_hist(const pala_world *w, pala_batch *B, double dt);
-void pala_contact_walls_hist(const pala_world *w, pala_batch *B, double dt);
-/* The elastic energy a contact's state holds (the springs' k|x|^2/2), J. */
+/* The kernel on a batch of wall touches (after pala_contact_wall_join; hp[i] as above);
+ * Hi always. */
+void pala_contact_walls(const pala_world *w, pala_batch *B, double dt);
+/* The elastic energy a contact's state holds (the springs' k|x|^2/2, the fractional law's
+ * memory), J. */
 double pala_contact_state_energy(const pala_world *w, const pala_pairmat *pm, const double *st);
 
 #endif

@@ -5,8 +5,10 @@
 #include "pala/pala.h"
 #include "contact.h"
 #include "contact_law.h"
+#include "contact_state.h"
 #include "force_pass.h"
 #include "grain.h"
+#include "centre.h"
 #include "field.h"
 #include "grain_forces.h"
 #include "neighbor.h"
@@ -38,10 +40,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                     int j = pala_peb_grain(w, q);
                     const pala_pairmat *pm = pala_pm_of(w, k, pala_mat_of(w, j));
                     double ov = sr - sqrt(d2);
-                    if (pm->nlaw != PALA_NLAW_FRACTIONAL) {   /* the fractional law's energy is in its state */
-                        double fh = pala_law_hertz(pm->kE, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
-                        U += pala_law_hertz_energy(fh, ov);
-                    }
+                    U += pala_law_normal_energy(pm, pala_law_root(pala_law_rt(ai, aj), ov), ov);   /* eq. (57) */
                     s.ngg++;
                     pala_note_overlap(w, ov / (ai < aj ? ai : aj), k, j, &s, &ru);
                 }
@@ -49,7 +48,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
             pala_facc A = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};   /* the walls' forces, unused */
             pala_force_pass_walls(w, &w->work->ts[t], &cur, k + 1, &A, 0, 0, &U, &s, &ru);
         }
-        if (w->work->hist) U += pala_force_pass_state_energy(w, b);
+        if (w->work->cm->hn) U += pala_contact_states_energy(w, b);
         s.U = U;
         s.bad_ratio = ru.ratio; s.bad_i = ru.i; s.bad_j = ru.j;
         w->work->bs[b] = s;
@@ -60,6 +59,7 @@ int pala_world_contacts(pala_world *w, double *U)
 {
     int st = pala_world_check_prepared(w);
     if (st) return st;
+    pala_world_derive(w);
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
     if (pala_nlist_update(w)) pala_force_pass_setup(w);
@@ -71,6 +71,7 @@ pala_energy pala_world_energy(pala_world *w)
 {
     pala_energy e = {0, 0, 0, 0, 0, 0};
     if (pala_world_check_prepared(w)) return e;
+    pala_world_derive(w);
     for (int k = 0; k < w->n; k++) {
         const pala_template *t = &w->tmpl[w->tid[k]];
         e.kin += 0.5 * t->mass * pala_vnorm2(w->v[k]);
@@ -82,9 +83,9 @@ pala_energy pala_world_energy(pala_world *w)
     double U = 0;
     pala_world_contacts(w, &U);
     e.contact = U;
-    if (w->work->em) e.field += pala_field_energy(w);   /* -q E.x - p.E - m.B (field.c) */
+    if (w->field->em) e.field += pala_field_energy(w);   /* -q E.x - p.E - m.B (field.c) */
     e.total = e.kin + e.rot + e.contact + e.field;
-    if (w->ninter || w->work->centre) {   /* interactions between centres (grain_forces.c) */
+    if (w->ninter || w->centre->on) {   /* interactions between centres (grain_forces.c) */
         e.inter = pala_grain_forces_energy(w);
         e.total += e.inter;
     }
@@ -94,9 +95,10 @@ pala_energy pala_world_energy(pala_world *w)
 int pala_world_energy_terms(pala_world *w)
 {
     if (pala_world_check_prepared(w)) return 0;
-    const pala_work *wk = w->work;
+    pala_world_derive(w);
+    const pala_field *fd = w->field;
     pala_vec3 a = w->E_turn, b = w->B_turn;
     int turn = a.x != 0 || a.y != 0 || a.z != 0 || b.x != 0 || b.y != 0 || b.z != 0;
     int B = w->B.x != 0 || w->B.y != 0 || w->B.z != 0;
-    return (w->ninter || wk->centre ? PALA_TERM_PAIR : 0) | (wk->em && turn ? PALA_TERM_WFIELD : 0) | (wk->mdipoles && B ? PALA_TERM_ALIGN : 0);
+    return (w->ninter || w->centre->on ? PALA_TERM_PAIR : 0) | (fd->em && turn ? PALA_TERM_WFIELD : 0) | (fd->mdipoles && B ? PALA_TERM_ALIGN : 0);
 }

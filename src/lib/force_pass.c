@@ -23,7 +23,7 @@
 #include "force_pass.h"
 #include "alloc.h"
 #include "contact.h"
-#include "centre.h"
+#include "contact_state.h"
 #include "contact_law.h"
 #include "container.h"
 #include "fractional.h"
@@ -38,243 +38,6 @@
 #include <string.h>
 
 
-/* ---- the states of wall contacts -------------------------------------------------------- */
-/* Per block, an open-addressing hash of its grains' wall contacts, keyed by (pebble, wall):
- * a block's grains are finished by one thread at a time, so it needs no lock, and what a
- * lookup finds does not depend on the threads.  An entry touched at the force evaluation
- * of step n has stamp n; at step n + 1 an entry of another stamp is a contact that ended
- * (its state reads as zero).  Stale entries are dropped when the table is rehashed. */
-typedef struct pala_wallhist { long cap, n; unsigned long *key; long *stamp; double *st; } pala_wallhist;
-
-/* Fibonacci hashing: the top bits of key times 2^64 / golden ratio (the low bits of a
- * product depend on the key's low bits alone: here the wall id, and 2 bits of the pebble) */
-static inline long slot_of(unsigned long key, long cap) { return (long)((key * 0x9E3779B97F4A7C15ul) >> (64 - __builtin_ctzl((unsigned long)cap))); }
-
-static void wallhist_rehash(pala_wallhist *h, int hn, long step)
-{
-    long live = 0;
-    for (long i = 0; i < h->cap; i++) live += h->key[i] && h->stamp[i] >= step - 1;
-    long cap = 16;   /* at most half full after, 3/4 before the next rehash (wallhist_full) */
-    while (cap < 2 * (live + 1)) cap *= 2;
-    pala_wallhist g = {cap, 0, NULL, NULL, NULL};
-    g.key = pala_xrealloc(NULL, (size_t)cap * sizeof *g.key);
-    g.stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *g.stamp);
-    g.st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *g.st);
-    memset(g.key, 0, (size_t)cap * sizeof *g.key);
-    for (long i = 0; i < h->cap; i++) {
-        if (!h->key[i] || h->stamp[i] < step - 1) continue;
-        long j = slot_of(h->key[i], cap);
-        while (g.key[j]) j = (j + 1) & (cap - 1);
-        g.key[j] = h->key[i]; g.stamp[j] = h->stamp[i];
-        memcpy(g.st + j * hn, h->st + i * hn, (size_t)hn * sizeof *g.st);
-        g.n++;
-    }
-    free(h->key); free(h->stamp); free(h->st);
-    *h = g;
-}
-
-/* The next new entry of pebble p's table would make it grow (its states move). */
-static int wallhist_full(const pala_world *w, int p)
-{
-    const pala_wallhist *h = &w->work->wh[pala_peb_grain(w, p) / PALA_BLOCK];
-    return !h->cap || 4 * (h->n + 1) > 3 * h->cap;
-}
-
-/* The state of the contact of pebble p with wall id, for the force evaluation of this step
- * (write: it is advanced; else read only, NULL if there is none). */
-static double *wallhist_find(const pala_world *w, int p, unsigned id, int write)
-{
-    pala_work *wk = w->work;
-    pala_wallhist *h = &wk->wh[pala_peb_grain(w, p) / PALA_BLOCK];
-    const int hn = wk->hn;
-    const long step = w->step;
-    unsigned long key = ((unsigned long)(unsigned)p << 32 | id) + 1;
-    if (!h->cap) { if (!write) return NULL; wallhist_rehash(h, hn, step); }
-    long j = slot_of(key, h->cap);
-    while (h->key[j] && h->key[j] != key) j = (j + 1) & (h->cap - 1);
-    if (h->key[j] == key) {
-        double *st = h->st + j * hn;
-        int live = h->stamp[j] >= step - 1;
-        if (!write) return live ? st : NULL;
-        if (!live) memset(st, 0, (size_t)hn * sizeof *st);
-        h->stamp[j] = step;
-        return st;
-    }
-    if (!write) return NULL;
-    if (wallhist_full(w, p)) {
-        wallhist_rehash(h, hn, step);
-        return wallhist_find(w, p, id, write);
-    }
-    h->key[j] = key; h->stamp[j] = step;
-    memset(h->st + j * hn, 0, (size_t)hn * sizeof *h->st);
-    h->n++;
-    return h->st + j * hn;
-}
-
-
-/* After the walls of block b at this step: the contacts that touched at the last step and
- * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
- * "Contact history"). */
-/* The energy entry i of a wall table holds: its key is (pebble, wall id) + 1, and ids
- * below 8 are the container's faces (container.h). */
-static double wallhist_energy(const pala_world *w, const pala_wallhist *h, long i)
-{
-    int p = (int)((h->key[i] - 1) >> 32);
-    unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
-    return pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), id < 8 ? w->wall_mat : w->mem_mat), h->st + i * w->work->hn);
-}
-
-static double wallhist_ended(const pala_world *w, int b)
-{
-    pala_wallhist *h = &w->work->wh[b];
-    double e = 0;
-    for (long i = 0; i < h->cap; i++) {
-        if (!h->key[i] || h->stamp[i] != w->step - 1) continue;
-        e += wallhist_energy(w, h, i);
-        h->stamp[i] = -2;
-    }
-    return e;
-}
-
-double pala_force_pass_state_energy(const pala_world *w, int b)
-{
-    const pala_work *wk = w->work;
-    const pala_nlist *nl = w->nl;
-    const int hn = wk->hn;
-    double e = 0;
-    if (!wk->hist) return 0;
-    int p0 = pala_grain_peb0(w, b * PALA_BLOCK), p1 = pala_grain_peb0(w, pala_block_end(w->n, b));
-    for (int p = p0; p < p1 && nl->hs; p++)
-        for (int s = nl->start[p]; s < nl->start[p + 1]; s++) {
-            const double *st = nl->hs + (long)s * hn;
-            if (pala_state_zero(st, hn)) continue;
-            int j = pala_peb_grain(w, nl->nbr[s]);
-            e += pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), pala_mat_of(w, j)), st);
-        }
-    const pala_wallhist *h = &wk->wh[b];
-    for (long i = 0; i < h->cap; i++)
-        if (h->key[i] && h->stamp[i] >= w->step - 1) e += wallhist_energy(w, h, i);
-    return e;
-}
-
-static void wallhist_free(pala_work *wk, int nblk)
-{
-    if (!wk->wh) return;
-    for (int b = 0; b < nblk; b++) { free(wk->wh[b].key); free(wk->wh[b].stamp); free(wk->wh[b].st); }
-    free(wk->wh);
-    wk->wh = NULL;
-}
-
-/* ---- the states in a checkpoint (pala_world_history_get/set) ----------------------------
- * Layout, all doubles: hn, the number of pair states P, P records (pebble p, pebble q > p,
- * hn doubles), the number of blocks, then per block its table's capacity, its number of
- * entries E and E records (slot, pebble, wall id, stamp, hn doubles), then the energy of
- * Mindlin's springs (nl->hmind; checkpoints of builds before it end without it, and come
- * only from worlds without Mindlin's law: those kept 4 doubles a spring).  Tables are put back
- * slot for slot: their order is that of the sums over them (energy, ended contacts). */
-double *pala_world_history_get(const pala_world *w, long *n)
-{
-    const pala_work *wk = w->work;
-    const pala_nlist *nl = w->nl;
-    *n = 0;
-    if (!wk || !wk->hist) return NULL;
-    const int hn = wk->hn;
-    long np = 0, m = nl->hpend ? nl->hpend : nl->hvalid && nl->hs ? nl->start[w->npeb] : 0, nw = 0;
-    for (long s = 0; s < m; s++) np += !pala_state_zero(nl->hs + s * hn, hn);
-    for (int b = 0; b < wk->nwh; b++) nw += wk->wh[b].n;
-    long len = 4 + np * (2 + hn) + 2L * wk->nwh + nw * (4 + hn);
-    double *d = pala_xrealloc(NULL, (size_t)len * sizeof *d), *o = d;
-    *o++ = hn; *o++ = np;
-    for (long s = 0; s < m; s++) {
-        const double *st = nl->hs + s * hn;
-        if (pala_state_zero(st, hn)) continue;
-        *o++ = nl->row[s]; *o++ = nl->nbr[s];
-        memcpy(o, st, (size_t)hn * sizeof *o);
-        o += hn;
-    }
-    *o++ = wk->nwh;
-    for (int b = 0; b < wk->nwh; b++) {
-        const pala_wallhist *h = &wk->wh[b];
-        *o++ = h->cap; *o++ = h->n;
-        for (long i = 0; i < h->cap; i++) {
-            if (!h->key[i]) continue;
-            *o++ = i; *o++ = (double)((h->key[i] - 1) >> 32); *o++ = (double)((h->key[i] - 1) & 0xffffffffu); *o++ = h->stamp[i];
-            memcpy(o, h->st + i * hn, (size_t)hn * sizeof *o);
-            o += hn;
-        }
-    }
-    *o++ = nl->hmind;
-    *n = (long)(o - d);
-    return d;
-}
-
-static int history_bad(pala_world *w, const char *what)
-{
-    snprintf(w->why, sizeof w->why, "the contacts' states do not fit this world (%s)", what);
-    return -1;
-}
-
-/* a whole number in [lo, hi) */
-static int whole(double x, double lo, double hi) { return x >= lo && x < hi && x == floor(x); }
-
-int pala_world_history_set(pala_world *w, const double *d, long n)
-{
-    pala_work *wk = w->work;
-    if (!wk || !wk->hist) return n ? history_bad(w, "the world keeps none") : 0;
-    const int hn = wk->hn, npeb = w->npeb;
-    /* check all of it first: nothing is set from an array that does not fit */
-    long i = 0;
-    if (n < 3 || d[0] != hn || !whole(d[1], 0, 1e15)) return history_bad(w, "another state size");
-    long np = (long)d[1];
-    if (np > (n - 3) / (2 + hn)) return history_bad(w, "truncated");
-    for (long r = 0, o = 2; r < np; r++, o += 2 + hn)
-        if (!whole(d[o], 0, npeb) || !whole(d[o + 1], 0, npeb) || !(d[o] < d[o + 1])) return history_bad(w, "a pair of pebbles out of range");
-    i = 2 + np * (2 + hn);
-    if (d[i] != wk->nblk || wk->nwh != wk->nblk) return history_bad(w, "another number of blocks");
-    i++;
-    for (int b = 0; b < wk->nblk; b++) {
-        if (i + 2 > n || !whole(d[i], 0, 1L << 40) || !whole(d[i + 1], 0, 1L << 40)) return history_bad(w, "a wall table's size");
-        long cap = (long)d[i], e = (long)d[i + 1];
-        if ((cap && (cap < 16 || (cap & (cap - 1)))) || 4 * e > 3 * cap || e > (n - i - 2) / (4 + hn)) return history_bad(w, "a wall table's size");
-        i += 2;
-        for (long r = 0; r < e; r++, i += 4 + hn)
-            if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || d[i + 3] != floor(d[i + 3]))
-                return history_bad(w, "a wall contact out of range");
-    }
-    if (i != n - 1 && !(i == n && !wk->mindlin)) return history_bad(w, i < n ? "trailing values" : "truncated");   /* hmind: none before it was kept */
-    w->nl->hmind = i < n ? d[i] : 0;
-    /* the pairs, compacted, for the next rebuild (neighbor.c) */
-    pala_nlist_history_room(w, np);
-    for (long r = 0, o = 2; r < np; r++, o += 2 + hn) {
-        w->nl->row[2 * r] = (int)d[o]; w->nl->row[2 * r + 1] = (int)d[o + 1];   /* as compact_states leaves them */
-        memcpy(w->nl->hs + r * hn, d + o + 2, (size_t)hn * sizeof *d);
-    }
-    w->nl->hpend = np;
-    /* the wall tables, slot for slot */
-    i = 3 + np * (2 + hn);
-    for (int b = 0; b < wk->nblk; b++) {
-        pala_wallhist *h = &wk->wh[b];
-        long cap = (long)d[i], e = (long)d[i + 1];
-        i += 2;
-        free(h->key); free(h->stamp); free(h->st);
-        *h = (pala_wallhist){cap, e, NULL, NULL, NULL};
-        if (!cap) { i += e * (4 + hn); continue; }
-        h->key = pala_xrealloc(NULL, (size_t)cap * sizeof *h->key);
-        h->stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *h->stamp);
-        h->st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *h->st);
-        memset(h->key, 0, (size_t)cap * sizeof *h->key);
-        memset(h->stamp, 0, (size_t)cap * sizeof *h->stamp);
-        memset(h->st, 0, (size_t)cap * hn * sizeof *h->st);
-        for (long r = 0; r < e; r++, i += 4 + hn) {
-            long j = (long)d[i];
-            h->key[j] = ((unsigned long)d[i + 1] << 32 | (unsigned long)d[i + 2]) + 1;
-            h->stamp[j] = (long)d[i + 3];
-            memcpy(h->st + j * hn, d + i + 4, (size_t)hn * sizeof *d);
-        }
-    }
-    return 0;
-}
-
 /* ---- walls ---------------------------------------------------------------------------- */
 /* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
  * forces of eqs. (53)-(57), wall impulses of a step dt (and their outward radial part,
@@ -282,21 +45,21 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
 static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s, pala_runaway *ru)
 {
     int m = B->n;
-    const int hist = w->work->hkern;
-    if (hist && w->work->hfast && dt > 0) pala_contact_walls_spring(w, B, dt);
-    else if (hist) pala_contact_walls_hist(w, B, dt);
-    else pala_contact_walls(w, B);
+    const pala_contacts *cm = w->work->cm;
+    const int diss = pala_contacts_dissipate(cm), mind = (cm->laws & PALA_LAWS_MINDLIN) && dt > 0;
+    const int nlaw = (cm->laws & (PALA_LAWS_NLAW | PALA_LAWS_FRAC)) != 0;
+    pala_contact_walls(w, B, dt);
     for (int i = 0; i < m; i++) {
         pala_facc *a = &A[B->k[i] & mask];
-        if (hist) s->ediss += B->D[i];
-        if (w->work->mindlin && dt > 0) s->emind += B->E[i];
+        if (diss) s->ediss += B->D[i];
+        if (mind) s->emind += B->E[i];
         pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
         a->Fnc = pala_vadd(a->Fnc, pala_v(B->Gx[i], B->Gy[i], B->Gz[i]));
         a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
         a->F = pala_vadd(a->F, F);
         a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
-        if (!w->work->frac || pala_pm_of(w, B->k[i], B->jmat[i])->nlaw != PALA_NLAW_FRACTIONAL)   /* else: in its state */
-            *U += pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
+        *U += nlaw ? pala_law_normal_energy(pala_pm_of(w, B->k[i], B->jmat[i]), B->sq[i], B->ov[i])
+                   : pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
         s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
         s->rimp += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);
         s->nwall++;
@@ -313,6 +76,7 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
                            pala_blocksum *s, pala_runaway *ru)
 {
     const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
+    const int hist = w->work->cm->hn > 0;
     pala_batch *B = S->B;
     int end = *cur;
     while (end < cend && wc[end] < k1) end++;
@@ -320,11 +84,11 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
             /* a full batch runs; so does one whose states would move when the table grows */
-            if (B->n == BATCH || (w->work->hist && B->n && wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
+            if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
             pala_contact_wall_join(w, B, S->touch[i].k, &S->touch[i]);
-            if (w->work->hist) {
+            if (hist) {
                 const pala_wall_touch *t = &S->touch[i];
-                double *st = wallhist_find(w, t->p, t->id, dt > 0);
+                double *st = pala_wallhist_find(w, t->p, t->id, dt > 0);
                 B->hp[B->n - 1] = dt > 0 ? st : NULL;   /* the energy pass (dt 0) leaves them alone */
             }
         }
@@ -421,14 +185,14 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
     pala_facc *R = sw->S->ring;
     const long mask = sw->mask;
     const int diss = sw->dissipative;
-    const pala_work *wk = sw->w->work;
-    const int spheres = sw->spheres && (!wk->hkern || wk->hfast);   /* else Tnc apart from T */
-    if (wk->hkern) {   /* contact history: the caps' losses */
+    const pala_contacts *cm = sw->w->work->cm;
+    const int spheres = sw->spheres && !pala_contacts_sphere_h(cm);   /* else Tnc apart from T */
+    if (pala_contacts_dissipate(cm)) {   /* the laws with state: the caps' losses */
         double e = 0;
         for (int i = 0; i < m; i++) e += B->D[i];
         s->ediss += e;
     }
-    if (wk->mindlin) {   /* the energy Mindlin's springs hold after this step */
+    if (cm->laws & PALA_LAWS_MINDLIN) {   /* the energy Mindlin's springs hold after this step */
         double e = 0;
         for (int i = 0; i < m; i++) e += B->E[i];
         s->emind += e;
@@ -455,18 +219,14 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
 /* The kernel on a batch of sphere pairs (contact.c), then the sums. */
 static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->work->hfast) pala_contact_spheres_spring(sw->w, B, sw->w->dt);
-    else if (sw->w->work->hkern) pala_contact_spheres_hist(sw->w, B, sw->w->dt);
-    else pala_contact_spheres(sw->w, B);
+    pala_contact_spheres(sw->w, B, sw->w->dt);
     stage_deliver(sw, B, B->n, s, ru);
 }
 
 /* The kernel on a batch of component pairs of clumps, then the sums. */
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->work->hfast) pala_contact_clumps_spring(sw->w, B, sw->w->dt);
-    else if (sw->w->work->hkern) pala_contact_clumps_hist(sw->w, B, sw->w->dt);
-    else pala_contact_clumps(sw->w, B);
+    pala_contact_clumps(sw->w, B, sw->w->dt);
     stage_deliver(sw, B, B->n, s, ru);
 }
 
@@ -474,7 +234,7 @@ static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway 
  * springs held is lost (docs/physics.md, "Contact history"), and the state is cleared. */
 static void pair_ended(const pala_world *w, int k, int j, double *st, pala_blocksum *s)
 {
-    const int hn = w->work->hn;
+    const int hn = w->work->cm->hn;
     if (pala_state_zero(st, hn)) return;
     s->ediss += pala_contact_state_energy(w, pala_pm_of(w, k, pala_mat_of(w, j)), st);
     memset(st, 0, (size_t)hn * sizeof *st);
@@ -522,7 +282,7 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
 
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->work->hist) {
+    if (sw->w->work->cm->hn) {
         if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1);
         else collect_pairs(sw, k0, k1, s, ru, 0, 1);
     } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0);
@@ -536,7 +296,7 @@ static void finish_range(pala_world *w, pala_tscr *S, int k0, int k1, pala_facc 
     double U = 0;
     int cur = w->work->wcb[k0 / PALA_BLOCK];
     pala_force_pass_walls(w, S, &cur, k1, A, mask, w->dt, &U, s, ru);
-    if (w->work->hist) s->ediss += wallhist_ended(w, k0 / PALA_BLOCK);
+    if (w->work->cm->hn) s->ediss += pala_wallhist_ended(w, k0 / PALA_BLOCK);
     pala_integrator_end_block(w, k0, k1, A, mask, fa);
 }
 
@@ -729,79 +489,12 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->mg); free(wk->wcand); free(wk->wcb);
-    free(wk->fc); free(wk->tc); free(wk->fh); free(wk->th);
-    free(wk->qm); free(wk->pw); free(wk->mw); free(wk->bwrate);
-    wallhist_free(wk, wk->nwh);
-    free(wk->fr); free(wk->frK);
-    pala_centre_free(wk);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb);
+    pala_wallhist_free(wk);
+    pala_contacts_free(wk->cm);
+    wk->cm = NULL;
     free(wk);
     w->work = NULL;
-}
-
-void pala_force_pass_frac_tables(pala_world *w)
-{
-    pala_work *wk = w->work;
-    int np = w->nmat * w->nmat;
-    wk->fr = pala_xrealloc(wk->fr, (size_t)np * sizeof *wk->fr);
-    wk->frK = pala_xrealloc(wk->frK, (size_t)np * sizeof *wk->frK);
-    for (int i = 0; i < np; i++) {
-        const pala_pairmat *pm = &w->pm[i];
-        memset(&wk->fr[i], 0, sizeof wk->fr[i]);
-        wk->frK[i] = 0;
-        if (pm->nlaw != PALA_NLAW_FRACTIONAL) continue;
-        wk->frK[i] = pow(pm->fc, pm->alpha) * pow(pm->fk, 1 - pm->alpha);   /* c^alpha k^(1-alpha), seed 003 eq. 7 */
-        int same = -1;   /* a pair of the same alpha made already: its coefficients */
-        for (int q = 0; q < i && same < 0; q++)
-            if (w->pm[q].nlaw == PALA_NLAW_FRACTIONAL && w->pm[q].alpha == pm->alpha) same = q;
-        if (same >= 0) wk->fr[i] = wk->fr[same];
-        else pala_frac_make(&wk->fr[i], pm->alpha, w->dt);
-    }
-    wk->frac_dt = w->dt;
-}
-
-/* The state a contact keeps (contact.h, work.h): the laws with history some material pair
- * has, each at its offset; the list and the blocks' wall tables get room for it.  A world
- * without them keeps none (hn = 0) and takes the sweep of before. */
-static void history_layout(pala_world *w)
-{
-    pala_work *wk = w->work;
-    int spring = 0, mindlin = 0, roll = 0, tor = 0, frac = 0, every = 1, dashpot = 0;
-    for (int i = 0; i < w->nmat * w->nmat; i++) {
-        const pala_pairmat *pm = &w->pm[i];
-        spring |= pm->tlaw >= PALA_TLAW_SPRING;
-        every &= pm->tlaw >= PALA_TLAW_SPRING && pm->nlaw == PALA_NLAW_HERTZ;
-        mindlin |= pm->tlaw == PALA_TLAW_MINDLIN;
-        dashpot |= pm->damp == PALA_DAMP_DASHPOT;
-        roll |= pm->kroll > 0;
-        tor |= pm->ktor > 0;
-        frac |= pm->nlaw == PALA_NLAW_FRACTIONAL;
-    }
-    int hn = 0;
-    wk->ho_t = spring ? (hn += 3) - 3 : -1;
-    wk->ho_r = roll ? (hn += 3) - 3 : -1;
-    wk->ho_o = tor ? (hn += 1) - 1 : -1;
-    wk->ho_f = frac ? (hn += PALA_FRAC_NSTATE) - PALA_FRAC_NSTATE : -1;   /* the derivative's memory, the last zeta and zeta' */
-    wk->frac = frac;
-    if (frac) pala_force_pass_frac_tables(w);
-    if (hn != wk->hn || wk->nwh != wk->nblk) {   /* the wall tables: per block */
-        wallhist_free(wk, wk->nwh);
-        wk->nwh = 0;
-        if (hn) {
-            wk->wh = pala_xrealloc(NULL, (size_t)wk->nblk * sizeof *wk->wh);
-            memset(wk->wh, 0, (size_t)wk->nblk * sizeof *wk->wh);
-            wk->nwh = wk->nblk;
-        }
-    }
-    wk->hn = hn;
-    wk->hist = hn > 0;
-    wk->mindlin = mindlin;
-    wk->dashpot = dashpot;
-    wk->hkern = wk->hist || dashpot;
-    wk->tsep = !wk->spheres_only || wk->hkern;
-    wk->hfast = every && !roll && !tor && !frac;
-    wk->dissipative |= wk->hkern;
-    pala_nlist_history(w, hn);
 }
 
 /* Per-block and per-template data, per-thread scratch; the split of the team is made
@@ -866,8 +559,10 @@ void pala_work_prepare(pala_world *w)
      * material pair, or additional forces (their work goes into E_diss) */
     wk->dissipative = w->additional_forces != NULL;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
-    history_layout(w);
-    pala_grain_forces_prepare(w);
+    pala_contacts_prepare(w);                     /* the laws present, their state (contact.c) */
+    pala_contact_states_prepare(w);
+    wk->dissipative |= pala_contacts_dissipate(wk->cm);
+    wk->tsep = !wk->spheres_only || pala_contacts_tsep(wk->cm);
     wk->nbb = 0;
     if (w->nl) w->nl->builds = 0;   /* the sweep's window and boundary blocks are set up after the build */
 }

@@ -18,9 +18,6 @@ static inline void pala_note_overlap(const pala_world *w, double r, int i, int j
 /* (Re)make w->work for the current grains, templates and thread count. */
 void pala_work_prepare(pala_world *w);
 void pala_work_free(pala_world *w);
-/* The fractional law's coefficients for every material pair that has it, for the step
- * w->dt (pala_work_prepare, and the step after a change of dt: about 2 ms a pair). */
-void pala_force_pass_frac_tables(pala_world *w);
 /* After each list build, and when the split of the threads moves: the window of the
  * ring of sums, the threads' boundary blocks, the blocks that take records, the wall
  * candidates. */
@@ -39,9 +36,4 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
  * may be NULL), counts, wall impulses, the largest overlap.  Returns 1 (with w->why set)
  * if an overlap ran away. */
 int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss);
-/* The elastic energy the states of block b's contacts hold (the laws with history), J:
- * every state the last force evaluation left, touching now or not (a state that stops
- * touching gives its energy to E_diss at the next evaluation). */
-double pala_force_pass_state_energy(const pala_world *w, int b);
-
 #endif

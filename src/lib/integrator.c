@@ -2,9 +2,11 @@
  * (eqs. 59-69; docs/physics.md, "The integrator"): the free rotation, and the end of the
  * step of a block of grains.  Exactly one force evaluation per step (step.c). */
 #include "integrator.h"
+#include "field.h"
+#include "grain.h"
+#include "grain_forces.h"
 #include <math.h>
 #include <stdio.h>
-#include "grain.h"
 
 /* omega' = I_r^-1 (I_r omega x omega): torque-free Euler equation, eq. (60). */
 static pala_vec3 euler_rate(pala_vec3 r, const pala_template *t, pala_vec3 om)
@@ -133,13 +135,15 @@ static void drift_general(pala_world *w, int k0, int k1, pala_finish *fa)
 void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_work *wk = w->work;
-    const pala_vec3 *tc = wk->ext && wk->tc_any ? wk->tc : NULL;
+    const pala_grain_forces *gf = w->forces;
+    const pala_field *fd = w->field;
+    const pala_vec3 *tc = gf->ext && gf->tc_any ? gf->tc : NULL;
     double tau = 0.5 * w->dt, pdiss = 0;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
         const pala_template *t = &w->tmpl[w->tid[k]];
         pala_vec3 an = pala_vscale(wk->invm[w->tid[k]], a->F);                /* eq. (61) */
-        if (wk->lorentz && wk->qm[w->tid[k]] != 0) an = pala_lorentz_accel(w, k, an, wk->qm[w->tid[k]], wk->Bt);
+        if (fd->lorentz && fd->qm[w->tid[k]] != 0) an = pala_lorentz_accel(w, k, an, fd->qm[w->tid[k]], fd->Bt);
         pala_vec3 be = ang_acc(t, w->r[k], tc ? pala_vadd(a->T, tc[k]) : a->T);  /* eq. (62) */
         if (wk->dissipative) {
             /* Work of the non-conservative forces over the step, with the velocities the
@@ -209,13 +213,27 @@ void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, 
     else drift_isotropic(w, k0, k1, fa);
 }
 
-
 void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
-    const pala_work *wk = w->work;
-    int tid = wk->btid[k0 / PALA_BLOCK];
-    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(wk->ext && (wk->tc_any || wk->lorentz)))
+    const pala_grain_forces *gf = w->forces;
+    int tid = w->work->btid[k0 / PALA_BLOCK];
+    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(gf->ext && (gf->tc_any || w->field->lorentz)))
         pala_integrator_end_isotropic(w, k0, k1, A, mask, tid, fa);
     else
         pala_integrator_end_general(w, k0, k1, A, mask, fa);
+}
+
+void pala_integrator_start(void *ctx, int t, int b0, int b1)
+{
+    pala_world *w = ctx;
+    (void)t;
+    for (int b = b0; b < b1; b++) {
+        int k0 = b * PALA_BLOCK, k1 = pala_block_end(w->n, b);
+        double mv = 0;
+        for (int k = k0; k < k1; k++) {
+            double d2 = pala_grain_start_step(w, k);                          /* eqs. (65)-(66) */
+            if (d2 > mv) mv = d2;
+        }
+        w->work->bs[b].move = mv;
+    }
 }

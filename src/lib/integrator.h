@@ -110,6 +110,10 @@ typedef struct pala_finish {
  * when w->work->chain, the next step's (65)-(66).  Blocks of one isotropic template in 3D
  * take a vectorised path with the same operations in the same order (the same bits). */
 void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa);
+/* Stage start, blocks [b0, b1) (ctx: the world): eqs. (65)-(66) for their grains (free
+ * motion over dt/2, half kick, pebbles), each block's largest squared displacement bound
+ * into w->work->bs[b].move. */
+void pala_integrator_start(void *ctx, int t, int b0, int b1);
 /* The two paths, for the test that compares them. */
 void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa);
 void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa);

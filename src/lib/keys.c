@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,17 +150,11 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(MATERIAL, torsion_friction, REAL, "0", "-", 0, INF, AT(pala_material, mutor),
         .doc = "the torsion moment is capped at torsion_friction x R* x F_n (give torsion_stiffness too)"),
     KEY(MATERIAL, normal_law, WORD, "hertz", "-", 0, 0, AT(pala_material, nlaw),
-        .choices = "hertz|fractional", CODES(PALA_NLAW_HERTZ, PALA_NLAW_FRACTIONAL),
-        .doc = "normal force: hertz (eq. 57 with restitution delta) or fractional, P = c^alpha k^(1-alpha) D^alpha(overlap), "
-               "a Caputo derivative since the contact began, never pulling, without delta; a pair is fractional if either "
-               "material is (docs/physics.md, \"The fractional-derivative normal law\")"),
-    KEY(MATERIAL, fractional_order, REAL, "0", "-", 0, 1, AT(pala_material, alpha),
-        .doc = "normal_law = fractional: the order alpha of the derivative; 0: the spring k x overlap, 1: the dashpot "
-               "c x overlap rate"),
-    KEY(MATERIAL, fractional_damping, REAL, "0", "N s/m", 0, INF, AT(pala_material, fc),
-        .doc = "normal_law = fractional: the damping c (needed unless fractional_order = 0)"),
-    KEY(MATERIAL, fractional_stiffness, REAL, "0", "N/m", 0, INF, AT(pala_material, fk),
-        .doc = "normal_law = fractional: the stiffness k (needed unless fractional_order = 1)"),
+        .choices = PALA_NLAW_WORDS, CODES(PALA_NLAW_CODES), .doc = PALA_NLAW_DOC),
+    /* the normal laws' coefficients: their rows are the laws' (contact_law.h) */
+#define NLAW_ROW(nm, def, unit, lo, hi, field, text) KEY(MATERIAL, nm, REAL, def, unit, lo, hi, AT(pala_material, field), .doc = text),
+    PALA_NLAW_KEYS(NLAW_ROW)
+#undef NLAW_ROW
     KEYIN(MATERIAL, material, normal_damping, WORD, NULL, "-", 0, 0, AT(pala_material, damp), DAMPS,
         .unset = "the top-level normal_damping",
         .doc = "this material's normal dissipation (switch or dashpot; restitution sqrt(delta) either way; the dashpot needs "
@@ -296,6 +291,17 @@ int pala_key_reals(const char *txt, double *out, int max, int *n)
     }
 }
 
+int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len)
+{
+    int strict = k->type != PALA_K_INT && k->lo == 0 && k->def == NULL && k->unset == NULL;
+    if (isfinite(v) && v >= k->lo && v <= k->hi && !(strict && v == 0)) return 1;
+    if (!isfinite(v)) snprintf(buf, len, "must be a finite number (%s)", k->unit);
+    else if (strict) snprintf(buf, len, "must be positive (%s)", k->unit);
+    else if (isinf(k->hi)) snprintf(buf, len, "must be at least %g", k->lo);
+    else snprintf(buf, len, "must be between %g and %g", k->lo, k->hi);
+    return 0;
+}
+
 void pala_key_store(const pala_keydef *k, void *obj, const char *text)
 {
     pala_value v = {text, -1, 0, {0}};
@@ -381,17 +387,17 @@ int pala_world_wall_set(pala_world *w, int i, const char *key, const char *value
         return pala_walls_refuse(w, "a %s has no parameter '%s'%s", k->name, key ? key : "(null)",
                                  kd && value ? " (its material is given to pala_world_add_wall)" : "");
     /* the value as the control-file reader takes it: a word of the key's, or numbers of its
-     * count, each in its range (strictly positive for a length with no default) */
+     * count, each in its range (pala_key_in_range) */
     double x[8];
+    char why[96] = "not a value of the key";
     int n = 0, ok;
     if (kd->type == PALA_K_WORD) ok = pala_key_word(kd->choices, value) >= 0;
     else {
-        int one = kd->type == PALA_K_REAL || kd->type == PALA_K_INT, strict = kd->type != PALA_K_INT && kd->lo == 0 && !kd->def && !kd->unset;
+        int one = kd->type == PALA_K_REAL || kd->type == PALA_K_INT;
         ok = pala_key_reals(value, x, 8, &n) == 0 && n >= (one ? 1 : kd->nmin) && n <= (one ? 1 : kd->nmax);
-        for (int j = 0; j < n && ok; j++)
-            ok = x[j] >= kd->lo && x[j] <= kd->hi && !(strict && x[j] == 0) && (kd->type != PALA_K_INT || x[j] == floor(x[j]));
+        for (int j = 0; j < n && ok; j++) ok = pala_key_in_range(kd, x[j], why, sizeof why) && (kd->type != PALA_K_INT || x[j] == floor(x[j]));
     }
-    if (!ok) return pala_walls_refuse(w, "'%s = %s': not a value of %s (%s)", key, value, key, kd->doc);
+    if (!ok) return pala_walls_refuse(w, "'%s = %s': %s (%s)", key, value, why, kd->doc);
     pala_key_store(kd, w->walls[i].par, value);
     return 0;
 }

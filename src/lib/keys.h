@@ -6,19 +6,10 @@
 #ifndef PALA_KEYS_H
 #define PALA_KEYS_H
 #include "pala/pala.h"
+#include "keydef.h"
 #include "place.h"
+#include "contact_law.h"
 #include <stddef.h>
-
-enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_PAIR, PALA_S_N };
-enum pala_ktype {
-    PALA_K_INT,     /* one integer in [lo, hi] */
-    PALA_K_REAL,    /* one real number in [lo, hi] */
-    PALA_K_REALS,   /* nmin..nmax reals, each in [lo, hi] */
-    PALA_K_WORD,    /* one of `choices` ("a|b|c") */
-    PALA_K_NAME,    /* name of a section of kind `ref` */
-    PALA_K_ORIENT,  /* a word of `choices` or three reals (a rotation vector) */
-    PALA_K_PATH     /* a file name (relative to the control file's folder) */
-};
 
 /* Every key, in table order (the order of `pala help keys` and of control.txt).  Code names
  * a key by its constant, PALA_KEY_ followed by the key's name: a misspelt key is a compile
@@ -40,8 +31,11 @@ enum pala_key {
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
     PALA_KEY_slip_velocity, PALA_KEY_material_tangential_law, PALA_KEY_tangential_stiffness,
     PALA_KEY_rolling_stiffness, PALA_KEY_rolling_friction, PALA_KEY_torsion_stiffness,
-    PALA_KEY_torsion_friction, PALA_KEY_normal_law, PALA_KEY_fractional_order,
-    PALA_KEY_fractional_damping, PALA_KEY_fractional_stiffness, PALA_KEY_material_normal_damping,
+    PALA_KEY_torsion_friction, PALA_KEY_normal_law,
+#define PALA_NLAW_KEY(nm, ...) PALA_KEY_##nm,
+    PALA_NLAW_KEYS(PALA_NLAW_KEY)   /* the normal laws' coefficients (contact_law.h) */
+#undef PALA_NLAW_KEY
+    PALA_KEY_material_normal_damping,
     /* [grain NAME] */
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
@@ -117,66 +111,7 @@ typedef struct pala_group_keys {
  * The section's name is "A.B" as written (material names hold no '.'), so --set names a key
  * pair.A.B.KEY; A.B and B.A are the same pair. */
 
-/* ---- the table ------------------------------------------------------------------------ */
-/* How a row stores a value in the struct of its section: at offset `off` as the field's C
- * type says (keys.c takes it from the field itself), or by a setter. */
-enum pala_store {
-    PALA_ST_NONE,    /* not bound: a test fails on such a row */
-    PALA_ST_INT,     /* int: the integer; a word's code; a repeated key: +1 for each line */
-    PALA_ST_LONG,    /* long: the integer */
-    PALA_ST_REAL,    /* double */
-    PALA_ST_REALS,   /* double[nmax] */
-    PALA_ST_VEC3,    /* pala_vec3: three reals */
-    PALA_ST_TEXT,    /* const char *: the value text (a section name, a path), owned by the scene */
-    PALA_ST_SET      /* set(obj, value) converts (box, orientation) */
-};
-
-/* A checked value as a setter receives it. */
-typedef struct pala_value {
-    const char *text;            /* as written, trimmed */
-    int code;                    /* a word of the key's choices: its code; else -1 */
-    int n;                       /* count of numbers (not a word) */
-    double x[8];                 /* the numbers */
-} pala_value;
-
-typedef struct pala_keybind {
-    int store;                   /* enum pala_store */
-    size_t off, size;            /* offset and size of the field in the section's struct */
-    void (*set)(void *obj, const pala_value *v);   /* PALA_ST_SET */
-} pala_keybind;
-
-typedef struct pala_keydef {
-    int sect;             /* enum pala_sect */
-    const char *name;     /* as written in a control file; also PALA_KEY_<name> */
-    int type;             /* enum pala_ktype */
-    const char *def;      /* default as text; NULL: none (required where used, unless unset) */
-    const char *unit;     /* SI unit of the numbers, "-" if none */
-    double lo, hi;        /* range of numbers */
-    pala_keybind bind;    /* where the value goes (pala_key_store) */
-    int nmin, nmax;       /* count of numbers for PALA_K_REALS */
-    const char *choices;  /* words for PALA_K_WORD / PALA_K_ORIENT */
-    const int *codes;     /* the value stored for each word of choices, in order; ends with -1 */
-    int ref;              /* section kind referenced by PALA_K_NAME */
-    int repeat;           /* may appear more than once */
-    int pairbit;          /* PALA_S_PAIR: the PALA_PAIR_* bit a given value sets */
-    const char *unset;    /* def NULL: what a key not given means, if it is not required
-                             ("the top-level tangential_law"); such a key may be 0 */
-    const char *doc;      /* one line for `pala help` and missing-key messages */
-} pala_keydef;
-
-/* Rows are written with these (keys.c; the wall kinds' keys in their files):
- * PALA_AT(T, f): bound to field f of struct T, stored as f's type says (a field of another
- * type than those of enum pala_store does not compile); PALA_SET(fn): stored by fn (keys
- * that set several fields or convert); PALA_CODES(a, b, ...): the code stored for each word
- * of choices, in the order of choices; PALA_WALL_KEY(name, TYPE, default, unit, lo, hi,
- * binding, extras...): a top-level key of a wall kind, bound to the kind's parameters. */
-#define PALA_AT(T, f) {_Generic(((T *)0)->f, int: PALA_ST_INT, long: PALA_ST_LONG, double: PALA_ST_REAL,  \
-                                double *: PALA_ST_REALS, pala_vec3: PALA_ST_VEC3, const char *: PALA_ST_TEXT), \
-                       offsetof(T, f), sizeof ((T *)0)->f, NULL}
-#define PALA_SET(fn) {PALA_ST_SET, 0, 0, fn}
-#define PALA_CODES(...) .codes = (const int[]){__VA_ARGS__, -1}
-#define PALA_WALL_KEY(nm, ty, ...) {PALA_S_TOP, #nm, PALA_K_##ty, __VA_ARGS__}
-
+/* ---- the table (its rows: keydef.h) ---------------------------------------------------- */
 extern const pala_keydef pala_keys[PALA_NKEYS];   /* indexed by enum pala_key */
 extern const int pala_nkeys;                       /* PALA_NKEYS */
 extern const char *const pala_sect_names[PALA_S_N];
@@ -197,6 +132,11 @@ int pala_key_word(const char *choices, const char *w);
 /* Parse blank-separated reals into out[0..max): 0 and the count in *n; -1 if a word is not a
  * finite number, -2 if there are more than max. */
 int pala_key_reals(const char *txt, double *out, int max, int *n);
+/* The range rule of a numeric key, written once for the reader of control files and the
+ * checks of pala_world_prepare: 1 if v is finite and in [lo, hi] and, for a real key with
+ * lower bound 0 that has neither a default nor a meaning when unset (lengths, dt, moduli),
+ * not 0; else 0 and what is expected in buf ("must be between 0 and 1"). */
+int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len);
 
 /* scene.c: the struct the keys of section [KIND NAME] of a loaded scene were stored in
  * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,

@@ -333,20 +333,18 @@ int pala_lammps_import(pala_world *w, const char *path, int mat, long mc_samples
             /* a new shape: build it from this molecule (centres relative to their mean) */
             pala_template tp;
             memset(&tp, 0, sizeof tp);
-            pala_vec3 c[MAXC], shape[MAXC], qm = {0, 0, 0};
-            double rout[MAXC];
+            pala_vec3 c[MAXC], qm = {0, 0, 0};
             for (int k = 0; k < n; k++) qm = pala_vadd(qm, q[k]);
             qm = pala_vscale(1.0 / n, qm);
             for (int k = 0; k < n; k++) c[k] = pala_vsub(q[k], qm);
             if (n == 1) c[0] = pala_v(0, 0, 0);
             tp.material = mat;
             snprintf(tp.name, sizeof tp.name, n == 1 ? "lammps_sphere%d" : "lammps_clump%d", n == 1 ? ++nsph : ++nclump);
-            char e2[256];
-            if (pala_template_build(&tp, n, c, b, rho, mc_samples, shape, rout, e2, sizeof e2)) {
-                rc = fail(err, errlen, "%s: molecule %ld: %s", path, g->mol, e2);
+            t = pala_world_build_template(w, &tp, n, c, b, mc_samples);
+            if (t < 0) {
+                rc = fail(err, errlen, "%s: molecule %ld: %s", path, g->mol, pala_world_error(w));
                 break;
             }
-            t = pala_world_add_template(w, &tp, shape, rout);
             if (n > 1 && !match(w, t, q, b, n, &x, &r)) {
                 rc = fail(err, errlen, "%s: molecule %ld: cannot place the grain built from it (internal)", path, g->mol);
                 break;

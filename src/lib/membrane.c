@@ -17,7 +17,7 @@
 #include "container.h"
 #include "contact_law.h"
 #include "grain.h"
-#include "keys.h"
+#include "keydef.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -65,7 +65,7 @@ static const pala_keydef keys[] = {
     PALA_WALL_KEY(membrane_spacing, REAL, NULL, "m", 0, HUGE_VAL, PALA_AT(membrane_par, spacing),
                   .doc = "distance between neighbouring bar axes; the box's extent along each in-plane axis must be a "
                          "whole number of spacings; a sphere of radius below spacing/2 - membrane_bar_radius passes"),
-    PALA_WALL_KEY(membrane_material, NAME, NULL, "-", 0, 0, {PALA_ST_NONE, 0, 0, NULL}, .ref = PALA_S_MATERIAL,
+    PALA_WALL_KEY(membrane_material, NAME, NULL, "-", 0, 0, {PALA_ST_NONE, 0, 0, NULL, NULL}, .ref = PALA_S_MATERIAL,
                   .doc = "material of the membrane's bars (required with a membrane)"),
 };
 

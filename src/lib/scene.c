@@ -7,16 +7,21 @@
  * which binds it to a field of the struct its section fills (pala_top_keys,
  * pala_material, pala_grain_keys, pala_group_keys): the reader checks every value, stores
  * each section's values by walking the table (bind_section), then builds the world from
- * those structs.  Code names a key only by its constant PALA_KEY_name.
+ * those structs.  What a program could give the library too (the laws of the materials and
+ * of their pairs, 2D) the library checks (pala_world_check), once the grain types are built
+ * and before the groups are placed: the reader puts its refusal at the line of the key that
+ * sets the refused field (refused).  Code names a key only by its constant PALA_KEY_name.
  * Errors are reported as `FILE:LINE: message` with a suggestion; overrides
  * (--set KEY=VALUE, KEY = dt, material.NAME.friction or pair.A.B.friction) as
  * `--set 'KEY=VALUE': message`. */
 #include "alloc.h"
+#include "check.h"
 #include "container.h"
 #include "lammps.h"
 #include "keys.h"
 #include "material.h"
 #include "place.h"
+#include "world.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -197,19 +202,9 @@ static int check_value(pala_scene *s, const entry *e)
             EERR(s, e, "'%s = %s': expected an integer", k->name, e->val);
             return -1;
         }
-        /* real keys with lower bound 0 and no default (lengths, dt, moduli) are strictly
-         * positive; those whose absence has a meaning of its own (unset) may be 0 */
-        int strict = k->type != PALA_K_INT && k->lo == 0 && k->def == NULL && k->unset == NULL;
-        if (v[i] < k->lo || v[i] > k->hi || (strict && v[i] == 0)) {
-            char lo[32], hi[32];
-            snprintf(lo, sizeof lo, "%g", k->lo);
-            snprintf(hi, sizeof hi, "%g", k->hi);
-            if (strict)
-                EERR(s, e, "'%s = %s': must be positive (%s)", k->name, e->val, k->unit);
-            else if (isinf(k->hi))
-                EERR(s, e, "'%s = %s': must be at least %s", k->name, e->val, lo);
-            else
-                EERR(s, e, "'%s = %s': must be between %s and %s", k->name, e->val, lo, hi);
+        char why[96];
+        if (!pala_key_in_range(k, v[i], why, sizeof why)) {
+            EERR(s, e, "'%s = %s': %s", k->name, e->val, why);
             return -1;
         }
     }
@@ -549,165 +544,60 @@ static int build_materials(pala_scene *s, int *matidx)
         *b++ = 0;
         p->a = matidx[find_section(s, PALA_S_MATERIAL, a)];
         p->b = matidx[find_section(s, PALA_S_MATERIAL, b)];
-        if (pala_world_add_pair(&s->top.w, p) < 0) {   /* only on what the checks before refused */ emsg(s, s->sec[i].line, s->sec[i].set, "[pair %s %s]: refused (a value out of range)", a, b); bad = 1; }
+        if (pala_world_add_pair(&s->top.w, p) < 0) {   /* never: check_pairs and read_file refused what it refuses */
+            emsg(s, s->sec[i].line, s->sec[i].set, "[pair %s %s]: %s", a, b, pala_world_error(&s->top.w));
+            bad = 1;
+        }
     }
     return bad ? -1 : 0;
 }
 
-/* The section of material m of the world (materials are added in section order). */
-static int material_section(const pala_scene *s, const int *matidx, int m)
+/* The library's refusal (pala_world_check, in the words of control files) at the line of the
+ * key it names: the key of the refused field in the section of its part (a material's, a
+ * pair's, a grain type's; the top level for the world's), else the part's section header. */
+static void refused(pala_scene *s, const pala_check *c)
 {
-    for (int i = 0; i < s->nsec; i++)
-        if (s->sec[i].kind == PALA_S_MATERIAL && matidx[i] == m) return i;
-    return 0;
+    const pala_world *w = &s->top.w;
+    int sect = 0;
+    if (c->part == PALA_PART_MATERIAL) sect = find_section(s, PALA_S_MATERIAL, w->mat[c->index].name);
+    if (c->part == PALA_PART_TEMPLATE) sect = find_section(s, PALA_S_GRAIN, w->tmpl[c->index].name);   /* not lammps_data's */
+    if (c->part == PALA_PART_PAIR) {
+        char pn[64];
+        snprintf(pn, sizeof pn, "%s.%s", w->mat[w->pairs[c->index].a].name, w->mat[w->pairs[c->index].b].name);
+        sect = find_section(s, PALA_S_PAIR, pn);
+    }
+    if (sect < 0) sect = 0;
+    if (c->part == PALA_PART_WALL) SERR_K(s, 0, c->wkey ? find_key(PALA_S_TOP, c->wkey) : NULL, "%s", c->msg);   /* a kind's key */
+    else if (c->key >= 0 && pala_keys[c->key].sect == s->sec[sect].kind) SERR(s, sect, c->key, "%s", c->msg);
+    else emsg(s, s->sec[sect].line, s->sec[sect].set, "%s", c->msg);
 }
 
-/* The [pair] section of materials a and b, or -1. */
-static int pair_section(const pala_scene *s, int a, int b)
+/* pala_world_check on the world built so far, its refusal at its line. */
+static int check_world(pala_scene *s)
 {
-    for (int i = 0; i < s->nsec; i++) {
-        const pala_pairset *p = &s->sec[i].keys.pair;
-        if (s->sec[i].kind == PALA_S_PAIR && ((p->a == a && p->b == b) || (p->a == b && p->b == a))) return i;
-    }
+    char msg[1024];
+    pala_check c = {1, msg, sizeof msg, 0, 0, -1, NULL};
+    if (pala_world_check(&s->top.w, &c) == PALA_OK) return 0;
+    refused(s, &c);
     return -1;
 }
 
-/* The laws with history need their parameters (docs/physics.md, "Contact history"): the
- * spring law a tangential stiffness, rolling and torsion resistance a stiffness and a
- * friction both, the fractional law k unless alpha = 1 and c unless alpha = 0.  Checked for
- * each material that can touch something (the grains', the walls', the membrane's), then
- * for each pair of them as mixed by H (eq. 55) and set by [pair] sections: a mix of a
- * material with a value and one without is 0. */
-static int check_laws(pala_scene *s, const int *matidx)
+/* Build a template from n components (eqs. 25-35) and add it to the world, then scale it
+ * to volume_radius if given. */
+static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad, long ns)
 {
     pala_world *w = &s->top.w;
-    int nm = w->nmat;
-    char *used = pala_xrealloc(NULL, (size_t)nm);
-    memset(used, 0, (size_t)nm);
-    for (int i = 0; i < s->nsec; i++)
-        if (s->sec[i].kind == PALA_S_GRAIN && s->sec[i].keys.grain.material) {
-            int m = find_section(s, PALA_S_MATERIAL, s->sec[i].keys.grain.material);
-            if (m >= 0) used[matidx[m]] = 1;
-        }
-    if (s->top.lammps_data && s->top.lammps_material) used[matidx[find_section(s, PALA_S_MATERIAL, s->top.lammps_material)]] = 1;
-    for (int i = 0; i < w->nwalls; i++) used[w->walls[i].mat] = 1;
-    int bad = 0;
-    /* each material by itself */
-    for (int m = 0; m < nm && !bad; m++) {
-        if (!used[m]) continue;
-        const pala_material *a = &w->mat[m];
-        int i = material_section(s, matidx, m);
-        const char *n = a->name;
-        bad = 1;
-        if ((a->tlaw ? a->tlaw : w->tlaw) == PALA_TLAW_SPRING && a->kt == 0) {
-            if (a->tlaw)
-                SERR(s, i, PALA_KEY_material_tangential_law, "[material %s]: 'tangential_law = spring' needs 'tangential_stiffness' > 0 (N/m): "
-                     "add it to [material %s]", n, n);
-            else
-                SERR(s, 0, PALA_KEY_tangential_law, "'tangential_law = spring' applies to [material %s], which has no 'tangential_stiffness': "
-                     "add one (N/m) to [material %s], or give it a tangential_law of its own", n, n);
-        } else if ((a->kroll > 0) != (a->muroll > 0))
-            SERR(s, i, a->kroll > 0 ? PALA_KEY_rolling_stiffness : PALA_KEY_rolling_friction,
-                 "[material %s]: '%s = %g' without '%s': set both for rolling resistance (a large rolling_friction gives a pure spring), or neither",
-                 n, a->kroll > 0 ? "rolling_stiffness" : "rolling_friction", a->kroll > 0 ? a->kroll : a->muroll,
-                 a->kroll > 0 ? "rolling_friction" : "rolling_stiffness");
-        else if ((a->ktor > 0) != (a->mutor > 0))
-            SERR(s, i, a->ktor > 0 ? PALA_KEY_torsion_stiffness : PALA_KEY_torsion_friction,
-                 "[material %s]: '%s = %g' without '%s': set both for torsion resistance (a large torsion_friction gives a pure spring), or neither",
-                 n, a->ktor > 0 ? "torsion_stiffness" : "torsion_friction", a->ktor > 0 ? a->ktor : a->mutor,
-                 a->ktor > 0 ? "torsion_friction" : "torsion_stiffness");
-        else if (a->nlaw == PALA_NLAW_FRACTIONAL && a->alpha < 1 && a->fk == 0)
-            SERR(s, i, PALA_KEY_normal_law, "[material %s]: 'normal_law = fractional' needs 'fractional_stiffness' > 0 (N/m) unless "
-                 "fractional_order = 1 (it is %g): add it to [material %s]", n, a->alpha, n);
-        else if (a->nlaw == PALA_NLAW_FRACTIONAL && a->alpha > 0 && a->fc == 0)
-            SERR(s, i, PALA_KEY_normal_law, "[material %s]: 'normal_law = fractional' needs 'fractional_damping' > 0 (N s/m) unless "
-                 "fractional_order = 0 (it is %g): add it to [material %s]", n, a->alpha, n);
-        else bad = 0;
-    }
-    if (bad) { free(used); return -1; }
-    /* each pair of them, mixed and set by [pair] */
-    pala_material_pairs(w);
-    for (int ma = 0; ma < nm && !bad; ma++)
-        for (int mb = ma; mb < nm && !bad; mb++) {
-            if (!used[ma] || !used[mb]) continue;
-            const pala_pairmat *p = &w->pm[ma * nm + mb];
-            const pala_material *a = &w->mat[ma], *b = &w->mat[mb];
-            int q = pair_section(s, ma, mb), set = q >= 0 ? s->sec[q].keys.pair.set : 0;
-            /* the material that lacks the value: its header line */
-            bad = 1;
-            if (p->tlaw == PALA_TLAW_SPRING && p->kt == 0) {
-                if (set & PALA_PAIR_KT)
-                    SERR(s, q, PALA_KEY_pair_tangential_stiffness, "[pair %s %s]: 'tangential_stiffness = 0' with the spring law: give it > 0 (N/m)",
-                         a->name, b->name);
-                else if (set & PALA_PAIR_TLAW)
-                    SERR(s, q, PALA_KEY_pair_tangential_law, "[pair %s %s]: 'tangential_law = spring' needs a tangential stiffness, but "
-                         "the two materials' stiffnesses mix to 0 (H of %g and %g): add 'tangential_stiffness' (N/m) to [pair %s %s]",
-                         a->name, b->name, a->kt, b->kt, a->name, b->name);
-                else {
-                    const pala_material *z = a->kt == 0 ? a : b, *o = z == a ? b : a;
-                    SERR(s, material_section(s, matidx, (int)(z - w->mat)), PALA_KEY_tangential_stiffness,
-                         "[material %s] has no 'tangential_stiffness', so where it touches [material %s], which has the spring law, "
-                         "the spring's stiffness mixes to 0 (eq. 55): add 'tangential_stiffness' (N/m) to [material %s], or "
-                         "'tangential_stiffness' or 'tangential_law' to a [pair %s %s] section", z->name, o->name, z->name, z->name, o->name);
-                }
-            } else if ((p->kroll > 0) != (p->muroll > 0) || (p->ktor > 0) != (p->mutor > 0)) {
-                /* each material has both or neither: a [pair] set one of the two */
-                int roll = (p->kroll > 0) != (p->muroll > 0);
-                int key = roll ? ((set & PALA_PAIR_KROLL) ? PALA_KEY_pair_rolling_stiffness : PALA_KEY_pair_rolling_friction)
-                               : ((set & PALA_PAIR_KTOR) ? PALA_KEY_pair_torsion_stiffness : PALA_KEY_pair_torsion_friction);
-                const char *k1 = roll ? "rolling_stiffness" : "torsion_stiffness", *k2 = roll ? "rolling_friction" : "torsion_friction";
-                double v1 = roll ? p->kroll : p->ktor, v2 = roll ? p->muroll : p->mutor;
-                SERR(s, q >= 0 ? q : 0, key, "[pair %s %s]: %s %g with %s %g: set both > 0 for %s resistance (a large %s gives a pure "
-                     "spring), or both 0", a->name, b->name, k1, v1, k2, v2, roll ? "rolling" : "torsion", k2);
-            } else if (p->nlaw == PALA_NLAW_FRACTIONAL && ((p->alpha < 1 && p->fk == 0) || (p->alpha > 0 && p->fc == 0))) {
-                int stiff = p->alpha < 1 && p->fk == 0;
-                const pala_material *z = (stiff ? a->fk : a->fc) == 0 ? a : b, *o = z == a ? b : a;
-                SERR(s, material_section(s, matidx, (int)(z - w->mat)), stiff ? PALA_KEY_fractional_stiffness : PALA_KEY_fractional_damping,
-                     "[material %s] has no '%s', so where it touches [material %s], which has normal_law = fractional, the pair's %s mixes "
-                     "to 0 (eq. 55) with fractional_order %g: add '%s' (%s) to [material %s]", z->name,
-                     stiff ? "fractional_stiffness" : "fractional_damping", o->name, stiff ? "stiffness" : "damping", p->alpha,
-                     stiff ? "fractional_stiffness" : "fractional_damping", stiff ? "N/m" : "N s/m", z->name);
-            } else if (p->damp == PALA_DAMP_DASHPOT && p->nlaw == PALA_NLAW_FRACTIONAL) {
-                /* the fractional law damps by itself (its c): a dashpot on top is not defined */
-                int sect = (set & PALA_PAIR_DAMP) ? q : material_section(s, matidx, a->damp == PALA_DAMP_DASHPOT ? ma : mb);
-                SERR(s, sect >= 0 ? sect : 0, (set & PALA_PAIR_DAMP) ? PALA_KEY_pair_normal_damping : PALA_KEY_material_normal_damping,
-                     "[material %s] meets [material %s] with normal_law = fractional and normal_damping = dashpot: the fractional law "
-                     "damps by its own fractional_damping, and the dashpot is for the Hertz law: set normal_damping = switch for "
-                     "this pair (a [pair %s %s] section) or for the material that has the dashpot", a->name, b->name, a->name, b->name);
-            } else if (p->damp == PALA_DAMP_DASHPOT && p->delta < PALA_DASHPOT_DELTA_MIN) {
-                /* the pair's delta (set by [pair], or the mix of the two) */
-                int sect = (set & PALA_PAIR_DELTA) ? q : material_section(s, matidx, a->delta <= b->delta ? ma : mb);
-                SERR(s, sect, (set & PALA_PAIR_DELTA) ? PALA_KEY_pair_delta : PALA_KEY_delta,
-                     "[material %s] meets [material %s] with normal_damping = dashpot and delta %g: the dashpot needs delta >= %g "
-                     "(restitution %g; smaller ones make contacts last ever longer): give a larger delta, or normal_damping = switch",
-                     a->name, b->name, p->delta, PALA_DASHPOT_DELTA_MIN, sqrt(PALA_DASHPOT_DELTA_MIN));
-            } else bad = 0;
-        }
-    free(used);
-    return bad ? -1 : 0;
-}
-
-/* Build a template from n components (eqs. 25-35), scale it to volume_radius if given,
- * and add it to the world. */
-static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad, double rho, long ns)
-{
-    pala_vec3 shape[64];
-    double rout[64];
-    char err[256];
-    if (pala_template_build(t, n, c, rad, rho, ns, shape, rout, err, sizeof err)) {
-        emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, err);
+    const pala_grain_keys *gk = &s->sec[i].keys.grain;
+    t->charge = gk->charge;
+    t->edip = gk->edip;   /* in the frame of the sphere lines */
+    t->mdip = gk->mdip;
+    int k = pala_world_build_template(w, t, n, c, rad, ns);
+    if (k < 0) {
+        emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, pala_world_error(w));
         return -1;
     }
-    const pala_grain_keys *gk = &s->sec[i].keys.grain;
-    double req = gk->volume_radius;
-    if (req > 0) pala_template_scale(t, shape, rout, req);
-    /* the dipoles are given in the frame of the sphere lines; the body frame is the
-     * principal one, which the builder turned by t->frame (docs/physics.md, "Charges,
-     * dipoles and fields") */
-    t->charge = gk->charge;
-    t->edip = pala_rot_apply(pala_vneg(t->frame), gk->edip);
-    t->mdip = pala_rot_apply(pala_vneg(t->frame), gk->mdip);
-    pala_world_add_template(&s->top.w, t, shape, rout);
+    int c0 = w->tmpl[k].comp0;
+    if (gk->volume_radius > 0) pala_template_scale(&w->tmpl[k], w->shape + c0, w->shape_r + c0, gk->volume_radius);
     return 0;
 }
 
@@ -719,22 +609,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     pala_world *w = &s->top.w;
     int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
     if (bad) return -1;
-    if (w->dim == 2) {   /* docs/physics.md, "2D mode" */
-        if (gk->edip.z != 0) { SERR(s, i, PALA_KEY_electric_dipole, "[grain %s]: 'electric_dipole': in 2D the dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
-        if (gk->mdip.z != 0) { SERR(s, i, PALA_KEY_magnetic_dipole, "[grain %s]: 'magnetic_dipole': in 2D the dipole must lie in the plane: set its z component to 0", s->sec[i].name); return -1; }
-        if (gk->charge != 0 && (w->B.x != 0 || w->B.y != 0)) {
-            SERR(s, 0, PALA_KEY_magnetic_field, "'magnetic_field': in 2D an in-plane field pushes the charged grains of [grain %s] out of the plane "
-                 "(q v x B has a z component): give B along z (0 0 Bz), or set dimension = 3", s->sec[i].name);
-            return -1;
-        }
-        if ((gk->mdip.x != 0 || gk->mdip.y != 0) && w->B.z != 0) {
-            SERR(s, 0, PALA_KEY_magnetic_field, "'magnetic_field': in 2D a field along z turns the magnetic dipoles of [grain %s] out of the plane "
-                 "(m x B lies in the plane): give B in the plane (Bx By 0), or set dimension = 3", s->sec[i].name);
-            return -1;
-        }
-    }
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
-    double rho = w->mat[mat].rho;
     pala_template t;
     memset(&t, 0, sizeof t);
     snprintf(t.name, sizeof t.name, "%.31s", s->sec[i].name);
@@ -761,7 +636,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
                      "raise spread or narrow component_radius", s->sec[i].name, n, f.nmin);
                 return -1;
             }
-            if (add_template(s, i, &t, n, c, rad, rho, gk->mc_samples)) return -1;
+            if (add_template(s, i, &t, n, c, rad, gk->mc_samples)) return -1;
         }
         *tcount = nvar;
         return 0;
@@ -788,7 +663,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
             n++;
         }
     }
-    if (add_template(s, i, &t, n, c, rad, rho, gk->mc_samples)) return -1;
+    if (add_template(s, i, &t, n, c, rad, gk->mc_samples)) return -1;
     *tcount = 1;
     return 0;
 }
@@ -935,8 +810,8 @@ static int check_resources(pala_scene *s)
 /* The walls (container.h): the container the key `container` names, then each wall inside
  * it whose keys ask for it, in the order of the kinds.  A kind's key without a default must
  * be given (the box may come from lammps_data); the container's material is wall_material,
- * a wall inside names its own.  Then each kind checks its wall, as pala_world_prepare does,
- * and the message goes to the line of the key it names. */
+ * a wall inside names its own.  Each kind's check is the library's (check_world), whose
+ * message goes to the line of the key it names. */
 static int build_walls(pala_scene *s, const int *matidx)
 {
     pala_top_keys *top = &s->top;
@@ -972,12 +847,7 @@ static int build_walls(pala_scene *s, const int *matidx)
             if (wi < 0) { emsg(s, 0, NULL, "%s", w->why); bad = 1; continue; }
             memcpy(w->walls[wi].par, s->wpar[i], k->size);
         }
-    if (bad) return -1;
-    char buf[320];
-    const char *key, *e = pala_walls_prepare(w, buf, sizeof buf, &key);
-    if (!e) return 0;
-    SERR_K(s, 0, key ? find_key(PALA_S_TOP, key) : NULL, "%s", e);
-    return -1;
+    return bad ? -1 : 0;
 }
 
 static int build_world(pala_scene *s)
@@ -1000,15 +870,10 @@ static int build_world(pala_scene *s)
     else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
     else if (!bad && he) top->steps = lround(top->end_time / w->dt);
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
-    if (w->dim == 2 && w->g.z != 0) { SERR(s, 0, PALA_KEY_gravity, "in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
-    if (w->dim == 2 && w->E.z != 0) { SERR(s, 0, PALA_KEY_electric_field, "'electric_field': in 2D the field must lie in the plane: set its z component to 0"); bad = 1; }
-    if (w->dim == 2 && (w->E_turn.x != 0 || w->E_turn.y != 0)) { SERR(s, 0, PALA_KEY_electric_field_turn, "'electric_field_turn': in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
-    if (w->dim == 2 && (w->B_turn.x != 0 || w->B_turn.y != 0)) { SERR(s, 0, PALA_KEY_magnetic_field_turn, "'magnetic_field_turn': in 2D a field may only turn about z: give 0 0 wz"); bad = 1; }
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
     if (build_walls(s, matidx)) bad = 1;
     if (w->nmat == 0 && !bad) { emsg(s, 0, NULL, "no [material NAME] section: grains need a material"); bad = 1; }
-    if (!bad && check_laws(s, matidx)) bad = 1;
     if (bad) { free(matidx); return -1; }
     /* grain types: count how many grains use each (random types make one shape each) */
     int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
@@ -1029,6 +894,9 @@ static int build_world(pala_scene *s)
             if (pala_lammps_import(w, lmp, m, top->lammps_mc_samples, err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); bad = 1; }
         }
     }
+    /* what the library checks (the laws of the materials and pairs, 2D), before the groups'
+     * grains are placed */
+    if (!bad && check_world(s)) bad = 1;
     /* groups, in file order */
     int ngroups = 0;
     for (int g = 0; g < s->nsec && !bad; g++)
@@ -1040,7 +908,10 @@ static int build_world(pala_scene *s)
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
     pala_world_sort(w);
-    if (pala_world_prepare(w)) { emsg(s, 0, NULL, "%s", w->why); return -1; }   /* the checks above should have said it */
+    if (pala_world_prepare(w)) {   /* what the groups' grains brought */
+        if (!check_world(s)) emsg(s, 0, NULL, "%s", pala_world_error(w));
+        return -1;
+    }
     return 0;
 }
 

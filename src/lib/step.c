@@ -1,18 +1,9 @@
-/* step.c: the driver of a step.  It lists the stages of the direct-midpoint step (paper
- * sections 6-7, eqs. 65-69; docs/physics.md, "The integrator") in order and runs them on
- * the world's threads; the physics of each stage lives in its module:
- *
- *   start        eqs. (65)-(66): free motion over dt/2, half kick     integrator.h
- *   grain forces interactions between centres, additional forces       grain_forces.c
- *   list         the neighbour list, rebuilt when it may be stale      neighbor.c
- *   sweep        eq. (67): contacts, each grain then ends its step     force_pass.c
- *                (68)-(69), and starts the next when chained           integrator.c
- *   boundary     the grains of the thread-boundary blocks              force_pass.c
- *   balance      the split of the blocks between the threads           threads.c
- *   reduce       sums over blocks in block order                       force_pass.c
- *
- * Fusing the end of a grain's step into the sweep is a scheduling decision made here and
- * in force_pass.c; the formulas are those of integrator.h. */
+/* step.c: the driver of a step.  The direct-midpoint step (paper sections 6-7, eqs. 65-69;
+ * docs/physics.md, "The integrator") is a list of stages, each a function of its module,
+ * which the driver runs in order on the world's threads (docs/design.md, "The step").  The
+ * driver knows the order and the threading; it states no physics.  Fusing the end of a
+ * grain's step into the sweep is a scheduling decision made here and in force_pass.c; the
+ * formulas are those of integrator.h. */
 #include "pala/pala.h"
 #include "force_pass.h"
 #include "grain_forces.h"
@@ -23,44 +14,109 @@
 #include <math.h>
 #include <stdio.h>
 
-/* Stages list .. reduce: the force evaluation of a step (eq. 67) with the end of every
- * grain's step.  An unstable step (runaway overlap, non-finite state) still ends every
- * grain's step, and starts the next one when chained (pala_world_steps then does the same
- * for an unchained step), so the state reported depends neither on the threads nor on the
- * chaining. */
-static int force_pass(pala_world *w, double *pdiss)
+/* A stage: the team runs job over the blocks of its split (threads.h), then the calling
+ * thread runs run (which may hand blocks to the team itself); either may be NULL.  A stage
+ * with when runs only in the steps where when(w) holds. */
+typedef struct stage {
+    const char *name;
+    int (*when)(const pala_world *w);
+    void (*job)(void *w, int t, int b0, int b1);
+    int (*run)(pala_world *w);   /* PALA_OK, or PALA_UNSTABLE */
+} stage;
+
+/* ---- the glue of the stages: the order of calls, no formulas ----------------------------- */
+
+static int derive(pala_world *w) { pala_world_derive(w); return PALA_OK; }
+static int grain_forces(pala_world *w) { pala_grain_forces_eval(w); return PALA_OK; }
+
+/* The list, rebuilt when it may be stale; the sweep is set up again after a build. */
+static int list(pala_world *w)
 {
-    pala_grain_forces_eval(w);
     if (pala_nlist_update(w)) pala_force_pass_setup(w);
-    pala_team_run(w->team, pala_force_pass_sweep, w);
-    if (w->work->nbb) pala_team_run(w->team, pala_force_pass_boundary, w);
-    if (pala_team_balance(w->team)) pala_force_pass_setup(w);
-    return pala_force_pass_reduce(w, NULL, pdiss) || w->nl->bad ? PALA_UNSTABLE : PALA_OK;
+    return PALA_OK;
 }
 
-/* eqs. (65)-(66): free motion over dt/2, half kick; then the pebbles of eq. (50). */
-static void start_job(void *ctx, int t, int b0, int b1)
-{
-    pala_world *w = ctx;
-    (void)t;
-    for (int b = b0; b < b1; b++) {
-        int k0 = b * PALA_BLOCK, k1 = pala_block_end(w->n, b);
-        double mv = 0;
-        for (int k = k0; k < k1; k++) {
-            double d2 = pala_grain_start_step(w, k);
-            if (d2 > mv) mv = d2;
-        }
-        w->work->bs[b].move = mv;
-    }
-}
+static int boundary_blocks(const pala_world *w) { return w->work->nbb > 0; }
 
-/* Largest displacement of the phase, added to the list's drift bound. */
-static void add_drift(pala_world *w)
+/* The list's drift bound takes the largest displacement of the phase, summed over the
+ * blocks in block order, then (chained) that of the next step's first free motion. */
+static void add_drift(pala_world *w, int chained)
 {
-    double mv = 0;
-    for (int b = 0; b < w->work->nblk; b++)
+    double mv = 0, mv2 = 0;
+    for (int b = 0; b < w->work->nblk; b++) {
         if (w->work->bs[b].move > mv) mv = w->work->bs[b].move;
+        if (chained && w->work->bs[b].move2 > mv2) mv2 = w->work->bs[b].move2;
+    }
     w->nl->drift += sqrt(mv);
+    if (chained) w->nl->drift += sqrt(mv2);
+}
+static int drift(pala_world *w) { add_drift(w, 0); return PALA_OK; }
+static int drift_step(pala_world *w) { add_drift(w, w->work->chain); return PALA_OK; }
+
+/* The split of the blocks between the threads follows their measured times; the sweep is
+ * set up again when it moves. */
+static int balance(pala_world *w)
+{
+    if (pala_team_balance(w->team)) pala_force_pass_setup(w);
+    return PALA_OK;
+}
+
+/* The sums over the blocks in block order; the work of the step's non-conservative forces
+ * joins E_diss (force_pass.c: their power at the step's midpoint velocities). */
+static int reduce(pala_world *w)
+{
+    double pdiss = 0;
+    int bad = pala_force_pass_reduce(w, NULL, &pdiss);
+    w->diss -= w->dt * pdiss;
+    return bad || w->nl->bad ? PALA_UNSTABLE : PALA_OK;
+}
+
+/* ---- the stages ------------------------------------------------------------------------- */
+
+/* Before the first step of pala_world_steps. */
+enum { DERIVE, START, NFIRST };
+static const stage first[NFIRST] = {
+    /*         name           when             job (on the team)          run (on this thread) */
+    [DERIVE] = {"derive",     NULL,            NULL,                      derive},   /* world.c: what depends on g, fields, dt */
+    [START]  = {"start",      NULL,            pala_integrator_start,     drift},    /* integrator.c: eqs. (65)-(66) */
+};
+
+/* One step, at its midpoint t + dt/2: the force evaluation (eq. 67), each grain ending its
+ * step (68)-(69) in the sweep as soon as its sums are complete, and starting the next one
+ * (65)-(66) when chained.  An unstable step (runaway overlap, non-finite state) still ends
+ * every grain's step, so the state reported does not depend on the threads. */
+static const stage each_step[] = {
+    /* name           when             job (on the team)          run (on this thread) */
+    {"grain forces",  NULL,            NULL,                      grain_forces},   /* grain_forces.c: m g, fields, centres, additional */
+    {"list",          NULL,            NULL,                      list},           /* neighbor.c */
+    {"sweep",         NULL,            pala_force_pass_sweep,     NULL},           /* force_pass.c, contact.c, integrator.c */
+    {"boundary",      boundary_blocks, pala_force_pass_boundary,  NULL},           /* force_pass.c: thread-boundary blocks */
+    {"balance",       NULL,            NULL,                      balance},        /* threads.c */
+    {"reduce",        NULL,            NULL,                      reduce},         /* force_pass.c: sums, E_diss */
+    {"drift",         NULL,            NULL,                      drift_step},     /* neighbor.c's bound */
+};
+
+#define NSTAGES(a) (int)(sizeof(a) / sizeof(a)[0])
+
+static int run_stages(pala_world *w, const stage *s, int n)
+{
+    int st = PALA_OK;
+    for (int i = 0; i < n; i++) {
+        if (s[i].when && !s[i].when(w)) continue;
+        if (s[i].job) pala_team_run(w->team, s[i].job, w);
+        if (s[i].run) {
+            int r = s[i].run(w);
+            if (r != PALA_OK) st = r;
+        }
+    }
+    return st;
+}
+
+static int blocks_finite(const pala_world *w)
+{
+    int finite = 1;
+    for (int b = 0; b < w->work->nblk; b++) finite &= w->work->bs[b].finite;
+    return finite;
 }
 
 int pala_world_step(pala_world *w) { return pala_world_steps(w, 1); }
@@ -74,36 +130,21 @@ int pala_world_steps(pala_world *w, long n)
     int st0 = pala_world_check_prepared(w);
     if (st0) return st0;
     double tau = 0.5 * w->dt;
-    pala_team_run(w->team, start_job, w);                       /* eqs. (65)-(66) */
-    add_drift(w);
+    run_stages(w, first, NFIRST);
     for (long i = 0; i < n; i++) {
         w->t += tau;
         w->work->chain = i + 1 < n;
-        double pdiss = 0;
-        int st = force_pass(w, &pdiss);               /* eq. (67), then (68)-(69) grain by grain */
         int chained = w->work->chain;
-        add_drift(w);
-        int finite = 1;
-        for (int b = 0; b < w->work->nblk; b++) finite &= w->work->bs[b].finite;
+        int st = run_stages(w, each_step, NSTAGES(each_step));
+        int finite = blocks_finite(w);
         w->t += tau;
         w->step++;
-        w->diss -= w->dt * pdiss;
-        if (w->work->em) w->wfield += w->dt * w->work->wrate;   /* midpoint rule (docs/physics.md, "Turning fields") */
-        if (chained) {   /* the next step's first free motion happened in the sweep */
-            double mv = 0;
-            for (int b = 0; b < w->work->nblk; b++)
-                if (mv < w->work->bs[b].move2) mv = w->work->bs[b].move2;
-            w->nl->drift += sqrt(mv);
-        }
         if (!finite || st != PALA_OK) {
             /* The sweep finishes grains before it knows whether a later one fails, so a
              * chained step has started the next one already.  An unchained step does the
              * same here: the state reported is the next step's midpoint, at t + dt/2,
              * whatever the chaining (the world is not meant to be stepped further). */
-            if (!chained) {
-                pala_team_run(w->team, start_job, w);
-                add_drift(w);
-            }
+            if (!chained) run_stages(w, &first[START], 1);
             w->t += tau;
             if (!finite && !w->why[0])
                 snprintf(w->why, sizeof w->why,

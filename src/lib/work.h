@@ -1,6 +1,8 @@
 /* work.h: the scratch of a step, shared by the stages of step.c: the sums of each grain's
  * force and torque, the per-block results, the per-thread buffers.  Types only; it is made
- * by force_pass.c (pala_work_prepare) and read by the integrator and the driver. */
+ * by force_pass.c (pala_work_prepare) and read by the integrator and the driver.  What a
+ * module keeps between steps is its own state, referenced from the world (field.h,
+ * centre.h, grain_forces.h). */
 #ifndef PALA_WORK_H
 #define PALA_WORK_H
 #include "pala/pala.h"
@@ -56,61 +58,18 @@ typedef struct pala_work {
     double *smax;          /* per template: largest |shape vector|, m */
     double *invm;          /* per template: 1 / mass, 1/kg */
     int *btid;             /* per block: the template of all its grains, or -1 */
-    int dissipative;       /* some material pair has delta < 1 or mu > 0, or additional forces */
+    int dissipative;       /* some material pair has delta < 1 or mu > 0, or a law with state
+                            * or the dashpot, or additional forces */
     int chain;             /* the sweep also starts the next step (pala_world_steps) */
-    pala_vec3 *mg;         /* per template: mass g, the field's force, N */
-    pala_vec3 g;           /* the field mg was made for (a changed w->g is seen by the step) */
     /* wall candidates (set at each list build): the grains whose bounding sphere comes
      * within the skin of a wall, in increasing order; those of block b are
      * wcand[wcb[b] .. wcb[b+1]).  Until the next build no other grain reaches a wall. */
     int *wcand, *wcb;
     long capw;
-    /* forces between centres and additional forces (grain_forces.c), per grain, at the
-     * state of the current force evaluation; ext is 0 and the arrays unused without them */
-    int ext;
-    pala_vec3 *fc, *tc;    /* interactions: conservative force and torque, N, N m */
-    pala_vec3 *fh, *th;    /* the embedding program's additional forces and torques */
-    int tc_any;            /* some interaction gives torques: tc is used by the kick */
-    /* charges, dipoles and fields (field.c) and the interactions between centres
-     * (centre.c); all 0 and the arrays unused without them */
-    int em;                /* field.c has work: a charge or dipole meets a field */
-    int centre;            /* centre.c has work: gravitation, or charges or dipoles */
-    int lorentz;           /* charged grains in a B field: the kick applies q v x B (integrator.h) */
-    int dipoles;           /* some template has a dipole: pw, mw are kept */
-    int charges, edipoles, mdipoles;   /* some template has a charge, an electric, a magnetic dipole */
-    double *qm;            /* per template: charge / mass, C/kg */
-    pala_vec3 *pw, *mw;    /* per grain: electric and magnetic dipoles in the world frame */
-    pala_vec3 Et, Bt;      /* the fields at the time of the current force evaluation */
-    double *bwrate;        /* per block: dU/dt of the fields at fixed configuration, W */
-    double wrate;          /* their sum in block order */
-    struct pala_centre *cen;   /* scratch of the interactions between centres (centre.c) */
-    /* the settings the flags above were made for (a change is seen by the step) */
-    pala_vec3 set_E, set_B, set_Eturn, set_Bturn;
-    double set_G, set_eps, set_cut;
-    int set_lorentz;
-    int prep_n, prep_nmat, prep_ntmpl;   /* what pala_world_prepare set up for */
-    /* contact history (docs/physics.md, "Contact history"): some material pair has a law
-     * with state; hn doubles per contact, at offsets ho_* (-1: none; contact.h) */
-    int hist, hn, ho_t, ho_r, ho_o, ho_f;
-    int mindlin;           /* some material pair has Mindlin's tangential spring: the kernels
-                            * give the energy each such spring holds (contact.h: E) */
-    int dashpot;           /* some material pair has the normal dashpot (docs/physics.md, "The
-                            * normal dashpot") */
-    int hkern;             /* the contacts go through the kernels with history (contact.h): hist or
-                            * dashpot (a dashpot world without springs keeps no state: hn = 0) */
-    int hfast;             /* every pair with a tangential spring and neither rolling nor torsion
-                            * springs nor the fractional law: pala_contact_*_spring (contact.h) */
-    /* the fractional normal law (docs/physics.md, "The fractional-derivative normal law"):
-     * some material pair has it (such a world must take hist_one in contact.c, never a
-     * path that assumes the Hertz force); per material pair (the index of w->pm), the
-     * derivative's coefficients for the step frac_dt and K = c^alpha k^(1-alpha) */
-    int frac;
-    struct pala_frac *fr;
-    double *frK, frac_dt;
+    /* the contact model (contact.h): the laws of the material pairs, their state layout */
+    struct pala_contacts *cm;
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
-                            * history: springs' torques are conservative) */
-    struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts */
-    int nwh;               /* blocks wh was made for */
+                            * springs on spheres: pala_contacts_tsep) */
 } pala_work;
 
 #endif

@@ -6,19 +6,34 @@
  * positions are recomputed from the constant shape vectors whenever a grain moves. */
 #include "world.h"
 #include "alloc.h"
+#include "builder.h"
+#include "check.h"
 #include "container.h"
+#include "contact.h"
 #include "force_pass.h"
 #include "grain.h"
-#include "field.h"
 #include "grain_forces.h"
 #include "material.h"
 #include "neighbor.h"
 #include "threads.h"
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* What is wrong, into w->why; returns PALA_ERR_INPUT. */
+static int bad(pala_world *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->why, sizeof w->why, fmt, ap);
+    va_end(ap);
+    return PALA_ERR_INPUT;
+}
+/* the -1 of a call that adds something and refuses, saying why */
+#define REFUSE(w, ...) (bad((w), __VA_ARGS__), -1)
 
 void pala_world_init(pala_world *w)
 {
@@ -26,6 +41,21 @@ void pala_world_init(pala_world *w)
     w->dim = 3;
     w->max_overlap = 0.5;
     w->wall_mat = w->mem_mat = -1;
+}
+
+/* The states the modules keep for the step, made by pala_world_prepare: the step's scratch
+ * and the contact model's (force_pass.c), then what the grains' sums start from, with the
+ * fields and the interactions between centres (grain_forces.c; its tables are per block). */
+static void make_states(pala_world *w)
+{
+    pala_work_prepare(w);
+    pala_grain_forces_prepare(w);
+}
+
+static void free_states(pala_world *w)
+{
+    pala_work_free(w);
+    pala_grain_forces_free(w);
 }
 
 void pala_world_free(pala_world *w)
@@ -36,7 +66,7 @@ void pala_world_free(pala_world *w)
     for (int i = 0; i < w->nwalls; i++) free(w->walls[i].par);
     free(w->walls);
     pala_nlist_free(w->nl);
-    pala_work_free(w);
+    free_states(w);
     pala_team_free(w->team);
     memset(w, 0, sizeof *w);
 }
@@ -48,23 +78,20 @@ int pala_world_add_material(pala_world *w, const pala_material *m)
     return w->nmat++;
 }
 
-int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->hist; }
+int pala_world_keeps_contacts(const pala_world *w) { return w->work && w->work->cm->hn > 0; }
 
 int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 {
-    if (!p || p->a < 0 || p->a >= w->nmat || p->b < 0 || p->b >= w->nmat) return -1;
-    if (p->set & ~(PALA_PAIR_MU | PALA_PAIR_DELTA | PALA_PAIR_NU | PALA_PAIR_KROLL | PALA_PAIR_MUROLL | PALA_PAIR_KTOR |
-                   PALA_PAIR_MUTOR | PALA_PAIR_KT | PALA_PAIR_TLAW | PALA_PAIR_DAMP)) return -1;
-    const struct { int bit; double v; } val[] = {
-        {PALA_PAIR_MU, p->mu}, {PALA_PAIR_DELTA, p->delta}, {PALA_PAIR_NU, p->nu}, {PALA_PAIR_KROLL, p->kroll},
-        {PALA_PAIR_MUROLL, p->muroll}, {PALA_PAIR_KTOR, p->ktor}, {PALA_PAIR_MUTOR, p->mutor}, {PALA_PAIR_KT, p->kt}};
-    for (size_t i = 0; i < sizeof val / sizeof val[0]; i++)
-        if ((p->set & val[i].bit) && !(val[i].v >= 0 && isfinite(val[i].v))) return -1;
-    if ((p->set & PALA_PAIR_DELTA) && p->delta > 1) return -1;
-    if ((p->set & PALA_PAIR_TLAW) && !(p->tlaw >= PALA_TLAW_REGULARISED && p->tlaw <= PALA_TLAW_MINDLIN)) return -1;
-    if ((p->set & PALA_PAIR_DAMP) && !(p->damp == PALA_DAMP_SWITCH || p->damp == PALA_DAMP_DASHPOT)) return -1;
+    /* its values are checked by pala_world_prepare, which names a field out of range */
+    if (!p) return REFUSE(w, "pala_world_add_pair: no pair given");
+    if (p->a < 0 || p->a >= w->nmat || p->b < 0 || p->b >= w->nmat)
+        return REFUSE(w, "pala_world_add_pair: materials %d and %d: the world has %d (0..%d)", p->a, p->b, w->nmat, w->nmat - 1);
+    const int all = PALA_PAIR_MU | PALA_PAIR_DELTA | PALA_PAIR_NU | PALA_PAIR_KROLL | PALA_PAIR_MUROLL | PALA_PAIR_KTOR | PALA_PAIR_MUTOR |
+                    PALA_PAIR_KT | PALA_PAIR_TLAW | PALA_PAIR_DAMP;
+    if (p->set & ~all) return REFUSE(w, "pala_world_add_pair: set = %#x has bits that are no PALA_PAIR_* field", p->set);
     for (int i = 0; i < w->npairs; i++)
-        if ((w->pairs[i].a == p->a && w->pairs[i].b == p->b) || (w->pairs[i].a == p->b && w->pairs[i].b == p->a)) return -1;
+        if ((w->pairs[i].a == p->a && w->pairs[i].b == p->b) || (w->pairs[i].a == p->b && w->pairs[i].b == p->a))
+            return REFUSE(w, "pala_world_add_pair: the pair of materials %d and %d was added before (pair %d): change that one", p->a, p->b, i);
     PALA_GROW(w->pairs, w->npairs + 1);
     w->pairs[w->npairs] = *p;
     return w->npairs++;
@@ -72,7 +99,8 @@ int pala_world_add_pair(pala_world *w, const pala_pairset *p)
 
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad)
 {
-    if (t->ncomp < 1 || !shape || !rad) return -1;   /* pala_world_prepare says why a grain needs components */
+    if (t->ncomp < 1 || !shape || !rad)
+        return REFUSE(w, "pala_world_add_template: a template needs at least one component (ncomp %d) with its shape vectors and radii", t->ncomp);
     PALA_GROW(w->tmpl, w->ntmpl + 1);
     PALA_GROW(w->shape, w->nshape + t->ncomp);
     PALA_GROW(w->shape_r, w->nshape + t->ncomp);
@@ -84,18 +112,35 @@ int pala_world_add_template(pala_world *w, const pala_template *t, const pala_ve
     return w->ntmpl++;
 }
 
+int pala_world_build_template(pala_world *w, const pala_template *t, int n, const pala_vec3 *c, const double *rad, long nsamples)
+{
+    if (t->material < 0 || t->material >= w->nmat)
+        return REFUSE(w, "pala_world_build_template: material %d does not exist (the world has %d)", t->material, w->nmat);
+    if (n < 1) return REFUSE(w, "a grain needs at least one component");
+    pala_template b = *t;
+    pala_vec3 *shape = pala_xrealloc(NULL, (size_t)n * sizeof *shape);
+    double *r = pala_xrealloc(NULL, (size_t)n * sizeof *r);
+    int i = -1;
+    if (pala_template_build(&b, n, c, rad, w->mat[t->material].rho, nsamples, shape, r, w->why, sizeof w->why) == 0) {
+        /* the dipoles are given in the frame of c; the body frame is the principal one, which
+         * the builder turned by b.frame (docs/physics.md, "Charges, dipoles and fields") */
+        b.edip = pala_rot_apply(pala_vneg(b.frame), t->edip);
+        b.mdip = pala_rot_apply(pala_vneg(b.frame), t->mdip);
+        i = pala_world_add_template(w, &b, shape, r);
+    }
+    free(shape);
+    free(r);
+    return i;
+}
+
 int pala_world_add_sphere_template(pala_world *w, int mat, double R)
 {
-    if (mat < 0 || mat >= w->nmat || !(R > 0 && isfinite(R))) return -1;
+    if (!(R > 0 && isfinite(R))) return REFUSE(w, "pala_world_add_sphere_template: radius %g: give one > 0 (m)", R);
     pala_template t;
-    pala_vec3 c = pala_v(0, 0, 0), shape;
-    double rad;
-    char err[200];
     memset(&t, 0, sizeof t);
-    if (pala_template_build(&t, 1, &c, &R, w->mat[mat].rho, 0, &shape, &rad, err, sizeof err)) return -1;
     snprintf(t.name, sizeof t.name, "sphere");
     t.material = mat;
-    return pala_world_add_template(w, &t, &shape, &rad);
+    return pala_world_build_template(w, &t, 1, &(pala_vec3){0, 0, 0}, &R, 0);
 }
 
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om)
@@ -138,7 +183,7 @@ void pala_world_sort(pala_world *w)
 {
     /* a few blocks fit in cache in any order, and keep their round-off as given */
     if (w->n < 2 * PALA_BLOCK || w->gid) return;
-    pala_work_free(w);   /* what was prepared is for the old order: prepare again */
+    free_states(w);   /* what was prepared is for the old order: prepare again */
     double rmax = 0;
     for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
     pala_vec3 lo = w->x[0], hi = w->x[0];
@@ -182,7 +227,7 @@ void pala_world_sort(pala_world *w)
 
 int pala_world_add_interaction(pala_world *w, const pala_interaction *it)
 {
-    if (!it || !it->forces) return -1;
+    if (!it || !it->forces) return REFUSE(w, "pala_world_add_interaction: an interaction needs a forces function");
     PALA_GROW(w->inter, w->ninter + 1);
     w->inter[w->ninter++] = *it;
     if (pala_world_check_prepared(w) == PALA_OK) pala_grain_forces_prepare(w);
@@ -193,124 +238,161 @@ void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, 
 {
     w->additional_forces = fn;
     w->af_user = user;
-    if (pala_world_check_prepared(w) == PALA_OK) pala_work_prepare(w);   /* the dissipation flag may change */
+    if (pala_world_check_prepared(w) == PALA_OK) make_states(w);   /* the dissipation flag and ext may change */
 }
 
-/* What is wrong, into w->why; returns PALA_ERR_INPUT. */
-static int bad(pala_world *w, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(w->why, sizeof w->why, fmt, ap);
-    va_end(ap);
-    return PALA_ERR_INPUT;
-}
+const char *pala_world_error(const pala_world *w) { return w->why; }
 
 static int finite3(pala_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
-/* The checks of pala_world_prepare: everything the step reads, in the order a reader of
- * the message would fix it. */
-static int check_world(pala_world *w)
+/* pala_top_keys holds the world first: a top-level key's offset is its world field's */
+_Static_assert(offsetof(pala_top_keys, w) == 0, "the world is the first member of pala_top_keys");
+
+#define KEY(k) PALA_KEY_##k
+#define NAME(k) pala_check_name(c, PALA_KEY_##k)
+/* the world's field of top-level key k against its row of the key table */
+#define WORLD_KEY(k) pala_check_key(c, w, PALA_PART_WORLD, -1, PALA_KEY_##k, w, 1)
+enum { W = PALA_PART_WORLD, T = PALA_PART_TEMPLATE };
+
+/* The settings of the world (docs/physics.md, "2D mode": in 2D nothing may push a grain out
+ * of the plane or turn it about an in-plane axis). */
+static int check_settings(pala_world *w, pala_check *c)
 {
-    w->why[0] = 0;
-    if (w->dim != 2 && w->dim != 3) return bad(w, "dim is %d: set it to 2 or 3", w->dim);
-    if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0 (a contact should last ~20 steps)", w->dt);
-    if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
-    if (w->dim == 2 && w->g.z != 0) return bad(w, "in 2D the field must lie in the plane: set g.z to 0");
-    if (!finite3(w->E) || !finite3(w->B) || !finite3(w->E_turn) || !finite3(w->B_turn))
-        return bad(w, "the E or B field or their turning rates are not finite: set finite values (0 0 0 for none)");
-    if (!(w->grav_G >= 0 && isfinite(w->grav_G)) || !(w->eps_r >= 0 && isfinite(w->eps_r)) || !(w->cutoff >= 0 && isfinite(w->cutoff)))
-        return bad(w, "grav_G, eps_r and cutoff must be finite and >= 0 (got %g, %g, %g)", w->grav_G, w->eps_r, w->cutoff);
-    if (w->lorentz != PALA_LORENTZ_IMPLICIT && w->lorentz != PALA_LORENTZ_PAPER) return bad(w, "lorentz is %d: use enum pala_lorentz", w->lorentz);
+    if (WORLD_KEY(dimension) || WORLD_KEY(dt) || WORLD_KEY(gravity) || WORLD_KEY(electric_field) || WORLD_KEY(electric_field_turn) ||
+        WORLD_KEY(magnetic_field) || WORLD_KEY(magnetic_field_turn) || WORLD_KEY(gravitational_constant) || WORLD_KEY(interaction_cutoff) ||
+        (w->eps_r != 0 && WORLD_KEY(permittivity)) ||   /* 0 is read as 1 */
+        WORLD_KEY(lorentz_step) || WORLD_KEY(hertz) || WORLD_KEY(rotation_step) || WORLD_KEY(max_overlap) || WORLD_KEY(neighbor_skin) ||
+        (w->tlaw != 0 && WORLD_KEY(tangential_law)) || (w->damp != 0 && WORLD_KEY(normal_damping)))   /* 0: the default */
+        return PALA_ERR_INPUT;
     if (w->dim == 2) {
-        /* docs/physics.md, "2D mode": nothing may push a grain out of the plane or turn it about an in-plane axis */
-        if (w->E.z != 0) return bad(w, "in 2D the E field must lie in the plane: set its z component to 0");
-        if (w->E_turn.x != 0 || w->E_turn.y != 0 || w->B_turn.x != 0 || w->B_turn.y != 0)
-            return bad(w, "in 2D a field may only turn about z: give its turning rate as 0 0 wz");
-    }
-    if (!(w->max_overlap > 0 && isfinite(w->max_overlap))) return bad(w, "max_overlap is %g: set it > 0 (default 0.5)", w->max_overlap);
-    if (!(w->skin >= 0 && isfinite(w->skin))) return bad(w, "skin is %g: set it >= 0 (0 chooses one)", w->skin);
-    if (w->nmat < 1) return bad(w, "no material: add one with pala_world_add_material");
-    for (int i = 0; i < w->nmat; i++) {
-        const pala_material *m = &w->mat[i];
-        if (!(m->rho > 0 && isfinite(m->rho)) || !(m->E > 0 && isfinite(m->E)))
-            return bad(w, "material %d: density and Young's modulus must be finite and > 0 (got %g, %g)", i, m->rho, m->E);
-        if (!(m->sigma >= 0 && m->sigma <= 0.5) || !(m->delta >= 0 && m->delta <= 1) || !(m->mu >= 0 && isfinite(m->mu)) ||
-            !(m->nu >= 0 && isfinite(m->nu)))
-            return bad(w, "material %d: need 0 <= sigma <= 0.5, 0 <= delta <= 1, mu >= 0 and nu >= 0 (got %g, %g, %g, %g)", i, m->sigma,
-                       m->delta, m->mu, m->nu);
-        if (m->damp < PALA_DAMP_WORLD || m->damp > PALA_DAMP_DASHPOT)
-            return bad(w, "material %d: damp is %d: give PALA_DAMP_WORLD, PALA_DAMP_SWITCH or PALA_DAMP_DASHPOT", i, m->damp);
-    }
-    if (w->damp < PALA_DAMP_WORLD || w->damp > PALA_DAMP_DASHPOT)
-        return bad(w, "damp is %d: give 0 (the switch of eq. 56), PALA_DAMP_SWITCH or PALA_DAMP_DASHPOT", w->damp);
-    for (int t = 0; t < w->ntmpl; t++) {
-        const pala_template *tp = &w->tmpl[t];
-        if (tp->material < 0 || tp->material >= w->nmat)
-            return bad(w, "template %d: material %d does not exist (the world has %d)", t, tp->material, w->nmat);
-        if (tp->ncomp < 1 || !(tp->mass > 0 && isfinite(tp->mass)) || !(tp->inertia[0] > 0 && tp->inertia[1] > 0 && tp->inertia[2] > 0) ||
-            !(tp->bound_radius > 0 && isfinite(tp->bound_radius)))
-            return bad(w, "template %d: needs at least one component, a mass > 0, moments > 0 and a bounding radius > 0 (build it with "
-                       "pala_template_build)", t);
-        if (!isfinite(tp->charge) || !finite3(tp->edip) || !finite3(tp->mdip))
-            return bad(w, "template %d: charge and dipole moments must be finite", t);
-        if (w->dim == 2) {
-            if (tp->edip.z != 0 || tp->mdip.z != 0)
-                return bad(w, "template %d: in 2D a dipole must lie in the plane (z component 0)", t);
-            if (tp->charge != 0 && (w->B.x != 0 || w->B.y != 0))
-                return bad(w, "template %d is charged: in 2D an in-plane B field pushes it out of the plane; give B along z", t);
-            if (tp->mdip.x != 0 || tp->mdip.y != 0) {
-                if (w->B.z != 0) return bad(w, "template %d has a magnetic dipole: in 2D a B field along z turns it out of the plane; give B in the plane", t);
-            }
+        if (w->g.z != 0) return pala_fault(c, W, -1, KEY(gravity), "'%s': in 2D the field must lie in the plane: set its z component to 0", NAME(gravity));
+        if (w->E.z != 0)
+            return pala_fault(c, W, -1, KEY(electric_field), "'%s': in 2D the field must lie in the plane: set its z component to 0", NAME(electric_field));
+        if (w->E_turn.x != 0 || w->E_turn.y != 0 || w->B_turn.x != 0 || w->B_turn.y != 0) {
+            int k = w->E_turn.x != 0 || w->E_turn.y != 0 ? KEY(electric_field_turn) : KEY(magnetic_field_turn);
+            return pala_fault(c, W, -1, k, "'%s': in 2D a field may only turn about z: give 0 0 wz", pala_check_name(c, k));
         }
-        for (int i = tp->comp0; i < tp->comp0 + tp->ncomp; i++)
-            if (!(w->shape_r[i] > 0 && isfinite(w->shape_r[i])) || !finite3(w->shape[i]))
-                return bad(w, "template %d: component %d needs a finite radius > 0 and a finite shape vector (got radius %g)", t,
-                           i - tp->comp0, w->shape_r[i]);
     }
-    for (int k = 0; k < w->n; k++) {
-        if (w->tid[k] < 0 || w->tid[k] >= w->ntmpl) return bad(w, "grain %d: template %d does not exist (the world has %d)", k, w->tid[k], w->ntmpl);
+    return PALA_OK;
+}
+
+/* Template t: its material, what the builder makes (pala_template_build), its charge and
+ * dipoles, and in 2D what would push it out of the plane. */
+static int check_template(pala_world *w, pala_check *c, int t)
+{
+    const pala_template *tp = &w->tmpl[t];
+    char who[96];
+    pala_check_who(c, w, T, t, who, sizeof who);
+    if (tp->material < 0 || tp->material >= w->nmat)
+        return pala_fault(c, T, t, KEY(material), "%s: '%s = %d' does not exist (the world has %d materials)", who, NAME(material), tp->material, w->nmat);
+    if (tp->ncomp < 1 || !(tp->mass > 0 && isfinite(tp->mass)) || !(tp->inertia[0] > 0 && tp->inertia[1] > 0 && tp->inertia[2] > 0) ||
+        !(tp->bound_radius > 0 && isfinite(tp->bound_radius)))
+        return pala_fault(c, T, t, -1, "%s: needs at least one component, a mass > 0, moments > 0 and a bounding radius > 0 (build it with "
+                          "pala_world_build_template)", who);
+    if (!isfinite(tp->charge)) return pala_fault(c, T, t, KEY(charge), "%s: '%s = %g': give a finite charge (C)", who, NAME(charge), tp->charge);
+    if (!finite3(tp->edip) || !finite3(tp->mdip)) {
+        int k = finite3(tp->edip) ? KEY(magnetic_dipole) : KEY(electric_dipole);
+        return pala_fault(c, T, t, k, "%s: '%s' is not finite: give a finite dipole moment", who, pala_check_name(c, k));
+    }
+    if (w->dim == 2) {
+        if (tp->edip.z != 0 || tp->mdip.z != 0) {
+            int k = tp->edip.z != 0 ? KEY(electric_dipole) : KEY(magnetic_dipole);
+            return pala_fault(c, T, t, k, "%s: '%s': in 2D the dipole must lie in the plane: set its z component to 0", who, pala_check_name(c, k));
+        }
+        if (tp->charge != 0 && (w->B.x != 0 || w->B.y != 0))
+            return pala_fault(c, W, -1, KEY(magnetic_field), "'%s': in 2D an in-plane field pushes the charged grains of %s out of the plane "
+                              "(q v x B has a z component): give B along z (0 0 Bz), or set %s = 3", NAME(magnetic_field), who, NAME(dimension));
+        if ((tp->mdip.x != 0 || tp->mdip.y != 0) && w->B.z != 0)
+            return pala_fault(c, W, -1, KEY(magnetic_field), "'%s': in 2D a field along z turns the magnetic dipoles of %s out of the plane "
+                              "(m x B lies in the plane): give B in the plane (Bx By 0), or set %s = 3", NAME(magnetic_field), who, NAME(dimension));
+    }
+    for (int i = tp->comp0; i < tp->comp0 + tp->ncomp; i++)
+        if (!(w->shape_r[i] > 0 && isfinite(w->shape_r[i])) || !finite3(w->shape[i]))
+            return pala_fault(c, T, t, -1, "%s: component %d needs a finite radius > 0 and a finite shape vector (got radius %g)", who, i - tp->comp0,
+                              w->shape_r[i]);
+    return PALA_OK;
+}
+
+/* 1 for each material something is made of (a template's, a wall's): their
+ * laws need their parameters; a material nothing uses may leave them out. */
+static char *used_materials(const pala_world *w)
+{
+    char *used = pala_xrealloc(NULL, (size_t)w->nmat + 1);
+    memset(used, 0, (size_t)w->nmat + 1);
+    for (int t = 0; t < w->ntmpl; t++)
+        if (w->tmpl[t].material >= 0 && w->tmpl[t].material < w->nmat) used[w->tmpl[t].material] = 1;
+    for (int i = 0; i < w->nwalls; i++)
+        if (w->walls[i].mat >= 0 && w->walls[i].mat < w->nmat) used[w->walls[i].mat] = 1;
+    return used;
+}
+
+/* The materials, the pairs' own values, then the laws of each pair of used materials as
+ * mixed (which makes w->pm, eq. 55). */
+static int check_materials(pala_world *w, pala_check *c)
+{
+    if (w->nmat < 1) return pala_fault(c, W, -1, -1, "no material: add one (pala_world_add_material; a [material NAME] section)");
+    char *used = used_materials(w);
+    int st = PALA_OK;
+    for (int i = 0; i < w->nmat && !st; i++) st = pala_material_check(c, w, i, used[i]);
+    for (int q = 0; q < w->npairs && !st; q++) st = pala_check_fields(c, w, PALA_PART_PAIR, q, PALA_S_PAIR, &w->pairs[q], w->pairs[q].set);
+    if (!st) pala_material_pairs(w);
+    for (int a = 0; a < w->nmat && !st; a++)
+        for (int b = a; b < w->nmat && !st; b++)
+            if (used[a] && used[b]) st = pala_material_pair_check(c, w, a, b);
+    free(used);
+    return st;
+}
+
+int pala_world_check(pala_world *w, pala_check *c)
+{
+    c->msg[0] = 0;
+    int st = check_settings(w, c);
+    if (!st) st = check_materials(w, c);
+    for (int t = 0; t < w->ntmpl && !st; t++) st = check_template(w, c, t);
+    for (int k = 0; k < w->n && !st; k++) {
+        if (w->tid[k] < 0 || w->tid[k] >= w->ntmpl)
+            return pala_fault(c, PALA_PART_GRAIN, k, -1, "grain %d: template %d does not exist (the world has %d)", k, w->tid[k], w->ntmpl);
         if (!finite3(w->x[k]) || !finite3(w->r[k]) || !finite3(w->v[k]) || !finite3(w->w[k]))
-            return bad(w, "grain %d: position, rotation vector, velocity and angular velocity must be finite", k);
+            return pala_fault(c, PALA_PART_GRAIN, k, -1, "grain %d: position, rotation vector, velocity and angular velocity must be finite", k);
     }
+    if (st) return st;
     char buf[320];
     const char *key, *e = pala_walls_prepare(w, buf, sizeof buf, &key);
-    if (e) return bad(w, "%s", e);
+    if (e) {   /* a kind's check names its own key (container.h) */
+        pala_fault(c, PALA_PART_WALL, -1, -1, "%s", e);
+        c->wkey = key;
+        return PALA_ERR_INPUT;
+    }
     for (int i = 0; i < w->ninter; i++)
-        if (!w->inter[i].forces) return bad(w, "interaction %d has no forces function", i);
+        if (!w->inter[i].forces) return pala_fault(c, W, -1, -1, "interaction %d has no forces function", i);
     return PALA_OK;
 }
 
 int pala_world_check_prepared(pala_world *w)
 {
-    const pala_work *wk = w->work;
-    if (!wk) return bad(w, "the world is not prepared: call pala_world_prepare first");
-    if (w->n != wk->prep_n || w->nmat != wk->prep_nmat || w->ntmpl != wk->prep_ntmpl)
+    if (!w->work) return bad(w, "the world is not prepared: call pala_world_prepare first");
+    if (w->n != w->prep_n || w->nmat != w->prep_nmat || w->ntmpl != w->prep_ntmpl)
         return bad(w, "grains, materials or templates were added since pala_world_prepare (%d, %d, %d then, %d, %d, %d now): "
-                   "call it again", wk->prep_n, wk->prep_nmat, wk->prep_ntmpl, w->n, w->nmat, w->ntmpl);
+                   "call it again", w->prep_n, w->prep_nmat, w->prep_ntmpl, w->n, w->nmat, w->ntmpl);
     if (!(w->dt > 0 && isfinite(w->dt))) return bad(w, "dt is %g: set a time step > 0", w->dt);
     if (!finite3(w->g)) return bad(w, "g is not finite: set the field to finite values (0 0 0 for none)");
-    if (w->g.x != wk->g.x || w->g.y != wk->g.y || w->g.z != wk->g.z || pala_field_changed(w))
-        pala_grain_forces_prepare(w);   /* g, the fields or the interactions' settings changed */
-    if (wk->frac && wk->frac_dt != w->dt) pala_force_pass_frac_tables(w);   /* the fractional law's coefficients are per dt */
     return PALA_OK;
+}
+
+void pala_world_derive(pala_world *w)
+{
+    pala_grain_forces_derive(w);   /* g, the fields, the interactions' settings */
+    if ((w->work->cm->laws & PALA_LAWS_FRAC) && w->work->cm->frac_dt != w->dt) pala_contacts_frac_tables(w);   /* the fractional law's coefficients are per dt */
 }
 
 int pala_world_prepare(pala_world *w)
 {
-    int st = check_world(w);
+    pala_check c = {0, w->why, sizeof w->why, 0, 0, -1, NULL};
+    int st = pala_world_check(w, &c);   /* and the pairs of materials, eq. (55) */
     if (st) {
-        pala_work_free(w);   /* no step on what was prepared before */
+        free_states(w);   /* no step on what was prepared before */
         return st;
     }
-    pala_material_pairs(w);   /* eq. (55) */
-    for (int i = 0; i < w->nmat * w->nmat; i++)
-        if (w->pm[i].damp == PALA_DAMP_DASHPOT && w->pm[i].delta < PALA_DASHPOT_DELTA_MIN) {
-            pala_work_free(w);
-            return bad(w, "materials %d and %d meet with the normal dashpot and delta %g: the dashpot needs delta >= %g (restitution "
-                       ">= %g); give a larger delta, or the switch of eq. (56)", i / w->nmat, i % w->nmat, w->pm[i].delta,
-                       PALA_DASHPOT_DELTA_MIN, sqrt(PALA_DASHPOT_DELTA_MIN));
-        }
     /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
     int spheres = 1;
     for (int t = 0; t < w->ntmpl; t++) spheres &= w->tmpl[t].ncomp == 1;
@@ -330,10 +412,10 @@ int pala_world_prepare(pala_world *w)
     pala_nlist_prepare(w);
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
-    pala_work_prepare(w);
-    w->work->prep_n = w->n;
-    w->work->prep_nmat = w->nmat;
-    w->work->prep_ntmpl = w->ntmpl;
+    make_states(w);
+    w->prep_n = w->n;
+    w->prep_nmat = w->nmat;
+    w->prep_ntmpl = w->ntmpl;
     return PALA_OK;
 }
 

@@ -3,8 +3,23 @@
 #define PALA_WORLD_H
 #include "pala/pala.h"
 
-/* PALA_OK if pala_world_prepare has run (re-deriving what depends on g if it changed),
- * else PALA_ERR_INPUT with the reason in w->why. */
+/* PALA_OK if pala_world_prepare has run for the world's grains, materials and templates
+ * and dt and g are usable, else PALA_ERR_INPUT with the reason in w->why.  Changes
+ * nothing else. */
 int pala_world_check_prepared(pala_world *w);
+/* Stage derive (step.c; energy.c before it evaluates): what depends on the settings an
+ * embedding program may change between steps, made again where they changed: m g, the
+ * zero of the field energy and the tables of the fields and of the interactions between
+ * centres when g, E, B or their settings changed (grain_forces.c); the fractional law's
+ * coefficients when dt changed (force_pass.c).  After pala_world_check_prepared. */
+void pala_world_derive(pala_world *w);
+
+/* The checks of pala_world_prepare, in the order a reader would fix what they find: the
+ * world's settings, the materials and pairs (material.h; they make w->pm, eq. 55), the
+ * templates, the grains, the container and membrane, the interactions.  PALA_OK, or
+ * PALA_ERR_INPUT with the fault and its message in c (check.h).  The control-file reader
+ * calls it with c->keys = 1 before it places the grains of the groups. */
+struct pala_check;
+int pala_world_check(pala_world *w, struct pala_check *c);
 
 #endif

@@ -1,0 +1,267 @@
+/* contact_state.c: the states of the contacts of the laws with history (docs/physics.md,
+ * "Contact history"): the wall contacts' tables, one per block, and both kinds of state
+ * in a checkpoint (pala_world_history_get/set).  The pairs' states live in the neighbour
+ * list's slots (neighbor.c), which carries them over a rebuild. */
+#include "contact_state.h"
+#include "alloc.h"
+#include "contact.h"
+#include "grain.h"
+#include "neighbor.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the states of wall contacts -------------------------------------------------------- */
+/* Per block, an open-addressing hash of its grains' wall contacts, keyed by (pebble, wall):
+ * a block's grains are finished by one thread at a time, so it needs no lock, and what a
+ * lookup finds does not depend on the threads.  An entry touched at the force evaluation
+ * of step n has stamp n; at step n + 1 an entry of another stamp is a contact that ended
+ * (its state reads as zero).  Stale entries are dropped when the table is rehashed. */
+
+/* Fibonacci hashing: the top bits of key times 2^64 / golden ratio (the low bits of a
+ * product depend on the key's low bits alone: here the wall id, and 2 bits of the pebble) */
+static inline long slot_of(unsigned long key, long cap) { return (long)((key * 0x9E3779B97F4A7C15ul) >> (64 - __builtin_ctzl((unsigned long)cap))); }
+
+static void wallhist_rehash(pala_wallhist *h, int hn, long step)
+{
+    long live = 0;
+    for (long i = 0; i < h->cap; i++) live += h->key[i] && h->stamp[i] >= step - 1;
+    long cap = 16;   /* at most half full after, 3/4 before the next rehash (wallhist_full) */
+    while (cap < 2 * (live + 1)) cap *= 2;
+    pala_wallhist g = {cap, 0, NULL, NULL, NULL};
+    g.key = pala_xrealloc(NULL, (size_t)cap * sizeof *g.key);
+    g.stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *g.stamp);
+    g.st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *g.st);
+    memset(g.key, 0, (size_t)cap * sizeof *g.key);
+    for (long i = 0; i < h->cap; i++) {
+        if (!h->key[i] || h->stamp[i] < step - 1) continue;
+        long j = slot_of(h->key[i], cap);
+        while (g.key[j]) j = (j + 1) & (cap - 1);
+        g.key[j] = h->key[i]; g.stamp[j] = h->stamp[i];
+        memcpy(g.st + j * hn, h->st + i * hn, (size_t)hn * sizeof *g.st);
+        g.n++;
+    }
+    free(h->key); free(h->stamp); free(h->st);
+    *h = g;
+}
+
+/* The next new entry of pebble p's table would make it grow (its states move). */
+int pala_wallhist_full(const pala_world *w, int p)
+{
+    const pala_wallhist *h = &w->work->cm->wh[pala_peb_grain(w, p) / PALA_BLOCK];
+    return !h->cap || 4 * (h->n + 1) > 3 * h->cap;
+}
+
+/* The state of the contact of pebble p with wall id, for the force evaluation of this step
+ * (write: it is advanced; else read only, NULL if there is none). */
+double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
+{
+    pala_work *wk = w->work;
+    pala_wallhist *h = &wk->cm->wh[pala_peb_grain(w, p) / PALA_BLOCK];
+    const int hn = wk->cm->hn;
+    const long step = w->step;
+    unsigned long key = ((unsigned long)(unsigned)p << 32 | id) + 1;
+    if (!h->cap) { if (!write) return NULL; wallhist_rehash(h, hn, step); }
+    long j = slot_of(key, h->cap);
+    while (h->key[j] && h->key[j] != key) j = (j + 1) & (h->cap - 1);
+    if (h->key[j] == key) {
+        double *st = h->st + j * hn;
+        int live = h->stamp[j] >= step - 1;
+        if (!write) return live ? st : NULL;
+        if (!live) memset(st, 0, (size_t)hn * sizeof *st);
+        h->stamp[j] = step;
+        return st;
+    }
+    if (!write) return NULL;
+    if (pala_wallhist_full(w, p)) {
+        wallhist_rehash(h, hn, step);
+        return pala_wallhist_find(w, p, id, write);
+    }
+    h->key[j] = key; h->stamp[j] = step;
+    memset(h->st + j * hn, 0, (size_t)hn * sizeof *h->st);
+    h->n++;
+    return h->st + j * hn;
+}
+
+
+/* After the walls of block b at this step: the contacts that touched at the last step and
+ * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
+ * "Contact history"). */
+/* The energy entry i of a wall table holds: its key is (pebble, wall id) + 1, and ids
+ * below 8 are the container's faces (container.h). */
+static double wallhist_energy(const pala_world *w, const pala_wallhist *h, long i)
+{
+    int p = (int)((h->key[i] - 1) >> 32);
+    unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
+    return pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), id < 8 ? w->wall_mat : w->mem_mat), h->st + i * w->work->cm->hn);
+}
+
+double pala_wallhist_ended(const pala_world *w, int b)
+{
+    pala_wallhist *h = &w->work->cm->wh[b];
+    double e = 0;
+    for (long i = 0; i < h->cap; i++) {
+        if (!h->key[i] || h->stamp[i] != w->step - 1) continue;
+        e += wallhist_energy(w, h, i);
+        h->stamp[i] = -2;
+    }
+    return e;
+}
+
+double pala_contact_states_energy(const pala_world *w, int b)
+{
+    const pala_work *wk = w->work;
+    const pala_nlist *nl = w->nl;
+    const int hn = wk->cm->hn;
+    double e = 0;
+    if (!wk->cm->hn) return 0;
+    int p0 = pala_grain_peb0(w, b * PALA_BLOCK), p1 = pala_grain_peb0(w, pala_block_end(w->n, b));
+    for (int p = p0; p < p1 && nl->hs; p++)
+        for (int s = nl->start[p]; s < nl->start[p + 1]; s++) {
+            const double *st = nl->hs + (long)s * hn;
+            if (pala_state_zero(st, hn)) continue;
+            int j = pala_peb_grain(w, nl->nbr[s]);
+            e += pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), pala_mat_of(w, j)), st);
+        }
+    const pala_wallhist *h = &wk->cm->wh[b];
+    for (long i = 0; i < h->cap; i++)
+        if (h->key[i] && h->stamp[i] >= w->step - 1) e += wallhist_energy(w, h, i);
+    return e;
+}
+
+void pala_wallhist_free(pala_work *wk)
+{
+    pala_contacts *cm = wk->cm;
+    if (!cm || !cm->wh) return;
+    for (int b = 0; b < cm->nwh; b++) { free(cm->wh[b].key); free(cm->wh[b].stamp); free(cm->wh[b].st); }
+    free(cm->wh);
+    cm->wh = NULL;
+    cm->nwh = 0;
+}
+
+/* ---- the states in a checkpoint (pala_world_history_get/set) ----------------------------
+ * Layout, all doubles: hn, the number of pair states P, P records (pebble p, pebble q > p,
+ * hn doubles), the number of blocks, then per block its table's capacity, its number of
+ * entries E and E records (slot, pebble, wall id, stamp, hn doubles), then the energy of
+ * Mindlin's springs (nl->hmind; checkpoints of builds before it end without it, and come
+ * only from worlds without Mindlin's law: those kept 4 doubles a spring).  Tables are put back
+ * slot for slot: their order is that of the sums over them (energy, ended contacts). */
+double *pala_world_history_get(const pala_world *w, long *n)
+{
+    const pala_work *wk = w->work;
+    const pala_nlist *nl = w->nl;
+    *n = 0;
+    if (!wk || !wk->cm->hn) return NULL;
+    const int hn = wk->cm->hn;
+    long np = 0, m = nl->hpend ? nl->hpend : nl->hvalid && nl->hs ? nl->start[w->npeb] : 0, nw = 0;
+    for (long s = 0; s < m; s++) np += !pala_state_zero(nl->hs + s * hn, hn);
+    for (int b = 0; b < wk->cm->nwh; b++) nw += wk->cm->wh[b].n;
+    long len = 4 + np * (2 + hn) + 2L * wk->cm->nwh + nw * (4 + hn);
+    double *d = pala_xrealloc(NULL, (size_t)len * sizeof *d), *o = d;
+    *o++ = hn; *o++ = np;
+    for (long s = 0; s < m; s++) {
+        const double *st = nl->hs + s * hn;
+        if (pala_state_zero(st, hn)) continue;
+        *o++ = nl->row[s]; *o++ = nl->nbr[s];
+        memcpy(o, st, (size_t)hn * sizeof *o);
+        o += hn;
+    }
+    *o++ = wk->cm->nwh;
+    for (int b = 0; b < wk->cm->nwh; b++) {
+        const pala_wallhist *h = &wk->cm->wh[b];
+        *o++ = h->cap; *o++ = h->n;
+        for (long i = 0; i < h->cap; i++) {
+            if (!h->key[i]) continue;
+            *o++ = i; *o++ = (double)((h->key[i] - 1) >> 32); *o++ = (double)((h->key[i] - 1) & 0xffffffffu); *o++ = h->stamp[i];
+            memcpy(o, h->st + i * hn, (size_t)hn * sizeof *o);
+            o += hn;
+        }
+    }
+    *o++ = nl->hmind;
+    *n = (long)(o - d);
+    return d;
+}
+
+static int history_bad(pala_world *w, const char *what)
+{
+    snprintf(w->why, sizeof w->why, "the contacts' states do not fit this world (%s)", what);
+    return -1;
+}
+
+/* a whole number in [lo, hi) */
+static int whole(double x, double lo, double hi) { return x >= lo && x < hi && x == floor(x); }
+
+int pala_world_history_set(pala_world *w, const double *d, long n)
+{
+    pala_work *wk = w->work;
+    if (!wk || !wk->cm->hn) return n ? history_bad(w, "the world keeps none") : 0;
+    const int hn = wk->cm->hn, npeb = w->npeb;
+    /* check all of it first: nothing is set from an array that does not fit */
+    long i = 0;
+    if (n < 3 || d[0] != hn || !whole(d[1], 0, 1e15)) return history_bad(w, "another state size");
+    long np = (long)d[1];
+    if (np > (n - 3) / (2 + hn)) return history_bad(w, "truncated");
+    for (long r = 0, o = 2; r < np; r++, o += 2 + hn)
+        if (!whole(d[o], 0, npeb) || !whole(d[o + 1], 0, npeb) || !(d[o] < d[o + 1])) return history_bad(w, "a pair of pebbles out of range");
+    i = 2 + np * (2 + hn);
+    if (d[i] != wk->nblk || wk->cm->nwh != wk->nblk) return history_bad(w, "another number of blocks");
+    i++;
+    for (int b = 0; b < wk->nblk; b++) {
+        if (i + 2 > n || !whole(d[i], 0, 1L << 40) || !whole(d[i + 1], 0, 1L << 40)) return history_bad(w, "a wall table's size");
+        long cap = (long)d[i], e = (long)d[i + 1];
+        if ((cap && (cap < 16 || (cap & (cap - 1)))) || 4 * e > 3 * cap || e > (n - i - 2) / (4 + hn)) return history_bad(w, "a wall table's size");
+        i += 2;
+        for (long r = 0; r < e; r++, i += 4 + hn)
+            if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || d[i + 3] != floor(d[i + 3]))
+                return history_bad(w, "a wall contact out of range");
+    }
+    if (i != n - 1 && !(i == n && !(wk->cm->laws & PALA_LAWS_MINDLIN))) return history_bad(w, i < n ? "trailing values" : "truncated");   /* hmind: none before it was kept */
+    w->nl->hmind = i < n ? d[i] : 0;
+    /* the pairs, compacted, for the next rebuild (neighbor.c) */
+    pala_nlist_history_room(w, np);
+    for (long r = 0, o = 2; r < np; r++, o += 2 + hn) {
+        w->nl->row[2 * r] = (int)d[o]; w->nl->row[2 * r + 1] = (int)d[o + 1];   /* as compact_states leaves them */
+        memcpy(w->nl->hs + r * hn, d + o + 2, (size_t)hn * sizeof *d);
+    }
+    w->nl->hpend = np;
+    /* the wall tables, slot for slot */
+    i = 3 + np * (2 + hn);
+    for (int b = 0; b < wk->nblk; b++) {
+        pala_wallhist *h = &wk->cm->wh[b];
+        long cap = (long)d[i], e = (long)d[i + 1];
+        i += 2;
+        free(h->key); free(h->stamp); free(h->st);
+        *h = (pala_wallhist){cap, e, NULL, NULL, NULL};
+        if (!cap) { i += e * (4 + hn); continue; }
+        h->key = pala_xrealloc(NULL, (size_t)cap * sizeof *h->key);
+        h->stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *h->stamp);
+        h->st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *h->st);
+        memset(h->key, 0, (size_t)cap * sizeof *h->key);
+        memset(h->stamp, 0, (size_t)cap * sizeof *h->stamp);
+        memset(h->st, 0, (size_t)cap * hn * sizeof *h->st);
+        for (long r = 0; r < e; r++, i += 4 + hn) {
+            long j = (long)d[i];
+            h->key[j] = ((unsigned long)d[i + 1] << 32 | (unsigned long)d[i + 2]) + 1;
+            h->stamp[j] = (long)d[i + 3];
+            memcpy(h->st + j * hn, d + i + 4, (size_t)hn * sizeof *d);
+        }
+    }
+    return 0;
+}
+
+/* The per-block wall tables for the contact model's state size (remade when it changes). */
+void pala_contact_states_prepare(pala_world *w)
+{
+    pala_work *wk = w->work;
+    int hn = wk->cm->hn;
+    if (hn == wk->cm->whn && wk->cm->nwh == wk->nblk) return;
+    pala_wallhist_free(wk);
+    wk->cm->nwh = 0;
+    if (hn) {
+        wk->cm->wh = pala_xrealloc(NULL, (size_t)wk->nblk * sizeof *wk->cm->wh);
+        memset(wk->cm->wh, 0, (size_t)wk->nblk * sizeof *wk->cm->wh);
+        wk->cm->nwh = wk->nblk;
+    }
+    wk->cm->whn = hn;
+}
