@@ -20,7 +20,8 @@ void test_keys(void);
  * grains); the z of everything is 0, so it also loads in 2D.  Grain `spare` is
  * built and never placed, so its keys may take any value.  Material m has both values of
  * each law with history (the spring's stiffness, rolling and torsion stiffness and friction,
- * the fractional law's c and k), so any one of them, or any law, may be set alone; [pair m m]
+ * the fractional law's c and k, the linear spring's k_n), so any one of them, or any law, may
+ * be set alone; [pair m m]
  * sets nothing. */
 static const char *base =
     "dt = 1e-5\nsteps = 10\ncontainer = box\nbox = 0 0.1 0 0.1 -0.05 0.05\n"
@@ -28,6 +29,7 @@ static const char *base =
     "membrane_position = 0.035\nmembrane_bar_radius = 0.001\nmembrane_spacing = 0.01\nmembrane_material = m\n"
     "[material m]\ndensity = 1000\nyoung = 1e7\ntangential_stiffness = 1e4\nrolling_stiffness = 1e-4\nrolling_friction = 0.1\n"
     "torsion_stiffness = 1e-4\ntorsion_friction = 0.1\nfractional_damping = 10\nfractional_stiffness = 1e4\n"
+    "normal_stiffness = 1e4\n"
     "[pair m m]\n"
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.004\n"
     "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
@@ -62,6 +64,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_tangential_stiffness] = "2e4", [PALA_KEY_rolling_stiffness] = "2e-4", [PALA_KEY_rolling_friction] = "0.2",
     [PALA_KEY_torsion_stiffness] = "3e-4", [PALA_KEY_torsion_friction] = "0.3", [PALA_KEY_fractional_order] = "0.19",
     [PALA_KEY_fractional_damping] = "20", [PALA_KEY_fractional_stiffness] = "3e4",
+    [PALA_KEY_normal_stiffness] = "3e3",
     [PALA_KEY_pair_friction] = "1.3", [PALA_KEY_pair_delta] = "0.4", [PALA_KEY_pair_slip_velocity] = "0.003",
     [PALA_KEY_pair_tangential_stiffness] = "5e3", [PALA_KEY_pair_rolling_stiffness] = "4e-4",
     [PALA_KEY_pair_rolling_friction] = "0.05", [PALA_KEY_pair_torsion_stiffness] = "6e-4",
