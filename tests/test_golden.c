@@ -192,20 +192,21 @@ void test_golden_example(void)
  * that fits it sideways, under gravity, with random velocities and spins, and ends with
  * more than 2 contacts per grain: the spheres touch their neighbours from the start, the
  * clumps (turned at random) pack as they fall.  Each bed goes through one kernel of
- * src/lib/contact.c, named in beds[]; the sign of one component of a torque flipped in that
- * kernel (stage_force's Ti or Tj of spheres or clumps, stage_spring's Ti or Tj, hist_one's Ti
- * or its rolling and torsion moment) changes the bed's hash. */
+ * src/lib/contact.c's kernel contact_one, named in beds[] by the driver and the laws it takes;
+ * the sign of one component of a torque flipped there (the regularised friction's torque on
+ * a sphere, r x F of the springs or of clumps, the rolling and torsion moment) changes the
+ * bed's hash. */
 enum { BED_FRICTION, BED_SPRING, BED_MINDLIN, BED_CLUMPS, BED_ROLLING, NBEDS };
 static const struct bed {
     const char *name, *kernel;
     long steps;
     uint64_t golden;
 } beds[NBEDS] = {
-    {"spheres, regularised friction", "stage_force (spheres)", 2000, UINT64_C(0x94c97c736c9d3a72)},
-    {"spheres, tangential spring", "stage_spring (spheres)", 2000, UINT64_C(0xbbbac182169b85f0)},
-    {"spheres, Mindlin, dashpot, textbook Hertz", "stage_spring (spheres, dashpot)", 2000, UINT64_C(0x7ca9f08d96d8ffb2)},
-    {"clumps of 3, regularised friction", "stage_force (clumps)", 400, UINT64_C(0x3728a49d2d5d1e49)},
-    {"spheres, spring, rolling and torsion springs", "hist_one", 1500, UINT64_C(0xa9307249f065a0e4)},
+    {"spheres, regularised friction", "vectorised driver, regularised (spheres)", 2000, UINT64_C(0x94c97c736c9d3a72)},
+    {"spheres, tangential spring", "vectorised driver, spring (spheres)", 2000, UINT64_C(0xbbbac182169b85f0)},
+    {"spheres, Mindlin, dashpot, textbook Hertz", "vectorised driver, spring and dashpot (spheres)", 2000, UINT64_C(0x7ca9f08d96d8ffb2)},
+    {"clumps of 3, regularised friction", "vectorised driver, regularised (clumps)", 400, UINT64_C(0x3728a49d2d5d1e49)},
+    {"spheres, spring, rolling and torsion springs", "general driver, rolling and torsion", 1500, UINT64_C(0xa9307249f065a0e4)},
 };
 #define BX 8
 #define BY 8

@@ -314,7 +314,7 @@ static void rolling_tests(void)
 
 /* ---- rebuilds and threads ---------------------------------------------------------------- */
 /* 600 spheres poured into a box with the spring law (rolling springs with stiffness kroll
- * and cap factor muroll; none: the vectorised sphere kernel, work.h hfast): the states are
+ * and cap factor muroll; none: the vectorised driver of the contact kernel): the states are
  * carried through the list's rebuilds, and 1 and 3 threads give the same bits. */
 static void settle(int threads, double kroll, double muroll, pala_vec3 *xs, double *diss, long *kept, long *builds)
 {

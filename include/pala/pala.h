@@ -458,8 +458,8 @@ int pala_world_keeps_contacts(const pala_world *w);
  * resumed from it goes on bit for bit as the uninterrupted one. */
 double *pala_world_history_get(const pala_world *w, long *n);
 /* Put such an array back into a prepared world at the step it was taken, before its next
- * step.  Returns 0, or -1 if it does not fit the world (pala_world_error says why; nothing
- * set). */
+ * step.  Returns PALA_OK, or PALA_ERR_INPUT if it does not fit the world (pala_world_error
+ * says why; nothing set). */
 int pala_world_history_set(pala_world *w, const double *d, long n);
 /* With PALA_TERM_ALIGN (grains with magnetic dipoles in a B field): the mean over those
  * grains of cos(m, B(t)), the alignment of their dipoles with the field, at the current

@@ -186,7 +186,7 @@ double *pala_world_history_get(const pala_world *w, long *n)
 static int history_bad(pala_world *w, const char *what)
 {
     snprintf(w->why, sizeof w->why, "the contacts' states do not fit this world (%s)", what);
-    return -1;
+    return PALA_ERR_INPUT;
 }
 
 /* a whole number in [lo, hi) */
