@@ -73,7 +73,6 @@ int main(int argc, char **argv)
         x = pala_vadd(x, pala_vscale(2e-4 * pala_rng_uniform(&g), pala_rng_unit(&g, 3)));
         pala_world_add_grain(&w, t, x, pala_vscale(3, pala_rng_unit(&g, 3)), pala_v(0, 0, 0), pala_v(0, 0, 0));
     }
-    w.container = PALA_CONTAINER_NONE;
     w.cutoff = cut * 1e-3;
     w.dt = 1e-6;
     if (pala_world_prepare(&w) != PALA_OK) { fprintf(stderr, "centre_bench: %s\n", pala_world_error(&w)); return 1; }

@@ -48,6 +48,7 @@ void test_golden_beds(void);
 void test_docs(void);
 void test_pressure(void);
 void test_membrane(void);
+void test_walls(void);
 void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
@@ -95,6 +96,7 @@ static const struct {
     {"dashpot", test_dashpot},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
+    {"walls", test_walls},
     {"golden_box", test_golden_box},
     {"matrix", test_matrix},
     {"hooke", test_hooke},

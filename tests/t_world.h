@@ -21,14 +21,8 @@ static inline pala_scene *t_load_scene(const char *path, int nset, char **sets, 
     return s;
 }
 
-/* A box [lo, hi] whose walls are of material 0. */
-static inline void t_box(pala_world *w, pala_vec3 lo, pala_vec3 hi)
-{
-    w->container = PALA_CONTAINER_BOX;
-    w->box_lo = lo;
-    w->box_hi = hi;
-    w->wall_mat = 0;
-}
+/* A box [lo, hi] whose walls are of material 0 (added before). */
+static inline void t_box(pala_world *w, pala_vec3 lo, pala_vec3 hi) { pala_world_set_box(w, lo, hi, 0); }
 
 /* 600 spheres of template t (radius 1 mm) in six layers of 10 x 10 over the floor of the
  * box [0, 0.022]^2 x [0, 0.05] of material 0, with small sideways velocities, under

@@ -56,7 +56,6 @@ static void cluster(pala_world *w, int n, const kind *kinds, int nk, double R, d
         pala_world_add_grain(w, k % nk, x, pala_vscale(2 * pala_rng_uniform(&g), pala_rng_unit(&g, 3)), pala_v(0, 0, 0),
                              pala_vscale(spin * pala_rng_uniform(&g), pala_rng_unit(&g, 3)));
     }
-    w->container = PALA_CONTAINER_NONE;
 }
 
 /* E_pair of the current state, and the forces and torques (zeroed first) */
@@ -197,7 +196,6 @@ static void two_dipoles(void)
             pala_vec3 u = side ? pala_v(1, 0, 0) : pala_v(0, 0, 1);   /* from grain 1 to grain 0 */
             pala_world_add_grain(&w, t, pala_vscale(r, u), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
             pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
-            w.container = PALA_CONTAINER_NONE;
             w.dt = 1e-5;
             T_CHECK(pala_world_prepare(&w) == PALA_OK, "two dipoles: prepare");
             pala_vec3 F[2], T[2];
@@ -302,7 +300,6 @@ static void kepler(void)
         double vr = sqrt(w.grav_G * M / a);   /* relative speed on the circle */
         pala_world_add_grain(&w, t1, pala_v(-a * m2 / M, 0, 0), pala_v(0, 0, 0), pala_v(0, -f * vr * m2 / M, 0), pala_v(0, 0, 0));
         pala_world_add_grain(&w, t2, pala_v(a * m1 / M, 0, 0), pala_v(0, 0, 0), pala_v(0, f * vr * m1 / M, 0), pala_v(0, 0, 0));
-        w.container = PALA_CONTAINER_NONE;
         w.dt = Tp / (i % 2 ? 800 : 400);
         T_CHECK(pala_world_prepare(&w) == PALA_OK, "kepler: prepare");
         pala_energy e0 = pala_world_energy(&w);

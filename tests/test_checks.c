@@ -31,10 +31,7 @@ static void base(pala_world *w)
         for (int i = 0; i < 2; i++)
             pala_world_add_grain(w, t, pala_v(3e-3 + 4e-3 * i, 3e-3 + 4e-3 * m, 2e-3), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
     }
-    w->container = PALA_CONTAINER_BOX;
-    w->box_lo = pala_v(0, 0, 0);
-    w->box_hi = pala_v(0.02, 0.02, 0.02);
-    w->wall_mat = 0;
+    pala_world_set_box(w, pala_v(0, 0, 0), pala_v(0.02, 0.02, 0.02), 0);
     w->g = pala_v(0, 0, -9.81);
     w->dt = 1e-6;
 }
@@ -216,7 +213,7 @@ static void words(void)
     base(&w);
     w.mat[0].alpha = 3;
     char msg[300];
-    pala_check c = {1, msg, sizeof msg, 0, 0, -1};
+    pala_check c = {1, msg, sizeof msg, 0, 0, -1, NULL};
     int st = pala_world_check(&w, &c);
     T_CHECK(st == PALA_ERR_INPUT && c.part == PALA_PART_MATERIAL && c.index == 0 && c.key == PALA_KEY_fractional_order &&
                 !strcmp(msg, "[material glass]: 'fractional_order = 3': must be between 0 and 1"),

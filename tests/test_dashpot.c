@@ -49,7 +49,6 @@ static double head_on(double v, double delta, int wall, double *dfrac, double *b
         t_box(&w, pala_v(-0.01, -0.01, 0), pala_v(0.01, 0.01, 0.01));
         pala_world_add_grain(&w, t, pala_v(0, 0, a + 1e-6), pala_v(0, 0, 0), pala_v(0, 0, -v), pala_v(0, 0, 0));
     } else {
-        w.container = PALA_CONTAINER_NONE;
         pala_world_add_grain(&w, t, pala_v(-a - 5e-7, 0, 0), pala_v(0, 0, 0), pala_v(0.5 * v, 0, 0), pala_v(0, 0, 0));
         pala_world_add_grain(&w, t, pala_v(a + 5e-7, 0, 0), pala_v(0, 0, 0), pala_v(-0.5 * v, 0, 0), pala_v(0, 0, 0));
     }

@@ -29,7 +29,6 @@ static int one_charge(pala_world *w, double q, pala_vec3 x, pala_vec3 v)
     int t = pala_world_add_sphere_template(w, 0, 0.001);
     w->tmpl[t].charge = q;
     pala_world_add_grain(w, t, x, pala_v(0, 0, 0), v, pala_v(0, 0, 0));
-    w->container = PALA_CONTAINER_NONE;
     return t;
 }
 
@@ -179,7 +178,6 @@ static void dipole_oscillation(void)
     tp.material = 0;
     pala_world_add_template(&w, &tp, shape, rout);
     pala_world_add_grain(&w, 0, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
-    w.container = PALA_CONTAINER_NONE;
     double ev[3] = {0, 0, 0};
     ev[a] = E;
     w.E = pala_v(ev[0], ev[1], ev[2]);
@@ -206,7 +204,6 @@ static double turning(double dt, double *wmax)
     pala_world_add_grain(&w, t, pala_v(0, 0, 0), pala_v(0.1, 0.2, 0.3), pala_v(0.01, 0, 0), pala_v(0, 0, 5));
     pala_world_add_grain(&w, t, pala_v(0.05, 0, 0), pala_v(-0.3, 0.1, 0.2), pala_v(0, 0.01, 0), pala_v(3, 0, 0));
     pala_world_add_grain(&w, t, pala_v(0, 0.05, 0.02), pala_v(0.2, -0.2, 0.1), pala_v(0, 0, -0.01), pala_v(0, 2, 0));
-    w.container = PALA_CONTAINER_NONE;
     w.E = pala_v(30, 0, 10);
     w.E_turn = pala_v(0, 0, 7);
     w.B = pala_v(0.02, 0, 0.01);

@@ -88,15 +88,12 @@ static void box_run(int threads, struct run *out)
     pala_world w;
     pala_world_init(&w);
     w.dim = 3;
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(0, 0, 0);
-    w.box_hi = pala_v(NX * SPACING, NY * SPACING, 0.03);
     w.g = pala_v(0, 0, -9.81);
     w.dt = 1e-5;
     pala_material sand = {.name = "sand", .rho = 2600, .E = 1e7, .sigma = 0.3, .delta = 0.5, .mu = 0.5, .nu = 1e-3};
     pala_material steel = {.name = "steel", .rho = 7800, .E = 1e8, .sigma = 0.3, .delta = 0.4, .mu = 0.4, .nu = 1e-3};
     int msand = pala_world_add_material(&w, &sand);
-    w.wall_mat = pala_world_add_material(&w, &steel);
+    pala_world_set_box(&w, pala_v(0, 0, 0), pala_v(NX * SPACING, NY * SPACING, 0.03), pala_world_add_material(&w, &steel));
 
     /* one sphere (exact) and a non-planar 3-sphere clump */
     char err[256] = "";

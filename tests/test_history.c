@@ -228,7 +228,6 @@ static double cycle_work(void)
     pala_world_add_material(&w, &m);
     double a1 = 0.001, a2 = 0.002;
     int t1 = pala_world_add_sphere_template(&w, 0, a1), t2 = pala_world_add_sphere_template(&w, 0, a2);
-    w.container = PALA_CONTAINER_NONE;
     double ov = 1e-6;
     pala_world_add_grain(&w, t1, pala_v(0, 0, a1 + a2 - ov), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
     pala_world_add_grain(&w, t2, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));

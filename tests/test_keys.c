@@ -1,11 +1,13 @@
-/* test_keys.c: the key table's bindings (src/lib/keys.c).  Every row is bound to a field
- * of the struct its section fills, consistently with its type; and a value given in a
- * control file or by --set arrives in that field: every numeric key is set to a value
- * other than the one already there, every word of every word key is set, and the field is
- * read back from the loaded scene (pala_scene_keys).  A key that scene.c stopped storing,
+/* test_keys.c: the key table's bindings (src/lib/keys.c) and the wall kinds' keys
+ * (container.h).  Every row is bound to a field of the struct its section fills (a wall
+ * kind's: its parameters), consistently with its type; and a value given in a control file
+ * or by --set arrives in that field: every numeric key is set to a value other than the one
+ * already there, every word of every word key is set, and the field is read back from the
+ * loaded scene (pala_scene_keys, pala_scene_wall_keys).  A key that scene.c stopped storing,
  * or a binding that no longer matches its field, fails here. */
 #include "t.h"
 #include "t_world.h"
+#include "container.h"
 #include "keys.h"
 #include <math.h>
 #include <stdio.h>
@@ -44,8 +46,7 @@ static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m"
 /* A value for every numeric key, other than the one of base or the default.  Repeated keys
  * are counted from base's lines instead (2 'sphere' lines of spare). */
 static const char *const probe[PALA_NKEYS] = {
-    [PALA_KEY_dimension] = "2", [PALA_KEY_box] = "-0.01 0.11 -0.02 0.12 -0.06 0.07",
-    [PALA_KEY_cavity_radius] = "0.06", [PALA_KEY_cavity_centre] = "0.05 0.04 0",
+    [PALA_KEY_dimension] = "2",
     [PALA_KEY_gravity] = "0.5 -9.81 0", [PALA_KEY_dt] = "3e-6", [PALA_KEY_steps] = "7",
     [PALA_KEY_end_time] = "2e-4", [PALA_KEY_seed] = "12345", [PALA_KEY_energy_every] = "3",
     [PALA_KEY_trajectory_every] = "4", [PALA_KEY_xyz_every] = "5", [PALA_KEY_vtk_every] = "6",
@@ -56,8 +57,6 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_electric_field_turn] = "0 0 2", [PALA_KEY_magnetic_field] = "0 0 0.1",
     [PALA_KEY_magnetic_field_turn] = "0 0 3", [PALA_KEY_charge] = "1e-9",
     [PALA_KEY_electric_dipole] = "1e-12 0 0", [PALA_KEY_magnetic_dipole] = "0 1e-3 0",
-    [PALA_KEY_membrane_position] = "0.045", [PALA_KEY_membrane_bar_radius] = "0.0015",
-    [PALA_KEY_membrane_spacing] = "0.02",
     [PALA_KEY_max_memory] = "1e12", [PALA_KEY_checkpoint_every] = "7",
     [PALA_KEY_density] = "2000", [PALA_KEY_young] = "3e7", [PALA_KEY_poisson] = "0.25",
     [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "1.4", [PALA_KEY_slip_velocity] = "0.002",
@@ -79,8 +78,29 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_orientation] = "0 0 0.3", [PALA_KEY_angular_velocity] = "0 0 3",
 };
 
+/* ... and for every numeric key of the wall kinds, by name */
+static const struct { const char *name, *value; } wall_probe[] = {
+    {"box", "-0.01 0.11 -0.02 0.12 -0.06 0.07"}, {"cavity_radius", "0.06"}, {"cavity_centre", "0.05 0.04 0"},
+    {"membrane_position", "0.045"}, {"membrane_bar_radius", "0.0015"}, {"membrane_spacing", "0.02"},
+};
+
+static const char *probe_of(const pala_keydef *k)
+{
+    if (pala_key_wall(k) < 0) return probe[k - pala_keys];
+    for (size_t i = 0; i < sizeof wall_probe / sizeof wall_probe[0]; i++)
+        if (!strcmp(wall_probe[i].name, k->name)) return wall_probe[i].value;
+    return NULL;
+}
+
 static const size_t struct_size[PALA_S_N] = {
     sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys), sizeof(pala_pairset)};
+
+/* The struct key k's values go to in scene s: its section's, or its wall kind's parameters. */
+static void *keys_of(pala_scene *s, const pala_keydef *k, const char *sect)
+{
+    int wk = pala_key_wall(k);
+    return wk >= 0 ? pala_scene_wall_keys(s, wk) : pala_scene_keys(s, k->sect, sect);
+}
 
 static int nwords(const char *choices)
 {
@@ -100,9 +120,12 @@ static int ncodes(const int *codes)
 static const char *bad_binding(const pala_keydef *k)
 {
     const pala_keybind *b = &k->bind;
+    int wk = pala_key_wall(k);
     if (!k->name) return "no row (a gap in the table)";
-    if (b->store == PALA_ST_NONE) return "no binding";
-    if (b->store != PALA_ST_SET && b->off + b->size > struct_size[k->sect]) return "field outside the section's struct";
+    if (wk >= 0 && k->sect != PALA_S_TOP) return "a wall kind's key that is not top-level";
+    if (b->store == PALA_ST_NONE) return wk >= 0 && k->type == PALA_K_NAME && k->ref == PALA_S_MATERIAL ? NULL : "no binding";
+    if (b->store != PALA_ST_SET && b->off + b->size > (wk >= 0 ? pala_wall_kind_at(wk)->size : struct_size[k->sect]))
+        return "field outside the section's struct";
     if (k->repeat && b->store != PALA_ST_INT) return "a repeated key must count its lines in an int";
     if (k->choices && nwords(k->choices) != ncodes(k->codes)) return "not one code per word of choices";
     if (!k->choices && k->codes) return "codes without choices";
@@ -164,10 +187,9 @@ static int holds(const pala_keydef *k, const void *obj, const double *x, int n)
 /* The keys of a setter row hold the probe (each setter is checked here by hand). */
 static int setter_holds(const pala_keydef *k, const void *obj, const double *x)
 {
-    if (k == &pala_keys[PALA_KEY_box]) {
-        const pala_world *w = &((const pala_top_keys *)obj)->w;
-        return w->box_lo.x == x[0] && w->box_hi.x == x[1] && w->box_lo.y == x[2] && w->box_hi.y == x[3] &&
-               w->box_lo.z == x[4] && w->box_hi.z == x[5];
+    if (pala_key_wall(k) >= 0 && !strcmp(k->name, "box")) {
+        const pala_vec3 *b = obj;   /* box.c's parameters: the lowest corner, the highest */
+        return b[0].x == x[0] && b[1].x == x[1] && b[0].y == x[2] && b[1].y == x[3] && b[0].z == x[4] && b[1].z == x[5];
     }
     if (k == &pala_keys[PALA_KEY_orientation]) {
         const pala_group *g = &((const pala_group_keys *)obj)->place;
@@ -179,7 +201,7 @@ static int setter_holds(const pala_keydef *k, const void *obj, const double *x)
 /* One numeric key: its probe was not in its field before and arrives there. */
 static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
 {
-    const char *sect = probe_section[k->sect], *pv = probe[k - pala_keys];
+    const char *sect = probe_section[k->sect], *pv = probe_of(k);
     char set[256], err[2048];
     double x[8];
     int n = 0;
@@ -188,14 +210,14 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
         return;
     }
     int is_set = k->bind.store == PALA_ST_SET;
-    const void *before = pala_scene_keys(s0, k->sect, sect);
+    const void *before = keys_of(s0, k, sect);
     if (!before || (is_set ? setter_holds(k, before, x) : holds(k, before, x, n))) {
         T_CHECK(0, "key %s: the probe %s is already the value of the scene without it", k->name, pv);
         return;
     }
     set_text(set, sizeof set, k, sect, pv);
     pala_scene *s = load(path, set, err, sizeof err);
-    const void *obj = s ? pala_scene_keys(s, k->sect, sect) : NULL;
+    const void *obj = s ? keys_of(s, k, sect) : NULL;
     int ok = obj && (is_set ? setter_holds(k, obj, x) : holds(k, obj, x, n));
     if (ok && k->sect == PALA_S_MATERIAL) {
         /* and the world's copy of the material holds it too */
@@ -231,7 +253,7 @@ static void probe_words(const char *path, const pala_keydef *k)
             set_text(set, sizeof set, k, names[k->sect][j], word);
             pala_scene *s = load(path, set, err, sizeof err);
             if (!s) continue;
-            const void *obj = pala_scene_keys(s, k->sect, names[k->sect][j]);
+            const void *obj = keys_of(s, k, names[k->sect][j]);
             const char *f = (const char *)obj + k->bind.off;
             if (k == &pala_keys[PALA_KEY_orientation]) ok = ((const pala_group_keys *)obj)->place.orient == code;
             else ok = k->bind.store == PALA_ST_INT && *(const int *)f == code;   /* a new word setter: add its check */
@@ -248,12 +270,13 @@ void test_keys(void)
 {
     /* every row is bound, to a field that fits its type */
     char bad[1024] = "";
-    for (int i = 0; i < PALA_NKEYS; i++) {
-        const char *why = bad_binding(&pala_keys[i]);
-        if (why && strlen(bad) + 80 < sizeof bad)
-            snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " %s: %s;", pala_keys[i].name ? pala_keys[i].name : "?", why);
+    int nall = 0;
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k), nall++) {
+        const char *why = bad_binding(k);
+        if (why && strlen(bad) + 80 < sizeof bad) snprintf(bad + strlen(bad), sizeof bad - strlen(bad), " %s: %s;", k->name ? k->name : "?", why);
     }
-    T_CHECK(bad[0] == 0, "each of the %d rows of the key table is bound to a field that fits it (%s)", PALA_NKEYS, bad);
+    T_CHECK(bad[0] == 0, "each of the %d keys (the table's %d rows, the wall kinds' keys) is bound to a field that fits it (%s)", nall,
+            PALA_NKEYS, bad);
     if (bad[0]) return;
 
     char path[256], err[2048];
@@ -265,8 +288,7 @@ void test_keys(void)
 
     /* numeric keys: a probe each; repeated keys: the lines of the file counted */
     int nnum = 0;
-    for (int i = 0; i < PALA_NKEYS; i++) {
-        const pala_keydef *k = &pala_keys[i];
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k)) {
         if (k->type != PALA_K_INT && k->type != PALA_K_REAL && k->type != PALA_K_REALS && k->type != PALA_K_ORIENT) continue;
         nnum++;
         if (!k->repeat) { probe_key(path, s0, k); continue; }
@@ -283,10 +305,11 @@ void test_keys(void)
     T_CHECK(stray == 0, "%d numeric keys probed; no probe for a key that is not numeric (%d)", nnum, stray);
 
     /* word keys: every word */
-    for (int i = 0; i < PALA_NKEYS; i++)
-        if (pala_keys[i].type == PALA_K_WORD || pala_keys[i].type == PALA_K_ORIENT) probe_words(path, &pala_keys[i]);
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
+        if (k->type == PALA_K_WORD || k->type == PALA_K_ORIENT) probe_words(path, k);
 
-    /* names: the value text (the path lammps_data needs a data file: test_import.c) */
+    /* names: the value text (the path lammps_data needs a data file: test_import.c; a wall
+     * kind's material: test_membrane.c) */
     for (int i = 0; i < PALA_NKEYS; i++) {
         const pala_keydef *k = &pala_keys[i];
         if (k->type != PALA_K_NAME) continue;

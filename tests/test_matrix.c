@@ -92,9 +92,6 @@ static uint64_t run(const combo *c, int clumps, int general, long *contacts, int
     pala_world w;
     pala_world_init(&w);
     const double s = clumps ? 1.9e-3 : 1.97e-3;
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(0, 0, 0);
-    w.box_hi = pala_v(4 * s, 4 * s, 4 * s);
     w.g = pala_v(0, 0, -9.81);
     w.dt = 2e-6;
     pala_material a = law_mat("a", c->tlaw, c->damp, c->extra), b = a, wall = a;
@@ -107,9 +104,9 @@ static uint64_t run(const combo *c, int clumps, int general, long *contacts, int
         snprintf(b.name, sizeof b.name, "b");
         snprintf(wall.name, sizeof wall.name, "wall");
     }
-    int ma = pala_world_add_material(&w, &a), mb = ma;
-    w.wall_mat = ma;
-    if (c->extra & LAWS_MIXED) { mb = pala_world_add_material(&w, &b); w.wall_mat = pala_world_add_material(&w, &wall); }
+    int ma = pala_world_add_material(&w, &a), mb = ma, mw = ma;
+    if (c->extra & LAWS_MIXED) { mb = pala_world_add_material(&w, &b); mw = pala_world_add_material(&w, &wall); }
+    pala_world_set_box(&w, pala_v(0, 0, 0), pala_v(4 * s, 4 * s, 4 * s), mw);
     int ta, tb;
     if (clumps) {
         const pala_vec3 c3[3] = {{-0.55e-3, 0, 0}, {0.55e-3, 0, 0}, {0, 0.45e-3, 0.35e-3}};

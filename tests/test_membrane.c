@@ -63,22 +63,22 @@ static void bar_contact(int dim, double delta)
     pala_material ball = {.name = "ball", .rho = 2000, .E = 1e8, .sigma = 0.3, .delta = delta, .mu = 0, .nu = 1e-3}, bar = {.name = "bar", .rho = 7800, .E = 2e9, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3},
                   wall = {.name = "wall", .rho = 1000, .E = 1e6, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
     pala_world_add_material(&w, &ball);
-    w.mem_mat = pala_world_add_material(&w, &bar);
-    w.wall_mat = pala_world_add_material(&w, &wall);
-    w.container = PALA_CONTAINER_BOX;
-    w.box_lo = pala_v(0, 0, dim == 3 ? 0 : -HUGE_VAL);
-    w.box_hi = pala_v(0.1, 0.04, dim == 3 ? 0.04 : HUGE_VAL);
-    w.membrane = 1;
-    w.mem_pos = 0.05;
-    w.mem_rbar = rb;
-    w.mem_spacing = 0.008;
+    int mbar = pala_world_add_material(&w, &bar);
+    pala_world_set_box(&w, pala_v(0, 0, 0), pala_v(0.1, 0.04, 0.04), pala_world_add_material(&w, &wall));   /* 2D: z not used */
+    int mem = pala_world_add_wall(&w, "membrane", mbar);
+    char rbs[32];
+    snprintf(rbs, sizeof rbs, "%.17g", rb);
+    pala_world_wall_set(&w, mem, "membrane_axis", "x");
+    pala_world_wall_set(&w, mem, "membrane_position", "0.05");
+    pala_world_wall_set(&w, mem, "membrane_bar_radius", rbs);
+    pala_world_wall_set(&w, mem, "membrane_spacing", "0.008");
     int t = pala_world_add_sphere_template(&w, 0, a);
     /* 3D: z = 0.02 lies between the bars along y (at z = 0.016, 0.024: out of reach) */
     pala_world_add_grain(&w, t, pala_v(0.045, 0.024, dim == 3 ? 0.02 : 0), pala_v(0, 0, 0), pala_v(v, 0, 0), pala_v(0, 0, 0));
     double m = w.tmpl[0].mass;
     w.dt = 1e-7;
     int st = pala_world_prepare(&w);
-    const pala_pairmat *pm = &w.pm[0 * w.nmat + w.mem_mat];
+    const pala_pairmat *pm = &w.pm[0 * w.nmat + mbar];
     double k = pm->kE * sqrt(2 * a * rb / (a + rb)), dmax = pow(5 * m * v * v / (4 * k), 0.4), tc_theory = 2.9432 * dmax / v;
     double t_in = -1, t_out = -1;
     for (long i = 0; i < 2000000 && t_out < 0 && !st; i++) {
@@ -118,9 +118,10 @@ static void which_pass(void)
     pala_scene *s = load("passing", text);
     if (!s) return;
     pala_world *w = pala_scene_world(s);
+    const double pos = 0.01;   /* membrane_position */
     int small = tmpl_of(w, "small"), big = tmpl_of(w, "big");
     int side[256], n = w->n < 256 ? w->n : 256;
-    for (int k = 0; k < n; k++) side[k] = w->x[k].x > w->mem_pos;
+    for (int k = 0; k < n; k++) side[k] = w->x[k].x > pos;
     pala_energy e0 = pala_world_energy(w);
     long crossings = 0, big_across = 0, st = 0;
     double big_max = -1;   /* how close to the plane a large grain's centre came, m */
@@ -128,7 +129,7 @@ static void which_pass(void)
     for (long i = 0; i < pala_scene_steps(s) / 25 && !st; i++) {
         st = pala_world_steps(w, 25);
         for (int k = 0; k < n; k++) {
-            int sd = w->x[k].x > w->mem_pos;
+            int sd = w->x[k].x > pos;
             if (w->tid[k] == small) crossings += sd != side[k];
             if (w->tid[k] == big) {
                 big_across += sd != side[k];
@@ -138,9 +139,9 @@ static void which_pass(void)
         }
         worst = fmax(worst, fabs(pala_world_energy(w).total - e0.total) / e0.total);
     }
-    T_CHECK(st == PALA_OK && big_across == 0 && big_max < w->mem_pos,
+    T_CHECK(st == PALA_OK && big_across == 0 && big_max < pos,
             "3D membrane (holes 0.002 m between bar axes, bars of radius 0.0002 m): no grain of radius 0.0015 m crosses it "
-            "in 0.1 s (status %d, %ld crossings, nearest centre %.5g m from the plane)", st, big_across, w->mem_pos - big_max);
+            "in 0.1 s (status %d, %ld crossings, nearest centre %.5g m from the plane)", st, big_across, pos - big_max);
     T_CHECK(crossings >= 10, "grains of radius 0.0004 m pass it (%ld crossings in 0.1 s, both ways)", crossings);
     T_CHECK(worst < 1e-3 && column(w, "P_mem_lo") > 0 && column(w, "P_mem_hi") > 0,
             "elastic, frictionless: E_total (the bars' Hertz energy in E_contact) is kept to 1e-3 at every 25th step (largest "

@@ -37,7 +37,6 @@ static void spheres(pala_world *w, double spin, unsigned seed)
         w->acc[k] = pala_vscale(3, pala_rng_unit(&g, 3));
         w->bacc[k] = pala_vscale(500, pala_rng_unit(&g, 3));
     }
-    w->container = PALA_CONTAINER_NONE;
     w->dt = 1e-4;
     pala_world_prepare(w);
 }
@@ -186,7 +185,7 @@ static void embed_example(void)
     char out[8192];
     int rc = t_sh(out, sizeof out, "./build/embed");
     T_CHECK(rc == 0 && strstr(out, "embed: ok"), "docs/examples/embed.c runs: exit %d, %s", rc, out);
-    T_CHECK(strstr(out, "walls without wall_mat: 1: ") && strstr(out, "step before prepare: 1: ") && strstr(out, "dt = 0: 1: "),
+    T_CHECK(strstr(out, "a wall without a material: 1: ") && strstr(out, "an empty box: 1: 'box': zhi must exceed zlo") && strstr(out, "step before prepare: 1: ") && strstr(out, "dt = 0: 1: "),
             "embedding misuse returns PALA_ERR_INPUT with a reason");
     /* the messages docs/embedding.md shows under "Errors" are the example's, line by line */
     char doc[600 * 100];

@@ -31,10 +31,7 @@ static int build(pala_world *w)
     for (int i = 0; i < 64; i++)
         pala_world_add_grain(w, t, pala_v(2.5e-3 * (i % 4 + 1), 2.5e-3 * (i / 4 % 4 + 1), 2.5e-3 * (i / 16 + 1)), pala_v(0, 0, 0),
                              pala_v(0, 0, 0), pala_v(0, 0, 0));
-    w->container = PALA_CONTAINER_BOX;
-    w->box_lo = pala_v(0, 0, 0);
-    w->box_hi = pala_v(0.0125, 0.0125, 0.05);
-    w->wall_mat = mat;
+    if (pala_world_set_box(w, pala_v(0, 0, 0), pala_v(0.0125, 0.0125, 0.05), mat)) return -1;   /* the container, of glass */
     w->g = pala_v(0, 0, -9.81);
     w->dt = 1e-6;
     return 0;
@@ -63,9 +60,12 @@ int main(void)
     printf("misuse:\n");
     pala_world m;
     build(&m);
-    m.wall_mat = -1;   /* walls without a material */
-    ok &= refused("walls without wall_mat", pala_world_prepare(&m), &m, "wall_mat");
-    m.wall_mat = 0;
+    m.walls[0].mat = -1;   /* a wall without a material */
+    ok &= refused("a wall without a material", pala_world_prepare(&m), &m, "material");
+    m.walls[0].mat = 0;
+    pala_world_wall_set(&m, 0, "box", "0 0.0125 0 0.0125 0.05 0");   /* a wall's parameter, by its control-file key */
+    ok &= refused("an empty box", pala_world_prepare(&m), &m, "'box': zhi must exceed zlo");
+    pala_world_wall_set(&m, 0, "box", "0 0.0125 0 0.0125 0 0.05");
     m.dt = 0;          /* no time step */
     ok &= refused("dt = 0", pala_world_prepare(&m), &m, "dt");
     m.dt = 1e-6;

@@ -145,7 +145,6 @@ typedef struct pala_factory {
 int pala_factory_make(const pala_factory *f, pala_rng *g, int dim, pala_vec3 *c, double *rad);
 
 /* ---- the world ---------------------------------------------------------------------- */
-enum pala_container { PALA_CONTAINER_NONE = 0, PALA_CONTAINER_BOX, PALA_CONTAINER_CAVITY };
 enum pala_hertz { PALA_HERTZ_PAPER = 0, PALA_HERTZ_TEXTBOOK = 1 };
 enum pala_rotstep { PALA_ROTSTEP_MIDPOINT = 0, PALA_ROTSTEP_PAPER = 1 };
 /* The magnetic Lorentz force q v x B in the kick (docs/physics.md, "The Lorentz force"):
@@ -203,25 +202,52 @@ typedef struct pala_interaction {
  * of the non-conservative forces), so the energy balance still closes. */
 typedef void (*pala_additional_forces)(const struct pala_world *w, void *user, pala_vec3 *F, pala_vec3 *T);
 
+/* ---- walls (src/lib/container.h; docs/design.md, "Adding a wall kind") ------------------
+ * A wall of the world is a kind (the box, the spherical cavity, the membrane: their keys in
+ * docs/control-file.md) with its parameters, which the kind owns and reads itself, and its
+ * material.  pala_world_add_wall makes one, pala_world_wall_set sets a parameter by the name
+ * of its control-file key, as a control file writes its value. */
+struct pala_wall_kind;
+typedef struct pala_wall {
+    const struct pala_wall_kind *kind;
+    void *par;                     /* the kind's parameters (its own struct; owned by the world) */
+    int mat;                       /* material of the wall */
+    int face0;                     /* its first face: the accounts of its momentum start at
+                                      wall_impulse[face0] */
+} pala_wall;
+/* The faces whose momentum the world accounts for: 0-5 the container's, 6-7 a wall inside it. */
+enum { PALA_WALL_FACES = 8 };
+/* A shape a wall is drawn with (pala_world_wall_draw): what `pala view`, `pala snapshot` and
+ * the VTK export draw, knowing the shapes but not the kinds.  In 2D (the plane z = 0) a box
+ * is its rectangle and a sphere its circle. */
+enum pala_draw_shape {
+    PALA_DRAW_BOX,                 /* p[0], p[1]: the lowest and highest corners */
+    PALA_DRAW_SPHERE,              /* p[0]: the centre; r: the radius */
+    PALA_DRAW_QUAD                 /* p[0..3]: the corners of a flat quadrilateral, in order */
+};
+typedef struct pala_draw {
+    int shape;                     /* enum pala_draw_shape */
+    int guide;                     /* 1: an outline of where a wall lies, not its surface (the
+                                      membrane's plane: the snapshot dashes it, the VTK export of
+                                      surfaces leaves it out) */
+    pala_vec3 p[4];                /* m */
+    double r;                      /* m */
+} pala_draw;
+
 typedef struct pala_world {
     int dim;                       /* 2 or 3 */
-    /* container */
-    int container;                 /* enum pala_container */
-    pala_vec3 box_lo, box_hi;      /* box faces, m */
-    pala_vec3 cav_c;               /* cavity centre, m */
-    double cav_R;                  /* cavity radius, m */
-    int wall_mat;                  /* material of the walls */
-    pala_vec3 wall_impulse[6];     /* momentum received by each box face (xlo,xhi,ylo,
-                                      yhi,zlo,zhi) or the cavity ([0]), N s */
-    /* wall pressure and the membrane (membrane.c; docs/physics.md, "Membrane") */
-    double wall_radial;            /* cavity: the outward radial momentum its wall received, N s */
-    int membrane;                  /* 0: none; 1, 2, 3: a membrane across the box, the plane
-                                      x, y or z = mem_pos, holding a square grid of bars */
-    double mem_pos;                /* position of the membrane's plane along its axis, m */
-    double mem_rbar, mem_spacing;  /* radius of the bars and distance between their axes, m */
-    int mem_mat;                   /* material of the bars */
-    pala_vec3 mem_impulse[2];      /* momentum the bars received from grains whose centre lies
-                                      below ([0]) or above ([1]) the plane, N s */
+    /* walls: walls[0] is the container if there is one (a box, a cavity), then the walls
+     * inside it (a membrane); pala_world_add_wall */
+    pala_wall *walls;
+    int nwalls;
+    pala_vec3 wall_impulse[PALA_WALL_FACES];   /* momentum each face of the walls received
+                                      (pala_wall.face0; the box: xlo, xhi, ylo, yhi, zlo, zhi;
+                                      the cavity: [0]; a membrane: from grains whose centre lies
+                                      below, above its plane), N s */
+    double wall_radial;            /* the normal momentum the walls received, outward, N s (the
+                                      cavity's radial momentum) */
+    int wall_mat, mem_mat;         /* set by pala_world_add_wall: the materials of faces 0-5 and
+                                      6-7 (contact.h reads them) */
     pala_vec3 g;                   /* homogeneous acceleration field, m/s^2; may be changed
                                       between steps (the step sees it) */
     pala_vec3 field_ref;           /* zero of the field energy -m g.(x - field_ref): the
@@ -299,10 +325,10 @@ typedef struct pala_world {
     char why[512];                 /* the message of pala_world_error (read it there) */
 } pala_world;
 
-/* Building a world: init, then materials, templates, grains and the fields above (dim,
- * container, box or cavity, wall_mat, g, dt, ...), then pala_world_prepare, which checks
- * them all, then steps.  A call that fails says why in pala_world_error(w).
- * After adding materials, templates or grains, sorting, or changing the container, prepare
+/* Building a world: init, then materials, templates, grains, walls and the fields above
+ * (dim, g, dt, ...), then pala_world_prepare, which checks them all, then steps.  A call
+ * that fails says why in pala_world_error(w).  After adding materials, templates, grains
+ * or walls, sorting, or changing a wall, prepare
  * again (a step on a world changed so returns PALA_ERR_INPUT); g, dt and max_overlap may
  * be changed between steps. */
 void pala_world_init(pala_world *w);
@@ -329,6 +355,42 @@ int pala_world_build_template(pala_world *w, const pala_template *t, int n, cons
  * moments).  Returns its index, or -1 if mat does not exist or R is not > 0. */
 int pala_world_add_sphere_template(pala_world *w, int mat, double R);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
+/* Adds a wall of kind NAME (a container: "box", "cavity"; a wall inside it: "membrane") of
+ * material mat, its parameters at their defaults (those of the control file: docs/
+ * control-file.md).  The container comes first, and once.  Returns the wall's index, or -1
+ * (pala_world_error says why) if NAME is no kind, mat no material, or a container would not
+ * come first. */
+int pala_world_add_wall(pala_world *w, const char *kind, int mat);
+/* Sets the parameter of wall i that the control-file key KEY sets (e.g. "box",
+ * "cavity_radius", "membrane_axis") to value, written as in a control file
+ * ("0 0.1 0 0.1 0 0.2", "x").  Returns 0, or -1 (pala_world_error says why) if the wall's
+ * kind has no such key or the value does not fit it (the count of numbers, their range,
+ * the words).  pala_world_prepare checks the wall as a whole. */
+int pala_world_wall_set(pala_world *w, int i, const char *key, const char *value);
+/* The container in one call: a box [lo, hi] (in 2D its z is not used), or a spherical
+ * cavity of radius R about c, of material mat.  Returns 0, or -1 as pala_world_add_wall. */
+int pala_world_set_box(pala_world *w, pala_vec3 lo, pala_vec3 hi, int mat);
+int pala_world_set_cavity(pala_world *w, pala_vec3 c, double R, int mat);
+/* The name of the kind of wall i, or NULL past the last; *container (if not NULL) is 1 for
+ * the container. */
+const char *pala_world_wall_kind(const pala_world *w, int i, int *container);
+/* Wall i as one line of text, its kind's name and its parameters (trajectory.txt's header
+ * line of the wall: docs/output-formats.md), into buf; its length, as snprintf's. */
+int pala_world_wall_line(const pala_world *w, int i, char *buf, size_t len);
+/* Reads such a line into a new wall of w (w->dim set first; its material is -1, so such a
+ * world is for pictures): 1 if it was a wall's line, 0 if its first word names no kind,
+ * -1 if it is malformed. */
+int pala_world_wall_read(pala_world *w, const char *line);
+/* The shapes wall i is drawn with (where it is at the world's time): at most max into out;
+ * returns their number. */
+int pala_world_wall_draw(const pala_world *w, int i, pala_draw *out, int max);
+/* Copies the walls of src, and its dimension, into dst (which had none). */
+void pala_world_copy_walls(pala_world *dst, const pala_world *src);
+/* The walls' state a checkpoint keeps, one named field for each i from 0: returns its count
+ * elements of elem bytes (a pointer into w) and sets *name; NULL past the last.  The
+ * accounts of the faces' momentum come first (every world has them), then the state of
+ * each wall's kind (none of today's kinds has one). */
+void *pala_world_wall_state(pala_world *w, int i, const char **name, size_t *elem, long *count);
 /* Adds an interaction between grain centres (copied; ctx must outlive the world).
  * Returns its index, or -1 if it has no forces function.  F[k], T[k] and the state it
  * reads are in storage order (grain k of the input is stored at inv[k] once
@@ -349,7 +411,8 @@ void pala_world_sort(pala_world *w);
  * stiffness, ...) and, for a material something is made of, its laws' parameters (the
  * spring law's kt, rolling and torsion stiffness with friction, the fractional law's fc and
  * fk), the pairs' values and each pair's laws as mixed (eq. 55), the templates, the grains,
- * the container and membrane.  Call before stepping. */
+ * the walls (each kind's check, in the words of its control-file keys).  Call before
+ * stepping. */
 int pala_world_prepare(pala_world *w);
 /* Why the last call on w that failed failed: what was refused, its value, what was expected
  * and what to change ("" after a pala_world_prepare that succeeds). */

@@ -48,9 +48,6 @@ SCALAR(dt, dt)
 SCALAR(diss, diss)
 SCALAR(g, g)
 SCALAR(wfield, wfield)
-SCALAR(wall_radial, wall_radial)
-static void *f_wall(pala_world *w, long *n) { *n = 6; return w->wall_impulse; }
-static void *f_mem(pala_world *w, long *n) { *n = 2; return w->mem_impulse; }
 ARRAY(x, x, w->n)
 ARRAY(r, r, w->n)
 ARRAY(v, v, w->n)
@@ -84,9 +81,7 @@ static const field fields[] = {
     {"world.t", RESTORE, sizeof(double), f_t},
     {"world.step", RESTORE, sizeof(long), f_step},
     {"world.diss", RESTORE, sizeof(double), f_diss},
-    {"world.wall_impulse", RESTORE, sizeof(pala_vec3), f_wall},
-    {"world.wall_radial", RESTORE, sizeof(double), f_wall_radial},
-    {"world.mem_impulse", RESTORE, sizeof(pala_vec3), f_mem},
+    {NULL, RESTORE, 0, NULL},   /* here the walls' state, as the library names it (pala_world_wall_state) */
     {"world.wfield", RESTORE, sizeof(double), f_wfield},
     {"world.x", RESTORE, sizeof(pala_vec3), f_x},
     {"world.r", RESTORE, sizeof(pala_vec3), f_r},
@@ -169,8 +164,15 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     put(&b, zero, HEADER);
     for (int i = 0; i < NFIELDS; i++) {
         long n;
-        void *p = fields[i].at(w, &n);
-        put_field(&b, fields[i].name, fields[i].elem, p ? n : 0, p);
+        const char *nm;
+        size_t elem;
+        void *p;
+        if (!fields[i].at)
+            for (int j = 0; (p = pala_world_wall_state(w, j, &nm, &elem, &n)); j++) put_field(&b, nm, elem, n, p);
+        else {
+            p = fields[i].at(w, &n);
+            put_field(&b, fields[i].name, fields[i].elem, p ? n : 0, p);
+        }
     }
     long nh;
     double *hd = pala_world_history_get(w, &nh);   /* the contacts' springs (docs/physics.md, "Contact history") */
@@ -341,7 +343,7 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
         else memcpy(&r->offset[i], o->data, sizeof(long));
     }
     for (int i = 0; i < NFIELDS && !bad; i++)
-        if (!need(c, path, fields[i].name, fields[i].elem, -1, err)) bad = 1;
+        if (fields[i].at && !need(c, path, fields[i].name, fields[i].elem, -1, err)) bad = 1;
     if (!bad && (sc->count == 0 || sc->count > sizeof r->scene || sc->data[sc->count - 1] != 0 || (st->count && st->data[st->count - 1] != 0))) {
         fprintf(err, "pala resume: %s: the scene path or the overrides are malformed\n", path);
         bad = 1;
@@ -381,13 +383,23 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
                 "checkpoint does not hold it (written by an older pala): rerun the scene instead\n");
         return 1;
     }
-    /* first every VERIFY field, then the state: a refused world is left as built */
+    /* first every VERIFY field and the shape of the walls' state, then the state: a refused
+     * world is left as built */
+    const char *nm;
+    size_t elem;
+    long n;
+    void *p;
+    for (int j = 0; (p = pala_world_wall_state(w, j, &nm, &elem, &n)); j++)
+        if (!need(c, "the checkpoint", nm, elem, n, err)) return 1;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < NFIELDS; i++) {
+            if (!fields[i].at) {
+                for (int j = 0; pass == 1 && (p = pala_world_wall_state(w, j, &nm, &elem, &n)); j++) memcpy(p, find(c, nm)->data, (size_t)n * elem);
+                continue;
+            }
             if ((fields[i].mode == VERIFY) != (pass == 0)) continue;
             const rfield *f = find(c, fields[i].name);
-            long n;
-            void *p = fields[i].at(w, &n);
+            p = fields[i].at(w, &n);
             if (f->count != (uint64_t)n || (n && memcmp(p, f->data, (size_t)n * fields[i].elem))) {
                 if (pass == 0)
                     fprintf(err, "pala resume: the scene builds another world than the checkpoint's (%s differs: %s); "
@@ -414,11 +426,15 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
 
 uint64_t pala_ckpt_state_hash(const pala_ckpt *c)
 {
+    /* the world's fields in the file's order (the table's, the walls' state in its place)
+     * but those pala_ckpt_apply verifies, then the contacts */
     uint64_t h = FNV0;
-    for (int i = 0; i < NFIELDS; i++) {
-        if (fields[i].mode != RESTORE) continue;
-        const rfield *f = find(c, fields[i].name);
-        if (f) h = fnv(h, f->data, (size_t)(f->elem * f->count));
+    for (int i = 0; i < c->nf; i++) {
+        const rfield *f = &c->f[i];
+        int restore = f->nlen > 6 && !memcmp(f->name, "world.", 6) && !(f->nlen == 14 && !memcmp(f->name, "world.contacts", 14));
+        for (int j = 0; j < NFIELDS && restore; j++)
+            if (fields[j].mode == VERIFY && f->nlen == strlen(fields[j].name) && !memcmp(f->name, fields[j].name, f->nlen)) restore = 0;
+        if (restore) h = fnv(h, f->data, (size_t)(f->elem * f->count));
     }
     const rfield *f = find(c, "world.contacts");
     if (f) h = fnv(h, f->data, (size_t)(f->elem * f->count));

@@ -1,6 +1,6 @@
 /* export.c: `pala export RUN --format xyz|vtk [--every K] [-o PATH]`: the frames of a
  * run's trajectory.txt for OVITO (extended XYZ) and ParaView (VTK XML PolyData, a .pvd
- * collection, the container in its own file); the same frame writers serve the writers
+ * collection, the walls in their own file); the same frame writers serve the writers
  * xyz_every and vtk_every of a run (writers.c).  Formats: docs/output-formats.md,
  * "Exports"; how to open them: docs/visualisation.md. */
 #include "commands.h"
@@ -19,13 +19,11 @@ void pala_xyz_frame(FILE *f, const pala_traj *t)
 {
     pala_vec3 lo, hi;
     pala_traj_bounds(t, &lo, &hi);
-    static const char *const cname[] = {"none", "box", "cavity"};
     fprintf(f, "%ld\n", t->npeb);
     fprintf(f, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" Origin=\"%.17g %.17g %.17g\" "
                "Properties=species:S:1:pos:R:3:radius:R:1:grain:I:1:type:I:1:velo:R:3 "
                "Time=%.17g Step=%ld pbc=\"F F F\" dimension=%d container=%s\n",
-            hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, lo.x, lo.y, lo.z, t->time, t->step, t->dim,
-            cname[t->container >= 0 && t->container <= 2 ? t->container : 0]);
+            hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, lo.x, lo.y, lo.z, t->time, t->step, t->dim, t->container);
     for (int k = 0; k < t->n; k++) {
         int tp = t->tid[k];
         for (int c = t->comp0[tp]; c < t->comp0[tp] + t->ncomp[tp]; c++) {
@@ -54,14 +52,26 @@ static int close_in(FILE *f, const char *dir, const char *name)
     return badw;
 }
 
-static void vtp_begin(FILE *f, long npts, long nverts, long nlines, long npolys)
+/* a file of one piece: vtp_begin, its arrays, vtp_end; of several: vtp_head, then
+ * piece_begin, arrays, piece_end for each, then vtp_tail */
+static void vtp_head(FILE *f) { fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n<PolyData>\n"); }
+static void vtp_tail(FILE *f) { fprintf(f, "</PolyData>\n</VTKFile>\n"); }
+static void piece_begin(FILE *f, long npts, long nverts, long nlines, long npolys)
 {
-    fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n<PolyData>\n"
-               "<Piece NumberOfPoints=\"%ld\" NumberOfVerts=\"%ld\" NumberOfLines=\"%ld\" NumberOfStrips=\"0\" NumberOfPolys=\"%ld\">\n",
+    fprintf(f, "<Piece NumberOfPoints=\"%ld\" NumberOfVerts=\"%ld\" NumberOfLines=\"%ld\" NumberOfStrips=\"0\" NumberOfPolys=\"%ld\">\n",
             npts, nverts, nlines, npolys);
 }
-
-static void vtp_end(FILE *f) { fprintf(f, "</Piece>\n</PolyData>\n</VTKFile>\n"); }
+static void piece_end(FILE *f) { fprintf(f, "</Piece>\n"); }
+static void vtp_begin(FILE *f, long npts, long nverts, long nlines, long npolys)
+{
+    vtp_head(f);
+    piece_begin(f, npts, nverts, nlines, npolys);
+}
+static void vtp_end(FILE *f)
+{
+    piece_end(f);
+    vtp_tail(f);
+}
 
 static void array_begin(FILE *f, const char *type, const char *name, int ncomp)
 {
@@ -201,95 +211,128 @@ void pala_vtk_pvd_begin(FILE *f)
 
 void pala_vtk_pvd_end(FILE *f) { fprintf(f, "</Collection>\n</VTKFile>\n"); }
 
+/* The pieces of container.vtp, one per shape of the walls (traj.h): a box as its six faces
+ * (2D: its rectangle as a closed line), a sphere as 24 x 48 facets (2D: its circle as a
+ * closed line of 96 points), a quadrilateral as one face (2D: a closed line). */
+static void loop4(FILE *f, const char *name, const pala_vec3 *q, int dim)
+{
+    piece_begin(f, 4, 0, dim == 2, dim != 2);
+    fprintf(f, "<Points>\n");
+    array_begin(f, "Float64", name, 3);
+    for (int i = 0; i < 4; i++) {
+        if (dim == 2) fprintf(f, "%.17g %.17g 0\n", q[i].x, q[i].y);
+        else fprintf(f, "%.17g %.17g %.17g\n", q[i].x, q[i].y, q[i].z);
+    }
+    array_end(f);
+    fprintf(f, dim == 2 ? "</Points>\n<Lines>\n" : "</Points>\n<Polys>\n");
+    array_begin(f, "Int64", "connectivity", 1);
+    fprintf(f, dim == 2 ? "0 1 2 3 0\n" : "0 1 2 3\n");
+    array_end(f);
+    array_begin(f, "Int64", "offsets", 1);
+    fprintf(f, dim == 2 ? "5\n" : "4\n");
+    array_end(f);
+    fprintf(f, dim == 2 ? "</Lines>\n" : "</Polys>\n");
+    piece_end(f);
+}
+
+static void box_piece(FILE *f, pala_vec3 a, pala_vec3 b)
+{
+    piece_begin(f, 8, 0, 0, 6);
+    fprintf(f, "<Points>\n");
+    array_begin(f, "Float64", "corners", 3);
+    for (int i = 0; i < 8; i++)
+        fprintf(f, "%.17g %.17g %.17g\n", i & 1 ? b.x : a.x, i & 2 ? b.y : a.y, i & 4 ? b.z : a.z);
+    array_end(f);
+    fprintf(f, "</Points>\n<Polys>\n");
+    array_begin(f, "Int64", "connectivity", 1);
+    fprintf(f, "0 2 3 1\n4 5 7 6\n0 1 5 4\n2 6 7 3\n0 4 6 2\n1 3 7 5\n");
+    array_end(f);
+    array_begin(f, "Int64", "offsets", 1);
+    fprintf(f, "4\n8\n12\n16\n20\n24\n");
+    array_end(f);
+    fprintf(f, "</Polys>\n");
+    piece_end(f);
+}
+
+static void circle_piece(FILE *f, pala_vec3 c, double R)
+{
+    enum { NS = 96 };
+    piece_begin(f, NS, 0, 1, 0);
+    fprintf(f, "<Points>\n");
+    array_begin(f, "Float64", "circle", 3);
+    for (int i = 0; i < NS; i++) {
+        double a = 2 * PALA_PI * i / NS;
+        fprintf(f, "%.17g %.17g 0\n", c.x + R * cos(a), c.y + R * sin(a));
+    }
+    array_end(f);
+    fprintf(f, "</Points>\n<Lines>\n");
+    array_begin(f, "Int64", "connectivity", 1);
+    for (int i = 0; i <= NS; i++) fprintf(f, "%d\n", i % NS);
+    array_end(f);
+    array_begin(f, "Int64", "offsets", 1);
+    fprintf(f, "%d\n", NS + 1);
+    array_end(f);
+    fprintf(f, "</Lines>\n");
+    piece_end(f);
+}
+
+/* NT rings of NP points, quads between them, the poles as points */
+static void sphere_piece(FILE *f, pala_vec3 c, double R)
+{
+    enum { NT = 24, NP = 48 };
+    int npt = 2 + (NT - 1) * NP;
+    piece_begin(f, npt, 0, 0, (long)NT * NP);
+    fprintf(f, "<Points>\n");
+    array_begin(f, "Float64", "sphere", 3);
+    fprintf(f, "%.17g %.17g %.17g\n", c.x, c.y, c.z + R);
+    for (int i = 1; i < NT; i++)
+        for (int j = 0; j < NP; j++) {
+            double th = PALA_PI * i / NT, ph = 2 * PALA_PI * j / NP;
+            fprintf(f, "%.17g %.17g %.17g\n", c.x + R * sin(th) * cos(ph), c.y + R * sin(th) * sin(ph), c.z + R * cos(th));
+        }
+    fprintf(f, "%.17g %.17g %.17g\n", c.x, c.y, c.z - R);
+    array_end(f);
+    fprintf(f, "</Points>\n<Polys>\n");
+    array_begin(f, "Int64", "connectivity", 1);
+    for (int i = 0; i < NT; i++)
+        for (int j = 0; j < NP; j++) {
+            int j2 = (j + 1) % NP;
+            if (i == 0) fprintf(f, "0 %d %d\n", 1 + j, 1 + j2);
+            else if (i == NT - 1) fprintf(f, "%d %d %d\n", 1 + (i - 1) * NP + j, npt - 1, 1 + (i - 1) * NP + j2);
+            else fprintf(f, "%d %d %d %d\n", 1 + (i - 1) * NP + j, 1 + i * NP + j, 1 + i * NP + j2, 1 + (i - 1) * NP + j2);
+        }
+    array_end(f);
+    array_begin(f, "Int64", "offsets", 1);
+    long off = 0;
+    for (int i = 0; i < NT; i++)
+        for (int j = 0; j < NP; j++) { off += i == 0 || i == NT - 1 ? 3 : 4; fprintf(f, "%ld\n", off); }
+    array_end(f);
+    fprintf(f, "</Polys>\n");
+    piece_end(f);
+}
+
 int pala_vtk_container(const char *dir, const pala_traj *t)
 {
-    if (t->container != PALA_CONTAINER_BOX && t->container != PALA_CONTAINER_CAVITY) return 0;
+    pala_draw d[PALA_TRAJ_SHAPES];
+    int nd = pala_traj_shapes(t, d, PALA_TRAJ_SHAPES), solid = 0;
+    for (int i = 0; i < nd; i++) solid += !d[i].guide;
+    if (!solid) return 0;
     FILE *f = open_in(dir, "container.vtp");
     if (!f) return 1;
-    if (t->container == PALA_CONTAINER_BOX && t->dim == 2) {   /* the rectangle in z = 0 */
-        pala_vec3 a = t->box_lo, b = t->box_hi;
-        vtp_begin(f, 4, 0, 1, 0);
-        fprintf(f, "<Points>\n");
-        array_begin(f, "Float64", "corners", 3);
-        fprintf(f, "%.17g %.17g 0\n%.17g %.17g 0\n%.17g %.17g 0\n%.17g %.17g 0\n", a.x, a.y, b.x, a.y, b.x, b.y, a.x, b.y);
-        array_end(f);
-        fprintf(f, "</Points>\n<Lines>\n");
-        array_begin(f, "Int64", "connectivity", 1);
-        fprintf(f, "0 1 2 3 0\n");
-        array_end(f);
-        array_begin(f, "Int64", "offsets", 1);
-        fprintf(f, "5\n");
-        array_end(f);
-        fprintf(f, "</Lines>\n");
-    } else if (t->container == PALA_CONTAINER_BOX) {   /* 8 corners, 6 faces */
-        pala_vec3 a = t->box_lo, b = t->box_hi;
-        vtp_begin(f, 8, 0, 0, 6);
-        fprintf(f, "<Points>\n");
-        array_begin(f, "Float64", "corners", 3);
-        for (int i = 0; i < 8; i++)
-            fprintf(f, "%.17g %.17g %.17g\n", i & 1 ? b.x : a.x, i & 2 ? b.y : a.y, i & 4 ? b.z : a.z);
-        array_end(f);
-        fprintf(f, "</Points>\n<Polys>\n");
-        array_begin(f, "Int64", "connectivity", 1);
-        fprintf(f, "0 2 3 1\n4 5 7 6\n0 1 5 4\n2 6 7 3\n0 4 6 2\n1 3 7 5\n");
-        array_end(f);
-        array_begin(f, "Int64", "offsets", 1);
-        fprintf(f, "4\n8\n12\n16\n20\n24\n");
-        array_end(f);
-        fprintf(f, "</Polys>\n");
-    } else if (t->dim == 2) {   /* the circle */
-        enum { NS = 96 };
-        vtp_begin(f, NS, 0, 1, 0);
-        fprintf(f, "<Points>\n");
-        array_begin(f, "Float64", "circle", 3);
-        for (int i = 0; i < NS; i++) {
-            double a = 2 * PALA_PI * i / NS;
-            fprintf(f, "%.17g %.17g 0\n", t->cav_c.x + t->cav_R * cos(a), t->cav_c.y + t->cav_R * sin(a));
-        }
-        array_end(f);
-        fprintf(f, "</Points>\n<Lines>\n");
-        array_begin(f, "Int64", "connectivity", 1);
-        for (int i = 0; i <= NS; i++) fprintf(f, "%d\n", i % NS);
-        array_end(f);
-        array_begin(f, "Int64", "offsets", 1);
-        fprintf(f, "%d\n", NS + 1);
-        array_end(f);
-        fprintf(f, "</Lines>\n");
-    } else {   /* the sphere: NT rings of NP points, quads between them, the poles as points */
-        enum { NT = 24, NP = 48 };
-        int npt = 2 + (NT - 1) * NP;
-        vtp_begin(f, npt, 0, 0, (long)NT * NP);
-        fprintf(f, "<Points>\n");
-        array_begin(f, "Float64", "sphere", 3);
-        pala_vec3 c = t->cav_c;
-        double R = t->cav_R;
-        fprintf(f, "%.17g %.17g %.17g\n", c.x, c.y, c.z + R);
-        for (int i = 1; i < NT; i++)
-            for (int j = 0; j < NP; j++) {
-                double th = PALA_PI * i / NT, ph = 2 * PALA_PI * j / NP;
-                fprintf(f, "%.17g %.17g %.17g\n", c.x + R * sin(th) * cos(ph), c.y + R * sin(th) * sin(ph), c.z + R * cos(th));
-            }
-        fprintf(f, "%.17g %.17g %.17g\n", c.x, c.y, c.z - R);
-        array_end(f);
-        fprintf(f, "</Points>\n<Polys>\n");
-        array_begin(f, "Int64", "connectivity", 1);
-        long off = 0;
-        for (int i = 0; i < NT; i++)
-            for (int j = 0; j < NP; j++) {
-                int j2 = (j + 1) % NP;
-                if (i == 0) { fprintf(f, "0 %d %d\n", 1 + j, 1 + j2); off += 3; }
-                else if (i == NT - 1) { fprintf(f, "%d %d %d\n", 1 + (i - 1) * NP + j, npt - 1, 1 + (i - 1) * NP + j2); off += 3; }
-                else { fprintf(f, "%d %d %d %d\n", 1 + (i - 1) * NP + j, 1 + i * NP + j, 1 + i * NP + j2, 1 + (i - 1) * NP + j2); off += 4; }
-            }
-        array_end(f);
-        array_begin(f, "Int64", "offsets", 1);
-        off = 0;
-        for (int i = 0; i < NT; i++)
-            for (int j = 0; j < NP; j++) { off += i == 0 || i == NT - 1 ? 3 : 4; fprintf(f, "%ld\n", off); }
-        array_end(f);
-        fprintf(f, "</Polys>\n");
+    vtp_head(f);
+    for (int i = 0; i < nd; i++) {
+        const pala_draw *s = &d[i];
+        if (s->guide) continue;   /* an outline, not a surface */
+        if (s->shape == PALA_DRAW_BOX && t->dim == 2) {
+            const pala_vec3 q[4] = {pala_v(s->p[0].x, s->p[0].y, 0), pala_v(s->p[1].x, s->p[0].y, 0), pala_v(s->p[1].x, s->p[1].y, 0),
+                                    pala_v(s->p[0].x, s->p[1].y, 0)};
+            loop4(f, "corners", q, 2);
+        } else if (s->shape == PALA_DRAW_BOX) box_piece(f, s->p[0], s->p[1]);
+        else if (s->shape == PALA_DRAW_SPHERE && t->dim == 2) circle_piece(f, s->p[0], s->r);
+        else if (s->shape == PALA_DRAW_SPHERE) sphere_piece(f, s->p[0], s->r);
+        else if (s->shape == PALA_DRAW_QUAD) loop4(f, "corners", s->p, t->dim);
     }
-    vtp_end(f);
+    vtp_tail(f);
     return close_in(f, dir, "container.vtp");
 }
 

@@ -15,8 +15,9 @@ void pala_xyz_frame(FILE *f, const pala_traj *t);
 int pala_vtk_frame(const char *dir, const pala_traj *t, FILE *pvd_spheres, FILE *pvd_grains);
 void pala_vtk_pvd_begin(FILE *f);
 void pala_vtk_pvd_end(FILE *f);
-/* container.vtp in dir: the box as its edges, the cavity as a sphere (2D: a rectangle or
- * a circle in the plane); nothing without a container.  Nonzero on a write error. */
+/* container.vtp in dir: the shapes the walls are drawn with (traj.h), one piece each but
+ * guides (outlines of walls, not surfaces); nothing without them.  Nonzero on a write
+ * error. */
 int pala_vtk_container(const char *dir, const pala_traj *t);
 
 #endif

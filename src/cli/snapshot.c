@@ -6,7 +6,7 @@
  *          of mass to each component's centre, and three orthogonal radii per
  *          component, the first along the line from the centre (they turn with the
  *          grain: the directions are fixed in the body frame);
- * the container's outline, the time, and a legend of the grain types or a speed scale.
+ * the walls' outlines, the time, and a legend of the grain types or a speed scale.
  * A 2D run is drawn in its plane (--view z). */
 #include "commands.h"
 #include "svg.h"
@@ -15,6 +15,14 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Corner i (bit 0: x, 1: y, 2: z high) of the box [a, b], whose infinite z (a 2D box) is
+ * the bounds' [lo, hi]. */
+static pala_vec3 corner(pala_vec3 a, pala_vec3 b, pala_vec3 lo, pala_vec3 hi, int i)
+{
+    if (!isfinite(a.z) || !isfinite(b.z)) { a.z = lo.z; b.z = hi.z; }
+    return pala_v(i & 1 ? b.x : a.x, i & 2 ? b.y : a.y, i & 4 ? b.z : a.z);
+}
 
 static void usage(FILE *f)
 {
@@ -117,20 +125,33 @@ int pala_cmd_snapshot(int argc, char **argv)
     else if (!view) view = "iso";
     pala_vec3 U, V, W;
     view_basis(view, &U, &V, &W);
-    /* the picture's extent: the container (or the frame's spheres) projected */
+    /* the picture's extent: the walls' shapes (or the frame's spheres) projected */
     pala_vec3 lo, hi;
     pala_traj_bounds(&t, &lo, &hi);
     if (t.dim == 2) { lo.z = hi.z = 0; }
+    pala_draw sh[PALA_TRAJ_SHAPES];
+    int nsh = pala_traj_shapes(&t, sh, PALA_TRAJ_SHAPES), nsolid = 0;
     double umin = HUGE_VAL, umax = -HUGE_VAL, vmin = HUGE_VAL, vmax = -HUGE_VAL;
-    if (t.container == PALA_CONTAINER_CAVITY) {
-        double cu = pala_vdot(t.cav_c, U), cv = pala_vdot(t.cav_c, V);
-        umin = cu - t.cav_R; umax = cu + t.cav_R; vmin = cv - t.cav_R; vmax = cv + t.cav_R;
-    } else
-        for (int i = 0; i < 8; i++) {
-            pala_vec3 c = pala_v(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
-            double a = pala_vdot(c, U), b = pala_vdot(c, V);
+    for (int s = 0; s <= nsh; s++) {
+        pala_vec3 c[8];
+        int nc = 0;
+        if (s == nsh && !nsolid) {   /* no walls: the bounds' corners */
+            for (; nc < 8; nc++) c[nc] = pala_v(nc & 1 ? hi.x : lo.x, nc & 2 ? hi.y : lo.y, nc & 4 ? hi.z : lo.z);
+        } else if (s < nsh && !sh[s].guide) {
+            nsolid++;
+            if (sh[s].shape == PALA_DRAW_SPHERE) {   /* its outline, a circle of radius r */
+                double cu = pala_vdot(sh[s].p[0], U), cv = pala_vdot(sh[s].p[0], V), R = sh[s].r;
+                umin = fmin(umin, cu - R); umax = fmax(umax, cu + R); vmin = fmin(vmin, cv - R); vmax = fmax(vmax, cv + R);
+            } else if (sh[s].shape == PALA_DRAW_QUAD)
+                for (; nc < 4; nc++) c[nc] = sh[s].p[nc];
+            else   /* a box: its corners, along an axis it leaves unbounded the bounds' */
+                for (; nc < 8; nc++) c[nc] = corner(sh[s].p[0], sh[s].p[1], lo, hi, nc);
+        }
+        for (int i = 0; i < nc; i++) {
+            double a = pala_vdot(c[i], U), b = pala_vdot(c[i], V);
             umin = fmin(umin, a); umax = fmax(umax, a); vmin = fmin(vmin, b); vmax = fmax(vmax, b);
         }
+    }
     double margin = 24, foot = 44, legend = 150;
     double sc = (size - 2 * margin - legend) / (umax - umin);
     if ((vmax - vmin) * sc > 1.2 * size) sc = 1.2 * size / (vmax - vmin);   /* a tall container: at most 1.2 x as high as wide */
@@ -184,38 +205,27 @@ int pala_cmd_snapshot(int argc, char **argv)
                    "<stop offset=\"0.3\" stop-color=\"%s\"/><stop offset=\"1\" stop-color=\"%s\"/></radialGradient>\n", i, cs, dark);
     }
     fprintf(f, "</defs>\n");
-    /* the container: its back half first, dashed, in 3D; the rest after the grains */
+    /* the walls' shapes, before the grains; a guide (an outline of a wall) dashed */
     fprintf(f, "<g fill=\"none\" stroke=\"#555\" stroke-width=\"1.3\">\n");
-    if (t.container == PALA_CONTAINER_CAVITY) {
-        pala_vec3 c = t.cav_c;
-        fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\"/>\n", PX(c), PY(c), t.cav_R * sc);
-    } else if (t.container == PALA_CONTAINER_BOX) {
-        if (t.dim == 2) {
-            fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n", PX(pala_v(lo.x, hi.y, 0)), PY(pala_v(lo.x, hi.y, 0)), (hi.x - lo.x) * sc, (hi.y - lo.y) * sc);
-        } else
+    for (int s = 0; s < nsh; s++) {
+        const pala_draw *ws = &sh[s];
+        if (ws->shape == PALA_DRAW_SPHERE)
+            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\"/>\n", PX(ws->p[0]), PY(ws->p[0]), ws->r * sc);
+        else if (ws->shape == PALA_DRAW_BOX && t.dim == 2) {
+            pala_vec3 p = corner(ws->p[0], ws->p[1], lo, hi, 2);
+            fprintf(f, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\"/>\n", PX(p), PY(p), (ws->p[1].x - ws->p[0].x) * sc,
+                    (ws->p[1].y - ws->p[0].y) * sc);
+        } else if (ws->shape == PALA_DRAW_BOX)   /* its twelve edges */
             for (int i = 0; i < 8; i++)
                 for (int b = 0; b < 3; b++) {
                     int j = i | (1 << b);
                     if (j == i) continue;
-                    pala_vec3 p = pala_v(i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z);
-                    pala_vec3 q = pala_v(j & 1 ? hi.x : lo.x, j & 2 ? hi.y : lo.y, j & 4 ? hi.z : lo.z);
+                    pala_vec3 p = corner(ws->p[0], ws->p[1], lo, hi, i), q = corner(ws->p[0], ws->p[1], lo, hi, j);
                     fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", PX(p), PY(p), PX(q), PY(q));
                 }
-    }
-    if (t.mem_axis && t.container == PALA_CONTAINER_BOX) {   /* the membrane's plane, dashed */
-        int a = t.mem_axis - 1, b = (a + 1) % 3, c = (a + 2) % 3;
-        double L[3] = {lo.x, lo.y, lo.z}, Hh[3] = {hi.x, hi.y, hi.z};
-        if (t.dim == 2) { L[2] = Hh[2] = 0; }
-        pala_vec3 q[4];
-        for (int i = 0; i < 4; i++) {
-            double v[3];
-            v[a] = t.mem_pos;
-            v[b] = (i == 1 || i == 2) ? Hh[b] : L[b];
-            v[c] = i >= 2 ? Hh[c] : L[c];
-            q[i] = pala_v(v[0], v[1], v[2]);
-        }
-        fprintf(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\" stroke=\"#8a4\" stroke-dasharray=\"6 4\"/>\n",
-                PX(q[0]), PY(q[0]), PX(q[1]), PY(q[1]), PX(q[2]), PY(q[2]), PX(q[3]), PY(q[3]));
+        else if (ws->shape == PALA_DRAW_QUAD)
+            fprintf(f, "<polygon points=\"%.2f,%.2f %.2f,%.2f %.2f,%.2f %.2f,%.2f\"%s/>\n", PX(ws->p[0]), PY(ws->p[0]), PX(ws->p[1]), PY(ws->p[1]),
+                    PX(ws->p[2]), PY(ws->p[2]), PX(ws->p[3]), PY(ws->p[3]), ws->guide ? " stroke=\"#8a4\" stroke-dasharray=\"6 4\"" : "");
     }
     fprintf(f, "</g>\n");
     if (!strcmp(style, "solid")) {

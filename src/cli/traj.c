@@ -94,6 +94,7 @@ int pala_traj_open(pala_traj *t, const char *run, FILE *err)
 {
     static char pathbuf[4200];
     memset(t, 0, sizeof *t);
+    pala_world_init(&t->walls);
     struct stat st;
     if (stat(run, &st) == 0 && S_ISDIR(st.st_mode)) {
         snprintf(pathbuf, sizeof pathbuf, "%s/trajectory.txt", run);
@@ -119,7 +120,7 @@ int pala_traj_open(pala_traj *t, const char *run, FILE *err)
 static int read_header(pala_traj *t, FILE *err)
 {
     t->dim = 3;
-    t->container = PALA_CONTAINER_NONE;
+    snprintf(t->container, sizeof t->container, "none");
     char *l = next_line(t);
     if (!l || strncmp(l, "# pala trajectory", 17) != 0) return bad(t, err, "expected '# pala trajectory 1' on the first line");
     /* keyword lines up to `templates`; unknown keywords are skipped (later versions may add some) */
@@ -129,28 +130,13 @@ static int read_header(pala_traj *t, FILE *err)
         int off = 0;
         if (sscanf(l, "%63s%n", kw, &off) != 1) continue;
         const char *a = l + off;
-        if (!strcmp(kw, "dimension")) t->dim = atoi(a) == 2 ? 2 : 3;
-        else if (!strcmp(kw, "container")) {
-            char c[32] = "";
-            sscanf(a, "%31s", c);
-            t->container = !strcmp(c, "box") ? PALA_CONTAINER_BOX : !strcmp(c, "cavity") ? PALA_CONTAINER_CAVITY : PALA_CONTAINER_NONE;
-        } else if (!strcmp(kw, "box")) {
-            double b[6];
-            char *e = (char *)a;
-            for (int i = 0; i < 6; i++) b[i] = strtod(e, &e);
-            t->box_lo = pala_v(b[0], b[2], b[4]);
-            t->box_hi = pala_v(b[1], b[3], b[5]);
-        } else if (!strcmp(kw, "cavity")) {
-            char *e = (char *)a;
-            t->cav_c.x = strtod(e, &e); t->cav_c.y = strtod(e, &e); t->cav_c.z = strtod(e, &e);
-            t->cav_R = strtod(e, &e);
-        } else if (!strcmp(kw, "membrane")) {
-            char ax = 0;
-            if (sscanf(a, " %c %lf", &ax, &t->mem_pos) == 2 && ax >= 'x' && ax <= 'z') t->mem_axis = ax - 'x' + 1;
-        } else if (!strcmp(kw, "gravity")) {
+        if (!strcmp(kw, "dimension")) t->walls.dim = t->dim = atoi(a) == 2 ? 2 : 3;
+        else if (!strcmp(kw, "container")) sscanf(a, "%31s", t->container);
+        else if (!strcmp(kw, "gravity")) {
             char *e = (char *)a;
             t->g.x = strtod(e, &e); t->g.y = strtod(e, &e); t->g.z = strtod(e, &e);
         } else if (!strcmp(kw, "templates")) { t->ntmpl = atoi(a); break; }
+        else if (pala_world_wall_read(&t->walls, l) < 0) return bad(t, err, "a wall's line that this pala cannot read");   /* a kind's line (container.h) */
     }
     if (t->ntmpl < 1 || t->ntmpl > 100000000) return bad(t, err, "expected 'templates N' with N >= 1");
     t->tname = xcalloc((size_t)t->ntmpl, sizeof *t->tname);
@@ -215,7 +201,7 @@ static int next_binary(pala_traj *t, FILE *err)
     }
     const unsigned char *p = t->fbuf;
     t->step = (long)(int64_t)pala_get_le64(p);
-    t->time = pala_get_le_double(p + 8);
+    t->walls.t = t->time = pala_get_le_double(p + 8);
     p += 16;
     for (int k = 0; k < t->n; k++) {
         pala_vec3 *q[4] = {&t->x[k], &t->r[k], &t->v[k], &t->w[k]};
@@ -247,6 +233,7 @@ int pala_traj_next(pala_traj *t, FILE *err)
     char *l = next_line(t);
     if (!l) return 0;
     if (sscanf(l, "frame %ld %lf", &t->step, &t->time) != 2) { bad(t, err, "expected 'frame STEP TIME'"); return -1; }
+    t->walls.t = t->time;
     for (int k = 0; k < t->n; k++) {
         if (!(l = next_line(t))) { bad(t, err, "the frame ends early (fewer grain lines than 'grains N')"); return -1; }
         double q[12];
@@ -271,6 +258,7 @@ void pala_traj_close(pala_traj *t)
     if (t->f) fclose(t->f);
     free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->shape); free(t->srad);
     free(t->tid); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
+    pala_world_free(&t->walls);
     memset(t, 0, sizeof *t);
 }
 
@@ -278,14 +266,12 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
 {
     memset(t, 0, sizeof *t);
     t->dim = w->dim;
-    t->container = w->container;
-    t->box_lo = w->box_lo;
-    t->box_hi = w->box_hi;
-    t->cav_c = w->cav_c;
-    t->cav_R = w->cav_R;
+    int c = 0;
+    const char *k0 = pala_world_wall_kind(w, 0, &c);
+    snprintf(t->container, sizeof t->container, "%s", k0 && c ? k0 : "none");
+    pala_world_init(&t->walls);
+    pala_world_copy_walls(&t->walls, w);
     t->g = w->g;
-    t->mem_axis = w->membrane >= 1 && w->membrane <= 3 ? w->membrane : 0;
-    t->mem_pos = w->mem_pos;
     t->ntmpl = w->ntmpl;
     t->tname = xcalloc((size_t)w->ntmpl, sizeof *t->tname);
     t->ncomp = xcalloc((size_t)w->ntmpl, sizeof *t->ncomp);
@@ -312,12 +298,19 @@ void pala_traj_take(pala_traj *t, const pala_world *w)
 {
     t->step = w->step;
     double t0 = (double)w->step * w->dt;   /* as trajectory.txt prints it (writers.c) */
-    t->time = fabs(w->t - t0) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t0;
+    t->walls.t = t->time = fabs(w->t - t0) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t0;
     for (int i = 0; i < w->n; i++) {
         int k = w->gid ? w->inv[i] : i;
         t->x[i] = w->x[k]; t->r[i] = w->r[k]; t->v[i] = w->v[k]; t->w[i] = w->w[k];
     }
     t->frames++;
+}
+
+int pala_traj_shapes(const pala_traj *t, pala_draw *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < t->walls.nwalls; i++) n += pala_world_wall_draw(&t->walls, i, out + n, max - n);
+    return n;
 }
 
 pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c)
@@ -343,20 +336,31 @@ void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
         }
     }
     if (t->n == 0) { a = pala_v(-1, -1, -1); b = pala_v(1, 1, 1); }
-    if (t->container == PALA_CONTAINER_BOX) {
-        pala_vec3 bl = t->box_lo, bh = t->box_hi;
-        a.x = bl.x; a.y = bl.y; b.x = bh.x; b.y = bh.y;
-        if (isfinite(bl.z) && isfinite(bh.z)) { a.z = bl.z; b.z = bh.z; }
-    } else if (t->container == PALA_CONTAINER_CAVITY) {
-        double R = t->cav_R;
-        a = pala_v(t->cav_c.x - R, t->cav_c.y - R, t->cav_c.z - R);
-        b = pala_v(t->cav_c.x + R, t->cav_c.y + R, t->cav_c.z + R);
-        if (t->dim == 2) {   /* a circle: z as thick as the largest sphere */
-            double m = 0;
-            for (int c = 0; c < t->nshape; c++) m = fmax(m, t->srad[c]);
-            a.z = -m; b.z = m;
+    pala_draw d[PALA_TRAJ_SHAPES];
+    int nd = pala_traj_shapes(t, d, PALA_TRAJ_SHAPES);
+    double sl[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, sh[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < nd; i++) {
+        if (d[i].guide) continue;
+        pala_vec3 p[4];
+        int np = 0;
+        if (d[i].shape == PALA_DRAW_BOX) { p[0] = d[i].p[0]; p[1] = d[i].p[1]; np = 2; }
+        else if (d[i].shape == PALA_DRAW_QUAD) { for (np = 0; np < 4; np++) p[np] = d[i].p[np]; }
+        else if (d[i].shape == PALA_DRAW_SPHERE) {
+            double R = d[i].r, m = t->dim == 2 ? 0 : R;
+            for (int c = 0; t->dim == 2 && c < t->nshape; c++) m = fmax(m, t->srad[c]);   /* a circle: as thick as the largest sphere */
+            p[0] = pala_v(d[i].p[0].x - R, d[i].p[0].y - R, t->dim == 2 ? -m : d[i].p[0].z - R);
+            p[1] = pala_v(d[i].p[0].x + R, d[i].p[0].y + R, t->dim == 2 ? m : d[i].p[0].z + R);
+            np = 2;
+        }
+        for (int j = 0; j < np; j++) {
+            const double q[3] = {p[j].x, p[j].y, p[j].z};
+            for (int ax = 0; ax < 3; ax++) { sl[ax] = fmin(sl[ax], q[ax]); sh[ax] = fmax(sh[ax], q[ax]); }
         }
     }
+    /* an axis the shapes bound replaces the spheres' */
+    if (isfinite(sl[0]) && isfinite(sh[0])) { a.x = sl[0]; b.x = sh[0]; }
+    if (isfinite(sl[1]) && isfinite(sh[1])) { a.y = sl[1]; b.y = sh[1]; }
+    if (isfinite(sl[2]) && isfinite(sh[2])) { a.z = sl[2]; b.z = sh[2]; }
     *lo = a;
     *hi = b;
 }

@@ -1,5 +1,5 @@
 /* traj.h: a run's grains as the pictures and exports see them: the header of
- * trajectory.txt (dimension, container, gravity, grain templates, the type of each grain)
+ * trajectory.txt (dimension, walls, gravity, grain templates, the type of each grain)
  * and one frame of grain states, in the input's grain order.  It is filled either by
  * reading trajectory.txt (pala_traj_open, pala_traj_next) or from a running world
  * (pala_traj_from_world, pala_traj_take), so `pala export` and the writers xyz_every and
@@ -31,14 +31,10 @@ static inline double pala_get_le_double(const unsigned char *p) { uint64_t v = p
 typedef struct pala_traj {
     /* the header */
     int dim;                    /* 2 or 3 */
-    int container;              /* enum pala_container */
-    pala_vec3 box_lo, box_hi;   /* box faces, m (in 2D z is -inf..inf) */
-    pala_vec3 cav_c;            /* cavity centre, m */
-    double cav_R;               /* cavity radius, m */
+    char container[32];         /* the container's kind, as the header names it ("none") */
+    pala_world walls;           /* the walls, read from their header lines (a world of walls
+                                   only, its time the frame's): pala_traj_shapes draws them */
     pala_vec3 g;                /* field, m/s^2 */
-    int mem_axis;               /* a membrane across the box: 1, 2, 3 for the plane x, y, z =
-                                   mem_pos (m); 0: none */
-    double mem_pos;
     int ntmpl;
     char (*tname)[64];          /* the [grain NAME] of each template */
     int *ncomp, *comp0;         /* components of each template, first in shape[] */
@@ -85,8 +81,13 @@ void pala_traj_take(pala_traj *t, const pala_world *w);
  * c = x + r * b with r * b of eq. 6) and velocity v + omega x (c - x). */
 pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c);
 pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre);
-/* Axis-aligned bounds of the container (a cavity's cube), or of the current frame's
- * spheres when there is none or it is unbounded (2D box in z). */
+/* The shapes the walls are drawn with at the current frame (pala_world_wall_draw), at most
+ * max into out; their number. */
+int pala_traj_shapes(const pala_traj *t, pala_draw *out, int max);
+enum { PALA_TRAJ_SHAPES = 64 };   /* room for every shape of a run's walls */
+/* Axis-aligned bounds of the walls' shapes but guides (a sphere's cube; in 2D a circle as
+ * thick as the largest component), or, along an axis they leave unbounded (a box's z in
+ * 2D) or without walls, of the current frame's spheres. */
 void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi);
 
 /* The run folder of RUN (RUN itself, or the folder of a trajectory file), in buf. */

@@ -2,7 +2,7 @@
  * HTML file that replays a run offline, PaLa's replay (paper, section 8): the grain
  * templates once, the frames of trajectory.txt or trajectory.bin (position, rotation vector and speed of
  * every grain, as float32 in base64), time, step, E_total and dE_rel of each frame from
- * energy.tsv, the container; around them the page of src/cli/view/ (the style
+ * energy.tsv, the shapes of the walls; around them the page of src/cli/view/ (the style
  * page.css, the controls controls.html, the player player.js), embedded by the build as
  * view_page.h (src/cli/view/embed.sh).  Frames beyond --max-mb megabytes of frame data
  * (default 64) are decimated (every K-th kept, said on the command line and in the page).
@@ -162,14 +162,27 @@ int pala_cmd_view(int argc, char **argv)
     /* the data */
     fprintf(f, "<script>\nvar PALA_DATA = {\"name\": ");
     json_str(f, name);
-    static const char *const cname[] = {"none", "box", "cavity"};
-    fprintf(f, ", \"dim\": %d, \"container\": \"%s\", \"box\": [", t.dim, cname[t.container >= 0 && t.container <= 2 ? t.container : 0]);
-    double bx[6] = {t.box_lo.x, t.box_hi.x, t.box_lo.y, t.box_hi.y, isfinite(t.box_lo.z) ? t.box_lo.z : 0, isfinite(t.box_hi.z) ? t.box_hi.z : 0};
-    for (int i = 0; i < 6; i++) { if (i) fputc(',', f); json_num(f, bx[i]); }
-    fprintf(f, "], \"cavity\": [");
-    json_num(f, t.cav_c.x); fputc(',', f); json_num(f, t.cav_c.y); fputc(',', f); json_num(f, t.cav_c.z); fputc(',', f); json_num(f, t.cav_R);
-    fprintf(f, "], \"membrane\": [%d,", t.mem_axis);
-    json_num(f, t.mem_pos);
+    /* the walls as the shapes they are drawn with (traj.h), which the page draws knowing no
+     * kind: {"shape": "box", "p": [lo, hi]} (an infinite coordinate, a 2D box's z, as 0),
+     * {"shape": "sphere", "p": [centre], "r": R}, {"shape": "quad", "p": [four corners]}, with
+     * "guide": 1 for an outline of a wall */
+    fprintf(f, ", \"dim\": %d, \"walls\": [", t.dim);
+    pala_draw sh[PALA_TRAJ_SHAPES];
+    int nsh = pala_traj_shapes(&t, sh, PALA_TRAJ_SHAPES);
+    for (int i = 0; i < nsh; i++) {
+        static const char *const shape[] = {[PALA_DRAW_BOX] = "box", [PALA_DRAW_SPHERE] = "sphere", [PALA_DRAW_QUAD] = "quad"};
+        int np = sh[i].shape == PALA_DRAW_BOX ? 2 : sh[i].shape == PALA_DRAW_SPHERE ? 1 : 4;
+        fprintf(f, "%s{\"shape\": \"%s\"%s, \"p\": [", i ? ", " : "", shape[sh[i].shape], sh[i].guide ? ", \"guide\": 1" : "");
+        for (int j = 0; j < np; j++) {
+            const double q[3] = {sh[i].p[j].x, sh[i].p[j].y, sh[i].p[j].z};
+            fprintf(f, "%s[", j ? "," : "");
+            for (int a = 0; a < 3; a++) { if (a) fputc(',', f); json_num(f, isfinite(q[a]) ? q[a] : 0); }
+            fputc(']', f);
+        }
+        fputc(']', f);
+        if (sh[i].shape == PALA_DRAW_SPHERE) { fprintf(f, ", \"r\": "); json_num(f, sh[i].r); }
+        fputc('}', f);
+    }
     fprintf(f, "],\n\"templates\": [");
     for (int i = 0; i < t.ntmpl; i++) {
         /* a colour per name (the shapes of a random type share theirs): the number of

@@ -105,24 +105,23 @@ static void traj_header(FILE *f, const pala_world *w)
 {
     fprintf(f, "# pala trajectory 1\n");
     fprintf(f, "dimension %d\n", w->dim);
-    /* the scene's geometry, so a reader needs no other file (docs/output-formats.md) */
-    static const char *const cname[] = {"none", "box", "cavity"};
-    int c = w->container >= 0 && w->container <= PALA_CONTAINER_CAVITY ? w->container : -1;
-    fprintf(f, "container %s\n", c >= 0 ? cname[c] : "other");   /* a kind this writer does not know yet */
-    if (c == PALA_CONTAINER_BOX)
-        fprintf(f, "box %.17g %.17g %.17g %.17g %.17g %.17g\n", w->box_lo.x, w->box_hi.x, w->box_lo.y, w->box_hi.y, w->box_lo.z, w->box_hi.z);
-    if (c == PALA_CONTAINER_CAVITY)
-        fprintf(f, "cavity %.17g %.17g %.17g %.17g\n", w->cav_c.x, w->cav_c.y, w->cav_c.z, w->cav_R);
+    /* the scene's geometry, so a reader needs no other file (docs/output-formats.md): the
+     * container's kind and its line, the walls' columns, the line of each wall inside it */
+    int c = 0;
+    const char *k0 = pala_world_wall_kind(w, 0, &c);
+    char line[512];
+    fprintf(f, "container %s\n", k0 && c ? k0 : "none");
+    if (k0 && c && pala_world_wall_line(w, 0, line, sizeof line) < (int)sizeof line) fprintf(f, "%s\n", line);
     const char *nm[PALA_MAX_WALL_COLUMNS];
     double val[PALA_MAX_WALL_COLUMNS];
     int nc = pala_world_wall_columns(w, nm, val, PALA_MAX_WALL_COLUMNS);
     fprintf(f, "walls %d", nc);
-    if (c != PALA_CONTAINER_NONE && w->wall_mat >= 0 && w->wall_mat < w->nmat) fprintf(f, " material %s", w->mat[w->wall_mat].name);
+    if (k0 && c && w->walls[0].mat >= 0 && w->walls[0].mat < w->nmat) fprintf(f, " material %s", w->mat[w->walls[0].mat].name);
     if (nc > 0) fprintf(f, " columns");
     for (int i = 0; i < nc; i++) fprintf(f, " %s", nm[i]);
     fputc('\n', f);
-    if (w->membrane >= 1 && w->membrane <= 3)
-        fprintf(f, "membrane %c %.17g %.17g %.17g\n", "xyz"[w->membrane - 1], w->mem_pos, w->mem_rbar, w->mem_spacing);
+    for (int i = c; i < w->nwalls; i++)
+        if (pala_world_wall_line(w, i, line, sizeof line) < (int)sizeof line) fprintf(f, "%s\n", line);
     fprintf(f, "gravity %.17g %.17g %.17g\n", w->g.x, w->g.y, w->g.z);
     fprintf(f, "templates %d\n", w->ntmpl);
     for (int t = 0; t < w->ntmpl; t++) {

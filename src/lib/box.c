@@ -1,50 +1,94 @@
-/* box.c: the container "box": six flat walls on the faces of an axis-aligned box
- * (w->box_lo, w->box_hi; in 2D the four walls x and y).  Faces are numbered
- * xlo, xhi, ylo, yhi, zlo, zhi. */
+/* box.c: the container "box": six flat walls on the faces of an axis-aligned box (in 2D
+ * the four walls x and y).  Faces are numbered xlo, xhi, ylo, yhi, zlo, zhi. */
 #include "container.h"
 #include "grain.h"
+#include "keydef.h"
 #include <math.h>
 #include <stdio.h>
 
+typedef struct box_par {
+    pala_vec3 lo, hi;   /* the lowest and highest corners, m (in 2D z is not used) */
+} box_par;
+
 static int box_axes(const pala_world *w) { return w->dim == 2 ? 2 : 3; }
 
-static int box_clear(const pala_world *w, pala_vec3 x, double R)
+/* ---- keys and checks ---- */
+/* box = xlo xhi ylo yhi zlo zhi: the two corners */
+static void set_box(void *obj, const pala_value *v)
 {
-    int in = (x.x - R > w->box_lo.x) & (w->box_hi.x - x.x > R) & (x.y - R > w->box_lo.y) & (w->box_hi.y - x.y > R);
-    return in & (w->dim == 2 || ((x.z - R > w->box_lo.z) & (w->box_hi.z - x.z > R)));
+    box_par *b = obj;
+    b->lo = pala_v(v->x[0], v->x[2], v->x[4]);
+    b->hi = pala_v(v->x[1], v->x[3], v->x[5]);
 }
 
-static int box_inside(const pala_world *w, pala_vec3 x, double R)
+static const pala_keydef keys[] = {
+    PALA_WALL_KEY(box, REALS, NULL, "m", -HUGE_VAL, HUGE_VAL, PALA_SET(set_box), .nmin = 6, .nmax = 6,
+                  .doc = "xlo xhi ylo yhi zlo zhi of the box walls (z ignored in 2D)"),
+};
+
+static const char *box_check(const pala_world *w, const pala_wall *wl, char *buf, size_t len, const char **key)
 {
-    if (x.x - R < w->box_lo.x || x.x + R > w->box_hi.x || x.y - R < w->box_lo.y || x.y + R > w->box_hi.y) return 0;
-    return !(w->dim == 3 && (x.z - R < w->box_lo.z || x.z + R > w->box_hi.z));
+    const box_par *b = wl->par;
+    const double lo[3] = {b->lo.x, b->lo.y, b->lo.z}, hi[3] = {b->hi.x, b->hi.y, b->hi.z};
+    for (int a = 0; a < box_axes(w); a++)
+        if (!(isfinite(lo[a]) && isfinite(hi[a]) && hi[a] > lo[a]))
+            return pala_wall_refuse(buf, len, key, "box", "'box': %chi must exceed %clo, both finite (give xlo xhi ylo yhi zlo zhi; got %g .. %g)",
+                                    "xyz"[a], "xyz"[a], lo[a], hi[a]);
+    return NULL;
 }
 
-static void box_bounds(const pala_world *w, double R, double lo[3], double hi[3])
+int pala_world_set_box(pala_world *w, pala_vec3 lo, pala_vec3 hi, int mat) { return pala_walls_set(w, "box", mat, &(box_par){lo, hi}); }
+
+/* ---- geometry ---- */
+static int box_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)
 {
-    const double l[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, u[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
-    for (int a = 0; a < 3; a++) { lo[a] = l[a] + R; hi[a] = u[a] - R; }
+    const box_par *b = wl->par;
+    int in = (x.x - R > b->lo.x) & (b->hi.x - x.x > R) & (x.y - R > b->lo.y) & (b->hi.y - x.y > R);
+    return in & (w->dim == 2 || ((x.z - R > b->lo.z) & (b->hi.z - x.z > R)));
 }
 
-static double box_cut(const pala_world *w, pala_vec3 c, double a)
+static int box_inside(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)
 {
-    double d = fmax(fmax(w->box_lo.x - (c.x - a), (c.x + a) - w->box_hi.x), fmax(w->box_lo.y - (c.y - a), (c.y + a) - w->box_hi.y));
-    if (w->dim == 3) d = fmax(d, fmax(w->box_lo.z - (c.z - a), (c.z + a) - w->box_hi.z));
+    const box_par *b = wl->par;
+    if (x.x - R < b->lo.x || x.x + R > b->hi.x || x.y - R < b->lo.y || x.y + R > b->hi.y) return 0;
+    return !(w->dim == 3 && (x.z - R < b->lo.z || x.z + R > b->hi.z));
+}
+
+static void box_bounds(const pala_world *w, const pala_wall *wl, double R, double lo[3], double hi[3])
+{
+    const box_par *b = wl->par;
+    const double l[3] = {b->lo.x, b->lo.y, b->lo.z}, u[3] = {b->hi.x, b->hi.y, b->hi.z};
+    for (int a = 0; a < box_axes(w); a++) { lo[a] = l[a] + R; hi[a] = u[a] - R; }
+}
+
+static double box_cut(const pala_world *w, const pala_wall *wl, pala_vec3 c, double a)
+{
+    const box_par *b = wl->par;
+    double d = fmax(fmax(b->lo.x - (c.x - a), (c.x + a) - b->hi.x), fmax(b->lo.y - (c.y - a), (c.y + a) - b->hi.y));
+    if (w->dim == 3) d = fmax(d, fmax(b->lo.z - (c.z - a), (c.z + a) - b->hi.z));
     return d;
 }
 
-/* A flat wall is a sphere of infinite radius: r~ = H(a, inf) = 2a (docs/physics.md). */
-static int box_grain_touch(const pala_world *w, int k, pala_wall_touch *out)
+static int box_room(const pala_world *w, const pala_wall *wl, double a)
 {
+    (void)w; (void)wl; (void)a;
+    return 2 * 3;   /* a component touches each face at most once */
+}
+
+/* A flat wall is a sphere of infinite radius: r~ = H(a, inf) = 2a (docs/physics.md).  The
+ * walls do not move: vs = 0. */
+static int box_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+{
+    const box_par *b = wl->par;
     const pala_template *t = &w->tmpl[w->tid[k]];
     double R = t->bound_radius;
     pala_vec3 x = w->x[k];
-    if (box_clear(w, x, R)) return 0;
+    if (box_clear(w, wl, x, R)) return 0;
     int m = 0;
     int p0 = pala_grain_peb0(w, k);
     const double *rad = w->shape_r + t->comp0;
     const double xs[3] = {x.x, x.y, x.z};
-    const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
+    const double lo[3] = {b->lo.x, b->lo.y, b->lo.z}, hi[3] = {b->hi.x, b->hi.y, b->hi.z};
     for (int ax = 0; ax < box_axes(w); ax++) {
         if (xs[ax] - R > lo[ax] && hi[ax] - xs[ax] > R) continue;   /* bounding sphere clear */
         for (int i = 0; i < t->ncomp; i++) {
@@ -56,34 +100,39 @@ static int box_grain_touch(const pala_world *w, int k, pala_wall_touch *out)
                 if (ov <= 0) continue;
                 double nn[3] = {0, 0, 0};
                 nn[ax] = side ? -1 : 1;
-                out[m++] = (pala_wall_touch){pc, pala_v(nn[0], nn[1], nn[2]), rad[i], ov, 2 * rad[i], 2 * ax + side, k, p0 + i, (unsigned)(2 * ax + side)};
+                int face = wl->face0 + 2 * ax + side;
+                out[m++] = (pala_wall_touch){.c = pc, .n = pala_v(nn[0], nn[1], nn[2]), .vs = pala_v(0, 0, 0), .a = rad[i], .ov = ov,
+                                             .rt = 2 * rad[i], .face = face, .k = k, .p = p0 + i, .id = (unsigned)face};
             }
         }
     }
     return m;
 }
 
-static int box_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
+static int box_touch(const pala_world *w, const pala_wall *wl, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
 {
-    return pala_touch_grains(w, cand, n, out, cap, used, box_grain_touch);
+    return pala_touch_grains(w, wl, cand, n, out, cap, used, box_room, box_grain_touch);
 }
 
-static pala_vec3 box_lowest(const pala_world *w, pala_vec3 g)
+static pala_vec3 box_lowest(const pala_world *w, const pala_wall *wl, pala_vec3 g)
 {
-    return pala_v(g.x > 0 ? w->box_hi.x : g.x < 0 ? w->box_lo.x : 0, g.y > 0 ? w->box_hi.y : g.y < 0 ? w->box_lo.y : 0,
-                  g.z > 0 ? w->box_hi.z : g.z < 0 ? w->box_lo.z : 0);
+    (void)w;
+    const box_par *b = wl->par;
+    return pala_v(g.x > 0 ? b->hi.x : g.x < 0 ? b->lo.x : 0, g.y > 0 ? b->hi.y : g.y < 0 ? b->lo.y : 0,
+                  g.z > 0 ? b->hi.z : g.z < 0 ? b->lo.z : 0);
 }
 
 /* the normal momentum each face received, positive outward; the area of a face (in 2D
  * its length: the box has no z extent) */
-static int box_columns(const pala_world *w, const char **names, double *values, double *area, int max)
+static int box_columns(const pala_world *w, const pala_wall *wl, const char **names, double *values, double *area, int max)
 {
     static const char *const nm[6] = {"P_xlo", "P_xhi", "P_ylo", "P_yhi", "P_zlo", "P_zhi"};
+    const box_par *b = wl->par;
     const double sgn[6] = {-1, 1, -1, 1, -1, 1};
-    const double L[3] = {w->box_hi.x - w->box_lo.x, w->box_hi.y - w->box_lo.y, w->dim == 2 ? 1.0 : w->box_hi.z - w->box_lo.z};
+    const double L[3] = {b->hi.x - b->lo.x, b->hi.y - b->lo.y, w->dim == 2 ? 1.0 : b->hi.z - b->lo.z};
     int n = 0;
     for (int i = 0; i < 2 * box_axes(w) && n < max; i++, n++) {
-        pala_vec3 p = w->wall_impulse[i];
+        pala_vec3 p = w->wall_impulse[wl->face0 + i];
         names[n] = nm[i];
         values[n] = (i < 2 ? p.x : i < 4 ? p.y : p.z) * sgn[i] + 0.0;   /* + 0.0: no "-0" for unloaded faces */
         if (area) area[n] = L[0] * L[1] * L[2] / L[i / 2];
@@ -91,15 +140,44 @@ static int box_columns(const pala_world *w, const char **names, double *values, 
     return n;
 }
 
-static const char *box_check(const pala_world *w, char *buf, size_t len)
+/* ---- serialisation and presentation ---- */
+/* the corners; in 2D the box reaches from -inf to inf in z */
+static void corners(const pala_world *w, const pala_wall *wl, pala_vec3 *lo, pala_vec3 *hi)
 {
-    const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
-    for (int a = 0; a < box_axes(w); a++)
-        if (!(isfinite(lo[a]) && isfinite(hi[a]) && hi[a] > lo[a])) {
-            snprintf(buf, len, "box: face %c of the box must be finite and box_hi > box_lo (got %g .. %g)", "xyz"[a], lo[a], hi[a]);
-            return buf;
-        }
-    return NULL;
+    const box_par *b = wl->par;
+    *lo = b->lo;
+    *hi = b->hi;
+    if (w->dim == 2) { lo->z = -HUGE_VAL; hi->z = HUGE_VAL; }
 }
 
-const pala_container_kind pala_container_box = {"box", box_clear, box_inside, box_bounds, box_cut, box_touch, box_lowest, box_columns, box_check};
+/* "xlo xhi ylo yhi zlo zhi" */
+static int box_line(const pala_world *w, const pala_wall *wl, char *buf, size_t len)
+{
+    pala_vec3 a, b;
+    corners(w, wl, &a, &b);
+    return snprintf(buf, len, "%.17g %.17g %.17g %.17g %.17g %.17g", a.x, b.x, a.y, b.y, a.z, b.z);
+}
+
+static int box_parse(const pala_world *w, pala_wall *wl, const char *args)
+{
+    (void)w;
+    pala_value v = {args, -1, 6, {0}};
+    if (pala_wall_numbers(args, v.x, 6)) return -1;
+    set_box(wl->par, &v);
+    return 0;
+}
+
+static int box_draw(const pala_world *w, const pala_wall *wl, pala_draw *out, int max)
+{
+    if (max < 1) return 0;
+    out[0] = (pala_draw){.shape = PALA_DRAW_BOX};
+    corners(w, wl, &out[0].p[0], &out[0].p[1]);
+    return 1;
+}
+
+const pala_wall_kind pala_wall_box = {
+    .name = "box", .what = "the box wall", .container = 1, .nfaces = 6, .size = sizeof(box_par),
+    .keys = keys, .nkeys = sizeof keys / sizeof keys[0], .after = "container",
+    .check = box_check, .clear = box_clear, .inside = box_inside, .bounds = box_bounds, .cut = box_cut, .room = box_room,
+    .touch = box_touch, .lowest = box_lowest, .columns = box_columns, .line = box_line, .parse = box_parse, .draw = box_draw,
+};

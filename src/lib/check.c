@@ -14,6 +14,7 @@ int pala_fault(pala_check *c, int part, int index, int key, const char *fmt, ...
     c->part = part;
     c->index = index;
     c->key = key;
+    c->wkey = NULL;
     return PALA_ERR_INPUT;
 }
 

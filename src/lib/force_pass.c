@@ -30,7 +30,6 @@
 #include "grain.h"
 #include "grain_forces.h"
 #include "integrator.h"
-#include "membrane.h"
 #include "neighbor.h"
 #include "threads.h"
 #include <math.h>
@@ -70,21 +69,19 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
 }
 
 /* The walls of the grains below k1 among the wall candidates from wcand[*cur] on (the
- * caller's grains), whose sums are A[k & mask]: each grain's touches in the container's
+ * caller's grains), whose sums are A[k & mask]: each grain's touches in the walls'
  * fixed order (container.h), batched through the kernel in that order.  S->B must be
  * empty. */
 void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, pala_facc *A, long mask, double dt, double *U,
                            pala_blocksum *s, pala_runaway *ru)
 {
-    const pala_container_kind *ck = pala_container_of(w);
-    int (*touch)(const pala_world *, const int *, int, pala_wall_touch *, int, int *) = w->membrane ? pala_membrane_touch : ck->touch;
     const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
     const int hist = w->work->cm->hn > 0;
     pala_batch *B = S->B;
     int end = *cur;
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
-        int used, n = touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
+        int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
             /* a full batch runs; so does one whose states would move when the table grows */
             if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
@@ -396,15 +393,13 @@ void pala_force_pass_setup(pala_world *w)
                 }
     }
     wk->span = span;
-    /* wall candidates: until the next build every grain moves by less than the skin
-     * (the bars of a membrane are walls too) */
-    const pala_container_kind *ck = pala_container_of(w);
+    /* wall candidates: until the next build every grain moves by less than the skin */
     long nc = 0;
     for (int b = 0; b < wk->nblk; b++) {
         wk->wcb[b] = (int)nc;
-        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b) && w->container != PALA_CONTAINER_NONE; k++) {
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b) && w->nwalls > 0; k++) {
             double R = w->tmpl[w->tid[k]].bound_radius + w->nl->skin;
-            if (ck->clear(w, w->x[k], R) && (!w->membrane || pala_membrane_clear(w, w->x[k], R))) continue;
+            if (pala_walls_clear(w, w->x[k], R)) continue;
             if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
             wk->wcand[nc++] = k;
         }
@@ -464,8 +459,7 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
         const pala_blocksum *o = &w->work->bs[b];
         u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall; ed += o->ediss; em += o->emind;
         if (o->worst > worst) worst = o->worst;
-        for (int i = 0; i < 6; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
-        for (int i = 0; i < 2; i++) w->mem_impulse[i] = pala_vadd(w->mem_impulse[i], o->imp[PALA_FACE_MEMBRANE + i]);
+        for (int i = 0; i < PALA_WALL_FACES; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
         w->wall_radial += o->rimp;
         bad |= o->bad != 0;
     }
@@ -544,7 +538,7 @@ void pala_work_prepare(pala_world *w)
         maxcomp = w->tmpl[t].ncomp > maxcomp ? w->tmpl[t].ncomp : maxcomp;
         maxR = w->tmpl[t].bound_radius > maxR ? w->tmpl[t].bound_radius : maxR;
     }
-    int per = PALA_TOUCH_PER_COMP + (w->membrane ? pala_membrane_touch_room(w, maxR) : 0);   /* a membrane's bars too */
+    int per = pala_walls_room(w, maxR);
     for (int t = 0; t < nth; t++) {
         wk->ts[t].ntouch = per * maxcomp + 512;
         PALA_GROW(wk->ts[t].touch, wk->ts[t].ntouch);

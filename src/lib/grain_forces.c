@@ -19,7 +19,8 @@ void pala_grain_forces_prepare(pala_world *w)
     gf->g = w->g;
     /* Zero of the field energy: the container's lowest point along g, so E_total > 0 at
      * rest above the floor and dE_rel is relative to a meaningful energy. */
-    w->field_ref = pala_vnorm(w->g) > 0 ? pala_container_of(w)->lowest(w, w->g) : pala_v(0, 0, 0);
+    const pala_wall *c = pala_container_of(w);
+    w->field_ref = c && pala_vnorm(w->g) > 0 ? c->kind->lowest(w, c, w->g) : pala_v(0, 0, 0);
     pala_field_prepare(w);    /* charges, dipoles, E and B */
     pala_centre_prepare(w);   /* interactions between centres (of what the templates carry: w->field) */
     gf->ext = w->ninter > 0 || w->additional_forces != NULL || w->field->em || w->centre->on;

@@ -1,5 +1,8 @@
-/* keys.c: the table of every control-file key and where its value goes (see keys.h). */
+/* keys.c: the table of every control-file key and where its value goes (see keys.h), the
+ * wall kinds' keys joined to it, and the walls' parameters set by their keys
+ * (pala_world_add_wall, pala_world_wall_set). */
 #include "keys.h"
+#include "container.h"
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -10,14 +13,6 @@
 const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair"};
 
 /* ---- setters: values that need converting --------------------------------------------- */
-/* box = xlo xhi ylo yhi zlo zhi: the world's two corners */
-static void set_box(void *obj, const pala_value *v)
-{
-    pala_world *w = &((pala_top_keys *)obj)->w;
-    w->box_lo = pala_v(v->x[0], v->x[2], v->x[4]);
-    w->box_hi = pala_v(v->x[1], v->x[3], v->x[5]);
-}
-
 /* orientation = random | as_written | rx ry rz */
 static void set_orientation(void *obj, const pala_value *v)
 {
@@ -28,16 +23,9 @@ static void set_orientation(void *obj, const pala_value *v)
 
 /* ---- the table ------------------------------------------------------------------------ */
 #define INF HUGE_VAL
-/* AT(T, f): bound to field f of struct T, stored as f's type says (a field of another type
- * than those of enum pala_store does not compile) */
-#define AT(T, f) {_Generic(((T *)0)->f, int: PALA_ST_INT, long: PALA_ST_LONG, double: PALA_ST_REAL,  \
-                           double *: PALA_ST_REALS, pala_vec3: PALA_ST_VEC3, const char *: PALA_ST_TEXT), \
-                  offsetof(T, f), sizeof ((T *)0)->f, NULL, #f}
-/* SET(fn): stored by fn (keys that set several fields or convert) */
-#define SET(fn) {PALA_ST_SET, 0, 0, fn, NULL}
-/* CODES(a, b, ...): the code stored for each word of choices, in the order of choices, and
- * their C names */
-#define CODES(...) .codes = (const int[]){__VA_ARGS__, -1}, .cnames = #__VA_ARGS__
+#define AT PALA_AT
+#define SET PALA_SET
+#define CODES PALA_CODES
 /* KEY(SECTION, name, TYPE, default, unit, lo, hi, binding, extras...): the row PALA_KEY_name
  * of key "name" (both from the one token, so the constant and the name cannot differ) */
 #define KEY(sect, nm, ty, ...) [PALA_KEY_##nm] = {PALA_S_##sect, #nm, PALA_K_##ty, __VA_ARGS__}
@@ -52,17 +40,9 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     /* ---- top level ---- */
     KEY(TOP, dimension, INT, "3", "-", 2, 3, AT(pala_top_keys, w.dim),
         .doc = "2: grains move in the plane z = 0 and turn about z (docs/physics.md, \"2D mode\"); 3: free motion"),
-    KEY(TOP, container, WORD, "box", "-", 0, 0, AT(pala_top_keys, w.container),
-        .choices = "box|cavity|none", CODES(PALA_CONTAINER_BOX, PALA_CONTAINER_CAVITY, PALA_CONTAINER_NONE),
+    KEY(TOP, container, WORD, "box", "-", 0, 0, AT(pala_top_keys, container),
+        .choices = pala_container_words, .codes = pala_container_codes,
         .doc = "box: six flat walls (key box); cavity: a spherical wall (cavity_radius); none: no walls"),
-    KEY(TOP, box, REALS, NULL, "m", -INF, INF, SET(set_box),
-        .nmin = 6, .nmax = 6,
-        .doc = "xlo xhi ylo yhi zlo zhi of the box walls (z ignored in 2D)"),
-    KEY(TOP, cavity_radius, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.cav_R),
-        .doc = "radius of the spherical cavity (a circle in 2D)"),
-    KEY(TOP, cavity_centre, REALS, "0 0 0", "m", -INF, INF, AT(pala_top_keys, w.cav_c),
-        .nmin = 3, .nmax = 3,
-        .doc = "centre of the spherical cavity"),
     KEY(TOP, wall_material, NAME, NULL, "-", 0, 0, AT(pala_top_keys, wall_material),
         .ref = PALA_S_MATERIAL,
         .doc = "material of the container walls (required with walls)"),
@@ -129,21 +109,6 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .choices = "implicit|paper", CODES(PALA_LORENTZ_IMPLICIT, PALA_LORENTZ_PAPER),
         .doc = "q v x B in the kick: implicit (does no work, exactly) or paper (midpoint velocity estimate; "
                "its kinetic energy drifts; docs/physics.md, \"The Lorentz force\")"),
-    /* the membrane (docs/physics.md, "Membrane") */
-    KEY(TOP, membrane_axis, WORD, "none", "-", 0, 0, AT(pala_top_keys, w.membrane),
-        .choices = "none|x|y|z", CODES(0, 1, 2, 3),
-        .doc = "x, y or z: a membrane across the box (container = box), the plane perpendicular to this axis at "
-               "membrane_position, holding a square grid of bars; none: no membrane"),
-    KEY(TOP, membrane_position, REAL, NULL, "m", -INF, INF, AT(pala_top_keys, w.mem_pos),
-        .doc = "where the membrane's plane crosses its axis (strictly inside the box)"),
-    KEY(TOP, membrane_bar_radius, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.mem_rbar),
-        .doc = "radius of the membrane's bars (cylinders; in 2D discs in the plane)"),
-    KEY(TOP, membrane_spacing, REAL, NULL, "m", 0, INF, AT(pala_top_keys, w.mem_spacing),
-        .doc = "distance between neighbouring bar axes; the box's extent along each in-plane axis must be a "
-               "whole number of spacings; a sphere of radius below spacing/2 - membrane_bar_radius passes"),
-    KEY(TOP, membrane_material, NAME, NULL, "-", 0, 0, AT(pala_top_keys, membrane_material),
-        .ref = PALA_S_MATERIAL,
-        .doc = "material of the membrane's bars (required with a membrane)"),
     KEY(TOP, max_memory, REAL, "0", "bytes", 0, 1e18, AT(pala_top_keys, max_memory),
         .doc = "memory a scene may ask for (estimated before placing grains); 0: the machine's physical memory"),
     KEY(TOP, checkpoint_every, INT, "0", "steps", 0, 1e15, AT(pala_top_keys, checkpoint_every),
@@ -354,4 +319,85 @@ void pala_key_store(const pala_keydef *k, void *obj, const char *text)
     case PALA_ST_SET: k->bind.set(obj, &v); break;
     default: break;
     }
+}
+
+/* ---- the wall kinds' keys in the table's order ---------------------------------------- */
+/* the first kind from i on whose keys follow the row named after, or NULL */
+static const pala_wall_kind *kind_after(int *i, const char *after)
+{
+    for (const pala_wall_kind *k; (k = pala_wall_kind_at(*i)); ++*i)
+        if (k->nkeys > 0 && !strcmp(k->after, after)) return k;
+    return NULL;
+}
+
+const pala_keydef *pala_key_first(void) { return &pala_keys[0]; }
+
+int pala_key_wall(const pala_keydef *k)
+{
+    const pala_wall_kind *kd;
+    for (int i = 0; (kd = pala_wall_kind_at(i)); i++)
+        for (int j = 0; j < kd->nkeys; j++)
+            if (k == &kd->keys[j]) return i;
+    return -1;
+}
+
+const pala_keydef *pala_key_next(const pala_keydef *k)
+{
+    int i = pala_key_wall(k), r = 0;
+    const pala_wall_kind *n;
+    if (i < 0) {   /* a row of the table: the kinds that follow it, else the next row */
+        r = (int)(k - pala_keys);
+        i = 0;
+        if ((n = kind_after(&i, k->name))) return &n->keys[0];
+        return r + 1 < PALA_NKEYS ? &pala_keys[r + 1] : NULL;
+    }
+    const pala_wall_kind *kd = pala_wall_kind_at(i);
+    if (k + 1 < kd->keys + kd->nkeys) return k + 1;
+    i++;
+    if ((n = kind_after(&i, kd->after))) return &n->keys[0];
+    while (r < PALA_NKEYS && !(pala_keys[r].sect == PALA_S_TOP && !strcmp(pala_keys[r].name, kd->after))) r++;
+    return r + 1 < PALA_NKEYS ? &pala_keys[r + 1] : NULL;
+}
+
+/* ---- the walls' parameters ------------------------------------------------------------ */
+int pala_world_add_wall(pala_world *w, const char *kind, int mat)
+{
+    const pala_wall_kind *k = kind ? pala_wall_kind_named(kind) : NULL;
+    if (!k) {
+        char names[160] = "";
+        for (int i = 0; pala_wall_kind_at(i); i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "", pala_wall_kind_at(i)->name);
+        return pala_walls_refuse(w, "'%s' is not a kind of wall: give one of %s", kind ? kind : "(null)", names);
+    }
+    if (mat < 0 || mat >= w->nmat) return pala_walls_refuse(w, "a %s of material %d: add the material first (the world has %d)", k->name, mat, w->nmat);
+    int i = pala_walls_add(w, k, mat);
+    for (int j = 0; i >= 0 && j < k->nkeys; j++)   /* its keys' defaults */
+        if (k->keys[j].def && k->keys[j].bind.store != PALA_ST_NONE) pala_key_store(&k->keys[j], w->walls[i].par, k->keys[j].def);
+    return i;
+}
+
+int pala_world_wall_set(pala_world *w, int i, const char *key, const char *value)
+{
+    if (i < 0 || i >= w->nwalls) return pala_walls_refuse(w, "there is no wall %d (the world has %d)", i, w->nwalls);
+    const pala_wall_kind *k = w->walls[i].kind;
+    const pala_keydef *kd = NULL;
+    for (int j = 0; j < k->nkeys && key; j++)
+        if (!strcmp(k->keys[j].name, key)) kd = &k->keys[j];
+    if (!kd || kd->bind.store == PALA_ST_NONE || !value)
+        return pala_walls_refuse(w, "a %s has no parameter '%s'%s", k->name, key ? key : "(null)",
+                                 kd && value ? " (its material is given to pala_world_add_wall)" : "");
+    /* the value as the control-file reader takes it: a word of the key's, or numbers of its
+     * count, each in its range (pala_key_in_range) */
+    double x[8];
+    char why[96] = "not a value of the key";
+    int n = 0, ok;
+    if (kd->type == PALA_K_WORD) ok = pala_key_word(kd->choices, value) >= 0;
+    else {
+        int one = kd->type == PALA_K_REAL || kd->type == PALA_K_INT;
+        ok = pala_key_reals(value, x, 8, &n) == 0 && n >= (one ? 1 : kd->nmin) && n <= (one ? 1 : kd->nmax);
+        for (int j = 0; j < n && ok; j++) ok = pala_key_in_range(kd, x[j], why, sizeof why) && (kd->type != PALA_K_INT || x[j] == floor(x[j]));
+    }
+    if (!ok) return pala_walls_refuse(w, "'%s = %s': %s (%s)", key, value, why, kd->doc);
+    pala_key_store(kd, w->walls[i].par, value);
+    return 0;
 }

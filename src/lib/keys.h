@@ -6,20 +6,10 @@
 #ifndef PALA_KEYS_H
 #define PALA_KEYS_H
 #include "pala/pala.h"
+#include "keydef.h"
 #include "place.h"
 #include "contact_law.h"
 #include <stddef.h>
-
-enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_PAIR, PALA_S_N };
-enum pala_ktype {
-    PALA_K_INT,     /* one integer in [lo, hi] */
-    PALA_K_REAL,    /* one real number in [lo, hi] */
-    PALA_K_REALS,   /* nmin..nmax reals, each in [lo, hi] */
-    PALA_K_WORD,    /* one of `choices` ("a|b|c") */
-    PALA_K_NAME,    /* name of a section of kind `ref` */
-    PALA_K_ORIENT,  /* a word of `choices` or three reals (a rotation vector) */
-    PALA_K_PATH     /* a file name (relative to the control file's folder) */
-};
 
 /* Every key, in table order (the order of `pala help keys` and of control.txt).  Code names
  * a key by its constant, PALA_KEY_ followed by the key's name: a misspelt key is a compile
@@ -28,8 +18,7 @@ enum pala_ktype {
  * PALA_KEY_pair_friction). */
 enum pala_key {
     /* top level */
-    PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_box, PALA_KEY_cavity_radius,
-    PALA_KEY_cavity_centre, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
+    PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
     PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_max_overlap,
@@ -37,8 +26,6 @@ enum pala_key {
     PALA_KEY_lammps_mc_samples, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
     PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
-    PALA_KEY_membrane_axis, PALA_KEY_membrane_position, PALA_KEY_membrane_bar_radius,
-    PALA_KEY_membrane_spacing, PALA_KEY_membrane_material,
     PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law, PALA_KEY_normal_damping,
     /* [material NAME] */
     PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
@@ -70,12 +57,11 @@ enum pala_key {
 /* ---- what the keys fill: one struct per kind of section ------------------------------ */
 /* The top level: the world (its physics keys) and the run's settings. */
 typedef struct pala_top_keys {
-    pala_world w;                /* dimension, container, box, cavity_radius, cavity_centre,
-                                    gravity, hertz, rotation_step, dt, max_overlap, neighbor_skin,
-                                    the centre interactions and the E and B fields,
-                                    membrane_axis, membrane_position, membrane_bar_radius,
-                                    membrane_spacing */
-    const char *wall_material;   /* name of the walls' [material] section */
+    pala_world w;                /* dimension, gravity, hertz, rotation_step, dt, max_overlap,
+                                    neighbor_skin, the centre interactions and the E and B fields */
+    int container;               /* the container's kind: 1 + its index (pala_wall_kind_at);
+                                    0: none */
+    const char *wall_material;   /* name of the container's [material] section */
     long steps;                  /* number of steps; given end_time, scene.c sets it to
                                     round(end_time / dt) */
     double end_time;             /* simulated time, s */
@@ -88,7 +74,6 @@ typedef struct pala_top_keys {
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
-    const char *membrane_material;   /* name of the [material] section of the membrane's bars */
     double max_memory;           /* bytes a scene may ask for; 0: the machine's memory */
     long checkpoint_every;       /* steps between checkpoints of a run; 0: at the stop only */
 } pala_top_keys;
@@ -126,60 +111,19 @@ typedef struct pala_group_keys {
  * The section's name is "A.B" as written (material names hold no '.'), so --set names a key
  * pair.A.B.KEY; A.B and B.A are the same pair. */
 
-/* ---- the table ------------------------------------------------------------------------ */
-/* How a row stores a value in the struct of its section: at offset `off` as the field's C
- * type says (keys.c takes it from the field itself), or by a setter. */
-enum pala_store {
-    PALA_ST_NONE,    /* not bound: a test fails on such a row */
-    PALA_ST_INT,     /* int: the integer; a word's code; a repeated key: +1 for each line */
-    PALA_ST_LONG,    /* long: the integer */
-    PALA_ST_REAL,    /* double */
-    PALA_ST_REALS,   /* double[nmax] */
-    PALA_ST_VEC3,    /* pala_vec3: three reals */
-    PALA_ST_TEXT,    /* const char *: the value text (a section name, a path), owned by the scene */
-    PALA_ST_SET      /* set(obj, value) converts (box, orientation) */
-};
-
-/* A checked value as a setter receives it. */
-typedef struct pala_value {
-    const char *text;            /* as written, trimmed */
-    int code;                    /* a word of the key's choices: its code; else -1 */
-    int n;                       /* count of numbers (not a word) */
-    double x[8];                 /* the numbers */
-} pala_value;
-
-typedef struct pala_keybind {
-    int store;                   /* enum pala_store */
-    size_t off, size;            /* offset and size of the field in the section's struct */
-    void (*set)(void *obj, const pala_value *v);   /* PALA_ST_SET */
-    const char *field;           /* the field as C names it ("alpha", "w.dt"), for the
-                                    library's messages to programs (check.h); NULL: a setter */
-} pala_keybind;
-
-typedef struct pala_keydef {
-    int sect;             /* enum pala_sect */
-    const char *name;     /* as written in a control file; also PALA_KEY_<name> */
-    int type;             /* enum pala_ktype */
-    const char *def;      /* default as text; NULL: none (required where used, unless unset) */
-    const char *unit;     /* SI unit of the numbers, "-" if none */
-    double lo, hi;        /* range of numbers */
-    pala_keybind bind;    /* where the value goes (pala_key_store) */
-    int nmin, nmax;       /* count of numbers for PALA_K_REALS */
-    const char *choices;  /* words for PALA_K_WORD / PALA_K_ORIENT */
-    const int *codes;     /* the value stored for each word of choices, in order; ends with -1 */
-    const char *cnames;   /* those codes as the C code names them ("PALA_TLAW_REGULARISED,
-                             PALA_TLAW_SPRING, ..."), for messages to programs */
-    int ref;              /* section kind referenced by PALA_K_NAME */
-    int repeat;           /* may appear more than once */
-    int pairbit;          /* PALA_S_PAIR: the PALA_PAIR_* bit a given value sets */
-    const char *unset;    /* def NULL: what a key not given means, if it is not required
-                             ("the top-level tangential_law"); such a key may be 0 */
-    const char *doc;      /* one line for `pala help` and missing-key messages */
-} pala_keydef;
-
+/* ---- the table (its rows: keydef.h) ---------------------------------------------------- */
 extern const pala_keydef pala_keys[PALA_NKEYS];   /* indexed by enum pala_key */
 extern const int pala_nkeys;                       /* PALA_NKEYS */
 extern const char *const pala_sect_names[PALA_S_N];
+
+/* The wall kinds' keys are theirs (container.h: pala_wall_kind.keys, bound to the kind's
+ * parameters); keys.c joins them to the table.  Every key, in the order of `pala help
+ * keys` and control.txt: the rows of pala_keys, each followed by the keys of the kinds that
+ * follow it (pala_wall_kind.after).  for (k = pala_key_first(); k; k = pala_key_next(k)). */
+const pala_keydef *pala_key_first(void);
+const pala_keydef *pala_key_next(const pala_keydef *k);
+/* The index of the wall kind whose key k is (pala_wall_kind_at), or -1 for a row of pala_keys. */
+int pala_key_wall(const pala_keydef *k);
 
 /* Store the checked value text of key k in obj, the struct of the key's section. */
 void pala_key_store(const pala_keydef *k, void *obj, const char *text);
@@ -198,6 +142,8 @@ int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len);
  * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,
  * pala_group_keys), or NULL if it has no such section.  For the tests. */
 void *pala_scene_keys(pala_scene *s, int kind, const char *name);
+/* scene.c: the parameters the keys of wall kind i (pala_wall_kind_at) were stored in. */
+void *pala_scene_wall_keys(pala_scene *s, int i);
 /* scene.c: read FILE and the overrides and check every value, without building a world
  * (the fuzz target of the parser, tests/fuzz/).  Messages to err; PALA_OK or PALA_ERR_INPUT. */
 int pala_scene_parse(const char *path, int nset, char **sets, FILE *err);

@@ -1,12 +1,11 @@
 /* place.c: initial placement of a group of grains: random without overlap of bounding
  * spheres inside a region, on a cubic lattice, or from an explicit list; then initial
  * orientation and velocities.  Centres of mass are placed; for random and lattice
- * placement the bounding sphere (eq. 32) must lie inside the container and clear of a
- * membrane's bars, for a list the centre must lie inside, and no component may start
- * deeper in a wall or a bar than max_overlap allows. */
+ * placement the bounding sphere (eq. 32) must lie inside every wall (the container, clear of
+ * a membrane's bars), for a list the centre must lie inside, and no component may start
+ * deeper in a wall than max_overlap allows. */
 #include "alloc.h"
 #include "container.h"
-#include "membrane.h"
 #include "place.h"
 #include <math.h>
 #include <stdio.h>
@@ -54,8 +53,7 @@ static int phash_hits(const phash *h, const pala_world *w, pala_vec3 x, double R
 /* Is a grain of bounding radius R with centre x inside the container and the region? */
 static int feasible(const pala_world *w, const pala_group *g, pala_vec3 x, double R)
 {
-    if (!pala_container_of(w)->inside(w, x, R)) return 0;
-    if (w->membrane && R > 0 && !pala_membrane_clear(w, x, R)) return 0;
+    if (!pala_walls_inside(w, x, R)) return 0;
     if (g->region == PALA_REGION_BOX) {
         const double *b = g->rbox;
         if (x.x < b[0] || x.x > b[1] || x.y < b[2] || x.y > b[3]) return 0;
@@ -66,21 +64,21 @@ static int feasible(const pala_world *w, const pala_group *g, pala_vec3 x, doubl
     return 1;
 }
 
-/* The deepest cut of a container wall into one component of a grain at x with rotation
- * r, as a fraction of that component's radius (the measure of max_overlap); 0 if none
- * touches a wall.  *comp gets the component (0-based).  Components, not the bounding
+/* The deepest cut of a wall into one component of a grain at x with rotation r, as a
+ * fraction of that component's radius (the measure of max_overlap); 0 if none touches a
+ * wall.  *comp gets the component (0-based), *wall the wall.  Components, not the bounding
  * sphere: a long grain lying flat on the floor has its bounding sphere far through it. */
-static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, int *comp)
+static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, int *comp, int *wall)
 {
     const pala_template *tp = &w->tmpl[tmpl];
     double worst = 0;
-    *comp = 0;
+    *comp = *wall = 0;
     for (int i = 0; i < tp->ncomp; i++) {
         double a = w->shape_r[tp->comp0 + i];
         pala_vec3 c = pala_vadd(x, pala_rot_apply(r, w->shape[tp->comp0 + i]));
-        double d = pala_container_of(w)->cut(w, c, a);
-        if (w->membrane) d = fmax(d, pala_membrane_cut(w, c, a));
-        if (d / a > worst) { worst = d / a; *comp = i; }
+        int wi = 0;
+        double d = pala_walls_cut(w, c, a, &wi);
+        if (d / a > worst) { worst = d / a; *comp = i; *wall = wi; }
     }
     return worst;
 }
@@ -89,7 +87,7 @@ static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, 
 static void sample_box(const pala_world *w, const pala_group *g, double R, double lo[3], double hi[3])
 {
     for (int a = 0; a < 3; a++) { lo[a] = -HUGE_VAL; hi[a] = HUGE_VAL; }
-    pala_container_of(w)->bounds(w, R, lo, hi);
+    pala_walls_bounds(w, R, lo, hi);
     if (g->region == PALA_REGION_BOX)
         for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], g->rbox[2 * a]); hi[a] = fmin(hi[a], g->rbox[2 * a + 1]); }
     if (g->region == PALA_REGION_SLAB) {
@@ -118,7 +116,8 @@ static pala_vec3 random_rotation(pala_rng *rng, int dim)
 }
 
 /* Refuses at once a region that cannot hold the group: no feasible centre at all (the
- * region outside the container, or a grain wider than it), more grains than lattice sites,
+ * region outside the container, or a grain wider than it), a region the walls leave
+ * open, more grains than lattice sites,
  * or bounding spheres of more volume than a random packing fills (0.64 of the box of
  * feasible centres, grown by the bounding radius).  Random placement could otherwise try
  * for a long time, and a lattice walk through a huge empty range. */
@@ -134,6 +133,10 @@ static int room_check(const pala_world *w, const pala_group *g, char *err, size_
             snprintf(err, errlen, "no room for one grain: in %c the centres of grains of bounding radius %.4g m would have to lie between "
                      "%.4g and %.4g m (the region and the container, less that radius); enlarge the region or container, or make the grains smaller",
                      "xyz"[a], R, lo[a], hi[a]);
+            return -1;
+        } else if (!isfinite(hi[a] - lo[a])) {   /* walls open to one side (a plane) and the region container */
+            snprintf(err, errlen, "in %c the walls leave the region open (%g .. %g m): give region = box with a finite region_box",
+                     "xyz"[a], lo[a], hi[a]);
             return -1;
         }
     if (g->placement == PALA_PLACE_LATTICE) {
@@ -236,16 +239,15 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
         pala_vec3 r = w->tmpl[tmpl].frame;   /* principal frame -> as written */
         if (g->orient == PALA_ORIENT_RANDOM) r = pala_rot_compose(random_rotation(rng, w->dim), r);
         else if (g->orient == PALA_ORIENT_GIVEN) r = pala_rot_compose(g->orient_r, r);
-        if (g->placement == PALA_PLACE_LIST && w->container != PALA_CONTAINER_NONE) {
+        if (g->placement == PALA_PLACE_LIST && w->nwalls > 0) {
             /* an explicit position may touch a wall but not start deep in it: the first
              * step would fail as a runaway overlap, far from its cause */
-            int c;
-            double cut = wall_cut(w, tmpl, x, r, &c);
+            int c, wi;
+            double cut = wall_cut(w, tmpl, x, r, &c, &wi);
             if (cut > w->max_overlap) {
                 snprintf(err, errlen, "grain %ld at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius "
-                         "into the %s wall%s (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
-                         c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut,
-                         pala_container_of(w)->name, w->membrane ? " or a membrane bar" : "", w->max_overlap);
+                         "into %s (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
+                         c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut, w->walls[wi].kind->what, w->max_overlap);
                 goto fail;
             }
         }

@@ -16,6 +16,7 @@
  * `--set 'KEY=VALUE': message`. */
 #include "alloc.h"
 #include "check.h"
+#include "container.h"
 #include "lammps.h"
 #include "keys.h"
 #include "material.h"
@@ -55,6 +56,8 @@ struct pala_scene {
     entry *ent; int nent;    /* key lines in file order, then overrides */
     FILE *err;               /* where messages go */
     pala_top_keys top;       /* the top-level keys, with the world they build */
+    void **wpar;             /* the parameters of each wall kind (pala_wall_kind_at), which its
+                                keys fill */
     pala_rng rng;            /* random shapes, placement, orientations */
 };
 
@@ -92,8 +95,8 @@ static int edit_distance(const char *a, const char *b)
 
 static const pala_keydef *find_key(int kind, const char *name)
 {
-    for (int i = 0; i < pala_nkeys; i++)
-        if (pala_keys[i].sect == kind && !strcmp(pala_keys[i].name, name)) return &pala_keys[i];
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
+        if (k->sect == kind && !strcmp(k->name, name)) return k;
     return NULL;
 }
 
@@ -102,19 +105,19 @@ static void unknown_key(pala_scene *s, int line, const char *set, int kind, cons
 {
     const pala_keydef *best = NULL;
     int bd = 99;
-    for (int i = 0; i < pala_nkeys; i++) {
-        if (pala_keys[i].sect != kind) continue;
-        int d = edit_distance(name, pala_keys[i].name);
-        if (d < bd) { bd = d; best = &pala_keys[i]; }
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k)) {
+        if (k->sect != kind) continue;
+        int d = edit_distance(name, k->name);
+        if (d < bd) { bd = d; best = k; }
     }
     int close = best && bd <= 1 + (int)strlen(name) / 4;
-    for (int i = 0; i < pala_nkeys && !close; i++)
-        if (!strcmp(pala_keys[i].name, name)) {
-            if (pala_keys[i].sect == PALA_S_TOP)
+    for (const pala_keydef *k = pala_key_first(); k && !close; k = pala_key_next(k))
+        if (!strcmp(k->name, name)) {
+            if (k->sect == PALA_S_TOP)
                 emsg(s, line, set, "key '%s' is a top-level key: move it above the first [section]", name);
             else
                 emsg(s, line, set, "key '%s' belongs in a [%s NAME] section, not %s", name,
-                     pala_sect_names[pala_keys[i].sect], kind == PALA_S_TOP ? "at the top level" : "here");
+                     pala_sect_names[k->sect], kind == PALA_S_TOP ? "at the top level" : "here");
             return;
         }
     if (close)
@@ -236,13 +239,14 @@ static int add_section(pala_scene *s, int kind, const char *name, int line)
     return s->nsec++;
 }
 
-/* The last entry of key (enum pala_key) in section sect, or NULL. */
-static entry *find_entry(const pala_scene *s, int sect, int key)
+/* The last entry of key k in section sect, or NULL; find_entry: of key (enum pala_key). */
+static entry *find_entry_k(const pala_scene *s, int sect, const pala_keydef *k)
 {
     for (int i = s->nent - 1; i >= 0; i--)
-        if (s->ent[i].sect == sect && s->ent[i].k == &pala_keys[key]) return &s->ent[i];
+        if (s->ent[i].sect == sect && s->ent[i].k == k) return &s->ent[i];
     return NULL;
 }
+static entry *find_entry(const pala_scene *s, int sect, int key) { return find_entry_k(s, sect, &pala_keys[key]); }
 
 /* One line of f into buf (at most len - 2 characters and the newline): its length, -1 at
  * the end of the file, -2 if it is too long, -3 if it holds a NUL byte or another byte no
@@ -361,7 +365,7 @@ static int read_file(pala_scene *s)
         char *key = trim(p), *val = trim(eq + 1);
         const pala_keydef *k = find_key(s->sec[cur].kind, key);
         if (!k) { unknown_key(s, line, NULL, s->sec[cur].kind, key); bad = 1; continue; }
-        entry *old = find_entry(s, cur, (int)(k - pala_keys));
+        entry *old = find_entry_k(s, cur, k);
         if (old && !k->repeat) {
             emsg(s, line, NULL, "'%s' is set twice in this section (first at line %d); keep one", key, old->line);
             bad = 1;
@@ -436,7 +440,7 @@ static int apply_override(pala_scene *s, char *set)
         memmove(o, o + 1, (size_t)(s->nent - i - 1) * sizeof *o);
         s->nent--;
     }
-    entry *e = find_entry(s, sect, (int)(k - pala_keys));
+    entry *e = find_entry_k(s, sect, k);
     if (e) { free(e->val); e->val = xstrdup(v); e->line = 0; e->set = set; }
     else {
         PALA_GROW(s->ent, s->nent + 1);
@@ -478,35 +482,37 @@ static int check_pairs(pala_scene *s)
 
 /* ---- storing the values ------------------------------------------------------------ */
 /* Store the value of each key of section i, else its default, in obj, the struct of the
- * section (keys.h); a repeated key once per line, in order. */
+ * section (keys.h), or a wall kind's key in the kind's parameters; a repeated key once per
+ * line, in order. */
 static void bind_section(pala_scene *s, int i, void *obj)
 {
-    for (int k = 0; k < PALA_NKEYS; k++) {
-        const pala_keydef *kd = &pala_keys[k];
-        if (kd->sect != s->sec[i].kind || kd->repeat) continue;
-        const entry *e = find_entry(s, i, k);
+    for (const pala_keydef *kd = pala_key_first(); kd; kd = pala_key_next(kd)) {
+        if (kd->sect != s->sec[i].kind || kd->repeat || kd->bind.store == PALA_ST_NONE) continue;
+        const entry *e = find_entry_k(s, i, kd);
         const char *v = e ? e->val : kd->def;
-        if (v) pala_key_store(kd, obj, v);
+        int wk = pala_key_wall(kd);
+        if (v) pala_key_store(kd, wk >= 0 ? s->wpar[wk] : obj, v);
         if (e && kd->pairbit) ((pala_pairset *)obj)->set |= kd->pairbit;
     }
     for (int e = 0; e < s->nent; e++)
         if (s->ent[e].sect == i && s->ent[e].k->repeat) pala_key_store(s->ent[e].k, obj, s->ent[e].val);
 }
 
-/* line of a key for messages: its own line, else the section's header line */
-static int kline(pala_scene *s, int sect, int key, char **set)
+/* line of key k for messages: its own line, else the section's header line */
+static int kline(pala_scene *s, int sect, const pala_keydef *k, char **set)
 {
-    entry *e = find_entry(s, sect, key);
+    entry *e = k ? find_entry_k(s, sect, k) : NULL;
     *set = e ? e->set : NULL;
     return e ? e->line : s->sec[sect].line;
 }
-#define SERR(s, sect, key, ...) do { char *set_; int l_ = kline((s), (sect), (key), &set_); emsg((s), l_, set_, __VA_ARGS__); } while (0)
+/* a message at the line of key k (SERR: of key, enum pala_key) */
+#define SERR_K(s, sect, k, ...) do { char *set_; int l_ = kline((s), (sect), (k), &set_); emsg((s), l_, set_, __VA_ARGS__); } while (0)
+#define SERR(s, sect, key, ...) SERR_K(s, sect, &pala_keys[key], __VA_ARGS__)
 
-static int require(pala_scene *s, int sect, int key, const char *why)
+static int require_k(pala_scene *s, int sect, const pala_keydef *k, const char *why)
 {
-    if (find_entry(s, sect, key)) return 0;
+    if (find_entry_k(s, sect, k)) return 0;
     const section *c = &s->sec[sect];
-    const pala_keydef *k = &pala_keys[key];
     char eb[128];
     if (c->kind == PALA_S_TOP)
         emsg(s, 0, NULL, "missing key '%s' (%s): add e.g. '%s = ...', %s", k->name, k->doc, k->name, expected(k, eb, sizeof eb));
@@ -514,6 +520,7 @@ static int require(pala_scene *s, int sect, int key, const char *why)
         emsg(s, c->line, NULL, "[%s %s] needs '%s' %s: %s", pala_sect_names[c->kind], c->name, k->name, why, k->doc);
     return -1;
 }
+static int require(pala_scene *s, int sect, int key, const char *why) { return require_k(s, sect, &pala_keys[key], why); }
 
 /* ---- building the world ------------------------------------------------------------ */
 static int build_materials(pala_scene *s, int *matidx)
@@ -560,7 +567,8 @@ static void refused(pala_scene *s, const pala_check *c)
         sect = find_section(s, PALA_S_PAIR, pn);
     }
     if (sect < 0) sect = 0;
-    if (c->key >= 0 && pala_keys[c->key].sect == s->sec[sect].kind) SERR(s, sect, c->key, "%s", c->msg);
+    if (c->part == PALA_PART_WALL) SERR_K(s, 0, c->wkey ? find_key(PALA_S_TOP, c->wkey) : NULL, "%s", c->msg);   /* a kind's key */
+    else if (c->key >= 0 && pala_keys[c->key].sect == s->sec[sect].kind) SERR(s, sect, c->key, "%s", c->msg);
     else emsg(s, s->sec[sect].line, s->sec[sect].set, "%s", c->msg);
 }
 
@@ -568,7 +576,7 @@ static void refused(pala_scene *s, const pala_check *c)
 static int check_world(pala_scene *s)
 {
     char msg[1024];
-    pala_check c = {1, msg, sizeof msg, 0, 0, -1};
+    pala_check c = {1, msg, sizeof msg, 0, 0, -1, NULL};
     if (pala_world_check(&s->top.w, &c) == PALA_OK) return 0;
     refused(s, &c);
     return -1;
@@ -701,7 +709,7 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
         if (pala_vnorm(grp->slab_n) == 0) { SERR(s, g, PALA_KEY_slab_normal, "'slab_normal' must not be the zero vector"); return -1; }
         grp->slab_n = pala_vscale(1 / pala_vnorm(grp->slab_n), grp->slab_n);
     }
-    if (grp->region != PALA_REGION_BOX && w->container == PALA_CONTAINER_NONE && grp->placement != PALA_PLACE_LIST) {
+    if (grp->region != PALA_REGION_BOX && !pala_container_of(w) && grp->placement != PALA_PLACE_LIST) {
         SERR(s, g, PALA_KEY_region, "with container = none, random and lattice placement need region = box (a finite region)"); return -1;
     }
     if (w->dim == 2) {
@@ -743,50 +751,6 @@ static void resolve_lammps_path(pala_scene *s)
     snprintf(p, n, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", dl, s->path, dl ? "/" : "", e->val);
     free(e->val);
     e->val = p;
-}
-
-/* The membrane's keys (docs/physics.md, "Membrane"): a box, a position inside it, holes
- * (spacing > 2 bar radii), a box whose extent along each in-plane axis is a whole number
- * of spacings (so every hole is a square between bar axes). */
-static int check_membrane(pala_scene *s)
-{
-    pala_world *w = &s->top.w;
-    int ax = w->membrane - 1;
-    const char *axn = (const char *[]){"x", "y", "z"}[ax];
-    if (w->container != PALA_CONTAINER_BOX) {
-        SERR(s, 0, PALA_KEY_membrane_axis, "'membrane_axis = %s' needs container = box (the membrane spans a box); "
-             "set container = box or membrane_axis = none", axn);
-        return -1;
-    }
-    if (w->dim == 2 && ax == 2) {
-        SERR(s, 0, PALA_KEY_membrane_axis, "'membrane_axis = z': in 2D the membrane is a line across the plane: use x or y");
-        return -1;
-    }
-    int bad = require(s, 0, PALA_KEY_membrane_position, "") | require(s, 0, PALA_KEY_membrane_bar_radius, "") |
-              require(s, 0, PALA_KEY_membrane_spacing, "") | require(s, 0, PALA_KEY_membrane_material, "");
-    if (bad) return -1;
-    const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
-    if (!(w->mem_pos > lo[ax] && w->mem_pos < hi[ax])) {
-        SERR(s, 0, PALA_KEY_membrane_position, "'membrane_position = %g' must lie strictly inside the box along %s (%g .. %g)",
-             w->mem_pos, axn, lo[ax], hi[ax]);
-        return -1;
-    }
-    if (!(w->mem_spacing > 2 * w->mem_rbar)) {
-        SERR(s, 0, PALA_KEY_membrane_spacing, "'membrane_spacing = %g' must exceed twice membrane_bar_radius (%g): "
-             "the bars would close every hole; raise the spacing or thin the bars", w->mem_spacing, w->mem_rbar);
-        return -1;
-    }
-    for (int e = 0; e < (w->dim == 2 ? 2 : 3); e++) {
-        if (e == ax) continue;
-        double L = hi[e] - lo[e], n = round(L / w->mem_spacing);
-        if (!(n >= 1 && fabs(n * w->mem_spacing - L) <= 1e-9 * L)) {
-            SERR(s, 0, PALA_KEY_membrane_spacing, "'membrane_spacing = %g': the box's extent along %s (%g m) must be a whole "
-                 "number of spacings (bars lie at %slo + i spacing); use e.g. membrane_spacing = %.10g",
-                 w->mem_spacing, (const char *[]){"x", "y", "z"}[e], L, (const char *[]){"x", "y", "z"}[e], L / fmax(n, 1));
-            return -1;
-        }
-    }
-    return 0;
 }
 
 /* The grains the groups of grain type i ask for. */
@@ -843,6 +807,49 @@ static int check_resources(pala_scene *s)
     return 0;
 }
 
+/* The walls (container.h): the container the key `container` names, then each wall inside
+ * it whose keys ask for it, in the order of the kinds.  A kind's key without a default must
+ * be given (the box may come from lammps_data); the container's material is wall_material,
+ * a wall inside names its own.  Each kind's check is the library's (check_world), whose
+ * message goes to the line of the key it names. */
+static int build_walls(pala_scene *s, const int *matidx)
+{
+    pala_top_keys *top = &s->top;
+    pala_world *w = &top->w;
+    int bad = 0;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; pala_wall_kind_at(i); i++) {
+            const pala_wall_kind *k = pala_wall_kind_at(i);
+            if (pass == 0 ? top->container != i + 1 : k->container || !k->present(s->wpar[i])) continue;
+            int mat = -1, wb = 0;
+            for (int j = 0; j < k->nkeys; j++) {
+                const pala_keydef *kd = &k->keys[j];
+                const entry *e = find_entry_k(s, 0, kd);
+                if (kd->type == PALA_K_NAME && e) mat = matidx[find_section(s, kd->ref, e->val)];
+                if (!strcmp(kd->name, "box") && !e && top->lammps_data) {   /* the box of the data file */
+                    char err[320], txt[160];
+                    double b[6];
+                    if (pala_lammps_box(top->lammps_data, b, err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); wb = 1; }
+                    else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, PALA_KEY_lammps_data, "the box of %s is empty; give 'box'", top->lammps_data); wb = 1; }
+                    else {
+                        snprintf(txt, sizeof txt, "%.17g %.17g %.17g %.17g %.17g %.17g", b[0], b[1], b[2], b[3], b[4], b[5]);
+                        pala_key_store(kd, s->wpar[i], txt);
+                    }
+                } else if (!kd->def && !kd->unset) wb |= require_k(s, 0, kd, "") != 0;
+            }
+            if (k->container) {
+                if (require(s, 0, PALA_KEY_wall_material, "")) wb = 1;
+                else mat = matidx[find_section(s, PALA_S_MATERIAL, top->wall_material)];
+            }
+            bad |= wb;
+            if (wb) continue;
+            int wi = pala_world_add_wall(w, k->name, mat);
+            if (wi < 0) { emsg(s, 0, NULL, "%s", w->why); bad = 1; continue; }
+            memcpy(w->walls[wi].par, s->wpar[i], k->size);
+        }
+    return bad ? -1 : 0;
+}
+
 static int build_world(pala_scene *s)
 {
     pala_top_keys *top = &s->top;
@@ -863,36 +870,9 @@ static int build_world(pala_scene *s)
     else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
     else if (!bad && he) top->steps = lround(top->end_time / w->dt);
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
-    /* container */
-    if (w->container == PALA_CONTAINER_BOX) {
-        if (!find_entry(s, 0, PALA_KEY_box) && lmp) {
-            char err[320];
-            double b[6];
-            if (pala_lammps_box(lmp, b, err, sizeof err)) { SERR(s, 0, PALA_KEY_lammps_data, "%s", err); bad = 1; }
-            else if (!(b[1] > b[0] && b[3] > b[2] && b[5] > b[4])) { SERR(s, 0, PALA_KEY_lammps_data, "the box of %s is empty; give 'box'", lmp); bad = 1; }
-            else {
-                w->box_lo = pala_v(b[0], b[2], b[4]);
-                w->box_hi = pala_v(b[1], b[3], b[5]);
-            }
-        } else if (require(s, 0, PALA_KEY_box, "")) bad = 1;
-        else {
-            const double lo[3] = {w->box_lo.x, w->box_lo.y, w->box_lo.z}, hi[3] = {w->box_hi.x, w->box_hi.y, w->box_hi.z};
-            if (w->dim == 2) { w->box_lo.z = -HUGE_VAL; w->box_hi.z = HUGE_VAL; }
-            for (int a = 0; a < (w->dim == 2 ? 2 : 3); a++)
-                if (!(hi[a] > lo[a])) { SERR(s, 0, PALA_KEY_box, "'box': %s must exceed %s (give xlo xhi ylo yhi zlo zhi)", (const char *[]){"xhi", "yhi", "zhi"}[a], (const char *[]){"xlo", "ylo", "zlo"}[a]); bad = 1; break; }
-        }
-    } else if (w->container == PALA_CONTAINER_CAVITY) {
-        if (require(s, 0, PALA_KEY_cavity_radius, "")) bad = 1;
-        if (w->dim == 2 && w->cav_c.z != 0) { SERR(s, 0, PALA_KEY_cavity_centre, "in 2D the cavity centre needs z = 0"); bad = 1; }
-    }
-    if (w->membrane && !bad && check_membrane(s)) bad = 1;
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
-    if (w->membrane && !bad) w->mem_mat = matidx[find_section(s, PALA_S_MATERIAL, top->membrane_material)];
-    if (w->container != PALA_CONTAINER_NONE) {
-        if (require(s, 0, PALA_KEY_wall_material, "")) bad = 1;
-        else w->wall_mat = matidx[find_section(s, PALA_S_MATERIAL, top->wall_material)];
-    }
+    if (build_walls(s, matidx)) bad = 1;
     if (w->nmat == 0 && !bad) { emsg(s, 0, NULL, "no [material NAME] section: grains need a material"); bad = 1; }
     if (bad) { free(matidx); return -1; }
     /* grain types: count how many grains use each (random types make one shape each) */
@@ -942,6 +922,13 @@ static int load(const char *path, int nset, char **sets, pala_scene **out, FILE 
     s->path = xstrdup(path);
     s->err = err ? err : stderr;
     pala_world_init(&s->top.w);
+    int nk = 0;
+    while (pala_wall_kind_at(nk)) nk++;
+    s->wpar = pala_xrealloc(NULL, (size_t)nk * sizeof *s->wpar);
+    for (int i = 0; i < nk; i++) {
+        s->wpar[i] = pala_xrealloc(NULL, pala_wall_kind_at(i)->size);
+        memset(s->wpar[i], 0, pala_wall_kind_at(i)->size);
+    }
     int bad = read_file(s);
     for (int i = 0; i < nset && !bad; i++) bad |= apply_override(s, sets[i]);
     for (int i = 0; i < s->nent && !bad; i++) bad |= check_value(s, &s->ent[i]);
@@ -989,6 +976,8 @@ void *pala_scene_keys(pala_scene *s, int kind, const char *name)
     return i < 0 ? NULL : &s->sec[i].keys;
 }
 
+void *pala_scene_wall_keys(pala_scene *s, int i) { return s->wpar[i]; }
+
 void pala_scene_free(pala_scene *s)
 {
     if (!s) return;
@@ -996,6 +985,8 @@ void pala_scene_free(pala_scene *s)
     for (int i = 0; i < s->nsec; i++)
         if (s->sec[i].kind == PALA_S_GROUP) free(s->sec[i].keys.group.place.at);
     free(s->ent); free(s->sec); free(s->path);
+    for (int i = 0; s->wpar && pala_wall_kind_at(i); i++) free(s->wpar[i]);
+    free(s->wpar);
     pala_world_free(&s->top.w);
     free(s);
 }
@@ -1010,8 +1001,7 @@ void pala_scene_write(const pala_scene *s, FILE *f)
             const char *dot = strchr(c->name, '.');
             fprintf(f, "\n[pair %.*s %s]\n", (int)(dot - c->name), c->name, dot + 1);
         } else if (c->kind != PALA_S_TOP) fprintf(f, "\n[%s %s]\n", pala_sect_names[c->kind], c->name);
-        for (int k = 0; k < pala_nkeys; k++) {
-            const pala_keydef *kd = &pala_keys[k];
+        for (const pala_keydef *kd = pala_key_first(); kd; kd = pala_key_next(kd)) {
             if (kd->sect != c->kind) continue;
             int any = 0;
             for (int e = 0; e < s->nent; e++) {
@@ -1042,10 +1032,9 @@ int pala_scene_setting(const pala_scene *s, int idx, const char **key, const cha
     int n = 0;
     for (int i = 0; i < s->nsec; i++) {
         const section *c = &s->sec[i];
-        for (int k = 0; k < pala_nkeys; k++) {
-            const pala_keydef *kd = &pala_keys[k];
+        for (const pala_keydef *kd = pala_key_first(); kd; kd = pala_key_next(kd)) {
             if (kd->sect != c->kind || kd->repeat) continue;
-            entry *e = find_entry(s, i, k);
+            entry *e = find_entry_k(s, i, kd);
             const char *v = e ? e->val : kd->def;
             if (!v) continue;
             if (n++ != idx) continue;
@@ -1078,15 +1067,15 @@ void pala_scene_help_keys(FILE *f)
     for (int s = 0; s < PALA_S_N; s++) {
         if (s == PALA_S_PAIR) fprintf(f, "\n== [pair A B] ==\n");
         else fprintf(f, s ? "\n== [%s NAME] ==\n" : "== top level ==\n", pala_sect_names[s]);
-        for (int k = 0; k < pala_nkeys; k++)
-            if (pala_keys[k].sect == s) help_one(&pala_keys[k], f);
+        for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
+            if (k->sect == s) help_one(k, f);
     }
 }
 
 int pala_scene_help_key(const char *key, FILE *f)
 {
     int found = 0;
-    for (int k = 0; k < pala_nkeys; k++)
-        if (!strcmp(pala_keys[k].name, key)) { help_one(&pala_keys[k], f); found = 1; }
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
+        if (!strcmp(k->name, key)) { help_one(k, f); found = 1; }
     return found ? 0 : -1;
 }

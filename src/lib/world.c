@@ -14,7 +14,6 @@
 #include "grain.h"
 #include "grain_forces.h"
 #include "material.h"
-#include "membrane.h"
 #include "neighbor.h"
 #include "threads.h"
 #include <math.h>
@@ -41,7 +40,7 @@ void pala_world_init(pala_world *w)
     memset(w, 0, sizeof *w);
     w->dim = 3;
     w->max_overlap = 0.5;
-    w->wall_mat = -1;
+    w->wall_mat = w->mem_mat = -1;
 }
 
 /* The states the modules keep for the step, made by pala_world_prepare: the step's scratch
@@ -64,6 +63,8 @@ void pala_world_free(pala_world *w)
     free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
     free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
+    for (int i = 0; i < w->nwalls; i++) free(w->walls[i].par);
+    free(w->walls);
     pala_nlist_free(w->nl);
     free_states(w);
     pala_team_free(w->team);
@@ -312,7 +313,7 @@ static int check_template(pala_world *w, pala_check *c, int t)
     return PALA_OK;
 }
 
-/* 1 for each material something is made of (a template's, the walls', the membrane's): their
+/* 1 for each material something is made of (a template's, a wall's): their
  * laws need their parameters; a material nothing uses may leave them out. */
 static char *used_materials(const pala_world *w)
 {
@@ -320,8 +321,8 @@ static char *used_materials(const pala_world *w)
     memset(used, 0, (size_t)w->nmat + 1);
     for (int t = 0; t < w->ntmpl; t++)
         if (w->tmpl[t].material >= 0 && w->tmpl[t].material < w->nmat) used[w->tmpl[t].material] = 1;
-    if (w->container != PALA_CONTAINER_NONE && w->wall_mat >= 0 && w->wall_mat < w->nmat) used[w->wall_mat] = 1;
-    if (w->membrane && w->mem_mat >= 0 && w->mem_mat < w->nmat) used[w->mem_mat] = 1;
+    for (int i = 0; i < w->nwalls; i++)
+        if (w->walls[i].mat >= 0 && w->walls[i].mat < w->nmat) used[w->walls[i].mat] = 1;
     return used;
 }
 
@@ -355,19 +356,12 @@ int pala_world_check(pala_world *w, pala_check *c)
             return pala_fault(c, PALA_PART_GRAIN, k, -1, "grain %d: position, rotation vector, velocity and angular velocity must be finite", k);
     }
     if (st) return st;
-    if (w->dim == 2 && w->container == PALA_CONTAINER_CAVITY && w->cav_c.z != 0) return pala_fault(c, W, -1, -1, "in 2D the cavity centre needs z = 0");
-    if (!pala_container_known(w->container)) return pala_fault(c, W, -1, -1, "container %d is not a container kind (enum pala_container)", w->container);
-    if (w->container != PALA_CONTAINER_NONE) {
-        if (w->wall_mat < 0 || w->wall_mat >= w->nmat)
-            return pala_fault(c, W, -1, -1, "the container has walls but wall_mat is %d: set it to the index of a material (0..%d)", w->wall_mat, w->nmat - 1);
-        char buf[200];
-        const char *e = pala_container_of(w)->check(w, buf, sizeof buf);
-        if (e) return pala_fault(c, W, -1, -1, "%s", e);
-    }
-    if (w->membrane) {
-        char buf[240];
-        const char *e = pala_membrane_check(w, buf, sizeof buf);
-        if (e) return pala_fault(c, W, -1, -1, "%s", e);
+    char buf[320];
+    const char *key, *e = pala_walls_prepare(w, buf, sizeof buf, &key);
+    if (e) {   /* a kind's check names its own key (container.h) */
+        pala_fault(c, PALA_PART_WALL, -1, -1, "%s", e);
+        c->wkey = key;
+        return PALA_ERR_INPUT;
     }
     for (int i = 0; i < w->ninter; i++)
         if (!w->inter[i].forces) return pala_fault(c, W, -1, -1, "interaction %d has no forces function", i);
@@ -393,7 +387,7 @@ void pala_world_derive(pala_world *w)
 
 int pala_world_prepare(pala_world *w)
 {
-    pala_check c = {0, w->why, sizeof w->why, 0, 0, -1};
+    pala_check c = {0, w->why, sizeof w->why, 0, 0, -1, NULL};
     int st = pala_world_check(w, &c);   /* and the pairs of materials, eq. (55) */
     if (st) {
         free_states(w);   /* no step on what was prepared before */
@@ -438,18 +432,9 @@ int pala_world_max_threads(const pala_world *w)
 }
 
 
-/* walls.tsv: the container's columns, then the membrane's */
-static int wall_columns(const pala_world *w, const char **names, double *values, double *area, int max)
-{
-    int n = pala_container_of(w)->columns(w, names, values, area, max);
-    if (w->membrane && w->container == PALA_CONTAINER_BOX)
-        n += pala_membrane_columns(w, names + n, values + n, area ? area + n : NULL, max - n);
-    return n;
-}
-
 int pala_world_wall_columns(const pala_world *w, const char **names, double *values, int max)
 {
-    return wall_columns(w, names, values, NULL, max);
+    return pala_walls_columns(w, names, values, NULL, max);
 }
 
 int pala_world_wall_areas(const pala_world *w, double *area, int max)
@@ -457,5 +442,5 @@ int pala_world_wall_areas(const pala_world *w, double *area, int max)
     enum { MAXC = 64 };
     const char *names[MAXC];
     double values[MAXC];
-    return wall_columns(w, names, values, area, max < MAXC ? max : MAXC);
+    return pala_walls_columns(w, names, values, area, max < MAXC ? max : MAXC);
 }

@@ -432,39 +432,39 @@ function rgb(col) {
   return [m[0] / 255, m[1] / 255, m[2] / 255];
 }
 var TYPE3 = TYPE.map(rgb), SPEED3 = SPEEDC.map(rgb);
-/* the container's lines (and a 2D run's plane as two triangles), in world coordinates */
+/* the walls' lines (and a 2D run's plane as triangles), in world coordinates, from the
+ * shapes they are drawn with (D.walls: boxes, spheres and quadrilaterals; the page knows no
+ * kind of wall) */
 function containerLines() {
   var L = [], P = [];
-  if (D.container === "box") {
-    var b = D.box;
-    if (D.dim === 2) {
-      var q = [[b[0], b[2], 0], [b[1], b[2], 0], [b[1], b[3], 0], [b[0], b[3], 0]];
+  D.walls.forEach(function (s) {
+    var p = s.p;
+    if (s.shape === "box" && D.dim === 2) {   /* its rectangle, the plane inside it */
+      var q = [[p[0][0], p[0][1], 0], [p[1][0], p[0][1], 0], [p[1][0], p[1][1], 0], [p[0][0], p[1][1], 0]];
       for (var i = 0; i < 4; i++) L.push(q[i], q[(i + 1) % 4]);
       P.push(q[0], q[1], q[2], q[0], q[2], q[3]);
-    } else {
+    } else if (s.shape === "box") {   /* its twelve edges */
+      var corner = function (i) { return [p[i & 1 ? 1 : 0][0], p[i & 2 ? 1 : 0][1], p[i & 4 ? 1 : 0][2]]; };
       for (var i = 0; i < 8; i++) for (var k = 0; k < 3; k++) {
         var j = i | (1 << k);
-        if (j !== i) L.push([i & 1 ? b[1] : b[0], i & 2 ? b[3] : b[2], i & 4 ? b[5] : b[4]], [j & 1 ? b[1] : b[0], j & 2 ? b[3] : b[2], j & 4 ? b[5] : b[4]]);
+        if (j !== i) L.push(corner(i), corner(j));
+      }
+    } else if (s.shape === "quad") {
+      for (var i = 0; i < 4; i++) L.push(p[i], p[(i + 1) % 4]);
+    } else if (s.shape === "sphere") {   /* three great circles (2D: its circle, the disc inside) */
+      var c = p[0], R = s.r, rings = D.dim === 2 ? [[0, 0, 1]] : [[0, 0, 1], [1, 0, 0], [0, 1, 0]];
+      for (var k = 0; k < rings.length; k++) {
+        var n = rings[k], a1 = n[2] ? [1, 0, 0] : [0, 0, 1], a2 = [n[1] * a1[2] - n[2] * a1[1], n[2] * a1[0] - n[0] * a1[2], n[0] * a1[1] - n[1] * a1[0]], prev = null;
+        for (var i = 0; i <= 96; i++) {
+          var t = 2 * Math.PI * i / 96, u = Math.cos(t), v = Math.sin(t);
+          var q3 = [c[0] + R * (u * a1[0] + v * a2[0]), c[1] + R * (u * a1[1] + v * a2[1]), (D.dim === 2 ? 0 : c[2]) + R * (u * a1[2] + v * a2[2])];
+          if (prev) L.push(prev, q3);
+          if (D.dim === 2 && prev) P.push([c[0], c[1], 0], prev, q3);
+          prev = q3;
+        }
       }
     }
-    if (D.membrane && D.membrane[0] > 0) {   /* the membrane's plane: its outline */
-      var ax = D.membrane[0] - 1, a2i = (ax + 1) % 3, a3i = (ax + 2) % 3, Lo = [b[0], b[2], D.dim === 2 ? 0 : b[4]], Hi = [b[1], b[3], D.dim === 2 ? 0 : b[5]], mq = [];
-      for (var i = 0; i < 4; i++) { var v = [0, 0, 0]; v[ax] = D.membrane[1]; v[a2i] = (i === 1 || i === 2) ? Hi[a2i] : Lo[a2i]; v[a3i] = i >= 2 ? Hi[a3i] : Lo[a3i]; mq.push(v); }
-      for (var i = 0; i < 4; i++) L.push(mq[i], mq[(i + 1) % 4]);
-    }
-  } else if (D.container === "cavity") {
-    var c = D.cavity, R = c[3], rings = D.dim === 2 ? [[0, 0, 1]] : [[0, 0, 1], [1, 0, 0], [0, 1, 0]];
-    for (var k = 0; k < rings.length; k++) {
-      var n = rings[k], a1 = n[2] ? [1, 0, 0] : [0, 0, 1], a2 = [n[1] * a1[2] - n[2] * a1[1], n[2] * a1[0] - n[0] * a1[2], n[0] * a1[1] - n[1] * a1[0]], prev = null;
-      for (var i = 0; i <= 96; i++) {
-        var t = 2 * Math.PI * i / 96, u = Math.cos(t), v = Math.sin(t);
-        var p = [c[0] + R * (u * a1[0] + v * a2[0]), c[1] + R * (u * a1[1] + v * a2[1]), (D.dim === 2 ? 0 : c[2]) + R * (u * a1[2] + v * a2[2])];
-        if (prev) L.push(prev, p);
-        if (D.dim === 2 && prev) P.push([c[0], c[1], 0], prev, p);
-        prev = p;
-      }
-    }
-  }
+  });
   return { L: L, P: P };
 }
 var CONT = containerLines();
