@@ -34,7 +34,7 @@ VIEWSRC := $(wildcard src/cli/view/*.css src/cli/view/*.html src/cli/view/*.js)
 TESTSRC := $(wildcard tests/*.c)
 TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
 
-.PHONY: all run test examples sanitize bench clean fuzz FORCE
+.PHONY: all run test examples sanitize bench bench-busy clean fuzz FORCE
 all: pala
 
 # The flags of the last build: when they change (OPT=..., make sanitize), everything is
@@ -97,8 +97,14 @@ build/centre_bench: bench/centre.c build/libpala.a
 build/traj_bench: bench/trajwrite.c $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -o $@ $^ $(LDLIBS)
 
+# pala against LAMMPS on the shared beds (docs/performance.md): `make bench` on a quiet
+# machine (bench/run.sh), `make bench-busy` with every core busy, one copy of each per
+# CPU as a sweep runs (bench/busy.sh)
 bench: pala build/pala_bench
 	sh bench/run.sh
+
+bench-busy: pala build/pala_bench
+	sh bench/busy.sh
 
 # fuzzing (docs/fuzzing.md): the targets of tests/fuzz/fuzz.c built with AFL++'s compiler
 # under ASan and UBSan, then each fuzzed for FUZZ_TIME seconds on one core at nice 19.

@@ -2,7 +2,9 @@
 #ifndef PALA_T_WORLD_H
 #define PALA_T_WORLD_H
 #include "pala/pala.h"
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Load the control file path with nset overrides; NULL on failure, with pala's messages
  * in err (empty when there are none). */
@@ -40,6 +42,37 @@ static inline void t_pour600(pala_world *w, int t)
     w->dt = 1e-5;
     pala_world_sort(w);
     pala_world_prepare(w);
+}
+
+/* FNV-1a 64 over the doubles' bits, least significant byte first (so the hash does not
+ * depend on the machine's byte order) */
+static inline uint64_t t_fnv_doubles(uint64_t h, const double *d, int n)
+{
+    for (int i = 0; i < n; i++) {
+        uint64_t u;
+        memcpy(&u, &d[i], sizeof u);
+        for (int b = 0; b < 8; b++) {
+            h ^= (u >> (8 * b)) & 0xff;
+            h *= UINT64_C(0x100000001b3);
+        }
+    }
+    return h;
+}
+
+/* x, r, v, w of every grain, in the order the grains were added (the world may store
+ * them in spatial order: inv maps input number to storage) */
+static inline uint64_t t_state_hash(const pala_world *w)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (int i = 0; i < w->n; i++) {
+        int k = w->inv ? w->inv[i] : i;
+        const pala_vec3 *f[4] = {&w->x[k], &w->r[k], &w->v[k], &w->w[k]};
+        for (int j = 0; j < 4; j++) {
+            double d[3] = {f[j]->x, f[j]->y, f[j]->z};
+            h = t_fnv_doubles(h, d, 3);
+        }
+    }
+    return h;
 }
 
 #endif

@@ -26,36 +26,6 @@ void test_golden_beds(void);
 #define GOLDEN_BOX UINT64_C(0x54a8611812d645bd)
 #define GOLDEN_SETTLING UINT64_C(0x012129cef4ee4a0f)
 
-/* FNV-1a 64 over the doubles' bits, least significant byte first (so the hash does not
- * depend on the machine's byte order) */
-static uint64_t fnv_doubles(uint64_t h, const double *d, int n)
-{
-    for (int i = 0; i < n; i++) {
-        uint64_t u;
-        memcpy(&u, &d[i], sizeof u);
-        for (int b = 0; b < 8; b++) {
-            h ^= (u >> (8 * b)) & 0xff;
-            h *= UINT64_C(0x100000001b3);
-        }
-    }
-    return h;
-}
-
-/* x, r, v, w of every grain, in the order the grains were added (the world may store
- * them in spatial order: inv maps input number to storage) */
-static uint64_t state_hash(const pala_world *w)
-{
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (int i = 0; i < w->n; i++) {
-        int k = w->inv ? w->inv[i] : i;
-        const pala_vec3 *f[4] = {&w->x[k], &w->r[k], &w->v[k], &w->w[k]};
-        for (int j = 0; j < 4; j++) {
-            double d[3] = {f[j]->x, f[j]->y, f[j]->z};
-            h = fnv_doubles(h, d, 3);
-        }
-    }
-    return h;
-}
 
 /* A non-planar clump of 3 spheres of material mat (Monte Carlo, fixed samples); returns
  * its template, or -1 with a message in err. */
@@ -134,7 +104,7 @@ static void box_run(int threads, struct run *out)
     }
     out->seconds = pala_now() - t0;
     out->diss = w.diss;
-    out->hash = state_hash(&w);
+    out->hash = t_state_hash(&w);
     pala_world_free(&w);
 }
 
@@ -173,7 +143,7 @@ void test_golden_example(void)
         double t0 = pala_now();
         int st = pala_world_steps(w, n);
         double sec = pala_now() - t0;
-        uint64_t h = state_hash(w);
+        uint64_t h = t_state_hash(w);
         if (threads == 1)
             T_CHECK(st == PALA_OK && n == 200, "golden scene: settling-box, %d grains, %ld steps (%.2f s), "
                     "stable, %ld contacts at the end", w->n, n, sec, w->ncontact);
@@ -258,7 +228,7 @@ static void bed_run(int kind, int threads, struct run *out)
     out->seconds = pala_now() - t0;
     out->max_contacts = out->sum_contacts = w.ncontact;   /* those at the end */
     out->diss = w.diss;
-    out->hash = state_hash(&w);
+    out->hash = t_state_hash(&w);
     if (out->status != PALA_OK) printf("golden bed %s: %s%s\n", beds[kind].name, err, w.why);
     pala_world_free(&w);
 }

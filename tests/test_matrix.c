@@ -11,6 +11,7 @@
  *     update a hash deliberately).
  * Each world is a box of 64 grains packed so that pairs and walls touch from the start. */
 #include "t.h"
+#include "t_world.h"
 #include "pala/pala.h"
 #include "builder.h"
 #include "contact.h"
@@ -48,27 +49,8 @@ static const combo combos[] = {
     {"mixed: spring grains, mindlin grains, regularised walls", PALA_TLAW_SPRING, PALA_DAMP_SWITCH, LAWS_MIXED, {UINT64_C(0x94a211da17feb21f), UINT64_C(0xdffbb86973027e3c)}},
 };
 
-static uint64_t fnv(uint64_t h, double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, sizeof u);
-    for (int b = 0; b < 8; b++) {
-        h ^= (u >> (8 * b)) & 0xff;
-        h *= UINT64_C(0x100000001b3);
-    }
-    return h;
-}
-
-static uint64_t world_hash(const pala_world *w)
-{
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (int i = 0; i < w->n; i++) {
-        int k = w->inv ? w->inv[i] : i;
-        const pala_vec3 *f[4] = {&w->x[k], &w->r[k], &w->v[k], &w->w[k]};
-        for (int j = 0; j < 4; j++) h = fnv(fnv(fnv(h, f[j]->x), f[j]->y), f[j]->z);
-    }
-    return fnv(h, w->diss);
-}
+/* the state of every grain (t_state_hash), then E_diss */
+static uint64_t world_hash(const pala_world *w) { return t_fnv_doubles(t_state_hash(w), &w->diss, 1); }
 
 static pala_material law_mat(const char *name, int tlaw, int damp, int extra)
 {

@@ -3,10 +3,12 @@
  * not fit, its header line read back into the same wall, the shapes it is drawn with, its
  * touches (with the velocity of the surface), and the walls' checkpoint state. */
 #include "t.h"
+#include "contact.h"
 #include "container.h"
 #include "keys.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_walls(void);
@@ -110,6 +112,29 @@ static void set_and_refuse(void)
     pala_world_free(&w);
 }
 
+/* The kernel takes the velocity relative to the wall's surface, v + w x r - vs
+ * (contact.h, docs/physics.md "Walls"): the grain at rest against a face sliding at +y
+ * is dragged along +y by friction; moving with the face, it feels none. */
+static void surface_velocity(pala_world *w, const pala_wall_touch *t0)
+{
+    pala_batch *B = calloc(1, pala_batch_size());
+    pala_wall_touch t = *t0;
+    double F[2];
+    for (int c = 0; c < 2; c++) {
+        w->v[0] = pala_v(0, c ? 0.2 : 0, 0);
+        t.vs = pala_v(0, 0.2, 0);
+        B->n = 0;
+        pala_contact_wall_join(w, B, 0, &t);
+        pala_contact_walls(w, B, w->dt);
+        F[c] = B->Fy[0];
+        T_CHECK(B->ux[0] == 0 && B->uy[0] == (c ? 0 : -0.2) && B->uz[0] == 0, "case %d: relative velocity 0 %g 0, want 0 %g 0", c, B->uy[0],
+                c ? 0 : -0.2);
+    }
+    T_CHECK(F[0] > 0 && F[1] == 0, "the face sliding at +0.2 m/s drags the grain at rest along +y (F_y %g N), not one moving with it (%g N)", F[0], F[1]);
+    w->v[0] = pala_v(0, 0, 0);
+    free(B);
+}
+
 static void shapes_and_touches(void)
 {
     /* a 2D box: its rectangle, z unbounded; its line says so */
@@ -130,6 +155,7 @@ static void shapes_and_touches(void)
     T_CHECK(nt == 1 && used == 1 && t[0].n.x == 1 && fabs(t[0].ov - 0.0005) < 1e-15 && t[0].face == 0 && t[0].vs.x == 0 && t[0].vs.y == 0 &&
                 t[0].vs.z == 0,
             "the box's touch: face xlo, normal +x, overlap 0.5 mm, vs = 0 (%d touches)", nt);
+    surface_velocity(&w, &t[0]);
     round_trip(&w, "2D box");
     pala_world_free(&w);
     /* a cavity: a sphere; its touch too has vs = 0 */

@@ -107,10 +107,13 @@ void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt);
  * always. */
 void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt);
 /* A wall touch (container.h) of a component (centre c, radius a) of grain k joins the
- * batch (which must have room); inline, as the force pass adds many.  The wall is a component that does not move: the contact point is the middle
+ * batch (which must have room); inline, as the force pass adds many.  The wall is a
+ * component of infinite mass whose surface moves at t->vs: the contact point is the middle
  * of the overlap, c - (a - ov/2) n (the limit of c_ij in eq. 50 for a sphere of radius
- * r' -> infinity), w is the velocity of G's material there (eq. 54), and the torque is
- * about G's centre (eq. 51): the clump stages of the pair kernel. */
+ * r' -> infinity), the relative velocity there is G's material's (eq. 54) less the wall's,
+ * v + w x r - vs (docs/physics.md, "Walls"; vs = 0 for a wall that does not move, and
+ * x - 0 = x leaves its bits), and the torque is about G's centre (eq. 51): the clump stages
+ * of the pair kernel. */
 static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, int k, const pala_wall_touch *t)
 {
     int face = t->face;
@@ -121,7 +124,7 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     int m = B->n++;   /* the caller leaves room */
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);
-    pala_vec3 dv = pala_vadd(w->v[k], pala_vcross(w->w[k], r));
+    pala_vec3 dv = pala_vsub(pala_vadd(w->v[k], pala_vcross(w->w[k], r)), t->vs);   /* m/s */
     B->k[m] = k; B->face[m] = face; B->jmat[m] = jm; B->ai[m] = a; B->aj[m] = 0; B->ov[m] = ov; B->rt[m] = rt;
     B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
     B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
