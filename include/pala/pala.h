@@ -248,6 +248,9 @@ typedef struct pala_world {
                                       cavity's radial momentum) */
     int wall_mat, mem_mat;         /* set by pala_world_add_wall: the materials of faces 0-5 and
                                       6-7 (contact.h reads them) */
+    int surf0, nsurf;              /* the walls of [wall] sections (kind "surface", surface.h):
+                                      walls[surf0 .. surf0 + nsurf), the last of the list; their
+                                      faces are PALA_WALL_FACES + their index among them */
     pala_vec3 g;                   /* homogeneous acceleration field, m/s^2; may be changed
                                       between steps (the step sees it) */
     pala_vec3 field_ref;           /* zero of the field energy -m g.(x - field_ref): the
@@ -446,8 +449,11 @@ int pala_world_contacts(pala_world *w, double *U);
 pala_energy pala_world_energy(pala_world *w);
 /* The optional terms of the energy balance a prepared world has: PALA_TERM_PAIR if some
  * interaction between centres acts (E_pair, pala_energy.inter), PALA_TERM_WFIELD if an E or
- * B field turns and acts on a charge or dipole (W_field, w->wfield). */
-enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2, PALA_TERM_ALIGN = 4 };
+ * B field turns and acts on a charge or dipole (W_field, w->wfield), PALA_TERM_WWALL if a
+ * wall moves (W_walls, pala_world_wall_work). */
+enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2, PALA_TERM_ALIGN = 4, PALA_TERM_WWALL = 8 };
+/* The work the moving walls did on the grains so far (midpoint rule, like W_field), J. */
+double pala_world_wall_work(const pala_world *w);
 int pala_world_energy_terms(pala_world *w);
 /* 1 if some material pair of a prepared world has a law with history (a tangential, rolling
  * or torsion spring: docs/physics.md, "Contact history"), whose contacts keep a state. */

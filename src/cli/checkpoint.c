@@ -129,7 +129,7 @@ static void put_field(buf *b, const char *name, size_t elem, long count, const v
     put(b, data, elem * (size_t)count);
 }
 
-static void put_run(buf *b, const pala_ckpt_run *r)
+static void put_run(buf *b, const pala_ckpt_run *r, const pala_world *w)
 {
     put_field(b, "run.scene", 1, (long)strlen(r->scene) + 1, r->scene);
     buf s = {0};
@@ -148,7 +148,10 @@ static void put_run(buf *b, const pala_ckpt_run *r)
     /* the walls.tsv writer's previous row, for the mean pressures of the next interval */
     double wp[2 + PALA_MAX_WALL_COLUMNS] = {(double)r->walls.rows, r->walls.t};
     memcpy(wp + 2, r->walls.P, sizeof r->walls.P);
-    put_field(b, "run.walls_prev", sizeof(double), 2 + PALA_MAX_WALL_COLUMNS, wp);
+    const char *cn[PALA_MAX_WALL_COLUMNS];
+    double cv[PALA_MAX_WALL_COLUMNS];
+    int nwc = pala_world_wall_columns(w, cn, cv, PALA_MAX_WALL_COLUMNS);
+    put_field(b, "run.walls_prev", sizeof(double), 2 + (nwc > PALA_CKPT_WALL_COLUMNS ? nwc : PALA_CKPT_WALL_COLUMNS), wp);
     for (int i = 0; i < pala_nwriters; i++) {
         char nm[128];
         snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
@@ -178,7 +181,7 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     double *hd = pala_world_history_get(w, &nh);   /* the contacts' springs (docs/physics.md, "Contact history") */
     if (hd) put_field(&b, "world.contacts", sizeof(double), nh, hd);
     free(hd);
-    put_run(&b, r);
+    put_run(&b, r, w);
     if (b.bad) { free(b.p); fprintf(stderr, "pala: out of memory for the checkpoint\n"); return 1; }
     uint32_t ver = PALA_CKPT_VERSION, bom = 0x01020304u;
     uint64_t len = b.n - HEADER, sum = fnv(FNV0, b.p + HEADER, len);
@@ -332,8 +335,13 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
                  *h3 = need(c, path, "run.settings_hash", 8, 1, err), *ns = need(c, path, "run.steps", sizeof(long), 1, err),
                  *ss = need(c, path, "run.status", sizeof(int), 1, err), *wl = need(c, path, "run.wall", sizeof(double), 1, err),
                  *es = need(c, path, "run.energy_stats", sizeof(double), 8, err),
-                 *wp = need(c, path, "run.walls_prev", sizeof(double), 2 + PALA_MAX_WALL_COLUMNS, err);
+                 *wp = need(c, path, "run.walls_prev", sizeof(double), -1, err);
     int bad = !sc || !st || !h1 || !h2 || !h3 || !ns || !ss || !wl || !es || !wp;
+    if (wp && (wp->count < 2 + PALA_CKPT_WALL_COLUMNS || wp->count > 2 + PALA_MAX_WALL_COLUMNS)) {
+        fprintf(err, "pala resume: %s: run.walls_prev has %llu values, not 2 + %d to 2 + %d\n", path, (unsigned long long)wp->count,
+                PALA_CKPT_WALL_COLUMNS, PALA_MAX_WALL_COLUMNS);
+        bad = 1;
+    }
     for (int i = 0; i < pala_nwriters && !bad; i++) {
         char nm[128];
         snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
@@ -366,8 +374,8 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
     double e[8];
     memcpy(e, es->data, sizeof e);
     r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
-    double pw[2 + PALA_MAX_WALL_COLUMNS];
-    memcpy(pw, wp->data, sizeof pw);
+    double pw[2 + PALA_MAX_WALL_COLUMNS] = {0};
+    memcpy(pw, wp->data, (size_t)wp->count * sizeof(double));
     r->walls.rows = (long)pw[0];
     r->walls.t = pw[1];
     memcpy(r->walls.P, pw + 2, sizeof r->walls.P);

@@ -84,7 +84,7 @@ pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre);
 /* The shapes the walls are drawn with at the current frame (pala_world_wall_draw), at most
  * max into out; their number. */
 int pala_traj_shapes(const pala_traj *t, pala_draw *out, int max);
-enum { PALA_TRAJ_SHAPES = 64 };   /* room for every shape of a run's walls */
+enum { PALA_TRAJ_SHAPES = 512 };   /* room for every shape of a run's walls */
 /* Axis-aligned bounds of the walls' shapes but guides (a sphere's cube; in 2D a circle as
  * thick as the largest component), or, along an axis they leave unbounded (a box's z in
  * 2D) or without walls, of the current frame's spheres. */

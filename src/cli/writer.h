@@ -19,7 +19,10 @@ typedef struct pala_energy_stats {
 
 /* The momentum columns of walls.tsv at its previous row, for the mean pressures over the
  * interval since. */
-#define PALA_MAX_WALL_COLUMNS 16
+#define PALA_MAX_WALL_COLUMNS 512
+/* a checkpoint keeps the previous row of walls.tsv in 2 + max(this, the columns) doubles
+ * (the count of the checkpoints written before the walls of [wall] sections) */
+#define PALA_CKPT_WALL_COLUMNS 16
 typedef struct pala_wall_prev {
     long rows;                         /* rows written so far */
     double t;                          /* time of the previous row, s */

@@ -31,8 +31,9 @@ double pala_output_time(const pala_world *w)
 static void energy_open(FILE *f, pala_output *o)
 {
     int terms = pala_world_energy_terms(o->w);
-    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\t%sE_total\tdE_rel\tE_diss\t%sdE_bal_rel\tcontacts\tmax_overlap%s\n",
-            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "", terms & PALA_TERM_ALIGN ? "\tm_align" : "");
+    fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\t%sE_total\tdE_rel\tE_diss\t%s%sdE_bal_rel\tcontacts\tmax_overlap%s\n",
+            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "", terms & PALA_TERM_WWALL ? "W_walls\t" : "",
+            terms & PALA_TERM_ALIGN ? "\tm_align" : "");
 }
 
 /* A row, and the statistics of E_total over the rows for summary.tsv.  The energy's
@@ -46,7 +47,8 @@ static void energy_frame(FILE *f, pala_output *o)
     double den = es->initial != 0 ? fabs(es->initial) : 1.0;   /* dE_rel of E_total(0) = 0: per joule */
     double rel = (e.total - es->initial) / den;
     int terms = pala_world_energy_terms(w);
-    double bal = (e.total + w->diss - w->wfield - es->initial) / den;   /* docs/physics.md, "Energy accounting" */
+    double ww = terms & PALA_TERM_WWALL ? pala_world_wall_work(w) : 0;
+    double bal = (e.total + w->diss - w->wfield - ww - es->initial) / den;   /* docs/physics.md, "Energy accounting" */
     if (e.total < es->min) es->min = e.total;
     if (e.total > es->max) es->max = e.total;
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
@@ -57,6 +59,7 @@ static void energy_frame(FILE *f, pala_output *o)
     if (terms & PALA_TERM_PAIR) fprintf(f, "%.16g\t", e.inter);
     fprintf(f, "%.16g\t%.10g\t%.16g\t", e.total, rel, w->diss);
     if (terms & PALA_TERM_WFIELD) fprintf(f, "%.16g\t", w->wfield);
+    if (terms & PALA_TERM_WWALL) fprintf(f, "%.16g\t", ww);
     fprintf(f, "%.10g\t%ld\t%.6g", bal, w->ncontact, w->worst_overlap);
     if (terms & PALA_TERM_ALIGN) fprintf(f, "\t%.6f", pala_world_dipole_alignment(w));
     fputc('\n', f);
@@ -77,6 +80,8 @@ static void walls_open(FILE *f, pala_output *o)
     for (int i = 0; i < nc; i++) fprintf(f, "\t%s", nm[i]);
     for (int i = 0; i < nc; i++)
         if (area[i] > 0) fprintf(f, "\tp%s", nm[i] + 1);   /* P_xlo -> p_xlo */
+    for (int i = 0; i < nc; i++)
+        if (area[i] < 0) fprintf(f, "\t%c%s", nm[i][0] == 'L' ? 'T' : 'F', nm[i] + 1);   /* P_floor_x -> F_floor_x, L_ -> T_ */
     fputc('\n', f);
 }
 
@@ -92,6 +97,8 @@ static void walls_frame(FILE *f, pala_output *o)
     for (int i = 0; i < nc; i++) fprintf(f, "\t%.12g", val[i]);
     for (int i = 0; i < nc; i++)
         if (area[i] > 0) fprintf(f, "\t%.12g", dt > 0 ? (val[i] - pv->P[i]) / (dt * area[i]) + 0.0 : 0.0);
+    for (int i = 0; i < nc; i++)   /* the mean force and torque over the interval */
+        if (area[i] < 0) fprintf(f, "\t%.12g", dt > 0 ? (val[i] - pv->P[i]) / dt + 0.0 : 0.0);
     fputc('\n', f);
     for (int i = 0; i < nc; i++) pv->P[i] = val[i];
     pv->t = o->w->t;

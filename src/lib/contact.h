@@ -26,6 +26,7 @@ typedef struct pala_batch {
     double Hix[BATCH], Hiy[BATCH], Hiz[BATCH], Hjx[BATCH], Hjy[BATCH], Hjz[BATCH];   /* clumps: torques of G */
     double rt[BATCH];                                       /* walls: r~ */
     int face[BATCH];                                        /* walls: which */
+    double wsx[BATCH], wsy[BATCH], wsz[BATCH];              /* walls: the surface's velocity at the contact */
     /* contact history (worlds with laws that have it): each contact's state, and the
      * energy its step dissipates, J */
     double *hp[BATCH];
@@ -119,7 +120,7 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     int face = t->face;
     pala_vec3 c = t->c, n = t->n;
     double a = t->a, ov = t->ov, rt = t->rt;
-    int jm = face < PALA_FACE_MEMBRANE ? w->wall_mat : w->mem_mat;
+    int jm = pala_face_mat(w, face);
     const pala_pairmat *pm = pala_pm_of(w, k, jm);
     int m = B->n++;   /* the caller leaves room */
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
@@ -128,6 +129,7 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     B->k[m] = k; B->face[m] = face; B->jmat[m] = jm; B->ai[m] = a; B->aj[m] = 0; B->ov[m] = ov; B->rt[m] = rt;
     B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
     B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
+    B->wsx[m] = t->vs.x; B->wsy[m] = t->vs.y; B->wsz[m] = t->vs.z;
     B->rix[m] = r.x; B->riy[m] = r.y; B->riz[m] = r.z;
     B->rjx[m] = B->rjy[m] = B->rjz[m] = 0;
     B->kE[m] = pm->kE; B->de[m] = pm->delta; B->mu[m] = pm->mu; B->nu[m] = pm->nu;

@@ -89,12 +89,12 @@ double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
  * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
  * "Contact history"). */
 /* The energy entry i of a wall table holds: its key is (pebble, wall id) + 1, and ids
- * below 8 are the container's faces (container.h). */
+ * give the wall's material (pala_wall_id_mat, container.h). */
 static double wallhist_energy(const pala_world *w, const pala_wallhist *h, long i)
 {
     int p = (int)((h->key[i] - 1) >> 32);
     unsigned id = (unsigned)((h->key[i] - 1) & 0xffffffffu);
-    return pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), id < 8 ? w->wall_mat : w->mem_mat), h->st + i * w->work->cm->hn);
+    return pala_contact_state_energy(w, pala_pm_of(w, pala_peb_grain(w, p), pala_wall_id_mat(w, id)), h->st + i * w->work->cm->hn);
 }
 
 double pala_wallhist_ended(const pala_world *w, int b)

@@ -10,8 +10,8 @@
 
 /* The kinds: the containers first, in the order of the words of the key `container` (their
  * names, then none; keys.c) and their codes (1 + the index). */
-extern const pala_wall_kind pala_wall_box, pala_wall_cavity, pala_wall_membrane;   /* box.c, cavity.c, membrane.c */
-static const pala_wall_kind *const kinds[] = {&pala_wall_box, &pala_wall_cavity, &pala_wall_membrane};
+extern const pala_wall_kind pala_wall_box, pala_wall_cavity, pala_wall_membrane, pala_wall_surface;   /* box.c, cavity.c, membrane.c, surface.c */
+static const pala_wall_kind *const kinds[] = {&pala_wall_box, &pala_wall_cavity, &pala_wall_membrane, &pala_wall_surface};
 enum { NKIND = sizeof kinds / sizeof kinds[0] };
 const char pala_container_words[] = "box|cavity|none";
 const int pala_container_codes[] = {1, 2, 0, -1};
@@ -108,12 +108,13 @@ int pala_walls_columns(const pala_world *w, const char **names, double *values, 
     return n;
 }
 
-const char *pala_walls_prepare(pala_world *w, char *buf, size_t len, const char **key)
+const char *pala_walls_prepare(pala_world *w, char *buf, size_t len, const char **key, int *which)
 {
     *key = NULL;
     w->wall_mat = w->mem_mat = -1;
     for (int i = 0; i < w->nwalls; i++) {
         const pala_wall *wl = &w->walls[i];
+        *which = i;
         if (wl->mat < 0 || wl->mat >= w->nmat) {
             snprintf(buf, len, "wall %d (%s) has material %d: set it to the index of a material (0..%d)", i, wl->kind->name, wl->mat, w->nmat - 1);
             return buf;
@@ -121,7 +122,7 @@ const char *pala_walls_prepare(pala_world *w, char *buf, size_t len, const char 
         const char *e = wl->kind->check(w, wl, buf, len, key);
         if (e) return e;
         if (wl->face0 < PALA_FACE_MEMBRANE) w->wall_mat = wl->mat;
-        else w->mem_mat = wl->mat;
+        else if (wl->face0 < PALA_WALL_FACES) w->mem_mat = wl->mat;
     }
     return NULL;
 }
@@ -142,14 +143,22 @@ int pala_walls_add(pala_world *w, const pala_wall_kind *k, int mat)
         return pala_walls_refuse(w, "a %s is a container, and the container is the first wall and the only one (wall 0 is a %s)", k->name,
                       w->walls[0].kind->name);
     const pala_wall *last = w->nwalls ? &w->walls[w->nwalls - 1] : NULL;
-    int face0 = k->container ? 0 : !last ? PALA_FACE_MEMBRANE : last->face0 + (last->kind->container ? PALA_TOUCH_PER_COMP : last->kind->nfaces);
-    if (face0 + k->nfaces > PALA_WALL_FACES)
+    int surface = k == &pala_wall_surface;   /* a wall of a [wall] section: its accounts are its own (surface.h) */
+    if (w->nsurf && !surface)
+        return pala_walls_refuse(w, "a %s cannot follow the walls of [wall] sections: add it before them", k->name);
+    if (surface && w->nsurf >= 0x7fff) return pala_walls_refuse(w, "more than %d [wall] sections", 0x7fff);
+    int face0 = k->container ? 0 : surface ? PALA_WALL_FACES + w->nsurf
+              : !last ? PALA_FACE_MEMBRANE : last->face0 + (last->kind->container ? PALA_TOUCH_PER_COMP : last->kind->nfaces);
+    if (!surface && face0 + k->nfaces > PALA_WALL_FACES)
         return pala_walls_refuse(w, "the walls would have more than the %d faces whose momentum the world accounts for", PALA_WALL_FACES);
     PALA_GROW(w->walls, w->nwalls + 1);
     pala_wall *wl = &w->walls[w->nwalls];
     *wl = (pala_wall){k, pala_xrealloc(NULL, k->size), mat, face0};
     memset(wl->par, 0, k->size);
-    if (face0 < PALA_FACE_MEMBRANE) w->wall_mat = mat;
+    if (surface) {
+        if (!w->nsurf) w->surf0 = w->nwalls;
+        w->nsurf++;
+    } else if (face0 < PALA_FACE_MEMBRANE) w->wall_mat = mat;
     else w->mem_mat = mat;
     return w->nwalls++;
 }
@@ -180,6 +189,7 @@ int pala_world_wall_line(const pala_world *w, int i, char *buf, size_t len)
 static void drop_last(pala_world *w)
 {
     free(w->walls[--w->nwalls].par);
+    if (w->nwalls < w->surf0 + w->nsurf && w->nsurf) w->nsurf--;
 }
 
 int pala_world_wall_read(pala_world *w, const char *line)

@@ -122,6 +122,18 @@ static inline int pala_touch_grains(const pala_world *w, const pala_wall *wl, co
     return m;
 }
 
+/* The material of a wall touch's face (contact.h: the container's faces, a membrane's,
+ * then the walls of [wall] sections, one face each), and of a wall contact's key in the
+ * contact history (id: a face below 8, a membrane's bar, or a [wall]'s feature with bit 31). */
+static inline int pala_face_mat(const pala_world *w, int face)
+{
+    return face < PALA_FACE_MEMBRANE ? w->wall_mat : face < PALA_WALL_FACES ? w->mem_mat : w->walls[w->surf0 + face - PALA_WALL_FACES].mat;
+}
+static inline int pala_wall_id_mat(const pala_world *w, unsigned id)
+{
+    return id & 0x80000000u ? w->walls[(id >> 16) & 0x7fffu].mat : id < PALA_WALL_FACES ? w->wall_mat : w->mem_mat;
+}
+
 /* A kind's check refusing: the message (printf's fmt) into buf, *key = the control-file key
  * to change; returns buf. */
 const char *pala_wall_refuse(char *buf, size_t len, const char **key, const char *k, const char *fmt, ...);
@@ -156,8 +168,8 @@ int pala_walls_touch(const pala_world *w, const int *cand, int n, pala_wall_touc
 /* the columns of walls.tsv: wall by wall (as pala_wall_kind.columns) */
 int pala_walls_columns(const pala_world *w, const char **names, double *values, double *area, int max);
 /* NULL if every wall is usable (its material, its kind's check), else what is wrong, naming
- * in *key the control-file key to change (NULL if none).  Sets the materials of the faces
+ * in *key the control-file key to change (NULL if none) and in *which the wall.  Sets the materials of the faces
  * the contact kernel reads (wall_mat, mem_mat). */
-const char *pala_walls_prepare(pala_world *w, char *buf, size_t len, const char **key);
+const char *pala_walls_prepare(pala_world *w, char *buf, size_t len, const char **key, int *which);
 
 #endif

@@ -31,6 +31,7 @@
 #include "grain_forces.h"
 #include "integrator.h"
 #include "neighbor.h"
+#include "surface.h"
 #include "threads.h"
 #include <math.h>
 #include <stdio.h>
@@ -60,8 +61,22 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
         a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
         *U += nlaw ? pala_law_normal_energy(pala_pm_of(w, B->k[i], B->jmat[i]), B->sq[i], B->ov[i])
                    : pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
-        s->imp[B->face[i]] = pala_vaxpy(s->imp[B->face[i]], -dt, F);
-        s->rimp += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);
+        int f = B->face[i];
+        if (f < PALA_WALL_FACES) {
+            s->imp[f] = pala_vaxpy(s->imp[f], -dt, F);
+            s->rimp += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);
+        } else if (s->ws) {   /* a [wall]'s accounts (surface.h), about its centre */
+            const pala_surface *sf = w->walls[w->surf0 + pala_surface_index(f)].par;
+            pala_surfsum *q = &s->ws[pala_surface_index(f)];
+            pala_vec3 vs = pala_v(B->wsx[i], B->wsy[i], B->wsz[i]);
+            pala_vec3 arm = pala_vsub(pala_vadd(w->x[B->k[i]], pala_v(B->rix[i], B->riy[i], B->riz[i])), sf->centre_set ? sf->centre : sf->point);
+            if (w->work->moving) arm = pala_vsub(arm, sf->pose.d);
+            q->imp = pala_vaxpy(q->imp, -dt, F);
+            q->ang = pala_vaxpy(q->ang, -dt, pala_vcross(arm, F));
+            q->rad += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);
+            q->work += dt * pala_vdot(F, vs);   /* W_walls: the wall's power on the grain, midpoint rule */
+            s->gvs += B->Gx[i] * vs.x + B->Gy[i] * vs.y + B->Gz[i] * vs.z;
+        }
         s->nwall++;
         pala_note_overlap(w, B->ov[i] / B->ai[i], B->k[i], -1, s, ru);
     }
@@ -326,6 +341,10 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         init = init > hi ? init : hi;
         pala_blocksum s;
         memset(&s, 0, sizeof s);
+        if (w->nsurf) {
+            s.ws = wk->wsum + (long)b * w->nsurf;
+            memset(s.ws, 0, (size_t)w->nsurf * sizeof *s.ws);
+        }
         pala_runaway ru = {0, 0, -1};
         sw.records = wk->brec[b];   /* the record checks only where needed */
         block_pairs(&sw, k0, k1, &s, &ru);
@@ -457,7 +476,7 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
     int bad = 0;
     for (int b = 0; b < w->work->nblk; b++) {
         const pala_blocksum *o = &w->work->bs[b];
-        u += o->U; pd += o->pdiss; ngg += o->ngg; nwall += o->nwall; ed += o->ediss; em += o->emind;
+        u += o->U; pd += o->pdiss - o->gvs; ngg += o->ngg; nwall += o->nwall; ed += o->ediss; em += o->emind;
         if (o->worst > worst) worst = o->worst;
         for (int i = 0; i < PALA_WALL_FACES; i++) w->wall_impulse[i] = pala_vadd(w->wall_impulse[i], o->imp[i]);
         w->wall_radial += o->rimp;
@@ -470,6 +489,7 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
         *pdiss = pd;
         w->diss += ed + w->nl->hmind;
         w->nl->hmind = em;
+        if (w->nsurf) pala_surfaces_reduce(w, w->work->wsum, w->work->nblk, w->dt);
     }
     w->ncontact = ngg + nwall;
     w->worst_overlap = worst;
@@ -489,7 +509,7 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
@@ -546,6 +566,8 @@ void pala_work_prepare(pala_world *w)
     PALA_GROW(wk->smax, w->ntmpl + 1);
     PALA_GROW(wk->invm, w->ntmpl + 1);
     PALA_GROW(wk->wcb, nblk + 1);
+    if (w->nsurf) PALA_GROW(wk->wsum, (long)nblk * w->nsurf);
+    wk->moving = pala_surfaces_moving(w);
     wk->spheres_only = 1;
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];

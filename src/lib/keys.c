@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair"};
+const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair", "wall"};
 
 /* ---- setters: values that need converting --------------------------------------------- */
 /* orientation = random | as_written | rx ry rz */
@@ -19,6 +19,14 @@ static void set_orientation(void *obj, const pala_value *v)
     pala_group *g = &((pala_group_keys *)obj)->place;
     g->orient = v->code >= 0 ? v->code : PALA_ORIENT_GIVEN;
     g->orient_r = v->code >= 0 ? pala_v(0, 0, 0) : pala_v(v->x[0], v->x[1], v->x[2]);
+}
+
+/* rotation_centre = x y z: the point the wall turns about (else its point) */
+static void set_centre(void *obj, const pala_value *v)
+{
+    pala_surface *s = obj;
+    s->centre = pala_v(v->x[0], v->x[1], v->x[2]);
+    s->centre_set = 1;
 }
 
 /* ---- the table ------------------------------------------------------------------------ */
@@ -257,6 +265,53 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .unset = "the dashpot if either material has it", .pairbit = PALA_PAIR_DAMP,
         .doc = "normal dissipation of the pair (switch or dashpot)"),
 #undef MIXED
+    /* ---- [wall NAME] (surface.c; docs/physics.md, "Walls that move") ---- */
+    KEYIN(WALL, wall, shape, WORD, NULL, "-", 0, 0, AT(pala_surface, shape),
+        .choices = "plane|rectangle|disc|cylinder|cone|line|segment|circle",
+        CODES(PALA_SURF_PLANE, PALA_SURF_RECTANGLE, PALA_SURF_DISC, PALA_SURF_CYLINDER, PALA_SURF_CONE, PALA_SURF_LINE, PALA_SURF_SEGMENT, PALA_SURF_CIRCLE),
+        .doc = "plane (a half-space), rectangle, disc, cylinder, cone; in 2D line, segment, circle"),
+    [PALA_KEY_wall_section_material] = {PALA_S_WALL, "material", PALA_K_NAME, NULL, "-", 0, 0, AT(pala_surface, material),
+        .ref = PALA_S_MATERIAL, .doc = "the wall's [material] section"},
+    KEY(WALL, point, REALS, "0 0 0", "m", -INF, INF, AT(pala_surface, point), .nmin = 3, .nmax = 3,
+        .doc = "a point of the plane; the centre of a rectangle or disc; the axis point where a cylinder or cone starts"),
+    KEY(WALL, normal, REALS, "0 0 1", "-", -INF, INF, AT(pala_surface, normal), .nmin = 3, .nmax = 3,
+        .doc = "plane, line: the normal towards the grains; rectangle, segment, disc: the normal of the sheet"),
+    KEY(WALL, axis, REALS, "0 0 1", "-", -INF, INF, AT(pala_surface, axis), .nmin = 3, .nmax = 3,
+        .doc = "cylinder, cone: the direction of the axis from point (any length but 0)"),
+    KEY(WALL, edge, REALS, "1 0 0", "-", -INF, INF, AT(pala_surface, edge), .nmin = 3, .nmax = 3,
+        .doc = "rectangle: the direction of its first side (across the normal)"),
+    KEY(WALL, size, REALS, NULL, "m", 0, INF, AT(pala_surface, size), .nmin = 1, .nmax = 2, .unset = "needed by rectangle and segment",
+        .doc = "rectangle: its sides along edge and along normal x edge; segment: its length"),
+    KEYIN(WALL, wall, radius, REAL, NULL, "m", 0, INF, AT(pala_surface, radius), .unset = "needed by disc, cylinder, circle and cone",
+        .doc = "disc, cylinder, circle: the radius; cone: the radius at point"),
+    KEY(WALL, radius_end, REAL, "0", "m", 0, INF, AT(pala_surface, radius_end),
+        .doc = "cone: the radius at point + length x axis (0: a tip)"),
+    KEY(WALL, length, REAL, "0", "m", 0, INF, AT(pala_surface, length),
+        .doc = "cylinder, cone: the length along the axis from point; a cylinder's 0: infinite both ways"),
+    KEY(WALL, caps, WORD, "none", "-", 0, 0, AT(pala_surface, caps), .choices = "none|start|end|both", CODES(0, 1, 2, 3),
+        .doc = "cylinder, cone: flat discs closing it at point (start), at the far end, or both"),
+    KEY(WALL, area, REAL, "0", "m^2", 0, INF, AT(pala_surface, area),
+        .doc = "plane, line: the area its pressure is measured on (2D: a length); 0: no pressure column"),
+    KEY(WALL, draw_size, REAL, "0.1", "m", 0, INF, AT(pala_surface, draw_size),
+        .doc = "plane, line, infinite cylinder: the size pictures draw of it (the wall itself is infinite)"),
+    KEYIN(WALL, wall, velocity, REALS, "0 0 0", "m", -INF, INF, AT(pala_surface, velocity), .nmin = 3, .nmax = 3,
+        .doc = "constant velocity of the wall, m/s"),
+    KEYIN(WALL, wall, angular_velocity, REALS, "0 0 0", "rad/s", -INF, INF, AT(pala_surface, omega), .nmin = 3, .nmax = 3,
+        .doc = "the wall turns about rotation_centre at this angular velocity (after spin_up)"),
+    KEY(WALL, rotation_centre, REALS, NULL, "m", -INF, INF, SET(set_centre), .nmin = 3, .nmax = 3, .unset = "the wall's point",
+        .doc = "the point the wall turns about"),
+    KEY(WALL, spin_up, REAL, "0", "s", 0, INF, AT(pala_surface, spin_up),
+        .doc = "the angular velocity grows linearly from 0 over this time; 0: at once"),
+    KEY(WALL, amplitude, REALS, "0 0 0", "m", -INF, INF, AT(pala_surface, amplitude), .nmin = 3, .nmax = 3,
+        .doc = "sinusoidal oscillation: the wall moves by amplitude x sin(2 pi frequency t)"),
+    KEY(WALL, frequency, REAL, "0", "Hz", 0, INF, AT(pala_surface, frequency),
+        .doc = "frequency of the oscillation"),
+    KEY(WALL, servo_pressure, REAL, "0", "Pa", 0, INF, AT(pala_surface, servo_pressure),
+        .doc = "> 0: a servo moves the wall along its normal to hold this mean pressure (2D: N/m)"),
+    KEY(WALL, servo_gain, REAL, "0", "m/(s Pa)", 0, INF, AT(pala_surface, servo_gain),
+        .doc = "the servo's speed per pascal of pressure error"),
+    KEY(WALL, servo_speed, REAL, "0", "m/s", 0, INF, AT(pala_surface, servo_speed),
+        .doc = "the servo's top speed"),
 };
 const int pala_nkeys = PALA_NKEYS;
 

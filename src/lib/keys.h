@@ -9,6 +9,7 @@
 #include "keydef.h"
 #include "place.h"
 #include "contact_law.h"
+#include "surface.h"
 #include <stddef.h>
 
 /* Every key, in table order (the order of `pala help keys` and of control.txt).  Code names
@@ -51,6 +52,12 @@ enum pala_key {
     PALA_KEY_pair_tangential_law, PALA_KEY_pair_tangential_stiffness, PALA_KEY_pair_rolling_stiffness,
     PALA_KEY_pair_rolling_friction, PALA_KEY_pair_torsion_stiffness, PALA_KEY_pair_torsion_friction,
     PALA_KEY_pair_normal_damping,
+    /* [wall NAME] (surface.h) */
+    PALA_KEY_wall_shape, PALA_KEY_wall_section_material, PALA_KEY_point, PALA_KEY_normal, PALA_KEY_axis, PALA_KEY_edge,
+    PALA_KEY_size, PALA_KEY_wall_radius, PALA_KEY_radius_end, PALA_KEY_length, PALA_KEY_caps, PALA_KEY_area,
+    PALA_KEY_draw_size, PALA_KEY_wall_velocity, PALA_KEY_wall_angular_velocity, PALA_KEY_rotation_centre,
+    PALA_KEY_spin_up, PALA_KEY_amplitude, PALA_KEY_frequency, PALA_KEY_servo_pressure, PALA_KEY_servo_gain,
+    PALA_KEY_servo_speed,
     PALA_NKEYS
 };
 
@@ -110,6 +117,8 @@ typedef struct pala_group_keys {
  * in `set` (the row's pairbit); a, b are the materials' indices, set when the world is built.
  * The section's name is "A.B" as written (material names hold no '.'), so --set names a key
  * pair.A.B.KEY; A.B and B.A are the same pair. */
+
+/* [wall NAME] fills a pala_surface (surface.h). */
 
 /* ---- the table (its rows: keydef.h) ---------------------------------------------------- */
 extern const pala_keydef pala_keys[PALA_NKEYS];   /* indexed by enum pala_key */

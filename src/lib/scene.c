@@ -40,6 +40,7 @@ typedef struct section {
         pala_grain_keys grain;
         pala_group_keys group;
         pala_pairset pair;
+        pala_surface wall;
     } keys;
 } section;
 typedef struct entry {
@@ -322,7 +323,7 @@ static int read_file(pala_scene *s)
             if (kind < 0) {
                 const char *c = close_section(kindw);
                 if (c) emsg(s, line, NULL, "unknown section [%s]: did you mean [%s %s]?", kindw, c, name[0] ? name : "NAME");
-                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME], [group NAME] or [pair A B]", kindw);
+                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME], [group NAME], [pair A B] or [wall NAME]", kindw);
                 bad = 1;
                 continue;
             }
@@ -407,7 +408,7 @@ static int apply_override(pala_scene *s, char *set)
         int kind = -1;
         for (int k = 1; k < PALA_S_N; k++)
             if (!strcmp(kk, pala_sect_names[k])) kind = k;
-        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain, group or pair", kk); return -1; }
+        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain, group, pair or wall", kk); return -1; }
         name = d2 + 1;
         if (kind == PALA_S_PAIR) {
             char *d3 = strchr(d2 + 1, '.');
@@ -567,7 +568,11 @@ static void refused(pala_scene *s, const pala_check *c)
         sect = find_section(s, PALA_S_PAIR, pn);
     }
     if (sect < 0) sect = 0;
-    if (c->part == PALA_PART_WALL) SERR_K(s, 0, c->wkey ? find_key(PALA_S_TOP, c->wkey) : NULL, "%s", c->msg);   /* a kind's key */
+    if (c->part == PALA_PART_WALL && c->index >= 0 && w->walls[c->index].kind == pala_wall_kind_named("surface")) {   /* a [wall]'s key */
+        sect = find_section(s, PALA_S_WALL, ((const pala_surface *)w->walls[c->index].par)->name);
+        if (sect < 0) sect = 0;
+        SERR_K(s, sect, c->wkey ? find_key(PALA_S_WALL, c->wkey) : NULL, "%s", c->msg);
+    } else if (c->part == PALA_PART_WALL) SERR_K(s, 0, c->wkey ? find_key(PALA_S_TOP, c->wkey) : NULL, "%s", c->msg);   /* a kind's key */
     else if (c->key >= 0 && pala_keys[c->key].sect == s->sec[sect].kind) SERR(s, sect, c->key, "%s", c->msg);
     else emsg(s, s->sec[sect].line, s->sec[sect].set, "%s", c->msg);
 }
@@ -847,6 +852,16 @@ static int build_walls(pala_scene *s, const int *matidx)
             if (wi < 0) { emsg(s, 0, NULL, "%s", w->why); bad = 1; continue; }
             memcpy(w->walls[wi].par, s->wpar[i], k->size);
         }
+    /* then the [wall NAME] sections, in file order (surface.c) */
+    for (int i = 0; i < s->nsec; i++) {
+        if (s->sec[i].kind != PALA_S_WALL) continue;
+        pala_surface *sf = &s->sec[i].keys.wall;
+        if (require(s, i, PALA_KEY_wall_shape, "") | require(s, i, PALA_KEY_wall_section_material, "")) { bad = 1; continue; }
+        snprintf(sf->name, sizeof sf->name, "%.31s", s->sec[i].name);   /* section names have at most 31 characters */
+        int wi = pala_world_add_wall(w, "surface", matidx[find_section(s, PALA_S_MATERIAL, sf->material)]);
+        if (wi < 0) { emsg(s, s->sec[i].line, NULL, "%s", w->why); bad = 1; continue; }
+        memcpy(w->walls[wi].par, sf, sizeof *sf);
+    }
     return bad ? -1 : 0;
 }
 

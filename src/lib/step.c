@@ -9,6 +9,7 @@
 #include "grain_forces.h"
 #include "integrator.h"
 #include "neighbor.h"
+#include "surface.h"
 #include "threads.h"
 #include "world.h"
 #include <math.h>
@@ -37,6 +38,10 @@ static int list(pala_world *w)
 }
 
 static int boundary_blocks(const pala_world *w) { return w->work->nbb > 0; }
+
+/* The moving walls where they are at the step's midpoint. */
+static int walls_move(const pala_world *w) { return w->work->moving; }
+static int move_walls(pala_world *w) { pala_surfaces_move(w, w->t); return PALA_OK; }
 
 /* The list's drift bound takes the largest displacement of the phase, summed over the
  * blocks in block order, then (chained) that of the next step's first free motion. */
@@ -89,6 +94,7 @@ static const stage each_step[] = {
     /* name           when             job (on the team)          run (on this thread) */
     {"grain forces",  NULL,            NULL,                      grain_forces},   /* grain_forces.c: m g, fields, centres, additional */
     {"list",          NULL,            NULL,                      list},           /* neighbor.c */
+    {"walls",         walls_move,      NULL,                      move_walls},     /* surface.c: the pose of the moving walls */
     {"sweep",         NULL,            pala_force_pass_sweep,     NULL},           /* force_pass.c, contact.c, integrator.c */
     {"boundary",      boundary_blocks, pala_force_pass_boundary,  NULL},           /* force_pass.c: thread-boundary blocks */
     {"balance",       NULL,            NULL,                      balance},        /* threads.c */

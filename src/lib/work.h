@@ -26,6 +26,10 @@ typedef struct pala_blocksum {
     double rimp;           /* their outward radial part, sum of dt F.n (the cavity's) */
     double ediss;          /* energy dissipated by the caps of the laws with history, J */
     double emind;          /* energy Mindlin's springs hold after this step, J */
+    struct pala_surfsum *ws;   /* the walls of [wall] sections: this block's sums (surface.h),
+                            * or NULL (the energy pass) */
+    double gvs;            /* power of the non-conservative wall forces G on the moving walls,
+                            * sum of G.vs (E_diss takes G.(v - vs): force_pass.c), W */
     int bad, finite;
     double bad_ratio;      /* first runaway overlap of the block: ratio, grains i, j (-1: wall) */
     int bad_i, bad_j;
@@ -70,6 +74,8 @@ typedef struct pala_work {
     struct pala_contacts *cm;
     int tsep;              /* the non-conservative torques are summed apart from T (clumps, or
                             * springs on spheres: pala_contacts_tsep) */
+    struct pala_surfsum *wsum;   /* nblk x nsurf: the blocks' sums over the [wall] walls */
+    int moving;            /* some wall moves (surface.h: its pose before each evaluation) */
 } pala_work;
 
 #endif

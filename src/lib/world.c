@@ -357,9 +357,10 @@ int pala_world_check(pala_world *w, pala_check *c)
     }
     if (st) return st;
     char buf[320];
-    const char *key, *e = pala_walls_prepare(w, buf, sizeof buf, &key);
+    int which = -1;
+    const char *key, *e = pala_walls_prepare(w, buf, sizeof buf, &key, &which);
     if (e) {   /* a kind's check names its own key (container.h) */
-        pala_fault(c, PALA_PART_WALL, -1, -1, "%s", e);
+        pala_fault(c, PALA_PART_WALL, which, -1, "%s", e);
         c->wkey = key;
         return PALA_ERR_INPUT;
     }

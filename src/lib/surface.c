@@ -1,0 +1,546 @@
+/* surface.c: the wall kind "surface", the walls of [wall NAME] sections (surface.h):
+ * planes, rectangles, discs, cylinders and cones, in 2D lines, segments and circles, each
+ * fixed or moving.
+ *
+ * Geometry is done in the wall's own frame, where it is as written: a component's centre x
+ * is taken there by the inverse of the wall's pose, x_b = c + R^T (x - c - d), the touches
+ * are found against the shape as written, and their normals are turned back by R.  The
+ * wall's surface velocity at the contact point X is v + Om x (X - c - d) (docs/physics.md,
+ * "Walls that move"), which the contact kernel subtracts from the grain's (eq. 54).
+ *
+ * A plane is a half-space: the grains stay on the side its normal points to, however deep
+ * they press.  The other shapes are thin sheets that grains may touch from either side:
+ * a rectangle, and the surfaces of revolution, whose meridian (the half-plane rho >= 0,
+ * z along the axis) is a polyline: a disc (0,0)-(R,0); a cylinder (R,0)-(R,L); a cone
+ * (R,0)-(R2,L); caps add (0,0) before and (0,L) after.  A sphere touches a sheet where its
+ * centre is closer than its radius: the closest point of a segment (a face touch) or of
+ * a vertex (a rim, where the segments' closest points both fall beyond it: each rim is
+ * touched once, never once per segment).  Every touch takes the flat law, r~ = 2a
+ * (docs/physics.md, "Walls"). */
+#include "surface.h"
+#include "container.h"
+#include "grain.h"
+#include "keydef.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+extern const pala_wall_kind pala_wall_surface;
+
+static const char *const shape_names[] = {"plane", "rectangle", "disc", "cylinder", "cone", "line", "segment", "circle"};
+enum { NSEG = 3, NVERT = 4, SECTORS = 16 };
+
+static int planar(int sh) { return sh == PALA_SURF_PLANE || sh == PALA_SURF_LINE; }
+static int flat_sheet(int sh) { return sh == PALA_SURF_RECTANGLE || sh == PALA_SURF_SEGMENT; }
+static int moves(const pala_surface *s)
+{
+    return pala_vnorm2(s->velocity) > 0 || pala_vnorm2(s->omega) > 0 || (pala_vnorm2(s->amplitude) > 0 && s->frequency > 0) || s->servo_pressure > 0;
+}
+
+/* ---- the pose (docs/physics.md, "Walls that move") ---------------------------------- */
+/* R = exp(phi [e]x), Rodrigues' formula */
+static void rotation(pala_vec3 e, double phi, double R[3][3])
+{
+    double c = cos(phi), s = sin(phi), k = 1 - c;
+    const double a[3] = {e.x, e.y, e.z};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) R[i][j] = k * a[i] * a[j] + (i == j ? c : 0);
+    R[0][1] -= s * a[2]; R[0][2] += s * a[1];
+    R[1][0] += s * a[2]; R[1][2] -= s * a[0];
+    R[2][0] -= s * a[1]; R[2][1] += s * a[0];
+}
+
+static pala_vec3 mul(const double R[3][3], pala_vec3 x) { return pala_v(R[0][0] * x.x + R[0][1] * x.y + R[0][2] * x.z, R[1][0] * x.x + R[1][1] * x.y + R[1][2] * x.z, R[2][0] * x.x + R[2][1] * x.y + R[2][2] * x.z); }
+static pala_vec3 mul_t(const double R[3][3], pala_vec3 x) { return pala_v(R[0][0] * x.x + R[1][0] * x.y + R[2][0] * x.z, R[0][1] * x.x + R[1][1] * x.y + R[2][1] * x.z, R[0][2] * x.x + R[1][2] * x.y + R[2][2] * x.z); }
+
+/* The pose at time t: a rotation about the centre at omega, reached linearly over spin_up
+ * (angle Om t^2 / (2 T) until T, then Om (t - T/2)); a translation V t + A sin(2 pi f t),
+ * and the servo's displacement along the normal. */
+pala_pose pala_surface_pose(const pala_surface *s, double t)
+{
+    pala_pose p;
+    memset(&p, 0, sizeof p);
+    p.c = s->centre_set ? s->centre : s->point;
+    double W = pala_vnorm(s->omega), T = s->spin_up;
+    p.R[0][0] = p.R[1][1] = p.R[2][2] = 1;
+    if (W > 0) {
+        pala_vec3 e = pala_vscale(1 / W, s->omega);
+        double phi = T > 0 && t < T ? 0.5 * W * t * t / T : W * (t - 0.5 * T);
+        rotation(e, phi, p.R);
+        p.Om = T > 0 && t < T ? pala_vscale(t / T, s->omega) : s->omega;
+        p.turned = 1;
+    }
+    double wt = 2 * PALA_PI * s->frequency;
+    p.d = pala_vaxpy(pala_vscale(t, s->velocity), sin(wt * t), s->amplitude);
+    p.v = pala_vaxpy(s->velocity, wt * cos(wt * t), s->amplitude);
+    if (s->servo_pressure > 0) {
+        double sv = s->servo[0] + s->servo[1] * (t - s->servo[2]);
+        p.d = pala_vaxpy(p.d, sv, s->n);
+        p.v = pala_vaxpy(p.v, s->servo[1], s->n);
+    }
+    return p;
+}
+
+static pala_vec3 to_body(const pala_pose *p, pala_vec3 x)
+{
+    pala_vec3 q = pala_vsub(pala_vsub(x, p->c), p->d);
+    return pala_vadd(p->c, p->turned ? mul_t(p->R, q) : q);
+}
+static pala_vec3 to_world(const pala_pose *p, pala_vec3 xb)
+{
+    pala_vec3 q = pala_vsub(xb, p->c);
+    return pala_vadd(pala_vadd(p->c, p->d), p->turned ? mul(p->R, q) : q);
+}
+static pala_vec3 turn(const pala_pose *p, pala_vec3 n) { return p->turned ? mul(p->R, n) : n; }
+
+int pala_surfaces_moving(const pala_world *w)
+{
+    for (int i = 0; i < w->nwalls; i++)
+        if (w->walls[i].kind == &pala_wall_surface && moves(w->walls[i].par)) return 1;
+    return 0;
+}
+
+void pala_surfaces_move(pala_world *w, double t)
+{
+    for (int i = 0; i < w->nwalls; i++) {
+        if (w->walls[i].kind != &pala_wall_surface) continue;
+        pala_surface *s = w->walls[i].par;
+        if (moves(s)) s->pose = pala_surface_pose(s, t);
+    }
+}
+
+/* ---- the shape in the wall's frame ---------------------------------------------------- */
+/* One touch in the wall's frame: the distance from the wall, the unit normal from the
+ * wall towards the centre, the feature (its state's key). */
+typedef struct hit { double d; pala_vec3 n; int feat; } hit;
+
+/* The meridian polyline of a surface of revolution: its vertices (rho, z); the count. */
+static int meridian(const pala_surface *s, double rho[NVERT], double z[NVERT])
+{
+    int m = 0;
+    double R2 = s->shape == PALA_SURF_CONE ? s->radius_end : s->radius;
+    if (s->shape == PALA_SURF_DISC) { rho[0] = 0; z[0] = 0; rho[1] = s->radius; z[1] = 0; return 2; }
+    if (s->caps & PALA_SURF_CAP_START) { rho[m] = 0; z[m++] = 0; }
+    rho[m] = s->radius; z[m++] = 0;
+    rho[m] = R2; z[m++] = s->length;
+    if (s->caps & PALA_SURF_CAP_END) { rho[m] = 0; z[m++] = s->length; }
+    return m;
+}
+
+/* The touches closer than a of a point xb (wall frame) with the shape: their number. */
+static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
+{
+    pala_vec3 q = pala_vsub(xb, s->point);
+    if (planar(s->shape)) {
+        double h = pala_vdot(q, s->n);
+        out[0] = (hit){h, s->n, 0};
+        return h < a;
+    }
+    if (flat_sheet(s->shape)) {
+        double x = pala_vdot(q, s->u), y = pala_vdot(q, s->v), h = pala_vdot(q, s->n);
+        double cx = fmax(-0.5 * s->size[0], fmin(0.5 * s->size[0], x)), cy = fmax(-0.5 * s->size[1], fmin(0.5 * s->size[1], y));
+        if (cx == x && cy == y) {   /* over the face: the plane's distance */
+            out[0] = (hit){fabs(h), h < 0 ? pala_vneg(s->n) : s->n, 0};
+            return fabs(h) < a;
+        }
+        pala_vec3 r = pala_vaxpy(pala_vaxpy(pala_vscale(h, s->n), x - cx, s->u), y - cy, s->v);
+        double d = pala_vnorm(r);
+        out[0] = (hit){d, pala_vscale(1 / d, r), 1};
+        return d < a;
+    }
+    /* a surface of revolution about e through point */
+    double z = pala_vdot(q, s->e);
+    pala_vec3 qr = pala_vaxpy(q, -z, s->e);
+    double rho = pala_vnorm(qr);
+    pala_vec3 er = rho > 0 ? pala_vscale(1 / rho, qr) : s->u;
+    if (!isfinite(s->length)) {   /* an infinite cylinder (a circle in 2D) */
+        double d = fabs(rho - s->radius);
+        out[0] = (hit){d, rho > s->radius ? er : pala_vneg(er), 0};
+        return d < a;
+    }
+    double R[NVERT], Z[NVERT], t[NSEG];
+    int nv = meridian(s, R, Z), m = 0;
+    for (int i = 0; i + 1 < nv; i++) {
+        double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i];
+        t[i] = ((rho - R[i]) * dr + (z - Z[i]) * dz) / (dr * dr + dz * dz);
+    }
+    for (int i = 0; i + 1 < nv; i++) {
+        double pr, pz;
+        int feat;
+        if (t[i] >= 0 && t[i] <= 1) { pr = R[i] + t[i] * (R[i + 1] - R[i]); pz = Z[i] + t[i] * (Z[i + 1] - Z[i]); feat = 2 * i; }
+        else if (t[i] < 0 && (i == 0 || t[i - 1] > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
+        else if (t[i] > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
+        else continue;
+        double mr = rho - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
+        if (!(d < a)) continue;
+        pala_vec3 n = d > 0 ? pala_vaxpy(pala_vscale(mr / d, er), mz / d, s->e) : (feat & 1 ? er : pala_v(0, 0, 0));
+        if (d == 0 && !(feat & 1)) {   /* on the sheet: its normal in the meridian, towards +rho */
+            double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i], l = sqrt(dr * dr + dz * dz);
+            n = pala_vaxpy(pala_vscale(dz / l, er), -dr / l, s->e);
+        }
+        out[m++] = (hit){d, n, feat};
+    }
+    return m;
+}
+
+/* the least distance of the shape from a point (wall frame), for placement and the checks */
+static double shape_distance(const pala_surface *s, pala_vec3 xb)
+{
+    hit h[2 * NSEG + 1];
+    int n = shape_hits(s, xb, HUGE_VAL, h);
+    double d = HUGE_VAL;
+    for (int i = 0; i < n; i++) d = fmin(d, h[i].d);
+    return d;
+}
+
+/* ---- checks ------------------------------------------------------------------------------ */
+static int finite3(pala_vec3 x) { return isfinite(x.x) && isfinite(x.y) && isfinite(x.z); }
+static pala_vec3 unit(pala_vec3 x) { double l = pala_vnorm(x); return l > 0 ? pala_vscale(1 / l, x) : x; }
+
+/* The derived directions: n, e, u, v (unit, u and v across n or e). */
+static void derive(pala_surface *s, int dim)
+{
+    if (s->shape == PALA_SURF_LINE) s->shape = PALA_SURF_PLANE;
+    s->n = unit(s->normal);
+    s->e = unit(s->shape == PALA_SURF_DISC ? s->normal : s->axis);
+    if (s->shape == PALA_SURF_CIRCLE) { s->e = pala_v(0, 0, 1); s->length = HUGE_VAL; s->caps = 0; }
+    if (s->shape == PALA_SURF_SEGMENT) {   /* a rectangle across the plane z = 0 */
+        s->edge = pala_v(0, 0, 1);
+        s->size[1] = s->size[0] > 0 && s->size[1] == 0 ? s->size[0] : s->size[1];
+        s->size[0] = HUGE_VAL;
+    }
+    pala_vec3 ax = planar(s->shape) || flat_sheet(s->shape) ? s->n : s->e;
+    pala_vec3 u = flat_sheet(s->shape) ? s->edge : (fabs(ax.z) < 0.9 ? pala_v(0, 0, 1) : pala_v(1, 0, 0));
+    u = unit(pala_vaxpy(u, -pala_vdot(u, ax), ax));
+    s->u = u;
+    s->v = pala_vcross(ax, u);
+    (void)dim;
+}
+
+#define REFUSE(key, ...) return pala_wall_refuse(buf, len, kp, key, __VA_ARGS__)
+static const char *surface_check(const pala_world *w, const pala_wall *wl, char *buf, size_t len, const char **kp)
+{
+    pala_surface *s = wl->par;
+    const char *nm = s->name;
+    int sh = s->shape, d2 = w->dim == 2;
+    if (sh < 0 || sh > PALA_SURF_CIRCLE) REFUSE("shape", "[wall %s]: shape code %d is not a shape", nm, sh);
+    int flat2d = sh == PALA_SURF_LINE || sh == PALA_SURF_SEGMENT || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_PLANE;
+    if (d2 && !flat2d)
+        REFUSE("shape", "[wall %s]: shape = %s is a 3D shape; in 2D use line (or plane), segment or circle", nm, shape_names[sh]);
+    if (!d2 && (sh == PALA_SURF_SEGMENT || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_LINE))
+        REFUSE("shape", "[wall %s]: shape = %s is a 2D shape; in 3D use %s", nm, shape_names[sh], sh == PALA_SURF_CIRCLE ? "cylinder" : sh == PALA_SURF_SEGMENT ? "rectangle" : "plane");
+    if (!finite3(s->point) || (d2 && s->point.z != 0)) REFUSE("point", "[wall %s] 'point': give a finite point%s", nm, d2 ? " with z = 0 (2D)" : "");
+    int needs_n = sh != PALA_SURF_CYLINDER && sh != PALA_SURF_CONE && sh != PALA_SURF_CIRCLE;
+    if (needs_n && (!finite3(s->normal) || pala_vnorm2(s->normal) == 0 || (d2 && s->normal.z != 0)))
+        REFUSE("normal", "[wall %s] 'normal': give a finite direction, not 0%s", nm, d2 ? ", in the plane (z = 0)" : "");
+    if ((sh == PALA_SURF_CYLINDER || sh == PALA_SURF_CONE) && (!finite3(s->axis) || pala_vnorm2(s->axis) == 0))
+        REFUSE("axis", "[wall %s] 'axis': give the direction of the axis, not 0", nm);
+    if (sh == PALA_SURF_RECTANGLE) {
+        if (!finite3(s->edge) || pala_vnorm(pala_vcross(unit(s->edge), unit(s->normal))) < 1e-6)
+            REFUSE("edge", "[wall %s] 'edge': give the direction of the rectangle's first side, across its normal", nm);
+        if (!(s->size[0] > 0 && s->size[1] > 0 && isfinite(s->size[0]) && isfinite(s->size[1])))
+            REFUSE("size", "[wall %s] 'size = %g %g': give the two sides of the rectangle, > 0", nm, s->size[0], s->size[1]);
+    }
+    if (sh == PALA_SURF_SEGMENT && !(s->size[0] > 0 && isfinite(s->size[0])))
+        REFUSE("size", "[wall %s] 'size': give the segment's length, > 0", nm);
+    if ((sh == PALA_SURF_DISC || sh == PALA_SURF_CYLINDER || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_CONE) && !(s->radius >= 0 && isfinite(s->radius) && (s->radius > 0 || sh == PALA_SURF_CONE)))
+        REFUSE("radius", "[wall %s] 'radius = %g': give a finite radius > 0", nm, s->radius);
+    if (sh == PALA_SURF_CONE) {
+        if (!(s->radius_end >= 0 && isfinite(s->radius_end)) || s->radius + s->radius_end == 0)
+            REFUSE("radius_end", "[wall %s] 'radius_end = %g': give the cone's radius at the far end, >= 0 (not both radii 0)", nm, s->radius_end);
+        if (!(s->length > 0 && isfinite(s->length))) REFUSE("length", "[wall %s] 'length': a cone needs a finite length > 0", nm);
+    }
+    if (sh == PALA_SURF_CYLINDER && !(s->length > 0)) REFUSE("length", "[wall %s] 'length = %g': give a length > 0 (inf: infinite)", nm, s->length);
+    if (sh == PALA_SURF_CYLINDER && !isfinite(s->length) && s->caps) REFUSE("caps", "[wall %s] 'caps': an infinite cylinder has no caps; give a finite length", nm);
+    /* motion */
+    if (!finite3(s->velocity) || !finite3(s->omega) || !finite3(s->amplitude) || !finite3(s->centre))
+        REFUSE("velocity", "[wall %s]: the motion's vectors must be finite", nm);
+    if (d2 && (s->velocity.z != 0 || s->amplitude.z != 0 || s->omega.x != 0 || s->omega.y != 0 || s->centre.z != 0))
+        REFUSE("angular_velocity", "[wall %s]: in 2D a wall moves in the plane and turns about z (velocity, amplitude and rotation_centre with z = 0, angular_velocity 0 0 wz)", nm);
+    if (s->servo_pressure > 0) {
+        if (!planar(s->shape) && !flat_sheet(s->shape) && sh != PALA_SURF_DISC)
+            REFUSE("servo_pressure", "[wall %s]: a servo moves a flat wall along its normal: use a plane, rectangle or disc", nm);
+        if (pala_vnorm2(s->omega) > 0) REFUSE("servo_pressure", "[wall %s]: a servo wall does not turn: drop angular_velocity", nm);
+        if (!(s->servo_gain > 0) || !(s->servo_speed > 0))
+            REFUSE("servo_gain", "[wall %s]: a servo needs servo_gain > 0 (m/s per Pa) and servo_speed > 0 (m/s)", nm);
+    }
+    derive(s, w->dim);
+    if (s->servo_pressure > 0 && !(pala_surface_area(s) > 0))
+        REFUSE("area", "[wall %s]: a servo on an infinite plane needs 'area', the area its pressure is measured on (m^2)", nm);
+    return NULL;
+}
+#undef REFUSE
+
+double pala_surface_area(const pala_surface *s)
+{
+    double R = s->radius, R2 = s->shape == PALA_SURF_CONE ? s->radius_end : R, L = s->length;
+    switch (s->shape) {
+    case PALA_SURF_PLANE: case PALA_SURF_LINE: return s->area;
+    case PALA_SURF_RECTANGLE: return s->size[0] * s->size[1];
+    case PALA_SURF_SEGMENT: return isfinite(s->size[1]) ? s->size[1] : s->size[0];
+    case PALA_SURF_DISC: return PALA_PI * R * R;
+    case PALA_SURF_CIRCLE: return 2 * PALA_PI * R;
+    default: break;
+    }
+    if (!isfinite(L)) return 0;
+    double a = PALA_PI * (R + R2) * sqrt((R - R2) * (R - R2) + L * L);
+    if (s->caps & PALA_SURF_CAP_START) a += PALA_PI * R * R;
+    if (s->caps & PALA_SURF_CAP_END) a += PALA_PI * R2 * R2;
+    return a;
+}
+
+/* ---- geometry: the kind's functions ------------------------------------------------------ */
+static const pala_pose *pose_of(const pala_surface *s) { return moves(s) ? &s->pose : NULL; }
+
+static double dist_world(const pala_surface *s, pala_vec3 x)
+{
+    const pala_pose *p = pose_of(s);
+    return shape_distance(s, p ? to_body(p, x) : x);
+}
+
+/* a moving wall may reach any grain before the next list build: every grain is a candidate */
+static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)
+{
+    (void)w;
+    const pala_surface *s = wl->par;
+    return !moves(s) && dist_world(s, x) > R;
+}
+
+static int surface_inside(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R) { (void)w; return !(dist_world(wl->par, x) < R); }
+
+static void surface_bounds(const pala_world *w, const pala_wall *wl, double R, double lo[3], double hi[3])
+{
+    (void)w;
+    const pala_surface *s = wl->par;
+    if (!planar(s->shape) || moves(s)) return;
+    const double n[3] = {s->n.x, s->n.y, s->n.z}, p[3] = {s->point.x, s->point.y, s->point.z};
+    for (int a = 0; a < 3; a++) {
+        if (n[a] == 1) lo[a] = fmax(lo[a], p[a] + R);
+        if (n[a] == -1) hi[a] = fmin(hi[a], p[a] - R);
+    }
+}
+
+static double surface_cut(const pala_world *w, const pala_wall *wl, pala_vec3 c, double a) { (void)w; return a - dist_world(wl->par, c); }
+
+static int surface_room(const pala_world *w, const pala_wall *wl, double a) { (void)w; (void)wl; (void)a; return 2 * NSEG + 1; }
+
+/* The contact history's key of a touch: the wall (1 << 31 | its index among the walls << 16)
+ * and the feature (contact_state.c reads the wall's material from it). */
+static unsigned feature_id(const pala_world *w, const pala_wall *wl, int feat)
+{
+    return 0x80000000u | (unsigned)(wl - w->walls) << 16 | (unsigned)feat;
+}
+
+static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+{
+    const pala_surface *s = wl->par;
+    const pala_pose *p = pose_of(s);
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    int m = 0, p0 = pala_grain_peb0(w, k);
+    const double *rad = w->shape_r + t->comp0;
+    for (int i = 0; i < t->ncomp; i++) {
+        pala_vec3 c = w->pc ? w->pc[p0 + i] : w->x[k];
+        hit h[2 * NSEG + 1];
+        int nh = shape_hits(s, p ? to_body(p, c) : c, rad[i], h);
+        for (int j = 0; j < nh; j++) {
+            double ov = rad[i] - h[j].d;
+            pala_vec3 n = p ? turn(p, h[j].n) : h[j].n, vs = pala_v(0, 0, 0);
+            if (p) {   /* the surface's velocity at the contact point (contact.h) */
+                pala_vec3 cp = pala_vaxpy(c, -(rad[i] - 0.5 * ov), n);
+                vs = pala_vadd(p->v, pala_vcross(p->Om, pala_vsub(pala_vsub(cp, p->c), p->d)));
+            }
+            out[m++] = (pala_wall_touch){.c = c, .n = n, .vs = vs, .a = rad[i], .ov = ov, .rt = 2 * rad[i], .face = wl->face0,
+                                         .k = k, .p = p0 + i, .id = feature_id(w, wl, h[j].feat)};
+        }
+    }
+    return m;
+}
+
+static int surface_touch(const pala_world *w, const pala_wall *wl, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
+{
+    return pala_touch_grains(w, wl, cand, n, out, cap, used, surface_room, surface_grain_touch);
+}
+
+static pala_vec3 surface_lowest(const pala_world *w, const pala_wall *wl, pala_vec3 g)
+{
+    (void)w; (void)g;
+    return ((const pala_surface *)wl->par)->point;
+}
+
+/* P_NAME_x y z (momentum received), P_NAME_n (normal or radial, pushed away from the grains:
+ * a mean pressure over its area), L_NAME_x y z (angular momentum about its centre), and
+ * W_NAME (work done on the grains) if it moves.  area -1: a momentum whose rate walls.tsv
+ * writes as a mean force or torque (F_, T_). */
+static int surface_columns(const pala_world *w, const pala_wall *wl, const char **names, double *values, double *area, int max)
+{
+    (void)w;
+    pala_surface *s = wl->par;
+    static const char *const suffix[8] = {"P_%s_x", "P_%s_y", "P_%s_z", "P_%s_n", "L_%s_x", "L_%s_y", "L_%s_z", "W_%s"};
+    const double v[8] = {s->imp.x, s->imp.y, s->imp.z, s->rad, s->ang.x, s->ang.y, s->ang.z, s->work};
+    const double ar[8] = {-1, -1, -1, pala_surface_area(s), -1, -1, -1, 0};
+    int nc = moves(s) ? 8 : 7, n = 0;
+    for (int i = 0; i < nc && n < max; i++, n++) {
+        snprintf(s->col[i], sizeof s->col[i], suffix[i], s->name);
+        names[n] = s->col[i];
+        values[n] = v[i] + 0.0;
+        if (area) area[n] = ar[i];
+    }
+    return n;
+}
+
+/* ---- serialisation and presentation ------------------------------------------------------- */
+enum { NNUM = 38 };
+static void numbers(const pala_surface *s, double x[NNUM])
+{
+    const double v[NNUM] = {s->point.x, s->point.y, s->point.z, s->normal.x, s->normal.y, s->normal.z, s->axis.x, s->axis.y, s->axis.z,
+                            s->edge.x, s->edge.y, s->edge.z, s->size[0], s->size[1], s->radius, s->radius_end, s->length, s->area,
+                            s->draw_size, s->caps, s->velocity.x, s->velocity.y, s->velocity.z, s->omega.x, s->omega.y, s->omega.z,
+                            s->centre.x, s->centre.y, s->centre.z, s->centre_set, s->spin_up, s->amplitude.x, s->amplitude.y,
+                            s->amplitude.z, s->frequency, s->servo_pressure, s->servo_gain, s->servo_speed};
+    memcpy(x, v, sizeof v);
+}
+
+/* "NAME SHAPE" and the numbers of the keys (docs/output-formats.md) */
+static int surface_line(const pala_world *w, const pala_wall *wl, char *buf, size_t len)
+{
+    (void)w;
+    const pala_surface *s = wl->par;
+    double x[NNUM];
+    numbers(s, x);
+    int n = snprintf(buf, len, "%s %s", s->name, shape_names[s->shape]);
+    for (int i = 0; i < NNUM; i++) n += snprintf(buf + (n < (int)len ? n : (int)len), (size_t)n < len ? len - (size_t)n : 0, " %.17g", x[i]);
+    return n;
+}
+
+static int surface_parse(const pala_world *w, pala_wall *wl, const char *args)
+{
+    pala_surface *s = wl->par;
+    char nm[32], sh[32];
+    int off = 0;
+    if (sscanf(args, "%31s %31s%n", nm, sh, &off) != 2) return -1;
+    int code = -1;
+    for (int i = 0; i < (int)(sizeof shape_names / sizeof shape_names[0]); i++)
+        if (!strcmp(sh, shape_names[i])) code = i;
+    double x[NNUM];
+    if (code < 0 || pala_wall_numbers(args + off, x, NNUM)) return -1;
+    memset(s, 0, sizeof *s);
+    snprintf(s->name, sizeof s->name, "%s", nm);
+    s->shape = code;
+    s->point = pala_v(x[0], x[1], x[2]); s->normal = pala_v(x[3], x[4], x[5]); s->axis = pala_v(x[6], x[7], x[8]);
+    s->edge = pala_v(x[9], x[10], x[11]); s->size[0] = x[12]; s->size[1] = x[13]; s->radius = x[14]; s->radius_end = x[15];
+    s->length = x[16]; s->area = x[17]; s->draw_size = x[18]; s->caps = (int)x[19];
+    s->velocity = pala_v(x[20], x[21], x[22]); s->omega = pala_v(x[23], x[24], x[25]); s->centre = pala_v(x[26], x[27], x[28]);
+    s->centre_set = x[29] != 0; s->spin_up = x[30]; s->amplitude = pala_v(x[31], x[32], x[33]); s->frequency = x[34];
+    s->servo_pressure = x[35]; s->servo_gain = x[36]; s->servo_speed = x[37];
+    if (s->caps < 0 || s->caps > 3) return -1;
+    char buf[256];
+    const char *key;
+    return surface_check(w, wl, buf, sizeof buf, &key) ? -1 : 0;
+}
+
+/* quads in the wall's frame, then posed at the world's time */
+static int add_quad(pala_draw *out, int n, int max, const pala_pose *p, pala_vec3 a, pala_vec3 b, pala_vec3 c, pala_vec3 d)
+{
+    if (n >= max) return n;
+    out[n] = (pala_draw){.shape = PALA_DRAW_QUAD};
+    const pala_vec3 q[4] = {a, b, c, d};
+    for (int i = 0; i < 4; i++) out[n].p[i] = to_world(p, q[i]);
+    return n + 1;
+}
+
+static int surface_draw(const pala_world *w, const pala_wall *wl, pala_draw *out, int max)
+{
+    const pala_surface *s = wl->par;
+    pala_pose p = pala_surface_pose(s, w->t);
+    int n = 0;
+    double h = 0.5 * s->draw_size;
+    if (planar(s->shape) || flat_sheet(s->shape)) {
+        double a = planar(s->shape) ? h : 0.5 * s->size[0], b = planar(s->shape) ? h : 0.5 * s->size[1];
+        pala_vec3 u = s->u, v = s->v;
+        if (w->dim == 2) {   /* its line in the plane z = 0 */
+            pala_vec3 l = pala_vcross(pala_v(0, 0, 1), s->n);
+            double e = planar(s->shape) ? h : b;
+            pala_vec3 A = pala_vaxpy(s->point, -e, l), B = pala_vaxpy(s->point, e, l);
+            return add_quad(out, 0, max, &p, A, B, B, A);
+        }
+        pala_vec3 c = s->point;
+        return add_quad(out, 0, max, &p, pala_vaxpy(pala_vaxpy(c, -a, u), -b, v), pala_vaxpy(pala_vaxpy(c, a, u), -b, v),
+                        pala_vaxpy(pala_vaxpy(c, a, u), b, v), pala_vaxpy(pala_vaxpy(c, -a, u), b, v));
+    }
+    double R[NVERT], Z[NVERT];
+    int nv;
+    if (!isfinite(s->length)) { R[0] = R[1] = s->radius; Z[0] = -h; Z[1] = h; nv = 2; }
+    else nv = meridian(s, R, Z);
+    int sectors = w->dim == 2 ? 4 * SECTORS : SECTORS;
+    for (int j = 0; j < sectors; j++) {
+        double f0 = 2 * PALA_PI * j / sectors, f1 = 2 * PALA_PI * (j + 1) / sectors;
+        pala_vec3 r0 = pala_vaxpy(pala_vscale(cos(f0), s->u), sin(f0), s->v), r1 = pala_vaxpy(pala_vscale(cos(f1), s->u), sin(f1), s->v);
+        if (w->dim == 2) {   /* the circle z = 0 */
+            pala_vec3 A = pala_vaxpy(s->point, s->radius, r0), B = pala_vaxpy(s->point, s->radius, r1);
+            n = add_quad(out, n, max, &p, A, B, B, A);
+            continue;
+        }
+        for (int i = 0; i + 1 < nv; i++) {
+            pala_vec3 a0 = pala_vaxpy(pala_vaxpy(s->point, Z[i], s->e), R[i], r0), a1 = pala_vaxpy(pala_vaxpy(s->point, Z[i], s->e), R[i], r1);
+            pala_vec3 b0 = pala_vaxpy(pala_vaxpy(s->point, Z[i + 1], s->e), R[i + 1], r0), b1 = pala_vaxpy(pala_vaxpy(s->point, Z[i + 1], s->e), R[i + 1], r1);
+            n = add_quad(out, n, max, &p, a0, a1, b1, b0);
+        }
+    }
+    return n;
+}
+
+/* the accounts and the servo: a checkpoint keeps them */
+static void *surface_state(pala_world *w, pala_wall *wl, int i, const char **name, size_t *elem, long *count)
+{
+    (void)w;
+    pala_surface *s = wl->par;
+    static const char *const what[5] = {"P", "L", "W", "Pn", "servo"};
+    if (i < 0 || i >= 5) return NULL;
+    snprintf(s->state_name[i], sizeof s->state_name[i], "wall.%s.%s", s->name, what[i]);
+    *name = s->state_name[i];
+    *elem = i < 2 ? sizeof(pala_vec3) : sizeof(double);
+    *count = i == 4 ? 3 : 1;
+    void *const at[5] = {&s->imp, &s->ang, &s->work, &s->rad, s->servo};
+    return at[i];
+}
+
+/* a [wall] section adds its wall itself (scene.c), never the top-level keys */
+static int surface_present(const void *par) { (void)par; return 0; }
+
+const pala_wall_kind pala_wall_surface = {
+    .name = "surface", .what = "a wall", .container = 0, .nfaces = 1, .size = sizeof(pala_surface), .present = surface_present,
+    .check = surface_check, .clear = surface_clear, .inside = surface_inside, .bounds = surface_bounds, .cut = surface_cut,
+    .room = surface_room, .touch = surface_touch, .lowest = surface_lowest, .columns = surface_columns, .line = surface_line,
+    .parse = surface_parse, .draw = surface_draw, .state = surface_state,
+};
+
+double pala_world_wall_work(const pala_world *w)
+{
+    double W = 0;
+    for (int i = 0; i < w->nsurf; i++) W += ((const pala_surface *)w->walls[w->surf0 + i].par)->work;
+    return W;
+}
+
+/* ---- the accounts and the servos after a step ---------------------------------------------- */
+void pala_surfaces_reduce(pala_world *w, const pala_surfsum *sums, int nblk, double dt)
+{
+    for (int i = 0; i < w->nsurf; i++) {
+        pala_surface *s = w->walls[w->surf0 + i].par;
+        pala_surfsum a = {{0, 0, 0}, {0, 0, 0}, 0, 0};
+        for (int b = 0; b < nblk; b++) {
+            const pala_surfsum *q = &sums[(long)b * w->nsurf + i];
+            a.imp = pala_vadd(a.imp, q->imp); a.ang = pala_vadd(a.ang, q->ang);
+            a.work += q->work; a.rad += q->rad;
+        }
+        s->imp = pala_vadd(s->imp, a.imp); s->ang = pala_vadd(s->ang, a.ang);
+        s->work += a.work; s->rad += a.rad;
+        if (s->servo_pressure > 0 && dt > 0) {
+            /* the servo (docs/physics.md, "Servo walls"): over the next step it moves along n
+             * at gain (P_target - P), P this step's pressure, at most servo_speed */
+            double t1 = w->t + 0.5 * dt, P = a.rad / (dt * pala_surface_area(s));
+            s->servo[0] += s->servo[1] * (t1 - s->servo[2]);
+            s->servo[2] = t1;
+            s->servo[1] = fmax(-s->servo_speed, fmin(s->servo_speed, s->servo_gain * (s->servo_pressure - P)));
+        }
+    }
+}

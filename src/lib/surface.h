@@ -1,0 +1,76 @@
+/* surface.h: the walls of [wall NAME] sections (surface.c): planes, rectangles, discs,
+ * cylinders and cones (in 2D lines, segments and circles), each with its own material, its
+ * motion (a velocity, a rotation that may spin up, an oscillation, a servo that holds a
+ * pressure) and its own accounts: the momentum, the angular momentum about its centre and
+ * the work it received or did (docs/physics.md, "Walls that move").  The wall kind
+ * "surface" (container.h) carries them; this header is what the force pass, the step and
+ * the scene reader need besides the kind's table. */
+#ifndef PALA_SURFACE_H
+#define PALA_SURFACE_H
+#include "pala/pala.h"
+
+/* shape = ... (the words of keys.c, in this order) */
+enum pala_surface_shape {
+    PALA_SURF_PLANE, PALA_SURF_RECTANGLE, PALA_SURF_DISC, PALA_SURF_CYLINDER, PALA_SURF_CONE,
+    PALA_SURF_LINE, PALA_SURF_SEGMENT, PALA_SURF_CIRCLE
+};
+/* caps = none | start | end | both (bits: 1 the disc at point, 2 the one at the far end) */
+enum { PALA_SURF_CAP_START = 1, PALA_SURF_CAP_END = 2 };
+
+/* The pose of a wall at a time: a point X0 of the wall as written is at
+ * c + d + R (X0 - c), and moves at v + Om x (X - c - d) (docs/physics.md, "Walls that move"). */
+typedef struct pala_pose {
+    double R[3][3];
+    pala_vec3 c, d, v, Om;
+    int turned;                /* R is not the identity */
+} pala_pose;
+
+/* A [wall NAME] section's keys and the wall's state (pala_wall.par of kind "surface"). */
+typedef struct pala_surface {
+    /* the keys (keys.c binds them) */
+    const char *material;      /* the section name of its material (the scene's text) */
+    int shape;                 /* enum pala_surface_shape */
+    pala_vec3 point, normal, axis, edge;
+    double size[2];            /* rectangle: extents along edge and along normal x edge, m */
+    double radius, radius_end, length, area, draw_size;
+    int caps;                  /* PALA_SURF_CAP_* */
+    pala_vec3 velocity, omega, centre, amplitude;
+    int centre_set;            /* 0: rotation_centre not given, the point */
+    double spin_up, frequency;
+    double servo_pressure, servo_gain, servo_speed;
+    /* ---- derived by the check (unit vectors; the segment of a cone or cylinder) ---- */
+    pala_vec3 n, e, u, v;      /* plane: normal n, in-plane u, v; axial shapes: axis e */
+    char name[32];             /* the section's name */
+    /* ---- state: the accounts, the servo (checkpointed, pala_world_wall_state) ---- */
+    pala_vec3 imp;             /* momentum received, N s */
+    pala_vec3 ang;             /* angular momentum received about the wall's centre, N m s */
+    double work;               /* work done on the grains, J */
+    double servo[3];           /* the servo: its displacement along n (m) at time servo[2] (s), its velocity (m/s) */
+    double rad;                /* radial (outward) or normal (into the wall) momentum, N s */
+    char state_name[5][48], col[8][48];   /* the names of its checkpoint fields and columns */
+    /* ---- the pose at the time of the current force evaluation (pala_surfaces_move) ---- */
+    pala_pose pose;
+} pala_surface;
+
+/* The sums of one block over the surface walls (force_pass.c adds, pala_surfaces_reduce
+ * takes them in block order). */
+typedef struct pala_surfsum {
+    pala_vec3 imp, ang;
+    double work, rad;
+} pala_surfsum;
+
+/* 1 if some surface wall of w moves (its pose is set before each force evaluation). */
+int pala_surfaces_moving(const pala_world *w);
+/* The pose of every surface wall at time t (serial; before the sweep). */
+void pala_surfaces_move(pala_world *w, double t);
+/* The pose of wall s at time t. */
+pala_pose pala_surface_pose(const pala_surface *s, double t);
+/* After a step's force pass: the block sums into each wall's accounts (block order), and
+ * the servos' motion over the step dt. */
+void pala_surfaces_reduce(pala_world *w, const pala_surfsum *sums, int nblk, double dt);
+/* The area its normal momentum is received on (a mean pressure's), m^2 (2D: m); 0: none. */
+double pala_surface_area(const pala_surface *s);
+/* The index among the surface walls of face f (f >= PALA_WALL_FACES), and its wall. */
+static inline int pala_surface_index(int face) { return face - PALA_WALL_FACES; }
+
+#endif
