@@ -38,10 +38,12 @@ static const char *base =
     "sphere = 0 0 0 0.003\nsphere = 0.003 0 0 0.003\ncomponent_radius = 0.002 0.003\n"
     "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
     "slab_thickness = 0.02\n"
-    "[group l]\ngrain = ball\nplacement = list\nat = 0.05 0.05 0\nat = 0.02 0.05 0 0.1 0 0\n";
+    "[group l]\ngrain = ball\nplacement = list\nat = 0.05 0.05 0\nat = 0.02 0.05 0 0.1 0 0\n"
+    "[wall w]\nshape = plane\nmaterial = m\npoint = 0.05 -0.05 0\nnormal = 0 1 0\nradius = 0.2\nradius_end = 0.1\nlength = 0.1\n"
+    "size = 0.1 0.1\narea = 0.01\nservo_gain = 1e-5\nservo_speed = 0.1\n";
 
 /* The section of each kind that the probes set (the top level has no name). */
-static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m"};
+static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m", "w"};
 
 /* A value for every numeric key, other than the one of base or the default.  Repeated keys
  * are counted from base's lines instead (2 'sphere' lines of spare). */
@@ -76,6 +78,12 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_slab_thickness] = "0.03", [PALA_KEY_lattice_spacing] = "0.02",
     [PALA_KEY_velocity] = "0.1 0.2 0", [PALA_KEY_velocity_spread] = "0.01",
     [PALA_KEY_orientation] = "0 0 0.3", [PALA_KEY_angular_velocity] = "0 0 3",
+    [PALA_KEY_point] = "0.05 -0.06 0", [PALA_KEY_normal] = "0.1 1 0", [PALA_KEY_axis] = "0 0.1 1", [PALA_KEY_edge] = "1 0.1 0",
+    [PALA_KEY_size] = "0.2 0.1", [PALA_KEY_wall_radius] = "0.25", [PALA_KEY_radius_end] = "0.05", [PALA_KEY_length] = "0.2",
+    [PALA_KEY_area] = "0.02", [PALA_KEY_draw_size] = "0.2", [PALA_KEY_wall_velocity] = "0.1 0 0",
+    [PALA_KEY_wall_angular_velocity] = "0 0 1", [PALA_KEY_rotation_centre] = "0.05 0.05 0", [PALA_KEY_spin_up] = "1",
+    [PALA_KEY_amplitude] = "0.01 0 0", [PALA_KEY_frequency] = "2", [PALA_KEY_servo_pressure] = "100",
+    [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2",
 };
 
 /* ... and for every numeric key of the wall kinds, by name */
@@ -93,7 +101,8 @@ static const char *probe_of(const pala_keydef *k)
 }
 
 static const size_t struct_size[PALA_S_N] = {
-    sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys), sizeof(pala_pairset)};
+    sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys), sizeof(pala_pairset),
+    sizeof(pala_surface)};
 
 /* The struct key k's values go to in scene s: its section's, or its wall kind's parameters. */
 static void *keys_of(pala_scene *s, const pala_keydef *k, const char *sect)
@@ -195,6 +204,11 @@ static int setter_holds(const pala_keydef *k, const void *obj, const double *x)
         const pala_group *g = &((const pala_group_keys *)obj)->place;
         return g->orient == PALA_ORIENT_GIVEN && g->orient_r.x == x[0] && g->orient_r.y == x[1] && g->orient_r.z == x[2];
     }
+    if (k == &pala_keys[PALA_KEY_size]) return ((const pala_surface *)obj)->size[0] == x[0] && ((const pala_surface *)obj)->size[1] == x[1];
+    if (k == &pala_keys[PALA_KEY_rotation_centre]) {
+        const pala_surface *sf = obj;
+        return sf->centre_set && sf->centre.x == x[0] && sf->centre.y == x[1] && sf->centre.z == x[2];
+    }
     return 0;   /* a new setter: add its check */
 }
 
@@ -240,7 +254,7 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
  * and stores its code; the codes differ. */
 static void probe_words(const char *path, const pala_keydef *k)
 {
-    static const char *const names[PALA_S_N][2] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l"}, {"m.m", NULL}};
+    static const char *const names[PALA_S_N][2] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l"}, {"m.m", NULL}, {"w", NULL}};
     const char *p = k->choices;
     int w = 0, all = 1;
     char word[64], set[256], err[2048], why[600] = "";

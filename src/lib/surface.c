@@ -28,7 +28,7 @@
 extern const pala_wall_kind pala_wall_surface;
 
 static const char *const shape_names[] = {"plane", "rectangle", "disc", "cylinder", "cone", "line", "segment", "circle"};
-enum { NSEG = 3, NVERT = 4, SECTORS = 16 };
+enum { NSEG = 3, NVERT = 4, SECTORS = 16, NHIT = 2 * (2 * NSEG + 1) };
 
 static int planar(int sh) { return sh == PALA_SURF_PLANE || sh == PALA_SURF_LINE; }
 static int flat_sheet(int sh) { return sh == PALA_SURF_RECTANGLE || sh == PALA_SURF_SEGMENT; }
@@ -120,10 +120,10 @@ static int meridian(const pala_surface *s, double rho[NVERT], double z[NVERT])
     int m = 0;
     double R2 = s->shape == PALA_SURF_CONE ? s->radius_end : s->radius;
     if (s->shape == PALA_SURF_DISC) { rho[0] = 0; z[0] = 0; rho[1] = s->radius; z[1] = 0; return 2; }
-    if (s->caps & PALA_SURF_CAP_START) { rho[m] = 0; z[m++] = 0; }
+    if (s->cap & PALA_SURF_CAP_START) { rho[m] = 0; z[m++] = 0; }
     rho[m] = s->radius; z[m++] = 0;
-    rho[m] = R2; z[m++] = s->length;
-    if (s->caps & PALA_SURF_CAP_END) { rho[m] = 0; z[m++] = s->length; }
+    rho[m] = R2; z[m++] = s->L;
+    if (s->cap & PALA_SURF_CAP_END) { rho[m] = 0; z[m++] = s->L; }
     return m;
 }
 
@@ -138,7 +138,7 @@ static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
     }
     if (flat_sheet(s->shape)) {
         double x = pala_vdot(q, s->u), y = pala_vdot(q, s->v), h = pala_vdot(q, s->n);
-        double cx = fmax(-0.5 * s->size[0], fmin(0.5 * s->size[0], x)), cy = fmax(-0.5 * s->size[1], fmin(0.5 * s->size[1], y));
+        double cx = fmax(-s->ext[0], fmin(s->ext[0], x)), cy = fmax(-s->ext[1], fmin(s->ext[1], y));
         if (cx == x && cy == y) {   /* over the face: the plane's distance */
             out[0] = (hit){fabs(h), h < 0 ? pala_vneg(s->n) : s->n, 0};
             return fabs(h) < a;
@@ -153,32 +153,44 @@ static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
     pala_vec3 qr = pala_vaxpy(q, -z, s->e);
     double rho = pala_vnorm(qr);
     pala_vec3 er = rho > 0 ? pala_vscale(1 / rho, qr) : s->u;
-    if (!isfinite(s->length)) {   /* an infinite cylinder (a circle in 2D) */
+    if (!isfinite(s->L)) {   /* an infinite cylinder (a circle in 2D) */
         double d = fabs(rho - s->radius);
         out[0] = (hit){d, rho > s->radius ? er : pala_vneg(er), 0};
         return d < a;
     }
-    double R[NVERT], Z[NVERT], t[NSEG];
+    double R[NVERT], Z[NVERT];
     int nv = meridian(s, R, Z), m = 0;
-    for (int i = 0; i + 1 < nv; i++) {
-        double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i];
-        t[i] = ((rho - R[i]) * dr + (z - Z[i]) * dz) / (dr * dr + dz * dz);
-    }
-    for (int i = 0; i + 1 < nv; i++) {
-        double pr, pz;
-        int feat;
-        if (t[i] >= 0 && t[i] <= 1) { pr = R[i] + t[i] * (R[i + 1] - R[i]); pz = Z[i] + t[i] * (Z[i + 1] - Z[i]); feat = 2 * i; }
-        else if (t[i] < 0 && (i == 0 || t[i - 1] > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
-        else if (t[i] > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
-        else continue;
-        double mr = rho - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
-        if (!(d < a)) continue;
-        pala_vec3 n = d > 0 ? pala_vaxpy(pala_vscale(mr / d, er), mz / d, s->e) : (feat & 1 ? er : pala_v(0, 0, 0));
-        if (d == 0 && !(feat & 1)) {   /* on the sheet: its normal in the meridian, towards +rho */
-            double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i], l = sqrt(dr * dr + dz * dz);
-            n = pala_vaxpy(pala_vscale(dz / l, er), -dr / l, s->e);
+    /* the meridian half-plane of the centre, then the opposite one (rho < 0 there), where a
+     * sphere near the axis touches too: a ball resting in a funnel is held on both sides
+     * (a centred ball would touch a whole ring; the two points of its meridian plane stand
+     * for it).  The opposite side's points on the axis are the first side's. */
+    for (int side = 1; side >= -1; side -= 2) {
+        double r = side * rho;
+        pala_vec3 es = side > 0 ? er : pala_vneg(er);
+        double t[NSEG];
+        for (int i = 0; i + 1 < nv; i++) {
+            double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i];
+            t[i] = ((r - R[i]) * dr + (z - Z[i]) * dz) / (dr * dr + dz * dz);
         }
-        out[m++] = (hit){d, n, feat};
+        for (int i = 0; i + 1 < nv; i++) {
+            double pr, pz;
+            int feat;
+            if (t[i] >= 0 && t[i] <= 1) { pr = R[i] + t[i] * (R[i + 1] - R[i]); pz = Z[i] + t[i] * (Z[i + 1] - Z[i]); feat = 2 * i; }
+            else if (t[i] < 0 && (i == 0 || t[i - 1] > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
+            else if (t[i] > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
+            else continue;
+            if (side < 0 && !(pr > 0)) continue;
+            double mr = r - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
+            if (!(d < a)) continue;
+            pala_vec3 n;
+            if (d > 0) n = pala_vaxpy(pala_vscale(mr / d, es), mz / d, s->e);
+            else if (feat & 1) n = es;
+            else {   /* on the sheet: its normal in the meridian, towards +rho */
+                double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i], l = sqrt(dr * dr + dz * dz);
+                n = pala_vaxpy(pala_vscale(dz / l, es), -dr / l, s->e);
+            }
+            out[m++] = (hit){d, n, side > 0 ? feat : feat + 16};
+        }
     }
     return m;
 }
@@ -186,7 +198,7 @@ static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 /* the least distance of the shape from a point (wall frame), for placement and the checks */
 static double shape_distance(const pala_surface *s, pala_vec3 xb)
 {
-    hit h[2 * NSEG + 1];
+    hit h[NHIT];
     int n = shape_hits(s, xb, HUGE_VAL, h);
     double d = HUGE_VAL;
     for (int i = 0; i < n; i++) d = fmin(d, h[i].d);
@@ -198,23 +210,21 @@ static int finite3(pala_vec3 x) { return isfinite(x.x) && isfinite(x.y) && isfin
 static pala_vec3 unit(pala_vec3 x) { double l = pala_vnorm(x); return l > 0 ? pala_vscale(1 / l, x) : x; }
 
 /* The derived directions: n, e, u, v (unit, u and v across n or e). */
-static void derive(pala_surface *s, int dim)
+static void derive(pala_surface *s)
 {
-    if (s->shape == PALA_SURF_LINE) s->shape = PALA_SURF_PLANE;
+    int sh = s->shape;
     s->n = unit(s->normal);
-    s->e = unit(s->shape == PALA_SURF_DISC ? s->normal : s->axis);
-    if (s->shape == PALA_SURF_CIRCLE) { s->e = pala_v(0, 0, 1); s->length = HUGE_VAL; s->caps = 0; }
-    if (s->shape == PALA_SURF_SEGMENT) {   /* a rectangle across the plane z = 0 */
-        s->edge = pala_v(0, 0, 1);
-        s->size[1] = s->size[0] > 0 && s->size[1] == 0 ? s->size[0] : s->size[1];
-        s->size[0] = HUGE_VAL;
-    }
-    pala_vec3 ax = planar(s->shape) || flat_sheet(s->shape) ? s->n : s->e;
-    pala_vec3 u = flat_sheet(s->shape) ? s->edge : (fabs(ax.z) < 0.9 ? pala_v(0, 0, 1) : pala_v(1, 0, 0));
+    s->e = sh == PALA_SURF_CIRCLE ? pala_v(0, 0, 1) : unit(sh == PALA_SURF_DISC ? s->normal : s->axis);
+    s->L = sh == PALA_SURF_CIRCLE || (sh == PALA_SURF_CYLINDER && s->length == 0) ? HUGE_VAL : s->length;
+    s->cap = sh == PALA_SURF_CIRCLE ? 0 : s->caps;
+    /* a segment: a rectangle across the plane z = 0, infinite along z */
+    s->ext[0] = sh == PALA_SURF_SEGMENT ? HUGE_VAL : 0.5 * s->size[0];
+    s->ext[1] = sh == PALA_SURF_SEGMENT ? 0.5 * s->size[0] : 0.5 * s->size[1];
+    pala_vec3 ax = planar(sh) || flat_sheet(sh) ? s->n : s->e;
+    pala_vec3 u = sh == PALA_SURF_SEGMENT ? pala_v(0, 0, 1) : flat_sheet(sh) ? s->edge : (fabs(ax.z) < 0.9 ? pala_v(0, 0, 1) : pala_v(1, 0, 0));
     u = unit(pala_vaxpy(u, -pala_vdot(u, ax), ax));
     s->u = u;
     s->v = pala_vcross(ax, u);
-    (void)dim;
 }
 
 #define REFUSE(key, ...) return pala_wall_refuse(buf, len, kp, key, __VA_ARGS__)
@@ -227,8 +237,6 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
     int flat2d = sh == PALA_SURF_LINE || sh == PALA_SURF_SEGMENT || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_PLANE;
     if (d2 && !flat2d)
         REFUSE("shape", "[wall %s]: shape = %s is a 3D shape; in 2D use line (or plane), segment or circle", nm, shape_names[sh]);
-    if (!d2 && (sh == PALA_SURF_SEGMENT || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_LINE))
-        REFUSE("shape", "[wall %s]: shape = %s is a 2D shape; in 3D use %s", nm, shape_names[sh], sh == PALA_SURF_CIRCLE ? "cylinder" : sh == PALA_SURF_SEGMENT ? "rectangle" : "plane");
     if (!finite3(s->point) || (d2 && s->point.z != 0)) REFUSE("point", "[wall %s] 'point': give a finite point%s", nm, d2 ? " with z = 0 (2D)" : "");
     int needs_n = sh != PALA_SURF_CYLINDER && sh != PALA_SURF_CONE && sh != PALA_SURF_CIRCLE;
     if (needs_n && (!finite3(s->normal) || pala_vnorm2(s->normal) == 0 || (d2 && s->normal.z != 0)))
@@ -250,8 +258,7 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
             REFUSE("radius_end", "[wall %s] 'radius_end = %g': give the cone's radius at the far end, >= 0 (not both radii 0)", nm, s->radius_end);
         if (!(s->length > 0 && isfinite(s->length))) REFUSE("length", "[wall %s] 'length': a cone needs a finite length > 0", nm);
     }
-    if (sh == PALA_SURF_CYLINDER && !(s->length > 0)) REFUSE("length", "[wall %s] 'length = %g': give a length > 0 (inf: infinite)", nm, s->length);
-    if (sh == PALA_SURF_CYLINDER && !isfinite(s->length) && s->caps) REFUSE("caps", "[wall %s] 'caps': an infinite cylinder has no caps; give a finite length", nm);
+    if (sh == PALA_SURF_CYLINDER && s->length == 0 && s->caps) REFUSE("caps", "[wall %s] 'caps': an infinite cylinder (length 0) has no caps; give its length", nm);
     /* motion */
     if (!finite3(s->velocity) || !finite3(s->omega) || !finite3(s->amplitude) || !finite3(s->centre))
         REFUSE("velocity", "[wall %s]: the motion's vectors must be finite", nm);
@@ -264,7 +271,7 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
         if (!(s->servo_gain > 0) || !(s->servo_speed > 0))
             REFUSE("servo_gain", "[wall %s]: a servo needs servo_gain > 0 (m/s per Pa) and servo_speed > 0 (m/s)", nm);
     }
-    derive(s, w->dim);
+    derive(s);
     if (s->servo_pressure > 0 && !(pala_surface_area(s) > 0))
         REFUSE("area", "[wall %s]: a servo on an infinite plane needs 'area', the area its pressure is measured on (m^2)", nm);
     return NULL;
@@ -273,19 +280,19 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
 
 double pala_surface_area(const pala_surface *s)
 {
-    double R = s->radius, R2 = s->shape == PALA_SURF_CONE ? s->radius_end : R, L = s->length;
+    double R = s->radius, R2 = s->shape == PALA_SURF_CONE ? s->radius_end : R, L = s->L;
     switch (s->shape) {
     case PALA_SURF_PLANE: case PALA_SURF_LINE: return s->area;
     case PALA_SURF_RECTANGLE: return s->size[0] * s->size[1];
-    case PALA_SURF_SEGMENT: return isfinite(s->size[1]) ? s->size[1] : s->size[0];
+    case PALA_SURF_SEGMENT: return s->size[0];
     case PALA_SURF_DISC: return PALA_PI * R * R;
     case PALA_SURF_CIRCLE: return 2 * PALA_PI * R;
     default: break;
     }
     if (!isfinite(L)) return 0;
     double a = PALA_PI * (R + R2) * sqrt((R - R2) * (R - R2) + L * L);
-    if (s->caps & PALA_SURF_CAP_START) a += PALA_PI * R * R;
-    if (s->caps & PALA_SURF_CAP_END) a += PALA_PI * R2 * R2;
+    if (s->cap & PALA_SURF_CAP_START) a += PALA_PI * R * R;
+    if (s->cap & PALA_SURF_CAP_END) a += PALA_PI * R2 * R2;
     return a;
 }
 
@@ -322,7 +329,7 @@ static void surface_bounds(const pala_world *w, const pala_wall *wl, double R, d
 
 static double surface_cut(const pala_world *w, const pala_wall *wl, pala_vec3 c, double a) { (void)w; return a - dist_world(wl->par, c); }
 
-static int surface_room(const pala_world *w, const pala_wall *wl, double a) { (void)w; (void)wl; (void)a; return 2 * NSEG + 1; }
+static int surface_room(const pala_world *w, const pala_wall *wl, double a) { (void)w; (void)wl; (void)a; return NHIT; }
 
 /* The contact history's key of a touch: the wall (1 << 31 | its index among the walls << 16)
  * and the feature (contact_state.c reads the wall's material from it). */
@@ -340,7 +347,7 @@ static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, 
     const double *rad = w->shape_r + t->comp0;
     for (int i = 0; i < t->ncomp; i++) {
         pala_vec3 c = w->pc ? w->pc[p0 + i] : w->x[k];
-        hit h[2 * NSEG + 1];
+        hit h[NHIT];
         int nh = shape_hits(s, p ? to_body(p, c) : c, rad[i], h);
         for (int j = 0; j < nh; j++) {
             double ov = rad[i] - h[j].d;
@@ -455,7 +462,7 @@ static int surface_draw(const pala_world *w, const pala_wall *wl, pala_draw *out
     int n = 0;
     double h = 0.5 * s->draw_size;
     if (planar(s->shape) || flat_sheet(s->shape)) {
-        double a = planar(s->shape) ? h : 0.5 * s->size[0], b = planar(s->shape) ? h : 0.5 * s->size[1];
+        double a = planar(s->shape) ? h : s->ext[0], b = planar(s->shape) ? h : s->ext[1];
         pala_vec3 u = s->u, v = s->v;
         if (w->dim == 2) {   /* its line in the plane z = 0 */
             pala_vec3 l = pala_vcross(pala_v(0, 0, 1), s->n);
@@ -469,7 +476,7 @@ static int surface_draw(const pala_world *w, const pala_wall *wl, pala_draw *out
     }
     double R[NVERT], Z[NVERT];
     int nv;
-    if (!isfinite(s->length)) { R[0] = R[1] = s->radius; Z[0] = -h; Z[1] = h; nv = 2; }
+    if (!isfinite(s->L)) { R[0] = R[1] = s->radius; Z[0] = -h; Z[1] = h; nv = 2; }
     else nv = meridian(s, R, Z);
     int sectors = w->dim == 2 ? 4 * SECTORS : SECTORS;
     for (int j = 0; j < sectors; j++) {

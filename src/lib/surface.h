@@ -40,6 +40,9 @@ typedef struct pala_surface {
     double servo_pressure, servo_gain, servo_speed;
     /* ---- derived by the check (unit vectors; the segment of a cone or cylinder) ---- */
     pala_vec3 n, e, u, v;      /* plane: normal n, in-plane u, v; axial shapes: axis e */
+    double ext[2];             /* rectangle, segment: half its sides along u and v, m */
+    double L;                  /* cylinder, cone: its length (inf: infinite both ways) */
+    int cap;                   /* its caps (a circle none) */
     char name[32];             /* the section's name */
     /* ---- state: the accounts, the servo (checkpointed, pala_world_wall_state) ---- */
     pala_vec3 imp;             /* momentum received, N s */

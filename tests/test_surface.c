@@ -1,0 +1,279 @@
+/* test_surface.c: the walls of [wall NAME] sections (src/lib/surface.c) against closed
+ * forms (docs/physics.md, "Walls that move"): a sphere on a conveyor belt reaches rolling
+ * at t = 2V/(7 mu g) with speed 2V/7; a sphere rolling in a cylinder oscillates with period
+ * 2 pi sqrt(7 (R - r) / (5 g)) and in a turning drum spins at Omega R / r; the energy
+ * balance E_total + E_diss - W_walls of a bed on an oscillating plate closes to second
+ * order in dt; a servo wall holds its pressure; a ball in a funnel rests where the
+ * geometry puts it; and the keys, the header line and the checks. */
+#include "t.h"
+#include "t_world.h"
+#include "contact_law.h"
+#include "surface.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_surface(void);
+
+static pala_scene *scene(const char *name, const char *text)
+{
+    char path[256], err[2048];
+    snprintf(path, sizeof path, "%s/surface_%s.txt", t_tmpdir(), name);
+    t_write(path, text);
+    pala_scene *s = t_load_scene(path, 0, NULL, err, sizeof err);
+    T_CHECK(s != NULL, "%s loads (%s)", name, err);
+    return s;
+}
+
+/* the overlap at which a flat wall carries force F on a sphere of radius a (eq. 57, r~ = 2a) */
+static double rest_overlap(const pala_world *w, double F, double a)
+{
+    return pow(F / (w->pm[0].kE * sqrt(2 * a)), 2.0 / 3.0);
+}
+
+static double balance(pala_world *w)
+{
+    pala_energy e = pala_world_energy(w);
+    return e.total + w->diss - pala_world_wall_work(w);
+}
+
+/* A sphere released at rest on a belt moving at V in its plane: friction mu m g speeds it up
+ * and spins it until its contact point moves with the belt, at t = 2V/(7 mu g), v = 2V/7. */
+static void conveyor(const char *law)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "container = none\ngravity = 0 0 -9.81\ndt = 1e-5\nsteps = 1\n"
+             "[material m]\ndensity = 2500\nyoung = 1e8\npoisson = 0.3\ndelta = 1\nfriction = 0.5\nslip_velocity = 1e-6\n"
+             "tangential_law = %s\ntangential_stiffness = 1e5\n"
+             "[wall belt]\nshape = plane\nmaterial = m\nnormal = 0 0 1\nvelocity = 1 0 0\n"
+             "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
+             "[group one]\ngrain = ball\ncount = 1\nplacement = list\nat = 0 0 0.02\n", law);
+    pala_scene *s = scene(law, text);
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    const double r = 0.01, V = 1, mu = 0.5, g = 9.81, m = w->tmpl[0].mass;
+    w->x[0].z = r - rest_overlap(w, m * g, r);   /* at rest on the belt */
+    double E0 = balance(w), worst = 0, t_roll = -1, v_roll = 0;
+    for (int i = 0; i < 20000 && t_roll < 0; i++) {
+        pala_world_step(w);
+        double vcp = w->v[0].x - r * w->w[0].y;   /* the contact point's velocity along the belt */
+        if (vcp >= V * (1 - 1e-5)) { t_roll = w->t; v_roll = w->v[0].x; }
+        if (i % 100 == 0) worst = fmax(worst, fabs(balance(w) - E0));
+    }
+    double t_want = 2 * V / (7 * mu * g), v_want = 2 * V / 7;
+    T_CHECK(fabs(t_roll / t_want - 1) < 5e-3 && fabs(v_roll / v_want - 1) < 5e-3,
+            "conveyor (%s friction): rolling at t = %.6g s (closed form %.6g, %+.2e) with v = %.6g m/s (2V/7 = %.6g, %+.2e)", law, t_roll,
+            t_want, t_roll / t_want - 1, v_roll, v_want, v_roll / v_want - 1);
+    T_CHECK(worst < 1e-6 * m * V * V, "conveyor (%s): E_total + E_diss - W_walls stays at its start (worst %.3g J, W_walls %.3g J)", law, worst,
+            pala_world_wall_work(w));
+    pala_scene_free(s);
+}
+
+static const char *cylinder_scene =
+    "container = none\ngravity = 0 0 -9.81\ndt = 1e-5\nsteps = 1\n"
+    "[material m]\ndensity = 2500\nyoung = 1e8\npoisson = 0.3\ndelta = 0.5\nfriction = 1\nslip_velocity = 1e-6\n"
+    "[wall drum]\nshape = cylinder\nmaterial = m\npoint = 0 -0.05 0\naxis = 0 1 0\nradius = 0.1\nlength = 0.1\n%s\n"
+    "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
+    "[group one]\ngrain = ball\ncount = 1\nplacement = list\nat = 0 0 -0.08\n";
+
+/* A sphere rolling without slipping at the bottom of a fixed cylinder: a pendulum of length
+ * R - r whose inertia is 7/5 m: T = 2 pi sqrt(7 (R - r) / (5 g)). */
+static void cylinder_period(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text, cylinder_scene, "");
+    pala_scene *s = scene("cylinder", text);
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    const double r = 0.01, R = 0.1, g = 9.81, th = 0.05, m = w->tmpl[0].mass;
+    double d = R - r + rest_overlap(w, m * g, r);
+    w->x[0] = pala_v(d * sin(th), 0, -d * cos(th));
+    double x0 = w->x[0].x, up[8];
+    int nup = 0;
+    for (int i = 0; i < 300000 && nup < 4; i++) {
+        pala_world_step(w);
+        double x1 = w->x[0].x;
+        if (x0 < 0 && x1 >= 0) up[nup++] = w->t - w->dt * x1 / (x1 - x0);   /* upward crossings, interpolated */
+        x0 = x1;
+    }
+    double T = nup == 4 ? (up[3] - up[0]) / 3 : 0, want = 2 * PALA_PI * sqrt(7 * (R - r) / (5 * g));
+    T_CHECK(fabs(T / want - 1) < 5e-3, "rolling in a cylinder: period %.6g s against 2 pi sqrt(7 (R - r) / 5 g) = %.6g s (%+.2e)", T, want, T / want - 1);
+    pala_scene_free(s);
+}
+
+/* In a drum turning at Omega (reached over spin_up), the sphere ends at the bottom spinning
+ * so that its contact point moves with the wall: omega = Omega R / r. */
+static void drum_spin(void)
+{
+    char text[2048];
+    snprintf(text, sizeof text, cylinder_scene, "angular_velocity = 0 2 0\nspin_up = 1\nrotation_centre = 0 0 0");
+    pala_scene *s = scene("drum", text);
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    const double r = 0.01, R = 0.1, m = w->tmpl[0].mass, T = 2 * PALA_PI * sqrt(7 * (R - r) / (5 * 9.81));
+    w->x[0] = pala_v(0, 0, -(R - r + rest_overlap(w, m * 9.81, r)));
+    double sum = 0, E0 = balance(w), worst = 0;
+    long n = 0, n0 = lround(2.0 / w->dt), n1 = n0 + lround(2 * T / w->dt);   /* two periods after the spin-up */
+    for (long i = 0; i < n1; i++) {
+        pala_world_step(w);
+        if (i >= n0) { sum += w->w[0].y; n++; }
+        if (i % 500 == 0) worst = fmax(worst, fabs(balance(w) - E0));
+    }
+    double om = sum / n, want = 2 * R / r;
+    T_CHECK(fabs(om / want - 1) < 5e-3, "a sphere in a drum turning at 2 rad/s spins at %.6g rad/s (Omega R / r = %.6g, %+.2e)", om, want, om / want - 1);
+    T_CHECK(worst < 1e-6 * pala_world_wall_work(w), "the drum: E_total + E_diss - W_walls stays at its start (worst %.3g J of W_walls %.3g J)", worst,
+            pala_world_wall_work(w));
+    pala_scene_free(s);
+}
+
+/* A frictionless elastic bed on a plate that oscillates vertically: the largest error of
+ * E_total + E_diss - W_walls over the run falls ~4x when dt halves (second order). */
+static double plate_error(double dt)
+{
+    char text[2048];
+    snprintf(text, sizeof text,
+             "gravity = 0 0 -9.81\ndt = %g\nsteps = 1\nbox = 0 0.02 0 0.02 -0.01 0.05\nwall_material = m\n"
+             "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 1\nfriction = 0\n"
+             "[wall plate]\nshape = plane\nmaterial = m\nnormal = 0 0 1\namplitude = 0 0 0.001\nfrequency = 25\narea = 4e-4\n"
+             "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.002\n"
+             "[group bed]\ngrain = ball\ncount = 12\nplacement = lattice\nregion = box\nregion_box = 0.002 0.018 0.002 0.018 0.003 0.02\n"
+             "lattice_spacing = 0.0045\nvelocity_spread = 0.01\n", dt);
+    pala_scene *s = scene(dt > 1.5e-6 ? "plate1" : "plate2", text);
+    if (!s) return -1;
+    pala_world *w = pala_scene_world(s);
+    double E0 = balance(w), worst = 0;
+    long n = lround(0.1 / dt);
+    for (long i = 1; i <= n; i++) {
+        if (pala_world_step(w) != PALA_OK) { worst = HUGE_VAL; break; }
+        if (i % lround(2e-4 / dt) == 0) worst = fmax(worst, fabs(balance(w) - E0));
+    }
+    T_CHECK(pala_world_wall_work(w) != 0, "the plate did work on the bed (W_walls %.3g J at dt %g)", pala_world_wall_work(w), dt);
+    pala_scene_free(s);
+    return worst;
+}
+
+static void plate(void)
+{
+    double e1 = plate_error(2e-6), e2 = plate_error(1e-6);
+    T_CHECK(e1 / e2 > 3.5 && e1 / e2 < 4.5, "oscillating plate: the balance's worst error %.3g J at dt, %.3g J at dt/2: ratio %.3g (second order: 4)", e1,
+            e2, e1 / e2);
+}
+
+/* A servo lid on a bed in a box holds its target pressure. */
+static void servo(void)
+{
+    pala_scene *s = scene("servo",
+                          "gravity = 0 0 -9.81\ndt = 1e-5\nsteps = 1\nbox = 0 0.02 0 0.02 0 0.1\nwall_material = m\n"
+                          "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 0.3\nfriction = 0.3\n"
+                          "[wall lid]\nshape = plane\nmaterial = m\npoint = 0 0 0.02\nnormal = 0 0 -1\narea = 4e-4\n"
+                          "servo_pressure = 2000\nservo_gain = 2e-5\nservo_speed = 0.05\n"
+                          "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.002\n"
+                          "[group bed]\ngrain = ball\ncount = 40\nplacement = lattice\nregion = box\nregion_box = 0.002 0.018 0.002 0.018 0.002 0.025\n"
+                          "lattice_spacing = 0.0042\n");
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    pala_surface *lid = w->walls[w->surf0].par;
+    int ok = 1;
+    for (long i = 0; i < 30000 && ok; i++) ok = pala_world_step(w) == PALA_OK;
+    double P0 = lid->rad, t0 = w->t;
+    for (long i = 0; i < 5000 && ok; i++) ok = pala_world_step(w) == PALA_OK;
+    double p = (lid->rad - P0) / ((w->t - t0) * 4e-4);
+    T_CHECK(ok && fabs(p / 2000 - 1) < 0.01, "the servo lid holds %.6g Pa over the last 0.05 s (target 2000 Pa, %+.2e), having moved %.4g m", p, p / 2000 - 1,
+            lid->servo[0]);
+    pala_scene_free(s);
+}
+
+/* A frictionless ball in a funnel (a cone of half-angle 45 degrees, tip down) comes to rest on
+ * its axis, touching both sides of its meridian plane, at the height (r - d)/sin(45 deg), each
+ * side carrying m g / (2 sin 45 deg) at overlap d. */
+static void funnel(void)
+{
+    pala_scene *s = scene("funnel",
+                          "container = none\ngravity = 0 0 -9.81\ndt = 1e-5\nsteps = 1\n"
+                          "[material m]\ndensity = 2500\nyoung = 1e8\npoisson = 0.3\ndelta = 0.3\nfriction = 0\nnormal_damping = dashpot\n"
+                          "[wall funnel]\nshape = cone\nmaterial = m\npoint = 0 0 0\naxis = 0 0 1\nradius = 0\nradius_end = 0.05\nlength = 0.05\n"
+                          "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
+                          "[group one]\ngrain = ball\ncount = 1\nplacement = list\nat = 0.002 0.001 0.02\n");
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    for (long i = 0; i < 100000; i++) pala_world_step(w);
+    const double r = 0.01, sa = sin(PALA_PI / 4), m = w->tmpl[0].mass;
+    double want = (r - rest_overlap(w, m * 9.81 / (2 * sa), r)) / sa;
+    T_CHECK(fabs(w->x[0].z - want) < 1e-4 * r && hypot(w->x[0].x, w->x[0].y) < 1e-6,
+            "a ball in a funnel rests at z = %.9g m on the axis (off by %.2g m; geometry and Hertz: %.9g m)", w->x[0].z,
+            hypot(w->x[0].x, w->x[0].y), want);
+    pala_scene_free(s);
+}
+
+/* The header line of each shape reads back into the same wall; bad sections are refused at
+ * their lines. */
+static void lines_and_checks(void)
+{
+    pala_scene *s = scene("shapes",
+                          "container = none\ndt = 1e-5\nsteps = 1\n"
+                          "[material m]\ndensity = 2500\nyoung = 1e8\npoisson = 0.3\ndelta = 0.5\nfriction = 0.3\n"
+                          "[wall a]\nshape = plane\nmaterial = m\nnormal = 0 1 1\nvelocity = 0.1 0 0\n"
+                          "[wall b]\nshape = rectangle\nmaterial = m\npoint = 0 0 -0.1\nnormal = 0 0 1\nedge = 1 1 0\nsize = 0.2 0.1\n"
+                          "[wall c]\nshape = disc\nmaterial = m\npoint = 0 0 0.2\nnormal = 0 0 -1\nradius = 0.1\namplitude = 0 0 0.01\nfrequency = 3\n"
+                          "[wall d]\nshape = cylinder\nmaterial = m\npoint = 0 0 -0.2\naxis = 0 0 1\nradius = 0.3\nlength = 0.5\ncaps = both\n"
+                          "angular_velocity = 0 0 1\nspin_up = 2\n"
+                          "[wall e]\nshape = cone\nmaterial = m\npoint = 0 0 -0.3\naxis = 0 0 1\nradius = 0.01\nradius_end = 0.3\nlength = 0.1\ncaps = start\n"
+                          "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
+                          "[group one]\ngrain = ball\ncount = 1\nplacement = list\nat = 0 0.05 0.05\n");
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    w->t = 0.7;
+    pala_world r;
+    pala_world_init(&r);
+    r.dim = 3;
+    r.t = 0.7;
+    for (int i = 0; i < w->nwalls; i++) {
+        char a[2048], b[2048];
+        pala_world_wall_line(w, i, a, sizeof a);
+        int rd = pala_world_wall_read(&r, a);
+        pala_world_wall_line(&r, i, b, sizeof b);
+        pala_draw da[128], db[128];
+        int na = pala_world_wall_draw(w, i, da, 128), nb = pala_world_wall_draw(&r, i, db, 128);
+        T_CHECK(rd == 1 && !strcmp(a, b) && na == nb && na > 0 && !memcmp(da, db, (size_t)na * sizeof *da),
+                "wall %d's header line reads back into the same wall, drawn with the same %d shapes at t = 0.7 s ('%.60s...')", i, na, a);
+    }
+    pala_world_free(&r);
+    pala_scene_free(s);
+    static const struct { const char *sect, *want; } bad[] = {
+        {"[wall x]\nshape = cone\nmaterial = m\nradius = 0.1\n", "a cone needs a finite length"},
+        {"[wall x]\nshape = plane\nmaterial = m\nnormal = 0 0 0\n", "'normal'"},
+        {"[wall x]\nshape = rectangle\nmaterial = m\nedge = 0 0 1\nsize = 1 1\n", "'edge'"},
+        {"[wall x]\nshape = cylinder\nmaterial = m\n", "'radius"},
+        {"[wall x]\nshape = plane\nmaterial = m\nservo_pressure = 100\nservo_gain = 1\nservo_speed = 1\n", "needs 'area'"},
+        {"[wall x]\nshape = rectangle\nmaterial = m\nsize = 1 0\n", "'size"},
+        {"[wall x]\nmaterial = m\n", "needs 'shape'"},
+        {"[wall x]\nshape = plane\nmaterial = steel\n", "no [material steel]"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[1024], path[256], err[2048];
+        snprintf(text, sizeof text,
+                 "container = none\ndt = 1e-5\nsteps = 1\n[material m]\ndensity = 2500\nyoung = 1e8\npoisson = 0.3\ndelta = 0.5\n"
+                 "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.01\n[group one]\ngrain = ball\ncount = 1\nplacement = list\nat = 0 0 0\n%s",
+                 bad[i].sect);
+        snprintf(path, sizeof path, "%s/surface_bad%zu.txt", t_tmpdir(), i);
+        t_write(path, text);
+        pala_scene *b = t_load_scene(path, 0, NULL, err, sizeof err);
+        T_CHECK(!b && strstr(err, bad[i].want) && strstr(err, path), "a bad [wall] section is refused at its file and line: %s", err);
+        pala_scene_free(b);
+    }
+}
+
+void test_surface(void)
+{
+    conveyor("regularised");
+    conveyor("spring");
+    conveyor("mindlin");
+    cylinder_period();
+    drum_spin();
+    plate();
+    servo();
+    funnel();
+    lines_and_checks();
+}
