@@ -298,6 +298,8 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "cylinder, cone: the length along the axis from point; a cylinder's 0: infinite both ways"),
     KEY(WALL, caps, WORD, "none", "-", 0, 0, AT(pala_surface, caps), .choices = "none|start|end|both", CODES(0, 1, 2, 3),
         .doc = "cylinder, cone: flat discs closing it at point (start), at the far end, or both"),
+    KEY(WALL, side, WORD, "both", "-", 0, 0, AT(pala_surface, side), .choices = "both|inside|outside", CODES(0, 1, 2),
+        .doc = "cylinder, cone: where groups place grains: inside it (between its ends), outside, or either"),
     KEY(WALL, area, REAL, "0", "m^2", 0, INF, AT(pala_surface, area),
         .doc = "plane, line: the area its pressure is measured on (2D: a length); 0: no pressure column"),
     KEY(WALL, draw_size, REAL, "0.1", "m", 0, INF, AT(pala_surface, draw_size),

@@ -31,6 +31,8 @@ static const char *const shape_names[] = {"plane", "rectangle", "disc", "cylinde
 enum { NSEG = 3, NVERT = 4, SECTORS = 16, NHIT = 2 * (2 * NSEG + 1) };
 
 static int planar(int sh) { return sh == PALA_SURF_PLANE || sh == PALA_SURF_LINE; }
+/* a cylinder (a circle) whose servo moves its radius */
+static int radial(const pala_surface *s) { return (s->shape == PALA_SURF_CYLINDER || s->shape == PALA_SURF_CIRCLE) && s->servo_pressure > 0; }
 static int flat_sheet(int sh) { return sh == PALA_SURF_RECTANGLE || sh == PALA_SURF_SEGMENT; }
 static int moves(const pala_surface *s)
 {
@@ -73,10 +75,13 @@ pala_pose pala_surface_pose(const pala_surface *s, double t)
     double wt = 2 * PALA_PI * s->frequency;
     p.d = pala_vaxpy(pala_vscale(t, s->velocity), sin(wt * t), s->amplitude);
     p.v = pala_vaxpy(s->velocity, wt * cos(wt * t), s->amplitude);
-    if (s->servo_pressure > 0) {
-        double sv = s->servo[0] + s->servo[1] * (t - s->servo[2]);
-        p.d = pala_vaxpy(p.d, sv, s->n);
-        p.v = pala_vaxpy(p.v, s->servo[1], s->n);
+    if (s->servo_pressure > 0) {   /* along the normal; a cylinder's radius towards its grains */
+        double sv = s->servo[0] + s->servo[1] * (t - s->servo[2]), sgn = s->side == 1 ? -1 : 1;
+        if (radial(s)) { p.grow = sgn * sv; p.growv = sgn * s->servo[1]; }
+        else {
+            p.d = pala_vaxpy(p.d, sv, s->n);
+            p.v = pala_vaxpy(p.v, s->servo[1], s->n);
+        }
     }
     return p;
 }
@@ -105,7 +110,9 @@ void pala_surfaces_move(pala_world *w, double t)
     for (int i = 0; i < w->nwalls; i++) {
         if (w->walls[i].kind != &pala_wall_surface) continue;
         pala_surface *s = w->walls[i].par;
-        if (moves(s)) s->pose = pala_surface_pose(s, t);
+        if (!moves(s)) continue;
+        s->pose = pala_surface_pose(s, t);
+        s->Rg = s->radius + s->pose.grow;
     }
 }
 
@@ -118,10 +125,10 @@ typedef struct hit { double d; pala_vec3 n; int feat; } hit;
 static int meridian(const pala_surface *s, double rho[NVERT], double z[NVERT])
 {
     int m = 0;
-    double R2 = s->shape == PALA_SURF_CONE ? s->radius_end : s->radius;
+    double R2 = s->shape == PALA_SURF_CONE ? s->radius_end : s->Rg;
     if (s->shape == PALA_SURF_DISC) { rho[0] = 0; z[0] = 0; rho[1] = s->radius; z[1] = 0; return 2; }
     if (s->cap & PALA_SURF_CAP_START) { rho[m] = 0; z[m++] = 0; }
-    rho[m] = s->radius; z[m++] = 0;
+    rho[m] = s->Rg; z[m++] = 0;
     rho[m] = R2; z[m++] = s->L;
     if (s->cap & PALA_SURF_CAP_END) { rho[m] = 0; z[m++] = s->L; }
     return m;
@@ -154,8 +161,8 @@ static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
     double rho = pala_vnorm(qr);
     pala_vec3 er = rho > 0 ? pala_vscale(1 / rho, qr) : s->u;
     if (!isfinite(s->L)) {   /* an infinite cylinder (a circle in 2D) */
-        double d = fabs(rho - s->radius);
-        out[0] = (hit){d, rho > s->radius ? er : pala_vneg(er), 0};
+        double d = fabs(rho - s->Rg);
+        out[0] = (hit){d, rho > s->Rg ? er : pala_vneg(er), 0};
         return d < a;
     }
     double R[NVERT], Z[NVERT];
@@ -217,6 +224,7 @@ static void derive(pala_surface *s)
     s->e = sh == PALA_SURF_CIRCLE ? pala_v(0, 0, 1) : unit(sh == PALA_SURF_DISC ? s->normal : s->axis);
     s->L = sh == PALA_SURF_CIRCLE || (sh == PALA_SURF_CYLINDER && s->length == 0) ? HUGE_VAL : s->length;
     s->cap = sh == PALA_SURF_CIRCLE ? 0 : s->caps;
+    s->Rg = s->radius;
     /* a segment: a rectangle across the plane z = 0, infinite along z */
     s->ext[0] = sh == PALA_SURF_SEGMENT ? HUGE_VAL : 0.5 * s->size[0];
     s->ext[1] = sh == PALA_SURF_SEGMENT ? 0.5 * s->size[0] : 0.5 * s->size[1];
@@ -265,8 +273,12 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
     if (d2 && (s->velocity.z != 0 || s->amplitude.z != 0 || s->omega.x != 0 || s->omega.y != 0 || s->centre.z != 0))
         REFUSE("angular_velocity", "[wall %s]: in 2D a wall moves in the plane and turns about z (velocity, amplitude and rotation_centre with z = 0, angular_velocity 0 0 wz)", nm);
     if (s->servo_pressure > 0) {
-        if (!planar(s->shape) && !flat_sheet(s->shape) && sh != PALA_SURF_DISC)
-            REFUSE("servo_pressure", "[wall %s]: a servo moves a flat wall along its normal: use a plane, rectangle or disc", nm);
+        int cyl = sh == PALA_SURF_CYLINDER || sh == PALA_SURF_CIRCLE;
+        if (!planar(s->shape) && !flat_sheet(s->shape) && sh != PALA_SURF_DISC && !cyl)
+            REFUSE("servo_pressure", "[wall %s]: a servo moves a flat wall along its normal, or a cylinder's radius: not a cone", nm);
+        if (cyl && (s->side == 0 || s->caps || (sh == PALA_SURF_CYLINDER && s->length == 0)))
+            REFUSE("servo_pressure", "[wall %s]: a cylinder's servo moves its radius towards its grains: give 'side' (inside or outside), "
+                   "a finite length and no caps", nm);
         if (pala_vnorm2(s->omega) > 0) REFUSE("servo_pressure", "[wall %s]: a servo wall does not turn: drop angular_velocity", nm);
         if (!(s->servo_gain > 0) || !(s->servo_speed > 0))
             REFUSE("servo_gain", "[wall %s]: a servo needs servo_gain > 0 (m/s per Pa) and servo_speed > 0 (m/s)", nm);
@@ -280,13 +292,13 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
 
 double pala_surface_area(const pala_surface *s)
 {
-    double R = s->radius, R2 = s->shape == PALA_SURF_CONE ? s->radius_end : R, L = s->L;
+    double R = s->shape == PALA_SURF_CONE ? s->radius : s->Rg, R2 = s->shape == PALA_SURF_CONE ? s->radius_end : R, L = s->L;
     switch (s->shape) {
     case PALA_SURF_PLANE: case PALA_SURF_LINE: return s->area;
     case PALA_SURF_RECTANGLE: return s->size[0] * s->size[1];
     case PALA_SURF_SEGMENT: return s->size[0];
     case PALA_SURF_DISC: return PALA_PI * R * R;
-    case PALA_SURF_CIRCLE: return 2 * PALA_PI * R;
+    case PALA_SURF_CIRCLE: return 2 * PALA_PI * s->Rg;
     default: break;
     }
     if (!isfinite(L)) return 0;
@@ -313,7 +325,26 @@ static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, 
     return !moves(s) && dist_world(s, x) > R;
 }
 
-static int surface_inside(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R) { (void)w; return !(dist_world(wl->par, x) < R); }
+/* 1 if a point of the wall's frame is inside its cylinder or cone, between its ends */
+static int enclosed(const pala_surface *s, pala_vec3 xb)
+{
+    pala_vec3 q = pala_vsub(xb, s->point);
+    double z = pala_vdot(q, s->e), rho = pala_vnorm(pala_vaxpy(q, -z, s->e));
+    double R = s->shape == PALA_SURF_CONE ? s->radius : s->Rg, R2 = s->shape == PALA_SURF_CONE ? s->radius_end : R;
+    if (!isfinite(s->L)) return rho < R;
+    return z >= 0 && z <= s->L && rho < R + (R2 - R) * z / s->L;
+}
+
+/* clear of the wall, and on the side placement wants (side) */
+static int surface_inside(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)
+{
+    (void)w;
+    const pala_surface *s = wl->par;
+    if (dist_world(s, x) < R) return 0;
+    if (!s->side || planar(s->shape) || flat_sheet(s->shape) || s->shape == PALA_SURF_DISC) return 1;
+    const pala_pose *p = pose_of(s);
+    return enclosed(s, p ? to_body(p, x) : x) == (s->side == 1);
+}
 
 static void surface_bounds(const pala_world *w, const pala_wall *wl, double R, double lo[3], double hi[3])
 {
@@ -355,6 +386,11 @@ static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, 
             if (p) {   /* the surface's velocity at the contact point (contact.h) */
                 pala_vec3 cp = pala_vaxpy(c, -(rad[i] - 0.5 * ov), n);
                 vs = pala_vadd(p->v, pala_vcross(p->Om, pala_vsub(pala_vsub(cp, p->c), p->d)));
+                if (p->growv != 0) {   /* a cylinder's servo: the surface moves radially */
+                    pala_vec3 q = pala_vsub(pala_vsub(cp, s->point), p->d);
+                    pala_vec3 er = unit(pala_vaxpy(q, -pala_vdot(q, s->e), s->e));
+                    vs = pala_vaxpy(vs, p->growv, er);
+                }
             }
             out[m++] = (pala_wall_touch){.c = c, .n = n, .vs = vs, .a = rad[i], .ov = ov, .rt = 2 * rad[i], .face = wl->face0,
                                          .k = k, .p = p0 + i, .id = feature_id(w, wl, h[j].feat)};
@@ -396,14 +432,14 @@ static int surface_columns(const pala_world *w, const pala_wall *wl, const char 
 }
 
 /* ---- serialisation and presentation ------------------------------------------------------- */
-enum { NNUM = 38 };
+enum { NNUM = 39 };
 static void numbers(const pala_surface *s, double x[NNUM])
 {
     const double v[NNUM] = {s->point.x, s->point.y, s->point.z, s->normal.x, s->normal.y, s->normal.z, s->axis.x, s->axis.y, s->axis.z,
                             s->edge.x, s->edge.y, s->edge.z, s->size[0], s->size[1], s->radius, s->radius_end, s->length, s->area,
                             s->draw_size, s->caps, s->velocity.x, s->velocity.y, s->velocity.z, s->omega.x, s->omega.y, s->omega.z,
                             s->centre.x, s->centre.y, s->centre.z, s->centre_set, s->spin_up, s->amplitude.x, s->amplitude.y,
-                            s->amplitude.z, s->frequency, s->servo_pressure, s->servo_gain, s->servo_speed};
+                            s->amplitude.z, s->frequency, s->servo_pressure, s->servo_gain, s->servo_speed, s->side};
     memcpy(x, v, sizeof v);
 }
 
@@ -438,8 +474,8 @@ static int surface_parse(const pala_world *w, pala_wall *wl, const char *args)
     s->length = x[16]; s->area = x[17]; s->draw_size = x[18]; s->caps = (int)x[19];
     s->velocity = pala_v(x[20], x[21], x[22]); s->omega = pala_v(x[23], x[24], x[25]); s->centre = pala_v(x[26], x[27], x[28]);
     s->centre_set = x[29] != 0; s->spin_up = x[30]; s->amplitude = pala_v(x[31], x[32], x[33]); s->frequency = x[34];
-    s->servo_pressure = x[35]; s->servo_gain = x[36]; s->servo_speed = x[37];
-    if (s->caps < 0 || s->caps > 3) return -1;
+    s->servo_pressure = x[35]; s->servo_gain = x[36]; s->servo_speed = x[37]; s->side = (int)x[38];
+    if (s->caps < 0 || s->caps > 3 || s->side < 0 || s->side > 2) return -1;
     char buf[256];
     const char *key;
     return surface_check(w, wl, buf, sizeof buf, &key) ? -1 : 0;
@@ -476,14 +512,14 @@ static int surface_draw(const pala_world *w, const pala_wall *wl, pala_draw *out
     }
     double R[NVERT], Z[NVERT];
     int nv;
-    if (!isfinite(s->L)) { R[0] = R[1] = s->radius; Z[0] = -h; Z[1] = h; nv = 2; }
+    if (!isfinite(s->L)) { R[0] = R[1] = s->Rg; Z[0] = -h; Z[1] = h; nv = 2; }
     else nv = meridian(s, R, Z);
     int sectors = w->dim == 2 ? 4 * SECTORS : SECTORS;
     for (int j = 0; j < sectors; j++) {
         double f0 = 2 * PALA_PI * j / sectors, f1 = 2 * PALA_PI * (j + 1) / sectors;
         pala_vec3 r0 = pala_vaxpy(pala_vscale(cos(f0), s->u), sin(f0), s->v), r1 = pala_vaxpy(pala_vscale(cos(f1), s->u), sin(f1), s->v);
         if (w->dim == 2) {   /* the circle z = 0 */
-            pala_vec3 A = pala_vaxpy(s->point, s->radius, r0), B = pala_vaxpy(s->point, s->radius, r1);
+            pala_vec3 A = pala_vaxpy(s->point, s->Rg, r0), B = pala_vaxpy(s->point, s->Rg, r1);
             n = add_quad(out, n, max, &p, A, B, B, A);
             continue;
         }

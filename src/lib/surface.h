@@ -23,6 +23,7 @@ typedef struct pala_pose {
     double R[3][3];
     pala_vec3 c, d, v, Om;
     int turned;                /* R is not the identity */
+    double grow, growv;        /* a cylinder's servo: its radius grows by grow, at growv, m/s */
 } pala_pose;
 
 /* A [wall NAME] section's keys and the wall's state (pala_wall.par of kind "surface"). */
@@ -34,6 +35,8 @@ typedef struct pala_surface {
     double size[2];            /* rectangle: extents along edge and along normal x edge, m */
     double radius, radius_end, length, area, draw_size;
     int caps;                  /* PALA_SURF_CAP_* */
+    int side;                  /* where placement puts grains: 0 either side, 1 inside the
+                                * cylinder or cone (and its length), 2 outside */
     pala_vec3 velocity, omega, centre, amplitude;
     int centre_set;            /* 0: rotation_centre not given, the point */
     double spin_up, frequency;
@@ -43,6 +46,7 @@ typedef struct pala_surface {
     double ext[2];             /* rectangle, segment: half its sides along u and v, m */
     double L;                  /* cylinder, cone: its length (inf: infinite both ways) */
     int cap;                   /* its caps (a circle none) */
+    double Rg;                 /* a cylinder's radius now (its servo moves it), m */
     char name[32];             /* the section's name */
     /* ---- state: the accounts, the servo (checkpointed, pala_world_wall_state) ---- */
     pala_vec3 imp;             /* momentum received, N s */
