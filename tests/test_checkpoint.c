@@ -180,8 +180,9 @@ static void resume_more(void)
                   ten, ten);
     T_CHECK(rc == 0, "exports extended by pala resume equal one longer run (trajectory.xyz, both .pvd collections, the last frame) %s", out);
     same(D "/xl", D "/xe", "ten grains with exports, extended");
-    static const char *const ex[] = {"osmosis", "magnetic-brush"};
-    for (int i = 0; i < 2; i++) {
+    /* and scenes with moving walls: a drum, a shear cell's rotor and radial servo, a servo lid */
+    static const char *const ex[] = {"osmosis", "magnetic-brush", "drum", "shear-cell", "oedometer"};
+    for (int i = 0; i < 5; i++) {
         rc = t_sh(out, sizeof out, "./pala run examples/%s.txt --quiet --force -o " D "/%sl --set steps=2000 --set energy_every=100 && "
                   "./pala run examples/%s.txt --quiet --force -o " D "/%se --set steps=1300 --set energy_every=100 && ./pala resume " D "/%se --set steps=2000 --quiet",
                   ex[i], ex[i], ex[i], ex[i], ex[i]);

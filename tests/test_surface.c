@@ -185,6 +185,34 @@ static void servo(void)
     pala_scene_free(s);
 }
 
+/* A ring of discs squeezed by a circle whose servo moves its radius holds its 2D pressure
+ * (N/m), and the group placed the discs inside it only (side = inside). */
+static void radial_servo(void)
+{
+    pala_scene *s = scene("ring",
+                          "dimension = 2\ncontainer = none\ndt = 5e-6\nsteps = 1\n"
+                          "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 0.3\nfriction = 0.3\n"
+                          "[wall ring]\nshape = circle\nmaterial = m\nradius = 0.011\nside = inside\n"
+                          "servo_pressure = 20\nservo_gain = 1e-3\nservo_speed = 0.05\n"
+                          "[grain disc]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
+                          "[group all]\ngrain = disc\ncount = 60\nplacement = lattice\nregion = box\nregion_box = -0.02 0.02 -0.02 0.02 0 0\n"
+                          "lattice_spacing = 0.00205\n");
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    double far = 0;
+    for (int k = 0; k < w->n; k++) far = fmax(far, hypot(w->x[k].x, w->x[k].y));
+    T_CHECK(far < 0.01, "side = inside: the lattice group's 60 discs were placed inside the circle (the farthest at %.4g m of 0.011 m)", far);
+    pala_surface *ring = w->walls[w->surf0].par;
+    int ok = 1;
+    /* the discs keep rearranging and the ring breathes with them: the mean over 0.3 s */
+    for (long i = 0; i < 60000 && ok; i++) ok = pala_world_step(w) == PALA_OK;
+    double P0 = ring->rad, t0 = w->t;
+    for (long i = 0; i < 60000 && ok; i++) ok = pala_world_step(w) == PALA_OK;
+    double p = (ring->rad - P0) / ((w->t - t0) * 2 * PALA_PI * ring->Rg);
+    T_CHECK(ok && fabs(p / 20 - 1) < 0.01, "a circle's servo holds %.6g N/m on the discs (target 20, %+.2e), its radius now %.5g m", p, p / 20 - 1, ring->Rg);
+    pala_scene_free(s);
+}
+
 /* A frictionless ball in a funnel (a cone of half-angle 45 degrees, tip down) comes to rest on
  * its axis, touching both sides of its meridian plane, at the height (r - d)/sin(45 deg), each
  * side carrying m g / (2 sin 45 deg) at overlap d. */
@@ -265,8 +293,24 @@ static void lines_and_checks(void)
     }
 }
 
+/* The examples with moving walls give the same bits on 1, 2 and 3 threads. */
+static void threads(void)
+{
+    static const char *const ex[] = {"drum", "shear-cell", "oedometer", "hopper"};
+    for (int i = 0; i < 4; i++) {
+        char out[4096];
+        int rc = t_sh(out, sizeof out,
+                      "for t in 1 2 3; do ./pala run examples/%s.txt --quiet --force --set steps=600 --set energy_every=50 --set trajectory_every=200 "
+                      "--threads $t -o %s/surf-%s-$t || exit 9; done; for t in 2 3; do for f in energy.tsv walls.tsv trajectory.txt; do "
+                      "cmp %s/surf-%s-1/$f %s/surf-%s-$t/$f || exit 1; done; done",
+                      ex[i], t_tmpdir(), ex[i], t_tmpdir(), ex[i], t_tmpdir(), ex[i]);
+        T_CHECK(rc == 0, "%s: energy.tsv, walls.tsv and trajectory.txt are the same bits on 1, 2 and 3 threads (exit %d) %.200s", ex[i], rc, out);
+    }
+}
+
 void test_surface(void)
 {
+    threads();
     conveyor("regularised");
     conveyor("spring");
     conveyor("mindlin");
@@ -274,6 +318,7 @@ void test_surface(void)
     drum_spin();
     plate();
     servo();
+    radial_servo();
     funnel();
     lines_and_checks();
 }
