@@ -142,7 +142,7 @@ void test_view(void)
             "anaglyph: %ld red and %ld cyan pixels (planar: %ld and %ld)", red[2], cyan[2], red[1], cyan[1]);
     T_CHECK(red[4] > 100 && cyan[4] > 100, "anaglyph wire frames on the CPU: %ld red and %ld cyan pixels", red[4], cyan[4]);
     T_CHECK(red[5] > 200 && cyan[5] > 200, "anaglyph with WebGL: %ld red and %ld cyan pixels", red[5], cyan[5]);
-    T_CHECK(plane[3] > px / 5 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);
+    T_CHECK(plane[3] > px / 6 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);   /* the hopper's box is 0.08 x 0.12 m: a sixth of the picture */
 }
 
 /* The pictures: pala snapshot and pala plot, and the README's picture made by the command
