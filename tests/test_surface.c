@@ -105,11 +105,18 @@ static void cylinder_period(void)
 
 /* In a drum turning at Omega (reached over spin_up), the sphere ends at the bottom spinning
  * so that its contact point moves with the wall: omega = Omega R / r. */
-static void drum_spin(void)
+static void drum_spin(const char *material)
 {
-    char text[2048];
-    snprintf(text, sizeof text, cylinder_scene, "angular_velocity = 0 2 0\nspin_up = 1\nrotation_centre = 0 0 0");
-    pala_scene *s = scene("drum", text);
+    char text[2048], sc[2048];
+    snprintf(sc, sizeof sc, "%s", cylinder_scene);
+    if (material) {   /* more keys for the material: insert them before the wall */
+        char *at = strstr(sc, "[wall drum]");
+        char tail[2048];
+        snprintf(tail, sizeof tail, "%s", at);
+        snprintf(at, sizeof sc - (size_t)(at - sc), "%s%s", material, tail);
+    }
+    snprintf(text, sizeof text, sc, "angular_velocity = 0 2 0\nspin_up = 1\nrotation_centre = 0 0 0");
+    pala_scene *s = scene(material ? "drum-rolling" : "drum", text);
     if (!s) return;
     pala_world *w = pala_scene_world(s);
     const double r = 0.01, R = 0.1, m = w->tmpl[0].mass, T = 2 * PALA_PI * sqrt(7 * (R - r) / (5 * 9.81));
@@ -122,9 +129,11 @@ static void drum_spin(void)
         if (i % 500 == 0) worst = fmax(worst, fabs(balance(w) - E0));
     }
     double om = sum / n, want = 2 * R / r;
-    T_CHECK(fabs(om / want - 1) < 5e-3, "a sphere in a drum turning at 2 rad/s spins at %.6g rad/s (Omega R / r = %.6g, %+.2e)", om, want, om / want - 1);
-    T_CHECK(worst < 1e-6 * pala_world_wall_work(w), "the drum: E_total + E_diss - W_walls stays at its start (worst %.3g J of W_walls %.3g J)", worst,
-            pala_world_wall_work(w));
+    const char *what = material ? "with rolling and torsion springs" : "";
+    T_CHECK(fabs(om / want - 1) < 5e-3, "a sphere in a drum turning at 2 rad/s %s spins at %.6g rad/s (Omega R / r = %.6g, %+.2e)", what, om, want,
+            om / want - 1);
+    T_CHECK(worst < 1e-6 * pala_world_wall_work(w), "the drum %s: E_total + E_diss - W_walls stays at its start (worst %.3g J of W_walls %.3g J)", what,
+            worst, pala_world_wall_work(w));
     pala_scene_free(s);
 }
 
@@ -315,7 +324,8 @@ void test_surface(void)
     conveyor("spring");
     conveyor("mindlin");
     cylinder_period();
-    drum_spin();
+    drum_spin(NULL);
+    drum_spin("rolling_stiffness = 1e-3\nrolling_friction = 0.1\ntorsion_stiffness = 1e-3\ntorsion_friction = 0.1\n");
     plate();
     servo();
     radial_servo();

@@ -20,6 +20,7 @@
 #include "work.h"
 #include "fractional.h"
 #include "neighbor.h"
+#include "surface.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,7 +131,7 @@ static double roll_torsion(const pala_world *w, const pala_batch *B, int i, cons
 {
     const pala_contacts *cm = w->work->cm;
     const double n[3] = {B->nx[i], B->ny[i], B->nz[i]};
-    const pala_vec3 oi = w->w[B->k[i]], oj = pairs ? w->w[B->j[i]] : pala_v(0, 0, 0);
+    const pala_vec3 oi = w->w[B->k[i]], oj = pairs ? w->w[B->j[i]] : pala_face_omega(w, B->face[i]);   /* a wall: its own */
     double oc[3] = {oi.x - oj.x, oi.y - oj.y, oi.z - oj.z};
     double on = oc[0] * n[0] + oc[1] * n[1] + oc[2] * n[2], D = 0;
     double rt = pairs ? pala_law_rt(B->ai[i], B->aj[i]) : B->rt[i];

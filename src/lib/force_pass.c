@@ -74,7 +74,12 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
             q->imp = pala_vaxpy(q->imp, -dt, F);
             q->ang = pala_vaxpy(q->ang, -dt, pala_vcross(arm, F));
             q->rad += dt * (F.x * B->nx[i] + F.y * B->ny[i] + F.z * B->nz[i]);
-            q->work += dt * pala_vdot(F, vs);   /* W_walls: the wall's power on the grain, midpoint rule */
+            q->work += dt * pala_vdot(F, vs);   /* W_walls: the wall's power on the grain, midpoint rule (eq. W3) */
+            if (w->work->moving) {   /* ... and that of the rolling and torsion moments of a turning wall, m_c . Omega */
+                pala_vec3 r = pala_v(B->rix[i], B->riy[i], B->riz[i]), T = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]);
+                pala_vec3 rF = pala_v(r.y * F.z - r.z * F.y, r.z * F.x - r.x * F.z, r.x * F.y - r.y * F.x);
+                q->work += dt * pala_vdot(pala_vsub(T, rF), sf->pose.Om);
+            }
             s->gvs += B->Gx[i] * vs.x + B->Gy[i] * vs.y + B->Gz[i] * vs.z;
         }
         s->nwall++;

@@ -77,6 +77,13 @@ pala_pose pala_surface_pose(const pala_surface *s, double t);
 void pala_surfaces_reduce(pala_world *w, const pala_surfsum *sums, int nblk, double dt);
 /* The area its normal momentum is received on (a mean pressure's), m^2 (2D: m); 0: none. */
 double pala_surface_area(const pala_surface *s);
+/* The angular velocity of the surface of face f (0 but for a turning [wall]): the rolling
+ * and torsion springs of a wall contact take the grain's relative to it. */
+static inline pala_vec3 pala_face_omega(const pala_world *w, int face)
+{
+    if (face < PALA_WALL_FACES) return pala_v(0, 0, 0);
+    return ((const pala_surface *)w->walls[w->surf0 + face - PALA_WALL_FACES].par)->pose.Om;
+}
 /* The index among the surface walls of face f (f >= PALA_WALL_FACES), and its wall. */
 static inline int pala_surface_index(int face) { return face - PALA_WALL_FACES; }
 
