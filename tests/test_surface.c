@@ -317,8 +317,24 @@ static void threads(void)
     }
 }
 
+/* The drum's pictures: the VTK export draws the turning drum at each frame, the snapshot
+ * and the viewer read its header line. */
+static void pictures(void)
+{
+    char out[4096];
+    int rc = t_sh(out, sizeof out,
+                  "./pala run examples/drum.txt --quiet --force --set end_time=0.02 --set trajectory_every=1000 -o %s/surf-pic && "
+                  "./pala export %s/surf-pic --format vtk > /dev/null && test -s %s/surf-pic/vtk/walls_000000.vtp && "
+                  "! cmp -s %s/surf-pic/vtk/walls_000000.vtp %s/surf-pic/vtk/walls_002000.vtp && "
+                  "./pala snapshot %s/surf-pic > /dev/null && ./pala view %s/surf-pic > /dev/null",
+                  t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
+    T_CHECK(rc == 0, "the drum: pala export --format vtk writes walls_STEP.vtp per frame (the drum turned between the first and the last), "
+            "pala snapshot and pala view read the run (exit %d) %.300s", rc, out);
+}
+
 void test_surface(void)
 {
+    pictures();
     threads();
     conveyor("regularised");
     conveyor("spring");

@@ -387,6 +387,8 @@ int pala_world_wall_read(pala_world *w, const char *line);
 /* The shapes wall i is drawn with (where it is at the world's time): at most max into out;
  * returns their number. */
 int pala_world_wall_draw(const pala_world *w, int i, pala_draw *out, int max);
+/* 1 if some wall of w moves ([wall] sections with a motion: they are drawn at each frame). */
+int pala_world_walls_move(const pala_world *w);
 /* Copies the walls of src, and its dimension, into dst (which had none). */
 void pala_world_copy_walls(pala_world *dst, const pala_world *src);
 /* The walls' state a checkpoint keeps, one named field for each i from 0: returns its count

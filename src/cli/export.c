@@ -186,6 +186,8 @@ static void grains_file(FILE *f, const pala_traj *t)
     vtp_end(f);
 }
 
+static int walls_file(const char *dir, const char *name, const pala_traj *t);
+
 int pala_vtk_frame(const char *dir, const pala_traj *t, FILE *pvd_spheres, FILE *pvd_grains)
 {
     char nm[64];
@@ -201,6 +203,10 @@ int pala_vtk_frame(const char *dir, const pala_traj *t, FILE *pvd_spheres, FILE 
     grains_file(f, t);
     badw |= close_in(f, dir, nm);
     if (pvd_grains) fprintf(pvd_grains, "<DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", t->time, nm);
+    if (pala_world_walls_move(&t->walls)) {   /* walls that move: where they are at this frame */
+        snprintf(nm, sizeof nm, "walls_%06ld.vtp", t->step);
+        badw |= walls_file(dir, nm, t);
+    }
     return badw;
 }
 
@@ -311,13 +317,14 @@ static void sphere_piece(FILE *f, pala_vec3 c, double R)
     piece_end(f);
 }
 
-int pala_vtk_container(const char *dir, const pala_traj *t)
+/* the walls' shapes where they are at the traj's time, into dir/name */
+static int walls_file(const char *dir, const char *name, const pala_traj *t)
 {
     pala_draw d[PALA_TRAJ_SHAPES];
     int nd = pala_traj_shapes(t, d, PALA_TRAJ_SHAPES), solid = 0;
     for (int i = 0; i < nd; i++) solid += !d[i].guide;
     if (!solid) return 0;
-    FILE *f = open_in(dir, "container.vtp");
+    FILE *f = open_in(dir, name);
     if (!f) return 1;
     vtp_head(f);
     for (int i = 0; i < nd; i++) {
@@ -333,8 +340,10 @@ int pala_vtk_container(const char *dir, const pala_traj *t)
         else if (s->shape == PALA_DRAW_QUAD) loop4(f, "corners", s->p, t->dim);
     }
     vtp_tail(f);
-    return close_in(f, dir, "container.vtp");
+    return close_in(f, dir, name);
 }
+
+int pala_vtk_container(const char *dir, const pala_traj *t) { return walls_file(dir, "container.vtp", t); }
 
 /* ---- the command ------------------------------------------------------------------------ */
 

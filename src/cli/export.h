@@ -9,7 +9,8 @@
 /* One extended-XYZ frame: a line per component sphere. */
 void pala_xyz_frame(FILE *f, const pala_traj *t);
 /* The frame's two PolyData files in dir (spheres_STEP.vtp: the component spheres;
- * grains_STEP.vtp: the centres and orientations; STEP at least 6 digits), and their lines in
+ * grains_STEP.vtp: the centres and orientations; STEP at least 6 digits; with walls that
+ * move, walls_STEP.vtp: where they are at the frame), and their lines in
  * the collections spheres.pvd and grains.pvd (either may be NULL).  Returns nonzero if
  * a file cannot be written (said on stderr). */
 int pala_vtk_frame(const char *dir, const pala_traj *t, FILE *pvd_spheres, FILE *pvd_grains);

@@ -105,6 +105,8 @@ int pala_surfaces_moving(const pala_world *w)
     return 0;
 }
 
+int pala_world_walls_move(const pala_world *w) { return pala_surfaces_moving(w); }
+
 void pala_surfaces_move(pala_world *w, double t)
 {
     for (int i = 0; i < w->nwalls; i++) {
