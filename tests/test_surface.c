@@ -332,8 +332,28 @@ static void pictures(void)
             "pala snapshot and pala view read the run (exit %d) %.300s", rc, out);
 }
 
+/* A program builds a wall by the names of its keys, as a [wall] section would. */
+static void by_api(void)
+{
+    pala_world w;
+    pala_world_init(&w);
+    pala_material m = {.name = "m", .rho = 2500, .E = 1e8, .sigma = 0.3, .delta = 1, .mu = 0.5, .nu = 1e-6};
+    pala_world_add_material(&w, &m);
+    pala_world_add_grain(&w, pala_world_add_sphere_template(&w, 0, 0.01), pala_v(0, 0, 0.0099999), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    w.g = pala_v(0, 0, -9.81);
+    w.dt = 1e-5;
+    int i = pala_world_add_wall(&w, "surface", 0);
+    int ok = i == 0 && !pala_world_wall_set(&w, i, "shape", "plane") && !pala_world_wall_set(&w, i, "velocity", "1 0 0");
+    T_CHECK(ok && pala_world_wall_set(&w, i, "material", "m") < 0 && pala_world_wall_set(&w, i, "radius", "-1") < 0,
+            "pala_world_wall_set sets a [wall]'s keys by name, refuses its material and a bad value (%s)", w.why);
+    ok &= pala_world_prepare(&w) == PALA_OK && pala_world_steps(&w, 2000) == PALA_OK;
+    T_CHECK(ok && fabs(w.v[0].x / (0.5 * 9.81 * 0.02) - 1) < 0.02, "the belt built by the library drives the sphere (v_x %.4g m/s after 0.02 s, mu g t = 0.0981; %s)", w.v[0].x, w.why);
+    pala_world_free(&w);
+}
+
 void test_surface(void)
 {
+    by_api();
     pictures();
     threads();
     conveyor("regularised");

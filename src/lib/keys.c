@@ -425,6 +425,17 @@ const pala_keydef *pala_key_next(const pala_keydef *k)
 }
 
 /* ---- the walls' parameters ------------------------------------------------------------ */
+/* The keys of kind k: its own rows, or for the walls of [wall] sections the section's rows
+ * of the table (their struct is the wall's parameters, pala_surface); the j-th, or NULL. */
+static const pala_keydef *kind_key(const pala_wall_kind *k, int j)
+{
+    if (k->nkeys) return j < k->nkeys ? &k->keys[j] : NULL;
+    if (strcmp(k->name, "surface")) return NULL;
+    for (int r = 0; r < PALA_NKEYS; r++)
+        if (pala_keys[r].sect == PALA_S_WALL && j-- == 0) return &pala_keys[r];
+    return NULL;
+}
+
 int pala_world_add_wall(pala_world *w, const char *kind, int mat)
 {
     const pala_wall_kind *k = kind ? pala_wall_kind_named(kind) : NULL;
@@ -436,8 +447,9 @@ int pala_world_add_wall(pala_world *w, const char *kind, int mat)
     }
     if (mat < 0 || mat >= w->nmat) return pala_walls_refuse(w, "a %s of material %d: add the material first (the world has %d)", k->name, mat, w->nmat);
     int i = pala_walls_add(w, k, mat);
-    for (int j = 0; i >= 0 && j < k->nkeys; j++)   /* its keys' defaults */
-        if (k->keys[j].def && k->keys[j].bind.store != PALA_ST_NONE) pala_key_store(&k->keys[j], w->walls[i].par, k->keys[j].def);
+    const pala_keydef *kd;
+    for (int j = 0; i >= 0 && (kd = kind_key(k, j)); j++)   /* its keys' defaults */
+        if (kd->def && kd->bind.store != PALA_ST_NONE) pala_key_store(kd, w->walls[i].par, kd->def);
     return i;
 }
 
@@ -445,10 +457,10 @@ int pala_world_wall_set(pala_world *w, int i, const char *key, const char *value
 {
     if (i < 0 || i >= w->nwalls) return pala_walls_refuse(w, "there is no wall %d (the world has %d)", i, w->nwalls);
     const pala_wall_kind *k = w->walls[i].kind;
-    const pala_keydef *kd = NULL;
-    for (int j = 0; j < k->nkeys && key; j++)
-        if (!strcmp(k->keys[j].name, key)) kd = &k->keys[j];
-    if (!kd || kd->bind.store == PALA_ST_NONE || !value)
+    const pala_keydef *kd = NULL, *c;
+    for (int j = 0; key && (c = kind_key(k, j)); j++)
+        if (!strcmp(c->name, key)) kd = c;
+    if (!kd || kd->bind.store == PALA_ST_NONE || kd->type == PALA_K_NAME || !value)
         return pala_walls_refuse(w, "a %s has no parameter '%s'%s", k->name, key ? key : "(null)",
                                  kd && value ? " (its material is given to pala_world_add_wall)" : "");
     /* the value as the control-file reader takes it: a word of the key's, or numbers of its
