@@ -358,14 +358,15 @@ int pala_world_build_template(pala_world *w, const pala_template *t, int n, cons
  * moments).  Returns its index, or -1 if mat does not exist or R is not > 0. */
 int pala_world_add_sphere_template(pala_world *w, int mat, double R);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
-/* Adds a wall of kind NAME (a container: "box", "cavity"; a wall inside it: "membrane") of
+/* Adds a wall of kind NAME (a container: "box", "cavity"; a wall inside it: "membrane"; a
+ * wall of a [wall] section, after those: "surface", named wallN) of
  * material mat, its parameters at their defaults (those of the control file: docs/
  * control-file.md).  The container comes first, and once.  Returns the wall's index, or -1
  * (pala_world_error says why) if NAME is no kind, mat no material, or a container would not
  * come first. */
 int pala_world_add_wall(pala_world *w, const char *kind, int mat);
 /* Sets the parameter of wall i that the control-file key KEY sets (e.g. "box",
- * "cavity_radius", "membrane_axis") to value, written as in a control file
+ * "cavity_radius", "membrane_axis", a surface's "shape" or "velocity") to value, written as in a control file
  * ("0 0.1 0 0.1 0 0.2", "x").  Returns 0, or -1 (pala_world_error says why) if the wall's
  * kind has no such key or the value does not fit it (the count of numbers, their range,
  * the words).  pala_world_prepare checks the wall as a whole. */
