@@ -319,12 +319,29 @@ static double dist_world(const pala_surface *s, pala_vec3 x)
     return shape_distance(s, p ? to_body(p, x) : x);
 }
 
-/* a moving wall may reach any grain before the next list build: every grain is a candidate */
+/* 1 if the wall's motion maps it onto itself, so that the space it takes does not change: a
+ * plane moving in itself (a belt, a turntable), a surface of revolution turning about its
+ * own axis (a drum) */
+static int still(const pala_surface *s)
+{
+    pala_vec3 c = s->centre_set ? s->centre : s->point, W = s->omega;
+    if (s->servo_pressure > 0 || (pala_vnorm2(s->amplitude) > 0 && s->frequency > 0 && !planar(s->shape))) return 0;
+    if (planar(s->shape))
+        return pala_vdot(s->velocity, s->n) == 0 && (s->frequency == 0 || pala_vdot(s->amplitude, s->n) == 0) &&
+               pala_vnorm2(pala_vcross(W, s->n)) == 0 && pala_vdot(pala_vsub(c, s->point), s->n) == 0;
+    if (flat_sheet(s->shape) || pala_vnorm2(s->velocity) > 0) return 0;
+    pala_vec3 q = pala_vsub(c, s->point);
+    return pala_vnorm2(pala_vcross(W, s->e)) == 0 && pala_vnorm2(pala_vcross(q, s->e)) == 0;   /* about its axis */
+}
+
+/* a moving wall may reach any grain before the next list build: every grain is its
+ * candidate, but for a wall that stays in place (still) */
 static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)
 {
     (void)w;
     const pala_surface *s = wl->par;
-    return !moves(s) && dist_world(s, x) > R;
+    if (!moves(s)) return dist_world(s, x) > R;
+    return still(s) && shape_distance(s, x) > R;
 }
 
 /* 1 if a point of the wall's frame is inside its cylinder or cone, between its ends */
