@@ -147,7 +147,7 @@ int pala_walls_add(pala_world *w, const pala_wall_kind *k, int mat)
     int surface = k == &pala_wall_surface;   /* a wall of a [wall] section: its accounts are its own (surface.h) */
     if (w->nsurf && !surface)
         return pala_walls_refuse(w, "a %s cannot follow the walls of [wall] sections: add it before them", k->name);
-    if (surface && w->nsurf >= 0x7fff) return pala_walls_refuse(w, "more than %d [wall] sections", 0x7fff);
+    if (surface && w->nwalls >= 0x7f) return pala_walls_refuse(w, "more than %d walls: a contact's key holds a wall's index in 7 bits", 0x7f);
     int face0 = k->container ? 0 : surface ? PALA_WALL_FACES + w->nsurf
               : !last ? PALA_FACE_MEMBRANE : last->face0 + (last->kind->container ? PALA_TOUCH_PER_COMP : last->kind->nfaces);
     if (!surface && face0 + k->nfaces > PALA_WALL_FACES)

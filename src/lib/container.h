@@ -131,7 +131,7 @@ static inline int pala_face_mat(const pala_world *w, int face)
 }
 static inline int pala_wall_id_mat(const pala_world *w, unsigned id)
 {
-    return id & 0x80000000u ? w->walls[(id >> 16) & 0x7fffu].mat : id < PALA_WALL_FACES ? w->wall_mat : w->mem_mat;
+    return id & 0x80000000u ? w->walls[(id >> 24) & 0x7fu].mat : id < PALA_WALL_FACES ? w->wall_mat : w->mem_mat;
 }
 
 /* A kind's check refusing: the message (printf's fmt) into buf, *key = the control-file key

@@ -381,11 +381,11 @@ static double surface_cut(const pala_world *w, const pala_wall *wl, pala_vec3 c,
 
 static int surface_room(const pala_world *w, const pala_wall *wl, double a) { (void)w; (void)wl; (void)a; return NHIT; }
 
-/* The contact history's key of a touch: the wall (1 << 31 | its index among the walls << 16)
- * and the feature (contact_state.c reads the wall's material from it). */
+/* The contact history's key of a touch: the wall (1 << 31 | its index among the walls << 24)
+ * and the feature, below 2^24 (contact_state.c reads the wall's material from it). */
 static unsigned feature_id(const pala_world *w, const pala_wall *wl, int feat)
 {
-    return 0x80000000u | (unsigned)(wl - w->walls) << 16 | (unsigned)feat;
+    return 0x80000000u | (unsigned)(wl - w->walls) << 24 | ((unsigned)feat & 0xffffffu);
 }
 
 static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
