@@ -240,7 +240,11 @@ int pala_run(const pala_run_opts *o)
     fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
     pala_scene_write(sc, fc);
     int werr = pala_output_fclose(fc, dir, "control.txt");
-    if (!o->quiet && !o->resume) report_templates(w);
+    if (!o->quiet && !o->resume) {
+        report_templates(w);
+        pala_dt_report dr;   /* the check of dt (the scene refused a dt that is surely unstable) */
+        if (pala_world_dt_check(w, &dr) == PALA_OK) printf("dt check: %s\n", dr.line + 3);
+    }
     if (asked[0] && !o->quiet)
         fprintf(stderr, "pala: --threads %d, but a step uses one thread per block of 256 grains: %d grains run on %d thread%s\n",
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
