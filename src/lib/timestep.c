@@ -136,12 +136,13 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
         r->rayleigh = tmin(r->rayleigh, PALA_PI * mg[a].a * sqrt(m->rho / G) / (0.1631 * m->sigma + 0.8766));
     }
     free(mg);
-    note(r, "contact", tc, dt, 10, PALA_DT_CONTACT_MIN, "a contact lasts t_c");
-    note(r, "tangential spring", tt, dt, 20, PALA_PI, "the period of the tangential spring, 2 pi sqrt(2 m* / (7 k_t))");
-    note(r, "rolling spring", troll, dt, 20, PALA_PI, "the period of the rolling spring, 2 pi sqrt(I* / rolling_stiffness)");
-    note(r, "torsion spring", ttor, dt, 20, PALA_PI, "the period of the torsion spring, 2 pi sqrt(I* / torsion_stiffness)");
-    note(r, "friction", tfric, dt, 5, 0, "the regularised friction damps a rolling contact's slip at lambda = (7/2) mu g / nu");
-    note(r, "drag", tdrag, dt, 10, 1, "the drag relaxes a grain's velocity in m / (6 pi eta a)");
+    note(r, "contact", tc, dt, 10, PALA_DT_CONTACT_MIN, "the contact time t_c");
+    note(r, "tangential spring", tt, dt, 20, PALA_PI, "the tangential spring's period 2 pi sqrt(2 m* / (7 k_t))");
+    note(r, "rolling spring", troll, dt, 20, PALA_PI, "the rolling spring's period 2 pi sqrt(I* / rolling_stiffness)");
+    note(r, "torsion spring", ttor, dt, 20, PALA_PI, "the torsion spring's period 2 pi sqrt(I* / torsion_stiffness)");
+    note(r, "friction", tfric, dt, 5, 0, "the time nu / ((7/2) mu g) in which the regularised friction damps a rolling contact's "
+         "slip (a larger slip_velocity lengthens it)");
+    note(r, "drag", tdrag, dt, 10, 1, "the drag's time m / (6 pi eta a) (or I / (8 pi eta a^3))");
     /* the line: dt against each scale, then the verdict */
     int n = snprintf(r->line, sizeof r->line, "dt %g s:", dt);
     for (int i = 0; i < r->n && n < (int)sizeof r->line; i++) {
