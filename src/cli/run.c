@@ -63,7 +63,11 @@ int pala_run_prepare_dir(const char *dir, int force, FILE *err)
         }
         return PALA_OK;
     }
-    /* mkdir -p */
+    return pala_mkdir_p(dir, err);
+}
+
+int pala_mkdir_p(const char *dir, FILE *err)
+{
     char p[4096];
     snprintf(p, sizeof p, "%s", dir);
     for (char *q = p + 1; *q; q++)
@@ -119,6 +123,23 @@ static void balance_warning(const pala_world *w, const pala_dt_report *r, const 
             fprintf(stderr, "%s %s = %.3g s, so dt should be at most %.3g s", n++ ? ";" : ":", r->scale[i].fix, r->scale[i].t, r->scale[i].dt_max);
     if (!n) fprintf(stderr, "; halve dt and compare (the drift falls as dt^2)");
     fprintf(stderr, " (docs/physics.md, \"Choosing dt\")\n");
+}
+
+/* The scene column of DIR/summary.tsv (the first cell of its row), or def. */
+static void summary_scene(const char *dir, const char *def, char *buf, size_t len)
+{
+    char p[4200], line[4096];
+    snprintf(buf, len, "%s", def);
+    snprintf(p, sizeof p, "%s/summary.tsv", dir);
+    FILE *f = fopen(p, "r");
+    if (!f) return;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') continue;   /* the header, however long */
+    if (c == '\n' && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\t\n")] = 0;
+        if (line[0]) snprintf(buf, len, "%s", line);
+    }
+    fclose(f);
 }
 
 /* pala resume: the checkpoint of the folder, the scene it names (unchanged since), its
@@ -364,14 +385,18 @@ int pala_run(const pala_run_opts *o)
     int unhealthy = !(health <= PALA_BALANCE_WARN);   /* NaN too */
     if (unhealthy && status != PALA_UNSTABLE) balance_warning(w, &dr, dir, health, drift, flow);
     double gsps = wall > 0 ? (double)w->n * (double)(w->step - resumed_at) / wall : 0;
-    /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md) */
+    /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md); a
+     * resumed run keeps the scene as the run named it (the checkpoint's is absolute, which
+     * pala collect would show as a parameter that varies) */
+    char prior_scene[4096];
+    if (o->resume) summary_scene(dir, scene, prior_scene, sizeof prior_scene);
     FILE *fs = pala_output_fopen(dir, "summary.tsv");
     if (fs) {
         const char *k, *v;
         fprintf(fs, "scene");
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", k);
         fprintf(fs, "\tstatus\texit_code\tsteps_done\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\tmax_abs_dE_bal_rel\twarning\n");
-        fprintf(fs, "%s", o->resume ? scene : o->scene);
+        fprintf(fs, "%s", o->resume ? prior_scene : o->scene);
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
         const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : status == PALA_ERR_IO ? "io_error" : "interrupted";
         fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\t%.6g\t%s\n", sn, status, w->step, pala_output_time(w),
