@@ -160,10 +160,37 @@ static void health(void)
             "dt 10x too large, spring law: the spring's advice, not slip_velocity (exit %d) %s", rc, out);
 }
 
+/* The small things: plot -o and snapshot -o make new folders; resume --info prints t as
+ * energy.tsv does; a resumed run's summary.tsv keeps the scene as the run named it, so pala
+ * collect shows no scene column; collect prints a time set to 0.4 as 0.4. */
+static void small_things(void)
+{
+    char out[16384];
+    int rc = t_sh(out, sizeof out, "rm -rf " DIR "/sm && ./pala run examples/paper-ten-grains.txt --set end_time=0.0004 --quiet -o " DIR "/sm/a && "
+                  "./pala run examples/paper-ten-grains.txt --set end_time=0.0002 --quiet -o " DIR "/sm/b && "
+                  "./pala resume " DIR "/sm/b --set end_time=0.0004 --quiet && "
+                  "./pala plot " DIR "/sm/a -o " DIR "/sm/new/plots > /dev/null && test -e " DIR "/sm/new/plots/energy.svg && "
+                  "./pala snapshot " DIR "/sm/a -o " DIR "/sm/new2/pic/f.svg > /dev/null && test -e " DIR "/sm/new2/pic/f.svg && "
+                  "./pala resume " DIR "/sm/b --info && ./pala collect " DIR "/sm/a " DIR "/sm/b");
+    T_CHECK(rc == 0, "plot -o, snapshot -o into new folders; resume; collect (exit %d) %s", rc, out);
+    T_CHECK(strstr(out, "run\tstatus") && !strstr(out, "\tscene"), "collect: no scene column after a resume %s", out);
+    char t[64] = "";
+    t_sh(t, sizeof t, "tail -n 1 " DIR "/sm/b/energy.tsv | cut -f 2");
+    char want[96];
+    snprintf(want, sizeof want, "t = %.*s s,", (int)strcspn(t, "\n|"), t);
+    T_CHECK(t[0] && strstr(out, want), "resume --info: t as energy.tsv's last row writes it (%s) %s", want, out);
+    /* a time the user set to 0.4: 17 digits in summary.tsv, 0.4 in the table */
+    rc = t_sh(out, sizeof out, "mkdir -p " DIR "/sm/c && cp " DIR "/sm/a/summary.tsv " DIR "/sm/c/ && "
+              "awk -F'\\t' -v OFS='\\t' 'NR == 2 {for (i = 1; i <= NF; i++) if ($i == \"0.00039999999999999996\") $i = \"0.40000000000000002\"} {print}' "
+              DIR "/sm/a/summary.tsv > " DIR "/sm/c/summary.tsv && ./pala collect " DIR "/sm/a " DIR "/sm/c");
+    T_CHECK(rc == 0 && strstr(out, "\t0.4\t") && !strstr(out, "0.40000000000000002"), "collect: 0.40000000000000002 printed as 0.4 %s", out);
+}
+
 void test_firstday(void)
 {
     t_sh(NULL, 0, "mkdir -p " DIR);
     traps();
     dt_check();
     health();
+    small_things();
 }

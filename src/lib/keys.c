@@ -22,7 +22,7 @@ static void set_orientation(void *obj, const pala_value *v)
 }
 
 /* restitution = e: delta = e^2 (eq. 56; the switch and the dashpot both give a head-on
- * restitution sqrt(delta), docs/physics.md, "Restitution") */
+ * restitution sqrt(delta), docs/physics.md, "The normal dashpot") */
 static void set_restitution(void *obj, const pala_value *v) { ((pala_material *)obj)->delta = v->x[0] * v->x[0]; }
 static void set_pair_restitution(void *obj, const pala_value *v) { ((pala_pairset *)obj)->delta = v->x[0] * v->x[0]; }
 
