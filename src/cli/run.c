@@ -288,7 +288,7 @@ int pala_run(const pala_run_opts *o)
     if (!dtc) memset(&dr, 0, sizeof dr);
     if (!o->quiet && !o->resume) {
         report_templates(w);
-        if (dtc) printf("dt check: %s\n", dr.line + 3);
+        if (dtc) printf("%s\n", dr.line);
     }
     if (asked[0] && !o->quiet)
         fprintf(stderr, "pala: --threads %d, but a step uses one thread per block of 256 grains: %d grains run on %d thread%s\n",

@@ -901,7 +901,7 @@ static int check_dt(pala_scene *s)
     while (u->verdict != PALA_DT_UNSTABLE) u++;
     int warn = s->top.dt_check == PALA_DT_CHECK_WARN;
     SERR(s, 0, PALA_KEY_dt, "%s'dt = %g' is surely unstable: %s = %.3g s%s, which dt resolves in %.2g steps; give dt <= %.2g s%s "
-         "(docs/physics.md, \"Choosing dt\"). The check: %s", warn ? "warning: " : "", r.dt, u->fix, u->t,
+         "(docs/physics.md, \"Choosing dt\"). %s", warn ? "warning: " : "", r.dt, u->fix, u->t,
          strcmp(u->name, "contact") || !(r.v > 0) ? "" : " at the largest impact speed foreseen", u->steps, u->dt_max,
          warn ? "" : ", or set dt_check = warn to run anyway", r.line);
     return warn ? 0 : -1;

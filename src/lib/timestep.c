@@ -71,7 +71,6 @@ static void note(pala_dt_report *r, const char *name, double t, double dt, doubl
     s->verdict = s->steps < unstable ? PALA_DT_UNSTABLE : s->steps < coarse ? PALA_DT_COARSE : PALA_DT_OK;
     s->fix = fix;
     if (s->verdict > r->verdict) r->verdict = s->verdict;
-    if (s->verdict && (!r->worst || s->dt_max < r->worst->dt_max)) r->worst = s;
 }
 
 int pala_world_dt_check(pala_world *w, pala_dt_report *r)
@@ -144,7 +143,7 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
          "slip (a larger slip_velocity lengthens it)");
     note(r, "drag", tdrag, dt, 10, 1, "the drag's time m / (6 pi eta a) (or I / (8 pi eta a^3))");
     /* the line: dt against each scale, then the verdict */
-    int n = snprintf(r->line, sizeof r->line, "dt %g s:", dt);
+    int n = snprintf(r->line, sizeof r->line, "dt check: %g s:", dt);
     for (int i = 0; i < r->n && n < (int)sizeof r->line; i++) {
         const pala_dt_scale *s = &r->scale[i];
         n += snprintf(r->line + n, sizeof r->line - (size_t)n, "%s %s %.2g s", i ? "," : "", s->name, s->t);
