@@ -148,6 +148,18 @@ static void dt_check(void)
 static void health(void)
 {
     char out[16384];
+    /* no false alarm at a small start energy: the magnetic brush starts at 2.5e-5 J and its
+     * dissipation and the turning field's work are several times that; at dt = 1e-5 its
+     * |dE_bal_rel| (relative to E_total(0)) reaches 0.014, 3.5e-7 J against the 1e-4 J that
+     * flowed: no warning */
+    int rc0 = t_sh(out, sizeof out, "./pala run examples/magnetic-brush.txt --set dt=1e-5 --set end_time=0.2 --quiet --force -o " DIR "/mb 2>&1 && "
+                   "awk -F'\\t' 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i} NR == 2 {print $c[\"max_abs_dE_bal_rel\"], $c[\"warning\"]}' "
+                   DIR "/mb/summary.tsv");
+    double bal = 0;
+    char warn[32] = "";
+    sscanf(out, "%lf %31s", &bal, warn);
+    T_CHECK(rc0 == 0 && bal > 0.01 && !strcmp(warn, "-") && !strstr(out, "warning:"),
+            "magnetic brush: |dE_bal_rel| %.3g of E_total(0), small against the energy that flowed: no warning (exit %d) %s", bal, rc0, out);
     /* a real imbalance, dt ten times too large with the regularised friction: the advice is the
      * friction's (slip_velocity); the run's folder is named, --quiet too */
     int rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt --set dt=1e-4 --set dt_check=warn --set end_time=0.2 --quiet --force -o " DIR "/imb 2>&1");

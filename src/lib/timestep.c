@@ -18,10 +18,11 @@
 typedef struct matgrains { int used; double m, a, I; } matgrains;
 
 /* Steps per time scale: below `coarse` the verdict is coarse (a contact: 10; docs/physics.md
- * asks for 20 for accuracy); a contact lasting fewer than
- * PALA_DT_CONTACT_MIN steps, an oscillator of period T with dt > T / pi (omega dt > 2, beyond
- * the explicit scheme's stability) or a drag time shorter than dt is surely unstable. */
-#define PALA_DT_CONTACT_MIN 2.5
+ * asks for 20 for accuracy); a contact lasting fewer than PALA_DT_CONTACT_MIN steps (the
+ * explicit step's limit omega dt < 2 at the Hertz contact's peak stiffness, omega t_c = 4.0),
+ * an oscillator of period T with dt > T / pi or a drag time shorter than dt is surely
+ * unstable. */
+#define PALA_DT_CONTACT_MIN 2.0
 
 /* Hertz contact (docs/physics.md, "Choosing dt"): d_max = (5 m v^2 / (4 k))^(2/5),
  * t_c = 2.9432 d_max / v; the linear spring: pi sqrt(m / k_n); the fractional law, as a
