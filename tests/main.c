@@ -40,6 +40,8 @@ void test_fields(void);
 void test_history(void);
 void test_stickslip(void);
 void test_dashpot(void);
+void test_drag(void);
+void test_firstday(void);
 void test_golden_box(void);
 void test_matrix(void);
 void test_hooke(void);
@@ -95,6 +97,8 @@ static const struct {
     {"history", test_history},
     {"stickslip", test_stickslip},
     {"dashpot", test_dashpot},
+    {"drag", test_drag},
+    {"firstday", test_firstday},
     {"pressure", test_pressure},
     {"membrane", test_membrane},
     {"walls", test_walls},

@@ -60,6 +60,8 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_magnetic_field_turn] = "0 0 3", [PALA_KEY_charge] = "1e-9",
     [PALA_KEY_electric_dipole] = "1e-12 0 0", [PALA_KEY_magnetic_dipole] = "0 1e-3 0",
     [PALA_KEY_max_memory] = "1e12", [PALA_KEY_checkpoint_every] = "7",
+    [PALA_KEY_fluid_viscosity] = "0.002", [PALA_KEY_fluid_density] = "900", [PALA_KEY_fluid_velocity] = "0.1 0.2 0.3",
+    [PALA_KEY_restitution] = "0.6", [PALA_KEY_pair_restitution] = "0.7",
     [PALA_KEY_density] = "2000", [PALA_KEY_young] = "3e7", [PALA_KEY_poisson] = "0.25",
     [PALA_KEY_delta] = "0.5", [PALA_KEY_friction] = "1.4", [PALA_KEY_slip_velocity] = "0.002",
     [PALA_KEY_tangential_stiffness] = "2e4", [PALA_KEY_rolling_stiffness] = "2e-4", [PALA_KEY_rolling_friction] = "0.2",
@@ -209,6 +211,8 @@ static int setter_holds(const pala_keydef *k, const void *obj, const double *x)
         const pala_surface *sf = obj;
         return sf->centre_set && sf->centre.x == x[0] && sf->centre.y == x[1] && sf->centre.z == x[2];
     }
+    if (k == &pala_keys[PALA_KEY_restitution]) return ((const pala_material *)obj)->delta == x[0] * x[0];   /* delta = e^2 */
+    if (k == &pala_keys[PALA_KEY_pair_restitution]) return ((const pala_pairset *)obj)->delta == x[0] * x[0];
     return 0;   /* a new setter: add its check */
 }
 
@@ -238,13 +242,14 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
         const pala_world *w = pala_scene_world(s);
         int found = 0;
         for (int i = 0; i < w->nmat; i++)
-            if (!strcmp(w->mat[i].name, sect)) found = 1, ok = holds(k, &w->mat[i], x, n);
+            if (!strcmp(w->mat[i].name, sect)) found = 1, ok = is_set ? setter_holds(k, &w->mat[i], x) : holds(k, &w->mat[i], x, n);
         ok &= found;
     }
     if (ok && k->sect == PALA_S_PAIR) {
         /* and the world's pair holds it, with the key's bit in set */
         const pala_world *w = pala_scene_world(s);
-        ok = w->npairs == 1 && holds(k, &w->pairs[0], x, n) && (w->pairs[0].set & k->pairbit) && k->pairbit;
+        ok = w->npairs == 1 && (is_set ? setter_holds(k, &w->pairs[0], x) : holds(k, &w->pairs[0], x, n)) && (w->pairs[0].set & k->pairbit) &&
+             k->pairbit;
     }
     T_CHECK(ok, "--set '%s' %s", set, !s ? err : ok ? "arrives in the field the key is bound to" : "does not arrive in the key's field");
     pala_scene_free(s);

@@ -53,16 +53,17 @@ static void placement(void)
     char sw[8192];
     int src = t_sh(sw, sizeof sw, "timeout 1 ./pala sweep " D "/lattice_outside.txt --vary dt=1e-5,2e-5 -o " D "/sweep --force");
     T_CHECK(src == 1 && strstr(sw, "no room for one grain"), "pala sweep of the lattice outside the container: exit %d within 1 s %s", src, sw);
-    /* dt = 1e25: unstable (exit 2) with the advice to reduce dt, not "a smaller dt will not fix that" */
+    /* dt = 1e25 past the check of dt (dt_check = warn): unstable (exit 2) with the advice to
+     * reduce dt, not "a smaller dt will not fix that" */
     char out[8192];
-    t_write(D "/dt.txt", "dt = 1e25\nsteps = 10\ngravity = 0 0 -9.81\nbox = 0 1 0 1 0 1\nwall_material = m\n"
+    t_write(D "/dt.txt", "dt = 1e25\ndt_check = warn\nsteps = 10\ngravity = 0 0 -9.81\nbox = 0 1 0 1 0 1\nwall_material = m\n"
             "[material m]\ndensity = 1000\nyoung = 1e7\n[grain g]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
             "[group a]\ngrain = g\ncount = 2\n");
     int rc = t_sh(out, sizeof out, "timeout 1 ./pala run " D "/dt.txt -o " D "/dt.run --force --quiet");
     T_CHECK(rc == 2 && strstr(out, "reduce dt") && !strstr(out, "will not fix"), "dt = 1e25: exit %d, advice to reduce dt %s", rc, out);
     /* no grains out of any sane range reach the neighbour search: a free fall with a huge
      * dt and no walls is caught as unstable */
-    t_write(D "/far.txt", "dt = 1e20\nsteps = 10\ngravity = 0 0 -9.81\ncontainer = none\n"
+    t_write(D "/far.txt", "dt = 1e20\ndt_check = warn\nsteps = 10\ngravity = 0 0 -9.81\ncontainer = none\n"
             "[material m]\ndensity = 1000\nyoung = 1e7\n[grain g]\nmaterial = m\nshape = sphere\nradius = 0.01\n"
             "[group a]\ngrain = g\nplacement = list\nat = 0 0 0 0 0 1\nat = 0.5 0 0 0 0 -1\n");
     rc = t_sh(out, sizeof out, "timeout 1 ./pala run " D "/far.txt -o " D "/far.run --force --quiet");

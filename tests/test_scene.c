@@ -87,15 +87,16 @@ void test_scene(void)
     T_CHECK(rc == 1 && strstr(out, "--set '") && strstr(out, "not both") && strstr(out, "drop one"),
             "--set end_time and --set steps together: exit %d, %.200s", rc, out);
 
-    /* unstable: a time step far too large stops the run with exit 2 and flushed logs */
-    rc = t_sh(out, sizeof out, "./pala run %s -o %s/unstable.run --set dt=1e-3 --set steps=100000 "
+    /* unstable: a time step far too large (past the check of dt, dt_check = warn) stops the
+     * run with exit 2 and flushed logs */
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/unstable.run --set dt=1e-3 --set dt_check=warn --set steps=100000 "
               "--set group.g.velocity='0 0 -5' --set gravity='0 0 -9.81'", path, t_tmpdir());
     T_CHECK(rc == 2 && strstr(out, "reduce dt"), "unstable run: exit %d and names dt: %.300s", rc, out);
     rc = t_sh(out, sizeof out, "test $(wc -l < %s/unstable.run/energy.tsv) -ge 2 && grep -q unstable %s/unstable.run/summary.tsv", t_tmpdir(), t_tmpdir());
     T_CHECK(rc == 0, "unstable run kept its energy log and summary");
     /* the state an unstable run reports does not depend on how often it is written (steps
      * between outputs are chained, and a chained step has started the next one) */
-    rc = t_sh(out, sizeof out, "./pala run %s -o %s/unstable2.run --set dt=1e-3 --set steps=100000 --set energy_every=1 "
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/unstable2.run --set dt=1e-3 --set dt_check=warn --set steps=100000 --set energy_every=1 "
               "--set trajectory_every=1 --set group.g.velocity='0 0 -5' --set gravity='0 0 -9.81'; "
               "cd %s && test \"$(tail -n 1 unstable.run/energy.tsv)\" = \"$(tail -n 1 unstable2.run/energy.tsv)\" && "
               "awk '/^frame/ {n = 0} {f[n++] = $0} END {for (i = 0; i < n; i++) print f[i]}' unstable.run/trajectory.txt > last1.txt && "

@@ -274,6 +274,12 @@ typedef struct pala_world {
     int rotation_step;             /* enum pala_rotstep: free rotation in Phi (eq. 59) */
     double max_overlap;            /* unstable when an overlap exceeds this fraction of the
                                       smaller component radius */
+    /* a background fluid (docs/physics.md, "Drag and buoyancy"): on each component sphere of
+     * radius a the Stokes drag -6 pi eta a (v_c - u) and the torque -8 pi eta a^3 omega, their
+     * work in E_diss; the buoyancy -rho_f V g of each grain.  All zero: no fluid, and free */
+    double fluid_eta;              /* dynamic viscosity eta, Pa s */
+    double fluid_rho;              /* density rho_f, kg/m^3 */
+    pala_vec3 fluid_u;             /* velocity u of the fluid, m/s (uniform) */
     /* materials and templates */
     int nmat, ntmpl, nshape;
     pala_material *mat;
@@ -420,6 +426,30 @@ void pala_world_sort(pala_world *w);
  * the walls (each kind's check, in the words of its control-file keys).  Call before
  * stepping. */
 int pala_world_prepare(pala_world *w);
+/* The check of dt before the first step (docs/physics.md, "Choosing dt"): the time scales
+ * of the world's laws at the largest impact speed its state foresees (the contact time, the
+ * springs' periods, the friction's and the drag's relaxation times) against dt. */
+enum pala_dt_verdict { PALA_DT_OK = 0, PALA_DT_COARSE = 1, PALA_DT_UNSTABLE = 2 };
+enum { PALA_DT_SCALES = 6 };
+typedef struct pala_dt_scale {
+    char name[24];                 /* "contact", "tangential spring", ..., "drag" */
+    double t;                      /* the time scale, s */
+    double steps;                  /* t / dt */
+    double dt_max;                 /* the largest dt that is not coarse for it, s */
+    int verdict;                   /* enum pala_dt_verdict */
+    const char *fix;               /* what the scale is, for advice */
+} pala_dt_scale;
+typedef struct pala_dt_report {
+    double dt;                     /* s */
+    double v;                      /* the largest impact speed foreseen, m/s */
+    double rayleigh;               /* Rayleigh's time of the smallest component, s (no verdict) */
+    pala_dt_scale scale[PALA_DT_SCALES];
+    int n;                         /* scales the world has */
+    int verdict;                   /* the worst of theirs */
+    char line[640];                /* all of it in one line: "dt check: 1e-06 s: contact ..." */
+} pala_dt_report;
+/* Fills r for a prepared world; PALA_OK, or PALA_ERR_INPUT if the world is not prepared. */
+int pala_world_dt_check(pala_world *w, pala_dt_report *r);
 /* Why the last call on w that failed failed: what was refused, its value, what was expected
  * and what to change ("" after a pala_world_prepare that succeeds). */
 const char *pala_world_error(const pala_world *w);

@@ -45,7 +45,7 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
 int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err);
 /* FNV-1a 64 of the world's state (what pala_ckpt_apply restores), for `pala resume --info`. */
 uint64_t pala_ckpt_state_hash(const pala_ckpt *c);
-/* Number of grains and the time and step of the checkpoint. */
+/* Number of grains, the step of the checkpoint and its time as energy.tsv writes it (step x dt). */
 void pala_ckpt_where(const pala_ckpt *c, int *n, double *t, long *step);
 void pala_ckpt_free(pala_ckpt *c);
 

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <sys/stat.h>
 
 static const char *const result_cols[] = {
@@ -52,6 +53,20 @@ static const char *cell(const pala_tsv *r, const char *name)
 static void put_cell(const char *s, FILE *f)
 {
     for (; *s; s++) fputc(*s == '\t' || *s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+/* A number written with 17 digits (sim_time, E_total_initial, ...) in the fewest digits that
+ * read back as the same double: 0.40000000000000002 is 0.4, as the user set it. */
+static void put_value(const char *s, FILE *f)
+{
+    char *end, buf[40];
+    double x = strtod(s, &end);
+    if (end != s && !*end && isfinite(x) && strlen(s) > 15)
+        for (int p = 1; p <= 17; p++) {
+            snprintf(buf, sizeof buf, "%.*g", p, x);
+            if (strtod(buf, NULL) == x) { fputs(buf, f); return; }
+        }
+    put_cell(s, f);
 }
 
 /* Read DIR/summary.tsv; it must hold exactly one data row. */
@@ -135,7 +150,7 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
         for (int c = 0; c < m; c++) {
             const char *v = cell(&runs[k], cols[c]);
             fputc('\t', f);
-            if (v) put_cell(v, f);
+            if (v) put_value(v, f);
         }
         fputc('\n', f);
     }

@@ -6,6 +6,7 @@
  *                     ...pressure...), else the momentum the walls received
  * docs/cli.md, "pala plot"; docs/visualisation.md. */
 #include "commands.h"
+#include "run.h"
 #include "svg.h"
 #include "traj.h"
 #include "tsv.h"
@@ -118,6 +119,7 @@ int pala_cmd_plot(int argc, char **argv)
     char dir[4096], p[4200];
     pala_traj_rundir(run, dir, sizeof dir);
     const char *od = out ? out : dir;
+    if (out && pala_mkdir_p(out, stderr)) return PALA_ERR_IO;   /* a new folder, as pala run -o makes one */
     snprintf(p, sizeof p, "%s/energy.tsv", dir);
     pala_tsv e;
     int rc = pala_tsv_read(&e, p, PALA_TSV_NUMERIC, stderr);

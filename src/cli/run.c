@@ -63,7 +63,11 @@ int pala_run_prepare_dir(const char *dir, int force, FILE *err)
         }
         return PALA_OK;
     }
-    /* mkdir -p */
+    return pala_mkdir_p(dir, err);
+}
+
+int pala_mkdir_p(const char *dir, FILE *err)
+{
     char p[4096];
     snprintf(p, sizeof p, "%s", dir);
     for (char *q = p + 1; *q; q++)
@@ -86,25 +90,57 @@ static void report_templates(const pala_world *w)
     if (w->ntmpl > 4) printf("... and %d more grain shapes (all in trajectory.txt)\n", w->ntmpl - 4);
 }
 
-/* The health of a run: E_total + E_diss is constant up to the time-discretisation error
- * (docs/physics.md, "Energy accounting"); a worst |dE_bal_rel| above this is a warning
+/* The health of a run: E_total + E_diss - W_field - W_walls is constant up to the
+ * time-discretisation error (docs/physics.md, "Energy accounting"); its largest drift in
+ * joules over the energy that flowed through the run (E_total(0), |E_diss|, |W_field|,
+ * |W_walls|) above this is a warning
  * (docs/physics.md, "Choosing dt"). */
 #define PALA_BALANCE_WARN 0.01
 
-/* The warning, with the advice: for friction, the rate (7/2) mu g / nu at which a rolling
- * contact damps its slip (docs/physics.md, "Choosing dt"), against dt. */
-static void balance_warning(const pala_world *w, double bal)
+/* The default number of threads: one per this many blocks of 256 grains (1,024 grains), at
+ * most one per CPU (docs/cli.md, "--threads"). */
+#define PALA_BLOCKS_PER_THREAD 4
+
+/* The drift of the balance relative to the energy that flowed: the largest |dE_bal_rel| is
+ * relative to |E_total(0)| (writers.c), so times that, over the flow.  *drift and *flow in J. */
+static double balance_health(const pala_world *w, const pala_energy_stats *es, double *drift, double *flow)
 {
-    fprintf(stderr, "pala: warning: the energy balance E_total + E_diss drifted by up to %.3g of E_total(0) (max |dE_bal_rel|, "
-            "warning above %g): the time step %g s is too large for this scene's contacts", bal, PALA_BALANCE_WARN, w->dt);
-    double g = pala_vnorm(w->g), rate = 0;
-    for (int i = 0; i < w->nmat * w->nmat; i++)
-        if (w->pm[i].mu > 0 && w->pm[i].nu > 0) rate = fmax(rate, 3.5 * w->pm[i].mu * g / w->pm[i].nu);
-    if (rate * w->dt > 0.2)
-        fprintf(stderr, "; with friction, a rolling contact damps its slip at (7/2) mu g / nu = %.3g 1/s, so dt should be at most "
-                "0.2 / that = %.3g s (docs/physics.md, \"Choosing dt\")", rate, 0.2 / rate);
-    else fprintf(stderr, "; reduce dt (docs/physics.md, \"Choosing dt\")");
-    fprintf(stderr, "\n");
+    *drift = es->max_abs_bal * (es->initial != 0 ? fabs(es->initial) : 1.0);
+    *flow = fabs(es->initial) + fabs(w->diss) + fabs(w->wfield) + fabs(pala_world_wall_work(w));
+    return *flow > 0 ? *drift / *flow : es->max_abs_bal;
+}
+
+/* The warning, naming the run's folder, with the advice of the laws the scene uses: each time
+ * scale of the check of dt (pala_world_dt_check) that dt resolves too coarsely, with the
+ * dt it asks for; else to halve dt (the drift falls as dt^2). */
+static void balance_warning(const pala_world *w, const pala_dt_report *r, const char *dir, double health, double drift, double flow)
+{
+    fprintf(stderr, "pala: warning: %s: the energy balance E_total + E_diss - W_field - W_walls drifted by up to %.3g J, %.3g of the %.3g J that "
+            "flowed through the run (E_total(0), E_diss, W_field, W_walls; warning above %g): the time step %g s is too large for this scene's laws",
+            dir, drift, health, flow, PALA_BALANCE_WARN, w->dt);
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+        if (r->scale[i].verdict != PALA_DT_OK)
+            fprintf(stderr, "%s %s = %.3g s, so dt should be at most %.3g s", n++ ? ";" : ":", r->scale[i].fix, r->scale[i].t, r->scale[i].dt_max);
+    if (!n) fprintf(stderr, "; halve dt and compare (the drift falls as dt^2)");
+    fprintf(stderr, " (docs/physics.md, \"Choosing dt\")\n");
+}
+
+/* The scene column of DIR/summary.tsv (the first cell of its row), or def. */
+static void summary_scene(const char *dir, const char *def, char *buf, size_t len)
+{
+    char p[4200], line[4096];
+    snprintf(buf, len, "%s", def);
+    snprintf(p, sizeof p, "%s/summary.tsv", dir);
+    FILE *f = fopen(p, "r");
+    if (!f) return;
+    int c;
+    while ((c = getc(f)) != EOF && c != '\n') continue;   /* the header, however long */
+    if (c == '\n' && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\t\n")] = 0;
+        if (line[0]) snprintf(buf, len, "%s", line);
+    }
+    fclose(f);
 }
 
 /* pala resume: the checkpoint of the folder, the scene it names (unchanged since), its
@@ -203,8 +239,13 @@ int pala_run(const pala_run_opts *o)
             return PALA_ERR_INPUT;
         }
     }
-    int nth = o->threads > 0 ? o->threads : pala_cpu_count();
-    if (nth > pala_world_max_threads(w)) nth = pala_world_max_threads(w);   /* work is split by blocks of grains */
+    /* work is split by blocks of 256 grains: at most one thread per block; by default one per
+     * PALA_BLOCKS_PER_THREAD blocks, so a small scene, whose step is as short as a few
+     * fork-joins, runs on one thread, which no busy core can slow down */
+    int nth = o->threads > 0 ? o->threads : pala_world_max_threads(w) / PALA_BLOCKS_PER_THREAD;
+    if (o->threads <= 0 && nth > pala_cpu_count()) nth = pala_cpu_count();
+    if (nth < 1) nth = 1;
+    if (nth > pala_world_max_threads(w)) nth = pala_world_max_threads(w);
     pala_world_set_threads(w, nth);   /* results do not depend on it */
     /* more threads asked than the scene has blocks: said before the run (not with --quiet,
      * so sweeps of small scenes are not flooded) and in the summary line */
@@ -240,7 +281,16 @@ int pala_run(const pala_run_opts *o)
     fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
     pala_scene_write(sc, fc);
     int werr = pala_output_fclose(fc, dir, "control.txt");
-    if (!o->quiet && !o->resume) report_templates(w);
+    /* the check of dt at the start (the scene refused a dt that is surely unstable): said
+     * before the run, and the advice of a warning on the energy balance after it */
+    pala_dt_report dr;
+    const char *dck = pala_scene_get(sc, "dt_check");
+    int dtc = !(dck && !strcmp(dck, "off")) && pala_world_dt_check(w, &dr) == PALA_OK;
+    if (!dtc) memset(&dr, 0, sizeof dr);
+    if (!o->quiet && !o->resume) {
+        report_templates(w);
+        if (dtc) printf("%s\n", dr.line);
+    }
     if (asked[0] && !o->quiet)
         fprintf(stderr, "pala: --threads %d, but a step uses one thread per block of 256 grains: %d grains run on %d thread%s\n",
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
@@ -334,17 +384,22 @@ int pala_run(const pala_run_opts *o)
     sigaction(SIGHUP, &old_hup, NULL);
     werr |= pala_writers_close(&logs);
     const pala_energy_stats *es = &logs.out.energy;
-    int unhealthy = !(es->max_abs_bal <= PALA_BALANCE_WARN);   /* NaN too */
-    if (unhealthy && status != PALA_UNSTABLE) balance_warning(w, es->max_abs_bal);
+    double drift, flow, health = balance_health(w, es, &drift, &flow);
+    int unhealthy = !(health <= PALA_BALANCE_WARN);   /* NaN too */
+    if (unhealthy && status != PALA_UNSTABLE) balance_warning(w, &dr, dir, health, drift, flow);
     double gsps = wall > 0 ? (double)w->n * (double)(w->step - resumed_at) / wall : 0;
-    /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md) */
+    /* summary.tsv: parameters, then results (names fixed: see docs/output-formats.md); a
+     * resumed run keeps the scene as the run named it (the checkpoint's is absolute, which
+     * pala collect would show as a parameter that varies) */
+    char prior_scene[4096];
+    if (o->resume) summary_scene(dir, scene, prior_scene, sizeof prior_scene);
     FILE *fs = pala_output_fopen(dir, "summary.tsv");
     if (fs) {
         const char *k, *v;
         fprintf(fs, "scene");
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", k);
         fprintf(fs, "\tstatus\texit_code\tsteps_done\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\tmax_abs_dE_bal_rel\twarning\n");
-        fprintf(fs, "%s", o->resume ? scene : o->scene);
+        fprintf(fs, "%s", o->resume ? prior_scene : o->scene);
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
         const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : status == PALA_ERR_IO ? "io_error" : "interrupted";
         fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\t%.6g\t%s\n", sn, status, w->step, pala_output_time(w),

@@ -9,6 +9,7 @@
  * the walls' outlines, the time, and a legend of the grain types or a speed scale.
  * A 2D run is drawn in its plane (--view z). */
 #include "commands.h"
+#include "run.h"
 #include "svg.h"
 #include "traj.h"
 #include <errno.h>
@@ -188,6 +189,13 @@ int pala_cmd_snapshot(int argc, char **argv)
     pala_traj_rundir(run, rundir, sizeof rundir);
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/snapshot-%06ld.svg", rundir, t.step);
+    char *slash = out ? strrchr(path, '/') : NULL;   /* a new folder, as pala run -o makes one */
+    if (slash && slash != path) {
+        *slash = 0;
+        int bad = pala_mkdir_p(path, stderr);
+        *slash = '/';
+        if (bad) { free(d); pala_traj_close(&t); return PALA_ERR_IO; }
+    }
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "pala snapshot: cannot write %s: %s\n", path, strerror(errno)); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "

@@ -80,7 +80,8 @@ pala_energy pala_world_energy(pala_world *w)
         /* 1/2 omega . I_r omega, evaluated in the body frame: omega_b = (-r) * omega */
         pala_vec3 ob = pala_rot_apply(pala_vneg(w->r[k]), w->w[k]);
         e.rot += 0.5 * (t->inertia[0] * ob.x * ob.x + t->inertia[1] * ob.y * ob.y + t->inertia[2] * ob.z * ob.z);
-        e.field -= t->mass * pala_vdot(w->g, pala_vsub(w->x[k], w->field_ref));   /* -m g.x (docs/physics.md, "The field") */
+        /* -m g.x (docs/physics.md, "The field"); in a fluid -(m - rho_f V) g.x */
+        e.field -= pala_fluid_weight_mass(w, t) * pala_vdot(w->g, pala_vsub(w->x[k], w->field_ref));
     }
     double U = 0;
     pala_world_contacts(w, &U);

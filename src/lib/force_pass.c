@@ -583,8 +583,8 @@ void pala_work_prepare(pala_world *w)
         wk->spheres_only &= tp->ncomp == 1;
     }
     /* the power of non-conservative forces is summed only if some can act: a dissipative
-     * material pair, or additional forces (their work goes into E_diss) */
-    wk->dissipative = w->additional_forces != NULL;
+     * material pair, additional forces or a fluid's drag (their work goes into E_diss) */
+    wk->dissipative = w->additional_forces != NULL || w->fluid_eta > 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) wk->dissipative |= w->pm[i].delta < 1 || w->pm[i].mu > 0;
     pala_contacts_prepare(w);                     /* the laws present, their state (contact.c) */
     pala_contact_states_prepare(w);

@@ -15,8 +15,10 @@ void pala_grain_forces_prepare(pala_world *w)
     }
     pala_grain_forces *gf = w->forces;
     PALA_GROW(gf->mg, w->ntmpl + 1);
-    for (int t = 0; t < w->ntmpl; t++) gf->mg[t] = pala_vscale(w->tmpl[t].mass, w->g);   /* eq. (61): m g */
+    /* eq. (61): m g; in a fluid (m - rho_f V) g, Archimedes' buoyancy */
+    for (int t = 0; t < w->ntmpl; t++) gf->mg[t] = pala_vscale(pala_fluid_weight_mass(w, &w->tmpl[t]), w->g);
     gf->g = w->g;
+    gf->drag = w->fluid_eta > 0;
     /* Zero of the field energy: the container's lowest point along g, so E_total > 0 at
      * rest above the floor and dE_rel is relative to a meaningful energy. */
     const pala_wall *c = pala_container_of(w);

@@ -5,6 +5,7 @@
 #ifndef PALA_GRAIN_FORCES_H
 #define PALA_GRAIN_FORCES_H
 #include "work.h"
+#include "fluid.h"
 
 /* The state of what the sums start from (w->forces).  Made by pala_grain_forces_prepare,
  * freed by pala_grain_forces_free. */
@@ -17,9 +18,11 @@ typedef struct pala_grain_forces {
     pala_vec3 *fc, *tc;    /* interactions and fields: conservative force and torque, N, N m */
     pala_vec3 *fh, *th;    /* the embedding program's additional forces and torques */
     int tc_any;            /* some interaction gives torques: tc is used by the kick */
+    int drag;              /* a fluid's drag acts (fluid.h) */
 } pala_grain_forces;
 
-/* The sums of grains [k0, k1) before their contacts, into A[k & mask]. */
+/* The sums of grains [k0, k1) before their contacts, into A[k & mask]: the weight, a fluid's
+ * drag, the interactions and additional forces. */
 static inline void pala_facc_start(const pala_world *w, long k0, long k1, pala_facc *A, long mask)
 {
     const pala_grain_forces *gf = w->forces;
@@ -30,6 +33,7 @@ static inline void pala_facc_start(const pala_world *w, long k0, long k1, pala_f
         a->F = mg[tid[k]];
         a->T = a->Fnc = a->Tnc = pala_v(0, 0, 0);
     }
+    if (gf->drag) pala_fluid_drag(w, k0, k1, A, mask);
     if (!gf->ext) return;
     for (long k = k0; k < k1; k++) {   /* conservative torques tc are added by the kick (integrator.c) */
         pala_facc *a = &A[k & mask];

@@ -36,6 +36,10 @@ static void set_size(void *obj, const pala_value *v)
     s->size[0] = v->x[0];
     s->size[1] = v->n > 1 ? v->x[1] : 0;
 }
+/* restitution = e: delta = e^2 (eq. 56; the switch and the dashpot both give a head-on
+ * restitution sqrt(delta), docs/physics.md, "The normal dashpot") */
+static void set_restitution(void *obj, const pala_value *v) { ((pala_material *)obj)->delta = v->x[0] * v->x[0]; }
+static void set_pair_restitution(void *obj, const pala_value *v) { ((pala_pairset *)obj)->delta = v->x[0] * v->x[0]; }
 
 /* ---- the table ------------------------------------------------------------------------ */
 #define INF HUGE_VAL
@@ -137,6 +141,21 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "normal dissipation of the materials that do not choose one: switch (eq. 56: the Hertz force times delta while "
                "the pair separates) or dashpot (a continuous dashpot of restitution sqrt(delta) at any speed, and the caps of "
                "the springs follow the normal force); docs/physics.md, \"The normal dashpot\""),
+    KEY(TOP, fluid_viscosity, REAL, NULL, "Pa s", 0, INF, AT(pala_top_keys, w.fluid_eta), .unset = "0: no fluid",
+        .doc = "dynamic viscosity eta of a background fluid: each component sphere of radius a feels the Stokes drag "
+               "-6 pi eta a (v - fluid_velocity) and the torque -8 pi eta a^3 omega, their work in E_diss "
+               "(docs/physics.md, \"Drag and buoyancy\"; 1e-3 is water's)"),
+    KEY(TOP, fluid_density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_top_keys, w.fluid_rho), .unset = "0: no buoyancy",
+        .doc = "density rho_f of the background fluid: each grain of volume V feels the buoyancy -rho_f V g "
+               "(1000 is water's)"),
+    KEY(TOP, fluid_velocity, REALS, NULL, "m/s", -INF, INF, AT(pala_top_keys, w.fluid_u), .unset = "0 0 0",
+        .nmin = 3, .nmax = 3,
+        .doc = "uniform velocity u of the background fluid (the drag pulls the grains towards it)"),
+    KEY(TOP, dt_check, WORD, NULL, "-", 0, 0, AT(pala_top_keys, dt_check), .unset = "error",
+        .choices = "error|warn|off", CODES(PALA_DT_CHECK_ERROR, PALA_DT_CHECK_WARN, PALA_DT_CHECK_OFF),
+        .doc = "the check of dt before the first step (contact time, spring periods, drag times: docs/physics.md, "
+               "\"Choosing dt\"): error refuses a dt that is surely unstable, warn only says so, off skips it "
+               "(grains that never touch)"),
     /* ---- [material NAME], eq. (52) ---- */
     KEY(MATERIAL, density, REAL, NULL, "kg/m^3", 0, INF, AT(pala_material, rho),
         .doc = "mass density rho"),
@@ -146,6 +165,9 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "Poisson's ratio sigma"),
     KEY(MATERIAL, delta, REAL, "1", "-", 0, 1, AT(pala_material, delta),
         .doc = "square of the normal restitution coefficient (eq. 56): e = sqrt(delta)"),
+    KEY(MATERIAL, restitution, REAL, NULL, "-", 0, 1, SET(set_restitution), .unset = "sqrt(delta)",
+        .doc = "normal restitution coefficient e as measured (rebound over impact speed, head-on); sets delta = e^2, "
+               "so give one of the two"),
     KEY(MATERIAL, friction, REAL, "0", "-", 0, INF, AT(pala_material, mu),
         .doc = "Coulomb friction coefficient mu (above 1 for rubber and the like)"),
     KEY(MATERIAL, slip_velocity, REAL, "0.001", "m/s", 0, INF, AT(pala_material, nu),
@@ -254,6 +276,8 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "friction coefficient mu of the pair"),
     KEYIN(PAIR, pair, delta, REAL, NULL, "-", 0, 1, AT(pala_pairset, delta), MIXED, .pairbit = PALA_PAIR_DELTA,
         .doc = "square of the normal restitution coefficient of the pair (eq. 56)"),
+    KEYIN(PAIR, pair, restitution, REAL, NULL, "-", 0, 1, SET(set_pair_restitution), MIXED, .pairbit = PALA_PAIR_DELTA,
+        .doc = "normal restitution coefficient e of the pair as measured; sets the pair's delta = e^2 (give one of the two)"),
     KEYIN(PAIR, pair, slip_velocity, REAL, NULL, "m/s", 0, INF, AT(pala_pairset, nu), MIXED, .pairbit = PALA_PAIR_NU,
         .doc = "regularising velocity nu of the pair's friction law (eq. 53)"),
     KEYIN(PAIR, pair, tangential_law, WORD, NULL, "-", 0, 0, AT(pala_pairset, tlaw), TLAWS,
@@ -324,6 +348,63 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "the servo's top speed"),
 };
 const int pala_nkeys = PALA_NKEYS;
+
+/* ---- other programs' words -------------------------------------------------------------- */
+#define NOT_YET "not supported yet (docs/control-file.md, \"Not supported yet\")"
+const pala_key_alias pala_key_aliases[] = {
+    {"timestep", PALA_S_TOP, "dt", "LAMMPS's and LIGGGHTS's timestep"},
+    {"time_step", PALA_S_TOP, "dt", "the time step"},
+    {"delta_t", PALA_S_TOP, "dt", "the time step"},
+    {"run", PALA_S_TOP, "steps", "LAMMPS's run N"},
+    {"nsteps", PALA_S_TOP, "steps", "the number of steps"},
+    {"time_max", PALA_S_TOP, "end_time", "the simulated time"},
+    {"timemax", PALA_S_TOP, "end_time", "MercuryDPM's timeMax"},
+    {"duration", PALA_S_TOP, "end_time", "the simulated time"},
+    {"g", PALA_S_TOP, "gravity", "the acceleration field, three numbers"},
+    {"skin", PALA_S_TOP, "neighbor_skin", "the Verlet skin"},
+    {"viscosity", PALA_S_TOP, "fluid_viscosity", "the background fluid's viscosity"},
+    {"youngs_modulus", PALA_S_MATERIAL, "young", "Young's modulus"},
+    {"young_modulus", PALA_S_MATERIAL, "young", "Young's modulus"},
+    {"youngmodulus", PALA_S_MATERIAL, "young", "Young's modulus"},
+    {"e_modulus", PALA_S_MATERIAL, "young", "Young's modulus"},
+    {"poisson_ratio", PALA_S_MATERIAL, "poisson", "Poisson's ratio"},
+    {"poissons_ratio", PALA_S_MATERIAL, "poisson", "Poisson's ratio"},
+    {"poissonratio", PALA_S_MATERIAL, "poisson", "Poisson's ratio"},
+    {"coefficient_of_restitution", PALA_S_MATERIAL, "restitution", "the restitution coefficient e"},
+    {"restitution_coefficient", PALA_S_MATERIAL, "restitution", "the restitution coefficient e"},
+    {"coefficientrestitution", PALA_S_MATERIAL, "restitution", "the restitution coefficient e"},
+    {"friction_coefficient", PALA_S_MATERIAL, "friction", "the Coulomb coefficient mu"},
+    {"coefficient_of_friction", PALA_S_MATERIAL, "friction", "the Coulomb coefficient mu"},
+    {"frictionangle", PALA_S_MATERIAL, "friction", "mu = tan(YADE's frictionAngle)"},
+    {"mu", PALA_S_MATERIAL, "friction", "the Coulomb coefficient mu"},
+    {"rho", PALA_S_MATERIAL, "density", "the mass density"},
+    {"kn", PALA_S_MATERIAL, "normal_stiffness", "the linear spring's k_n, with normal_law = hooke"},
+    {"kt", PALA_S_MATERIAL, "tangential_stiffness", "the tangential spring's k_t"},
+    {"rolling_resistance", PALA_S_MATERIAL, "rolling_friction", "the rolling friction (with rolling_stiffness)"},
+    {"radius_min", PALA_S_GRAIN, "radius", "one radius per [grain] section (a spread of sizes: several [grain] and "
+                                           "[group] sections, or shape = random with component_radius)"},
+    {"radius_max", PALA_S_GRAIN, "radius", "one radius per [grain] section (a spread of sizes: several [grain] and "
+                                           "[group] sections, or shape = random with component_radius)"},
+    {"diameter", PALA_S_GRAIN, "radius", "pala takes the radius, half the diameter"},
+    {"number", PALA_S_GROUP, "count", "the number of grains of a group"},
+    {"periodic", PALA_S_N, NULL, "periodic boundaries are " NOT_YET},
+    {"boundary", PALA_S_N, NULL, "periodic boundaries are " NOT_YET "; the walls are the container's (container, box)"},
+    {"insertion_rate", PALA_S_N, NULL, "inserting grains during a run is " NOT_YET "; place them all at the start ([group])"},
+    {"cohesion", PALA_S_N, NULL, "cohesion (JKR, liquid bridges) is " NOT_YET},
+    {"temperature", PALA_S_N, NULL, "heat transfer is " NOT_YET},
+    {NULL, 0, NULL, NULL}
+};
+#undef NOT_YET
+
+const pala_key_alias *pala_key_alias_of(const char *w)
+{
+    for (const pala_key_alias *a = pala_key_aliases; a->word; a++) {
+        size_t i = 0;
+        while (w[i] && tolower((unsigned char)w[i]) == a->word[i]) i++;
+        if (!w[i] && !a->word[i]) return a;
+    }
+    return NULL;
+}
 
 /* ---- storing a value ------------------------------------------------------------------ */
 int pala_key_word(const char *choices, const char *w)

@@ -28,8 +28,9 @@ enum pala_key {
     PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
     PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law, PALA_KEY_normal_damping,
+    PALA_KEY_fluid_viscosity, PALA_KEY_fluid_density, PALA_KEY_fluid_velocity, PALA_KEY_dt_check,
     /* [material NAME] */
-    PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_friction,
+    PALA_KEY_density, PALA_KEY_young, PALA_KEY_poisson, PALA_KEY_delta, PALA_KEY_restitution, PALA_KEY_friction,
     PALA_KEY_slip_velocity, PALA_KEY_material_tangential_law, PALA_KEY_tangential_stiffness,
     PALA_KEY_rolling_stiffness, PALA_KEY_rolling_friction, PALA_KEY_torsion_stiffness,
     PALA_KEY_torsion_friction, PALA_KEY_normal_law,
@@ -48,7 +49,7 @@ enum pala_key {
     PALA_KEY_slab_thickness, PALA_KEY_lattice_spacing, PALA_KEY_at, PALA_KEY_velocity,
     PALA_KEY_velocity_spread, PALA_KEY_orientation, PALA_KEY_angular_velocity,
     /* [pair A B] */
-    PALA_KEY_pair_friction, PALA_KEY_pair_delta, PALA_KEY_pair_slip_velocity,
+    PALA_KEY_pair_friction, PALA_KEY_pair_delta, PALA_KEY_pair_restitution, PALA_KEY_pair_slip_velocity,
     PALA_KEY_pair_tangential_law, PALA_KEY_pair_tangential_stiffness, PALA_KEY_pair_rolling_stiffness,
     PALA_KEY_pair_rolling_friction, PALA_KEY_pair_torsion_stiffness, PALA_KEY_pair_torsion_friction,
     PALA_KEY_pair_normal_damping,
@@ -62,6 +63,8 @@ enum pala_key {
 };
 
 /* ---- what the keys fill: one struct per kind of section ------------------------------ */
+/* What the check of dt before the run does with a dt that is surely unstable (key dt_check). */
+enum pala_dt_check { PALA_DT_CHECK_ERROR = 0, PALA_DT_CHECK_WARN = 1, PALA_DT_CHECK_OFF = 2 };
 /* The top level: the world (its physics keys) and the run's settings. */
 typedef struct pala_top_keys {
     pala_world w;                /* dimension, gravity, hertz, rotation_step, dt, max_overlap,
@@ -83,6 +86,7 @@ typedef struct pala_top_keys {
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
     double max_memory;           /* bytes a scene may ask for; 0: the machine's memory */
     long checkpoint_every;       /* steps between checkpoints of a run; 0: at the stop only */
+    int dt_check;                /* enum pala_dt_check */
 } pala_top_keys;
 
 /* [material NAME] fills a pala_material (pala.h). */
@@ -124,6 +128,20 @@ typedef struct pala_group_keys {
 extern const pala_keydef pala_keys[PALA_NKEYS];   /* indexed by enum pala_key */
 extern const int pala_nkeys;                       /* PALA_NKEYS */
 extern const char *const pala_sect_names[PALA_S_N];
+
+/* The words of other programs (LAMMPS, LIGGGHTS, MercuryDPM, YADE) and of ideas pala does
+ * not have yet, for the reader's "unknown key" message: a word, the section kind of the
+ * key it means (PALA_S_N: any section) and that key, or key NULL and a note on what is not
+ * supported yet.  Ends with a row of word NULL. */
+typedef struct pala_key_alias {
+    const char *word;     /* as another program writes it (compared ignoring case) */
+    int sect;             /* enum pala_sect of key */
+    const char *key;      /* pala's key, or NULL: not supported yet */
+    const char *note;     /* what pala calls it or does instead; one clause */
+} pala_key_alias;
+extern const pala_key_alias pala_key_aliases[];
+/* The row of word w (ignoring case), or NULL. */
+const pala_key_alias *pala_key_alias_of(const char *w);
 
 /* The wall kinds' keys are theirs (container.h: pala_wall_kind.keys, bound to the kind's
  * parameters); keys.c joins them to the table.  Every key, in the order of `pala help

@@ -101,9 +101,21 @@ static const pala_keydef *find_key(int kind, const char *name)
     return NULL;
 }
 
-/* "unknown key" with the closest key of the same section, or the section it belongs in. */
+/* "unknown key" with the closest key of the same section, or the section it belongs in;
+ * another program's word for a key (pala_key_aliases) names pala's, with its section, and
+ * an idea pala does not have yet says so. */
 static void unknown_key(pala_scene *s, int line, const char *set, int kind, const char *name)
 {
+    const char *where = kind == PALA_S_TOP ? "at the top level" : "in this section";
+    const pala_key_alias *al = pala_key_alias_of(name);
+    if (al && !al->key) { emsg(s, line, set, "unknown key '%s': %s", name, al->note); return; }
+    if (al) {
+        char sect[48] = "";
+        if (al->sect != kind) snprintf(sect, sizeof sect, al->sect == PALA_S_TOP ? ", a top-level key" : ", a key of [%s NAME]",
+                                       pala_sect_names[al->sect]);
+        emsg(s, line, set, "unknown key '%s' %s; did you mean '%s'%s? (%s; pala help %s)", name, where, al->key, sect, al->note, al->key);
+        return;
+    }
     const pala_keydef *best = NULL;
     int bd = 99;
     for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k)) {
@@ -121,12 +133,25 @@ static void unknown_key(pala_scene *s, int line, const char *set, int kind, cons
                      pala_sect_names[k->sect], kind == PALA_S_TOP ? "at the top level" : "here");
             return;
         }
-    if (close)
-        emsg(s, line, set, "unknown key '%s' %s; did you mean '%s'? (pala help keys lists all)", name,
-             kind == PALA_S_TOP ? "at the top level" : "in this section", best->name);
-    else
-        emsg(s, line, set, "unknown key '%s' %s (pala help keys lists all)", name,
-             kind == PALA_S_TOP ? "at the top level" : "in this section");
+    if (close) emsg(s, line, set, "unknown key '%s' %s; did you mean '%s'? (pala help keys lists all)", name, where, best->name);
+    else emsg(s, line, set, "unknown key '%s' %s (pala help keys lists all)", name, where);
+}
+
+/* Keys that are two ways to give one value: a section gives one of the two (an override of
+ * one replaces the other where the file gives it). */
+static const int alternatives[][2] = {
+    {PALA_KEY_steps, PALA_KEY_end_time},                    /* the run's length */
+    {PALA_KEY_delta, PALA_KEY_restitution},                 /* delta = e^2 */
+    {PALA_KEY_pair_delta, PALA_KEY_pair_restitution},
+};
+enum { NALT = sizeof alternatives / sizeof alternatives[0] };
+/* The other way to give what key k gives, or NULL. */
+static const pala_keydef *alternative(const pala_keydef *k)
+{
+    for (int i = 0; i < NALT; i++)
+        for (int j = 0; j < 2; j++)
+            if (k == &pala_keys[alternatives[i][j]]) return &pala_keys[alternatives[i][1 - j]];
+    return NULL;
 }
 
 /* ---- value parsing ---------------------------------------------------------------- */
@@ -431,10 +456,10 @@ static int apply_override(pala_scene *s, char *set)
     const pala_keydef *k = find_key(s->sec[sect].kind, name);
     if (!k) { unknown_key(s, 0, set, s->sec[sect].kind, name); return -1; }
     if (k->repeat) { emsg(s, 0, set, "'%s' is a repeated key and cannot be overridden; edit the file", name); return -1; }
-    /* steps and end_time are two ways to give the run length: an override of one replaces
-     * the other where the file gives it (both as overrides stay an error) */
-    int other = k == &pala_keys[PALA_KEY_steps] ? PALA_KEY_end_time : k == &pala_keys[PALA_KEY_end_time] ? PALA_KEY_steps : -1;
-    entry *o = other >= 0 ? find_entry(s, 0, other) : NULL;
+    /* two ways to give one value (steps and end_time, delta and restitution): an override of
+     * one replaces the other where the file gives it (both as overrides stay an error) */
+    const pala_keydef *other = alternative(k);
+    entry *o = other ? find_entry_k(s, sect, other) : NULL;
     if (o && !o->set) {
         free(o->val);
         long i = o - s->ent;
@@ -478,6 +503,22 @@ static int check_pairs(pala_scene *s)
             bad = 1;
         }
     }
+    return bad ? -1 : 0;
+}
+
+/* A section gives at most one of two alternative keys (steps or end_time, delta or
+ * restitution). */
+static int check_alternatives(pala_scene *s)
+{
+    int bad = 0;
+    for (int i = 0; i < s->nsec; i++)
+        for (int a = 0; a < NALT; a++) {
+            entry *e0 = find_entry(s, i, alternatives[a][0]), *e1 = find_entry(s, i, alternatives[a][1]);
+            if (!e0 || !e1) continue;
+            EERR(s, e1, "give either '%s' or '%s', not both%s", e0->k->name, e1->k->name,
+                 e1->set ? " (drop one of the two --set)" : "; delete one of the two lines");
+            bad = 1;
+        }
     return bad ? -1 : 0;
 }
 
@@ -865,6 +906,51 @@ static int build_walls(pala_scene *s, const int *matidx)
     return bad ? -1 : 0;
 }
 
+/* The check of dt before the first step (pala_world_dt_check): a dt that is surely unstable
+ * is refused at the line of dt, unless dt_check = warn. */
+static int check_dt(pala_scene *s)
+{
+    pala_dt_report r;
+    if (s->top.dt_check == PALA_DT_CHECK_OFF || pala_world_dt_check(&s->top.w, &r) || r.verdict != PALA_DT_UNSTABLE) return 0;
+    const pala_dt_scale *u = r.scale;
+    while (u->verdict != PALA_DT_UNSTABLE) u++;
+    int warn = s->top.dt_check == PALA_DT_CHECK_WARN;
+    SERR(s, 0, PALA_KEY_dt, "%s'dt = %g' is surely unstable: %s = %.3g s%s, which dt resolves in %.2g steps; give dt <= %.2g s%s "
+         "(docs/physics.md, \"Choosing dt\"). %s", warn ? "warning: " : "", r.dt, u->fix, u->t,
+         strcmp(u->name, "contact") || !(r.v > 0) ? "" : " at the largest impact speed foreseen", u->steps, u->dt_max,
+         warn ? "" : ", or set dt_check = warn to run anyway", r.line);
+    return warn ? 0 : -1;
+}
+
+/* Warnings on what a scene gives without saying so: grains with friction on walls of a
+ * material without (eq. 55 mixes mu by the harmonic mean: H(mu, 0) = 0), and the paper's
+ * Hertz law in a scene ported from another code (a lammps_data import). */
+static void warn_scene(pala_scene *s)
+{
+    const pala_world *w = &s->top.w;
+    for (int i = 0; i < w->nwalls; i++) {
+        int wm = w->walls[i].mat, seen = 0;
+        if (wm < 0 || w->mat[wm].mu > 0) continue;
+        for (int t = 0; t < w->ntmpl; t++) {
+            int a = w->tmpl[t].material, given = 0;
+            for (int q = 0; q < w->npairs; q++)
+                given |= (w->pairs[q].set & PALA_PAIR_MU) && ((w->pairs[q].a == a && w->pairs[q].b == wm) || (w->pairs[q].a == wm && w->pairs[q].b == a));
+            if (given || !(w->mat[a].mu > 0) || w->pm[a * w->nmat + wm].mu > 0 || (seen >> (a < 30 ? a : 30) & 1)) continue;
+            seen |= 1 << (a < 30 ? a : 30);
+            int sect = find_section(s, PALA_S_MATERIAL, w->mat[wm].name);
+            emsg(s, sect > 0 ? s->sec[sect].line : 0, NULL, "warning: grains of [material %s] (friction = %g) slide without friction on the "
+                 "%s of [material %s], which has none: eq. (55) mixes friction by the harmonic mean, H(%g, 0) = 0. Give [material %s] "
+                 "a friction, or add [pair %s %s] with its friction (friction = 0 there says frictionless walls are meant)",
+                 w->mat[a].name, w->mat[a].mu, i == 0 && pala_container_of(w) ? "walls" : pala_world_wall_kind(w, i, NULL), w->mat[wm].name,
+                 w->mat[a].mu, w->mat[wm].name, w->mat[a].name, w->mat[wm].name);
+        }
+    }
+    if (s->top.lammps_data && w->hertz == PALA_HERTZ_PAPER && !find_entry(s, 0, PALA_KEY_hertz))
+        SERR(s, 0, PALA_KEY_lammps_data, "note: hertz = paper (the default: F = sqrt(3)/2 E~ sqrt(r~) (-d)^1.5, eq. 57) is about 1.84 "
+             "times stiffer than the textbook Hertz law of LAMMPS, LIGGGHTS, MercuryDPM and YADE; for a scene ported from them add "
+             "'hertz = textbook' (docs/physics.md, \"The Hertz prefactor\")");
+}
+
 static int build_world(pala_scene *s)
 {
     pala_top_keys *top = &s->top;
@@ -877,12 +963,7 @@ static int build_world(pala_scene *s)
     /* time */
     bad |= require(s, 0, PALA_KEY_dt, "");
     int hs = find_entry(s, 0, PALA_KEY_steps) != NULL, he = find_entry(s, 0, PALA_KEY_end_time) != NULL;
-    if (hs && he) {
-        SERR(s, 0, PALA_KEY_end_time, "give either 'steps' or 'end_time', not both%s",
-             find_entry(s, 0, PALA_KEY_end_time)->set ? " (drop one of the two --set)" : "; delete one of the two lines");
-        bad = 1;
-    }
-    else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
+    if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
     else if (!bad && he) top->steps = lround(top->end_time / w->dt);
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
@@ -927,7 +1008,8 @@ static int build_world(pala_scene *s)
         if (!check_world(s)) emsg(s, 0, NULL, "%s", pala_world_error(w));
         return -1;
     }
-    return 0;
+    warn_scene(s);
+    return check_dt(s);
 }
 
 static int load(const char *path, int nset, char **sets, pala_scene **out, FILE *err, int build)
@@ -947,7 +1029,7 @@ static int load(const char *path, int nset, char **sets, pala_scene **out, FILE 
     int bad = read_file(s);
     for (int i = 0; i < nset && !bad; i++) bad |= apply_override(s, sets[i]);
     for (int i = 0; i < s->nent && !bad; i++) bad |= check_value(s, &s->ent[i]);
-    if (!bad) bad |= check_pairs(s);
+    if (!bad) bad |= check_pairs(s) | check_alternatives(s);
     if (!bad && build) bad = build_world(s);
     if (bad) { pala_scene_free(s); *out = NULL; return PALA_ERR_INPUT; }
     *out = s;
@@ -1092,5 +1174,12 @@ int pala_scene_help_key(const char *key, FILE *f)
     int found = 0;
     for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
         if (!strcmp(k->name, key)) { help_one(k, f); found = 1; }
-    return found ? 0 : -1;
+    const pala_key_alias *al = found ? NULL : pala_key_alias_of(key);
+    if (al && !al->key) fprintf(f, "%s: %s\n", key, al->note);
+    if (al && al->key) {   /* another program's word: pala's key */
+        fprintf(f, "%s: pala calls it '%s' (%s)\n", key, al->key, al->note);
+        for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
+            if (!strcmp(k->name, al->key) && k->sect == al->sect) help_one(k, f);
+    }
+    return found || al ? 0 : -1;
 }

@@ -107,6 +107,21 @@ int pala_surfaces_moving(const pala_world *w)
 
 int pala_world_walls_move(const pala_world *w) { return pala_surfaces_moving(w); }
 
+double pala_surfaces_speed(const pala_world *w)
+{
+    double vmax = 0;
+    for (int i = 0; i < w->nsurf; i++) {
+        const pala_surface *s = w->walls[w->surf0 + i].par;
+        pala_vec3 c = s->centre_set ? s->centre : s->point;
+        double reach = 0;   /* the farthest grain from the rotation centre */
+        for (int k = 0; k < w->n && pala_vnorm2(s->omega) > 0; k++) reach = fmax(reach, pala_vnorm(pala_vsub(w->x[k], c)) + w->tmpl[w->tid[k]].bound_radius);
+        double v = pala_vnorm(s->velocity) + 2 * PALA_PI * s->frequency * pala_vnorm(s->amplitude) + pala_vnorm(s->omega) * reach +
+                   (s->servo_pressure > 0 ? s->servo_speed : 0);
+        vmax = fmax(vmax, v);
+    }
+    return vmax;
+}
+
 void pala_surfaces_move(pala_world *w, double t)
 {
     for (int i = 0; i < w->nwalls; i++) {

@@ -68,6 +68,9 @@ typedef struct pala_surfsum {
 
 /* 1 if some surface wall of w moves (its pose is set before each force evaluation). */
 int pala_surfaces_moving(const pala_world *w);
+/* The fastest a [wall]'s surface moves where the grains are, m/s (the check of dt adds it
+ * to the grains' impact speed). */
+double pala_surfaces_speed(const pala_world *w);
 /* The pose of every surface wall at time t (serial; before the sweep). */
 void pala_surfaces_move(pala_world *w, double t);
 /* The pose of wall s at time t. */
