@@ -49,6 +49,7 @@ void test_docs(void);
 void test_pressure(void);
 void test_membrane(void);
 void test_walls(void);
+void test_mesh(void);
 void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
@@ -97,6 +98,7 @@ static const struct {
     {"pressure", test_pressure},
     {"membrane", test_membrane},
     {"walls", test_walls},
+    {"mesh", test_mesh},
     {"golden_box", test_golden_box},
     {"matrix", test_matrix},
     {"hooke", test_hooke},
