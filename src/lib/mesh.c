@@ -34,13 +34,24 @@
  * a cell that lists the face */
 #define CELL_SLACK 1e-9
 
+/* A face as a cell lists it: its bounding box, rounded outwards, and its index (a query
+ * reads the boxes of its cell in a row, and the faces of the few that reach its sphere) */
+typedef struct lbox {
+    float lo[3], hi[3];
+    int f;
+} lbox;
+
 typedef struct fdata {
+    /* what a query reads of each face whose box reaches its sphere (one cache line) */
     pala_vec3 n;        /* unit normal, right-handed about v0 v1 v2 */
     double off;         /* n . v0 */
+    pala_vec3 ctr;      /* its centroid ... */
+    double rad;         /* ... and the largest distance of a vertex from it (a bound, rounded up) */
+    /* what classify reads */
     pala_vec3 mi[3];    /* edge k's (v_k -> v_k+1) side vector: m . (c - A) > 0 on the face's
                            side of the edge's line, A the edge's first vertex */
+    pala_vec3 ap[3];    /* A of edge k */
     int v[3], e[3];
-    int lo[3], hi[3];   /* the cells of its bounding box */
 } fdata;
 
 typedef struct edata {
@@ -66,6 +77,7 @@ struct pala_mesh_priv {
     vdata *v;
     int *efs, *vfs, *patch;
     int oriented;       /* a closed mesh whose normals point out of the volume it encloses */
+    double reach;       /* each cell lists the faces within reach of it (amax), m */
     double eps;         /* two hits closer than this are one contact, m: 1e-12 of the
                            mesh's largest coordinate or extent (rounding) */
     /* the grid: cells of side h from o, dim[] of them along each axis; a hash table of the
@@ -77,7 +89,8 @@ struct pala_mesh_priv {
     uint64_t *hkey;
     int *hstart, *hcount;
     unsigned hbits;
-    int *cellf;
+    lbox *cellf;        /* the cells' faces */
+    lbox *box;          /* each face's box (the queries that read all faces) */
 };
 
 static int fail(char *err, size_t len, const char *fmt, ...)
@@ -505,7 +518,7 @@ void pala_mesh_free(pala_mesh *m)
     if (m->p) {
         struct pala_mesh_priv *P = m->p;
         free(P->f); free(P->e); free(P->v); free(P->efs); free(P->vfs); free(P->patch);
-        free(P->hkey); free(P->hstart); free(P->hcount); free(P->cellf);
+        free(P->hkey); free(P->hstart); free(P->hcount); free(P->cellf); free(P->box);
         free(P);
     }
     free(m->vert); free(m->face); free(m->edge);
@@ -603,22 +616,19 @@ static double corner_angle(const pala_mesh *m, int f, int j)
     return atan2(pala_vnorm(pala_vcross(u, w)), pala_vdot(u, w));
 }
 
-/* the cell of coordinate x along an axis from its origin, with slack s (cells) */
+/* the cell of coordinate x along an axis from its origin, with slack s (cells), clamped */
 static int cell_of(double x, double o, double h, double s, int dim)
 {
     double t = floor((x - o) / h + s);
     return t < 0 ? 0 : t > dim - 1 ? dim - 1 : (int)t;
 }
 
-/* 1 if face F passes near cell (i, j, k): the cell is in its box and the face's plane
- * within half the cell's extent along the normal (with slack).  The grid lists the face
- * in exactly these cells, and a query tells the first of them by the same test. */
-static int lists(const struct pala_mesh_priv *P, const fdata *F, int i, int j, int k, double slack)
+/* 1 if face F's plane passes within r of cell (i, j, k): the plane's distance from the
+ * cell's centre at most half the cell's extent along the normal, plus r */
+static int plane_near(const struct pala_mesh_priv *P, const fdata *F, int i, int j, int k, double r)
 {
-    if (i < F->lo[0] || i > F->hi[0] || j < F->lo[1] || j > F->hi[1] || k < F->lo[2] || k > F->hi[2]) return 0;
     pala_vec3 ctr = pala_v(P->o.x + (i + 0.5) * P->h, P->o.y + (j + 0.5) * P->h, P->o.z + (k + 0.5) * P->h);
-    double r = 0.5 * P->h * (fabs(F->n.x) + fabs(F->n.y) + fabs(F->n.z));
-    return fabs(pala_vdot(F->n, ctr) - F->off) <= r + slack * P->h;
+    return fabs(pala_vdot(F->n, ctr) - F->off) <= 0.5 * P->h * (fabs(F->n.x) + fabs(F->n.y) + fabs(F->n.z)) + r;
 }
 
 static uint64_t cell_key(const struct pala_mesh_priv *P, int i, int j, int k)
@@ -646,75 +656,77 @@ static int by_key(const void *pa, const void *pb)
     return (a->f > b->f) - (a->f < b->f);
 }
 
-/* the slack of the grid's tests (cells): rounding of points on faces far from the origin */
+/* the slack of the grid's floors (cells): rounding of points far from the origin */
 static double grid_slack(const pala_mesh *m)
 {
     double L = fmax(fmax(fabs(m->lo.x), fabs(m->hi.x)), fmax(fmax(fabs(m->lo.y), fabs(m->hi.y)), fmax(fabs(m->lo.z), fabs(m->hi.z))));
-    return CELL_SLACK + 1e-12 * L / m->p->h;
+    return CELL_SLACK + 1e-12 * (L + m->p->reach) / m->p->h;
 }
 
-/* The grid: cells of side h = max(2 amax, the mean largest extent of the faces), doubled
- * until the cells along each axis fit 2^20 and the (face, cell) pairs stay below 16 per
- * face (+ 65536) (memory bounded: a face larger than the cells is listed in the cells its
- * plane passes through, not all of its box). */
+/* The cells of face f: those within reach of the face (of its box grown by reach, those
+ * its plane passes within reach of), with slack: their (cell, face) pairs into out (if not NULL); their number. */
+static long face_cells(const pala_mesh *m, int f, pair *out)
+{
+    const struct pala_mesh_priv *P = m->p;
+    const fdata *F = &P->f[f];
+    const lbox *B = &P->box[f];
+    double s = grid_slack(m), r = P->reach, o[3] = {P->o.x, P->o.y, P->o.z};
+    int lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        lo[i] = cell_of((double)B->lo[i] - r, o[i], P->h, -s, P->dim[i]);
+        hi[i] = cell_of((double)B->hi[i] + r, o[i], P->h, s, P->dim[i]);
+    }
+    long n = 0;
+    for (int k = lo[2]; k <= hi[2]; k++)
+        for (int j = lo[1]; j <= hi[1]; j++)
+            for (int i = lo[0]; i <= hi[0]; i++)
+                if (plane_near(P, F, i, j, k, r + s * P->h)) {
+                    if (out) out[n].key = cell_key(P, i, j, k), out[n].f = f;
+                    n++;
+                }
+    return n;
+}
+
+/* The grid: cells of side h = 2 amax (without amax, the mean largest extent of the faces),
+ * each listing the faces within reach = amax of it, so a sphere of radius up to amax reads
+ * the faces of the one cell of its centre.  h is doubled until the cells along each axis
+ * fit 2^20 and the (face, cell) pairs stay below 16 per face (+ 65536): memory bounded. */
 static void grid(pala_mesh *m, double amax)
 {
     struct pala_mesh_priv *P = m->p;
     double mean = 0;
+    P->box = pala_xrealloc(NULL, (size_t)m->nface * sizeof *P->box);
     for (int f = 0; f < m->nface; f++) {
         const int *v = m->face[f];
         pala_vec3 a = m->vert[v[0]], b = m->vert[v[1]], c = m->vert[v[2]];
-        double ex = fmax(fmax(a.x, b.x), c.x) - fmin(fmin(a.x, b.x), c.x);
-        double ey = fmax(fmax(a.y, b.y), c.y) - fmin(fmin(a.y, b.y), c.y);
-        double ez = fmax(fmax(a.z, b.z), c.z) - fmin(fmin(a.z, b.z), c.z);
-        mean += fmax(ex, fmax(ey, ez));
+        double lo[3] = {fmin(fmin(a.x, b.x), c.x), fmin(fmin(a.y, b.y), c.y), fmin(fmin(a.z, b.z), c.z)};
+        double hi[3] = {fmax(fmax(a.x, b.x), c.x), fmax(fmax(a.y, b.y), c.y), fmax(fmax(a.z, b.z), c.z)};
+        for (int i = 0; i < 3; i++) {
+            P->box[f].lo[i] = nextafterf((float)lo[i], -INFINITY);
+            P->box[f].hi[i] = nextafterf((float)hi[i], INFINITY);
+        }
+        P->box[f].f = f;
+        mean += fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     }
     mean /= m->nface;
-    double h = fmax(2 * (isfinite(amax) ? amax : 0), mean);
-    double limit = 16.0 * m->nface + 65536;
-    pala_vec3 ext = pala_vsub(m->hi, m->lo);
-    P->o = m->lo;
+    P->reach = amax;
+    double h = amax > 0 ? 2 * amax : mean, limit = 16.0 * m->nface + 65536;
     long npair;
     for (;; h *= 2) {
         P->h = h;
-        double s = grid_slack(m);
-        if (ext.x / h >= 1 << 20 || ext.y / h >= 1 << 20 || ext.z / h >= 1 << 20) continue;
-        P->dim[0] = (int)(ext.x / h) + 1; P->dim[1] = (int)(ext.y / h) + 1; P->dim[2] = (int)(ext.z / h) + 1;
-        double boxes = 0;
-        for (int f = 0; f < m->nface; f++) {
-            fdata *F = &P->f[f];
-            const int *v = m->face[f];
-            pala_vec3 a = m->vert[v[0]], b = m->vert[v[1]], c = m->vert[v[2]];
-            double lo[3] = {fmin(fmin(a.x, b.x), c.x), fmin(fmin(a.y, b.y), c.y), fmin(fmin(a.z, b.z), c.z)};
-            double hi[3] = {fmax(fmax(a.x, b.x), c.x), fmax(fmax(a.y, b.y), c.y), fmax(fmax(a.z, b.z), c.z)};
-            double o[3] = {P->o.x, P->o.y, P->o.z};
-            for (int i = 0; i < 3; i++) {
-                F->lo[i] = cell_of(lo[i], o[i], h, -s, P->dim[i]);
-                F->hi[i] = cell_of(hi[i], o[i], h, s, P->dim[i]);
-            }
-            boxes += (double)(F->hi[0] - F->lo[0] + 1) * (F->hi[1] - F->lo[1] + 1) * (F->hi[2] - F->lo[2] + 1);
-        }
-        if (boxes > 8 * limit) continue;
+        double pad = amax + 2 * grid_slack(m) * h;
+        P->o = pala_v(m->lo.x - pad, m->lo.y - pad, m->lo.z - pad);
+        pala_vec3 ext = pala_vsub(m->hi, P->o);
+        if ((ext.x + pad) / h >= 1 << 20 || (ext.y + pad) / h >= 1 << 20 || (ext.z + pad) / h >= 1 << 20) continue;
+        P->dim[0] = (int)((ext.x + pad) / h) + 1; P->dim[1] = (int)((ext.y + pad) / h) + 1; P->dim[2] = (int)((ext.z + pad) / h) + 1;
         npair = 0;
-        for (int f = 0; f < m->nface && npair <= limit; f++) {
-            const fdata *F = &P->f[f];
-            for (int k = F->lo[2]; k <= F->hi[2]; k++)
-                for (int j = F->lo[1]; j <= F->hi[1]; j++)
-                    for (int i = F->lo[0]; i <= F->hi[0]; i++) npair += lists(P, F, i, j, k, s);
-        }
+        for (int f = 0; f < m->nface && npair <= limit; f++) npair += face_cells(m, f, NULL);
         if (npair <= limit) break;
     }
     m->cell = P->h;
-    double s = grid_slack(m);
     pair *pr = pala_xrealloc(NULL, (size_t)(npair ? npair : 1) * sizeof *pr);
     long np = 0;
-    for (int f = 0; f < m->nface; f++) {
-        const fdata *F = &P->f[f];
-        for (int k = F->lo[2]; k <= F->hi[2]; k++)
-            for (int j = F->lo[1]; j <= F->hi[1]; j++)
-                for (int i = F->lo[0]; i <= F->hi[0]; i++)
-                    if (lists(P, F, i, j, k, s)) pr[np].key = cell_key(P, i, j, k), pr[np++].f = f;
-    }
+    for (int f = 0; f < m->nface; f++) np += face_cells(m, f, pr + np);
     qsort(pr, (size_t)np, sizeof *pr, by_key);
     long ncell = 0;
     for (long i = 0; i < np; i++) ncell += i == 0 || pr[i].key != pr[i - 1].key;
@@ -727,7 +739,7 @@ static void grid(pala_mesh *m, double amax)
     memset(P->hkey, 0, size * sizeof *P->hkey);
     P->cellf = pala_xrealloc(NULL, (size_t)(np ? np : 1) * sizeof *P->cellf);
     for (long i = 0; i < np; i++) {
-        P->cellf[i] = pr[i].f;
+        P->cellf[i] = P->box[pr[i].f];
         if (i > 0 && pr[i].key == pr[i - 1].key) continue;
         unsigned mask = (unsigned)size - 1, t = hash_slot(pr[i].key, P->hbits);
         while (P->hkey[t]) t = (t + 1) & mask;
@@ -747,8 +759,8 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
     if (!(amax >= 0)) return fail(err, errlen, "mesh: the largest sphere's radius %g is not a number >= 0", amax);
     struct pala_mesh_priv *P = m->p;
     free(P->e); free(P->v); free(P->efs); free(P->vfs); free(P->patch);
-    free(P->hkey); free(P->hstart); free(P->hcount); free(P->cellf);
-    P->hkey = NULL; P->hstart = P->hcount = P->cellf = NULL;
+    free(P->hkey); free(P->hstart); free(P->hcount); free(P->cellf); free(P->box);
+    P->hkey = NULL; P->hstart = P->hcount = NULL; P->cellf = P->box = NULL;
     int nf = m->nface, ne = m->nedge, nv = m->nvert;
     /* the faces of each edge and of each vertex, increasing */
     P->e = pala_xrealloc(NULL, (size_t)ne * sizeof *P->e);
@@ -774,6 +786,9 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
         return fail(err, errlen, "mesh: grains %s a mesh need a closed mesh (every edge of two faces) that can be oriented; this one %s: use side both",
                     side > 0 ? "outside" : "inside", m->closed ? "cannot be oriented" : "is open");
     m->side = side;
+    pala_vec3 ext = pala_vsub(m->hi, m->lo);
+    P->eps = 1e-12 * fmax(fmax(fmax(ext.x, ext.y), ext.z), fmax(fmax(fmax(fabs(m->lo.x), fabs(m->hi.x)), fmax(fabs(m->lo.y), fabs(m->hi.y))),
+                                                              fmax(fabs(m->lo.z), fabs(m->hi.z))));
     /* normals and planes */
     pala_vec3 *nrm = pala_xrealloc(NULL, (size_t)nf * sizeof *nrm);
     for (int f = 0; f < nf; f++) {
@@ -834,7 +849,15 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
         fdata *F = &P->f[f];
         pala_vec3 w = nrm[seedof[P->patch[f]]];
         double s = pala_vdot(F->n, w) < 0 ? -1 : 1;
-        for (int k = 0; k < 3; k++) F->mi[k] = pala_vscale(s * sense(m, f, k), pala_vcross(w, P->e[F->e[k]].ev));
+        for (int k = 0; k < 3; k++) {
+            F->mi[k] = pala_vscale(s * sense(m, f, k), pala_vcross(w, P->e[F->e[k]].ev));
+            F->ap[k] = m->vert[P->e[F->e[k]].a];
+        }
+        const int *v = m->face[f];
+        F->ctr = pala_vscale(1.0 / 3, pala_vadd(pala_vadd(m->vert[v[0]], m->vert[v[1]]), m->vert[v[2]]));
+        F->rad = 0;
+        for (int k = 0; k < 3; k++) F->rad = fmax(F->rad, pala_vnorm(pala_vsub(m->vert[v[k]], F->ctr)));
+        F->rad = F->rad * (1 + 1e-12) + P->eps;
     }
     /* the vertices: pseudo-normal, inside a patch (its faces in one, its edges inside it) */
     for (int v = 0; v < nv; v++) {
@@ -849,9 +872,6 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
         V->id = inner ? (unsigned)p0 : (unsigned)(m->npatch + ne + v);
     }
     m->nids = (unsigned)(m->npatch + ne + nv);
-    pala_vec3 ext = pala_vsub(m->hi, m->lo);
-    P->eps = 1e-12 * fmax(fmax(fmax(ext.x, ext.y), ext.z), fmax(fmax(fmax(fabs(m->lo.x), fabs(m->hi.x)), fmax(fabs(m->lo.y), fabs(m->hi.y))),
-                                                              fmax(fabs(m->lo.z), fabs(m->hi.z))));
     free(seedof);
     free(nrm);
     grid(m, amax);
@@ -873,12 +893,12 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
 static int classify(const struct pala_mesh_priv *P, const pala_vec3 *vert, int f, pala_vec3 c, int *k, double io[3])
 {
     const fdata *F = &P->f[f];
-    const edata *E[3] = {&P->e[F->e[0]], &P->e[F->e[1]], &P->e[F->e[2]]};
-    for (int i = 0; i < 3; i++) io[i] = pala_vdot(F->mi[i], pala_vsub(c, vert[E[i]->a]));
+    for (int i = 0; i < 3; i++) io[i] = pala_vdot(F->mi[i], pala_vsub(c, F->ap[i]));
     if (io[0] > 0 && io[1] > 0 && io[2] > 0) return PALA_MESH_FACE;
+    const edata *E[3] = {&P->e[F->e[0]], &P->e[F->e[1]], &P->e[F->e[2]]};
     double la[3], lb[3];
     for (int i = 0; i < 3; i++) {
-        la[i] = pala_vdot(pala_vsub(c, vert[E[i]->a]), E[i]->l);
+        la[i] = pala_vdot(pala_vsub(c, F->ap[i]), E[i]->l);
         lb[i] = pala_vdot(pala_vsub(c, vert[E[i]->b]), E[i]->l);
         if (io[i] <= 0 && la[i] > 0 && lb[i] < 0) { *k = i; return PALA_MESH_EDGE; }
     }
@@ -1009,6 +1029,10 @@ static int touch_face(const pala_mesh *m, int f, pala_vec3 c, double a, pala_mes
     const fdata *F = &P->f[f];
     double dp = pala_vdot(F->n, c) - F->off;   /* c's height over the face's plane */
     if (!(fabs(dp) < a)) return n;
+    /* beside the face: c's distance from the centroid in the plane beyond rad + the
+     * sphere's reach in the plane, sqrt(a^2 - dp^2) */
+    double lat2 = pala_vnorm2(pala_vsub(c, F->ctr)) - dp * dp, reach = F->rad + sqrt(a * a - dp * dp);
+    if (lat2 > reach * reach) return n;
     int k;
     double io[3];
     int kind = classify(P, m->vert, f, c, &k, io);
@@ -1045,65 +1069,43 @@ static int touch_face(const pala_mesh *m, int f, pala_vec3 c, double a, pala_mes
     return add_hit(m, out, n, cap, &h);
 }
 
-/* the cells of the box c +- r, clamped to the grid: 0 if the box misses the grid */
-static int cell_range(const pala_mesh *m, pala_vec3 c, double r, int lo[3], int hi[3])
-{
-    const struct pala_mesh_priv *P = m->p;
-    double s = grid_slack(m);
-    double x[3] = {c.x, c.y, c.z}, o[3] = {P->o.x, P->o.y, P->o.z};
-    for (int i = 0; i < 3; i++) {
-        double t0 = floor((x[i] - r - o[i]) / P->h - s), t1 = floor((x[i] + r - o[i]) / P->h + s);
-        if (!(t1 >= 0 && t0 <= P->dim[i] - 1)) return 0;
-        lo[i] = t0 < 0 ? 0 : (int)t0;
-        hi[i] = t1 > P->dim[i] - 1 ? P->dim[i] - 1 : (int)t1;
-    }
-    return 1;
-}
-
-/* 1 if cell (i, j, k) is the first cell of the box lo..hi, in the order of the queries'
- * loops (k, then j, then i), that lists face F: a query visits each face once */
-static int first_cell(const struct pala_mesh_priv *P, const fdata *F, int i, int j, int k, const int lo[3], const int hi[3], double s)
-{
-    int a0 = F->lo[0] > lo[0] ? F->lo[0] : lo[0], a1 = F->lo[1] > lo[1] ? F->lo[1] : lo[1], a2 = F->lo[2] > lo[2] ? F->lo[2] : lo[2];
-    if (i == a0 && j == a1 && k == a2) return 1;
-    int b0 = F->hi[0] < hi[0] ? F->hi[0] : hi[0], b1 = F->hi[1] < hi[1] ? F->hi[1] : hi[1];
-    for (int z = a2; z <= k; z++)
-        for (int y = a1; y <= b1; y++)
-            for (int x = a0; x <= b0; x++) {
-                if (x == i && y == j && z == k) return 1;
-                if (lists(P, F, x, y, z, s)) return 0;
-            }
-    return 1;
-}
-
-/* The faces listed by the cells of the box c +- r, each once: start with faces_begin, then
- * faces_next gives them until it returns -1. */
+/* The faces that may come within r of c, from the grid: those of c's cell if r <= reach,
+ * else those of the cells of the box c +- (r - reach) (a face then comes once per cell that
+ * lists it: the hits' ids make one contact of each), or all faces when those cells would
+ * be more.  Start with faces_begin; faces_next gives their boxes until it returns NULL. */
 typedef struct faces_iter {
-    int lo[3], hi[3], i, j, k;   /* the box's cells, the cell being read */
+    int lo[3], hi[3], i, j, k;   /* the cells, the cell being read */
     int at, end;                 /* its faces: cellf[at .. end) */
-    int done;
-    double s;
+    int all, done;               /* every face (at counts them); no more */
 } faces_iter;
 
 static void faces_begin(const pala_mesh *m, pala_vec3 c, double r, faces_iter *it)
 {
-    it->at = it->end = 0;
-    it->s = grid_slack(m);
-    it->done = !cell_range(m, c, r, it->lo, it->hi);
+    const struct pala_mesh_priv *P = m->p;
+    double x[3] = {c.x, c.y, c.z}, o[3] = {P->o.x, P->o.y, P->o.z}, g = r > P->reach ? r - P->reach : 0;
+    it->at = it->end = it->all = it->done = 0;
+    double cells = 1;
+    for (int i = 0; i < 3; i++) {
+        double t0 = floor((x[i] - g - o[i]) / P->h), t1 = floor((x[i] + g - o[i]) / P->h);
+        if (!(t1 >= 0 && t0 <= P->dim[i] - 1)) { it->done = 1; break; }
+        it->lo[i] = t0 < 0 ? 0 : (int)t0;
+        it->hi[i] = t1 > P->dim[i] - 1 ? P->dim[i] - 1 : (int)t1;
+        cells *= it->hi[i] - it->lo[i] + 1;
+    }
+    if (it->done) return;
+    if (!isfinite(g) || cells > m->nface) { it->all = 1; it->end = m->nface; return; }
     it->i = it->lo[0] - 1;
     it->j = it->lo[1];
     it->k = it->lo[2];
 }
 
-static int faces_next(const pala_mesh *m, faces_iter *it)
+static const lbox *faces_next(const pala_mesh *m, faces_iter *it)
 {
     const struct pala_mesh_priv *P = m->p;
-    if (it->done) return -1;
+    if (it->done) return NULL;
+    if (it->all) return it->at < it->end ? &P->box[it->at++] : NULL;
     for (;;) {
-        while (it->at < it->end) {
-            int f = P->cellf[it->at++];
-            if (first_cell(P, &P->f[f], it->i, it->j, it->k, it->lo, it->hi, it->s)) return f;
-        }
+        if (it->at < it->end) return &P->cellf[it->at++];
         if (++it->i > it->hi[0]) {
             it->i = it->lo[0];
             if (++it->j > it->hi[1]) {
@@ -1111,19 +1113,44 @@ static int faces_next(const pala_mesh *m, faces_iter *it)
                 ++it->k;
             }
         }
-        if (it->k > it->hi[2]) { it->done = 1; return -1; }
+        if (it->k > it->hi[2]) { it->done = 1; return NULL; }
         int slot = find_cell(P, cell_key(P, it->i, it->j, it->k));
         if (slot >= 0) it->at = P->hstart[slot], it->end = it->at + P->hcount[slot];
     }
+}
+
+/* the square of the distance from c to the box, m^2 */
+static double box_dist2(const lbox *b, pala_vec3 c)
+{
+    double x[3] = {c.x, c.y, c.z}, d2 = 0;
+    for (int i = 0; i < 3; i++) {
+        double lo = (double)b->lo[i], hi = (double)b->hi[i];
+        double t = x[i] < lo ? lo - x[i] : x[i] > hi ? x[i] - hi : 0;
+        d2 += t * t;
+    }
+    return d2;
 }
 
 int pala_mesh_touch(const pala_mesh *m, pala_vec3 c, double a, pala_mesh_hit *out, int cap)
 {
     int n = 0;
     if (!(a > 0)) return 0;
+    const struct pala_mesh_priv *P = m->p;
+    if (a <= P->reach) {   /* the faces of c's cell: the loop of faces_next, inline */
+        double t[3] = {floor((c.x - P->o.x) / P->h), floor((c.y - P->o.y) / P->h), floor((c.z - P->o.z) / P->h)};
+        for (int i = 0; i < 3; i++)
+            if (!(t[i] >= 0 && t[i] < P->dim[i])) return 0;
+        int slot = find_cell(P, cell_key(P, (int)t[0], (int)t[1], (int)t[2]));
+        if (slot < 0) return 0;
+        const lbox *b = P->cellf + P->hstart[slot], *end = b + P->hcount[slot];
+        for (; b < end; b++)
+            if (box_dist2(b, c) < a * a) n = touch_face(m, b->f, c, a, out, n, cap);
+        return n;
+    }
     faces_iter it;
     faces_begin(m, c, a, &it);
-    for (int f; (f = faces_next(m, &it)) >= 0;) n = touch_face(m, f, c, a, out, n, cap);
+    for (const lbox *b; (b = faces_next(m, &it));)
+        if (box_dist2(b, c) < a * a) n = touch_face(m, b->f, c, a, out, n, cap);
     return n;
 }
 
@@ -1133,21 +1160,12 @@ int pala_mesh_nearest(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hi
     pala_mesh_hit best;
     best.d = rmax;
     int found = 0;
-    /* the candidates: the faces of the cells in reach, or all when those are many */
-    double cells = 1;
-    int lo[3], hi[3];
-    if (isfinite(rmax) && cell_range(m, x, rmax, lo, hi))
-        cells = (double)(hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1);
-    else if (isfinite(rmax))
-        cells = 0;
-    int all = !isfinite(rmax) || cells > m->nface;
     faces_iter it;
-    if (!all) faces_begin(m, x, rmax, &it);
-    for (int i = 0;; i++) {
-        int f = all ? (i < m->nface ? i : -1) : cells > 0 ? faces_next(m, &it) : -1;
-        if (f < 0) break;
+    faces_begin(m, x, rmax, &it);
+    for (const lbox *b; (b = faces_next(m, &it));) {
+        int f = b->f;
         const fdata *F = &P->f[f];
-        if (fabs(pala_vdot(F->n, x) - F->off) > best.d) continue;
+        if (!(box_dist2(b, x) <= best.d * best.d) || fabs(pala_vdot(F->n, x) - F->off) > best.d) continue;
         pala_vec3 q;
         int kind, index;
         double d = closest_on_face(m, f, x, &q, &kind, &index);
