@@ -34,12 +34,14 @@
  * a cell that lists the face */
 #define CELL_SLACK 1e-9
 
-/* A face as a cell lists it: its bounding box, rounded outwards, and its index (a query
- * reads the boxes of its cell in a row, and the faces of the few that reach its sphere) */
-typedef struct lbox {
-    float lo[3], hi[3];
-    int f;
-} lbox;
+/* Faces as a cell lists them: their bounding boxes, rounded outwards (b[0..2] the low
+ * corners' x, y, z, b[3..5] the high ones'), and their indices, in arrays that a query reads
+ * in a row (in vector instructions) before it reads the few faces whose box reaches its
+ * sphere */
+typedef struct boxes {
+    float *b[6];
+    int *f;
+} boxes;
 
 typedef struct fdata {
     /* what a query reads of each face whose box reaches its sphere (one cache line) */
@@ -81,7 +83,7 @@ struct pala_mesh_priv {
     double eps;         /* two hits closer than this are one contact, m: 1e-12 of the
                            mesh's largest coordinate or extent (rounding) */
     /* the grid: cells of side h from o, dim[] of them along each axis; a hash table of the
-     * cells that list faces (key i + dim0 (j + dim1 k) + 1, 0 empty) -> cellf[start ..
+     * cells that list faces (key i + dim0 (j + dim1 k) + 1, 0 empty) -> cells[start ..
      * start + count) */
     double h;
     pala_vec3 o;
@@ -89,8 +91,8 @@ struct pala_mesh_priv {
     uint64_t *hkey;
     int *hstart, *hcount;
     unsigned hbits;
-    lbox *cellf;        /* the cells' faces */
-    lbox *box;          /* each face's box (the queries that read all faces) */
+    boxes cells;        /* the cells' faces */
+    boxes faces;        /* each face's box (the queries that read all faces) */
 };
 
 static int fail(char *err, size_t len, const char *fmt, ...)
@@ -512,13 +514,27 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
     return rc;
 }
 
+static void free_boxes(boxes *bs)
+{
+    for (int i = 0; i < 6; i++) free(bs->b[i]), bs->b[i] = NULL;
+    free(bs->f);
+    bs->f = NULL;
+}
+
+static void alloc_boxes(boxes *bs, long n)
+{
+    for (int i = 0; i < 6; i++) bs->b[i] = pala_xrealloc(NULL, (size_t)(n ? n : 1) * sizeof *bs->b[i]);
+    bs->f = pala_xrealloc(NULL, (size_t)(n ? n : 1) * sizeof *bs->f);
+}
+
 void pala_mesh_free(pala_mesh *m)
 {
     if (!m) return;
     if (m->p) {
         struct pala_mesh_priv *P = m->p;
         free(P->f); free(P->e); free(P->v); free(P->efs); free(P->vfs); free(P->patch);
-        free(P->hkey); free(P->hstart); free(P->hcount); free(P->cellf); free(P->box);
+        free(P->hkey); free(P->hstart); free(P->hcount);
+        free_boxes(&P->cells); free_boxes(&P->faces);
         free(P);
     }
     free(m->vert); free(m->face); free(m->edge);
@@ -669,12 +685,11 @@ static long face_cells(const pala_mesh *m, int f, pair *out)
 {
     const struct pala_mesh_priv *P = m->p;
     const fdata *F = &P->f[f];
-    const lbox *B = &P->box[f];
     double s = grid_slack(m), r = P->reach, o[3] = {P->o.x, P->o.y, P->o.z};
     int lo[3], hi[3];
     for (int i = 0; i < 3; i++) {
-        lo[i] = cell_of((double)B->lo[i] - r, o[i], P->h, -s, P->dim[i]);
-        hi[i] = cell_of((double)B->hi[i] + r, o[i], P->h, s, P->dim[i]);
+        lo[i] = cell_of((double)P->faces.b[i][f] - r, o[i], P->h, -s, P->dim[i]);
+        hi[i] = cell_of((double)P->faces.b[3 + i][f] + r, o[i], P->h, s, P->dim[i]);
     }
     long n = 0;
     for (int k = lo[2]; k <= hi[2]; k++)
@@ -695,17 +710,17 @@ static void grid(pala_mesh *m, double amax)
 {
     struct pala_mesh_priv *P = m->p;
     double mean = 0;
-    P->box = pala_xrealloc(NULL, (size_t)m->nface * sizeof *P->box);
+    alloc_boxes(&P->faces, m->nface);
     for (int f = 0; f < m->nface; f++) {
         const int *v = m->face[f];
         pala_vec3 a = m->vert[v[0]], b = m->vert[v[1]], c = m->vert[v[2]];
         double lo[3] = {fmin(fmin(a.x, b.x), c.x), fmin(fmin(a.y, b.y), c.y), fmin(fmin(a.z, b.z), c.z)};
         double hi[3] = {fmax(fmax(a.x, b.x), c.x), fmax(fmax(a.y, b.y), c.y), fmax(fmax(a.z, b.z), c.z)};
         for (int i = 0; i < 3; i++) {
-            P->box[f].lo[i] = nextafterf((float)lo[i], -INFINITY);
-            P->box[f].hi[i] = nextafterf((float)hi[i], INFINITY);
+            P->faces.b[i][f] = nextafterf((float)lo[i], -INFINITY);
+            P->faces.b[3 + i][f] = nextafterf((float)hi[i], INFINITY);
         }
-        P->box[f].f = f;
+        P->faces.f[f] = f;
         mean += fmax(hi[0] - lo[0], fmax(hi[1] - lo[1], hi[2] - lo[2]));
     }
     mean /= m->nface;
@@ -737,9 +752,10 @@ static void grid(pala_mesh *m, double amax)
     P->hstart = pala_xrealloc(NULL, size * sizeof *P->hstart);
     P->hcount = pala_xrealloc(NULL, size * sizeof *P->hcount);
     memset(P->hkey, 0, size * sizeof *P->hkey);
-    P->cellf = pala_xrealloc(NULL, (size_t)(np ? np : 1) * sizeof *P->cellf);
+    alloc_boxes(&P->cells, np);
     for (long i = 0; i < np; i++) {
-        P->cellf[i] = P->box[pr[i].f];
+        for (int k = 0; k < 6; k++) P->cells.b[k][i] = P->faces.b[k][pr[i].f];
+        P->cells.f[i] = pr[i].f;
         if (i > 0 && pr[i].key == pr[i - 1].key) continue;
         unsigned mask = (unsigned)size - 1, t = hash_slot(pr[i].key, P->hbits);
         while (P->hkey[t]) t = (t + 1) & mask;
@@ -759,8 +775,9 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
     if (!(amax >= 0)) return fail(err, errlen, "mesh: the largest sphere's radius %g is not a number >= 0", amax);
     struct pala_mesh_priv *P = m->p;
     free(P->e); free(P->v); free(P->efs); free(P->vfs); free(P->patch);
-    free(P->hkey); free(P->hstart); free(P->hcount); free(P->cellf); free(P->box);
-    P->hkey = NULL; P->hstart = P->hcount = NULL; P->cellf = P->box = NULL;
+    free(P->hkey); free(P->hstart); free(P->hcount);
+    P->hkey = NULL; P->hstart = P->hcount = NULL;
+    free_boxes(&P->cells); free_boxes(&P->faces);
     int nf = m->nface, ne = m->nedge, nv = m->nvert;
     /* the faces of each edge and of each vertex, increasing */
     P->e = pala_xrealloc(NULL, (size_t)ne * sizeof *P->e);
@@ -850,7 +867,8 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
         pala_vec3 w = nrm[seedof[P->patch[f]]];
         double s = pala_vdot(F->n, w) < 0 ? -1 : 1;
         for (int k = 0; k < 3; k++) {
-            F->mi[k] = pala_vscale(s * sense(m, f, k), pala_vcross(w, P->e[F->e[k]].ev));
+            pala_vec3 wx = pala_vcross(w, P->e[F->e[k]].ev);
+            F->mi[k] = pala_vscale(s * sense(m, f, k) / pala_vnorm(wx), wx);
             F->ap[k] = m->vert[P->e[F->e[k]].a];
         }
         const int *v = m->face[f];
@@ -884,16 +902,21 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
 
 /* Where the point of face f closest to c is: PALA_MESH_FACE, PALA_MESH_EDGE (*k its edge
  * slot) or PALA_MESH_VERTEX (*k its corner), or -1 where rounding leaves no region (on a
- * line where regions meet).  io[] receives the three side values.  The regions, in the
+ * line where regions meet), from its three side values io[] (side_values: c's signed
+ * distance from each edge's line, positive on the face's side).  The regions, in the
  * face's plane and the prism over it (docs/physics.md, "Triangle-mesh walls"):
  *   face:     m_k . (c - A_k) > 0 for its three edges k;
  *   edge k:   m_k . (c - A_k) <= 0 and 0 < (c - A_k) . l_k, (c - B_k) . l_k < 0;
  *   corner j: beyond it along both of its edges, (c - A) . l <= 0 where it is an edge's A,
  *             (c - B) . l >= 0 where it is B. */
-static int classify(const struct pala_mesh_priv *P, const pala_vec3 *vert, int f, pala_vec3 c, int *k, double io[3])
+static void side_values(const fdata *F, pala_vec3 c, double io[3])
+{
+    for (int i = 0; i < 3; i++) io[i] = pala_vdot(F->mi[i], pala_vsub(c, F->ap[i]));
+}
+
+static int classify(const struct pala_mesh_priv *P, const pala_vec3 *vert, int f, pala_vec3 c, int *k, const double io[3])
 {
     const fdata *F = &P->f[f];
-    for (int i = 0; i < 3; i++) io[i] = pala_vdot(F->mi[i], pala_vsub(c, F->ap[i]));
     if (io[0] > 0 && io[1] > 0 && io[2] > 0) return PALA_MESH_FACE;
     const edata *E[3] = {&P->e[F->e[0]], &P->e[F->e[1]], &P->e[F->e[2]]};
     double la[3], lb[3];
@@ -918,6 +941,7 @@ static double closest_on_face(const pala_mesh *m, int f, pala_vec3 c, pala_vec3 
     const fdata *F = &P->f[f];
     int k;
     double io[3];
+    side_values(F, c, io);
     *kind = classify(P, m->vert, f, c, &k, io);
     if (*kind == PALA_MESH_FACE) {
         double dp = pala_vdot(F->n, c) - F->off;
@@ -1029,12 +1053,14 @@ static int touch_face(const pala_mesh *m, int f, pala_vec3 c, double a, pala_mes
     const fdata *F = &P->f[f];
     double dp = pala_vdot(F->n, c) - F->off;   /* c's height over the face's plane */
     if (!(fabs(dp) < a)) return n;
-    /* beside the face: c's distance from the centroid in the plane beyond rad + the
-     * sphere's reach in the plane, sqrt(a^2 - dp^2) */
-    double lat2 = pala_vnorm2(pala_vsub(c, F->ctr)) - dp * dp, reach = F->rad + sqrt(a * a - dp * dp);
-    if (lat2 > reach * reach) return n;
+    /* beside the face: c beyond an edge's line by more than the sphere's reach in the
+     * plane, sqrt(a^2 - dp^2) (less 1e-6 of the distance from the edge, the most a flat
+     * patch's normal w turns the lines) */
     int k;
     double io[3];
+    side_values(F, c, io);
+    double beyond = -fmin(io[0], fmin(io[1], io[2])) - 1e-6 * (F->rad + a);
+    if (beyond > 0 && beyond * beyond >= a * a - dp * dp) return n;
     int kind = classify(P, m->vert, f, c, &k, io);
     pala_mesh_hit h;
     if (kind == PALA_MESH_FACE) {
@@ -1072,60 +1098,88 @@ static int touch_face(const pala_mesh *m, int f, pala_vec3 c, double a, pala_mes
 /* The faces that may come within r of c, from the grid: those of c's cell if r <= reach,
  * else those of the cells of the box c +- (r - reach) (a face then comes once per cell that
  * lists it: the hits' ids make one contact of each), or all faces when those cells would
- * be more.  Start with faces_begin; faces_next gives their boxes until it returns NULL. */
+ * be more.  Start with faces_begin; faces_next gives them as ranges [*i0, *i1) of the
+ * listings *bs while it returns 1. */
 typedef struct faces_iter {
-    int lo[3], hi[3], i, j, k;   /* the cells, the cell being read */
-    int at, end;                 /* its faces: cellf[at .. end) */
-    int all, done;               /* every face (at counts them); no more */
+    int lo[3], hi[3], i, j, k;   /* the cells, the cell to read next */
+    int all, done;               /* every face; no more */
 } faces_iter;
 
 static void faces_begin(const pala_mesh *m, pala_vec3 c, double r, faces_iter *it)
 {
     const struct pala_mesh_priv *P = m->p;
     double x[3] = {c.x, c.y, c.z}, o[3] = {P->o.x, P->o.y, P->o.z}, g = r > P->reach ? r - P->reach : 0;
-    it->at = it->end = it->all = it->done = 0;
+    it->all = it->done = 0;
     double cells = 1;
     for (int i = 0; i < 3; i++) {
         double t0 = floor((x[i] - g - o[i]) / P->h), t1 = floor((x[i] + g - o[i]) / P->h);
-        if (!(t1 >= 0 && t0 <= P->dim[i] - 1)) { it->done = 1; break; }
+        if (!(t1 >= 0 && t0 <= P->dim[i] - 1)) { it->done = 1; return; }
         it->lo[i] = t0 < 0 ? 0 : (int)t0;
         it->hi[i] = t1 > P->dim[i] - 1 ? P->dim[i] - 1 : (int)t1;
         cells *= it->hi[i] - it->lo[i] + 1;
     }
-    if (it->done) return;
-    if (!isfinite(g) || cells > m->nface) { it->all = 1; it->end = m->nface; return; }
-    it->i = it->lo[0] - 1;
+    it->all = !isfinite(g) || cells > m->nface;
+    it->i = it->lo[0];
     it->j = it->lo[1];
     it->k = it->lo[2];
 }
 
-static const lbox *faces_next(const pala_mesh *m, faces_iter *it)
+static int faces_next(const pala_mesh *m, faces_iter *it, const boxes **bs, int *i0, int *i1)
 {
     const struct pala_mesh_priv *P = m->p;
-    if (it->done) return NULL;
-    if (it->all) return it->at < it->end ? &P->box[it->at++] : NULL;
-    for (;;) {
-        if (it->at < it->end) return &P->cellf[it->at++];
+    if (it->done) return 0;
+    if (it->all) {
+        *bs = &P->faces, *i0 = 0, *i1 = m->nface;
+        it->done = 1;
+        return 1;
+    }
+    while (it->k <= it->hi[2]) {
+        int slot = find_cell(P, cell_key(P, it->i, it->j, it->k));
         if (++it->i > it->hi[0]) {
             it->i = it->lo[0];
-            if (++it->j > it->hi[1]) {
-                it->j = it->lo[1];
-                ++it->k;
-            }
+            if (++it->j > it->hi[1]) it->j = it->lo[1], ++it->k;
         }
-        if (it->k > it->hi[2]) { it->done = 1; return NULL; }
-        int slot = find_cell(P, cell_key(P, it->i, it->j, it->k));
-        if (slot >= 0) it->at = P->hstart[slot], it->end = it->at + P->hcount[slot];
+        if (slot >= 0) {
+            *bs = &P->cells, *i0 = P->hstart[slot], *i1 = P->hstart[slot] + P->hcount[slot];
+            return 1;
+        }
     }
+    it->done = 1;
+    return 0;
 }
 
-/* the square of the distance from c to the box, m^2 */
-static double box_dist2(const lbox *b, pala_vec3 c)
+/* The contacts of the faces [i0, i1) of bs whose box reaches the sphere (c, a), into out:
+ * the boxes' distances from c first, in single precision in blocks (vector instructions),
+ * against a reach grown by more than their rounding. */
+static int scan(const pala_mesh *m, const boxes *bs, int i0, int i1, pala_vec3 c, double a, pala_mesh_hit *out, int n, int cap)
+{
+    float x = (float)c.x, y = (float)c.y, z = (float)c.z;
+    float r = (float)(a * (1 + 1e-5) + 1e-6 * (fabs(c.x) + fabs(c.y) + fabs(c.z))), r2 = r * r;
+    float d2[64];
+    for (int s = i0; s < i1; s += 64) {
+        int len = i1 - s < 64 ? i1 - s : 64;
+        const float *x0 = bs->b[0] + s, *y0 = bs->b[1] + s, *z0 = bs->b[2] + s, *x1 = bs->b[3] + s, *y1 = bs->b[4] + s, *z1 = bs->b[5] + s;
+        for (int j = 0; j < len; j++) {
+            float ax = x0[j] - x, bx = x - x1[j], ay = y0[j] - y, by = y - y1[j], az = z0[j] - z, bz = z - z1[j];
+            float tx = ax > bx ? ax : bx, ty = ay > by ? ay : by, tz = az > bz ? az : bz;
+            tx = tx > 0 ? tx : 0;
+            ty = ty > 0 ? ty : 0;
+            tz = tz > 0 ? tz : 0;
+            d2[j] = tx * tx + ty * ty + tz * tz;
+        }
+        for (int j = 0; j < len; j++)
+            if (d2[j] < r2) n = touch_face(m, bs->f[s + j], c, a, out, n, cap);
+    }
+    return n;
+}
+
+/* the square of the distance from c to box i of bs, m^2 */
+static double box_dist2(const boxes *bs, int i, pala_vec3 c)
 {
     double x[3] = {c.x, c.y, c.z}, d2 = 0;
-    for (int i = 0; i < 3; i++) {
-        double lo = (double)b->lo[i], hi = (double)b->hi[i];
-        double t = x[i] < lo ? lo - x[i] : x[i] > hi ? x[i] - hi : 0;
+    for (int k = 0; k < 3; k++) {
+        double lo = (double)bs->b[k][i], hi = (double)bs->b[3 + k][i];
+        double t = x[k] < lo ? lo - x[k] : x[k] > hi ? x[k] - hi : 0;
         d2 += t * t;
     }
     return d2;
@@ -1136,21 +1190,18 @@ int pala_mesh_touch(const pala_mesh *m, pala_vec3 c, double a, pala_mesh_hit *ou
     int n = 0;
     if (!(a > 0)) return 0;
     const struct pala_mesh_priv *P = m->p;
-    if (a <= P->reach) {   /* the faces of c's cell: the loop of faces_next, inline */
+    if (a <= P->reach) {   /* the faces of c's cell (faces_next, inline) */
         double t[3] = {floor((c.x - P->o.x) / P->h), floor((c.y - P->o.y) / P->h), floor((c.z - P->o.z) / P->h)};
         for (int i = 0; i < 3; i++)
             if (!(t[i] >= 0 && t[i] < P->dim[i])) return 0;
         int slot = find_cell(P, cell_key(P, (int)t[0], (int)t[1], (int)t[2]));
-        if (slot < 0) return 0;
-        const lbox *b = P->cellf + P->hstart[slot], *end = b + P->hcount[slot];
-        for (; b < end; b++)
-            if (box_dist2(b, c) < a * a) n = touch_face(m, b->f, c, a, out, n, cap);
-        return n;
+        return slot < 0 ? 0 : scan(m, &P->cells, P->hstart[slot], P->hstart[slot] + P->hcount[slot], c, a, out, 0, cap);
     }
     faces_iter it;
+    const boxes *bs;
+    int i0, i1;
     faces_begin(m, c, a, &it);
-    for (const lbox *b; (b = faces_next(m, &it));)
-        if (box_dist2(b, c) < a * a) n = touch_face(m, b->f, c, a, out, n, cap);
+    while (faces_next(m, &it, &bs, &i0, &i1)) n = scan(m, bs, i0, i1, c, a, out, n, cap);
     return n;
 }
 
@@ -1161,11 +1212,14 @@ int pala_mesh_nearest(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hi
     best.d = rmax;
     int found = 0;
     faces_iter it;
+    const boxes *bs;
+    int i0, i1;
     faces_begin(m, x, rmax, &it);
-    for (const lbox *b; (b = faces_next(m, &it));) {
-        int f = b->f;
+    while (faces_next(m, &it, &bs, &i0, &i1))
+      for (int i = i0; i < i1; i++) {
+        int f = bs->f[i];
         const fdata *F = &P->f[f];
-        if (!(box_dist2(b, x) <= best.d * best.d) || fabs(pala_vdot(F->n, x) - F->off) > best.d) continue;
+        if (!(box_dist2(bs, i, x) <= best.d * best.d) || fabs(pala_vdot(F->n, x) - F->off) > best.d) continue;
         pala_vec3 q;
         int kind, index;
         double d = closest_on_face(m, f, x, &q, &kind, &index);
