@@ -462,17 +462,21 @@ static void grid_vs_all(void)
 
 /* ---- STL files ---- */
 
-static void write_ascii(const char *path, const double *xyz, int nt, const char *eol)
+/* an ASCII STL of the triangles, lines ending in eol, keywords in capitals if upper */
+static void write_ascii(const char *path, const double *xyz, int nt, const char *eol, int upper)
 {
     FILE *f = fopen(path, "wb");
     if (!f) { T_CHECK(0, "create %s", path); return; }
-    fprintf(f, "solid cube%s", eol);
+    const char *w[7] = {"solid", "facet normal", "outer loop", "vertex", "endloop", "endfacet", "endsolid"};
+    const char *W[7] = {"SOLID", "FACET NORMAL", "OUTER LOOP", "VERTEX", "ENDLOOP", "ENDFACET", "ENDSOLID"};
+    const char **k = upper ? W : w;
+    fprintf(f, "%s cube%s", k[0], eol);
     for (int t = 0; t < nt; t++) {
-        fprintf(f, "  facet normal 0 0 0%s    outer loop%s", eol, eol);
-        for (int k = 0; k < 3; k++) fprintf(f, "      vertex %.17g %.17g %.17g%s", xyz[9 * t + 3 * k], xyz[9 * t + 3 * k + 1], xyz[9 * t + 3 * k + 2], eol);
-        fprintf(f, "    endloop%s  endfacet%s", eol, eol);
+        fprintf(f, "  %s 0 0 0%s    %s%s", k[1], eol, k[2], eol);
+        for (int v = 0; v < 3; v++) fprintf(f, "      %s %.17g %.17g %.17g%s", k[3], xyz[9 * t + 3 * v], xyz[9 * t + 3 * v + 1], xyz[9 * t + 3 * v + 2], eol);
+        fprintf(f, "    %s%s  %s%s", k[4], eol, k[5], eol);
     }
-    fprintf(f, "endsolid cube%s", eol);
+    fprintf(f, "%s cube%s", k[6], eol);
     fclose(f);
 }
 
@@ -522,8 +526,8 @@ static void stl(void)
     t_sh(NULL, 0, "mkdir -p build/tmp/mesh");
     double xyz[12 * 9];
     cube_triangles(2, pala_v(0, 0, 0), pala_v(-1, -1, 0.5), xyz);   /* float32 exact */
-    write_ascii("build/tmp/mesh/cube.stl", xyz, 12, "\n");
-    write_ascii("build/tmp/mesh/cube-crlf.stl", xyz, 12, "\r\n");
+    write_ascii("build/tmp/mesh/cube.stl", xyz, 12, "\n", 0);
+    write_ascii("build/tmp/mesh/cube-crlf.stl", xyz, 12, "\r\n", 1);
     write_binary("build/tmp/mesh/cube-bin.stl", "solid cube, but binary", xyz, 12, 12);
     pala_mesh *m[4] = {NULL, NULL, NULL, NULL};
     const char *files[3] = {"build/tmp/mesh/cube.stl", "build/tmp/mesh/cube-crlf.stl", "build/tmp/mesh/cube-bin.stl"};
@@ -535,7 +539,7 @@ static void stl(void)
     }
     if (ok) {
         T_CHECK(same_mesh(m[0], m[1]) && same_mesh(m[0], m[2]) && same_mesh(m[0], m[3]) && m[0]->nface == 12 && m[0]->closed,
-                "the cube read from ASCII (LF, CRLF) and binary STL (whose header begins with 'solid'), scaled by 1e-3, is the program's cube");
+                "the cube read from ASCII (LF; CRLF and capitals) and binary STL (whose header begins with 'solid'), scaled by 1e-3, is the program's cube");
         pala_mesh_hit h[2][PALA_MESH_ROOM];
         int n[2];
         for (int i = 0; i < 2; i++) {
@@ -560,7 +564,7 @@ static void stl(void)
     write_binary("build/tmp/mesh/nan.stl", "cube", bad, 2, 2);
     refused("build/tmp/mesh/nan.stl", "a NaN in a binary STL", (const char *[]){"triangle 2", "vertex 3's y", "not a finite number", NULL});
     bad[9 + 7] = INFINITY;
-    write_ascii("build/tmp/mesh/inf.stl", bad, 2, "\n");
+    write_ascii("build/tmp/mesh/inf.stl", bad, 2, "\n", 0);
     refused("build/tmp/mesh/inf.stl", "an inf in an ASCII STL", (const char *[]){"line 13", "vertex 3's y", "inf", NULL});
     t_write("build/tmp/mesh/short.stl", "solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n");
     refused("build/tmp/mesh/short.stl", "an ASCII STL that ends inside a facet", (const char *[]){"line 6", "ends", "'vertex'", "truncated", NULL});

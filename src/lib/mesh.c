@@ -481,7 +481,9 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
     long count = got == 84 ? (long)((uint32_t)head[80] | (uint32_t)head[81] << 8 | (uint32_t)head[82] << 16 | (uint32_t)head[83] << 24) : -1;
     size_t i = 0;
     while (i < got && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
-    int solid = got - i >= 5 && !memcmp(head + i, "solid", 5);
+    char first[6] = {0};
+    if (got - i >= 5) memcpy(first, head + i, 5);
+    int solid = lower_eq(first, "solid");
     double *xyz = NULL;
     long ntri = 0;
     int rc;
@@ -1066,7 +1068,6 @@ static int touch_face(const pala_mesh *m, int f, pala_vec3 c, double a, pala_mes
     if (kind == PALA_MESH_FACE) {
         if (m->side * dp < 0 || (m->side && dp == 0)) return n;
         h = make_hit(pala_vaxpy(c, -dp, F->n), pala_vscale(dp, F->n), fabs(dp), a, F->n, kind, f, (unsigned)P->patch[f]);
-        if (dp < 0) h.n = pala_vneg(F->n);
     } else if (kind == PALA_MESH_EDGE) {
         int e = F->e[k];
         const edata *E = &P->e[e];

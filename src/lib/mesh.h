@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 /* The most triangles a mesh may have (a binary STL's count, an ASCII file's facets, or a
- * program's triangles): 10^7, about 3 GB once prepared. */
+ * program's triangles): 10^7 (a prepared mesh takes about 1 kB per triangle). */
 #define PALA_MESH_MAX_TRIANGLES 10000000
 /* Room for the hits of one sphere that is small beside the triangles (a sphere in a
  * concave corner where many faces meet touches each of them). */
