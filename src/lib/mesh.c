@@ -1,22 +1,20 @@
 /* mesh.c: triangle meshes as walls (mesh.h; docs/physics.md, "Triangle-mesh walls").
  *
  * A mesh is welded by exact coordinates into vertices, edges and faces.  A sphere touches
- * a feature (face, edge or vertex) when that feature holds the point of the mesh closest
- * to its centre c among the features around it, a local minimum of the distance: for each
- * triangle the region of space whose closest point of the triangle is on its face, on one
- * of its edges or at one of its vertices is decided from a few signed quantities, and a
- * feature is a contact when every triangle it belongs to says the closest point is on it.
- * The quantities that decide between two neighbouring regions are computed once, from the
- * same operands in the same order, on both sides of the boundary: so the regions of
- * neighbouring features meet without a gap or an overlap, and a sphere over a shared edge
- * or vertex of a flat floor has one contact.  Faces that meet at less than 1e-6 rad form a
- * flat patch whose faces share one normal w for these decisions (exact opposites across
- * an edge inside it), and one id for a contact history.
+ * a feature (face, edge or vertex) when that feature holds a local minimum of the distance
+ * from its centre c over the surface: each triangle's closest feature to c is decided from
+ * a few signed quantities (the regions of its face, edges and corners), and a feature is a
+ * contact when every face it belongs to has its closest point there.  The quantity that
+ * parts two neighbouring regions is one number for both (the side value of an edge, the
+ * slab value of an edge at a vertex), so a sphere over a shared edge or vertex of a flat
+ * floor has one contact.  Faces that meet at less than 1e-6 rad form a flat patch whose
+ * faces share one normal w for these decisions (exact opposites across an edge inside it)
+ * and one id for a contact history.  Where several regions meet, rounding may tilt one
+ * face's decision: closest points that agree to 1e-12 of the mesh's size count as one.
  *
- * A uniform grid of cells (about twice the largest sphere, or the mean triangle if that is
- * larger) lists the faces that pass through each cell, in a hash table of the cells that
- * hold any; a query visits the cells of the box around its sphere, each face once (in the
- * first of those cells that lists it). */
+ * A uniform grid of cells (twice the largest sphere) lists in each cell the faces within
+ * reach (that sphere's radius) of it, in a hash table of the cells that list any, so a
+ * sphere reads one cell: the faces' boxes in a row, then the few faces they let through. */
 #include "mesh.h"
 #include "alloc.h"
 #include <errno.h>
@@ -44,14 +42,14 @@ typedef struct boxes {
 } boxes;
 
 typedef struct fdata {
-    /* what a query reads of each face whose box reaches its sphere (one cache line) */
+    /* what a query reads first of each face whose box reaches its sphere */
     pala_vec3 n;        /* unit normal, right-handed about v0 v1 v2 */
     double off;         /* n . v0 */
-    pala_vec3 ctr;      /* its centroid ... */
-    double rad;         /* ... and the largest distance of a vertex from it (a bound, rounded up) */
+    double rad;         /* the largest distance of a vertex from the centroid (rounded up) */
     /* what classify reads */
-    pala_vec3 mi[3];    /* edge k's (v_k -> v_k+1) side vector: m . (c - A) > 0 on the face's
-                           side of the edge's line, A the edge's first vertex */
+    pala_vec3 mi[3];    /* edge k's (v_k -> v_k+1) side vector, a unit vector: m . (c - A) is
+                           c's distance from the edge's line, > 0 on the face's side, A the
+                           edge's first vertex */
     pala_vec3 ap[3];    /* A of edge k */
     int v[3], e[3];
 } fdata;
@@ -198,14 +196,14 @@ static int build(const double *xyz, long ntri, const char *what, pala_mesh **out
     memset(m, 0, sizeof *m);
     long *vidx = pala_xrealloc(NULL, (size_t)(nc ? nc : 1) * sizeof *vidx);   /* first slot -> vertex */
     for (long i = 0; i < nc; i++) vidx[i] = -1;
+    PALA_GROW(m->face, nk ? nk : 1);
+    PALA_GROW(m->vert, nc ? nc : 1);
     for (long t = 0; t < ntri; t++) {
         if (!keep[t]) { m->ndropped++; continue; }
-        PALA_GROW(m->face, m->nface + 1);
         for (int k = 0; k < 3; k++) {
             long g = group[3 * t + k];
             if (vidx[g] < 0) {
                 vidx[g] = m->nvert;
-                PALA_GROW(m->vert, m->nvert + 1);
                 m->vert[m->nvert++] = pala_v(xyz[3 * g], xyz[3 * g + 1], xyz[3 * g + 2]);
             }
             m->face[m->nface][k] = (int)vidx[g];
@@ -215,6 +213,7 @@ static int build(const double *xyz, long ntri, const char *what, pala_mesh **out
     free(vidx);
     free(keep);
     free(group);
+    PALA_GROW(m->vert, m->nvert ? m->nvert : 1);
     if (m->nface == 0) {
         int nd = m->ndropped;
         pala_mesh_free(m);
@@ -238,12 +237,12 @@ static int build(const double *xyz, long ntri, const char *what, pala_mesh **out
     free(ek);
     int *eidx = pala_xrealloc(NULL, (size_t)ne3 * sizeof *eidx);
     int *fe = pala_xrealloc(NULL, (size_t)ne3 * sizeof *fe);
+    PALA_GROW(m->edge, ne3);
     for (long i = 0; i < ne3; i++) eidx[i] = -1;
     for (long i = 0; i < ne3; i++) {
         int g = first[i];
         if (eidx[g] < 0) {
             eidx[g] = m->nedge;
-            PALA_GROW(m->edge, m->nedge + 1);
             int a = m->face[i / 3][i % 3], b = m->face[i / 3][(i % 3 + 1) % 3];
             m->edge[m->nedge][0] = a < b ? a : b;
             m->edge[m->nedge][1] = a < b ? b : a;
@@ -253,6 +252,7 @@ static int build(const double *xyz, long ntri, const char *what, pala_mesh **out
     }
     free(eidx);
     free(first);
+    PALA_GROW(m->edge, m->nedge);
     /* the private part keeps each face's edges until prepare */
     m->p = pala_xrealloc(NULL, sizeof *m->p);
     memset(m->p, 0, sizeof *m->p);
@@ -874,9 +874,9 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
             F->ap[k] = m->vert[P->e[F->e[k]].a];
         }
         const int *v = m->face[f];
-        F->ctr = pala_vscale(1.0 / 3, pala_vadd(pala_vadd(m->vert[v[0]], m->vert[v[1]]), m->vert[v[2]]));
+        pala_vec3 ctr = pala_vscale(1.0 / 3, pala_vadd(pala_vadd(m->vert[v[0]], m->vert[v[1]]), m->vert[v[2]]));
         F->rad = 0;
-        for (int k = 0; k < 3; k++) F->rad = fmax(F->rad, pala_vnorm(pala_vsub(m->vert[v[k]], F->ctr)));
+        for (int k = 0; k < 3; k++) F->rad = fmax(F->rad, pala_vnorm(pala_vsub(m->vert[v[k]], ctr)));
         F->rad = F->rad * (1 + 1e-12) + P->eps;
     }
     /* the vertices: pseudo-normal, inside a patch (its faces in one, its edges inside it) */
