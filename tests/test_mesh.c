@@ -375,11 +375,14 @@ static void one_sided(void)
         T_CHECK(pala_mesh_nearest(m, pala_rot_apply(r, pala_v(1.3, 1.4, 0.5)), 0.4, &q, NULL) == 0, "nearest: nothing within 0.4 of a point 0.5 away");
         pala_mesh_free(m);
     }
-    /* an open mesh has both sides only */
+    /* an open mesh has both sides only; refused, it is not prepared (even if it was before) */
     pala_mesh *m = NULL;
     pala_mesh_from_triangles(xyz, 11, 1, &m, err, sizeof err);
+    pala_mesh_prepare(m, 0.1, PALA_MESH_BOTH, err, sizeof err);
     int rc = pala_mesh_prepare(m, 0.1, PALA_MESH_OUTSIDE, err, sizeof err);
     T_CHECK(rc != 0 && strstr(err, "open") && strstr(err, "side both"), "an open mesh with grains outside is refused: %s", err);
+    pala_mesh_hit h[PALA_MESH_ROOM];
+    T_CHECK(pala_mesh_touch(m, cout, 0.2, h, PALA_MESH_ROOM) == 0, "a mesh whose preparing failed has no hits");
     pala_mesh_free(m);
 }
 

@@ -778,6 +778,7 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
     struct pala_mesh_priv *P = m->p;
     free(P->e); free(P->v); free(P->efs); free(P->vfs); free(P->patch);
     free(P->hkey); free(P->hstart); free(P->hcount);
+    P->e = NULL; P->v = NULL; P->efs = P->vfs = P->patch = NULL;
     P->hkey = NULL; P->hstart = P->hcount = NULL;
     free_boxes(&P->cells); free_boxes(&P->faces);
     int nf = m->nface, ne = m->nedge, nv = m->nvert;
@@ -1061,7 +1062,9 @@ static int touch_face(const pala_mesh *m, int f, pala_vec3 c, double a, pala_mes
     int k;
     double io[3];
     side_values(F, c, io);
-    double beyond = -fmin(io[0], fmin(io[1], io[2])) - 1e-6 * (F->rad + a);
+    double low = io[0] < io[1] ? io[0] : io[1];
+    low = low < io[2] ? low : io[2];
+    double beyond = -low - 1e-6 * (F->rad + a);
     if (beyond > 0 && beyond * beyond >= a * a - dp * dp) return n;
     int kind = classify(P, m->vert, f, c, &k, io);
     pala_mesh_hit h;
@@ -1189,8 +1192,8 @@ static double box_dist2(const boxes *bs, int i, pala_vec3 c)
 int pala_mesh_touch(const pala_mesh *m, pala_vec3 c, double a, pala_mesh_hit *out, int cap)
 {
     int n = 0;
-    if (!(a > 0)) return 0;
     const struct pala_mesh_priv *P = m->p;
+    if (!(a > 0) || !P->hkey) return 0;   /* not prepared: no hits */
     if (a <= P->reach) {   /* the faces of c's cell (faces_next, inline) */
         double t[3] = {floor((c.x - P->o.x) / P->h), floor((c.y - P->o.y) / P->h), floor((c.z - P->o.z) / P->h)};
         for (int i = 0; i < 3; i++)
@@ -1212,6 +1215,8 @@ int pala_mesh_nearest(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hi
     pala_mesh_hit best;
     best.d = rmax;
     int found = 0;
+    if (inside) *inside = 0;
+    if (!P->hkey) return 0;   /* not prepared */
     faces_iter it;
     const boxes *bs;
     int i0, i1;

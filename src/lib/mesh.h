@@ -79,8 +79,10 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
 int pala_mesh_from_triangles(const double *xyz, int ntri, double scale, pala_mesh **out, char *err, size_t errlen);
 /* Makes the mesh ready for queries by spheres of radius up to amax (m; larger ones are
  * answered too, at more cost): the flat patches, each face's and edge's vectors, and the
- * grid; for side OUTSIDE or INSIDE it checks that the mesh is closed and orientable and
- * turns its faces so their normals point out.  0, or -1 with a message into err. */
+ * grid; a closed mesh's faces are turned so their normals point out of the volume it
+ * encloses, and for side OUTSIDE or INSIDE it must be closed and orientable.  0, or -1 with
+ * a message into err (the mesh is then not prepared: queries find nothing).  It may be
+ * called again (another amax or side). */
 int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t errlen);
 /* Every contact of the sphere (centre c, radius a) with the prepared mesh m, at most cap
  * of them into out, in the order of (kind, index); their number.  If there are more than
