@@ -93,6 +93,10 @@ build/pala_bench: bench/bench.c build/libpala.a
 build/centre_bench: bench/centre.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -o $@ $^ $(LDLIBS)
 
+# one sphere's query of a mesh of 10^5 triangles against a plane's contact (bench/mesh.c)
+build/mesh_bench: bench/mesh.c build/libpala.a
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -o $@ $^ $(LDLIBS)
+
 # a trajectory frame against a step (bench/trajectory_write.sh); it calls the writers
 build/traj_bench: bench/trajwrite.c $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -o $@ $^ $(LDLIBS)

@@ -52,6 +52,7 @@ void test_pressure(void);
 void test_membrane(void);
 void test_walls(void);
 void test_surface(void);
+void test_mesh(void);
 void test_robust(void);
 void test_output(void);
 void test_checkpoint(void);
@@ -103,6 +104,7 @@ static const struct {
     {"membrane", test_membrane},
     {"walls", test_walls},
     {"surface", test_surface},
+    {"mesh", test_mesh},
     {"golden_box", test_golden_box},
     {"matrix", test_matrix},
     {"hooke", test_hooke},
