@@ -2,7 +2,6 @@
  * the walls' entry points of pala.h but those of their keys (keys.c). */
 #include "container.h"
 #include "alloc.h"
-#include "surface.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -156,9 +155,8 @@ int pala_walls_add(pala_world *w, const pala_wall_kind *k, int mat)
     pala_wall *wl = &w->walls[w->nwalls];
     *wl = (pala_wall){k, pala_xrealloc(NULL, k->size), mat, face0};
     memset(wl->par, 0, k->size);
-    if (surface) {   /* named wallN until a [wall NAME] section names it */
+    if (surface) {
         if (!w->nsurf) w->surf0 = w->nwalls;
-        snprintf(((pala_surface *)wl->par)->name, sizeof ((pala_surface *)wl->par)->name, "wall%d", w->nsurf);
         w->nsurf++;
     } else if (face0 < PALA_FACE_MEMBRANE) w->wall_mat = mat;
     else w->mem_mat = mat;

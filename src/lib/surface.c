@@ -256,6 +256,7 @@ static void derive(pala_surface *s)
 static const char *surface_check(const pala_world *w, const pala_wall *wl, char *buf, size_t len, const char **kp)
 {
     pala_surface *s = wl->par;
+    if (!s->name[0]) snprintf(s->name, sizeof s->name, "wall%d", (int)(wl - w->walls) - w->surf0);   /* one a program added */
     const char *nm = s->name;
     int sh = s->shape, d2 = w->dim == 2;
     if (sh < 0 || sh > PALA_SURF_CIRCLE) REFUSE("shape", "[wall %s]: shape code %d is not a shape", nm, sh);
