@@ -351,8 +351,58 @@ static void by_api(void)
     pala_world_free(&w);
 }
 
+/* An ASCII STL of the box [0, L]^3: 12 triangles, normals out. */
+static void cube_stl(const char *path, double L)
+{
+    static const int q[6][4][3] = {{{0,0,0},{0,1,0},{1,1,0},{1,0,0}}, {{0,0,1},{1,0,1},{1,1,1},{0,1,1}}, {{0,0,0},{1,0,0},{1,0,1},{0,0,1}},
+                                   {{0,1,0},{0,1,1},{1,1,1},{1,1,0}}, {{0,0,0},{0,0,1},{0,1,1},{0,1,0}}, {{1,0,0},{1,1,0},{1,1,1},{1,0,1}}};
+    char text[8192];
+    size_t n = (size_t)snprintf(text, sizeof text, "solid cube\n");
+    for (int f = 0; f < 6; f++)
+        for (int t = 0; t < 2; t++) {
+            const int *v[3] = {q[f][0], q[f][1 + t], q[f][2 + t]};
+            n += (size_t)snprintf(text + n, sizeof text - n, "facet normal 0 0 0\nouter loop\n");
+            for (int i = 0; i < 3; i++) n += (size_t)snprintf(text + n, sizeof text - n, "vertex %g %g %g\n", v[i][0] * L, v[i][1] * L, v[i][2] * L);
+            n += (size_t)snprintf(text + n, sizeof text - n, "endloop\nendfacet\n");
+        }
+    snprintf(text + n, sizeof text - n, "endsolid cube\n");
+    t_write(path, text);
+}
+
+/* Grains in a box of 12 triangles (a closed mesh, grains inside) move as in the box of six
+ * planes: the face hits are the planes' (to rounding). */
+static void mesh_box(void)
+{
+    char stl[256], text[2048];
+    snprintf(stl, sizeof stl, "%s/surface_cube.stl", t_tmpdir());
+    cube_stl(stl, 0.02);
+    const char *common = "dt = 1e-5\nsteps = 1\ngravity = 0 0 -9.81\n"
+                         "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 0.5\nfriction = 0.3\n"
+                         "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.002\n"
+                         "[group g]\ngrain = ball\ncount = 20\nplacement = lattice\nregion = box\nregion_box = 0.002 0.018 0.002 0.018 0.002 0.018\n"
+                         "lattice_spacing = 0.0045\nvelocity_spread = 0.3\n";
+    snprintf(text, sizeof text, "container = box\nbox = 0 0.02 0 0.02 0 0.02\nwall_material = m\n%s", common);
+    pala_scene *a = scene("planes", text);
+    snprintf(text, sizeof text, "container = none\n%s[wall cube]\nshape = mesh\nmaterial = m\nfile = surface_cube.stl\nside = inside\n", common);
+    pala_scene *b = scene("mesh", text);
+    if (!a || !b) { pala_scene_free(a); pala_scene_free(b); return; }
+    pala_world *wa = pala_scene_world(a), *wb = pala_scene_world(b);
+    pala_world_steps(wa, 3000);
+    pala_world_steps(wb, 3000);
+    double worst = 0, scale = 0;
+    for (int k = 0; k < wa->n; k++) {
+        worst = fmax(worst, pala_vnorm(pala_vsub(wa->x[k], wb->x[k])) + 1e-3 * pala_vnorm(pala_vsub(wa->v[k], wb->v[k])));
+        scale = fmax(scale, pala_vnorm(wa->v[k]));
+    }
+    T_CHECK(worst < 1e-12 * 0.02 && scale > 0.01, "20 grains bouncing for 0.03 s in a mesh box of 12 triangles move as in the box of planes "
+            "(largest difference %.3g m, against 1e-12 of the box's size)", worst);
+    pala_scene_free(a);
+    pala_scene_free(b);
+}
+
 void test_surface(void)
 {
+    mesh_box();
     by_api();
     pictures();
     threads();

@@ -186,9 +186,20 @@ int pala_world_wall_line(const pala_world *w, int i, char *buf, size_t len)
     return n + wl->kind->line(w, wl, buf + ((size_t)n < len ? (size_t)n : len), (size_t)n < len ? len - (size_t)n : 0);
 }
 
+void pala_walls_free(pala_world *w)
+{
+    for (int i = 0; i < w->nwalls; i++) {
+        if (w->walls[i].kind && w->walls[i].kind->release) w->walls[i].kind->release(&w->walls[i]);
+        free(w->walls[i].par);
+    }
+    free(w->walls);
+}
+
 static void drop_last(pala_world *w)
 {
-    free(w->walls[--w->nwalls].par);
+    pala_wall *wl = &w->walls[--w->nwalls];
+    if (wl->kind->release) wl->kind->release(wl);
+    free(wl->par);
     if (w->nwalls < w->surf0 + w->nsurf && w->nsurf) w->nsurf--;
 }
 
@@ -216,7 +227,9 @@ void pala_world_copy_walls(pala_world *dst, const pala_world *src)
     for (int i = 0; i < src->nwalls; i++) {
         const pala_wall *s = &src->walls[i];
         int j = pala_walls_add(dst, s->kind, s->mat);
-        if (j >= 0) memcpy(dst->walls[j].par, s->par, s->kind->size);
+        if (j < 0) continue;
+        memcpy(dst->walls[j].par, s->par, s->kind->size);
+        if (s->kind->copied) s->kind->copied(&dst->walls[j]);
     }
 }
 

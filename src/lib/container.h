@@ -89,6 +89,10 @@ typedef struct pala_wall_kind {
     /* NULL, or its state a checkpoint keeps (a moving wall's phase), as
      * pala_world_wall_state: field i of it, with a name no other wall's field has */
     void *(*state)(pala_world *w, pala_wall *wl, int i, const char **name, size_t *elem, long *count);
+    /* NULL, or: what its parameters own is let go (before they are freed), and a copy of
+     * them was made (pala_world_copy_walls: a mesh shared by both) */
+    void (*release)(pala_wall *wl);
+    void (*copied)(pala_wall *wl);
 } pala_wall_kind;
 
 /* The kinds (container.c), in the order of their keys and words: kind i for i from 0, NULL
@@ -149,6 +153,8 @@ int pala_walls_add(pala_world *w, const pala_wall_kind *k, int mat);
 /* pala_world_add_wall with the parameters par (the kind's struct) instead of the defaults:
  * 0, or -1 (the set functions of pala.h) */
 int pala_walls_set(pala_world *w, const char *kind, int mat, const void *par);
+/* Frees the walls (pala_world_free). */
+void pala_walls_free(pala_world *w);
 /* w->why from printf's fmt; returns -1 */
 int pala_walls_refuse(pala_world *w, const char *fmt, ...);
 /* 1 if a sphere of radius R about x is strictly clear of every wall */

@@ -55,7 +55,7 @@ enum pala_key {
     PALA_KEY_pair_normal_damping,
     /* [wall NAME] (surface.h) */
     PALA_KEY_wall_shape, PALA_KEY_wall_section_material, PALA_KEY_point, PALA_KEY_normal, PALA_KEY_axis, PALA_KEY_edge,
-    PALA_KEY_size, PALA_KEY_wall_radius, PALA_KEY_radius_end, PALA_KEY_length, PALA_KEY_caps, PALA_KEY_side, PALA_KEY_area,
+    PALA_KEY_size, PALA_KEY_wall_radius, PALA_KEY_radius_end, PALA_KEY_length, PALA_KEY_caps, PALA_KEY_side, PALA_KEY_file, PALA_KEY_scale, PALA_KEY_area,
     PALA_KEY_draw_size, PALA_KEY_wall_velocity, PALA_KEY_wall_angular_velocity, PALA_KEY_rotation_centre,
     PALA_KEY_spin_up, PALA_KEY_amplitude, PALA_KEY_frequency, PALA_KEY_servo_pressure, PALA_KEY_servo_gain,
     PALA_KEY_servo_speed,

@@ -784,19 +784,21 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
 
 /* lammps_data is relative to the control file's folder; the resolved path replaces the
  * value, so the effective control file of a run (control.txt) finds the file too. */
-static void resolve_lammps_path(pala_scene *s)
+static void resolve_paths(pala_scene *s)
 {
-    entry *e = find_entry(s, 0, PALA_KEY_lammps_data);
-    if (!e || e->val[0] == '/') return;
-    const char *slash = strrchr(s->path, '/');
-    char cwd[4096] = "";
-    if (s->path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
-    int dl = slash ? (int)(slash - s->path) : 0;
-    size_t n = strlen(cwd) + (size_t)dl + strlen(e->val) + 4;
-    char *p = pala_xrealloc(NULL, n);
-    snprintf(p, n, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", dl, s->path, dl ? "/" : "", e->val);
-    free(e->val);
-    e->val = p;
+    for (int i = 0; i < s->nent; i++) {
+        entry *e = &s->ent[i];
+        if (e->k->type != PALA_K_PATH || e->val[0] == '/') continue;
+        const char *slash = strrchr(s->path, '/');
+        char cwd[4096] = "";
+        if (s->path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
+        int dl = slash ? (int)(slash - s->path) : 0;
+        size_t n = strlen(cwd) + (size_t)dl + strlen(e->val) + 4;
+        char *p = pala_xrealloc(NULL, n);
+        snprintf(p, n, "%s%s%.*s%s%s", cwd, cwd[0] ? "/" : "", dl, s->path, dl ? "/" : "", e->val);
+        free(e->val);
+        e->val = p;
+    }
 }
 
 /* The grains the groups of grain type i ask for. */
@@ -899,6 +901,12 @@ static int build_walls(pala_scene *s, const int *matidx)
         pala_surface *sf = &s->sec[i].keys.wall;
         if (require(s, i, PALA_KEY_wall_shape, "") | require(s, i, PALA_KEY_wall_section_material, "")) { bad = 1; continue; }
         snprintf(sf->name, sizeof sf->name, "%.31s", s->sec[i].name);   /* section names have at most 31 characters */
+        if (sf->file && strlen(sf->file) >= sizeof sf->path) {
+            SERR(s, i, PALA_KEY_file, "'file': the path has %zu characters; give one shorter than %zu", strlen(sf->file), sizeof sf->path);
+            bad = 1;
+            continue;
+        }
+        if (sf->file) snprintf(sf->path, sizeof sf->path, "%s", sf->file);
         int wi = pala_world_add_wall(w, "surface", matidx[find_section(s, PALA_S_MATERIAL, sf->material)]);
         if (wi < 0) { emsg(s, s->sec[i].line, NULL, "%s", w->why); bad = 1; continue; }
         memcpy(w->walls[wi].par, sf, sizeof *sf);
@@ -956,7 +964,7 @@ static int build_world(pala_scene *s)
     pala_top_keys *top = &s->top;
     pala_world *w = &top->w;
     int bad = 0;
-    resolve_lammps_path(s);
+    resolve_paths(s);   /* lammps_data, a mesh's file: against the control file's folder */
     for (int i = 0; i < s->nsec; i++) bind_section(s, i, i == 0 ? (void *)top : (void *)&s->sec[i].keys);
     const char *lmp = top->lammps_data;
     pala_rng_seed(&s->rng, (uint64_t)top->seed);

@@ -21,14 +21,21 @@
 #include "container.h"
 #include "grain.h"
 #include "keydef.h"
+#include "alloc.h"
+#include "mesh.h"
+#include <stdlib.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 extern const pala_wall_kind pala_wall_surface;
 
-static const char *const shape_names[] = {"plane", "rectangle", "disc", "cylinder", "cone", "line", "segment", "circle"};
-enum { NSEG = 3, NVERT = 4, SECTORS = 16, NHIT = 2 * (2 * NSEG + 1) };
+static const char *const shape_names[] = {"plane", "rectangle", "disc", "cylinder", "cone", "line", "segment", "circle", "mesh"};
+
+/* A mesh read from its file, shared by the copies of its wall (pala_world_copy_walls). */
+typedef struct pala_meshref { pala_mesh *m; int refs; double area; } pala_meshref;
+static const pala_mesh *mesh_of(const pala_surface *s) { return s->mr ? s->mr->m : NULL; }
+enum { NSEG = 3, NVERT = 4, SECTORS = 16, NHIT = PALA_MESH_ROOM > 2 * (2 * NSEG + 1) ? PALA_MESH_ROOM : 2 * (2 * NSEG + 1) };
 
 static int planar(int sh) { return sh == PALA_SURF_PLANE || sh == PALA_SURF_LINE; }
 /* a cylinder (a circle) whose servo moves its radius */
@@ -155,6 +162,12 @@ static int meridian(const pala_surface *s, double rho[NVERT], double z[NVERT])
 static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 {
     pala_vec3 q = pala_vsub(xb, s->point);
+    if (s->shape == PALA_SURF_MESH) {   /* its hits in its own frame (mesh.c), at point */
+        pala_mesh_hit h[PALA_MESH_ROOM];
+        int n = mesh_of(s) ? pala_mesh_touch(mesh_of(s), q, a, h, PALA_MESH_ROOM) : 0;
+        for (int i = 0; i < n; i++) out[i] = (hit){h[i].d, h[i].n, (int)h[i].id};
+        return n;
+    }
     if (planar(s->shape)) {
         double h = pala_vdot(q, s->n);
         out[0] = (hit){h, s->n, 0};
@@ -222,6 +235,10 @@ static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 /* the least distance of the shape from a point (wall frame), for placement and the checks */
 static double shape_distance(const pala_surface *s, pala_vec3 xb)
 {
+    if (s->shape == PALA_SURF_MESH) {
+        pala_mesh_hit h;
+        return mesh_of(s) && pala_mesh_nearest(mesh_of(s), pala_vsub(xb, s->point), HUGE_VAL, &h, NULL) ? h.d : HUGE_VAL;
+    }
     hit h[NHIT];
     int n = shape_hits(s, xb, HUGE_VAL, h);
     double d = HUGE_VAL;
@@ -252,6 +269,32 @@ static void derive(pala_surface *s)
     s->v = pala_vcross(ax, u);
 }
 
+/* Reads a mesh wall's file once (its copies share it) and prepares it for the world's
+ * largest component and the side its grains are on: NULL, or what is wrong (into buf). */
+static const char *load_mesh(const pala_world *w, pala_surface *s, char *buf, size_t len)
+{
+    if (s->mr) return NULL;
+    double amax = 0;
+    for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
+    char err[512];
+    pala_mesh *m = NULL;
+    const char *f = s->path[0] ? s->path : s->file;
+    if (!f || !f[0]) { snprintf(buf, len, "[wall %s]: shape = mesh needs 'file', an STL file", s->name); return buf; }
+    static const int sides[3] = {PALA_MESH_BOTH, PALA_MESH_INSIDE, PALA_MESH_OUTSIDE};
+    if (pala_mesh_read_stl(f, s->scale, &m, err, sizeof err) || pala_mesh_prepare(m, amax > 0 ? amax : 1e-3, sides[s->side], err, sizeof err)) {
+        pala_mesh_free(m);
+        snprintf(buf, len, "[wall %s] 'file': %s", s->name, err);
+        return buf;
+    }
+    s->mr = pala_xrealloc(NULL, sizeof *s->mr);
+    *s->mr = (pala_meshref){m, 1, 0};
+    for (int i = 0; i < m->nface; i++) {
+        pala_vec3 a = m->vert[m->face[i][0]], b = m->vert[m->face[i][1]], c = m->vert[m->face[i][2]];
+        s->mr->area += 0.5 * pala_vnorm(pala_vcross(pala_vsub(b, a), pala_vsub(c, a)));
+    }
+    return NULL;
+}
+
 #define REFUSE(key, ...) return pala_wall_refuse(buf, len, kp, key, __VA_ARGS__)
 static const char *surface_check(const pala_world *w, const pala_wall *wl, char *buf, size_t len, const char **kp)
 {
@@ -259,12 +302,19 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
     if (!s->name[0]) snprintf(s->name, sizeof s->name, "wall%d", (int)(wl - w->walls) - w->surf0);   /* one a program added */
     const char *nm = s->name;
     int sh = s->shape, d2 = w->dim == 2;
-    if (sh < 0 || sh > PALA_SURF_CIRCLE) REFUSE("shape", "[wall %s]: shape code %d is not a shape", nm, sh);
-    int flat2d = sh == PALA_SURF_LINE || sh == PALA_SURF_SEGMENT || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_PLANE;
+    if (sh < 0 || sh > PALA_SURF_MESH) REFUSE("shape", "[wall %s]: shape code %d is not a shape", nm, sh);
+    if (sh == PALA_SURF_MESH) {
+        if (d2) REFUSE("shape", "[wall %s]: a mesh is a 3D wall; in 2D use line, segment or circle", nm);
+        if (!finite3(s->point)) REFUSE("point", "[wall %s] 'point': give the finite point the mesh's origin goes to", nm);
+        if (!(s->scale > 0 && isfinite(s->scale))) REFUSE("scale", "[wall %s] 'scale = %g': give the factor to metres, > 0 (0.001 for a file in mm)", nm, s->scale);
+        const char *e = load_mesh(w, s, buf, len);
+        if (e) REFUSE("file", "%s", e);
+    }
+    int flat2d = sh == PALA_SURF_MESH || sh == PALA_SURF_LINE || sh == PALA_SURF_SEGMENT || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_PLANE;
     if (d2 && !flat2d)
         REFUSE("shape", "[wall %s]: shape = %s is a 3D shape; in 2D use line (or plane), segment or circle", nm, shape_names[sh]);
     if (!finite3(s->point) || (d2 && s->point.z != 0)) REFUSE("point", "[wall %s] 'point': give a finite point%s", nm, d2 ? " with z = 0 (2D)" : "");
-    int needs_n = sh != PALA_SURF_CYLINDER && sh != PALA_SURF_CONE && sh != PALA_SURF_CIRCLE;
+    int needs_n = sh != PALA_SURF_CYLINDER && sh != PALA_SURF_CONE && sh != PALA_SURF_CIRCLE && sh != PALA_SURF_MESH;
     if (needs_n && (!finite3(s->normal) || pala_vnorm2(s->normal) == 0 || (d2 && s->normal.z != 0)))
         REFUSE("normal", "[wall %s] 'normal': give a finite direction, not 0%s", nm, d2 ? ", in the plane (z = 0)" : "");
     if ((sh == PALA_SURF_CYLINDER || sh == PALA_SURF_CONE) && (!finite3(s->axis) || pala_vnorm2(s->axis) == 0))
@@ -293,7 +343,7 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
     if (s->servo_pressure > 0) {
         int cyl = sh == PALA_SURF_CYLINDER || sh == PALA_SURF_CIRCLE;
         if (!planar(s->shape) && !flat_sheet(s->shape) && sh != PALA_SURF_DISC && !cyl)
-            REFUSE("servo_pressure", "[wall %s]: a servo moves a flat wall along its normal, or a cylinder's radius: not a cone", nm);
+            REFUSE("servo_pressure", "[wall %s]: a servo moves a flat wall along its normal, or a cylinder's radius: not a %s", nm, shape_names[sh]);
         if (cyl && (s->side == 0 || s->caps || (sh == PALA_SURF_CYLINDER && s->length == 0)))
             REFUSE("servo_pressure", "[wall %s]: a cylinder's servo moves its radius towards its grains: give 'side' (inside or outside), "
                    "a finite length and no caps", nm);
@@ -317,6 +367,7 @@ double pala_surface_area(const pala_surface *s)
     case PALA_SURF_SEGMENT: return s->size[0];
     case PALA_SURF_DISC: return PALA_PI * R * R;
     case PALA_SURF_CIRCLE: return 2 * PALA_PI * s->Rg;
+    case PALA_SURF_MESH: return s->mr ? s->mr->area : 0;
     default: break;
     }
     if (!isfinite(L)) return 0;
@@ -345,7 +396,7 @@ static int still(const pala_surface *s)
     if (planar(s->shape))
         return pala_vdot(s->velocity, s->n) == 0 && (s->frequency == 0 || pala_vdot(s->amplitude, s->n) == 0) &&
                pala_vnorm2(pala_vcross(W, s->n)) == 0 && pala_vdot(pala_vsub(c, s->point), s->n) == 0;
-    if (flat_sheet(s->shape) || pala_vnorm2(s->velocity) > 0) return 0;
+    if (flat_sheet(s->shape) || s->shape == PALA_SURF_MESH || pala_vnorm2(s->velocity) > 0) return 0;
     pala_vec3 q = pala_vsub(c, s->point);
     return pala_vnorm2(pala_vcross(W, s->e)) == 0 && pala_vnorm2(pala_vcross(q, s->e)) == 0;   /* about its axis */
 }
@@ -378,6 +429,12 @@ static int surface_inside(const pala_world *w, const pala_wall *wl, pala_vec3 x,
     if (dist_world(s, x) < R) return 0;
     if (!s->side || planar(s->shape) || flat_sheet(s->shape) || s->shape == PALA_SURF_DISC) return 1;
     const pala_pose *p = pose_of(s);
+    if (s->shape == PALA_SURF_MESH) {   /* a closed mesh: inside by its closest feature (mesh.c) */
+        pala_mesh_hit h;
+        int in = 0;
+        if (!mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(p ? to_body(p, x) : x, s->point), HUGE_VAL, &h, &in)) return 1;
+        return in == (s->side == 1);
+    }
     return enclosed(s, p ? to_body(p, x) : x) == (s->side == 1);
 }
 
@@ -467,14 +524,14 @@ static int surface_columns(const pala_world *w, const pala_wall *wl, const char 
 }
 
 /* ---- serialisation and presentation ------------------------------------------------------- */
-enum { NNUM = 39 };
+enum { NNUM = 40 };
 static void numbers(const pala_surface *s, double x[NNUM])
 {
     const double v[NNUM] = {s->point.x, s->point.y, s->point.z, s->normal.x, s->normal.y, s->normal.z, s->axis.x, s->axis.y, s->axis.z,
                             s->edge.x, s->edge.y, s->edge.z, s->size[0], s->size[1], s->radius, s->radius_end, s->length, s->area,
                             s->draw_size, s->caps, s->velocity.x, s->velocity.y, s->velocity.z, s->omega.x, s->omega.y, s->omega.z,
                             s->centre.x, s->centre.y, s->centre.z, s->centre_set, s->spin_up, s->amplitude.x, s->amplitude.y,
-                            s->amplitude.z, s->frequency, s->servo_pressure, s->servo_gain, s->servo_speed, s->side};
+                            s->amplitude.z, s->frequency, s->servo_pressure, s->servo_gain, s->servo_speed, s->side, s->scale};
     memcpy(x, v, sizeof v);
 }
 
@@ -487,6 +544,8 @@ static int surface_line(const pala_world *w, const pala_wall *wl, char *buf, siz
     numbers(s, x);
     int n = snprintf(buf, len, "%s %s", s->name, shape_names[s->shape]);
     for (int i = 0; i < NNUM; i++) n += snprintf(buf + (n < (int)len ? n : (int)len), (size_t)n < len ? len - (size_t)n : 0, " %.17g", x[i]);
+    if (s->shape == PALA_SURF_MESH)   /* and its file, the rest of the line */
+        n += snprintf(buf + (n < (int)len ? n : (int)len), (size_t)n < len ? len - (size_t)n : 0, " %s", s->path[0] ? s->path : s->file ? s->file : "");
     return n;
 }
 
@@ -500,8 +559,19 @@ static int surface_parse(const pala_world *w, pala_wall *wl, const char *args)
     for (int i = 0; i < (int)(sizeof shape_names / sizeof shape_names[0]); i++)
         if (!strcmp(sh, shape_names[i])) code = i;
     double x[NNUM];
-    if (code < 0 || pala_wall_numbers(args + off, x, NNUM)) return -1;
+    char *e = (char *)args + off;
+    for (int i = 0; i < NNUM && code >= 0; i++) {   /* the numbers, then a mesh's file */
+        const char *b = e;
+        x[i] = strtod(b, &e);
+        if (e == b) return -1;
+    }
+    while (*e == ' ' || *e == '\t') e++;
+    char path[sizeof s->path];
+    snprintf(path, sizeof path, "%s", e);
+    path[strcspn(path, "\r\n")] = 0;
+    if (code < 0 || (code == PALA_SURF_MESH) != (path[0] != 0)) return -1;
     memset(s, 0, sizeof *s);
+    snprintf(s->path, sizeof s->path, "%s", path);
     snprintf(s->name, sizeof s->name, "%s", nm);
     s->shape = code;
     s->point = pala_v(x[0], x[1], x[2]); s->normal = pala_v(x[3], x[4], x[5]); s->axis = pala_v(x[6], x[7], x[8]);
@@ -509,7 +579,7 @@ static int surface_parse(const pala_world *w, pala_wall *wl, const char *args)
     s->length = x[16]; s->area = x[17]; s->draw_size = x[18]; s->caps = (int)x[19];
     s->velocity = pala_v(x[20], x[21], x[22]); s->omega = pala_v(x[23], x[24], x[25]); s->centre = pala_v(x[26], x[27], x[28]);
     s->centre_set = x[29] != 0; s->spin_up = x[30]; s->amplitude = pala_v(x[31], x[32], x[33]); s->frequency = x[34];
-    s->servo_pressure = x[35]; s->servo_gain = x[36]; s->servo_speed = x[37]; s->side = (int)x[38];
+    s->servo_pressure = x[35]; s->servo_gain = x[36]; s->servo_speed = x[37]; s->side = (int)x[38]; s->scale = x[39];
     if (s->caps < 0 || s->caps > 3 || s->side < 0 || s->side > 2) return -1;
     char buf[256];
     const char *key;
@@ -544,6 +614,15 @@ static int surface_draw(const pala_world *w, const pala_wall *wl, pala_draw *out
         pala_vec3 c = s->point;
         return add_quad(out, 0, max, &p, pala_vaxpy(pala_vaxpy(c, -a, u), -b, v), pala_vaxpy(pala_vaxpy(c, a, u), -b, v),
                         pala_vaxpy(pala_vaxpy(c, a, u), b, v), pala_vaxpy(pala_vaxpy(c, -a, u), b, v));
+    }
+    if (s->shape == PALA_SURF_MESH) {   /* its triangles (as many as fit) */
+        const pala_mesh *m = mesh_of(s);
+        for (int i = 0; m && i < m->nface; i++) {
+            pala_vec3 a = pala_vadd(s->point, m->vert[m->face[i][0]]), b = pala_vadd(s->point, m->vert[m->face[i][1]]),
+                      c = pala_vadd(s->point, m->vert[m->face[i][2]]);
+            n = add_quad(out, n, max, &p, a, b, c, c);
+        }
+        return n;
     }
     double R[NVERT], Z[NVERT];
     int nv;
@@ -582,6 +661,19 @@ static void *surface_state(pala_world *w, pala_wall *wl, int i, const char **nam
     return at[i];
 }
 
+/* a mesh is shared by the copies of its wall: the last to go frees it */
+static void surface_release(pala_wall *wl)
+{
+    pala_surface *s = wl->par;
+    if (s->mr && --s->mr->refs == 0) { pala_mesh_free(s->mr->m); free(s->mr); }
+    s->mr = NULL;
+}
+static void surface_copied(pala_wall *wl)
+{
+    pala_surface *s = wl->par;
+    if (s->mr) s->mr->refs++;
+}
+
 /* a [wall] section adds its wall itself (scene.c), never the top-level keys */
 static int surface_present(const void *par) { (void)par; return 0; }
 
@@ -589,7 +681,7 @@ const pala_wall_kind pala_wall_surface = {
     .name = "surface", .what = "a wall", .container = 0, .nfaces = 1, .size = sizeof(pala_surface), .present = surface_present,
     .check = surface_check, .clear = surface_clear, .inside = surface_inside, .bounds = surface_bounds, .cut = surface_cut,
     .room = surface_room, .touch = surface_touch, .lowest = surface_lowest, .columns = surface_columns, .line = surface_line,
-    .parse = surface_parse, .draw = surface_draw, .state = surface_state,
+    .parse = surface_parse, .draw = surface_draw, .state = surface_state, .release = surface_release, .copied = surface_copied,
 };
 
 double pala_world_wall_work(const pala_world *w)

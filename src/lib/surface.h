@@ -12,7 +12,7 @@
 /* shape = ... (the words of keys.c, in this order) */
 enum pala_surface_shape {
     PALA_SURF_PLANE, PALA_SURF_RECTANGLE, PALA_SURF_DISC, PALA_SURF_CYLINDER, PALA_SURF_CONE,
-    PALA_SURF_LINE, PALA_SURF_SEGMENT, PALA_SURF_CIRCLE
+    PALA_SURF_LINE, PALA_SURF_SEGMENT, PALA_SURF_CIRCLE, PALA_SURF_MESH
 };
 /* caps = none | start | end | both (bits: 1 the disc at point, 2 the one at the far end) */
 enum { PALA_SURF_CAP_START = 1, PALA_SURF_CAP_END = 2 };
@@ -36,7 +36,12 @@ typedef struct pala_surface {
     double radius, radius_end, length, area, draw_size;
     int caps;                  /* PALA_SURF_CAP_* */
     int side;                  /* where placement puts grains: 0 either side, 1 inside the
-                                * cylinder or cone (and its length), 2 outside */
+                                * cylinder or cone (and its length) or closed mesh, 2 outside;
+                                * a mesh touches them on that side only */
+    const char *file;          /* mesh: its STL file as written (the scene's text) */
+    double scale;              /* mesh: its coordinates times this are metres */
+    char path[1024];           /* mesh: the file, resolved against the control file's folder */
+    struct pala_meshref *mr;   /* mesh: the mesh read (shared by the copies of the wall) */
     pala_vec3 velocity, omega, centre, amplitude;
     int centre_set;            /* 0: rotation_centre not given, the point */
     double spin_up, frequency;

@@ -63,8 +63,7 @@ void pala_world_free(pala_world *w)
     free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
     free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
-    for (int i = 0; i < w->nwalls; i++) free(w->walls[i].par);
-    free(w->walls);
+    pala_walls_free(w);
     pala_nlist_free(w->nl);
     free_states(w);
     pala_team_free(w->team);
