@@ -40,7 +40,7 @@ static const char *base =
     "slab_thickness = 0.02\n"
     "[group l]\ngrain = ball\nplacement = list\nat = 0.05 0.05 0\nat = 0.02 0.05 0 0.1 0 0\n"
     "[wall w]\nshape = plane\nmaterial = m\npoint = 0.05 -0.05 0\nnormal = 0 1 0\nradius = 0.2\nradius_end = 0.1\nlength = 0.1\n"
-    "size = 0.1 0.1\narea = 0.01\nservo_gain = 1e-5\nservo_speed = 0.1\n";
+    "size = 0.1 0.1\narea = 0.01\nservo_gain = 1e-5\nservo_speed = 0.1\nfile = ../../examples/meshes/funnel.stl\n";
 
 /* The section of each kind that the probes set (the top level has no name). */
 static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m", "w"};
@@ -85,7 +85,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_area] = "0.02", [PALA_KEY_draw_size] = "0.2", [PALA_KEY_wall_velocity] = "0.1 0 0",
     [PALA_KEY_wall_angular_velocity] = "0 0 1", [PALA_KEY_rotation_centre] = "0.05 0.05 0", [PALA_KEY_spin_up] = "1",
     [PALA_KEY_amplitude] = "0.01 0 0", [PALA_KEY_frequency] = "2", [PALA_KEY_servo_pressure] = "100",
-    [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2",
+    [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2", [PALA_KEY_scale] = "1.1",
 };
 
 /* ... and for every numeric key of the wall kinds, by name */

@@ -307,8 +307,8 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
         if (d2) REFUSE("shape", "[wall %s]: a mesh is a 3D wall; in 2D use line, segment or circle", nm);
         if (!finite3(s->point)) REFUSE("point", "[wall %s] 'point': give the finite point the mesh's origin goes to", nm);
         if (!(s->scale > 0 && isfinite(s->scale))) REFUSE("scale", "[wall %s] 'scale = %g': give the factor to metres, > 0 (0.001 for a file in mm)", nm, s->scale);
-        const char *e = load_mesh(w, s, buf, len);
-        if (e) REFUSE("file", "%s", e);
+        char msg[768];
+        if (load_mesh(w, s, msg, sizeof msg)) REFUSE("file", "%s", msg);
     }
     int flat2d = sh == PALA_SURF_MESH || sh == PALA_SURF_LINE || sh == PALA_SURF_SEGMENT || sh == PALA_SURF_CIRCLE || sh == PALA_SURF_PLANE;
     if (d2 && !flat2d)
