@@ -26,10 +26,10 @@
 # which no module of the library includes (check 1).  A new file of src/lib gets its row
 # here and in docs/design.md.
 layers='
-2 step energy world scene place lammps keys check material
+2 step energy world scene place lammps keys check material population
 3 force_pass
-4 contact contact_state container box cavity membrane grain_forces field centre integrator neighbor
-5 contact_law fractional grain threads alloc rotation builder factory rng work keydef
+4 contact contact_state container box cavity membrane grain_forces field centre integrator neighbor feed
+5 contact_law fractional grain threads alloc rotation builder factory rng work keydef region
 '
 
 root=${1:-.}
