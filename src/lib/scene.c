@@ -840,16 +840,16 @@ static int build_outlets(pala_scene *s)
     int bad = 0;
     for (int i = 0; i < s->nsec; i++) {
         if (s->sec[i].kind != PALA_S_OUTLET) continue;
-        pala_outlet_keys *ok = &s->sec[i].keys.outlet;
-        pala_outlet *o = &ok->out;
+        const pala_outlet_keys *ok = &s->sec[i].keys.outlet;
+        pala_outlet o = ok->out;
         if (require(s, i, PALA_KEY_outlet_region, "(plane, box or cylinder: where grains are removed)")) { bad = 1; continue; }
-        snprintf(o->name, sizeof o->name, "%.31s", s->sec[i].name);
-        if (o->region.kind == PALA_REGION_PLANE) {
-            o->region.c = ok->point;
-            o->region.a = ok->normal;
+        snprintf(o.name, sizeof o.name, "%.31s", s->sec[i].name);
+        if (o.region.kind == PALA_REGION_PLANE) {
+            o.region.c = ok->point;
+            o.region.a = ok->normal;
         }
-        if (build_region(s, i, &o->region, NULL, "plane|box|cylinder", "")) { bad = 1; continue; }
-        if (pala_world_add_outlet(&s->top.w, o) < 0) { emsg(s, s->sec[i].line, NULL, "[outlet %s]: %s", s->sec[i].name, pala_world_error(&s->top.w)); bad = 1; }
+        if (build_region(s, i, &o.region, NULL, "plane|box|cylinder", "")) { bad = 1; continue; }
+        if (pala_world_add_outlet(&s->top.w, &o) < 0) { emsg(s, s->sec[i].line, NULL, "[outlet %s]: %s", s->sec[i].name, pala_world_error(&s->top.w)); bad = 1; }
     }
     return bad ? -1 : 0;
 }
