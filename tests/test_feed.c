@@ -38,7 +38,7 @@ static pala_scene *scene(const char *name, const char *text, int nset, char **se
 }
 
 /* Grains of the world in the order of their numbers: x, r, v, w, hashed (t_fnv_doubles). */
-static uint64_t __attribute__((unused)) hash_ids(const pala_world *w)
+static uint64_t hash_ids(const pala_world *w)
 {
     uint64_t h = UINT64_C(0xcbf29ce484222325);
     for (int i = 0; i < (w->gid ? w->nid : w->n); i++) {
@@ -345,6 +345,184 @@ static void check_states(void)
     pala_scene_free(s);
 }
 
+/* ---- threads and resume -------------------------------------------------------------------- */
+/* A fast pour of 1000 spheres and 100 clumps (2 mm, 3 mm and more blocks than threads),
+ * contacts with springs, an outlet taking what comes below z = 0.01. */
+static const char *pour3 =
+    "dt = 1e-5\nsteps = 3000\ncontainer = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\ngravity = 0 0 -9.81\n"
+    "tangential_law = spring\nenergy_every = 100\ntrajectory_every = 500\nseed = 3\n"
+    "[material m]\ndensity = 2500\nyoung = 1e7\ndelta = 0.5\nfriction = 0.4\ntangential_stiffness = 3000\n"
+    "[grain s]\nmaterial = m\nshape = sphere\nradius = 0.0015\n"
+    "[grain c]\nmaterial = m\nshape = spheres\nsphere = 0 0 0 0.0015\nsphere = 0.002 0 0 0.0012\nmc_samples = 1000\n"
+    "[group spheres]\ngrain = s\nplacement = insert\nregion = box\nregion_box = 0.01 0.09 0.01 0.09 0.05 0.09\n"
+    "insert_rate = 100000\ninsert_end = 0.01\ninsert_every = 500\nvelocity = 0 0 -1.5\nvelocity_spread = 0.2\n"
+    "[group clumps]\ngrain = c\nplacement = insert\nregion = cylinder\nregion_centre = 0.05 0.05 0.07\nregion_radius = 0.04\n"
+    "region_length = 0.04\ninsert_rate = 20000\ncount = 100\ninsert_every = 300\nvelocity = 0 0 -1.5\n"
+    "[outlet floor]\nregion = plane\nregion_point = 0 0 0.01\nregion_normal = 0 0 -1\nevery = 50\n";
+
+static void check_threads(void)
+{
+    char err[2048];
+    uint64_t h[3];
+    double e[3][3];
+    long out[3];
+    for (int t = 0; t < 3; t++) {
+        pala_scene *s = scene("pour3", pour3, 0, NULL, err, sizeof err);
+        if (!s) { T_CHECK(0, "the pour loads (%.300s)", err); return; }
+        pala_world *w = pala_scene_world(s);
+        pala_world_set_threads(w, t + 1);
+        int st = pala_world_steps(w, 1700);
+        st |= pala_world_steps(w, 1300);
+        pala_feed_report r;
+        pala_world_feed_report(w, 2, &r);
+        h[t] = hash_ids(w);
+        e[t][0] = w->ein; e[t][1] = w->eout; e[t][2] = w->diss;
+        out[t] = r.count;
+        T_CHECK(st == PALA_OK && w->nid == 1100 && r.count > 0 && pala_world_max_threads(w) >= 3,
+                "the pour on %d thread%s: 1100 grains in, %ld out, %d stay (room for %d threads)", t + 1, t ? "s" : "", r.count, w->n,
+                pala_world_max_threads(w));
+        pala_scene_free(s);
+    }
+    T_CHECK(h[0] == h[1] && h[0] == h[2] && !memcmp(e[0], e[1], sizeof e[0]) && !memcmp(e[0], e[2], sizeof e[0]) && out[0] == out[1] && out[0] == out[2],
+            "a pour with an outlet: the same bits on 1, 2 and 3 threads (state 0x%016llx 0x%016llx 0x%016llx; E_in, E_out, E_diss)",
+            (unsigned long long)h[0], (unsigned long long)h[1], (unsigned long long)h[2]);
+}
+
+/* Stopped at an insertion's step (1500) or between (1234) and resumed on other threads: the
+ * files are those of the run that never stopped, text and binary trajectories alike. */
+static void check_resume(void)
+{
+    char out[4096];
+    const char *fmt[2] = {"text", "binary"};
+    for (int b = 0; b < 2; b++) {
+        int rc = t_sh(out, sizeof out,
+                      "cd " DIR " && P=../../../pala; F=\"--quiet --set trajectory_format=%s\"; "
+                      "$P run pour3.txt -o full.run --force $F --threads 2 && "
+                      "for k in 1500 1234; do $P run pour3.txt -o part$k.run --force $F --threads 3 --set steps=$k && "
+                      "$P resume part$k.run --quiet --threads 1 --set steps=3000 || exit 9; "
+                      "for f in energy.tsv flow.tsv walls.tsv trajectory.%s; do cmp full.run/$f part$k.run/$f || exit 8; done; done",
+                      fmt[b], b ? "bin" : "txt");
+        T_CHECK(rc == 0, "the pour stopped at steps 1500 and 1234 and resumed: energy.tsv, flow.tsv, walls.tsv and trajectory.%s the same bytes (exit %d) %s",
+                b ? "bin" : "txt", rc, out);
+    }
+}
+
+/* ---- the readers of trajectory version 2 ----------------------------------------------- */
+static void check_readers(void)
+{
+    char out[8192];
+    int rc = t_sh(out, sizeof out,
+                  "cd " DIR " && P=../../../pala; for f in text binary; do $P run pour3.txt -o read-$f.run --force --quiet --set steps=1200 "
+                  "--set trajectory_every=300 --set trajectory_format=$f || exit 9; $P export read-$f.run --format xyz || exit 8; done; "
+                  "cmp read-text.run/trajectory.xyz read-binary.run/trajectory.xyz && echo same-xyz; "
+                  "head -2 read-text.run/trajectory.txt | tail -1; grep -c '^frame' read-text.run/trajectory.txt; "
+                  "$P snapshot read-binary.run --frame 4 && $P export read-binary.run --format vtk >/dev/null && "
+                  "awk '/Name=\"grain\"/ { g = 1; next } g && /<\\/DataArray/ { exit } g { if ($1 + 0 > m) m = $1 } END { print \"largest number\", m }' "
+                  "read-binary.run/vtk/grains_001200.vtp");
+    T_CHECK(rc == 0 && strstr(out, "same-xyz") && strstr(out, "5\n") && strstr(out, "frame 4 (step 1200") && strstr(out, "largest number 1099"),
+            "a pour's trajectory (version 2), text and binary: the same export, snapshot of its last frame, VTK's grain numbers are the input's: %s", out);
+}
+
+/* ---- 2D ------------------------------------------------------------------------------------- */
+static void check_2d(void)
+{
+    char err[2048];
+    static const char *text =
+        "dimension = 2\ndt = 1e-5\nsteps = 500\ncontainer = box\nbox = 0 0.1 0 0.1 -0.01 0.01\nwall_material = m\ngravity = 0 -9.81 0\n"
+        "[material m]\ndensity = 2500\nyoung = 1e7\n"
+        "[grain g]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
+        "[group disc]\ngrain = g\nplacement = insert\nregion = cylinder\nregion_centre = 0.03 0.07 0\nregion_radius = 0.01\n"
+        "insert_rate = 10000\ninsert_end = 0.003\nvelocity = 0.1 -0.2 0\n"
+        "[group line]\ngrain = g\nplacement = insert\nregion = line\nregion_line = 0.02 0.09 0 0.08 0.09 0\n"
+        "insert_rate = 4000\ncount = 15\ninsert_every = 100\nvelocity = 0 -1 0\n";
+    pala_scene *s = scene("flat", text, 0, NULL, err, sizeof err);
+    T_CHECK(s != NULL, "the 2D pour loads (%.300s)", err);
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    pala_world_steps(w, 500);
+    pala_feed_report a, b;
+    pala_world_feed_report(w, 0, &a);
+    pala_world_feed_report(w, 1, &b);
+    int flat = 1, online = 0;
+    for (int k = 0; k < w->n; k++) {
+        flat &= w->x[k].z == 0 && w->v[k].z == 0 && w->r[k].x == 0 && w->r[k].y == 0;
+    }
+    for (int i = 0; i < w->nid; i++) {
+        int k = t_stored(w, i);
+        online += k >= 0 && w->tid[k] == 0 && w->v[k].x == 0;   /* the line's grains have no sideways velocity */
+    }
+    T_CHECK(a.count == 30 && b.count == 15 && w->n == 45 && flat && online == 15,
+            "2D: a disc inserts 10000/s for 3 ms (%ld), a line its count (%ld); every grain stays in the plane z = 0 and turns about z only", a.count, b.count);
+    pala_scene_free(s);
+}
+
+/* ---- bad keys --------------------------------------------------------------------------------- */
+/* The line of the file where needle first appears (1-based). */
+static int line_of(const char *text, const char *needle)
+{
+    const char *p = strstr(text, needle);
+    int n = 1;
+    for (const char *q = text; p && q < p; q++) n += *q == '\n';
+    return p ? n : 0;
+}
+
+static void check_errors(void)
+{
+    static const char *head =
+        "dt = 1e-5\nsteps = 10\ncontainer = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\ngravity = 0 0 -9.81\n"
+        "[material m]\ndensity = 2500\nyoung = 1e7\n"
+        "[grain g]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
+        "[grain r]\nmaterial = m\nshape = random\ncomponent_radius = 0.001 0.002\n";
+    static const struct { const char *body, *at, *want; } cases[] = {
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_mass_rate = 1\ninsert_end = 1\n",
+         "insert_mass_rate", "give insert_rate (grains/s) or insert_mass_rate (kg/s), not both"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_end = 1\n", "[group p]", "placement = insert but no rate"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\n", "[group p]", "the insertion needs an end"},
+        {"[group p]\ngrain = g\nplacement = insert\ninsert_rate = 10\ninsert_end = 1\n", "[group p]",
+         "'region = container': expected one of box|cylinder|line here (an inserter needs a region of its own)"},
+        {"[group p]\ngrain = g\ncount = 3\nregion = line\nregion_line = 0 0 0 1 1 1\n", "region = line", "(region = line is for placement = insert)"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = cylinder\nregion_centre = 0.05 0.05 0.05\nregion_length = 0.01\ninsert_rate = 10\ninsert_end = 1\n",
+         "[group p]", "needs 'region_radius' for region = cylinder"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 0.1 0 0.1 0.2 0.1\ninsert_rate = 10\ninsert_end = 1\n", "region_box",
+         "'region_box': zhi must exceed zlo"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_start = 2\ninsert_end = 1\n", "insert_end",
+         "'insert_end = 1': must come after insert_start = 2"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_end = 1\ninsert_every = 0\n", "insert_every",
+         "'insert_every = 0': must be between 1 and"},
+        {"[group p]\ngrain = r\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_end = 1\n", "grain = r",
+         "builds one shape per grain (variants = 0), so the group needs 'count'"},
+        {"[group p]\ngrain = g\ncount = 1\nevery = 5\n", "every", "key 'every' belongs in a [outlet NAME] section"},
+        {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion_box = 0 1 0 1 0 1\n", "[outlet o]", "[outlet o] needs 'region'"},
+        {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregoin = box\n", "regoin", "unknown key 'regoin' in this section; did you mean 'region'?"},
+        {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion = plane\nregion_point = 0 0 0\nregion_normal = 0 0 0\n", "region_normal",
+         "'region_normal': give the plane's normal, pointing into the region, not zero"},
+        {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion = line\n", "region = line", "'region = line': expected one of plane|box|cylinder"},
+        {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion = box\n", "[outlet o]", "needs 'region_box' for region = box"},
+    };
+    char text[4096], path[256], out[4096];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        snprintf(text, sizeof text, "%s%s", head, cases[i].body);
+        snprintf(path, sizeof path, DIR "/bad%zu.txt", i);
+        t_write(path, text);
+        char where[300];
+        snprintf(where, sizeof where, "%s:%d: ", path, line_of(text, cases[i].at));
+        int rc = t_sh(out, sizeof out, "./pala run %s -o " DIR "/bad.run --force --quiet", path);
+        T_CHECK(rc == 1 && strstr(out, where) && strstr(out, cases[i].want), "refused at %s'%s ...': %s", where, cases[i].want, out);
+    }
+    /* the overrides and the run with no gravity and no velocity */
+    snprintf(text, sizeof text, "%s[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion = box\nregion_box = 0 1 0 1 0 0.01\n", head);
+    t_write(DIR "/badset.txt", text);
+    int rc = t_sh(out, sizeof out, "./pala run " DIR "/badset.txt -o " DIR "/bad.run --force --quiet --set outlet.o.every=0; "
+                  "./pala run " DIR "/badset.txt -o " DIR "/bad.run --force --quiet --set outlet.x.every=5");
+    T_CHECK(rc == 1 && strstr(out, "--set 'outlet.o.every=0': 'every = 0': must be between 1 and") && strstr(out, "the file has no [outlet x] section"),
+            "--set outlet.o.every=0 and outlet.x.every: refused, naming the key and the section: %s", out);
+    snprintf(text, sizeof text, "%s[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_end = 1\n", head);
+    t_write(DIR "/nofall.txt", text);
+    rc = t_sh(out, sizeof out, "./pala run " DIR "/nofall.txt -o " DIR "/bad.run --force --quiet --set 'gravity=0 0 0'");
+    T_CHECK(rc == 1 && strstr(out, "nofall.txt:") && strstr(out, "give insert_every (steps)"),
+            "no gravity and no velocity: the steps between insertions must be given (insert_every): %s", out);
+}
+
 void test_feed(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR) == 0, "mkdir " DIR);
@@ -354,4 +532,9 @@ void test_feed(void)
     check_drop();
     check_balance();
     check_states();
+    check_threads();
+    check_resume();
+    check_readers();
+    check_2d();
+    check_errors();
 }

@@ -77,6 +77,35 @@ static void check_log(const char *what, const char *log, const char *want)
             what, want ? " and reports " : "", want ? want : "", out);
 }
 
+/* A run whose grains enter and leave (trajectory version 2): the page has a place for every
+ * grain that came, NaN where it is not; the frames with and without grains load without an
+ * error, drawn on the CPU (solid and wire frames) and with WebGL. */
+static void view_pour(const char *py)
+{
+    char out[8192];
+    int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/pour.run --quiet --set end_time=0.06 --set trajectory_every=1000 && "
+                  "./pala view " DIR "/pour.run -o " DIR "/pour.html");
+    T_CHECK(rc == 0 && strstr(out, "7 of 7 frames, 150 grains came and went (at most 150 at once)"), "pala view of a pour (exit %d) %s", rc, out);
+    char cmd[8192] = "";
+    browse(cmd, sizeof cmd, DIR "/pour.html", "frame=0", DIR "/p0.png", DIR "/p0.log", "pp0");
+    browse(cmd, sizeof cmd, DIR "/pour.html", "frame=last", DIR "/p1.png", DIR "/p1.log", "pp1");
+    browse(cmd, sizeof cmd, DIR "/pour.html", "frame=last&style=wire&colour=speed", DIR "/p2.png", DIR "/p2.log", "pp2");
+    browse(cmd, sizeof cmd, DIR "/pour.html", "renderer=webgl&frame=last", DIR "/p3.png", DIR "/p3.log", "pp3");
+    strcat(cmd, "wait");
+    t_sh(NULL, 0, "%s", cmd);
+    check_log("a pour, frame 0 (no grain yet)", DIR "/p0.log", NULL);
+    check_log("a pour, the last frame", DIR "/p1.log", NULL);
+    check_log("a pour in wire frames coloured by speed", DIR "/p2.log", NULL);
+    check_log("a pour drawn with WebGL", DIR "/p3.log", "\"renderer\":\"webgl\"");
+    long px = 0, d[4] = {0}, x;
+    for (int i = 0; i < 4; i++) {
+        rc = t_sh(out, sizeof out, "%s " DIR "/png.py " DIR "/p%d.png", py, i);
+        if (sscanf(out, "pixels %ld drawn %ld red %ld", &px, &d[i], &x) != 3) d[i] = -1;
+    }
+    T_CHECK(d[0] >= 0 && d[1] > d[0] + 200 && d[2] > d[0] + 200 && d[3] > d[0] + 200,
+            "the pour's last frame shows its grains (%ld, %ld, %ld pixels drawn: solid, wire, WebGL), its first only the box (%ld)", d[1], d[2], d[3], d[0]);
+}
+
 void test_view(void)
 {
     char out[8192];
@@ -143,6 +172,7 @@ void test_view(void)
     T_CHECK(red[4] > 100 && cyan[4] > 100, "anaglyph wire frames on the CPU: %ld red and %ld cyan pixels", red[4], cyan[4]);
     T_CHECK(red[5] > 200 && cyan[5] > 200, "anaglyph with WebGL: %ld red and %ld cyan pixels", red[5], cyan[5]);
     T_CHECK(plane[3] > px / 5 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);
+    view_pour(py);
 }
 
 /* The pictures: pala snapshot and pala plot, and the README's picture made by the command
