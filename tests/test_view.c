@@ -86,17 +86,22 @@ static void view_pour(const char *py)
     int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/pour.run --quiet --set end_time=0.06 --set trajectory_every=1000 && "
                   "./pala view " DIR "/pour.run -o " DIR "/pour.html");
     T_CHECK(rc == 0 && strstr(out, "7 of 7 frames, 150 grains came and went (at most 150 at once)"), "pala view of a pour (exit %d) %s", rc, out);
-    char cmd[8192] = "";
-    browse(cmd, sizeof cmd, DIR "/pour.html", "frame=0", DIR "/p0.png", DIR "/p0.log", "pp0");
-    browse(cmd, sizeof cmd, DIR "/pour.html", "frame=last", DIR "/p1.png", DIR "/p1.log", "pp1");
-    browse(cmd, sizeof cmd, DIR "/pour.html", "frame=last&style=wire&colour=speed", DIR "/p2.png", DIR "/p2.log", "pp2");
-    browse(cmd, sizeof cmd, DIR "/pour.html", "renderer=webgl&frame=last", DIR "/p3.png", DIR "/p3.log", "pp3");
+    static const struct { const char *hash, *what, *want; } load[4] = {
+        {"frame=0", "a pour, frame 0 (no grain yet)", NULL},
+        {"frame=last", "a pour, the last frame", NULL},
+        {"frame=last&style=wire&colour=speed", "a pour in wire frames coloured by speed", NULL},
+        {"renderer=webgl&frame=last", "a pour drawn with WebGL", "\"renderer\":\"webgl\""},
+    };
+    char cmd[8192] = "", png[4][64], log[4][64], prof[4][8];
+    for (int i = 0; i < 4; i++) {
+        snprintf(png[i], sizeof png[i], DIR "/p%d.png", i);
+        snprintf(log[i], sizeof log[i], DIR "/p%d.log", i);
+        snprintf(prof[i], sizeof prof[i], "pp%d", i);
+        browse(cmd, sizeof cmd, DIR "/pour.html", load[i].hash, png[i], log[i], prof[i]);
+    }
     strcat(cmd, "wait");
     t_sh(NULL, 0, "%s", cmd);
-    check_log("a pour, frame 0 (no grain yet)", DIR "/p0.log", NULL);
-    check_log("a pour, the last frame", DIR "/p1.log", NULL);
-    check_log("a pour in wire frames coloured by speed", DIR "/p2.log", NULL);
-    check_log("a pour drawn with WebGL", DIR "/p3.log", "\"renderer\":\"webgl\"");
+    for (int i = 0; i < 4; i++) check_log(load[i].what, log[i], load[i].want);
     long px = 0, d[4] = {0}, x;
     for (int i = 0; i < 4; i++) {
         rc = t_sh(out, sizeof out, "%s " DIR "/png.py " DIR "/p%d.png", py, i);

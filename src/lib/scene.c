@@ -871,8 +871,9 @@ static void resolve_lammps_path(pala_scene *s)
     e->val = p;
 }
 
-/* The grains the groups of grain type i ask for; *open (if not NULL) is 1 when an inserting
- * group of it has no count (its grains are known only as they come). */
+/* The grains the groups of grain type i ask for (an inserting group without count: its rate
+ * over its interval, 0 for a mass rate); *open (if not NULL) is 1 when an inserting group of
+ * it has no count (its grains are known only as they come). */
 static long grains_of_type(pala_scene *s, int i, int *open)
 {
     long use = 0;
@@ -881,8 +882,9 @@ static long grains_of_type(pala_scene *s, int i, int *open)
         const pala_group_keys *gk = &s->sec[g].keys.group;
         if (s->sec[g].kind != PALA_S_GROUP || !gk->grain || strcmp(gk->grain, s->sec[i].name)) continue;
         int hc = find_entry(s, g, PALA_KEY_count) != NULL;
-        use += hc ? gk->place.count : gk->nat;
-        if (open && !hc && gk->place.placement == PALA_PLACE_INSERT) *open = 1;
+        int ins = gk->place.placement == PALA_PLACE_INSERT;
+        use += hc ? gk->place.count : ins ? (long)fmin(1e15, gk->rate * (gk->end - gk->start) + 1) : gk->nat;
+        if (open && !hc && ins) *open = 1;
     }
     return use;
 }
