@@ -59,6 +59,7 @@ void test_checkpoint(void);
 void test_heap(void);
 void test_fractional(void);
 void test_fracnormal(void);
+void test_feed(void);
 
 static const struct {
     const char *name;
@@ -113,6 +114,7 @@ static const struct {
     {"robust", test_robust},
     {"output", test_output},
     {"checkpoint", test_checkpoint},
+    {"feed", test_feed},
     {"heap", test_heap},
     {"docs", test_docs},
 };

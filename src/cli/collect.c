@@ -17,7 +17,8 @@
 static const char *const result_cols[] = {
     "status", "exit_code", "steps_done", "sim_time", "wall_time", "grain_steps_per_s",
     "E_total_initial", "E_total_final", "E_total_min", "E_total_max", "max_abs_dE_rel",
-    "E_dissipated", "max_abs_dE_bal_rel", "warning"
+    "E_dissipated", "max_abs_dE_bal_rel", "warning",
+    "grains", "inserted", "insert_behind", "insert_short", "removed", "mass_removed"   /* runs whose grains enter and leave */
 };
 #define NRESULT ((int)(sizeof result_cols / sizeof result_cols[0]))
 

@@ -14,6 +14,17 @@ int pala_world_check_prepared(pala_world *w);
  * coefficients when dt changed (force_pass.c).  After pala_world_check_prepared. */
 void pala_world_derive(pala_world *w);
 
+/* The setup of pala_world_prepare after its checks: the pebbles, the neighbour list, the
+ * modules' states for the world's grains (the list is built at the next step). */
+void pala_world_setup(pala_world *w);
+/* The grains changed between steps (population.c): grain k with gone[k] leaves (gone NULL:
+ * none), the grains added since the last setup (pala_world_add_grain) stay at the end; the
+ * arrays are compacted in order (the grains keep their numbers, gid), the world is set up
+ * again, and the states of the contacts with history, hist (nh doubles of
+ * pala_world_history_get, taken before any grain was added or left), are put back on the
+ * pebbles that stay. */
+void pala_world_repopulate(pala_world *w, const unsigned char *gone, const double *hist, long nh);
+
 /* The checks of pala_world_prepare, in the order a reader would fix what they find: the
  * world's settings, the materials and pairs (material.h; they make w->pm, eq. 55), the
  * templates, the grains, the container and membrane, the interactions.  PALA_OK, or
