@@ -62,17 +62,26 @@ for q in $ratios; do
     echo "$q $D $(sh "$here/rate.sh" "$out/D$q/trajectory.txt" "$(zo "$D")")" >> "$out/rates"
 done
 # the fit: W^(2/5) = (C rho_b sqrt g)^(2/5) (D - k d) is a line in D: slope s, intercept i;
-# C = s^(5/2) / (rho_b sqrt g), k = -i / (s d)
+# C = s^(5/2) / (rho_b sqrt g), k = -i / (s d).  The same fit to the rates of the first and
+# of the second halves of the windows shows how much C and k move with the rates; and C with
+# k held at 1.4 is the mean of W / (rho_b sqrt(g) (D - 1.4 d)^(5/2))
 awk -v rhob="$rhob" -v d=$d '
-{ q[NR] = $1; D[NR] = $2; W[NR] = $3; W1[NR] = $4; W2[NR] = $5; t0[NR] = $6; t1[NR] = $7
-  x = $2; y = $3 ^ 0.4; n++; sx += x; sy += y; sxx += x * x; sxy += x * y }
+function fit(w,    j, x, y, n, sx, sy, sxx, sxy, s, i) {
+    for (j = 1; j <= N; j++) { x = D[j]; y = w[j] ^ 0.4; n++; sx += x; sy += y; sxx += x * x; sxy += x * y }
+    s = (n * sxy - sx * sy) / (n * sxx - sx * sx); i = (sy - s * sx) / n
+    FC = s ^ 2.5 / (rhob * sqrt(g)); Fk = -i / (s * d)
+}
+{ N++; q[N] = $1; D[N] = $2; W[N] = $3; W1[N] = $4; W2[N] = $5; t0[N] = $6; t1[N] = $7 }
 END {
     g = 9.81
-    s = (n * sxy - sx * sy) / (n * sxx - sx * sx); i = (sy - s * sx) / n
-    C = s ^ 2.5 / (rhob * sqrt(g)); k = -i / (s * d)
+    fit(W1); C1 = FC; k1 = Fk; fit(W2); C2 = FC; k2 = Fk; fit(W); C = FC; k = Fk
     printf "%4s %6s %11s %11s %11s %13s %11s %11s\n", "D/d", "D mm", "W kg/s", "1st half", "2nd half", "fit window s", "W fit", "C.58 k1.4"
-    for (j = 1; j <= n; j++)
+    for (j = 1; j <= N; j++) {
+        b = 0.58 * rhob * sqrt(g) * (D[j] - 1.4 * d) ^ 2.5; Ck += 0.58 * W[j] / b / N
         printf "%4s %6.1f %11.4g %11.4g %11.4g %6.3f-%6.3f %11.4g %11.4g\n", q[j], D[j] * 1000, W[j], W1[j], W2[j], t0[j], t1[j],
-               C * rhob * sqrt(g) * (D[j] - k * d) ^ 2.5, 0.58 * rhob * sqrt(g) * (D[j] - 1.4 * d) ^ 2.5
+               C * rhob * sqrt(g) * (D[j] - k * d) ^ 2.5, b
+    }
     printf "Beverloo fit: C = %.3f, k = %.2f (rho_b = %s kg/m^3, d = %s m); usual: C about 0.58, k about 1.4\n", C, k, rhob, d
+    printf "the same fit to the first halves: C = %.3f, k = %.2f; to the second halves: C = %.3f, k = %.2f\n", C1, k1, C2, k2
+    printf "with k = 1.4 held: C = %.3f\n", Ck
 }' "$out/rates"
