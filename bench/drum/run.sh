@@ -23,41 +23,24 @@ case $mode in
 esac
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 nice=${NICE:-}
-set --
-for kv in ${PALA_SET:-}; do set -- "$@" --set "$kv"; done
+pala_drum() {   # pala_drum KEY=VALUE: drum.txt into OUTDIR/pala with that key and PALA_SET's
+    k=$1; set -- --set "$k"
+    for kv in ${PALA_SET:-}; do set -- "$@" --set "$kv"; done
+    $nice "$root/pala" run "$root/bench/drum/drum.txt" -o "$out/pala" --force --quiet --threads 1 "$@"
+}
 # pala's step 0 alone first: its frame is LAMMPS's start
-$nice "$root/pala" run "$root/bench/drum/drum.txt" -o "$out/pala" --force --quiet --threads 1 --set steps=0 "$@"
+pala_drum steps=0
 mkdir -p "$out/lammps"
-# the values of summary.tsv, by column name
-val() { awk -F '\t' -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                               { if (!(k in c)) exit 1; print $c[k] }' "$out/pala/summary.tsv"; }
-dt=$(val dt); E=$(val material.glass.young); nu=$(val material.glass.poisson)
-delta=$(val material.glass.delta); mu=$(val material.glass.friction); R=$(val wall.drum.radius)
-len=$(val wall.drum.length); rho=$(val material.glass.density); a=$(val grain.bead.radius)
-every=$(val trajectory_every)
-set -- $(val wall.drum.point); ylo=$2
-set -- $(val wall.drum.angular_velocity); omega=$2
-yhi=$(awk -v a="$ylo" -v b="$len" 'BEGIN { printf "%.10g", a + b }')
-# LAMMPS's box: the drum and a margin of a radius (its bins cover the box)
-box=$(awk -v R="$R" -v lo="$ylo" -v hi="$yhi" -v a="$a" 'BEGIN { printf "%.10g %.10g %.10g %.10g %.10g %.10g", -R - a, R + a, lo - a, hi + a, -R - a, R + a }')
-sh "$root/bench/heap/to-lammps.sh" -b "$box" "$out/pala/trajectory.txt" > "$out/lammps/start.data"
+damping_log=$out/lammps/damping.txt
+drum_run=$out/pala; . "$root/bench/drum/params.sh"
 nsteps=$(awk -v t="$tend" -v h="$dt" 'BEGIN { printf "%d", t / h + 0.5 }')
-mass=$(awk -v r="$rho" -v a="$a" 'BEGIN { printf "%.10g", r * 4 / 3 * atan2(0, -1) * a * a * a }')
-e=$(awk -v d="$delta" 'BEGIN { printf "%.10g", sqrt(d) }')
-set -- $(sh "$root/bench/heap/damping.sh" "$E" "$nu" "$mass" "$a" "$e" "${VREF:-0.1}" 2>"$out/lammps/damping.txt")
-kn=$1; kt=$2; gn=$3; gnw=$4
-echo "drum: R $R m, y $ylo to $yhi m, omega $omega rad/s, dt $dt s, $nsteps steps; E $E Pa, nu $nu, e $e, mu $mu"
+sh "$root/bench/heap/to-lammps.sh" -b "$box" "$out/pala/trajectory.txt" > "$out/lammps/start.data"
+echo "drum: R $R m, y $ylo to $yhi m, omega $omega rad/s, dt $dt s, $nsteps steps; e $e, mu $mu"
 echo "LAMMPS: KN $kn KT $kt GN $gn GNW $gnw ($(cat "$out/lammps/damping.txt"))"
 
-set --
-for kv in ${PALA_SET:-}; do set -- "$@" --set "$kv"; done
-( $nice "$root/pala" run "$root/bench/drum/drum.txt" -o "$out/pala" --force --quiet --threads 1 \
-      --set end_time="$tend" "$@" ) &
+( pala_drum end_time="$tend" ) &
 pp=$!
-( cd "$out/lammps" && $nice lmp -in "$root/bench/drum/drum.in" -log run.log -screen none \
-      -var data start.data -var KN "$kn" -var KT "$kt" -var GN "$gn" -var GNW "$gnw" -var mu "$mu" \
-      -var dt "$dt" -var omega "$omega" -var R "$R" -var ylo "$ylo" -var yhi "$yhi" \
-      -var nwarm 0 -var nrun "$nsteps" -var every "$every" -var dump drum.dump -var dumpevery "$every" ) &
+( cd "$out/lammps" && lmp_drum start.data 0 "$nsteps" "$every" drum.dump "$every" ) &
 lp=$!
 st=0
 wait $pp || { echo "run.sh: pala failed" >&2; st=1; }

@@ -25,20 +25,8 @@ if [ -z "$run" ]; then
     "$root/pala" run "$root/bench/drum/drum.txt" -o "$tmp/settle" --quiet --threads 1 --set end_time=$settle
     run=$tmp/settle
 fi
-[ -r "$run/summary.tsv" ] || { echo "speed.sh: $run is not a finished pala run" >&2; exit 1; }
-val() { awk -F '\t' -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-                               { if (!(k in c)) exit 1; print $c[k] }' "$run/summary.tsv"; }
-dt=$(val dt); E=$(val material.glass.young); nu=$(val material.glass.poisson)
-mu=$(val material.glass.friction); R=$(val wall.drum.radius); len=$(val wall.drum.length)
-rho=$(val material.glass.density); a=$(val grain.bead.radius); delta=$(val material.glass.delta)
-set -- $(val wall.drum.point); ylo=$2
-set -- $(val wall.drum.angular_velocity); omega=$2
-yhi=$(awk -v a="$ylo" -v b="$len" 'BEGIN { printf "%.10g", a + b }')
-box=$(awk -v R="$R" -v lo="$ylo" -v hi="$yhi" -v a="$a" 'BEGIN { printf "%.10g %.10g %.10g %.10g %.10g %.10g", -R - a, R + a, lo - a, hi + a, -R - a, R + a }')
+drum_run=$run; . "$root/bench/drum/params.sh"
 sh "$root/bench/heap/to-lammps.sh" -l -b "$box" "$run/trajectory.txt" > "$tmp/state.data"
-mass=$(awk -v r="$rho" -v a="$a" 'BEGIN { printf "%.10g", r * 4 / 3 * atan2(0, -1) * a * a * a }')
-set -- $(sh "$root/bench/heap/damping.sh" "$E" "$nu" "$mass" "$a" "$(awk -v d="$delta" 'BEGIN { print sqrt(d) }')" "${VREF:-0.1}" 2>/dev/null)
-kn=$1; kt=$2; gn=$3; gnw=$4
 # pala starts from the same file: the drum's grains from it, none placed
 set -- "lammps_data=$tmp/state.data" lammps_material=glass group.bed.count=0 trajectory_every=0 energy_every=0
 n=$(awk '/ atoms$/ { print $1; exit }' "$tmp/state.data")
@@ -48,10 +36,7 @@ median() { sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 : > "$tmp/p"; : > "$tmp/l"; : > "$tmp/t"
 for r in $(seq "$reps"); do
     "$pb" "$root/bench/drum/drum.txt" "$nwarm" "$nrun" 1 "$@" | awk '{ print $2 }' >> "$tmp/p"
-    ( cd "$tmp" && lmp -in "$root/bench/drum/drum.in" -log run.log -screen none \
-        -var data state.data -var KN "$kn" -var KT "$kt" -var GN "$gn" -var GNW "$gnw" -var mu "$mu" \
-        -var dt "$dt" -var omega "$omega" -var R "$R" -var ylo "$ylo" -var yhi "$yhi" \
-        -var nwarm "$nwarm" -var nrun "$nrun" -var every "$nrun" -var dump none -var dumpevery 0 ) \
+    ( cd "$tmp" && lmp_drum state.data "$nwarm" "$nrun" "$nrun" none 0 ) \
         || { echo "speed.sh: lmp failed; log tail:" >&2; tail -5 "$tmp/run.log" >&2; exit 1; }
     awk '/^Loop time of/ && ++k == 2 { printf "%.4g\n", $12 * $9 / $4 }' "$tmp/run.log" >> "$tmp/l"
     "$pb" "$root/bench/drum/drum.txt" "$nwarm" "$nrun" 1/2/1 "$@" | awk '{ print $4 }' >> "$tmp/t"
