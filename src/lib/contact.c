@@ -335,11 +335,13 @@ static void stage_laws(const pala_world *w, pala_batch *B, int m, int pairs, uns
 }
 
 /* The vectorised driver's kernel loop: the laws of the families laws, constants of the one
- * material pair pm0 (one) or the batch's arrays. */
+ * material pair pm0 (one; with the spring, laws' PALA_LAWS_MINDLIN then says whether it is
+ * Mindlin's, so that the selects on it fold) or the batch's arrays. */
 AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt, const int shape, const unsigned laws, const int one,
                    const pala_pairmat *pm0)
 {
-    const lawp L0 = lawp_of(pm0, 0);
+    lawp L0 = lawp_of(pm0, 0);
+    if (one && (laws & PALA_LAWS_SPRING)) L0.mind = (laws & PALA_LAWS_MINDLIN) != 0;   /* a constant: its selects fold */
     for (int i = 0; i < m; i++) {
         lawp L = L0;
         if (!one) {
@@ -358,9 +360,10 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
 #define VEC_CASE(f) case f: drive_loop(w, B, m, dt, shape, f, 0, w->pm); break;
 
 /* The vectorised driver: the laws' coefficients (constants when the world has one material
- * pair and neither dashpot nor another normal law), the springs' states in, the kernel loop,
- * the states out.  A world with rolling, torsion or the fractional law takes the general
- * driver's loop (those laws are stepped contact by contact). */
+ * pair and neither dashpot nor another normal law, for pairs and walls alike: a wall touch
+ * has that pair too), the springs' states in, the kernel loop, the states out.  A world
+ * with rolling, torsion or the fractional law takes the general driver's loop (those laws
+ * are stepped contact by contact). */
 AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape)
 {
     const pala_contacts *cm = w->work->cm;
@@ -373,8 +376,10 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
         return;
     }
     if (laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
-    if (pairs && w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
-    else if (pairs && w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
+    if (w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
+    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN))
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm);
+    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
     else {
         if (pairs || laws != PALA_LAWS_REG) stage_laws(w, B, m, pairs, laws);   /* a wall touch has eq. 53's coefficients */
         switch (laws) {
