@@ -126,7 +126,7 @@ static double frac_normal(const pala_world *w, const pala_pairmat *pm, double *s
  * moment m_c acts on G, -m_c on G'.  Returns the energy the step dissipates; mc gets the
  * moment. */
 static double roll_torsion(const pala_world *w, const pala_batch *B, int i, const pala_pairmat *pm, double *st, int pairs, double fc,
-                           double rho, double dt, double *mc)
+                           double rn, double rd, double dt, double *mc)
 {
     const pala_contacts *cm = w->work->cm;
     const double n[3] = {B->nx[i], B->ny[i], B->nz[i]};
@@ -139,11 +139,11 @@ static double roll_torsion(const pala_world *w, const pala_batch *B, int i, cons
     if (pm->kroll > 0) {
         double *th = st + cm->ho_r, orl[3] = {oc[0] - on * n[0], oc[1] - on * n[1], oc[2] - on * n[2]};
         pala_law_in_plane(th, n[0], n[1], n[2]);
-        D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, rho, dt, mc, 1);
+        D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, rn, rd, dt, mc, 1);
     }
     if (pm->ktor > 0) {
         double mo;
-        D += pala_law_spring1(st + cm->ho_o, on, pm->ktor, pm->mutor * rs, rho, dt, &mo);
+        D += pala_law_spring1(st + cm->ho_o, on, pm->ktor, pm->mutor * rs, rn, rd, dt, &mo);
         for (int a = 0; a < 3; a++) mc[a] += mo * n[a];
     }
     return D;
@@ -212,10 +212,11 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         pala_law_in_plane(x, nx, ny, nz);
         /* cap/k grows to the step's end as ov^(p - 1/2) over Mindlin's k (8 G* a), as ov^p
          * over a constant k */
-        double rho = cpow > 0 ? pala_law_cap_ratio(ov, un, L.mind ? cpow - 0.5 : cpow, dt) : 1.0;
+        double rn, rd;
+        pala_law_cap_ratio(ov, un, cpow > 0 && L.mind ? cpow - 0.5 : cpow, dt, &rn, &rd);
         /* Mindlin's stiffness changes: the energy held after the last step is summed apart
          * (the force pass adds it to D), so D leaves out 0.5 k |x0|^2 and E holds 0.5 k |x1|^2 */
-        double Ds = pala_law_spring(x, t, k, L.mu * fc, rho, dt, Fs, !L.mind);
+        double Ds = pala_law_spring(x, t, k, L.mu * fc, rn, rd, dt, Fs, !L.mind);
         double e1 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
         B->E[i] = s && L.mind ? 0.5 * k * e1 : 0;   /* always stored: a store under a branch keeps the loop scalar */
         B->hx[i] = s ? x[0] : B->hx[i]; B->hy[i] = s ? x[1] : B->hy[i]; B->hz[i] = s ? x[2] : B->hz[i];
@@ -228,11 +229,11 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
     /* the torques (eq. 51) */
     double Tix, Tiy, Tiz, Tjx = 0, Tjy = 0, Tjz = 0, Hix = 0, Hiy = 0, Hiz = 0, Hjx = 0, Hjy = 0, Hjz = 0;
     if (shape == SH_SPHERES) {
-        double li = B->li[i], lj = B->lj[i];
-        double rix = -li * nx, riy = -li * ny, riz = -li * nz, rjx = lj * nx, rjy = lj * ny, rjz = lj * nz;
+        /* r x F with the lever arms r_i = -l_i n, r_j = l_j n: l_i (F x n) on G, l_j (F x n) on G' */
+        double li = B->li[i], lj = B->lj[i], fx = Fy * nz - Fz * ny, fy = Fz * nx - Fx * nz, fz = Fx * ny - Fy * nx;
         double qx = c * (ny * tz - nz * ty), qy = c * (nz * tx - nx * tz), qz = c * (nx * ty - ny * tx);
-        Tix = riy * Fz - riz * Fy; Tiy = riz * Fx - rix * Fz; Tiz = rix * Fy - riy * Fx;
-        Tjx = Fy * rjz - Fz * rjy; Tjy = Fz * rjx - Fx * rjz; Tjz = Fx * rjy - Fy * rjx;
+        Tix = li * fx; Tiy = li * fy; Tiz = li * fz;
+        Tjx = lj * fx; Tjy = lj * fy; Tjz = lj * fz;
         if (REG) {   /* friction's torque: also the non-conservative one */
             Hix = li * qx; Hiy = li * qy; Hiz = li * qz;
             Hjx = lj * qx; Hjy = lj * qy; Hjz = lj * qz;
@@ -255,8 +256,9 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         }
     }
     if (RT && st && (L.pm->kroll > 0 || L.pm->ktor > 0)) {
-        double mc[3];
-        D += roll_torsion(w, B, i, L.pm, st, pairs, fc, cpow > 0 ? pala_law_cap_ratio(ov, un, cpow, dt) : 1.0, dt, mc);
+        double mc[3], rn, rd;
+        pala_law_cap_ratio(ov, un, cpow, dt, &rn, &rd);
+        D += roll_torsion(w, B, i, L.pm, st, pairs, fc, rn, rd, dt, mc);
         Tix += mc[0]; Tiy += mc[1]; Tiz += mc[2];
         Tjx -= mc[0]; Tjy -= mc[1]; Tjz -= mc[2];
     }
