@@ -213,7 +213,7 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         /* cap/k grows to the step's end as ov^(p - 1/2) over Mindlin's k (8 G* a), as ov^p
          * over a constant k */
         double rn, rd;
-        pala_law_cap_ratio(ov, un, cpow > 0 && L.mind ? cpow - 0.5 : cpow, dt, &rn, &rd);
+        pala_law_cap_ratio(ov, un, cpow > 0 ? (L.mind ? cpow - 0.5 : cpow) : 0, dt, &rn, &rd);
         /* Mindlin's stiffness changes: the energy held after the last step is summed apart
          * (the force pass adds it to D), so D leaves out 0.5 k |x0|^2 and E holds 0.5 k |x1|^2 */
         double Ds = pala_law_spring(x, t, k, L.mu * fc, rn, rd, dt, Fs, !L.mind);
