@@ -39,6 +39,7 @@ void test_design_modules_script(void);
 void test_fields(void);
 void test_history(void);
 void test_stickslip(void);
+void test_vectorise(void);
 void test_dashpot(void);
 void test_drag(void);
 void test_firstday(void);
@@ -98,6 +99,7 @@ static const struct {
     {"fields", test_fields},
     {"history", test_history},
     {"stickslip", test_stickslip},
+    {"vectorise", test_vectorise},
     {"dashpot", test_dashpot},
     {"drag", test_drag},
     {"firstday", test_firstday},

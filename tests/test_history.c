@@ -267,7 +267,7 @@ static double cycle_work_weighted(void)
         for (int i = 0; i < 200; i++) {
             double o1 = legs[l] == 0 ? sign * rate : 0, o2 = legs[l] == 1 ? sign * rate : 0;
             double u[3] = {(a1 * o1 - a2 * o2) / am, 0, 0}, M[3];
-            pala_law_spring(th, u, k, 1e9, 1.0, dt, M, 1);
+            pala_law_spring(th, u, k, 1e9, 1.0, 1.0, dt, M, 1);
             W += dt * (M[0] * o1 - M[0] * o2);   /* +m on sphere 1, -m on sphere 2 */
         }
     }

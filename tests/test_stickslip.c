@@ -88,7 +88,7 @@ static double turned(long n)
     double x[3] = {1, 0, 0}, F[3];
     for (long i = 0; i < n; i++) {
         double tm = (i + 0.5) * dt, u[3] = {cos(tm), sin(tm), 0};
-        pala_law_spring(x, u, 1, 1, 1, dt, F, 1);
+        pala_law_spring(x, u, 1, 1, 1, 1, dt, F, 1);
     }
     return atan2(x[1], x[0]);
 }

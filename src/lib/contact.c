@@ -127,7 +127,7 @@ static double frac_normal(const pala_world *w, const pala_pairmat *pm, double *s
  * moment m_c acts on G, -m_c on G'.  Returns the energy the step dissipates; mc gets the
  * moment. */
 static double roll_torsion(const pala_world *w, const pala_batch *B, int i, const pala_pairmat *pm, double *st, int pairs, double fc,
-                           double rho, double dt, double *mc)
+                           double rn, double rd, double dt, double *mc)
 {
     const pala_contacts *cm = w->work->cm;
     const double n[3] = {B->nx[i], B->ny[i], B->nz[i]};
@@ -140,11 +140,11 @@ static double roll_torsion(const pala_world *w, const pala_batch *B, int i, cons
     if (pm->kroll > 0) {
         double *th = st + cm->ho_r, orl[3] = {oc[0] - on * n[0], oc[1] - on * n[1], oc[2] - on * n[2]};
         pala_law_in_plane(th, n[0], n[1], n[2]);
-        D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, rho, dt, mc, 1);
+        D += pala_law_spring(th, orl, pm->kroll, pm->muroll * rs, rn, rd, dt, mc, 1);
     }
     if (pm->ktor > 0) {
         double mo;
-        D += pala_law_spring1(st + cm->ho_o, on, pm->ktor, pm->mutor * rs, rho, dt, &mo);
+        D += pala_law_spring1(st + cm->ho_o, on, pm->ktor, pm->mutor * rs, rn, rd, dt, &mo);
         for (int a = 0; a < 3; a++) mc[a] += mo * n[a];
     }
     return D;
@@ -213,10 +213,11 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         pala_law_in_plane(x, nx, ny, nz);
         /* cap/k grows to the step's end as ov^(p - 1/2) over Mindlin's k (8 G* a), as ov^p
          * over a constant k */
-        double rho = cpow > 0 ? pala_law_cap_ratio(ov, un, L.mind ? cpow - 0.5 : cpow, dt) : 1.0;
+        double rn, rd;
+        pala_law_cap_ratio(ov, un, cpow > 0 ? (L.mind ? cpow - 0.5 : cpow) : 0, dt, &rn, &rd);
         /* Mindlin's stiffness changes: the energy held after the last step is summed apart
          * (the force pass adds it to D), so D leaves out 0.5 k |x0|^2 and E holds 0.5 k |x1|^2 */
-        double Ds = pala_law_spring(x, t, k, L.mu * fc, rho, dt, Fs, !L.mind);
+        double Ds = pala_law_spring(x, t, k, L.mu * fc, rn, rd, dt, Fs, !L.mind);
         double e1 = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
         B->E[i] = s && L.mind ? 0.5 * k * e1 : 0;   /* always stored: a store under a branch keeps the loop scalar */
         B->hx[i] = s ? x[0] : B->hx[i]; B->hy[i] = s ? x[1] : B->hy[i]; B->hz[i] = s ? x[2] : B->hz[i];
@@ -229,11 +230,11 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
     /* the torques (eq. 51) */
     double Tix, Tiy, Tiz, Tjx = 0, Tjy = 0, Tjz = 0, Hix = 0, Hiy = 0, Hiz = 0, Hjx = 0, Hjy = 0, Hjz = 0;
     if (shape == SH_SPHERES) {
-        double li = B->li[i], lj = B->lj[i];
-        double rix = -li * nx, riy = -li * ny, riz = -li * nz, rjx = lj * nx, rjy = lj * ny, rjz = lj * nz;
+        /* r x F with the lever arms r_i = -l_i n, r_j = l_j n: l_i (F x n) on G, l_j (F x n) on G' */
+        double li = B->li[i], lj = B->lj[i], fx = Fy * nz - Fz * ny, fy = Fz * nx - Fx * nz, fz = Fx * ny - Fy * nx;
         double qx = c * (ny * tz - nz * ty), qy = c * (nz * tx - nx * tz), qz = c * (nx * ty - ny * tx);
-        Tix = riy * Fz - riz * Fy; Tiy = riz * Fx - rix * Fz; Tiz = rix * Fy - riy * Fx;
-        Tjx = Fy * rjz - Fz * rjy; Tjy = Fz * rjx - Fx * rjz; Tjz = Fx * rjy - Fy * rjx;
+        Tix = li * fx; Tiy = li * fy; Tiz = li * fz;
+        Tjx = lj * fx; Tjy = lj * fy; Tjz = lj * fz;
         if (REG) {   /* friction's torque: also the non-conservative one */
             Hix = li * qx; Hiy = li * qy; Hiz = li * qz;
             Hjx = lj * qx; Hjy = lj * qy; Hjz = lj * qz;
@@ -256,8 +257,9 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         }
     }
     if (RT && st && (L.pm->kroll > 0 || L.pm->ktor > 0)) {
-        double mc[3];
-        D += roll_torsion(w, B, i, L.pm, st, pairs, fc, cpow > 0 ? pala_law_cap_ratio(ov, un, cpow, dt) : 1.0, dt, mc);
+        double mc[3], rn, rd;
+        pala_law_cap_ratio(ov, un, cpow, dt, &rn, &rd);
+        D += roll_torsion(w, B, i, L.pm, st, pairs, fc, rn, rd, dt, mc);
         Tix += mc[0]; Tiy += mc[1]; Tiz += mc[2];
         Tjx -= mc[0]; Tjy -= mc[1]; Tjz -= mc[2];
     }
@@ -336,11 +338,13 @@ static void stage_laws(const pala_world *w, pala_batch *B, int m, int pairs, uns
 }
 
 /* The vectorised driver's kernel loop: the laws of the families laws, constants of the one
- * material pair pm0 (one) or the batch's arrays. */
+ * material pair pm0 (one; with the spring, laws' PALA_LAWS_MINDLIN then says whether it is
+ * Mindlin's, so that the selects on it fold) or the batch's arrays. */
 AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt, const int shape, const unsigned laws, const int one,
                    const pala_pairmat *pm0)
 {
-    const lawp L0 = lawp_of(pm0, 0);
+    lawp L0 = lawp_of(pm0, 0);
+    if (one && (laws & PALA_LAWS_SPRING)) L0.mind = (laws & PALA_LAWS_MINDLIN) != 0;   /* a constant: its selects fold */
     for (int i = 0; i < m; i++) {
         lawp L = L0;
         if (!one) {
@@ -359,9 +363,10 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
 #define VEC_CASE(f) case f: drive_loop(w, B, m, dt, shape, f, 0, w->pm); break;
 
 /* The vectorised driver: the laws' coefficients (constants when the world has one material
- * pair and neither dashpot nor another normal law), the springs' states in, the kernel loop,
- * the states out.  A world with rolling, torsion or the fractional law takes the general
- * driver's loop (those laws are stepped contact by contact). */
+ * pair and neither dashpot nor another normal law, for pairs and walls alike: a wall touch
+ * has that pair too), the springs' states in, the kernel loop, the states out.  A world
+ * with rolling, torsion or the fractional law takes the general driver's loop (those laws
+ * are stepped contact by contact). */
 AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape)
 {
     const pala_contacts *cm = w->work->cm;
@@ -374,8 +379,10 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
         return;
     }
     if (laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
-    if (pairs && w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
-    else if (pairs && w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
+    if (w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
+    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN))
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm);
+    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
     else {
         if (pairs || laws != PALA_LAWS_REG) stage_laws(w, B, m, pairs, laws);   /* a wall touch has eq. 53's coefficients */
         switch (laws) {

@@ -154,18 +154,23 @@ PALA_LAW_KERNEL void pala_law_in_plane(double *x, double nx, double ny, double n
 
 /* A spring with a Coulomb cap over one step (docs/physics.md, "The tangential spring"):
  * x, the displacement at the start of the step (in the contact plane), u its rate at the
- * midpoint (in the plane), k the stiffness, cap the largest force at the midpoint, rho the
- * largest displacement cap/k at the step's end over the midpoint's (pala_law_cap_ratio).
+ * midpoint (in the plane), k the stiffness, cap the largest force at the midpoint, rn/rd
+ * the largest displacement cap/k at the step's end over the midpoint's (pala_law_cap_ratio).
  * The force is that of the midpoint displacement t = x + u dt/2, -k t, scaled down by s to
  * the cap if above it (slip).  Without slip x advances to x + u dt.  When slipping, the
  * midpoint displacement t s turns on over the second half of the step with the part of u
  * across it, u_c = u - (u.t) t/|t|^2, and has the end's largest length:
  *   x = rho |t s| y/|y|,  y = t s + u_c dt/2.
- * Returns the force into F and the energy the step dissipates, the work -F.u dt done on
- * the spring less the increase of its energy k|x|^2/2 (exactly 0 without slip); held0 = 0
- * leaves out the energy held at the start (Mindlin's springs, whose stiffness changes:
- * that energy is summed apart, contact.c).  Branch-free: a loop over contacts vectorises. */
-PALA_LAW_KERNEL double pala_law_spring(double *x, const double *u, double k, double cap, double rho, double dt, double *F, int held0)
+ * In terms of the direction e = -t/|t| of the force before the cap, t s = -(cap/k) e and
+ * u_c = u - (u.e) e, so k y = k u dt/2 - (cap + k (u.e) dt/2) e and
+ *   x = rn cap k y / (rd k |k y|):
+ * one square root and one division, and |k y| >= cap (no overflow however small the cap;
+ * if |k y|^2 underflows to 0, x = 0).  Returns the force into F and the energy the step
+ * dissipates, the work -F.u dt done on the spring less the increase of its energy k|x|^2/2
+ * (exactly 0 without slip); held0 = 0 leaves out the energy held at the start (Mindlin's
+ * springs, whose stiffness changes: that energy is summed apart, contact.c).  Branch-free:
+ * a loop over contacts vectorises. */
+PALA_LAW_KERNEL double pala_law_spring(double *x, const double *u, double k, double cap, double rn, double rd, double dt, double *F, int held0)
 {
     double h = 0.5 * dt, x0 = x[0], x1 = x[1], x2 = x[2];
     double e0 = x0 * x0 + x1 * x1 + x2 * x2;
@@ -173,43 +178,42 @@ PALA_LAW_KERNEL double pala_law_spring(double *x, const double *u, double k, dou
     double Fx = -k * p0, Fy = -k * p1, Fz = -k * p2;
     double f2 = Fx * Fx + Fy * Fy + Fz * Fz;
     int slip = f2 > cap * cap;
-    double sc = cap / sqrt(slip ? f2 : 1.0);
-    Fx = slip ? Fx * sc : Fx; Fy = slip ? Fy * sc : Fy; Fz = slip ? Fz * sc : Fz;
-    double pp = p0 * p0 + p1 * p1 + p2 * p2, a = h * (p0 * u[0] + p1 * u[1] + p2 * u[2]) / (slip ? pp : 1.0);
-    double z0 = p0 * sc + (h * u[0] - a * p0), z1 = p1 * sc + (h * u[1] - a * p1), z2 = p2 * sc + (h * u[2] - a * p2);
-    double zz = z0 * z0 + z1 * z1 + z2 * z2;
-    /* a cap far below the rounding of u dt/2 (|z| under 2^-250): z scaled up by 2^500, so that
-     * pp/zz cannot overflow (a factor 1 leaves every other step's bits as they are) */
-    double big = zz < 0x1p-500 ? 0x1p500 : 1.0;
-    z0 *= big; z1 *= big; z2 *= big; zz *= big * big;
-    double se = rho * sc * sqrt(pp / (zz > 0 ? zz : 1.0));   /* z is 0 only if sc is */
-    x0 = slip ? z0 * se : x0 + dt * u[0];
-    x1 = slip ? z1 * se : x1 + dt * u[1];
-    x2 = slip ? z2 * se : x2 + dt * u[2];
+    double inv = 1.0 / sqrt(slip ? f2 : 1.0), n0 = Fx * inv, n1 = Fy * inv, n2 = Fz * inv;   /* e */
+    Fx = slip ? cap * n0 : Fx; Fy = slip ? cap * n1 : Fy; Fz = slip ? cap * n2 : Fz;
+    double hk = h * k, a = cap + hk * (u[0] * n0 + u[1] * n1 + u[2] * n2);
+    double y0 = hk * u[0] - a * n0, y1 = hk * u[1] - a * n1, y2 = hk * u[2] - a * n2;   /* k y */
+    double den = rd * k * sqrt(y0 * y0 + y1 * y1 + y2 * y2), se = den > 0 ? rn * cap / den : 0;
+    x0 = slip ? y0 * se : x0 + dt * u[0];
+    x1 = slip ? y1 * se : x1 + dt * u[1];
+    x2 = slip ? y2 * se : x2 + dt * u[2];
     double e1 = x0 * x0 + x1 * x1 + x2 * x2;
     x[0] = x0; x[1] = x1; x[2] = x2;
     F[0] = Fx; F[1] = Fy; F[2] = Fz;
     return -(Fx * u[0] + Fy * u[1] + Fz * u[2]) * dt - 0.5 * k * (e1 - (held0 ? e0 : 0));
 }
 
-/* The same for a scalar spring (torsion about n): when slipping, x = rho (-F/k). */
-static inline double pala_law_spring1(double *x, double u, double k, double cap, double rho, double dt, double *F)
+/* The same for a scalar spring (torsion about n): when slipping, x = (rn/rd) (-F/k). */
+static inline double pala_law_spring1(double *x, double u, double k, double cap, double rn, double rd, double dt, double *F)
 {
     double e0 = *x * *x;
     *F = -k * (*x + 0.5 * dt * u);
-    if (fabs(*F) > cap) { *F = *F > 0 ? cap : -cap; *x = rho * (-*F / k); }
+    if (fabs(*F) > cap) { *F = *F > 0 ? cap : -cap; *x = rd * k > 0 ? rn * -*F / (rd * k) : 0; }
     else *x += dt * u;
     return -*F * u * dt - 0.5 * k * (*x * *x - e0);
 }
 
-/* rho of pala_law_spring: the largest displacement of a spring, cap/k, at the end of the
- * step over its value at the midpoint, from the overlap ov and its rate -un at the midpoint:
- * the overlap at the end is ov - un dt/2, and cap/k grows as ov^p (pala_law_cap_power); to
- * first order in dt, and never below 0 (the contact ends within the half step). */
-PALA_LAW_KERNEL double pala_law_cap_ratio(double ov, double un, double p, double dt)
+/* rho of pala_law_spring, the largest displacement of a spring, cap/k, at the end of the
+ * step over its value at the midpoint, as a fraction rn/rd (so that the spring divides
+ * once), from the overlap ov and its rate -un at the midpoint: the overlap at the end is
+ * ov - un dt/2, and cap/k grows as ov^p (pala_law_cap_power); to first order in dt,
+ * rho = max(0, ov - p un dt/2)/ov, never below 0 (the contact ends within the half step);
+ * p = 0: 1 (the cap's growth not known).  ov = 0 (a touch by rounding) gives 0/0: the
+ * spring then stores 0. */
+PALA_LAW_KERNEL void pala_law_cap_ratio(double ov, double un, double p, double dt, double *rn, double *rd)
 {
-    double r = 1 - p * 0.5 * dt * un / (ov > 0 ? ov : 1.0);
-    return r > 0 ? r : 0;
+    double r = ov - p * 0.5 * dt * un;
+    *rn = r > 0 ? r : 0;
+    *rd = ov;
 }
 
 /* ---- the laws' states and energies ------------------------------------------------------- */
