@@ -11,8 +11,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-/* A growable spatial hash of the grains placed so far (cells of edge 2 r_max). */
-typedef struct phash { int *head, *next; int nb; double inv; } phash;
+/* A spatial hash of the grains placed so far, on levels of cells for bounding radii that
+ * differ much (as the neighbour list's levels, neighbor.c): level L has cells of edge
+ * h_L = 2 R_min 2^L and holds the grains of 2 R <= h_L (the last the rest); one table of
+ * buckets for all levels, keyed by the cell and the level.  A query of radius R visits,
+ * in each level that holds grains, the cells within R + (the level's largest radius) of
+ * its centre: a small grain a few cells of each level, a large one the cells of the small
+ * grains it covers.  Only the answer (overlap or not) is used, which does not depend on the
+ * cells, so placement is the same for any levels. */
+enum { PH_LEVELS = 16 };
+typedef struct phash {
+    int *head, *next;
+    int nb, nlev;
+    double h[PH_LEVELS], inv[PH_LEVELS], rmax[PH_LEVELS];
+    long count[PH_LEVELS];
+} phash;
 
 /* floor(u) as a cell index, clamped so the conversion is defined for any u */
 static long cell(double u)
@@ -21,32 +34,71 @@ static long cell(double u)
     return u > -1e15 && u < 1e15 ? (long)u : u < 0 ? -1000000000000000L : 1000000000000000L;
 }
 
-static unsigned phash_key(const phash *h, pala_vec3 x, int dx, int dy, int dz)
+static unsigned phash_key(const phash *h, long cx, long cy, long cz, int L)
 {
-    long c[3] = {cell(x.x * h->inv) + dx, cell(x.y * h->inv) + dy, cell(x.z * h->inv) + dz};
-    unsigned long k = (unsigned long)c[0] * 73856093ul ^ (unsigned long)c[1] * 19349663ul ^ (unsigned long)c[2] * 83492791ul;
+    unsigned long k = (unsigned long)cx * 73856093ul ^ (unsigned long)cy * 19349663ul ^ (unsigned long)cz * 83492791ul ^ (unsigned long)L * 2654435761ul;
     return (unsigned)(k & (unsigned long)(h->nb - 1));
 }
 
+static int phash_level(const phash *h, double R)
+{
+    int L = 0;
+    while (L + 1 < h->nlev && 2 * R > h->h[L]) L++;
+    return L;
+}
+
+/* Room for total grains of bounding radii in [rmin, rmax]. */
+static void phash_make(phash *h, long total, double rmin, double rmax)
+{
+    h->nb = 16;
+    while (h->nb < 2 * total && h->nb < (1 << 30)) h->nb *= 2;
+    h->head = pala_xrealloc(NULL, (size_t)h->nb * sizeof(int));
+    h->next = pala_xrealloc(NULL, (size_t)(total + 1) * sizeof(int));
+    for (int b = 0; b < h->nb; b++) h->head[b] = -1;
+    h->nlev = 1;
+    h->h[0] = 2 * rmax;
+    if (rmin > 0 && rmax > 2 * rmin) {   /* one level unless the radii differ by more than 2 */
+        h->nlev = 0;
+        for (double e = 2 * rmin; h->nlev < PH_LEVELS; e *= 2) {
+            h->h[h->nlev++] = e;
+            if (e >= 2 * rmax) break;
+        }
+        h->h[h->nlev - 1] = fmax(h->h[h->nlev - 1], 2 * rmax);
+    }
+    for (int L = 0; L < h->nlev; L++) { h->inv[L] = 1 / h->h[L]; h->rmax[L] = 0; h->count[L] = 0; }
+}
+
+static void phash_free(phash *h) { free(h->head); free(h->next); }
+
 static void phash_insert(phash *h, const pala_world *w, int i)
 {
-    unsigned b = phash_key(h, w->x[i], 0, 0, 0);
+    double R = w->tmpl[w->tid[i]].bound_radius;
+    int L = phash_level(h, R);
+    pala_vec3 x = w->x[i];
+    unsigned b = phash_key(h, cell(x.x * h->inv[L]), cell(x.y * h->inv[L]), cell(x.z * h->inv[L]), L);
     h->next[i] = h->head[b];
     h->head[b] = i;
+    h->rmax[L] = fmax(h->rmax[L], R);
+    h->count[L]++;
 }
 
 /* Does a bounding sphere of radius R at x overlap any placed grain? */
 static int phash_hits(const phash *h, const pala_world *w, pala_vec3 x, double R)
 {
-    for (int dz = -1; dz <= 1; dz++)
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                unsigned b = phash_key(h, x, dx, dy, dz);
-                for (int j = h->head[b]; j >= 0; j = h->next[j]) {
-                    double rr = R + w->tmpl[w->tid[j]].bound_radius;
-                    if (pala_vnorm2(pala_vsub(x, w->x[j])) < rr * rr) return 1;
-                }
-            }
+    for (int L = 0; L < h->nlev; L++) {
+        if (!h->count[L]) continue;
+        double r = (R + h->rmax[L]) * (1 + 1e-9), iv = h->inv[L];
+        long lo[3] = {cell((x.x - r) * iv), cell((x.y - r) * iv), cell((x.z - r) * iv)};
+        long hi[3] = {cell((x.x + r) * iv), cell((x.y + r) * iv), cell((x.z + r) * iv)};
+        if (w->dim == 2) lo[2] = hi[2] = cell(x.z * iv);
+        for (long cz = lo[2]; cz <= hi[2]; cz++)
+            for (long cy = lo[1]; cy <= hi[1]; cy++)
+                for (long cx = lo[0]; cx <= hi[0]; cx++)
+                    for (int j = h->head[phash_key(h, cx, cy, cz, L)]; j >= 0; j = h->next[j]) {
+                        double rr = R + w->tmpl[w->tid[j]].bound_radius;
+                        if (pala_vnorm2(pala_vsub(x, w->x[j])) < rr * rr) return 1;
+                    }
+    }
     return 0;
 }
 
@@ -164,16 +216,11 @@ static int room_check(const pala_world *w, const pala_group *g, char *err, size_
 
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
 {
-    double rmax = 0;
-    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    double rmax = 0, rmin = HUGE_VAL;
+    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius), rmin = fmin(rmin, w->tmpl[t].bound_radius);
     phash h;
     long total = w->n + g->count;
-    h.nb = 16;
-    while (h.nb < 2 * total && h.nb < (1 << 30)) h.nb *= 2;
-    h.head = pala_xrealloc(NULL, (size_t)h.nb * sizeof(int));
-    h.next = pala_xrealloc(NULL, (size_t)total * sizeof(int));
-    h.inv = 1.0 / (2 * rmax);
-    for (int b = 0; b < h.nb; b++) h.head[b] = -1;
+    phash_make(&h, total, rmin, rmax);
     for (int i = 0; i < w->n; i++) phash_insert(&h, w, i);
     long placed = 0, attempts = 0, maxatt = 10000 + 200 * g->count;
     /* lattice state */
@@ -262,9 +309,9 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
         phash_insert(&h, w, k);
         placed++;
     }
-    free(h.head); free(h.next);
+    phash_free(&h);
     return placed;
 fail:
-    free(h.head); free(h.next);
+    phash_free(&h);
     return -1;
 }
