@@ -29,7 +29,7 @@ layers='
 2 step energy world scene place lammps keys check material
 3 force_pass
 4 contact contact_state container box cavity membrane grain_forces field centre integrator neighbor
-5 contact_law fractional grain threads alloc rotation builder factory rng work keydef
+5 contact_law fractional grain threads alloc rotation builder factory rng sizes work keydef
 '
 
 root=${1:-.}

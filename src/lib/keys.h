@@ -8,6 +8,7 @@
 #include "pala/pala.h"
 #include "keydef.h"
 #include "place.h"
+#include "sizes.h"
 #include "contact_law.h"
 #include <stddef.h>
 
@@ -41,6 +42,8 @@ enum pala_key {
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
     PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants, PALA_KEY_charge,
     PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
+    PALA_KEY_size_distribution, PALA_KEY_size_by, PALA_KEY_size_range, PALA_KEY_size_mean, PALA_KEY_size_sd,
+    PALA_KEY_size_median, PALA_KEY_size_sigma, PALA_KEY_size_class, PALA_KEY_sieve, PALA_KEY_size_resolution,
     /* [group NAME] */
     PALA_KEY_grain, PALA_KEY_count, PALA_KEY_placement, PALA_KEY_region,
     PALA_KEY_region_box, PALA_KEY_slab_normal, PALA_KEY_slab_offset,
@@ -96,6 +99,9 @@ typedef struct pala_grain_keys {
     int variants;                /* shape = random: number of distinct shapes; 0: one per grain */
     double charge;               /* point charge at the centre of mass, C */
     pala_vec3 edip, mdip;        /* dipole moments in the frame of the sphere lines, C m and A m^2 */
+    pala_sizes size;             /* the size distribution (size_* keys; its table or sieve curve
+                                    from the size_class or sieve lines, read by the builder) */
+    int nclass, nsieve;          /* number of size_class and sieve lines */
 } pala_grain_keys;
 
 /* [group NAME] */

@@ -376,11 +376,11 @@ static int out_of_range(pala_world *w, int finite, pala_vec3 lo, pala_vec3 hi, c
     return bad;
 }
 
-/* Buckets of a grid of ncell cells for n pebbles: the cells themselves if dense, else a hash
- * of >= n (a power of 2, at least 16). */
-static int buckets(cellgrid *g, int bad, double ncell, int n, const double ext[3])
+/* Buckets of a grid of ncell cells for n pebbles: the cells themselves if dense (at most
+ * `per` cells a pebble), else a hash of >= n (a power of 2, at least 16). */
+static int buckets(cellgrid *g, int bad, double ncell, int n, const double ext[3], double per)
 {
-    g->dense = !bad && ncell <= 2.0 * n + 16;
+    g->dense = !bad && ncell <= per * n + 16;
     if (g->dense) {
         g->nx = (long)ext[0]; g->ny = (long)ext[1]; g->nz = (long)ext[2];
         return g->nbucket = (int)ncell;
@@ -420,7 +420,7 @@ static void one_grid(pala_world *w)
     nl->bad = out_of_range(w, finite, lo, hi, ext);
     nl->glo = lo;
     cellgrid g = {0};
-    int nb = buckets(&g, nl->bad, ext[0] * ext[1] * ext[2], n, ext);
+    int nb = buckets(&g, nl->bad, ext[0] * ext[1] * ext[2], n, ext, 2);
     nl->dense = g.dense;
     nl->gn[0] = g.nx; nl->gn[1] = g.ny; nl->gn[2] = g.nz;
     if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
@@ -492,7 +492,7 @@ static void level_grids(pala_world *w)
         nl_level *lv = &nl->lev[L];
         lv->g.inv = lv->inv;
         lv->b0 = nb;
-        nb += lv->count ? buckets(&lv->g, nl->bad, ext[L][0] * ext[L][1] * ext[L][2], lv->count, ext[L]) : (lv->g.nbucket = 0);
+        nb += lv->count ? buckets(&lv->g, nl->bad, ext[L][0] * ext[L][1] * ext[L][2], lv->count, ext[L], 8) : (lv->g.nbucket = 0);
     }
     if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
     nl->nbucket = nb;

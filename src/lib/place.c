@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A spatial hash of the grains placed so far, on levels of cells for bounding radii that
  * differ much (as the neighbour list's levels, neighbor.c): level L has cells of edge
@@ -173,10 +174,15 @@ static pala_vec3 random_rotation(pala_rng *rng, int dim)
  * or bounding spheres of more volume than a random packing fills (0.64 of the box of
  * feasible centres, grown by the bounding radius).  Random placement could otherwise try
  * for a long time, and a lattice walk through a huge empty range. */
-static int room_check(const pala_world *w, const pala_group *g, char *err, size_t errlen)
+static int room_check(const pala_world *w, const pala_group *g, const int *tq, char *err, size_t errlen)
 {
-    double R = 0;
-    for (int t = g->tfirst; t < g->tfirst + (g->tcount > 0 ? g->tcount : 1); t++) R = fmax(R, w->tmpl[t].bound_radius);
+    double R = 0, sum = 0;   /* the largest bounding radius; with sizes, the sum of the cubes */
+    for (int t = g->tfirst; !tq && t < g->tfirst + (g->tcount > 0 ? g->tcount : 1); t++) R = fmax(R, w->tmpl[t].bound_radius);
+    for (long q = 0; tq && q < g->count; q++) {
+        double r = w->tmpl[tq[q]].bound_radius;
+        R = fmax(R, r);
+        sum += w->dim == 2 ? r * r : r * r * r;
+    }
     double lo[3], hi[3];
     sample_box(w, g, R, lo, hi);
     int dims = w->dim == 2 ? 2 : 3;
@@ -205,17 +211,97 @@ static int room_check(const pala_world *w, const pala_group *g, char *err, size_
     }
     double vol = 1, vg = dims == 2 ? PALA_PI * R * R : 4.0 / 3.0 * PALA_PI * R * R * R;
     for (int a = 0; a < dims; a++) vol *= hi[a] - lo[a] + 2 * R;
-    if ((double)g->count * vg > 0.64 * vol) {
-        snprintf(err, errlen, "%ld grains of bounding radius %.4g m need %.3g m^%d without overlap, more than a random packing fills of the "
+    double need = tq ? (dims == 2 ? PALA_PI : 4.0 / 3.0 * PALA_PI) * sum : (double)g->count * vg;
+    if (need > 0.64 * vol) {
+        snprintf(err, errlen, "%ld grains of bounding radius %s%.4g m need %.3g m^%d without overlap, more than a random packing fills of the "
                  "region (%.3g m^%d); lower count, enlarge the region or container, or use placement = lattice",
-                 g->count, R, (double)g->count * vg / 0.64, dims, vol, dims);
+                 g->count, tq ? "up to " : "", R, need / 0.64, dims, vol, dims);
         return -1;
     }
     return 0;
 }
 
+/* The template of a size class: a sphere built at its size exactly (like proto, base < 0,
+ * or like a one-sphere base), else a copy of the base scaled to the size (eq. 31: the
+ * volume of a sphere of radius rc; pala_template_scale). */
+static int class_template(pala_world *w, const pala_group *g, int base, double rc)
+{
+    pala_template t = base < 0 ? g->proto : w->tmpl[base];   /* a copy: adding moves w->tmpl */
+    if (t.ncomp <= 1) return pala_world_build_template(w, &t, 1, &(pala_vec3){0, 0, 0}, &rc, 0);
+    pala_vec3 *sh = pala_xrealloc(NULL, (size_t)t.ncomp * sizeof *sh);
+    double *rd = pala_xrealloc(NULL, (size_t)t.ncomp * sizeof *rd);
+    memcpy(sh, w->shape + t.comp0, (size_t)t.ncomp * sizeof *sh);
+    memcpy(rd, w->shape_r + t.comp0, (size_t)t.ncomp * sizeof *rd);
+    pala_template_scale(&t, sh, rd, rc);
+    int k = pala_world_add_template(w, &t, sh, rd);
+    free(sh);
+    free(rd);
+    return k;
+}
+
+typedef struct sized { int base; long cls; double rc; long q; } sized;
+static int cmp_sized(const void *x, const void *y)
+{
+    const sized *a = x, *b = y;
+    if (a->base != b->base) return a->base < b->base ? -1 : 1;
+    if (a->cls != b->cls) return a->cls < b->cls ? -1 : 1;
+    return (a->q > b->q) - (a->q < b->q);
+}
+
+/* The template of each grain of a group with a size distribution (docs/physics.md, "Size
+ * distributions"): its size drawn, its type's template chosen as without sizes, then one
+ * template per (type's template, size class), made in that order.  NULL if the law failed. */
+static int *size_templates(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
+{
+    long n = g->count;
+    double *r = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *r);
+    if (pala_sizes_sample(g->sizes, rng, n, r)) {
+        snprintf(err, errlen, "the size distribution's truncation refused 10^7 draws in a row: widen size_range");
+        free(r);
+        return NULL;
+    }
+    sized *c = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *c);
+    for (long q = 0; q < n; q++) {
+        c[q].base = g->tcount <= 0 ? -1 : g->tcount == 1 ? g->tfirst
+                  : g->random_variant ? g->tfirst + (int)(pala_rng_uniform(rng) * g->tcount) % g->tcount
+                  : g->tfirst + (int)((g->tnext + q) % g->tcount);
+        c[q].cls = pala_sizes_class(g->sizes, r[q], &c[q].rc);
+        c[q].q = q;
+    }
+    qsort(c, (size_t)n, sizeof *c, cmp_sized);
+    int *tq = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *tq), k = -1;
+    for (long i = 0; i < n; i++) {
+        if (i == 0 || c[i].base != c[i - 1].base || c[i].cls != c[i - 1].cls) k = class_template(w, g, c[i].base, c[i].rc);
+        tq[c[i].q] = k;
+    }
+    free(c);
+    free(r);
+    return tq;
+}
+
+/* The order of random placement with sizes: the largest bounding spheres first (then by
+ * the order drawn), while there is room for them. */
+typedef struct bysize { double r; long q; } bysize;
+static int cmp_larger(const void *x, const void *y)
+{
+    const bysize *a = x, *b = y;
+    if (a->r != b->r) return a->r > b->r ? -1 : 1;
+    return (a->q > b->q) - (a->q < b->q);
+}
+
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
 {
+    int *tq = NULL;   /* with sizes: the template of grain q of the group */
+    long *ord = NULL; /* ... and the order they are placed in */
+    if (g->sizes && g->count > 0) {
+        if (!(tq = size_templates(w, g, rng, err, errlen))) return -1;
+        bysize *o = pala_xrealloc(NULL, (size_t)g->count * sizeof *o);
+        for (long q = 0; q < g->count; q++) o[q] = (bysize){w->tmpl[tq[q]].bound_radius, q};
+        if (g->placement == PALA_PLACE_RANDOM) qsort(o, (size_t)g->count, sizeof *o, cmp_larger);
+        ord = pala_xrealloc(NULL, (size_t)g->count * sizeof *ord);
+        for (long q = 0; q < g->count; q++) ord[q] = o[q].q;
+        free(o);
+    }
     double rmax = 0, rmin = HUGE_VAL;
     for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius), rmin = fmin(rmin, w->tmpl[t].bound_radius);
     phash h;
@@ -228,9 +314,9 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
     long site[3] = {0, 0, 0};
     int done_sites = 0;
     long visits = 0, maxvisits = 1000000 + 100 * g->count;   /* sites outside a slab or cavity */
-    if (g->placement != PALA_PLACE_LIST && g->count > 0 && room_check(w, g, err, errlen)) goto fail;
+    if (g->placement != PALA_PLACE_LIST && g->count > 0 && room_check(w, g, tq, err, errlen)) goto fail;
     while (placed < g->count) {
-        int tmpl = g->tcount <= 1 ? g->tfirst
+        int tmpl = tq ? tq[ord[placed]] : g->tcount <= 1 ? g->tfirst
                  : g->random_variant ? g->tfirst + (int)(pala_rng_uniform(rng) * g->tcount) % g->tcount
                  : g->tfirst + (int)((g->tnext + placed) % g->tcount);
         double R = w->tmpl[tmpl].bound_radius;
@@ -310,8 +396,12 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
         placed++;
     }
     phash_free(&h);
+    free(tq);
+    free(ord);
     return placed;
 fail:
     phash_free(&h);
+    free(tq);
+    free(ord);
     return -1;
 }

@@ -2,6 +2,7 @@
 #ifndef PALA_PLACE_H
 #define PALA_PLACE_H
 #include "pala/pala.h"
+#include "sizes.h"
 
 enum { PALA_PLACE_RANDOM, PALA_PLACE_LATTICE, PALA_PLACE_LIST };
 enum { PALA_REGION_CONTAINER, PALA_REGION_BOX, PALA_REGION_SLAB };
@@ -11,6 +12,10 @@ typedef struct pala_group {
     int tfirst, tcount;      /* templates of the grain type (random types have several) */
     int random_variant;      /* pick a template at random (else grain q takes tfirst + tnext + q) */
     int tnext;               /* templates of this type already used by earlier groups */
+    const pala_sizes *sizes; /* the grain type's size distribution, or NULL: each grain gets the
+                                template of its size class (made as needed), scaled from its
+                                type's (or, tcount 0, a sphere like proto) */
+    pala_template proto;     /* spheres of a size distribution: name, material, charge, dipoles */
     /* set from the group's keys (keys.c binds each key to its field) */
     long count;              /* number of grains (count) */
     int placement;           /* PALA_PLACE_* (placement) */
@@ -28,7 +33,9 @@ typedef struct pala_group {
     double vspread;          /* standard deviation of the random velocity, m/s (velocity_spread) */
 } pala_group;
 
-/* Adds the group's grains to w.  Returns the number placed, or -1 with a message. */
+/* Adds the group's grains to w.  Returns the number placed, or -1 with a message.  With a
+ * size distribution, random placement places the largest grains first (the grains are
+ * numbered in that order); lattice and list placement keep the order the sizes were drawn in. */
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen);
 
 #endif
