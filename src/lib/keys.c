@@ -77,7 +77,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(TOP, max_overlap, REAL, "0.5", "-", 1e-6, 1, AT(pala_top_keys, w.max_overlap),
         .doc = "stop as unstable when an overlap exceeds this fraction of the smaller component radius"),
     KEY(TOP, neighbor_skin, REAL, "0", "m", 0, INF, AT(pala_top_keys, w.skin),
-        .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the largest component radius"),
+        .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the median component radius"),
     KEY(TOP, lammps_data, PATH, NULL, "-", 0, 0, AT(pala_top_keys, lammps_data),
         .doc = "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
                "path relative to this control file; with container = box and no box key, its box"),
@@ -86,6 +86,15 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "material of the grains of lammps_data (its density must match the file's)"),
     KEY(TOP, lammps_mc_samples, INT, "10000", "-", 100, 1e9, AT(pala_top_keys, lammps_mc_samples),
         .doc = "Monte Carlo samples of the builder for each distinct clump shape of lammps_data"),
+    KEY(TOP, start_from, PATH, NULL, "-", 0, 0, AT(pala_top_keys, start_from),
+        .unset = "none: the groups place every grain",
+        .doc = "the folder of a run (pala run -o): the grains start in its final state (its checkpoint.bin: positions, "
+               "orientations, velocities, angular velocities, contact history), under this scene's walls, materials and fields; "
+               "the groups add grains beside them; path relative to this control file"),
+    KEY(TOP, start_contacts, WORD, "keep", "-", 0, 0, AT(pala_top_keys, start_contacts),
+        .choices = "keep|drop", CODES(0, 1),
+        .doc = "start_from: keep the run's contact history (when this scene's laws keep the same state and it adds no grains; "
+               "else it is dropped with a note) or drop it"),
     KEY(TOP, gravitational_constant, REAL, "0", "m^3/(kg s^2)", 0, INF, AT(pala_top_keys, w.grav_G),
         .doc = "mutual gravitation of the grains' masses, U = -G m_i m_j / r; 0: off (6.674e-11 is Newton's)"),
     KEY(TOP, permittivity, REAL, "1", "-", 1e-3, 1e9, AT(pala_top_keys, w.eps_r),

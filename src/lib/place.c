@@ -136,6 +136,16 @@ static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, 
     return worst;
 }
 
+int pala_place_deep(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, char *err, size_t errlen)
+{
+    int c = 0, wi = 0;
+    double cut = w->nwalls > 0 ? wall_cut(w, tmpl, x, r, &c, &wi) : 0;
+    if (!(cut > w->max_overlap)) return 0;
+    snprintf(err, errlen, "at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius into %s (at most max_overlap = %g)",
+             x.x, x.y, x.z, c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut, w->walls[wi].kind->what, w->max_overlap);
+    return 1;
+}
+
 /* Axis-aligned box that holds every feasible centre (lo, hi). */
 static void sample_box(const pala_world *w, const pala_group *g, double R, double lo[3], double hi[3])
 {
@@ -372,17 +382,10 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
         pala_vec3 r = w->tmpl[tmpl].frame;   /* principal frame -> as written */
         if (g->orient == PALA_ORIENT_RANDOM) r = pala_rot_compose(random_rotation(rng, w->dim), r);
         else if (g->orient == PALA_ORIENT_GIVEN) r = pala_rot_compose(g->orient_r, r);
-        if (g->placement == PALA_PLACE_LIST && w->nwalls > 0) {
-            /* an explicit position may touch a wall but not start deep in it: the first
-             * step would fail as a runaway overlap, far from its cause */
-            int c, wi;
-            double cut = wall_cut(w, tmpl, x, r, &c, &wi);
-            if (cut > w->max_overlap) {
-                snprintf(err, errlen, "grain %ld at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius "
-                         "into %s (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
-                         c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut, w->walls[wi].kind->what, w->max_overlap);
-                goto fail;
-            }
+        char deep[256];
+        if (g->placement == PALA_PLACE_LIST && pala_place_deep(w, tmpl, x, r, deep, sizeof deep)) {
+            snprintf(err, errlen, "grain %ld %s; move it inward", placed + 1, deep);
+            goto fail;
         }
         pala_vec3 v = pala_vadd(g->vel, v0);
         if (g->vspread > 0) {

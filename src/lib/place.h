@@ -33,6 +33,12 @@ typedef struct pala_group {
     double vspread;          /* standard deviation of the random velocity, m/s (velocity_spread) */
 } pala_group;
 
+/* An explicit position may touch a wall but not start deep in it (the first step would fail
+ * as a runaway overlap, far from its cause): 1, and "at (x, y, z): its component ... reaches
+ * ... of its radius into ..." in err, if a component of a grain of template tmpl at x with
+ * rotation r is cut by a wall deeper than max_overlap; else 0. */
+int pala_place_deep(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, char *err, size_t errlen);
+
 /* Adds the group's grains to w.  Returns the number placed, or -1 with a message.  With a
  * size distribution, random placement places the largest grains first (the grains are
  * numbered in that order); lattice and list placement keep the order the sizes were drawn in. */

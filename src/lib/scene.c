@@ -21,6 +21,7 @@
 #include "keys.h"
 #include "material.h"
 #include "place.h"
+#include "restart.h"
 #include "world.h"
 #include <ctype.h>
 #include <errno.h>
@@ -59,6 +60,7 @@ struct pala_scene {
     void **wpar;             /* the parameters of each wall kind (pala_wall_kind_at), which its
                                 keys fill */
     pala_rng rng;            /* random shapes, placement, orientations */
+    pala_restart restart;    /* start_from: the run's checkpoint, until the world is prepared */
 };
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -806,15 +808,17 @@ static int build_group(pala_scene *s, int g, const int *matidx, const int *tfirs
     return 0;
 }
 
-/* lammps_data is relative to the control file's folder; the resolved path replaces the
- * value, so the effective control file of a run (control.txt) finds the file too. */
-static void resolve_lammps_path(pala_scene *s)
+/* lammps_data and start_from are relative to the control file's folder; the resolved path
+ * replaces the value, so the effective control file of a run (control.txt) finds it too. */
+static void resolve_path(pala_scene *s, int key)
 {
-    entry *e = find_entry(s, 0, PALA_KEY_lammps_data);
+    entry *e = find_entry(s, 0, key);
     if (!e || e->val[0] == '/') return;
-    const char *slash = strrchr(s->path, '/');
+    /* start_from given by --set: relative to the current folder, as any path of a command */
+    int here = e->set && key == PALA_KEY_start_from;
+    const char *slash = here ? NULL : strrchr(s->path, '/');
     char cwd[4096] = "";
-    if (s->path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
+    if ((here || s->path[0] != '/') && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
     int dl = slash ? (int)(slash - s->path) : 0;
     size_t n = strlen(cwd) + (size_t)dl + strlen(e->val) + 4;
     char *p = pala_xrealloc(NULL, n);
@@ -925,7 +929,8 @@ static int build_world(pala_scene *s)
     pala_top_keys *top = &s->top;
     pala_world *w = &top->w;
     int bad = 0;
-    resolve_lammps_path(s);
+    resolve_path(s, PALA_KEY_lammps_data);
+    resolve_path(s, PALA_KEY_start_from);
     for (int i = 0; i < s->nsec; i++) bind_section(s, i, i == 0 ? (void *)top : (void *)&s->sec[i].keys);
     const char *lmp = top->lammps_data;
     pala_rng_seed(&s->rng, (uint64_t)top->seed);
@@ -948,15 +953,21 @@ static int build_world(pala_scene *s)
     /* grain types: count how many grains use each (random types make one shape each) */
     int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     int *tnext = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
+    int fresh = !top->start_from;   /* the scene places its grains; else they are the run's (its groups and lammps_data's are not placed) */
     for (int i = 0; i < s->nsec; i++) tnext[i] = 0;
-    if (check_resources(s)) bad = 1;
+    if (fresh && check_resources(s)) bad = 1;
     for (int i = 0; i < s->nsec && !bad; i++) {
         tfirst[i] = tcount[i] = 0;
-        if (s->sec[i].kind != PALA_S_GRAIN) continue;
+        if (s->sec[i].kind != PALA_S_GRAIN || !fresh) continue;
         if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], (int)grains_of_type(s, i))) bad = 1;
     }
-    /* grains of a LAMMPS data file, before the groups (which then avoid them) */
-    if (lmp && !bad) {
+    /* the grains of a run the scene starts from, as the run stored them; else those of a
+     * LAMMPS data file, before the groups (which then avoid them) */
+    if (!fresh && !bad) {
+        char err[1024];
+        if (pala_restart_import(w, top->start_from, &s->restart, err, sizeof err)) { SERR(s, 0, PALA_KEY_start_from, "%s", err); bad = 1; }
+    }
+    if (lmp && fresh && !bad) {
         if (require(s, 0, PALA_KEY_lammps_material, "")) bad = 1;
         else {
             char err[320];
@@ -969,18 +980,24 @@ static int build_world(pala_scene *s)
     if (!bad && check_world(s)) bad = 1;
     /* groups, in file order */
     int ngroups = 0;
-    for (int g = 0; g < s->nsec && !bad; g++)
+    for (int g = 0; g < s->nsec && !bad && fresh; g++)
         if (s->sec[g].kind == PALA_S_GROUP) {
             ngroups++;
             if (build_group(s, g, matidx, tfirst, tcount, tnext)) bad = 1;
         }
-    if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
+    if (!bad && ngroups == 0 && !lmp && fresh) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
     pala_world_sort(w);
     if (pala_world_prepare(w)) {   /* what the groups' grains brought */
         if (!check_world(s)) emsg(s, 0, NULL, "%s", pala_world_error(w));
         return -1;
+    }
+    if (!fresh) {   /* the run's contact history, into the prepared world */
+        char note[640];
+        const char *m = pala_restart_contacts(w, &s->restart, top->start_contacts == 0, note, sizeof note);
+        if (m) SERR(s, 0, PALA_KEY_start_from, "note: %s", m);
+        pala_restart_free(&s->restart);
     }
     return 0;
 }
@@ -1056,6 +1073,7 @@ void pala_scene_free(pala_scene *s)
         if (s->sec[i].kind == PALA_S_GROUP) free(s->sec[i].keys.group.place.at);
         else if (s->sec[i].kind == PALA_S_GRAIN) free((double *)s->sec[i].keys.grain.size.r);
     free(s->ent); free(s->sec); free(s->path);
+    pala_restart_free(&s->restart);
     for (int i = 0; s->wpar && pala_wall_kind_at(i); i++) free(s->wpar[i]);
     free(s->wpar);
     pala_world_free(&s->top.w);
