@@ -91,6 +91,10 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "the folder of a run (pala run -o): the grains start in its final state (its checkpoint.bin: positions, "
                "orientations, velocities, angular velocities, contact history), under this scene's walls, materials and fields; "
                "the groups add grains beside them; path relative to this control file"),
+    KEY(TOP, start_time, REAL, NULL, "s", 0, INF, AT(pala_top_keys, start_time),
+        .unset = "the run's final state (its checkpoint.bin)",
+        .doc = "start_from: start from the frame of the run's trajectory nearest to this time instead (x, r, v, omega; "
+               "no accelerations of a last step, no contact history)"),
     KEY(TOP, start_contacts, WORD, "keep", "-", 0, 0, AT(pala_top_keys, start_contacts),
         .choices = "keep|drop", CODES(0, 1),
         .doc = "start_from: keep the run's contact history (when this scene's laws keep the same state and it adds no grains; "

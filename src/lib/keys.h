@@ -24,7 +24,7 @@ enum pala_key {
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
-    PALA_KEY_lammps_mc_samples, PALA_KEY_start_from, PALA_KEY_start_contacts, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
+    PALA_KEY_lammps_mc_samples, PALA_KEY_start_from, PALA_KEY_start_time, PALA_KEY_start_contacts, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
     PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
     PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law, PALA_KEY_normal_damping,
@@ -79,6 +79,7 @@ typedef struct pala_top_keys {
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
     const char *start_from;      /* a run folder whose final state the grains start from, resolved
                                     against the control file's folder */
+    double start_time;           /* the frame of the run nearest to this time, s (if given) */
     int start_contacts;          /* 0: keep the run's contact history, 1: drop it */
     double max_memory;           /* bytes a scene may ask for; 0: the machine's memory */
     long checkpoint_every;       /* steps between checkpoints of a run; 0: at the stop only */

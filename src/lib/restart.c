@@ -236,7 +236,82 @@ static const pala_ckfield *need(const pala_ckfile *c, const char *dir, const cha
     return f;
 }
 
-int pala_restart_import(pala_world *w, const char *dir, pala_restart *r, char *err, size_t len)
+/* ---- a frame of the run's trajectory ------------------------------------------------------ */
+/* little-endian numbers of trajectory.bin (docs/output-formats.md), whatever the machine */
+static uint64_t le64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
+}
+static double led(const unsigned char *b)
+{
+    uint64_t u = le64(b);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* The frame of DIR's trajectory (trajectory.txt, else trajectory.bin) whose time is nearest to
+ * T: its n grains' x r v omega (12 numbers each, in the run's numbering) into s, its time
+ * and step.  0, or -1 with a message. */
+static int frame_at(const char *dir, long n, double T, double *s, double *tf, long *step, char *err, size_t len)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trajectory.txt", dir);
+    FILE *f = fopen(path, "rb");
+    int bin = !f;
+    if (bin) {
+        snprintf(path, sizeof path, "%s/trajectory.bin", dir);
+        if (!(f = fopen(path, "rb"))) { snprintf(err, len, "%s holds neither trajectory.txt nor trajectory.bin, whose frames start_time picks from", dir); return -1; }
+    }
+    long best = -1, at = 0;
+    double bt = 0;
+    if (bin) {
+        unsigned char h[24], fh[16];
+        if (fread(h, 1, 24, f) != 24 || memcmp(h, "PALATRAJ", 8) || (long)(h[12] | h[13] << 8 | h[14] << 16 | (long)h[15] << 24) != n) {
+            fclose(f);
+            snprintf(err, len, "%s is no trajectory of the run's %ld grains", path, n);
+            return -1;
+        }
+        long off = 24 + (long)le64(h + 16), fb = 16 + 96 * n;
+        for (long k = 0; fseek(f, off + k * fb, SEEK_SET) == 0 && fread(fh, 1, 16, f) == 16; k++)
+            if (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T)) { best = (long)le64(fh); bt = led(fh + 8); at = off + k * fb; }
+        unsigned char *g = pala_xrealloc(NULL, (size_t)(96 * n + 1));
+        int ok = best >= 0 && fseek(f, at + 16, SEEK_SET) == 0 && fread(g, 1, (size_t)(96 * n), f) == (size_t)(96 * n);
+        for (long i = 0; ok && i < 12 * n; i++) s[i] = led(g + 8 * i);
+        free(g);
+        fclose(f);
+        if (!ok) { snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
+    } else {
+        char line[1024];
+        while (fgets(line, sizeof line, f)) {
+            long st;
+            double t;
+            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf", &st, &t) == 2 && (best < 0 || fabs(t - T) < fabs(bt - T))) {
+                best = st;
+                bt = t;
+                at = ftell(f);
+            }
+        }
+        int ok = best >= 0 && fseek(f, at, SEEK_SET) == 0;
+        for (long i = 0; ok && i < n; i++) {
+            char *p = line, *e;
+            ok = fgets(line, sizeof line, f) != NULL;
+            for (int j = 0; ok && j < 12; j++, p = e) {
+                s[12 * i + j] = strtod(p, &e);
+                ok = e != p;
+            }
+        }
+        fclose(f);
+        if (!ok) { snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
+    }
+    *tf = bt;
+    *step = best;
+    return 0;
+}
+
+int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *r, char *err, size_t len)
 {
     memset(r, 0, sizeof *r);
     struct stat st;
@@ -267,27 +342,43 @@ int pala_restart_import(pala_world *w, const char *dir, pala_restart *r, char *e
     if (gid->count != 0 && gid->count != (uint64_t)n) { need(&r->c, dir, "world.gid", sizeof(int), n, err, len); return -1; }
     int t0;
     if (add_types(w, ty, dir, &t0, err, len)) return -1;
+    double *fr = NULL;   /* a frame's x r v omega of each grain, in the run's numbering */
+    if (T >= 0) {
+        fr = pala_xrealloc(NULL, (size_t)(12 * n + 1) * sizeof *fr);
+        if (frame_at(dir, n, T, fr, &r->t, &r->step, err, len)) { free(fr); return -1; }
+        r->frame = 1;
+    }
     int base = w->n;
     for (long k = 0; k < n; k++) {
         pala_vec3 s[6];
-        int t;
+        int t, g = (int)k;
         for (int i = 0; i < 6; i++) memcpy(&s[i], f[i]->data + k * sizeof(pala_vec3), sizeof(pala_vec3));
         memcpy(&t, tid->data + k * sizeof(int), sizeof t);
-        if (t < 0 || t0 + t >= w->ntmpl) { snprintf(err, len, "%s/%s: grain %ld has no template: rerun the first scene", dir, PALA_CKPT_FILE, k + 1); return -1; }
+        if (gid->count) memcpy(&g, gid->data + k * sizeof(int), sizeof g);
+        if (fr && g >= 0 && g < n) {   /* the frame's state; no accelerations of a last step (paper section 7: 0) */
+            const double *q = fr + 12 * g;
+            for (int i = 0; i < 4; i++) s[i] = pala_v(q[3 * i], q[3 * i + 1], q[3 * i + 2]);
+            s[4] = s[5] = pala_v(0, 0, 0);
+        }
+        if (t < 0 || t0 + t >= w->ntmpl) {
+            snprintf(err, len, "%s/%s: grain %ld has no template: rerun the first scene", dir, PALA_CKPT_FILE, k + 1);
+            free(fr);
+            return -1;
+        }
         int i = pala_world_add_grain(w, t0 + t, s[0], s[1], s[2], s[3]);
         w->acc[i] = s[4];
         w->bacc[i] = s[5];
         /* under this scene's walls: the centre inside them, no component deep in one */
         char deep[256];
         int in = pala_walls_inside(w, s[0], 0), cut = in && pala_place_deep(w, t0 + t, s[0], s[1], deep, sizeof deep);
-        if (!in || cut) {
-            int g = (int)k;   /* numbered as the run's output numbers it */
-            if (gid->count) memcpy(&g, gid->data + k * sizeof(int), sizeof g);
+        if (!in || cut) {   /* numbered as the run's output numbers it */
             if (!in) snprintf(deep, sizeof deep, "lies outside this scene's walls at (%g, %g, %g)", s[0].x, s[0].y, s[0].z);
             snprintf(err, len, "grain %d of the run of %s %s: give the scene walls that hold the run's grains", g + 1, dir, deep);
+            free(fr);
             return -1;
         }
     }
+    free(fr);
     if (gid->count && n > 0) {   /* the run's numbering (its input's): grain k of the run is number gid[k] */
         PALA_GROW(w->gid, w->cap);
         PALA_GROW(w->inv, w->cap);
@@ -299,7 +390,7 @@ int pala_restart_import(pala_world *w, const char *dir, pala_restart *r, char *e
             w->inv[base + g] = (int)(base + k);
         }
     }
-    r->contacts = pala_ckfile_find(&r->c, "world.contacts");
+    r->contacts = r->frame ? NULL : pala_ckfile_find(&r->c, "world.contacts");
     r->n = n;
     return 0;
 }
@@ -307,6 +398,11 @@ int pala_restart_import(pala_world *w, const char *dir, pala_restart *r, char *e
 const char *pala_restart_contacts(pala_world *w, const pala_restart *r, int keep, char *note, size_t len)
 {
     const pala_ckfield *f = r->contacts;
+    if (r->frame) {
+        snprintf(note, len, "the grains start from the frame of t = %.17g s (step %ld) of the run; a frame holds neither the "
+                 "accelerations of a last step (they start at 0, as after placement) nor the contact history", r->t, r->step);
+        return note;
+    }
     if (!f || f->elem != sizeof(double) || f->count == 0) return NULL;
     if (!keep) { snprintf(note, len, "the run's contact history is dropped (start_contacts = drop)"); return note; }
     if (!pala_world_keeps_contacts(w)) {

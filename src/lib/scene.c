@@ -965,7 +965,8 @@ static int build_world(pala_scene *s)
      * LAMMPS data file, before the groups (which then avoid them) */
     if (!fresh && !bad) {
         char err[1024];
-        if (pala_restart_import(w, top->start_from, &s->restart, err, sizeof err)) { SERR(s, 0, PALA_KEY_start_from, "%s", err); bad = 1; }
+        double T = find_entry(s, 0, PALA_KEY_start_time) ? top->start_time : -1;
+        if (pala_restart_import(w, top->start_from, T, &s->restart, err, sizeof err)) { SERR(s, 0, PALA_KEY_start_from, "%s", err); bad = 1; }
     }
     if (lmp && fresh && !bad) {
         if (require(s, 0, PALA_KEY_lammps_material, "")) bad = 1;
