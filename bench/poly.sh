@@ -26,32 +26,32 @@ r25|$gas|mono|group.large.count=1;grain.large.radius=0.0125
 mono52|$gas|mono52|$big
 r50|$gas|mono52|$big;group.large.count=1;grain.large.radius=0.025
 lognormal|$logn|mono|"
-# with OVERRIDES PROGRAM ARGS...: the program with each override, as --set KEY=VALUE for pala
-# (the program is pala) or as KEY=VALUE (pala_bench)
+# with OVERRIDES FORM COMMAND...: the command with each override appended, as --set KEY=VALUE
+# (FORM set: pala run) or as KEY=VALUE (FORM plain: pala_bench)
 with() {
-  ov=$1; shift
+  ov=$1; form=$2; shift 2
   old=$IFS; IFS=';'; set -f
   for s in $ov; do
-    case $1 in *pala) set -- "$@" --set "$s" ;; *) set -- "$@" "$s" ;; esac
+    if [ "$form" = set ]; then set -- "$@" --set "$s"; else set -- "$@" "$s"; fi
   done
   IFS=$old; set +f
   "$@"
 }
 cost() {  # cost SCENE OVERRIDES: instructions or seconds per particle-step, and the particles
   if [ "$mode" = callgrind ]; then
-    with "$2" valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" --toggle-collect=pala_world_steps \
+    with "$2" set valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" --toggle-collect=pala_world_steps \
       "$root/pala" run "$1" -o "$tmp/cg.run" --force --quiet --threads 1 --set steps="$nrun" 2> "$tmp/cg.err" > /dev/null
     n=$(awk '/^grains/ {print $2; exit}' "$tmp/cg.run/trajectory.txt")
     awk -v n="$n" -v s="$nrun" '/Collected/ {printf "%.1f %d\n", $4 / (n * s), n}' "$tmp/cg.err"
   else
-    with "$2" "$root/build/pala_bench" "$1" 50 "$nrun" 1 | awk '{printf "%.4g %d\n", 1 / $1, $4}'
+    with "$2" plain "$root/build/pala_bench" "$1" 50 "$nrun" 1 | awk '{printf "%.4g %d\n", 1 / $1, $4}'
   fi
 }
 unit=$([ "$mode" = callgrind ] && echo "instructions_per_particle_step" || echo "ns_per_particle_step")
 echo "scene	particles	place_s	$unit	against_mono"
 echo "$cases" | while IFS='|' read -r name scene ref set; do
   t0=$(date +%s.%N)
-  with "$set" "$root/pala" run "$scene" -o "$tmp/place" --force --quiet --threads 1 --set steps=0
+  with "$set" set "$root/pala" run "$scene" -o "$tmp/place" --force --quiet --threads 1 --set steps=0
   t1=$(date +%s.%N)
   c=$(cost "$scene" "$set")
   echo "$name $c" >> "$tmp/costs"
@@ -62,7 +62,7 @@ done
 echo "$cases" | while IFS='|' read -r name scene ref set; do
   case $name in mono*) continue ;; esac
   for t in 1 2 3; do
-    with "$set" "$root/pala" run "$scene" -o "$tmp/t$t" --force --quiet --threads $t --set steps=100 --set energy_every=10 --set trajectory_every=50
+    with "$set" set "$root/pala" run "$scene" -o "$tmp/t$t" --force --quiet --threads $t --set steps=100 --set energy_every=10 --set trajectory_every=50
   done
   for t in 2 3; do
     for f in energy.tsv trajectory.txt walls.tsv; do cmp -s "$tmp/t1/$f" "$tmp/t$t/$f" || { echo "$name: $f differs at $t threads"; exit 1; }; done

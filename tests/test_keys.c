@@ -72,7 +72,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_pair_torsion_friction] = "0.07",
     [PALA_KEY_radius] = "0.0035", [PALA_KEY_volume_radius] = "0.004", [PALA_KEY_mc_samples] = "200",
     [PALA_KEY_components] = "2 4", [PALA_KEY_component_radius] = "0.001 0.002",
-    [PALA_KEY_spread] = "0.5", [PALA_KEY_variants] = "3",
+    [PALA_KEY_spread] = "0.5", [PALA_KEY_variants] = "3", [PALA_KEY_start_time] = "0.5",
     [PALA_KEY_size_range] = "0.001 0.004", [PALA_KEY_size_mean] = "0.0021", [PALA_KEY_size_sd] = "0.0004",
     [PALA_KEY_size_median] = "0.0022", [PALA_KEY_size_sigma] = "0.3", [PALA_KEY_size_resolution] = "0.02",
     [PALA_KEY_count] = "3", [PALA_KEY_region_box] = "0.01 0.09 0.01 0.09 -0.04 0.04",

@@ -519,8 +519,11 @@ static void level_grids(pala_world *w)
             const nl_level *lb = &nl->lev[b];
             double ab = (double)la->count * cells_visited(w, la, lb), ba = (double)lb->count * cells_visited(w, lb, la);
             nl->look[a * nlev + b] = a != b && (ab < ba || (ab == ba && a < b));
+            /* a dense level's cells are distinct; a hash's may share buckets, visited once per
+             * cell, unless they outnumber the buckets (then every pebble once, row_levels) */
+            double c = cells_visited(w, la, lb);
             if (la->count && lb->count && (a == b || nl->look[a * nlev + b]))
-                row += fmin(cells_visited(w, la, lb) * (double)lb->most, (double)lb->count);
+                row += lb->g.dense ? fmin(c * (double)lb->most, (double)lb->count) : fmax((double)lb->count, fmin(c, lb->g.nbucket) * (double)lb->most);
         }
         if (row > (double)nl->maxrow) nl->maxrow = (long)row;
     }
@@ -550,6 +553,15 @@ static int row_levels(const pala_world *w, int p, int *out)
         if (g->dense) {
             const long gn[3] = {g->nx, g->ny, g->nz};
             for (int i = 0; i < 3; i++) { c0[i] = c0[i] < 0 ? 0 : c0[i]; c1[i] = c1[i] >= gn[i] ? gn[i] - 1 : c1[i]; }
+        } else if ((double)(c1[0] - c0[0] + 1) * (double)(c1[1] - c0[1] + 1) * (double)(c1[2] - c0[2] + 1) > g->nbucket) {
+            /* more cells than the hash has buckets (a large pebble over a sparse level): every
+             * pebble of the level once */
+            for (int i = cs[lv->b0]; i < cs[lv->b0 + g->nbucket]; i++) {
+                int q = cp[i];
+                if ((L == lp && q <= p) || !near(w, gp, x, ap, q)) continue;
+                out[m++] = q;
+            }
+            continue;
         }
         for (long iz = c0[2]; iz <= c1[2]; iz++)
             for (long iy = c0[1]; iy <= c1[1]; iy++)
