@@ -42,6 +42,8 @@ cost() {  # cost SCENE OVERRIDES: instructions or seconds per particle-step, and
     with "$2" set valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" --toggle-collect=pala_world_steps \
       "$root/pala" run "$1" -o "$tmp/cg.run" --force --quiet --threads 1 --set steps="$nrun" 2> "$tmp/cg.err" > /dev/null
     n=$(awk '/^grains/ {print $2; exit}' "$tmp/cg.run/trajectory.txt")
+    done=$(tail -1 "$tmp/cg.run/energy.tsv" | cut -f 1)   # a run stopped early (a signal) counts fewer steps
+    [ "$done" = "$nrun" ] || { echo "$1: the run stopped at step $done of $nrun" >&2; exit 1; }
     awk -v n="$n" -v s="$nrun" '/Collected/ {printf "%.1f %d\n", $4 / (n * s), n}' "$tmp/cg.err"
   else
     with "$2" plain "$root/build/pala_bench" "$1" 50 "$nrun" 1 | awk '{printf "%.4g %d\n", 1 / $1, $4}'

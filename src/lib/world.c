@@ -184,8 +184,9 @@ void pala_world_sort(pala_world *w)
     /* a few blocks fit in cache in any order, and keep their round-off as given */
     if (w->n < 2 * PALA_BLOCK || w->gid) return;
     free_states(w);   /* what was prepared is for the old order: prepare again */
-    /* cells of two bounding radii: the largest, but at most twice the median (a few large
-     * grains among many small ones would otherwise make layers many small grains thick) */
+    /* cells of two bounding radii: the largest, or, if it exceeds twice the median (grains of
+     * sizes far apart, as the neighbour list's levels), the median (a few large grains among
+     * many small ones would otherwise make layers many small grains thick) */
     double rmin, rmax, rmed;
     pala_grain_radii(w, 1, &rmin, &rmax, &rmed);
     pala_vec3 lo = w->x[0], hi = w->x[0];
@@ -199,7 +200,7 @@ void pala_world_sort(pala_world *w)
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++)
             if (ext[ax[j]] > ext[ax[i]]) { int t = ax[i]; ax[i] = ax[j]; ax[j] = t; }
-    double cell = rmax > 0 ? 2 * fmin(rmax, 2 * rmed) : 1;
+    double cell = rmax > 0 ? 2 * (rmax > 2 * rmed ? rmed : rmax) : 1;
     unsigned long long nc[3];
     for (int i = 0; i < 3; i++) {
         double c = floor(ext[i] / cell) + 1;
