@@ -1,6 +1,7 @@
 /* test_step.c: the structure of the step.
  *  - the isotropic fast path of the integrator (integrator.c) against the general path on
- *    the same grains and sums, bit for bit, unchained and chained, small and large turns;
+ *    the same grains and sums, bit for bit, unchained and chained, small and large turns; and
+ *    that of a block of spheres of three templates (a size distribution's);
  *  - an embedding program's additional forces (pala_world_set_additional_forces): a
  *    constant force against x = F t^2 / 2m, its work in E_diss;
  *  - an interaction between centres (pala_interaction): a spring between two grains
@@ -75,7 +76,8 @@ static void fast_path(void)
                 A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, 3));
             }
             pala_finish fa = {0, 0, 0, 0}, fb = {0, 0, 0, 0};
-            pala_integrator_end_isotropic(&a, 0, a.n, A, 255, tid, &fa);
+            if (sz) pala_integrator_end_mixed(&a, 0, a.n, A, 255, &fa);
+            else pala_integrator_end_isotropic(&a, 0, a.n, A, 255, tid, &fa);
             pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
             T_CHECK(same(&a, &b) && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.chk == fb.chk,
                     "fast path = general path bit for bit (%s, %s turns%s): pdiss %.17g vs %.17g, bound %.17g vs %.17g",

@@ -128,11 +128,11 @@ static void drift_general(pala_world *w, int k0, int k1, pala_finish *fa)
     fa->mv2 = mv2;
 }
 
-/* The end of the step, grain by grain: any template, 2D or 3D.  Spheres: all torque
+/* The kick (eqs. 61, 62, 68), grain by grain: any template, 2D or 3D.  Spheres: all torque
  * (pairs and walls) is friction's, so T serves as the non-conservative torque and Tnc
  * stays unused (force_pass.c).  Conservative torques of the interactions (tc) join T
  * here (grain_forces.h). */
-void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+static void kick_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_work *wk = w->work;
     const pala_grain_forces *gf = w->forces;
@@ -156,23 +156,39 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
         pala_grain_end_kick(w, k, an, be);                                     /* eq. (68) */
     }
     fa->pdiss += pdiss;
+}
+
+/* The end of the step, grain by grain: any template, 2D or 3D. */
+void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    kick_general(w, k0, k1, A, mask, fa);
     drift_general(w, k0, k1, fa);
 }
 
-/* The kick of a block of grains of one isotropic template in 3D (spheres, symmetric
- * clumps), or (mixed, tid < 0) of isotropic grains of several (spheres of a size
- * distribution), whose 1/m and 1/I are gathered first: the operations of
- * pala_integrator_end_general in the same order, in short loops over the grains.  *big
- * counts grains that turn by 0.1 rad or more in a half step (they take drift_general). */
-static inline void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int diss,
-                                  const int spheres, const int mixed, pala_finish *fa, int *big)
+/* A block of isotropic grains of several templates in 3D (spheres of a size distribution):
+ * the kick grain by grain, then, if no grain turns by 0.1 rad or more in a half step, the
+ * free motions of drift_isotropic (the same bits as drift_general, which the others take). */
+void pala_integrator_end_mixed(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
-    const double tau = 0.5 * w->dt, im = mixed ? 0 : w->work->invm[tid], ii = mixed ? 0 : w->tmpl[tid].inv_inertia[0];
-    double imv[PALA_BLOCK], iiv[PALA_BLOCK];
-    for (int k = k0; mixed && k < k1; k++) {
-        imv[k - k0] = w->work->invm[w->tid[k]];
-        iiv[k - k0] = w->tmpl[w->tid[k]].inv_inertia[0];
+    kick_general(w, k0, k1, A, mask, fa);
+    const double tau = 0.5 * w->dt;
+    int big = 0;
+    for (int k = k0; k < k1; k++) {   /* as kick_isotropic's th2 */
+        pala_vec3 h = pala_vscale(0.5 * tau, pala_vadd(w->w[k], w->w[k]));
+        big += !(pala_vdot(h, h) < 0.01);
     }
+    if (big) drift_general(w, k0, k1, fa);
+    else drift_isotropic(w, k0, k1, fa);
+}
+
+/* The kick of a block of grains of one isotropic template in 3D (spheres, symmetric
+ * clumps): the operations of pala_integrator_end_general in the same order, in short
+ * loops over the grains.  *big counts grains that turn by 0.1 rad or more in a half step
+ * (they take drift_general). */
+static inline void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int diss,
+                                  const int spheres, pala_finish *fa, int *big)
+{
+    const double tau = 0.5 * w->dt, im = w->work->invm[tid], ii = w->tmpl[tid].inv_inertia[0];
     pala_vec3 *restrict Vb = w->v + k0, *restrict Wb = w->w + k0, *restrict AC = w->acc + k0, *restrict BA = w->bacc + k0;
     double pd[PALA_BLOCK], th2[PALA_BLOCK];
     const pala_facc *restrict Ab = &A[k0 & mask];   /* a block never wraps around the ring */
@@ -187,8 +203,8 @@ static inline void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc
         if (i < np)
             for (int j = 0; j < 5; j++) __builtin_prefetch(pf[j] + sizeof(pala_vec3) * (size_t)i);
         const pala_facc *a = &Ab[i];
-        pala_vec3 an = pala_vscale(mixed ? imv[i] : im, a->F);                 /* eq. (61) */
-        pala_vec3 be = pala_vscale(mixed ? iiv[i] : ii, a->T);                 /* eq. (62) */
+        pala_vec3 an = pala_vscale(im, a->F);                                  /* eq. (61) */
+        pala_vec3 be = pala_vscale(ii, a->T);                                  /* eq. (62) */
         pala_vec3 v = Vb[i], om = Wb[i], ac = AC[i], ba = BA[i];
         pala_vec3 vm = pala_vaxpy(v, tau, pala_vsub(an, ac));                 /* see end_general */
         pala_vec3 omm = pala_vaxpy(om, tau, pala_vsub(be, ba));
@@ -213,21 +229,32 @@ void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, 
 {
     const pala_work *wk = w->work;
     int big;
-    if (tid < 0) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, !wk->tsep, 1, fa, &big);
-    else if (!wk->tsep) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 1, 0, fa, &big);
-    else kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 0, 0, fa, &big);
+    if (!wk->tsep) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 1, fa, &big);
+    else kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 0, fa, &big);
     if (big) drift_general(w, k0, k1, fa);
     else drift_isotropic(w, k0, k1, fa);
+}
+
+/* A block not of one isotropic template: of isotropic grains of several (btid -2: spheres of a
+ * size distribution) in 3D, or any.  Not inlined into pala_integrator_end_block, whose path
+ * for one isotropic template stays as short as it was before there were several. */
+__attribute__((noinline)) static void end_other(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_grain_forces *gf = w->forces;
+    if (w->dim == 3 && w->work->btid[k0 / PALA_BLOCK] == -2 && !(gf->ext && (gf->tc_any || w->field->lorentz)))
+        pala_integrator_end_mixed(w, k0, k1, A, mask, fa);
+    else
+        pala_integrator_end_general(w, k0, k1, A, mask, fa);
 }
 
 void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_grain_forces *gf = w->forces;
-    int tid = w->work->btid[k0 / PALA_BLOCK];   /* -2: isotropic grains of several templates */
-    if (w->dim == 3 && (tid == -2 || (tid >= 0 && w->tmpl[tid].isotropic)) && !(gf->ext && (gf->tc_any || w->field->lorentz)))
+    int tid = w->work->btid[k0 / PALA_BLOCK];
+    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(gf->ext && (gf->tc_any || w->field->lorentz)))
         pala_integrator_end_isotropic(w, k0, k1, A, mask, tid, fa);
     else
-        pala_integrator_end_general(w, k0, k1, A, mask, fa);
+        end_other(w, k0, k1, A, mask, fa);
 }
 
 void pala_integrator_start(void *ctx, int t, int b0, int b1)
