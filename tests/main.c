@@ -21,6 +21,8 @@ void test_order(void);
 void test_import(void);
 void test_neighbor(void);
 void test_step(void);
+void test_sizes(void);
+void test_restart(void);
 void test_centre(void);
 void test_writers(void);
 void test_export(void);
@@ -81,6 +83,8 @@ static const struct {
     {"import", test_import},
     {"neighbor", test_neighbor},
     {"step", test_step},
+    {"sizes", test_sizes},
+    {"restart", test_restart},
     {"centre", test_centre},
     {"writers", test_writers},
     {"export", test_export},

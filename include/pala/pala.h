@@ -612,6 +612,43 @@ double pala_harmonic(double a, double b);       /* H(a,b), H(0,0)=0 */
 int pala_cpu_count(void);
 double pala_now(void);
 
+/* ---- checkpoint files (docs/output-formats.md, "checkpoint.bin"; restart.c) -----------
+ * A header (magic "PALACKPT", version, byte-order mark, payload length, FNV-1a 64 checksum of
+ * the payload), then named fields.  `pala run` writes one into its run folder; `pala resume`
+ * continues from it, and a scene that starts from the run (key start_from) starts from it. */
+#define PALA_CKPT_FILE "checkpoint.bin"
+#define PALA_CKPT_VERSION 1
+typedef struct pala_ckfield {
+    const char *name;              /* not NUL-terminated: nlen bytes */
+    size_t nlen;
+    uint32_t elem;                 /* bytes of an element */
+    uint64_t count;                /* elements */
+    const unsigned char *data;     /* elem * count bytes (not aligned) */
+} pala_ckfield;
+typedef struct pala_ckfile {
+    unsigned char *bytes;          /* the file */
+    size_t n;
+    pala_ckfield *f;               /* its fields, in the file's order */
+    int nf;
+    uint32_t version;              /* as the header says (when it has one) */
+} pala_ckfile;
+/* What pala_ckfile_read found: the file read and checked, or why not (in why: the system's
+ * words when it cannot be opened; "it is truncated (shorter than its header says)", ...). */
+enum { PALA_CKFILE_OK = 0, PALA_CKFILE_OPEN, PALA_CKFILE_BAD, PALA_CKFILE_VERSION, PALA_CKFILE_FIELDS };
+int pala_ckfile_read(const char *path, pala_ckfile *c, char *why, size_t len);
+/* The field of that name, or NULL. */
+const pala_ckfield *pala_ckfile_find(const pala_ckfile *c, const char *name);
+void pala_ckfile_free(pala_ckfile *c);
+/* FNV-1a 64 of n bytes, continuing from h (PALA_FNV0 to start): the checksum of the payload. */
+#define PALA_FNV0 14695981039346656037ull
+uint64_t pala_fnv1a(uint64_t h, const void *p, size_t n);
+/* What a scene that starts from this world's run needs beyond the state the checkpoint holds
+ * (docs/control-file.md, start_from): the dimension and every template whole, with the name and
+ * density of its material, as *bytes bytes the caller frees; checkpoint.bin holds them as the
+ * field PALA_GRAIN_TYPES_FIELD. */
+#define PALA_GRAIN_TYPES_FIELD "world.grain_types"
+void *pala_world_grain_types(const pala_world *w, size_t *bytes);
+
 /* ---- control files (scene.c) -------------------------------------------------------- */
 typedef struct pala_scene pala_scene;
 /* Parse FILE, apply the overrides sets[0..nset) ("KEY=VALUE"), build the world.  On error

@@ -23,6 +23,7 @@
 #include "material.h"
 #include "place.h"
 #include "region.h"
+#include "restart.h"
 #include "world.h"
 #include <ctype.h>
 #include <errno.h>
@@ -63,6 +64,7 @@ struct pala_scene {
     void **wpar;             /* the parameters of each wall kind (pala_wall_kind_at), which its
                                 keys fill */
     pala_rng rng;            /* random shapes, placement, orientations */
+    pala_restart restart;    /* start_from: the run's checkpoint, until the world is prepared */
 };
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -656,6 +658,65 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
     return 0;
 }
 
+/* The size distribution of grain type i (docs/physics.md, "Size distributions"): the law has
+ * the keys it needs and can be sampled, and its table or sieve curve is read from the lines,
+ * in order.  (The keys of other laws are not read, as the keys of other shapes.) */
+static int grain_sizes(pala_scene *s, int i)
+{
+    pala_grain_keys *gk = &s->sec[i].keys.grain;
+    pala_sizes *d = &gk->size;
+    const char *nm = s->sec[i].name;
+    if (d->law == PALA_SIZE_NONE) return 0;
+    if (gk->volume_radius > 0) { SERR(s, i, PALA_KEY_volume_radius, "[grain %s]: give either volume_radius (one size) or size_distribution, not both", nm); return -1; }
+    const double *rg = d->range;
+    if (d->law == PALA_SIZE_UNIFORM || d->law == PALA_SIZE_NORMAL)
+        if (require(s, i, PALA_KEY_size_range, d->law == PALA_SIZE_UNIFORM ? "for size_distribution = uniform" : "for size_distribution = normal (its truncation)")) return -1;
+    if (find_entry(s, i, PALA_KEY_size_range) && !(rg[0] < rg[1])) {
+        SERR(s, i, PALA_KEY_size_range, "[grain %s]: 'size_range': the least size (%g m) must be below the largest (%g m)", nm, rg[0], rg[1]);
+        return -1;
+    }
+    if (d->law == PALA_SIZE_NORMAL && (require(s, i, PALA_KEY_size_mean, "for size_distribution = normal") || require(s, i, PALA_KEY_size_sd, "for size_distribution = normal")))
+        return -1;
+    if (d->law == PALA_SIZE_LOGNORMAL &&
+        (require(s, i, PALA_KEY_size_median, "for size_distribution = lognormal") || require(s, i, PALA_KEY_size_sigma, "for size_distribution = lognormal")))
+        return -1;
+    if (pala_sizes_acceptance(d) < 1e-3) {
+        SERR(s, i, PALA_KEY_size_range, "[grain %s]: 'size_range' keeps only %.3g of the draws of the %s law%s: widen it, or move it to where the law "
+             "has its grains", nm, pala_sizes_acceptance(d), d->law == PALA_SIZE_NORMAL ? "normal" : "log-normal", d->by_mass ? " by mass" : "");
+        return -1;
+    }
+    if (d->law == PALA_SIZE_TABLE || d->law == PALA_SIZE_SIEVE) {
+        int key = d->law == PALA_SIZE_TABLE ? PALA_KEY_size_class : PALA_KEY_sieve, n = d->law == PALA_SIZE_TABLE ? gk->nclass : gk->nsieve;
+        if (n < (d->law == PALA_SIZE_TABLE ? 1 : 2)) {
+            emsg(s, s->sec[i].line, NULL, "[grain %s] has size_distribution = %s but %s: add '%s = SIZE FRACTION' lines", nm,
+                 d->law == PALA_SIZE_TABLE ? "table" : "sieve", n ? "one 'sieve' line (a curve needs two or more)" : "no such lines", pala_keys[key].name);
+            return -1;
+        }
+        double *rf = pala_xrealloc(NULL, 2 * (size_t)n * sizeof *rf);
+        d->r = rf;
+        d->f = rf + n;
+        d->n = n;
+        int q = 0;
+        for (int e = 0; e < s->nent; e++) {
+            entry *en = &s->ent[e];
+            if (en->sect != i || en->k != &pala_keys[key]) continue;
+            double v[2];
+            int k;
+            pala_key_reals(en->val, v, 2, &k);
+            rf[q] = v[0];
+            rf[n + q] = v[1];
+            const char *why = !(v[0] > 0) ? "the size must be positive"
+                            : d->law == PALA_SIZE_SIEVE && q > 0 && v[0] < rf[q - 1] ? "the sizes must not decrease from line to line"
+                            : d->law == PALA_SIZE_SIEVE && (v[1] > 1 || (q > 0 && v[1] < rf[n + q - 1])) ? "the fractions must grow from 0 to 1 line by line"
+                            : d->law == PALA_SIZE_SIEVE && q == 0 && v[1] != 0 ? "the curve starts at fraction 0 (the least size)"
+                            : d->law == PALA_SIZE_SIEVE && q == n - 1 && v[1] != 1 ? "the curve ends at fraction 1 (the largest size)" : NULL;
+            if (why) { EERR(s, en, "[grain %s]: '%s = %s': %s", nm, pala_keys[key].name, en->val, why); return -1; }
+            q++;
+        }
+    }
+    return 0;
+}
+
 /* A grain type: builds one template (or `variants` random ones).  tfirst/tcount give
  * the range of template indices of section i; ngrains: the grains of the type; open: an
  * inserter of it has no count (its grains are not known: `variants` shapes). */
@@ -664,7 +725,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
     pala_world *w = &s->top.w;
     int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
-    if (bad) return -1;
+    if (bad || grain_sizes(s, i)) return -1;
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
     pala_template t;
     memset(&t, 0, sizeof t);
@@ -699,6 +760,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     }
     int n = 0;
     if (gk->shape == PALA_SHAPE_SPHERE) {
+        if (gk->size.law) return 0;   /* spheres of the sizes drawn: their templates are made as the groups place them */
         if (require(s, i, PALA_KEY_radius, "for shape = sphere")) return -1;
         c[0] = pala_v(0, 0, 0);
         rad[0] = gk->radius;
@@ -807,7 +869,7 @@ static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *
 /* A group: check its keys and place its grains (place.c), or make its inserter.  The
  * templates of its grain type are tfirst[ti] .. + tcount[ti]; tnext[ti] of them are already
  * used. */
-static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcount, int *tnext)
+static int build_group(pala_scene *s, int g, const int *matidx, const int *tfirst, const int *tcount, int *tnext)
 {
     pala_world *w = &s->top.w;
     pala_group_keys *gk = &s->sec[g].keys.group;
@@ -818,6 +880,16 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
     grp->tcount = tcount[ti];
     grp->random_variant = tcount[ti] > 1 && s->sec[ti].keys.grain.variants > 0;
     grp->tnext = tnext[ti];   /* random types without variants: each grain its own shape */
+    const pala_grain_keys *ty = &s->sec[ti].keys.grain;
+    grp->sizes = ty->size.law ? &ty->size : NULL;
+    if (grp->sizes && ty->shape == PALA_SHAPE_SPHERE) {   /* what every sphere of the type has but its size */
+        memset(&grp->proto, 0, sizeof grp->proto);
+        snprintf(grp->proto.name, sizeof grp->proto.name, "%.31s", s->sec[ti].name);
+        grp->proto.material = matidx[find_section(s, PALA_S_MATERIAL, ty->material)];
+        grp->proto.charge = ty->charge;
+        grp->proto.edip = ty->edip;
+        grp->proto.mdip = ty->mdip;
+    }
     int nat = gk->nat, ins = grp->placement == PALA_PLACE_INSERT;
     if (grp->placement == PALA_PLACE_LIST) {
         if (nat == 0) { emsg(s, s->sec[g].line, NULL, "[group %s] has placement = list but no 'at = x y z' lines", s->sec[g].name); return -1; }
@@ -858,6 +930,11 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
         if (grp->vel.z != 0) { SERR(s, g, PALA_KEY_velocity, "in 2D the velocity needs z = 0"); return -1; }
         if (grp->omega.x != 0 || grp->omega.y != 0) { SERR(s, g, PALA_KEY_angular_velocity, "in 2D grains turn about z only: use 0 0 wz"); return -1; }
         if (grp->orient == PALA_ORIENT_GIVEN && (grp->orient_r.x != 0 || grp->orient_r.y != 0)) { SERR(s, g, PALA_KEY_orientation, "in 2D the rotation vector must be 0 0 rz"); return -1; }
+    }
+    if (ins && grp->sizes) {   /* an inserter draws its grains from the type's templates, not from a law */
+        SERR(s, g, PALA_KEY_placement, "[group %s]: grain type %s has a size_distribution, which placement = insert does not draw from yet: "
+             "place its grains at t = 0 (placement = random), or insert a grain type of one size", s->sec[g].name, gk->grain);
+        return -1;
     }
     if (ins) return build_inserter(s, g, ti, tfirst, tnext);
     char err[320];
@@ -900,16 +977,19 @@ static int build_outlets(pala_scene *s)
     return bad ? -1 : 0;
 }
 
-/* lammps_data is relative to the control file's folder; the resolved path replaces the
- * value, so the effective control file of a run (control.txt) finds the file too. */
+/* Paths (lammps_data, start_from, a mesh's file) are relative to the control file's folder;
+ * the resolved path replaces the value, so the effective control file of a run (control.txt)
+ * finds the file too.  A start_from given by --set is relative to the current folder, as any
+ * path of a command. */
 static void resolve_paths(pala_scene *s)
 {
     for (int i = 0; i < s->nent; i++) {
         entry *e = &s->ent[i];
         if (e->k->type != PALA_K_PATH || e->val[0] == '/') continue;
-        const char *slash = strrchr(s->path, '/');
+        int here = e->set && e->k == &pala_keys[PALA_KEY_start_from];
+        const char *slash = here ? NULL : strrchr(s->path, '/');
         char cwd[4096] = "";
-        if (s->path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
+        if ((here || s->path[0] != '/') && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
         int dl = slash ? (int)(slash - s->path) : 0;
         size_t n = strlen(cwd) + (size_t)dl + strlen(e->val) + 4;
         char *p = pala_xrealloc(NULL, n);
@@ -1106,17 +1186,24 @@ static int build_world(pala_scene *s)
     /* grain types: count how many grains use each (random types make one shape each) */
     int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     int *tnext = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
+    int fresh = !top->start_from;   /* the scene places its grains; else they are the run's (its groups and lammps_data's are not placed) */
     for (int i = 0; i < s->nsec; i++) tnext[i] = 0;
-    if (check_resources(s)) bad = 1;
+    if (fresh && check_resources(s)) bad = 1;
     for (int i = 0; i < s->nsec && !bad; i++) {
         tfirst[i] = tcount[i] = 0;
-        if (s->sec[i].kind != PALA_S_GRAIN) continue;
+        if (s->sec[i].kind != PALA_S_GRAIN || !fresh) continue;
         int open;
         long ng = grains_of_type(s, i, &open);
         if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], (int)ng, open)) bad = 1;
     }
-    /* grains of a LAMMPS data file, before the groups (which then avoid them) */
-    if (lmp && !bad) {
+    /* the grains of a run the scene starts from, as the run stored them; else those of a
+     * LAMMPS data file, before the groups (which then avoid them) */
+    if (!fresh && !bad) {
+        char err[1024];
+        double T = find_entry(s, 0, PALA_KEY_start_time) ? top->start_time : -1;
+        if (pala_restart_import(w, top->start_from, T, &s->restart, err, sizeof err)) { SERR(s, 0, PALA_KEY_start_from, "%s", err); bad = 1; }
+    }
+    if (lmp && fresh && !bad) {
         if (require(s, 0, PALA_KEY_lammps_material, "")) bad = 1;
         else {
             char err[320];
@@ -1129,19 +1216,25 @@ static int build_world(pala_scene *s)
     if (!bad && check_world(s)) bad = 1;
     /* groups, in file order */
     int ngroups = 0;
-    for (int g = 0; g < s->nsec && !bad; g++)
+    for (int g = 0; g < s->nsec && !bad && fresh; g++)
         if (s->sec[g].kind == PALA_S_GROUP) {
             ngroups++;
-            if (build_group(s, g, tfirst, tcount, tnext)) bad = 1;
+            if (build_group(s, g, matidx, tfirst, tcount, tnext)) bad = 1;
         }
     if (!bad && build_outlets(s)) bad = 1;
-    if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
+    if (!bad && ngroups == 0 && !lmp && fresh) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
     pala_world_sort(w);
     if (pala_world_prepare(w)) {   /* what the groups' grains brought */
         if (!check_world(s)) emsg(s, 0, NULL, "%s", pala_world_error(w));
         return -1;
+    }
+    if (!fresh) {   /* the run's contact history, into the prepared world */
+        char note[640];
+        const char *m = pala_restart_contacts(w, &s->restart, top->start_contacts == 0, note, sizeof note);
+        if (m) SERR(s, 0, PALA_KEY_start_from, "note: %s", m);
+        pala_restart_free(&s->restart);
     }
     warn_scene(s);
     return check_dt(s);
@@ -1216,7 +1309,9 @@ void pala_scene_free(pala_scene *s)
     for (int i = 0; i < s->nent; i++) free(s->ent[i].val);
     for (int i = 0; i < s->nsec; i++)
         if (s->sec[i].kind == PALA_S_GROUP) free(s->sec[i].keys.group.place.at);
+        else if (s->sec[i].kind == PALA_S_GRAIN) free((double *)s->sec[i].keys.grain.size.r);
     free(s->ent); free(s->sec); free(s->path);
+    pala_restart_free(&s->restart);
     for (int i = 0; s->wpar && pala_wall_kind_at(i); i++) free(s->wpar[i]);
     free(s->wpar);
     pala_world_free(&s->top.w);

@@ -238,20 +238,23 @@ void pala_world_sort(pala_world *w)
     /* a few blocks fit in cache in any order, and keep their round-off as given */
     if (w->n < 2 * PALA_BLOCK || w->gid) return;
     free_states(w);   /* what was prepared is for the old order: prepare again */
-    double rmax = 0;
-    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    /* cells of two bounding radii: the largest, or, if it exceeds twice the median (grains of
+     * sizes far apart, as the neighbour list's levels), the median (a few large grains among
+     * many small ones would otherwise make layers many small grains thick) */
+    double rmin, rmax, rmed;
+    pala_grain_radii(w, 1, &rmin, &rmax, &rmed);
     pala_vec3 lo = w->x[0], hi = w->x[0];
     for (int k = 1; k < w->n; k++) {
         lo = pala_v(fmin(lo.x, w->x[k].x), fmin(lo.y, w->x[k].y), fmin(lo.z, w->x[k].z));
         hi = pala_v(fmax(hi.x, w->x[k].x), fmax(hi.y, w->x[k].y), fmax(hi.z, w->x[k].z));
     }
-    /* cells of two bounding radii; the slowest index runs along the longest extent */
+    /* the slowest index runs along the longest extent */
     const double ext[3] = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}, l0[3] = {lo.x, lo.y, lo.z};
     int ax[3] = {0, 1, 2};
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++)
             if (ext[ax[j]] > ext[ax[i]]) { int t = ax[i]; ax[i] = ax[j]; ax[j] = t; }
-    double cell = rmax > 0 ? 2 * rmax : 1;
+    double cell = rmax > 0 ? 2 * (rmax > 2 * rmed ? rmed : rmax) : 1;
     unsigned long long nc[3];
     for (int i = 0; i < 3; i++) {
         double c = floor(ext[i] / cell) + 1;
