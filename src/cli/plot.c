@@ -6,6 +6,7 @@
  *                     ...pressure...), else the momentum the walls received
  * docs/cli.md, "pala plot"; docs/visualisation.md. */
 #include "commands.h"
+#include "rundir.h"
 #include "svg.h"
 #include "traj.h"
 #include "tsv.h"
@@ -39,8 +40,8 @@ static double *column(const pala_tsv *t, int c)
 static FILE *open_svg(const char *dir, const char *name, char *path, size_t len)
 {
     snprintf(path, len, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) fprintf(stderr, "pala plot: cannot write %s: %s\n", path, strerror(errno));
+    FILE *f = pala_fopen(path, "w");
+    if (!f) fprintf(stderr, "pala plot: cannot write %s: %s\n", path, pala_strerror(errno));
     return f;
 }
 
@@ -151,9 +152,9 @@ int pala_cmd_plot(int argc, char **argv)
     pala_tsv_free(&e);
     snprintf(p, sizeof p, "%s/walls.tsv", dir);
     pala_tsv wt;
-    FILE *probe = fopen(p, "r");
-    if (probe) {
-        fclose(probe);
+    FILE *probe = pala_fopen(p, "r");
+    if (probe || errno != ENOENT) {   /* a link or a device is refused by the reader, with a message */
+        if (probe) fclose(probe);
         if (pala_tsv_read(&wt, p, PALA_TSV_NUMERIC, stderr) == PALA_OK && wt.nrow > 0 && pala_tsv_col(&wt, "time") >= 0) {
             int wc[32], nw = 0, np = 0;
             for (int c = 0; c < wt.ncol; c++) np += is_pressure(wt.name[c]);

@@ -9,6 +9,7 @@
  * the walls' outlines, the time, and a legend of the grain types or a speed scale.
  * A 2D run is drawn in its plane (--view z). */
 #include "commands.h"
+#include "rundir.h"
 #include "svg.h"
 #include "traj.h"
 #include <errno.h>
@@ -58,7 +59,7 @@ static void view_basis(const char *v, pala_vec3 *u, pala_vec3 *up, pala_vec3 *w)
 static void speed_colour(double s, char *buf, size_t n)
 {
     static const double c[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
-    s = s < 0 ? 0 : s > 1 ? 1 : s;
+    s = s > 1 ? 1 : s >= 0 ? s : 0;   /* NaN (an infinite speed over an infinite largest one): 0 */
     double q = s * 4;
     int i = q >= 4 ? 3 : (int)q;
     double f = q - i;
@@ -177,7 +178,8 @@ int pala_cmd_snapshot(int argc, char **argv)
     for (int k = 0; k < t.n; k++) {
         int tp = t.tid[k];
         double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
-        int col = !strcmp(colour, "speed") ? (int)lround(15 * (vmaxs > 0 ? sp / vmaxs : 0)) : tcol[tp] % 10;
+        double q = vmaxs > 0 ? sp / vmaxs : 0;   /* NaN for an infinite or NaN speed: the first colour */
+        int col = !strcmp(colour, "speed") ? (q > 0 ? (int)lround(15 * fmin(q, 1)) : 0) : tcol[tp] % 10;
         for (int c = t.comp0[tp]; c < t.comp0[tp] + t.ncomp[tp]; c++, nd++) {
             pala_vec3 p = pala_traj_centre(&t, k, c);
             d[nd] = (disc){pala_vdot(p, W), PX(p), PY(p), t.srad[c] * sc, k, c, col};
@@ -188,8 +190,8 @@ int pala_cmd_snapshot(int argc, char **argv)
     pala_traj_rundir(run, rundir, sizeof rundir);
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/snapshot-%06ld.svg", rundir, t.step);
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "pala snapshot: cannot write %s: %s\n", path, strerror(errno)); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
+    FILE *f = pala_fopen(path, "w");
+    if (!f) { fprintf(stderr, "pala snapshot: cannot write %s: %s\n", path, pala_strerror(errno)); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n", size, Hpx, size, Hpx);
     fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<defs>\n");

@@ -21,6 +21,7 @@
  * eye=0..100&renderer=webgl&play=1&bench=N (N frames drawn in a row, the mean time per
  * frame put in the body's data-pala attribute and the console). */
 #include "commands.h"
+#include "rundir.h"
 #include "traj.h"
 #include "tsv.h"
 #include "view_page.h"
@@ -119,7 +120,13 @@ int pala_cmd_view(int argc, char **argv)
     if (total == 0) { fprintf(stderr, "pala view: %s holds no frame yet: nothing to replay\n", t.path); pala_traj_close(&t); return PALA_ERR_INPUT; }
     /* decimation: the frame data as base64 of float32, 7 per grain */
     double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)t.n;
-    long need = (long)ceil((double)total * per / (maxmb * 1e6));
+    if (per > maxmb * 1e6) {   /* not even one frame fits: the limit cannot be kept */
+        fprintf(stderr, "pala view: --max-mb %g is less than one frame of this run (%.3g MB for %d grains); give at least --max-mb %.3g\n",
+                maxmb, per / 1e6, t.n, per / 1e6);
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
+    }
+    long need = (long)ceil((double)total * per / (maxmb * 1e6));   /* at most total: a long */
     int decimated = need > every;
     if (decimated) every = need;
     long nsel = total > 0 ? (total - 1) / every + 1 : 0;
@@ -127,7 +134,12 @@ int pala_cmd_view(int argc, char **argv)
     pala_tsv e;
     snprintf(path, sizeof path, "%s/energy.tsv", dir);
     int have_e = 0, cs = -1, ce = -1, cd = -1;
-    FILE *probe = fopen(path, "r");
+    FILE *probe = pala_fopen(path, "r");
+    if (!probe && errno != ENOENT) {   /* a link or a device in place of energy.tsv */
+        fprintf(stderr, "pala view: cannot read %s: %s\n", path, pala_strerror(errno));
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
+    }
     if (probe) {
         fclose(probe);
         have_e = pala_tsv_read(&e, path, PALA_TSV_NUMERIC, stderr) == PALA_OK;
@@ -136,9 +148,9 @@ int pala_cmd_view(int argc, char **argv)
     }
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/view.html", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = pala_fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "pala view: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "pala view: cannot write %s: %s\n", path, pala_strerror(errno));
         if (have_e) pala_tsv_free(&e);
         pala_traj_close(&t);
         return PALA_ERR_IO;
