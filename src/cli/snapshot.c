@@ -164,14 +164,7 @@ int pala_cmd_snapshot(int argc, char **argv)
     disc *d = malloc(sizeof *d * (size_t)(t.npeb > 0 ? t.npeb : 1));
     if (!d) { fprintf(stderr, "pala snapshot: out of memory\n"); pala_traj_close(&t); return PALA_ERR_IO; }
     /* a colour per grain-type name: the shapes of a random type share their name and colour */
-    int *tcol = calloc((size_t)t.ntmpl, sizeof *tcol), nnames = 0;
-    if (!tcol) { fprintf(stderr, "pala snapshot: out of memory\n"); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
-    for (int i = 0; i < t.ntmpl; i++) {
-        tcol[i] = -1;
-        for (int j = 0; j < i && tcol[i] < 0; j++)
-            if (!strcmp(t.tname[j], t.tname[i])) tcol[i] = tcol[j];
-        if (tcol[i] < 0) tcol[i] = nnames++;
-    }
+    int *tcol = pala_traj_name_colours(&t);
     double vmaxs = 0;
     for (int k = 0; k < t.n; k++) vmaxs = fmax(vmaxs, sqrt(pala_vdot(t.v[k], t.v[k])));
     long nd = 0;
@@ -277,9 +270,10 @@ int pala_cmd_snapshot(int argc, char **argv)
         }
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%.3g</text>\n<text x=\"%.0f\" y=\"%.0f\">0</text>\n", lx + 24, margin + 30, vmaxs, lx + 24, margin + 180);
     } else {
-        for (int i = 0; i < t.ntmpl; i++) {   /* one entry per name */
-            int c = tcol[i], first = 1;
-            for (int j = 0; j < i; j++) first &= tcol[j] != c;
+        int nnames = 0;
+        for (int i = 0; i < t.ntmpl; i++) {   /* one entry per name: its colour is new at its first template */
+            int c = tcol[i], first = c == nnames;
+            nnames += first;
             if (!first || c >= 12) continue;
             fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"7\" fill=\"url(#g%d)\" stroke=\"#222\" stroke-width=\"0.4\"/>\n", lx + 7, margin + 10 + 22 * c, c % 10);
             fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">", lx + 22, margin + 15 + 22 * c);

@@ -383,3 +383,24 @@ void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
     *lo = a;
     *hi = b;
 }
+
+typedef struct tname_at { const char *name; int i; } tname_at;
+static int by_tname(const void *a, const void *b)
+{
+    const tname_at *p = a, *q = b;
+    int c = strcmp(p->name, q->name);
+    return c ? c : (p->i > q->i) - (p->i < q->i);
+}
+
+int *pala_traj_name_colours(const pala_traj *t)
+{
+    int n = t->ntmpl, *col = xcalloc((size_t)n, sizeof *col), *first = xcalloc((size_t)n, sizeof *first);
+    tname_at *v = xcalloc((size_t)n, sizeof *v);
+    for (int i = 0; i < n; i++) v[i] = (tname_at){t->tname[i], i};
+    qsort(v, (size_t)n, sizeof *v, by_tname);   /* a name's templates together, the first first */
+    for (int k = 0; k < n; k++) first[v[k].i] = k && !strcmp(v[k].name, v[k - 1].name) ? first[v[k - 1].i] : v[k].i;
+    for (int i = 0, next = 0; i < n; i++) col[i] = first[i] == i ? next++ : col[first[i]];
+    free(v);
+    free(first);
+    return col;
+}

@@ -196,19 +196,11 @@ int pala_cmd_view(int argc, char **argv)
         fputc('}', f);
     }
     fprintf(f, "],\n\"templates\": [");
+    int *tcol = pala_traj_name_colours(&t);   /* a colour per name: the shapes of a random type share theirs */
     for (int i = 0; i < t.ntmpl; i++) {
-        /* a colour per name (the shapes of a random type share theirs): the number of
-         * distinct names before the first template of this one's */
-        int fi = i, col = 0;
-        for (int j = 0; j < i; j++) if (!strcmp(t.tname[j], t.tname[i])) { fi = j; break; }
-        for (int j = 0; j < fi; j++) {
-            int first = 1;
-            for (int m = 0; m < j; m++) first &= strcmp(t.tname[m], t.tname[j]) != 0;
-            col += first;
-        }
         fprintf(f, "%s{\"name\": ", i ? ",\n" : "");
         json_str(f, t.tname[i]);
-        fprintf(f, ", \"colour\": %d, \"comp\": [", col);
+        fprintf(f, ", \"colour\": %d, \"comp\": [", tcol[i]);
         for (int c = t.comp0[i]; c < t.comp0[i] + t.ncomp[i]; c++) {
             fprintf(f, "%s[", c > t.comp0[i] ? "," : "");
             json_num(f, t.shape[c].x); fputc(',', f); json_num(f, t.shape[c].y); fputc(',', f); json_num(f, t.shape[c].z); fputc(',', f); json_num(f, t.srad[c]);
@@ -216,6 +208,7 @@ int pala_cmd_view(int argc, char **argv)
         }
         fprintf(f, "]}");
     }
+    free(tcol);
     fprintf(f, "],\n\"tid\": [");
     for (int k = 0; k < t.n; k++) fprintf(f, "%s%d", k ? "," : "", t.tid[k]);
     fprintf(f, "],\n\"state\": \"");
