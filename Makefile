@@ -74,7 +74,7 @@ run: pala
 build/embed: docs/examples/embed.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
-test: pala build/run_tests build/embed build/fuzz/replay-control build/fuzz/replay-lammps
+test: pala build/run_tests build/embed $(FUZZTARGETS:%=build/fuzz/replay-%)
 	./build/run_tests $(T)
 
 examples: pala
@@ -109,19 +109,22 @@ bench-busy: pala build/pala_bench
 # fuzzing (docs/fuzzing.md): the targets of tests/fuzz/fuzz.c built with AFL++'s compiler
 # under ASan and UBSan, then each fuzzed for FUZZ_TIME seconds on one core at nice 19.
 # build/fuzz/replay-*: the same targets with the normal compiler, which `make test` runs on
-# the seed corpus (no AFL needed).
+# the seed corpus (no AFL needed).  The targets of the command line's readers (checkpoint,
+# traj, tsv) link the command line but main.c.
 FUZZ_TIME ?= 1800
 FUZZCC    ?= afl-clang-fast
-FUZZFLAGS := -O1 -g -std=gnu11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/lib
-build/fuzz/afl-%: tests/fuzz/fuzz.c $(LIBSRC) | build/.dirs
+FUZZFLAGS := -O1 -g -std=gnu11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/lib -Isrc/cli -Ibuild/gen
+FUZZTARGETS := control lammps checkpoint traj tsv
+FUZZCLI   := $(filter-out src/cli/main.c,$(CLISRC))
+build/fuzz/afl-%: tests/fuzz/fuzz.c $(LIBSRC) $(FUZZCLI) build/gen/view_page.h | build/.dirs
 	@mkdir -p build/fuzz
-	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	    -DFUZZ_$(shell echo $* | tr a-z A-Z) $^ -o $@ $(LDLIBS)
-build/fuzz/replay-%: tests/fuzz/fuzz.c build/libpala.a | build/.dirs
+	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all \
+	    -DFUZZ_$(shell echo $* | tr a-z A-Z) tests/fuzz/fuzz.c $(LIBSRC) $(FUZZCLI) -o $@ $(LDLIBS)
+build/fuzz/replay-%: tests/fuzz/fuzz.c $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpala.a | build/.dirs
 	@mkdir -p build/fuzz
-	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(LDLIBS)
-fuzz: build/fuzz/afl-control build/fuzz/afl-lammps
-	sh tests/fuzz/run.sh $(FUZZ_TIME)
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(LDLIBS)
+fuzz: $(FUZZTARGETS:%=build/fuzz/afl-%)
+	sh tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZTARGETS)
 
 clean:
 	rm -rf build pala

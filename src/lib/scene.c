@@ -917,7 +917,17 @@ static int build_world(pala_scene *s)
         bad = 1;
     }
     else if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
-    else if (!bad && he) top->steps = lround(top->end_time / w->dt);
+    else if (!bad && he) {
+        /* checked before it becomes a long: end_time = 1e14 with dt = 1e-6 (or a denormal dt)
+           is 1e20 steps or more, past any integer, and steps allows 1e15 */
+        double q = top->end_time / w->dt;
+        if (q <= pala_keys[PALA_KEY_steps].hi) top->steps = lround(q);
+        else {
+            SERR(s, 0, PALA_KEY_end_time, "end_time = %g s with dt = %g s is %.3g steps, more than the %g a run may take; "
+                 "shorten end_time or raise dt", top->end_time, w->dt, q, pala_keys[PALA_KEY_steps].hi);
+            bad = 1;
+        }
+    }
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
