@@ -33,6 +33,7 @@
 #if defined(FUZZ_CHECKPOINT) || defined(FUZZ_TRAJ) || defined(FUZZ_TSV)
 #include "checkpoint.h"
 #include "commands.h"
+#include "traj.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
