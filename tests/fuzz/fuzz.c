@@ -45,25 +45,6 @@ static char path[64];
 #ifdef FUZZ_CLI
 static char dir[64];   /* the scratch run folder of this process: path names its input file */
 
-/* a command as the command line would call it (its argv written on) */
-static int cmd(int (*f)(int, char **), const char *const *args)
-{
-    char *argv[16], buf[16][160];
-    int n = 0;
-    for (; args[n] && n < 16; n++) { snprintf(buf[n], sizeof buf[n], "%s", args[n]); argv[n] = buf[n]; }
-    return f(n, argv);
-}
-
-static void put(const char *name, const unsigned char *d, size_t n)
-{
-    char p[160];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "wb");
-    if (!f) abort();
-    fwrite(d, 1, n, f);
-    fclose(f);
-}
-
 /* the scratch folder emptied (its files, and those of its subfolders vtk/ and plots/) */
 static void clean_in(const char *d, int depth)
 {
@@ -83,6 +64,29 @@ static void clean(void)
     mkdir(dir, 0777);
 }
 
+#endif
+
+#if defined(FUZZ_TRAJ) || defined(FUZZ_TSV)
+/* a command as the command line would call it (its argv written on) */
+static int cmd(int (*f)(int, char **), const char *const *args)
+{
+    char *argv[16], buf[16][160];
+    int n = 0;
+    for (; args[n] && n < 16; n++) { snprintf(buf[n], sizeof buf[n], "%s", args[n]); argv[n] = buf[n]; }
+    return f(n, argv);
+}
+
+static void put(const char *name, const unsigned char *d, size_t n)
+{
+    char p[160];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    if (!f) abort();
+    fwrite(d, 1, n, f);
+    fclose(f);
+}
+
+#ifdef FUZZ_TSV
 /* a file of the repository (the fixed part of an input), read once */
 static char *slurp(const char *p, size_t *n)
 {
@@ -93,6 +97,7 @@ static char *slurp(const char *p, size_t *n)
     fclose(f);
     return b;
 }
+#endif
 #endif
 
 #ifdef FUZZ_CHECKPOINT
@@ -126,7 +131,8 @@ static void checkpoint(const unsigned char *d, size_t n)
             pala_world *w = pala_scene_world(sc);
             if (pala_ckpt_apply(ck, w, devnull) == 0) {
                 pala_world_prepare(w);
-                pala_world_steps(w, 2);
+                int st = pala_world_steps(w, 2);
+                fprintf(stderr, "checkpoint applied: step %ld, %d grains, two steps: %d\n", step, np, st);   /* FUZZ_VERBOSE */
             }
             pala_scene_free(sc);
         }
