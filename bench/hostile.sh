@@ -5,7 +5,8 @@
 #                started after the winner had written: the folder holds a run), saying so; the
 #                winner's folder equals a lone run's byte for byte (checkpoint.bin and the
 #                wall-clock columns of summary.tsv, which no two runs share, compared by the
-#                state hash of `pala resume --info` and the other columns)
+#                state hash of `pala resume --info` and the other columns; control.txt less
+#                its three comment lines, which name the folder)
 #   symlinks     a run folder with a link in place of each of its files: resume, view, plot,
 #                snapshot and export refuse it, and no link target changes (checksums)
 #   scale        pala collect on 10,000 run folders, a scene of 1,000 grain types and 1,000
@@ -41,13 +42,13 @@ for i in $(seq "$trials"); do
     elif [ $rb = 0 ] && { [ $ra = 6 ] || [ $ra = 1 ]; } && grep -q "in use by another pala\|holds the results of an earlier run" a.out; then ok=1; fi
     same=1
     for f in energy.tsv walls.tsv trajectory.txt; do cmp -s lone/$f two/$f || same=0; done
-    sed 1,2d lone/control.txt > l.c; sed 1,2d two/control.txt > t.c; cmp -s l.c t.c || same=0
+    sed 1,3d lone/control.txt > l.c; sed 1,3d two/control.txt > t.c; cmp -s l.c t.c || same=0
     strip two/summary.tsv | cmp -s - lone.summary || same=0
     "$pala" resume two --info | sed -n 1p | sed 's/.*state hash //' | cmp -s - lone.hash || same=0
     [ -z "$(ls two | grep -v -x -e control.txt -e energy.tsv -e walls.tsv -e trajectory.txt -e summary.tsv -e checkpoint.bin)" ] || same=0
     if [ $ok = 1 ] && [ $same = 1 ]; then won=$((won + 1)); else echo "trial $i: exits $ra $rb, one winner $ok, same as a lone run $same"; cat a.out b.out; fi
 done
-echo "concurrency: $won of $trials trials with one winner, the other refused with a message, the folder equal to a lone run's (exits:$(echo "$codes" | tr ' ' '\n' | sort | uniq -c | awk '{printf " %s x%s", $2, $1}'))"
+echo "concurrency: $won of $trials trials with one winner, the other refused with a message, the folder equal to a lone run's (exits:$(echo $codes | tr ' ' '\n' | sort | uniq -c | awk '{printf " %s x%s", $2, $1}'))"
 [ $won = "$trials" ] || fail=1
 
 # ---- symlinks -----------------------------------------------------------------------------
@@ -75,7 +76,7 @@ awk 'BEGIN{print "container = box\nbox = 0 1 0 1 0 1\nwall_material = m\ndt = 1e
     for(i=0;i<1000;i++) print "[group p" i "]\ngrain = g" i "\ncount = 1"}' > many.txt
 t0=$(now); "$pala" run many.txt -o many --quiet; t1=$(now)
 echo "scale: a scene of 1,000 grain types and 1,000 groups, loaded, run (1 step) and written: $(el $t0 $t1) s (target < 1 s)"
-mkdir wide && awk 'BEGIN{h="time"; r="0"; for(i=1;i<100000;i++){h=h "\tE_" i; r=r "\t1"} print h; print r}' > wide/energy.tsv
+mkdir wide && awk 'BEGIN{printf "time"; for(i=1;i<100000;i++) printf "\tE_%d", i; printf "\n0"; for(i=1;i<100000;i++) printf "\t1"; print ""}' > wide/energy.tsv
 t0=$(now); "$pala" check wide wide --columns E_99999 > /dev/null; t1=$(now)
 echo "scale: pala check of a 100,000-column header: $(el $t0 $t1) s (target < 2 s)"
 mkdir names && awk 'BEGIN{print "# pala trajectory 1\ndimension 3\ntemplates 15000"; for(i=0;i<15000;i++) print "template " i " t" i " ncomp 1\n0 0 0 0.001";

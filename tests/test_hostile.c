@@ -54,7 +54,7 @@ static void plots_and_pictures(void)
 
     /* the last frame of an unstable run: infinite velocities, wire frames by speed */
     short_run("inf", NULL);
-    t_sh(NULL, 0, "awk '/^frame/{f++} f==5 && !/^frame/{$4=\"inf\"; $5=\"-inf\"} {print}' " D "/inf/trajectory.txt > " D "/inf/t && mv " D "/inf/t " D "/inf/trajectory.txt");
+    t_sh(NULL, 0, "awk '/^frame/{f++} f>=1 && !/^frame/{$4=\"inf\"; $5=\"-inf\"} {print}' " D "/inf/trajectory.txt > " D "/inf/t && mv " D "/inf/t " D "/inf/trajectory.txt");
     rc = run(out, sizeof out, "timeout 1 ./pala snapshot " D "/inf --style wire --colour speed && timeout 1 ./pala snapshot " D "/inf --colour speed");
     T_CHECK(rc == 0, "snapshot --colour speed of infinite speeds: no crash (exit %d) %s", rc, out);
 
@@ -166,7 +166,7 @@ static void scales(void)
     rc = rc ? rc : run(out, sizeof out, "cd " D "/coll && timeout 5 ../../../../pala collect r* | wc -l | grep -qx 1001");
     T_CHECK(rc == 0, "collect of 1,000 runs within 5 s (exit %d) %s", rc, out);
     /* a header of 100,000 columns (36 s) */
-    rc = run(out, sizeof out, "cd " D " && mkdir -p wide && awk 'BEGIN{h=\"time\"; r=\"0\"; for(i=1;i<100000;i++){h=h\"\\tE_\"i; r=r\"\\t1\"} print h; print r}' > wide/energy.tsv "
+    rc = run(out, sizeof out, "cd " D " && mkdir -p wide && awk 'BEGIN{printf \"time\"; for(i=1;i<100000;i++) printf \"\\tE_%d\", i; printf \"\\n0\"; for(i=1;i<100000;i++) printf \"\\t1\"; print \"\"}' > wide/energy.tsv "
                               "&& timeout 5 ../../../pala check wide wide --columns E_99999 > /dev/null");
     T_CHECK(rc == 0, "check of a 100,000-column header within 5 s (exit %d) %s", rc, out);
     /* 3,000 distinct template names (the cube: seconds) */

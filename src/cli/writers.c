@@ -557,8 +557,12 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
         snprintf(p, sizeof p, "%s/%s", dir, pala_writers[i].file);
         ws->every[i] = pala_writers[i].every(sc);
         if (ws->every[i] < 0) continue;   /* not asked for: no file */
-        FILE *f = pala_fopen(p, "r+");
-        int bad = !f, e = errno;
+        const char *sl = strchr(pala_writers[i].file, '/');
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%.*s", dir, sl ? (int)(sl - pala_writers[i].file) : 0, pala_writers[i].file);
+        int de = sl ? pala_dir_check(sub) : 0;   /* vtk/: a folder itself, not a link to one */
+        FILE *f = de ? NULL : pala_fopen(p, "r+");
+        int bad = !f, e = de ? de : errno;
         const char *why = bad ? pala_strerror(e) : NULL;
         /* a file that may not be written (a read-only folder or disk) is an I/O error; a
            missing, foreign or changed one bad input */
