@@ -127,6 +127,7 @@ FUZZCLI   := $(filter-out src/cli/main.c,$(CLISRC))
 # the library and the command line instrumented once (build/fuzz/obj/), linked into each target
 FUZZOBJ   := $(LIBSRC:src/lib/%.c=build/fuzz/obj/lib/%.o) $(FUZZCLI:src/cli/%.c=build/fuzz/obj/cli/%.o)
 FUZZSAN   := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+.SECONDARY: $(FUZZOBJ)
 build/fuzz/obj/%.o: src/%.c build/gen/view_page.h
 	@mkdir -p $(dir $@)
 	@echo "AFL $<"; AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) $(FUZZSAN) -c $< -o $@

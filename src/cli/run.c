@@ -266,6 +266,9 @@ int pala_run(const pala_run_opts *o)
         if (!pala_rundir_present(dir, lock)) {
             status = PALA_ERR_IO;
             fprintf(stderr, "pala: the run folder %s was deleted or replaced; the run stopped at step %ld of %ld (its output is lost)\n", dir, s, steps);
+            sigaction(SIGINT, &old_int, NULL);
+            sigaction(SIGTERM, &old_term, NULL);
+            sigaction(SIGHUP, &old_hup, NULL);
             pala_writers_close(&logs);
             pala_scene_free(sc); pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
             pala_rundir_unlock(lock);
