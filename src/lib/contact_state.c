@@ -189,6 +189,9 @@ static int history_bad(pala_world *w, const char *what)
     return PALA_ERR_INPUT;
 }
 
+/* id is a wall of this world: one whose material wallhist_energy can look up */
+static int wall_id_ok(const pala_world *w, double id) { return (id < 8 ? w->wall_mat : w->mem_mat) >= 0; }
+
 /* a whole number in [lo, hi) */
 static int whole(double x, double lo, double hi) { return x >= lo && x < hi && x == floor(x); }
 
@@ -219,7 +222,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
         /* a stamp is a step, or -2 (pala_wallhist_end): a whole number that fits a long */
         for (long r = 0; r < e; r++, i += 4 + hn)
             if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || !whole(d[i + 3], -2, 9.2e18) ||
-                (d[i + 2] < 8 ? w->wall_mat : w->mem_mat) < 0)   /* a wall of this world: its material (wallhist_energy) */
+                !wall_id_ok(w, d[i + 2]))
                 return history_bad(w, "a wall contact out of range");
     }
     if (i != n - 1 && !(i == n && !(wk->cm->laws & PALA_LAWS_MINDLIN))) return history_bad(w, i < n ? "trailing values" : "truncated");   /* hmind: none before it was kept */
