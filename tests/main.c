@@ -57,6 +57,7 @@ void test_walls(void);
 void test_surface(void);
 void test_mesh(void);
 void test_robust(void);
+void test_hostile(void);
 void test_output(void);
 void test_checkpoint(void);
 void test_heap(void);
@@ -118,6 +119,7 @@ static const struct {
     {"golden_example", test_golden_example},
     {"golden_beds", test_golden_beds},
     {"robust", test_robust},
+    {"hostile", test_hostile},
     {"output", test_output},
     {"checkpoint", test_checkpoint},
     {"feed", test_feed},

@@ -136,8 +136,9 @@ static void check_run(const char *name, long steps, long eev, long tev, const ch
     pala_scene_free(sc);
 }
 
-/* Every writer's file in turn made unwritable (a symbolic link to /dev/full, a full
- * disk): closing the writers must report that file, and only that one. */
+/* Every writer's file in turn made unwritable (its stream replaced by one of /dev/full,
+ * a full disk: pala opens no link in a run folder): closing the writers must report that
+ * file, and only that one. */
 static void check_full_disk_each(void)
 {
     pala_scene *sc0 = NULL, *scb = NULL, *scf = NULL;
@@ -153,8 +154,8 @@ static void check_full_disk_each(void)
         snprintf(dir, sizeof dir, DIR "/full%d", i);
         snprintf(path, sizeof path, "%s/%s", dir, pala_writers[i].file);
         snprintf(errpath, sizeof errpath, DIR "/full%d.err", i);
-        if (t_sh(NULL, 0, "mkdir -p $(dirname %s)", path) != 0 || symlink("/dev/full", path) != 0) {
-            T_CHECK(0, "set up %s as a link to /dev/full", path);
+        if (t_sh(NULL, 0, "mkdir -p $(dirname %s)", path) != 0) {
+            T_CHECK(0, "set up %s", dir);
             continue;
         }
         /* the writers' messages go to stderr: catch them in a file */
@@ -166,6 +167,9 @@ static void check_full_disk_each(void)
         pala_writer_set logs;
         int bad = -1;
         if (pala_writers_open(&logs, dir, sc, pala_scene_world(sc)) == PALA_OK) {
+            FILE *full = fopen("/dev/full", "w");
+            if (full && logs.f[i]) { fclose(logs.f[i]); logs.f[i] = full; }
+            else if (full) fclose(full);
             pala_writers_start(&logs);
             pala_writers_frame(&logs, 1, 1);
             bad = pala_writers_close(&logs);

@@ -12,10 +12,12 @@
  * one more row there. */
 #define _DEFAULT_SOURCE
 #include "checkpoint.h"
+#include "rundir.h"
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 #include <unistd.h>
 
 static const char magic[8] = {'P', 'A', 'L', 'A', 'C', 'K', 'P', 'T'};
@@ -204,10 +206,10 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     memcpy(b.p + 12, &bom, 4);
     memcpy(b.p + 16, &len, 8);
     memcpy(b.p + 24, &sum, 8);
-    char tmp[4200], path[4200];
-    snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, PALA_CKPT_FILE);
+    char tmp[4300], path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
-    FILE *f = fopen(tmp, "wb");
+    pala_tmpname(tmp, sizeof tmp, path);   /* its own: two processes never share one */
+    FILE *f = pala_fopen(tmp, "wb");
     int bad = !f;
     if (f) {
         bad |= fwrite(b.p, 1, b.n, f) != b.n;
@@ -220,7 +222,7 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     free(b.p);
     if (bad) {
         unlink(tmp);
-        fprintf(stderr, "pala: writing %s failed: %s; the previous checkpoint is kept\n", path, strerror(e));
+        fprintf(stderr, "pala: writing %s failed: %s; the previous checkpoint is kept\n", path, pala_strerror(e));
     }
     return bad;
 }
@@ -259,6 +261,9 @@ void pala_ckpt_run_free(pala_ckpt_run *r)
     r->sets = NULL;
     r->nset = 0;
 }
+
+/* a number of rows: whole, from 0 to 2^53 (every such double is a long exactly) */
+static int rows_ok(double x) { return x >= 0 && x <= 9007199254740992.0 && x == floor(x); }
 
 int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err)
 {
@@ -323,9 +328,17 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
     memcpy(&r->wall, wl->data, sizeof(double));
     double e[8];
     memcpy(e, es->data, sizeof e);
-    r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
     double pw[2 + PALA_MAX_WALL_COLUMNS] = {0};
     memcpy(pw, wp->data, (size_t)wp->count * sizeof(double));
+    /* the row counts are doubles in the file: whole and in range before they become longs */
+    if (!rows_ok(e[7]) || !rows_ok(pw[0])) {
+        fprintf(err, "pala resume: %s: the row count of %s is not a whole number from 0 to 2^53; refusing to continue from it\n",
+                path, rows_ok(e[7]) ? "walls.tsv" : "energy.tsv");
+        pala_ckpt_run_free(r);
+        pala_ckpt_free(c);
+        return 1;
+    }
+    r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
     r->walls.rows = (long)pw[0];
     r->walls.t = pw[1];
     memcpy(r->walls.P, pw + 2, sizeof r->walls.P);
@@ -443,7 +456,7 @@ void pala_ckpt_where(const pala_ckpt *c, int *n, double *t, long *step)
 {
     const rfield *x = find(c, "world.x"), *tt = find(c, "world.t"), *s = find(c, "world.step"), *d = find(c, "world.dt");
     double dt;
-    *n = (int)x->count;
+    *n = x->count > INT_MAX ? INT_MAX : (int)x->count;
     memcpy(t, tt->data, sizeof *t);
     memcpy(step, s->data, sizeof *step);
     memcpy(&dt, d->data, sizeof dt);

@@ -6,6 +6,7 @@
  * Result columns are a fixed list of names written by `pala run`; every other column
  * of summary.tsv is a parameter. */
 #include "commands.h"
+#include "rundir.h"
 #include "tsv.h"
 #include "pala/pala.h"
 #include <errno.h>
@@ -103,40 +104,57 @@ static int read_summary(const char *dir, pala_tsv *t, FILE *err)
     return rc;
 }
 
-/* Whether parameter name differs between the n runs (missing somewhere counts). */
-static int differs(const pala_tsv *runs, int n, const char *name)
+/* A column of some run's summary: its name, where it was first seen (run k, column c),
+ * and its cell there. */
+typedef struct seen { const char *name, *val; long first; } seen;
+static int by_name_first(const void *a, const void *b)
 {
-    const char *first = cell(&runs[0], name);
-    for (int k = 0; k < n; k++) {
-        const char *v = cell(&runs[k], name);
-        if (!v || !first || strcmp(v, first) != 0) return 1;
-    }
-    return 0;
+    const seen *p = a, *q = b;
+    int c = strcmp(p->name, q->name);
+    return c ? c : (p->first > q->first) - (p->first < q->first);
+}
+static int by_first(const void *a, const void *b)
+{
+    const seen *p = a, *q = b;
+    return (p->first > q->first) - (p->first < q->first);
 }
 
 /* Build the output column list: chosen parameters in first-seen order, then the
  * result columns present in any run.  cols must hold every distinct column name.
- * Returns the number of parameter columns in *npar and the total. */
-static int choose(const pala_tsv *runs, int n, int all, const char **cols, int *npar)
+ * Returns the number of parameter columns in *npar and the total.  A parameter is
+ * chosen (without all) if it differs between the runs: missing from one, or another
+ * value.  Every column of every run is sorted once by name, so the cost grows as
+ * N log N in the N cells of all runs (runs times columns), not with their square. */
+static int choose(const pala_tsv *runs, int n, int all, const char **cols, int *npar, long ncell)
 {
-    int m = 0;
+    seen *v = malloc((size_t)(ncell ? ncell : 1) * sizeof *v);
+    if (!v) return -1;
+    long m = 0, width = 0;
+    for (int k = 0; k < n; k++) width = runs[k].ncol > width ? runs[k].ncol : width;
     for (int k = 0; k < n; k++)
-        for (int c = 0; c < runs[k].ncol; c++) {
-            const char *name = runs[k].name[c];
-            int seen = 0;
-            for (int d = 0; d < m && !seen; d++) seen = strcmp(cols[d], name) == 0;
-            /* `run` is our own first column; a summary column of that name is dropped */
-            if (seen || is_result(name) || strcmp(name, "run") == 0) continue;
-            if (all || differs(runs, n, name)) cols[m++] = name;
-        }
-    *npar = m;
+        for (int c = 0; c < runs[k].ncol; c++)
+            v[m++] = (seen){runs[k].name[c], runs[k].cell[c], (long)k * width + c};
+    qsort(v, (size_t)m, sizeof *v, by_name_first);
+    long np = 0;
+    for (long i = 0, j; i < m; i = j) {   /* one name: v[i..j), in the order the runs hold it */
+        int same = 1;
+        for (j = i + 1; j < m && !strcmp(v[j].name, v[i].name); j++) same &= !strcmp(v[j].val, v[i].val);
+        /* `run` is our own first column; a summary column of that name is dropped */
+        if (is_result(v[i].name) || !strcmp(v[i].name, "run")) continue;
+        if (all || !same || j - i < n) v[np++] = v[i];
+    }
+    qsort(v, (size_t)np, sizeof *v, by_first);
+    for (long i = 0; i < np; i++) cols[i] = v[i].name;
+    free(v);
+    int mm = (int)np;
+    *npar = mm;
     for (int r = 0; r < NRESULT; r++)
         for (int k = 0; k < n; k++)
             if (pala_tsv_col(&runs[k], result_cols[r]) >= 0) {
-                cols[m++] = result_cols[r];
+                cols[mm++] = result_cols[r];
                 break;
             }
-    return m;
+    return mm;
 }
 
 /* Write the table: header, then one row per run; missing cells are empty. */
@@ -217,16 +235,19 @@ int pala_cmd_collect(int argc, char **argv)
         FILE *quiet = skip ? fopen("/dev/null", "w") : NULL;
         rc = read_summary(dirs[k], &runs[k], quiet ? quiet : stderr);
         if (quiet) fclose(quiet);
-        if (rc != PALA_OK && skip) {   /* left out: the later runs move up */
+        if (rc != PALA_OK && skip) {   /* left out: the later runs move up (below) */
             pala_tsv_free(&runs[k]);
             fprintf(stderr, "%s %s", nskip++ ? "" : "pala collect: skipped (no complete summary.tsv):", dirs[k]);
-            for (int j = k; j + 1 < n; j++) dirs[j] = dirs[j + 1];
-            n--, k--;
+            dirs[k] = NULL;
             rc = PALA_OK;
             continue;
         }
         ncolmax += runs[k].ncol;
     }
+    int kept = 0;
+    for (int k = 0; k < n && rc == PALA_OK; k++)
+        if (dirs[k]) { runs[kept] = runs[k]; dirs[kept++] = dirs[k]; }
+    if (rc == PALA_OK) n = kept;
     if (nskip) fputc('\n', stderr);
     if (rc == PALA_OK && n == 0) {
         fprintf(stderr, "pala collect: no run folder holds a complete summary.tsv\n");
@@ -236,10 +257,11 @@ int pala_cmd_collect(int argc, char **argv)
                                       : NULL;
     if (rc == PALA_OK && !cols) rc = PALA_ERR_IO;
     if (rc == PALA_OK) {
-        int npar, m = choose(runs, n, all, cols, &npar);
-        FILE *f = out ? fopen(out, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "pala collect: cannot write %s: %s\n", out, strerror(errno));
+        int npar, m = choose(runs, n, all, cols, &npar, ncolmax);
+        FILE *f = m < 0 ? NULL : out ? pala_fopen(out, "w") : stdout;
+        if (m < 0) rc = PALA_ERR_IO;
+        else if (!f) {
+            fprintf(stderr, "pala collect: cannot write %s: %s\n", out, pala_strerror(errno));
             rc = PALA_ERR_IO;
         } else {
             write_table(f, dirs, runs, n, cols, m);

@@ -28,7 +28,7 @@ static const char *usage =
     "  pala view RUN [-o FILE.html]  a self-contained HTML replay (planar or anaglyph stereo)\n"
     "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
     "  pala --version\n"
-    "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
+    "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error, 6 folder in use by another pala\n"
     "docs: docs/cli.md (commands), docs/control-file.md (keys)\n";
 
 static const char *run_usage =

@@ -100,8 +100,8 @@ int pala_writers_frame_rest(pala_writer_set *ws, long s);
  * a file could not be written. */
 int pala_writers_offsets(pala_writer_set *ws, long *off);
 /* pala resume: open the files of dir again, cut each to off[i] bytes (what it held at the
- * checkpoint) and append from there; no headers.  PALA_ERR_IO, with a message, if one is
- * missing or shorter. */
+ * checkpoint) and append from there; no headers.  With a message: PALA_ERR_INPUT if one
+ * is missing, not a regular file or shorter; PALA_ERR_IO if one may not be written. */
 int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off);
 /* Close every file; returns nonzero (and says which on stderr) if one failed. */
 int pala_writers_close(pala_writer_set *ws);

@@ -65,6 +65,13 @@ struct pala_scene {
                                 keys fill */
     pala_rng rng;            /* random shapes, placement, orientations */
     pala_restart restart;    /* start_from: the run's checkpoint, until the world is prepared */
+    int *secent, *entord;    /* the entries of section i, in file order: entord[secent[i] ..
+                                secent[i + 1]); NULL until asked for (sec_entries), and
+                                again when an entry or a section is added or removed */
+    struct {                 /* pala_scene_setting's place: the setting idx is the key kd of */
+        int idx, sec;        /* section sec (idx -1: none yet), so the walk over every */
+        const pala_keydef *kd;   /* setting in turn is linear, not quadratic */
+    } cur;
 };
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -259,9 +266,20 @@ static char *xstrdup(const char *p)
     return q;
 }
 
+/* The entries or sections changed: the index of entries by section is made anew when next
+ * asked for, and pala_scene_setting starts over. */
+static void entries_changed(pala_scene *s)
+{
+    free(s->secent);
+    free(s->entord);
+    s->secent = s->entord = NULL;
+    s->cur.kd = NULL;
+}
+
 static int add_section(pala_scene *s, int kind, const char *name, int line)
 {
     PALA_GROW(s->sec, s->nsec + 1);
+    entries_changed(s);
     section *c = &s->sec[s->nsec];
     memset(c, 0, sizeof *c);
     c->kind = kind;
@@ -270,11 +288,33 @@ static int add_section(pala_scene *s, int kind, const char *name, int line)
     return s->nsec++;
 }
 
+/* The entries of section sect, in file order, in *n: one counting sort of all entries
+ * when the index is missing, so a lookup costs the entries of its section, not all of a
+ * scene's (a scene of 1,000 grain types and 1,000 groups has some 10,000). */
+static const int *sec_entries(const pala_scene *cs, int sect, int *n)
+{
+    pala_scene *s = (pala_scene *)cs;   /* the index only: the scene is not changed */
+    if (!s->secent) {
+        s->secent = pala_xrealloc(NULL, (size_t)(s->nsec + 1) * sizeof *s->secent);
+        s->entord = pala_xrealloc(NULL, (size_t)(s->nent ? s->nent : 1) * sizeof *s->entord);
+        memset(s->secent, 0, (size_t)(s->nsec + 1) * sizeof *s->secent);
+        for (int e = 0; e < s->nent; e++) s->secent[s->ent[e].sect + 1]++;
+        for (int i = 0; i < s->nsec; i++) s->secent[i + 1] += s->secent[i];
+        for (int e = 0, *fill = s->secent; e < s->nent; e++) s->entord[fill[s->ent[e].sect]++] = e;
+        for (int i = s->nsec; i > 0; i--) s->secent[i] = s->secent[i - 1];   /* the fill moved each start to the next */
+        s->secent[0] = 0;
+    }
+    *n = s->secent[sect + 1] - s->secent[sect];
+    return s->entord + s->secent[sect];
+}
+
 /* The last entry of key k in section sect, or NULL; find_entry: of key (enum pala_key). */
 static entry *find_entry_k(const pala_scene *s, int sect, const pala_keydef *k)
 {
-    for (int i = s->nent - 1; i >= 0; i--)
-        if (s->ent[i].sect == sect && s->ent[i].k == k) return &s->ent[i];
+    int n;
+    const int *se = sec_entries(s, sect, &n);
+    for (int i = n - 1; i >= 0; i--)
+        if (s->ent[se[i]].k == k) return &s->ent[se[i]];
     return NULL;
 }
 static entry *find_entry(const pala_scene *s, int sect, int key) { return find_entry_k(s, sect, &pala_keys[key]); }
@@ -404,6 +444,7 @@ static int read_file(pala_scene *s)
         }
         PALA_GROW(s->ent, s->nent + 1);
         s->ent[s->nent++] = (entry){cur, k, xstrdup(val), line, NULL};
+        entries_changed(s);
     }
     int rerr = ferror(f);
     fclose(f);
@@ -471,11 +512,13 @@ static int apply_override(pala_scene *s, char *set)
         memmove(o, o + 1, (size_t)(s->nent - i - 1) * sizeof *o);
         s->nent--;
     }
+    entries_changed(s);
     entry *e = find_entry_k(s, sect, k);
     if (e) { free(e->val); e->val = xstrdup(v); e->line = 0; e->set = set; }
     else {
         PALA_GROW(s->ent, s->nent + 1);
         s->ent[s->nent++] = (entry){sect, k, xstrdup(v), 0, set};
+        entries_changed(s);
     }
     return 0;
 }
@@ -541,8 +584,10 @@ static void bind_section(pala_scene *s, int i, void *obj)
         if (v) pala_key_store(kd, wk >= 0 ? s->wpar[wk] : obj, v);
         if (e && kd->pairbit) ((pala_pairset *)obj)->set |= kd->pairbit;
     }
-    for (int e = 0; e < s->nent; e++)
-        if (s->ent[e].sect == i && s->ent[e].k->repeat) pala_key_store(s->ent[e].k, obj, s->ent[e].val);
+    int ne;
+    const int *se = sec_entries(s, i, &ne);
+    for (int q = 0; q < ne; q++)
+        if (s->ent[se[q]].k->repeat) pala_key_store(s->ent[se[q]].k, obj, s->ent[se[q]].val);
 }
 
 /* line of key k for messages: its own line, else the section's header line */
@@ -767,9 +812,11 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         n = 1;
     } else {
         if (gk->nsphere == 0) { emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = spheres but no 'sphere = x y z r' lines", s->sec[i].name); return -1; }
-        for (int e = 0; e < s->nent; e++) {
-            entry *en = &s->ent[e];
-            if (en->sect != i || en->k != &pala_keys[PALA_KEY_sphere]) continue;
+        int ne;
+        const int *se = sec_entries(s, i, &ne);
+        for (int q = 0; q < ne; q++) {
+            entry *en = &s->ent[se[q]];
+            if (en->k != &pala_keys[PALA_KEY_sphere]) continue;
             if (n == MAXC) { EERR(s, en, "more than %d components; split the grain", MAXC); return -1; }
             double v[4];
             int k;
@@ -897,9 +944,11 @@ static int build_group(pala_scene *s, int g, const int *matidx, const int *tfirs
         if (grp->count != nat) { SERR(s, g, PALA_KEY_count, "count = %ld but the group has %d 'at' lines; make them agree", grp->count, nat); return -1; }
         grp->at = pala_xrealloc(NULL, (size_t)nat * 6 * sizeof(double));
         int q = 0, bad = 0;
-        for (int e = 0; e < s->nent; e++) {
-            entry *en = &s->ent[e];
-            if (en->sect != g || en->k != &pala_keys[PALA_KEY_at]) continue;
+        int ne;
+        const int *se = sec_entries(s, g, &ne);
+        for (int e = 0; e < ne; e++) {
+            entry *en = &s->ent[se[e]];
+            if (en->k != &pala_keys[PALA_KEY_at]) continue;
             double v[6] = {0, 0, 0, 0, 0, 0};
             int k;
             pala_key_reals(en->val, v, 6, &k);
@@ -1168,7 +1217,7 @@ static int build_world(pala_scene *s)
     pala_top_keys *top = &s->top;
     pala_world *w = &top->w;
     int bad = 0;
-    resolve_paths(s);   /* lammps_data, a mesh's file: against the control file's folder */
+    resolve_paths(s);   /* lammps_data, start_from, a mesh's file: against the control file's folder */
     for (int i = 0; i < s->nsec; i++) bind_section(s, i, i == 0 ? (void *)top : (void *)&s->sec[i].keys);
     const char *lmp = top->lammps_data;
     pala_rng_seed(&s->rng, (uint64_t)top->seed);
@@ -1176,7 +1225,17 @@ static int build_world(pala_scene *s)
     bad |= require(s, 0, PALA_KEY_dt, "");
     int hs = find_entry(s, 0, PALA_KEY_steps) != NULL, he = find_entry(s, 0, PALA_KEY_end_time) != NULL;
     if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
-    else if (!bad && he) top->steps = lround(top->end_time / w->dt);
+    else if (!bad && he) {
+        /* checked before it becomes a long: end_time = 1e14 with dt = 1e-6 (or a denormal dt)
+           is 1e20 steps or more, past any integer, and steps allows 1e15 */
+        double q = top->end_time / w->dt;
+        if (q <= pala_keys[PALA_KEY_steps].hi) top->steps = lround(q);
+        else {
+            SERR(s, 0, PALA_KEY_end_time, "end_time = %g s with dt = %g s is %.3g steps, more than the %g a run may take; "
+                 "shorten end_time or raise dt", top->end_time, w->dt, q, pala_keys[PALA_KEY_steps].hi);
+            bad = 1;
+        }
+    }
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
@@ -1307,6 +1366,7 @@ void pala_scene_free(pala_scene *s)
 {
     if (!s) return;
     for (int i = 0; i < s->nent; i++) free(s->ent[i].val);
+    entries_changed(s);
     for (int i = 0; i < s->nsec; i++)
         if (s->sec[i].kind == PALA_S_GROUP) free(s->sec[i].keys.group.place.at);
         else if (s->sec[i].kind == PALA_S_GRAIN) free((double *)s->sec[i].keys.grain.size.r);
@@ -1328,12 +1388,14 @@ void pala_scene_write(const pala_scene *s, FILE *f)
             const char *dot = strchr(c->name, '.');
             fprintf(f, "\n[pair %.*s %s]\n", (int)(dot - c->name), c->name, dot + 1);
         } else if (c->kind != PALA_S_TOP) fprintf(f, "\n[%s %s]\n", pala_sect_names[c->kind], c->name);
+        int ne;
+        const int *se = sec_entries(s, i, &ne);
         for (const pala_keydef *kd = pala_key_first(); kd; kd = pala_key_next(kd)) {
             if (kd->sect != c->kind) continue;
             int any = 0;
-            for (int e = 0; e < s->nent; e++) {
-                const entry *en = &s->ent[e];
-                if (en->sect != i || en->k != kd) continue;
+            for (int e = 0; e < ne; e++) {
+                const entry *en = &s->ent[se[e]];
+                if (en->k != kd) continue;
                 fprintf(f, "%s = %s%s\n", kd->name, en->val, en->set ? "    # --set" : "");
                 any = 1;
             }
@@ -1344,27 +1406,30 @@ void pala_scene_write(const pala_scene *s, FILE *f)
 
 const char *pala_scene_get(const pala_scene *s, const char *key)
 {
-    for (int i = 0; pala_scene_setting(s, i, NULL, NULL); i++) {
-        const char *k, *v;
-        pala_scene_setting(s, i, &k, &v);
+    const char *k, *v;
+    for (int i = 0; pala_scene_setting(s, i, &k, &v); i++)
         if (!strcmp(k, key)) return v;
-    }
     return NULL;
 }
 
-/* Effective non-repeated settings, in table order per section, with dotted names. */
+/* Effective non-repeated settings, in table order per section, with dotted names.  A
+ * call for the setting after the last one asked continues from there (s->cur). */
 int pala_scene_setting(const pala_scene *s, int idx, const char **key, const char **value)
 {
     static char kb[160];
-    int n = 0;
-    for (int i = 0; i < s->nsec; i++) {
+    pala_scene *ms = (pala_scene *)s;   /* the place only: the scene is not changed */
+    int n = 0, i0 = 0;
+    const pala_keydef *kd0 = pala_key_first();
+    if (idx > 0 && idx == s->cur.idx + 1 && s->cur.kd) { n = idx; i0 = s->cur.sec; kd0 = pala_key_next(s->cur.kd); }
+    for (int i = i0; i < s->nsec; i++, kd0 = pala_key_first()) {
         const section *c = &s->sec[i];
-        for (const pala_keydef *kd = pala_key_first(); kd; kd = pala_key_next(kd)) {
+        for (const pala_keydef *kd = kd0; kd; kd = pala_key_next(kd)) {
             if (kd->sect != c->kind || kd->repeat) continue;
             entry *e = find_entry_k(s, i, kd);
             const char *v = e ? e->val : kd->def;
             if (!v) continue;
             if (n++ != idx) continue;
+            ms->cur.idx = idx; ms->cur.sec = i; ms->cur.kd = kd;
             if (key) {
                 if (c->kind == PALA_S_TOP) snprintf(kb, sizeof kb, "%s", kd->name);
                 else snprintf(kb, sizeof kb, "%s.%s.%s", pala_sect_names[c->kind], c->name, kd->name);

@@ -344,8 +344,10 @@ static int check_template(pala_world *w, pala_check *c, int t)
         return pala_fault(c, T, t, KEY(material), "%s: '%s = %d' does not exist (the world has %d materials)", who, NAME(material), tp->material, w->nmat);
     if (tp->ncomp < 1 || !(tp->mass > 0 && isfinite(tp->mass)) || !(tp->inertia[0] > 0 && tp->inertia[1] > 0 && tp->inertia[2] > 0) ||
         !(tp->bound_radius > 0 && isfinite(tp->bound_radius)))
-        return pala_fault(c, T, t, -1, "%s: needs at least one component, a mass > 0, moments > 0 and a bounding radius > 0 (build it with "
-                          "pala_world_build_template)", who);
+        return pala_fault(c, T, t, -1, "%s: its %d components, mass (%g kg), principal moments (%g %g %g kg m^2) "
+                          "and bounding radius (%g m) must be positive and finite: its radii or its material's density are out of the range "
+                          "of double precision; give radii in metres and the density in kg/m^3", who, tp->ncomp, tp->mass, tp->inertia[0],
+                          tp->inertia[1], tp->inertia[2], tp->bound_radius);
     if (!isfinite(tp->charge)) return pala_fault(c, T, t, KEY(charge), "%s: '%s = %g': give a finite charge (C)", who, NAME(charge), tp->charge);
     if (!finite3(tp->edip) || !finite3(tp->mdip)) {
         int k = finite3(tp->edip) ? KEY(magnetic_dipole) : KEY(electric_dipole);
