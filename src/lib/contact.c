@@ -258,6 +258,7 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
     if (RT && st && (L.pm->kroll > 0 || L.pm->ktor > 0)) {
         double mc[3];
         D += roll_torsion(w, B, i, L.pm, st, pairs, fc, cpow > 0 ? pala_law_cap_ratio(ov, un, cpow, dt) : 1.0, dt, mc);
+        B->mcx[i] = mc[0]; B->mcy[i] = mc[1]; B->mcz[i] = mc[2];
         Tix += mc[0]; Tiy += mc[1]; Tiz += mc[2];
         Tjx -= mc[0]; Tjy -= mc[1]; Tjz -= mc[2];
     }
