@@ -66,6 +66,7 @@ void test_measure_column(void);
 void test_measure_compression(void);
 void test_measure_clumps(void);
 void test_measure_angle(void);
+void test_contacts_output(void);
 
 static const struct {
     const char *name;
@@ -83,6 +84,7 @@ static const struct {
     {"measure_compression", test_measure_compression},
     {"measure_clumps", test_measure_clumps},
     {"measure_angle", test_measure_angle},
+    {"contacts_output", test_contacts_output},
     {"dynamics", test_dynamics},
     {"keys", test_keys},
     {"scene", test_scene},

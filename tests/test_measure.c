@@ -1,5 +1,5 @@
-/* test_measure.c: pala measure against closed forms (docs/physics.md, "Contacts and
- * stress"): the solid of a sphere in a box, lattices (packing fraction, coordination,
+/* test_measure.c: pala measure against closed forms
+ * (docs/physics.md, "Contacts and stress"): the solid of a sphere in a box, lattices (packing fraction, coordination,
  * fabric), an ideal gas (kinetic stress n kT), a static column (the stress at the floor is
  * the weight over the floor's area, and walls.tsv's pressure), an isotropic compression (the
  * mean stress is the walls' pressure), two clumps (coordination 1 however many of their
@@ -21,6 +21,7 @@ void test_measure_column(void);
 void test_measure_compression(void);
 void test_measure_clumps(void);
 void test_measure_angle(void);
+void test_contacts_output(void);
 
 #define D "build/tmp/measure"
 
@@ -342,4 +343,90 @@ void test_measure_angle(void)
     rc = t_sh(out, sizeof out, "./pala run " D "/flat.txt -o " D "/flat.run --force --quiet && ./pala measure " D "/flat.run --angle");
     T_CHECK(rc == 1 && strstr(out, "a flat bed, not a heap") && !strstr(out, "\nangle "),
             "a flat bed: no angle, exit 1, and why (exit %d): %s", rc, out);
+}
+
+/* grains.tsv's force and torque at step s are the sums of the grain's contacts in
+ * contacts.tsv: F_i = sum F_c, T_i = sum (x_c - X_i) x F_c + m_c, with the signs of j; the
+ * largest difference over the largest |F| (|T|) into e[0] (e[1]); 0 if read */
+static int sums_check(const char *dir, long s, double *e)
+{
+    char out[512];
+    int rc = t_sh(out, sizeof out,
+                  "awk -F'\\t' -v s=%ld 'FNR == NR { if ($1 == s) { X[$3] = $5; Y[$3] = $6; Z[$3] = $7; "
+                  "  gf[$3, 0] = $21; gf[$3, 1] = $22; gf[$3, 2] = $23; gt[$3, 0] = $24; gt[$3, 1] = $25; gt[$3, 2] = $26; n++ } next }"
+                  " /^#/ || $1 != s { next }"
+                  " { m = NF >= 22; mx = m ? $19 + $22 * $11 : 0; my = m ? $20 + $22 * $12 : 0; mz = m ? $21 + $22 * $13 : 0;"
+                  "   Fx = $15 * $11 + $16; Fy = $15 * $12 + $17; Fz = $15 * $13 + $18;"
+                  "   for (side = 0; side < 2; side++) { g = side ? $5 : $3; if (g < 0) continue; sg = side ? -1 : 1;"
+                  "     rx = $8 - X[g]; ry = $9 - Y[g]; rz = $10 - Z[g];"
+                  "     f[g, 0] += sg * Fx; f[g, 1] += sg * Fy; f[g, 2] += sg * Fz;"
+                  "     t[g, 0] += sg * (ry * Fz - rz * Fy + mx); t[g, 1] += sg * (rz * Fx - rx * Fz + my); t[g, 2] += sg * (rx * Fy - ry * Fx + mz) } }"
+                  " END { for (k in gf) { a = gf[k] - f[k]; b = gt[k] - t[k]; if (a < 0) a = -a; if (b < 0) b = -b; if (a > ef) ef = a; if (b > et) et = b;"
+                  "   a = gf[k]; b = gt[k]; if (a < 0) a = -a; if (b < 0) b = -b; if (a > Fm) Fm = a; if (b > Tm) Tm = b }"
+                  "   printf \"%%d %%.17g %%.17g\\n\", n, (Fm > 0 ? ef / Fm : 1), (Tm > 0 ? et / Tm : 1) }' %s/grains.tsv %s/contacts.tsv",
+                  s, dir, dir);
+    int n = 0;
+    return rc == 0 && sscanf(out, "%d %lf %lf", &n, &e[0], &e[1]) == 3 && n > 0 ? 0 : -1;
+}
+
+/* The contact output: the run's other files are the same bytes with it or without it (a heap
+ * of clumps with Mindlin's springs: states copied, never advanced); the same bytes on 1 and 2
+ * threads, and through a resume; grains.tsv sums contacts.tsv to 1e-12; contacts.bin holds
+ * contacts.tsv's numbers (read by the reader of docs/output-formats.md); the moments of
+ * rolling and torsion springs. */
+void test_contacts_output(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "mkdir -p " D);
+#define HEAP "./pala run examples/heap.txt --quiet --force --set steps=300 --set energy_every=50 --set trajectory_every=100 "
+#define CON "--set contacts_every=70 --set grains_every=90 "
+    int rc = t_sh(out, sizeof out,
+                  HEAP "--threads 2 -o " D "/h0 && " HEAP CON "--threads 2 -o " D "/h1 && " HEAP CON "--threads 1 -o " D "/h2 && "
+                  HEAP CON "--set contacts_format=binary -o " D "/h3 && " HEAP CON "--set steps=150 -o " D "/h4 && ./pala resume " D
+                  "/h4 --set steps=300 --quiet");
+    T_CHECK(rc == 0, "the heap's first 300 steps with and without the contacts, on 1 and 2 threads, resumed (exit %d): %s", rc, out);
+    rc = t_sh(out, sizeof out, "for f in energy.tsv walls.tsv trajectory.txt; do cmp " D "/h0/$f " D "/h1/$f || exit 1; done");
+    T_CHECK(rc == 0, "energy.tsv, walls.tsv and trajectory.txt are the same bytes with contacts_every and grains_every (%s)", out);
+    rc = t_sh(out, sizeof out, "cmp " D "/h1/contacts.tsv " D "/h2/contacts.tsv && cmp " D "/h1/grains.tsv " D "/h2/grains.tsv");
+    T_CHECK(rc == 0, "contacts.tsv and grains.tsv: the same bytes on 1 and 2 threads (%s)", out);
+    rc = t_sh(out, sizeof out, "cmp " D "/h1/contacts.tsv " D "/h4/contacts.tsv && cmp " D "/h1/grains.tsv " D "/h4/grains.tsv");
+    T_CHECK(rc == 0, "contacts.tsv and grains.tsv: the same bytes through a resume at step 150 (%s)", out);
+    double e[2] = {1, 1};
+    rc = sums_check(D "/h1", 300, e);
+    T_CHECK(rc == 0 && e[0] <= 1e-12 && e[1] <= 1e-12,
+            "grains.tsv's F and T are the sums of contacts.tsv's (relative %g, %g)", e[0], e[1]);
+    rc = t_sh(out, sizeof out, "grep -c '	mt$' " D "/h1/contacts.tsv");
+    T_CHECK(rc == 1, "no moments' columns without rolling or torsion springs");
+    /* the reader of docs/output-formats.md on contacts.bin against contacts.tsv */
+    if (t_sh(NULL, 0, "python3 -c 1") != 0) t_skip("contacts.bin's reader of docs/output-formats.md not run: no python3");
+    else {
+        rc = t_sh(out, sizeof out,
+                  "awk '/^## contacts.tsv and contacts.bin/ { s = 1 } s && /^```python/ { p = 1; next } p && /^```/ { exit } p' docs/output-formats.md > " D
+                  "/contacts_reader.py && cd " D " && python3 - <<'PY'\n"
+                  "import csv, contacts_reader\n"
+                  "bins = [(s, t, f, r) for s, t, f, rows in contacts_reader.read_contacts('h3/contacts.bin') for r in rows]\n"
+                  "tsv = [row for row in csv.reader(open('h1/contacts.tsv'), delimiter='\\t') if row and not row[0].startswith('#')][1:]\n"
+                  "assert len(bins) == len(tsv) and len(tsv) > 1000, (len(bins), len(tsv))\n"
+                  "for (s, t, faces, r), row in zip(bins, tsv):\n"
+                  "    assert (s, t) == (int(row[0]), float(row[1])) and list(r[:4]) == [int(x) for x in row[2:6]], row\n"
+                  "    assert (faces[r[4]] if r[2] < 0 else '-') == row[6], row\n"
+                  "    assert list(r[5:]) == [float(x) for x in row[7:]], row\n"
+                  "print('same', len(tsv))\n"
+                  "PY\n");
+        T_CHECK(rc == 0 && strstr(out, "same"), "contacts.bin read by the documented reader holds contacts.tsv's numbers: %s", out);
+    }
+    /* rolling and torsion springs: the moments' columns, and the torques still sum */
+    rc = t_sh(out, sizeof out,
+              "./pala run examples/settling-box.txt --quiet --force -o " D "/roll --set end_time=0.15 --set contacts_every=15000 --set grains_every=15000 "
+              "--set tangential_law=spring --set material.sand.tangential_stiffness=1000 --set material.wall.tangential_stiffness=1000 --set material.sand.rolling_stiffness=1e-3 "
+              "--set material.sand.rolling_friction=0.1 --set material.sand.torsion_stiffness=1e-3 --set material.sand.torsion_friction=0.1 && "
+              "sed -n 2p " D "/roll/contacts.tsv | tr '\\t' ' '");
+    T_CHECK(rc == 0 && strstr(out, "ftz mrx mry mrz mt"), "with rolling and torsion springs contacts.tsv has mrx mry mrz mt: %s", out);
+    rc = t_sh(out, sizeof out, "awk -F'\\t' '$1 == 15000 && ($19 != 0 || $22 != 0) { n++ } END { print n + 0 }' " D "/roll/contacts.tsv");
+    T_CHECK(rc == 0 && atoi(out) > 0, "contacts with a rolling or torsion moment: %s", out);
+    rc = sums_check(D "/roll", 15000, e);
+    T_CHECK(rc == 0 && e[0] <= 1e-12 && e[1] <= 1e-12,
+            "with the moments, grains.tsv's T is the sum of (x - X) x F + m (relative %g, %g)", e[0], e[1]);
+#undef HEAP
+#undef CON
 }

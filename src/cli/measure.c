@@ -722,6 +722,7 @@ int pala_cmd_measure(int argc, char **argv)
         pala_angle A;
         char why[512];
         if (!rc && pala_heap_angle(nang, angc, angr, up, lo[up], dr, 0.35, 0.8, &A, why, sizeof why)) {
+            fflush(stdout);   /* after the means, in a terminal and a log alike */
             fprintf(stderr, "pala measure: --angle: %s (t = %.6g s); the angle of repose is measured on a heap\n", why, tlast);
             rc = PALA_ERR_INPUT;
         }
