@@ -67,6 +67,7 @@ void test_measure_compression(void);
 void test_measure_clumps(void);
 void test_measure_angle(void);
 void test_contacts_output(void);
+void test_feed(void);
 
 static const struct {
     const char *name;
@@ -129,6 +130,7 @@ static const struct {
     {"robust", test_robust},
     {"output", test_output},
     {"checkpoint", test_checkpoint},
+    {"feed", test_feed},
     {"heap", test_heap},
     {"docs", test_docs},
 };

@@ -2,6 +2,7 @@
 #ifndef PALA_T_WORLD_H
 #define PALA_T_WORLD_H
 #include "pala/pala.h"
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -73,6 +74,37 @@ static inline uint64_t t_state_hash(const pala_world *w)
         }
     }
     return h;
+}
+
+/* grain k's storage place of input number i (a world whose grains left: -1 for those) */
+static inline int t_stored(const pala_world *w, int i) { return w->gid ? w->inv[i] : i; }
+
+/* The region of an outlet (pala.h), for any region an outlet takes: n spheres of template
+ * tmpl at rest at p[0 .. n) are added to w (its materials, templates and walls made, no
+ * gravity; the spheres far enough apart not to touch), with outlet o acting at every step;
+ * after one step the grains gone must be exactly those whose centre in(p[i]) says lies in
+ * the region, and the outlet's count and mass theirs.  Returns the number of grains on the
+ * wrong side (and 1 more if the counts differ, n + 1 if the world refuses): 0 when the
+ * region is the one in() describes. */
+static inline int t_outlet_takes(pala_world *w, int tmpl, const pala_vec3 *p, int n, const pala_outlet *o, int (*in)(pala_vec3))
+{
+    int id0 = w->nid, bad = 0;
+    pala_vec3 zero = pala_v(0, 0, 0);
+    for (int i = 0; i < n; i++) pala_world_add_grain(w, tmpl, p[i], zero, zero, zero);
+    pala_outlet every = *o;
+    every.every = 1;
+    int f = pala_world_add_outlet(w, &every);
+    if (f < 0 || pala_world_prepare(w) != PALA_OK || pala_world_step(w) != PALA_OK) return n + 1;
+    pala_feed_report r;
+    pala_world_feed_report(w, f, &r);
+    long gone = 0;
+    for (int i = 0; i < n; i++) {
+        int left = t_stored(w, id0 + i) < 0;
+        bad += left != (in(p[i]) != 0);
+        gone += left;
+    }
+    double m = w->tmpl[tmpl].mass;
+    return bad + (gone != r.count || fabs(r.mass - (double)gone * m) > 1e-12 * (double)(gone + 1) * m);
 }
 
 #endif

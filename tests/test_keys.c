@@ -19,12 +19,13 @@ void test_keys(void);
 /* A scene that loads with any one probe below, or any word of a word key, set: every
  * key a choice needs is there (cavity_radius, slab_thickness, sphere lines,
  * component_radius, the membrane's keys: its plane at 0.035 along any axis misses the
- * grains); the z of everything is 0, so it also loads in 2D.  Grain `spare` is
- * built and never placed, so its keys may take any value.  Material m has both values of
- * each law with history (the spring's stiffness, rolling and torsion stiffness and friction,
- * the fractional law's c and k, the linear spring's k_n), so any one of them, or any law, may
- * be set alone; [pair m m]
- * sets nothing. */
+ * grains; a cylinder's keys and a rate for group g, which may take any region and
+ * placement but line; group p, an insertion, for region = line; outlet o has the keys of
+ * every region); the z of everything is 0, so it also loads in 2D.  Grain `spare` is built
+ * and never placed, so its keys may take any value.  Material m has both values of each law
+ * with history (the spring's stiffness, rolling and torsion stiffness and friction, the
+ * fractional law's c and k, the linear spring's k_n), so any one of them, or any law, may be
+ * set alone; [pair m m] sets nothing. */
 static const char *base =
     "dt = 1e-5\nsteps = 10\ncontainer = box\nbox = 0 0.1 0 0.1 -0.05 0.05\n"
     "cavity_radius = 0.05\ncavity_centre = 0.05 0.05 0\nwall_material = m\n"
@@ -37,13 +38,18 @@ static const char *base =
     "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
     "sphere = 0 0 0 0.003\nsphere = 0.003 0 0 0.003\ncomponent_radius = 0.002 0.003\n"
     "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
-    "slab_thickness = 0.02\n"
+    "slab_thickness = 0.02\nregion_centre = 0.05 0.05 0\nregion_radius = 0.02\nregion_length = 0.02\n"
+    "insert_rate = 1000\ninsert_end = 0.0001\n"
     "[group l]\ngrain = ball\nplacement = list\nat = 0.05 0.05 0\nat = 0.02 0.05 0 0.1 0 0\n"
+    "[group p]\ngrain = ball\nplacement = insert\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
+    "region_line = 0.01 0.05 0 0.09 0.05 0\ninsert_rate = 1000\ninsert_end = 0.0001\ninsert_every = 10\n"
     "[wall w]\nshape = plane\nmaterial = m\npoint = 0.05 -0.05 0\nnormal = 0 1 0\nradius = 0.2\nradius_end = 0.1\nlength = 0.1\n"
-    "size = 0.1 0.1\narea = 0.01\nservo_gain = 1e-5\nservo_speed = 0.1\nfile = ../../examples/meshes/funnel.stl\n";
+    "size = 0.1 0.1\narea = 0.01\nservo_gain = 1e-5\nservo_speed = 0.1\nfile = ../../examples/meshes/funnel.stl\n"
+    "[outlet o]\nregion = plane\nregion_point = 0 0.001 0\nregion_normal = 0 -1 0\nregion_box = 0 0.1 0 0.01 -0.05 0.05\n"
+    "region_centre = 0.05 0.005 0\nregion_radius = 0.004\nregion_length = 0.1\n";
 
 /* The section of each kind that the probes set (the top level has no name). */
-static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m", "w"};
+static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m", "w", "o"};
 
 /* A value for every numeric key, other than the one of base or the default.  Repeated keys
  * are counted from base's lines instead (2 'sphere' lines of spare). */
@@ -87,6 +93,13 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_wall_angular_velocity] = "0 0 1", [PALA_KEY_rotation_centre] = "0.05 0.05 0", [PALA_KEY_spin_up] = "1",
     [PALA_KEY_amplitude] = "0.01 0 0", [PALA_KEY_frequency] = "2", [PALA_KEY_servo_pressure] = "100",
     [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2", [PALA_KEY_scale] = "1.1",
+    [PALA_KEY_region_centre] = "0.04 0.05 0", [PALA_KEY_region_axis] = "1 0 0", [PALA_KEY_region_radius] = "0.015",
+    [PALA_KEY_region_length] = "0.03", [PALA_KEY_region_line] = "0.02 0.05 0 0.08 0.05 0",
+    [PALA_KEY_insert_rate] = "500", [PALA_KEY_insert_mass_rate] = "0.1", [PALA_KEY_insert_start] = "2e-5",
+    [PALA_KEY_insert_end] = "2e-4", [PALA_KEY_insert_every] = "5",
+    [PALA_KEY_outlet_region_box] = "0 0.1 0 0.02 -0.05 0.05", [PALA_KEY_outlet_region_centre] = "0.05 0.004 0",
+    [PALA_KEY_outlet_region_axis] = "0 1 0", [PALA_KEY_outlet_region_radius] = "0.003", [PALA_KEY_outlet_region_length] = "0.09",
+    [PALA_KEY_region_point] = "0 0.002 0", [PALA_KEY_region_normal] = "0 -2 0", [PALA_KEY_every] = "7",
 };
 
 /* ... and for every numeric key of the wall kinds, by name */
@@ -105,7 +118,7 @@ static const char *probe_of(const pala_keydef *k)
 
 static const size_t struct_size[PALA_S_N] = {
     sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys), sizeof(pala_pairset),
-    sizeof(pala_surface)};
+    sizeof(pala_surface), sizeof(pala_outlet_keys)};
 
 /* The struct key k's values go to in scene s: its section's, or its wall kind's parameters. */
 static void *keys_of(pala_scene *s, const pala_keydef *k, const char *sect)
@@ -260,7 +273,7 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
  * and stores its code; the codes differ. */
 static void probe_words(const char *path, const pala_keydef *k)
 {
-    static const char *const names[PALA_S_N][2] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l"}, {"m.m", NULL}, {"w", NULL}};
+    static const char *const names[PALA_S_N][3] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l", "p"}, {"m.m", NULL}, {"w", NULL}, {"o", NULL}};
     const char *p = k->choices;
     int w = 0, all = 1;
     char word[64], set[256], err[2048], why[600] = "";
@@ -269,7 +282,7 @@ static void probe_words(const char *path, const pala_keydef *k)
         snprintf(word, sizeof word, "%.*s", (int)l, p);
         p += l + (p[l] == '|');
         int code = k->codes[w++], ok = 0;
-        for (int j = 0; j < 2 && !ok && names[k->sect][j]; j++) {
+        for (int j = 0; j < 3 && !ok && names[k->sect][j]; j++) {
             set_text(set, sizeof set, k, names[k->sect][j], word);
             pala_scene *s = load(path, set, err, sizeof err);
             if (!s) continue;

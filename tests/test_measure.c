@@ -427,6 +427,16 @@ void test_contacts_output(void)
     rc = sums_check(D "/roll", 15000, e);
     T_CHECK(rc == 0 && e[0] <= 1e-12 && e[1] <= 1e-12,
             "with the moments, grains.tsv's T is the sum of (x - X) x F + m (relative %g, %g)", e[0], e[1]);
+    /* grains that enter and leave (examples/pour.txt): the grains by their numbers */
+#define POUR "./pala run examples/pour.txt --quiet --force --set end_time=0.3 "
+    rc = t_sh(out, sizeof out, POUR "-o " D "/p0 && " POUR "--set contacts_every=500 --set grains_every=600 --threads 2 -o " D "/p1 && "
+              POUR "--set contacts_every=500 --set grains_every=600 --threads 1 -o " D "/p2 && for f in energy.tsv flow.tsv trajectory.txt; do "
+              "cmp " D "/p0/$f " D "/p1/$f || exit 1; done && cmp " D "/p1/contacts.tsv " D "/p2/contacts.tsv && cmp " D "/p1/grains.tsv " D
+              "/p2/grains.tsv");
+    T_CHECK(rc == 0, "a pour (grains enter): the same run with the contacts, their files the same on 1 and 2 threads (exit %d): %s", rc, out);
+    rc = sums_check(D "/p1", 30000, e);
+    T_CHECK(rc == 0 && e[0] <= 1e-12 && e[1] <= 1e-12, "a pour: grains.tsv sums contacts.tsv by the grains' numbers (relative %g, %g)", e[0], e[1]);
+#undef POUR
 #undef HEAP
 #undef CON
 }

@@ -77,6 +77,40 @@ static void check_log(const char *what, const char *log, const char *want)
             what, want ? " and reports " : "", want ? want : "", out);
 }
 
+/* A run whose grains enter and leave (trajectory version 2): the page has a place for every
+ * grain that came, NaN where it is not; the frames with and without grains load without an
+ * error, drawn on the CPU (solid and wire frames) and with WebGL. */
+static void view_pour(const char *py)
+{
+    char out[8192];
+    int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/pour.run --quiet --set end_time=0.06 --set trajectory_every=1000 && "
+                  "./pala view " DIR "/pour.run -o " DIR "/pour.html");
+    T_CHECK(rc == 0 && strstr(out, "7 of 7 frames, 150 grains came and went (at most 150 at once)"), "pala view of a pour (exit %d) %s", rc, out);
+    static const struct { const char *hash, *what, *want; } load[4] = {
+        {"frame=0", "a pour, frame 0 (no grain yet)", NULL},
+        {"frame=last", "a pour, the last frame", NULL},
+        {"frame=last&style=wire&colour=speed", "a pour in wire frames coloured by speed", NULL},
+        {"renderer=webgl&frame=last", "a pour drawn with WebGL", "\"renderer\":\"webgl\""},
+    };
+    char cmd[8192] = "", png[4][64], log[4][64], prof[4][8];
+    for (int i = 0; i < 4; i++) {
+        snprintf(png[i], sizeof png[i], DIR "/p%d.png", i);
+        snprintf(log[i], sizeof log[i], DIR "/p%d.log", i);
+        snprintf(prof[i], sizeof prof[i], "pp%d", i);
+        browse(cmd, sizeof cmd, DIR "/pour.html", load[i].hash, png[i], log[i], prof[i]);
+    }
+    strcat(cmd, "wait");
+    t_sh(NULL, 0, "%s", cmd);
+    for (int i = 0; i < 4; i++) check_log(load[i].what, log[i], load[i].want);
+    long px = 0, d[4] = {0}, x;
+    for (int i = 0; i < 4; i++) {
+        rc = t_sh(out, sizeof out, "%s " DIR "/png.py " DIR "/p%d.png", py, i);
+        if (sscanf(out, "pixels %ld drawn %ld red %ld", &px, &d[i], &x) != 3) d[i] = -1;
+    }
+    T_CHECK(d[0] >= 0 && d[1] > d[0] + 200 && d[2] > d[0] + 200 && d[3] > d[0] + 200,
+            "the pour's last frame shows its grains (%ld, %ld, %ld pixels drawn: solid, wire, WebGL), its first only the box (%ld)", d[1], d[2], d[3], d[0]);
+}
+
 void test_view(void)
 {
     char out[8192];
@@ -143,6 +177,7 @@ void test_view(void)
     T_CHECK(red[4] > 100 && cyan[4] > 100, "anaglyph wire frames on the CPU: %ld red and %ld cyan pixels", red[4], cyan[4]);
     T_CHECK(red[5] > 200 && cyan[5] > 200, "anaglyph with WebGL: %ld red and %ld cyan pixels", red[5], cyan[5]);
     T_CHECK(plane[3] > px / 6 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);   /* the hopper's box is 0.08 x 0.12 m: a sixth of the picture */
+    view_pour(py);
 }
 
 /* The pictures: pala snapshot and pala plot, and the README's picture made by the command

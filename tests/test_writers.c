@@ -140,11 +140,16 @@ static void check_run(const char *name, long steps, long eev, long tev, const ch
  * disk): closing the writers must report that file, and only that one. */
 static void check_full_disk_each(void)
 {
-    pala_scene *sc0 = NULL, *scb = NULL;
-    char on1[] = "xyz_every=1", on2[] = "vtk_every=1", on3[] = "trajectory_format=binary", *on[] = {on1, on2, on3};   /* every writer writes */
-    if (pala_scene_load(SCENE, 2, on, &sc0, stderr) != PALA_OK || pala_scene_load(SCENE, 3, on, &scb, stderr) != PALA_OK) { T_CHECK(0, "load %s", SCENE); return; }
+    pala_scene *sc0 = NULL, *scb = NULL, *scf = NULL;
+    char on1[] = "xyz_every=1", on2[] = "vtk_every=1", on3[] = "contacts_every=1", on4[] = "grains_every=1", on5[] = "trajectory_format=binary",
+         on6[] = "contacts_format=binary", *on[] = {on1, on2, on3, on4, on5, on6};   /* every writer writes */
+    if (pala_scene_load(SCENE, 4, on, &sc0, stderr) != PALA_OK || pala_scene_load(SCENE, 6, on, &scb, stderr) != PALA_OK ||
+        pala_scene_load("examples/pour.txt", 0, NULL, &scf, stderr) != PALA_OK) {   /* flow.tsv: a scene whose grains enter and leave */
+        T_CHECK(0, "load %s and examples/pour.txt", SCENE);
+        return;
+    }
     for (int i = 0; i < pala_nwriters; i++) {
-        pala_scene *sc = pala_writers[i].every(sc0) >= 0 ? sc0 : scb;
+        pala_scene *sc = pala_writers[i].every(sc0) >= 0 ? sc0 : pala_writers[i].every(scb) >= 0 ? scb : scf;
         char dir[256], path[600], errpath[300];
         snprintf(dir, sizeof dir, DIR "/full%d", i);
         snprintf(path, sizeof path, "%s/%s", dir, pala_writers[i].file);
@@ -180,6 +185,7 @@ static void check_full_disk_each(void)
     }
     pala_scene_free(sc0);
     pala_scene_free(scb);
+    pala_scene_free(scf);
 }
 
 void test_writers(void)

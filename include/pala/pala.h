@@ -270,6 +270,9 @@ typedef struct pala_world {
     int lorentz;                   /* enum pala_lorentz */
     double wfield;                 /* work done on the grains by the turning fields so far, J
                                       (W_field) */
+    double ein, eout;              /* energy the grains inserted so far brought in (E_in) and the
+                                      grains removed so far took out (E_out), J (docs/physics.md,
+                                      "Grains that enter and leave") */
     int hertz;                     /* enum pala_hertz */
     int rotation_step;             /* enum pala_rotstep: free rotation in Phi (eq. 59) */
     double max_overlap;            /* unstable when an overlap exceeds this fraction of the
@@ -299,8 +302,13 @@ typedef struct pala_world {
     pala_vec3 *acc, *bacc;         /* accelerations alpha (m/s^2), beta (1/s^2) of the last step */
     int *tid;                      /* template index */
     int *gid;                      /* grain k's number in the input (0-based), NULL if the same:
-                                      grains are stored in spatial order (pala_world_sort) */
-    int *inv;                      /* where input grain i is stored: gid[inv[i]] == i */
+                                      grains are stored in spatial order (pala_world_sort), and
+                                      a world whose grains enter and leave keeps their numbers */
+    int *inv;                      /* where input grain i is stored: gid[inv[i]] == i; -1 for a
+                                      grain that left */
+    int nid;                       /* grains numbered so far (0 .. nid - 1 in the order they were
+                                      added); n when none left, else more */
+    int icap;                      /* room in inv */
     int *p0;                       /* first pebble (component instance) of each grain */
     /* pebbles: world positions of all components, recomputed from shape vectors.  In a
      * world of spheres only, pebble k is grain k at x[k]: p0 and pc stay NULL (saving 28
@@ -326,6 +334,7 @@ typedef struct pala_world {
     struct pala_grain_forces *forces;   /* what the grains' sums start from (grain_forces.h) */
     struct pala_field *field;      /* charges, dipoles, the E and B fields (field.h) */
     struct pala_centre *centre;    /* interactions between centres (centre.h) */
+    struct pala_feed *feed;        /* inserters and outlets (feed.h); NULL: the grains stay */
     int prep_n, prep_nmat, prep_ntmpl;   /* grains, materials, templates pala_world_prepare
                                             set up for (world.c) */
     /* diagnostics of the last force pass */
@@ -484,7 +493,8 @@ int pala_world_contacts(pala_world *w, double *U);
  * advanced, dissipated or accounted (docs/physics.md, "Contacts and stress").  Costs about one
  * force pass; the steps do not see it. */
 typedef struct pala_contact {
-    int i, j;          /* the grains, numbered as in the input from 0; j = -1: a wall */
+    int i, j;          /* the grains' numbers (w->gid: the input's order, then the grains that
+                          entered, as they came); j = -1: a wall */
     int ci, cj;        /* their components, from 0 (cj = -1 for a wall) */
     int face;          /* a wall's face (pala_world_face_name), -1 for a pair of grains */
     pala_vec3 x;       /* the contact point, eq. (50): the middle of the overlap, m */
@@ -500,9 +510,10 @@ typedef struct pala_contact_list {
     long n, cap;
     pala_contact *c;   /* the contacts, block by block of the stored grains: their pairs, then
                           their walls (an order that no thread count changes) */
-    int ngrains;
-    pala_vec3 *F, *T;  /* per grain (input order): the sum of its contacts' forces, N, and
-                          torques about its centre, N m: (x - x_i) x F + m */
+    int ngrains;       /* the grains' numbers: 0 .. ngrains - 1 (w->nid when grains left) */
+    pala_vec3 *F, *T;  /* per grain number (input order; 0 for a grain that left): the sum of
+                          its contacts' forces, N, and torques about its centre, N m:
+                          (x - x_i) x F + m */
     int *z;            /* per grain: the grains it touches, a pair of clumps once (however many
                           of their components touch): the coordination number */
     int *zw;           /* per grain: the wall faces it touches */
@@ -523,8 +534,9 @@ pala_energy pala_world_energy(pala_world *w);
 /* The optional terms of the energy balance a prepared world has: PALA_TERM_PAIR if some
  * interaction between centres acts (E_pair, pala_energy.inter), PALA_TERM_WFIELD if an E or
  * B field turns and acts on a charge or dipole (W_field, w->wfield), PALA_TERM_WWALL if a
- * wall moves (W_walls, pala_world_wall_work). */
-enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2, PALA_TERM_ALIGN = 4, PALA_TERM_WWALL = 8 };
+ * wall moves (W_walls, pala_world_wall_work), PALA_TERM_FEED if grains enter or leave (an
+ * inserter or an outlet: E_in and E_out, w->ein and w->eout). */
+enum { PALA_TERM_PAIR = 1, PALA_TERM_WFIELD = 2, PALA_TERM_ALIGN = 4, PALA_TERM_WWALL = 8, PALA_TERM_FEED = 16 };
 /* The work the moving walls did on the grains so far (midpoint rule, like W_field), J. */
 double pala_world_wall_work(const pala_world *w);
 int pala_world_energy_terms(pala_world *w);
@@ -544,6 +556,90 @@ int pala_world_history_set(pala_world *w, const double *d, long n);
  * grains of cos(m, B(t)), the alignment of their dipoles with the field, at the current
  * state (1: all along B; 0: at random or across). */
 double pala_world_dipole_alignment(pala_world *w);
+
+/* ---- grains that enter and leave (feed.c; docs/physics.md, "Grains that enter and leave")
+ * An inserter adds grains over time in a region, at a rate; an outlet removes the grains
+ * whose centre of mass is in its region.  They act between steps, at fixed steps, so the
+ * results do not depend on the threads nor on how the steps are split into calls: at the
+ * start of a call of pala_world_steps whose step is one of theirs (the state a program reads
+ * at that step is the one before).  The energy the grains bring and take is E_in and E_out
+ * (w->ein, w->eout): E_total + E_diss - W_field + E_out - E_in stays at its start. */
+/* A region: where inserted grains' centres go, or where an outlet removes grains. */
+enum pala_region_kind {
+    PALA_REGION_CONTAINER = 0,     /* initial placement: the whole container */
+    PALA_REGION_BOX = 1,           /* box: xlo xhi ylo yhi zlo zhi (in 2D a rectangle; z unused) */
+    PALA_REGION_SLAB = 2,          /* initial placement: a slab (its keys) */
+    PALA_REGION_CYLINDER = 3,      /* centre c, unit axis a, radius and length along a (in 2D the
+                                      disc of radius about c) */
+    PALA_REGION_LINE = 4,          /* the segment from c to e (an inserter's centres on a line) */
+    PALA_REGION_PLANE = 5          /* the half-space {x : (x - c).a > 0}: a plane through c, a its
+                                      unit normal, pointing into the region (an outlet) */
+};
+typedef struct pala_region {
+    int kind;                      /* enum pala_region_kind */
+    double box[6];                 /* m */
+    pala_vec3 c, a, e;             /* m, unit, m */
+    double radius, length;         /* m */
+} pala_region;
+/* The orientation of placed and inserted grains. */
+enum pala_orient { PALA_ORIENT_RANDOM, PALA_ORIENT_WRITTEN, PALA_ORIENT_GIVEN };
+typedef struct pala_inserter {
+    char name[32];                 /* in flow.tsv's columns and the messages (the [group]'s name) */
+    int tfirst, tcount;            /* the templates of its grains, tfirst .. tfirst + tcount - 1 */
+    int random_variant;            /* 1: each grain takes one of them at random; 0: in turn */
+    pala_region region;            /* where the centres go: a box, a cylinder or a line */
+    double rate;                   /* grains/s; or 0, and mass_rate */
+    double mass_rate;              /* kg/s; or 0, and rate */
+    double start, end;             /* s: it inserts from start to end (end 0: until count) */
+    long count;                    /* the most grains it inserts (0: no limit; then end > 0) */
+    long every;                    /* steps between its insertions, >= 1 */
+    pala_vec3 vel;                 /* velocity of every grain, m/s */
+    double vspread;                /* standard deviation of a Gaussian added to each Cartesian
+                                      component of the velocity (x and y in 2D), m/s */
+    pala_vec3 omega;               /* angular velocity of every grain, 1/s */
+    int orient;                    /* enum pala_orient */
+    pala_vec3 orient_r;            /* PALA_ORIENT_GIVEN: the rotation vector */
+    uint64_t seed;                 /* of its own random generator (positions, orientations, speeds) */
+} pala_inserter;
+typedef struct pala_outlet {
+    char name[32];                 /* in flow.tsv's columns (the [outlet]'s name) */
+    pala_region region;            /* a plane (a half-space), a box or a cylinder */
+    long every;                    /* steps between its removals, >= 1 */
+} pala_outlet;
+/* Add an inserter or an outlet (copied; checked by pala_world_prepare).  Returns its index
+ * among the world's feeds (inserters and outlets in the order added), or -1 (why in
+ * pala_world_error) past PALA_MAX_FEEDS of them. */
+enum { PALA_MAX_FEEDS = 32 };
+int pala_world_add_inserter(pala_world *w, const pala_inserter *in);
+int pala_world_add_outlet(pala_world *w, const pala_outlet *o);
+/* What feed i has done so far (flow.tsv, the messages of a run, summary.tsv). */
+typedef struct pala_feed_report {
+    const char *name;
+    int outlet;                    /* 0: an inserter; 1: an outlet */
+    long count;                    /* grains inserted, or removed */
+    double mass;                   /* their mass, kg */
+    long behind;                   /* an inserter: grains due by now that found no room yet */
+    long short_events;             /* its insertions that could not place all that were due */
+    double first_short, last_short;   /* the times of the first and last of them, s */
+    long most_behind;              /* the most grains it was behind at once */
+    long due;                      /* grains due by now (a mass rate: those placed and behind) */
+} pala_feed_report;
+/* Fills *r for feed i: 0, or -1 past the last feed. */
+int pala_world_feed_report(const pala_world *w, int i, pala_feed_report *r);
+/* The most grains the world may hold: n and what its inserters may add (count, or their rate
+ * over their interval; mass rates with the lightest of their grains); -1 if an inserter has no
+ * end (count 0, end 0). */
+long pala_world_most_grains(const pala_world *w);
+/* The feeds' state a checkpoint keeps, as pala_world_wall_state: field i, NULL past the last
+ * (none without feeds): E_in, E_out, the step of the last action, each feed's counts and random
+ * generator. */
+void *pala_world_feed_state(pala_world *w, int i, const char **name, size_t *elem, long *count);
+/* The grains of a checkpoint: n grains of templates tid[0 .. n) numbered gid[0 .. n) (NULL:
+ * 0 .. n - 1), of nid numbers given so far.  Their state (x, r, v, w, acc, bacc) is then
+ * set by the caller, then pala_world_prepare.  Returns PALA_OK, or PALA_ERR_INPUT if a
+ * template or a number is out of range (why in pala_world_error). */
+int pala_world_set_population(pala_world *w, int n, int nid, const int *tid, const int *gid);
+
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);
 /* Out of memory: the library calls fn(bytes), which must not return (the `pala` program

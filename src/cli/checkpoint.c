@@ -32,8 +32,11 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
 /* ---- the world's fields -------------------------------------------------------------- */
 /* A field of the world: its name, element size, and where it is (count elements).  RESTORE
  * fields are copied into the world on resume; VERIFY fields must equal what the scene
- * built (the grains' templates and numbering: a changed scene or program is refused). */
-enum { RESTORE, VERIFY };
+ * built (the grains' templates and numbering: a changed scene or program is refused).  The
+ * rows without a function stand for the fields the library names: the walls' state
+ * (pala_world_wall_state), and in a world whose grains enter and leave the feeds' state
+ * (pala_world_feed_state), whose grains are set first (pala_world_set_population). */
+enum { RESTORE, VERIFY, WALLS, FEEDS };
 typedef struct field {
     const char *name;
     int mode;
@@ -82,7 +85,8 @@ static const field fields[] = {
     {"world.t", RESTORE, sizeof(double), f_t},
     {"world.step", RESTORE, sizeof(long), f_step},
     {"world.diss", RESTORE, sizeof(double), f_diss},
-    {NULL, RESTORE, 0, NULL},   /* here the walls' state, as the library names it (pala_world_wall_state) */
+    {NULL, WALLS, 0, NULL},     /* here the walls' state, as the library names it (pala_world_wall_state) */
+    {NULL, FEEDS, 0, NULL},     /* the feeds' state (pala_world_feed_state): none in most worlds */
     {"world.wfield", RESTORE, sizeof(double), f_wfield},
     {"world.x", RESTORE, sizeof(pala_vec3), f_x},
     {"world.r", RESTORE, sizeof(pala_vec3), f_r},
@@ -99,6 +103,12 @@ static const field fields[] = {
     {"world.shape_r", VERIFY, sizeof(double), f_shape_r},
 };
 enum { NFIELDS = sizeof fields / sizeof fields[0] };
+
+/* Field j of the library's state of kind mode (WALLS, FEEDS), as pala_world_wall_state. */
+static void *state(pala_world *w, int mode, int j, const char **name, size_t *elem, long *count)
+{
+    return mode == WALLS ? pala_world_wall_state(w, j, name, elem, count) : pala_world_feed_state(w, j, name, elem, count);
+}
 
 /* ---- writing ---------------------------------------------------------------------------- */
 typedef struct buf { unsigned char *p; size_t n, cap; int bad; } buf;
@@ -153,6 +163,11 @@ static void put_run(buf *b, const pala_ckpt_run *r, const pala_world *w)
     double cv[PALA_MAX_WALL_COLUMNS];
     int nwc = pala_world_wall_columns(w, cn, cv, PALA_MAX_WALL_COLUMNS);
     put_field(b, "run.walls_prev", sizeof(double), 2 + (nwc > PALA_CKPT_WALL_COLUMNS ? nwc : PALA_CKPT_WALL_COLUMNS), wp);
+    /* flow.tsv's previous row, for its rates over the next interval */
+    double fp[2 + 2 * PALA_MAX_FEEDS] = {(double)r->flow.rows, r->flow.t};
+    memcpy(fp + 2, r->flow.count, sizeof r->flow.count);
+    memcpy(fp + 2 + PALA_MAX_FEEDS, r->flow.mass, sizeof r->flow.mass);
+    put_field(b, "run.flow_prev", sizeof(double), 2 + 2 * PALA_MAX_FEEDS, fp);
     for (int i = 0; i < pala_nwriters; i++) {
         char nm[128];
         snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
@@ -172,7 +187,7 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
         size_t elem;
         void *p;
         if (!fields[i].at)
-            for (int j = 0; (p = pala_world_wall_state(w, j, &nm, &elem, &n)); j++) put_field(&b, nm, elem, n, p);
+            for (int j = 0; (p = state(w, fields[i].mode, j, &nm, &elem, &n)); j++) put_field(&b, nm, elem, n, p);
         else {
             p = fields[i].at(w, &n);
             put_field(&b, fields[i].name, fields[i].elem, p ? n : 0, p);
@@ -380,8 +395,40 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
     r->walls.rows = (long)pw[0];
     r->walls.t = pw[1];
     memcpy(r->walls.P, pw + 2, sizeof r->walls.P);
+    const rfield *fw = find(c, "run.flow_prev");   /* not in checkpoints of builds before flow.tsv */
+    if (fw && fw->elem == sizeof(double) && fw->count == 2 + 2 * PALA_MAX_FEEDS) {
+        double fp[2 + 2 * PALA_MAX_FEEDS];
+        memcpy(fp, fw->data, sizeof fp);
+        r->flow.rows = (long)fp[0];
+        r->flow.t = fp[1];
+        memcpy(r->flow.count, fp + 2, sizeof r->flow.count);
+        memcpy(r->flow.mass, fp + 2 + PALA_MAX_FEEDS, sizeof r->flow.mass);
+    }
     *out = c;
     return 0;
+}
+
+/* A world whose grains enter and leave: its grains as the checkpoint's (their count, numbers
+ * and templates), before their state is put back. */
+static int population(const pala_ckpt *c, pala_world *w, FILE *err)
+{
+    const rfield *t = need(c, "the checkpoint", "world.tid", sizeof(int), -1, err), *g = need(c, "the checkpoint", "world.gid", sizeof(int), -1, err),
+                 *ni = need(c, "the checkpoint", "world.nid", sizeof(int), 1, err);
+    if (!t || !g || !ni) return 1;
+    if ((g->count && g->count != t->count) || t->count > 0x7fffffff) {
+        fprintf(err, "pala resume: the checkpoint's grains are malformed (%llu templates, %llu numbers)\n", (unsigned long long)t->count, (unsigned long long)g->count);
+        return 1;
+    }
+    int n = (int)t->count, nid;
+    int *tid = malloc((size_t)(n + 1) * sizeof *tid), *gid = g->count ? malloc((size_t)n * sizeof *gid) : NULL;
+    if (!tid || (g->count && !gid)) { free(tid); free(gid); fprintf(err, "pala resume: out of memory for the grains\n"); return 1; }
+    memcpy(tid, t->data, (size_t)n * sizeof *tid);
+    if (gid) memcpy(gid, g->data, (size_t)n * sizeof *gid);
+    memcpy(&nid, ni->data, sizeof nid);
+    int bad = pala_world_set_population(w, n, nid, tid, gid);
+    free(tid); free(gid);
+    if (bad) fprintf(err, "pala resume: %s; rerun the scene instead\n", pala_world_error(w));
+    return bad;
 }
 
 int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
@@ -392,18 +439,21 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
                 "checkpoint does not hold it (written by an older pala): rerun the scene instead\n");
         return 1;
     }
-    /* first every VERIFY field and the shape of the walls' state, then the state: a refused
-     * world is left as built */
+    /* first every VERIFY field and the shape of the walls' and feeds' state, then the state:
+     * a refused world is left as built (but for its grains, when they enter and leave) */
     const char *nm;
     size_t elem;
     long n;
     void *p;
-    for (int j = 0; (p = pala_world_wall_state(w, j, &nm, &elem, &n)); j++)
-        if (!need(c, "the checkpoint", nm, elem, n, err)) return 1;
+    for (int m = WALLS; m <= FEEDS; m++)
+        for (int j = 0; (p = state(w, m, j, &nm, &elem, &n)); j++)
+            if (!need(c, "the checkpoint", nm, elem, n, err)) return 1;
+    int feeds = pala_world_feed_state(w, 0, &nm, &elem, &n) != NULL;
+    if (feeds && population(c, w, err)) return 1;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < NFIELDS; i++) {
             if (!fields[i].at) {
-                for (int j = 0; pass == 1 && (p = pala_world_wall_state(w, j, &nm, &elem, &n)); j++) memcpy(p, find(c, nm)->data, (size_t)n * elem);
+                for (int j = 0; pass == 1 && (p = state(w, fields[i].mode, j, &nm, &elem, &n)); j++) memcpy(p, find(c, nm)->data, (size_t)n * elem);
                 continue;
             }
             if ((fields[i].mode == VERIFY) != (pass == 0)) continue;
@@ -422,6 +472,10 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
             }
             if (pass == 1 && n) memcpy(p, f->data, (size_t)n * fields[i].elem);
         }
+    if (feeds && pala_world_prepare(w)) {   /* set up for its grains, before their contacts' states */
+        fprintf(err, "pala resume: the checkpoint's grains do not fit the scene: %s; rerun the scene instead\n", pala_world_error(w));
+        return 1;
+    }
     if (hc) {   /* copied out: the file's bytes need not be aligned for doubles */
         double *d = malloc(hc->count ? (size_t)hc->count * sizeof *d : 1);
         if (!d) { fprintf(err, "pala resume: out of memory for the contacts' states\n"); return 1; }

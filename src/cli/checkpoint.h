@@ -25,6 +25,7 @@ typedef struct pala_ckpt_run {
     long offset[PALA_MAX_WRITERS]; /* bytes of each writer's file (pala_writers) at the step */
     pala_energy_stats energy;      /* the statistics of energy.tsv for summary.tsv */
     pala_wall_prev walls;          /* walls.tsv's previous row (its mean pressures) */
+    pala_flow_prev flow;           /* flow.tsv's previous row (its rates) */
 } pala_ckpt_run;
 
 void pala_ckpt_run_free(pala_ckpt_run *r);

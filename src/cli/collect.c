@@ -19,7 +19,8 @@
 static const char *const result_cols[] = {
     "status", "exit_code", "steps_done", "sim_time", "wall_time", "grain_steps_per_s",
     "E_total_initial", "E_total_final", "E_total_min", "E_total_max", "max_abs_dE_rel",
-    "E_dissipated", "max_abs_dE_bal_rel", "warning"
+    "E_dissipated", "max_abs_dE_bal_rel", "warning",
+    "grains", "inserted", "insert_behind", "insert_short", "removed", "mass_removed"   /* runs whose grains enter and leave */
 };
 #define NRESULT ((int)(sizeof result_cols / sizeof result_cols[0]))
 
@@ -142,9 +143,27 @@ static int choose(const pala_tsv *runs, int n, int all, const char **cols, int *
     return m;
 }
 
-/* Write the table: header, then one row per run; missing cells are empty. */
+/* The mean over the rows of column name of a run's measure.tsv (nan cells left out) into
+ * buf: NULL if it has no such column. */
+static const char *measure_mean(const pala_tsv *ms, const char *name, char *buf, size_t len)
+{
+    int mc = ms ? pala_tsv_col(ms, name) : -1;
+    if (mc < 0) return NULL;
+    double s = 0;
+    long cnt = 0;
+    for (long r = 0; r < ms->nrow; r++) {
+        double x = ms->num[r * ms->ncol + mc];
+        if (!isnan(x)) { s += x; cnt++; }
+    }
+    if (cnt) snprintf(buf, len, "%.10g", s / (double)cnt);
+    else snprintf(buf, len, "nan");
+    return buf;
+}
+
+/* Write the table: header, then one row per run; missing cells are empty.  ms (or NULL):
+ * each run's measure.tsv, whose means serve the columns its summary.tsv has not. */
 static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
-                        const char **cols, int m)
+                        const char **cols, int m, const pala_tsv *ms)
 {
     fputs("run", f);
     for (int c = 0; c < m; c++) fprintf(f, "\t%s", cols[c]);
@@ -152,7 +171,9 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
     for (int k = 0; k < n; k++) {
         put_cell(dirs[k], f);
         for (int c = 0; c < m; c++) {
+            char buf[64];
             const char *v = cell(&runs[k], cols[c]);
+            if (!v && ms) v = measure_mean(&ms[k], cols[c], buf, sizeof buf);
             fputc('\t', f);
             if (v) put_value(v, f);
         }
@@ -161,8 +182,8 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
 }
 
 /* --columns: the table of the columns of list (comma-separated): each run's summary.tsv
- * cell, else the mean over the rows of its measure.tsv (nan cells left out).  A column that
- * no run has is an error naming what there is. */
+ * cell, else the mean over the rows of its measure.tsv.  A column that no run has is an
+ * error naming what there is. */
 static int write_columns(FILE *f, char **dirs, const pala_tsv *runs, int n, const char *list)
 {
     char *names = strdup(list), *save = NULL;
@@ -188,31 +209,7 @@ static int write_columns(FILE *f, char **dirs, const pala_tsv *runs, int n, cons
             rc = PALA_ERR_INPUT;
         }
     }
-    if (rc == PALA_OK) {
-        fputs("run", f);
-        for (int c = 0; c < m; c++) fprintf(f, "\t%s", col[c]);
-        fputc('\n', f);
-        for (int k = 0; k < n; k++) {
-            put_cell(dirs[k], f);
-            for (int c = 0; c < m; c++) {
-                const char *v = cell(&runs[k], col[c]);
-                int mc = pala_tsv_col(&ms[k], col[c]);
-                fputc('\t', f);
-                if (v) put_value(v, f);
-                else if (mc >= 0) {
-                    double s = 0;
-                    long cnt = 0;
-                    for (long r = 0; r < ms[k].nrow; r++) {
-                        double x = ms[k].num[r * ms[k].ncol + mc];
-                        if (!isnan(x)) { s += x; cnt++; }
-                    }
-                    if (cnt) fprintf(f, "%.10g", s / (double)cnt);
-                    else fputs("nan", f);
-                }
-            }
-            fputc('\n', f);
-        }
-    }
+    if (rc == PALA_OK) write_table(f, dirs, runs, n, col, m, ms);
     for (int k = 0; k < n; k++) pala_tsv_free(&ms[k]);
     free(ms); free(col); free(names);
     return rc;
@@ -312,7 +309,7 @@ int pala_cmd_collect(int argc, char **argv)
             rc = PALA_ERR_IO;
         } else {
             if (columns) rc = write_columns(f, dirs, runs, n, columns);
-            else write_table(f, dirs, runs, n, cols, m);
+            else write_table(f, dirs, runs, n, cols, m, NULL);
             int bad = ferror(f);
             if (out) bad |= fclose(f) != 0;
             else bad |= fflush(f) != 0;

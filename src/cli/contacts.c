@@ -103,8 +103,9 @@ void pala_grains_tsv_frame(FILE *f, const pala_world *w, const pala_contact_list
 {
     long step = w->step;
     double t = pala_output_time(w);
-    for (int i = 0; i < w->n; i++) {
+    for (int i = 0; i < L->ngrains; i++) {   /* by number; a grain that left has none */
         int k = w->gid ? w->inv[i] : i;
+        if (k < 0) continue;
         pala_vec3 x = w->x[k], v = w->v[k], om = w->w[k], r = w->r[k], F = L->F[i], T = L->T[i];
         double c = 1 / sqrt(1 + pala_vnorm2(r));
         fprintf(f, "%ld\t%.17g\t%d\t%d\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g\t%.17g"

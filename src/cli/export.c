@@ -28,7 +28,7 @@ void pala_xyz_frame(FILE *f, const pala_traj *t)
         int tp = t->tid[k];
         for (int c = t->comp0[tp]; c < t->comp0[tp] + t->ncomp[tp]; c++) {
             pala_vec3 p = pala_traj_centre(t, k, c), u = pala_traj_comp_velocity(t, k, p);
-            fprintf(f, "%s %.17g %.17g %.17g %.17g %d %d %.17g %.17g %.17g\n", t->tname[tp], p.x, p.y, p.z, t->srad[c], k, tp, u.x, u.y, u.z);
+            fprintf(f, "%s %.17g %.17g %.17g %.17g %d %d %.17g %.17g %.17g\n", t->tname[tp], p.x, p.y, p.z, t->srad[c], pala_traj_id(t, k), tp, u.x, u.y, u.z);
         }
     }
 }
@@ -102,7 +102,7 @@ static void spheres_file(FILE *f, const pala_traj *t)
     array_end(f);
     array_begin(f, "Int32", "grain", 1);
     for (int k = 0; k < t->n; k++)
-        for (int c = 0; c < t->ncomp[t->tid[k]]; c++) fprintf(f, "%d\n", k);
+        for (int c = 0; c < t->ncomp[t->tid[k]]; c++) fprintf(f, "%d\n", pala_traj_id(t, k));
     array_end(f);
     array_begin(f, "Int32", "type", 1);
     for (int k = 0; k < t->n; k++)
@@ -140,7 +140,7 @@ static void grains_file(FILE *f, const pala_traj *t)
     vtp_begin(f, t->n, t->n, 0, 0);
     fprintf(f, "<PointData Scalars=\"type\" Vectors=\"velocity\">\n");
     array_begin(f, "Int32", "grain", 1);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%d\n", k);
+    for (int k = 0; k < t->n; k++) fprintf(f, "%d\n", pala_traj_id(t, k));
     array_end(f);
     array_begin(f, "Int32", "type", 1);
     for (int k = 0; k < t->n; k++) fprintf(f, "%d\n", t->tid[k]);
@@ -420,6 +420,8 @@ int pala_cmd_export(int argc, char **argv)
     }
     if (st < 0) rc = PALA_ERR_INPUT;
     else if (badw) rc = PALA_ERR_IO;
+    else if (t.variable) printf("pala export: %ld of %ld frames, their grains entering and leaving (%ld component spheres in the last) -> %s%s\n", written,
+                                t.frames, t.npeb, path, xyz ? "" : "/");
     else printf("pala export: %ld of %ld frames, %ld component spheres each -> %s%s\n", written, t.frames, t.npeb, path, xyz ? "" : "/");
     pala_traj_close(&t);
     return rc;

@@ -14,6 +14,7 @@
 #include "contacts.h"
 #include "svg.h"
 #include "traj.h"
+#include "writer.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -247,8 +248,10 @@ typedef struct meas {
     pala_cfile cf;
     int have_cf, dim;
     tcloud *tc;
-    /* per grain of the frame: coordination, wall faces, rattler */
-    int *z, *zw;
+    /* per grain number (the contacts' numbering; when grains enter and leave, the frame's
+     * grains are some of them): coordination, wall faces, the grain's place in the frame */
+    int *z, *zw, *num2k;
+    long nnum, cnum;
     unsigned long long *keys;
     long nkeys;
 } meas;
@@ -323,7 +326,7 @@ static int cmp_u64(const void *a, const void *b)
 static void coordination(meas *m)
 {
     const pala_cfile *cf = &m->cf;
-    long n = m->t.n;
+    long n = m->nnum;
     memset(m->z, 0, (size_t)n * sizeof *m->z);
     memset(m->zw, 0, (size_t)n * sizeof *m->zw);
     if (cf->n > m->nkeys) { m->nkeys = cf->n; free(m->keys); m->keys = xalloc((size_t)cf->n, sizeof *m->keys); }
@@ -364,6 +367,22 @@ static int bin_of(const double *p, const double lo[3], const double hi[3], int a
     return i < 0 ? 0 : i >= nb ? nb - 1 : i;
 }
 
+/* The numbers of the frame's grains (they increase) and the place of each in the frame. */
+static void frame_numbers(meas *m)
+{
+    const pala_traj *t = &m->t;
+    m->nnum = t->n ? pala_traj_id(t, t->n - 1) + 1 : 0;
+    if (m->nnum > m->cnum) {
+        m->cnum = m->nnum;
+        free(m->z); free(m->zw); free(m->num2k);
+        m->z = xalloc((size_t)m->cnum, sizeof *m->z);
+        m->zw = xalloc((size_t)m->cnum, sizeof *m->zw);
+        m->num2k = xalloc((size_t)m->cnum, sizeof *m->num2k);
+    }
+    for (long i = 0; i < m->nnum; i++) m->num2k[i] = -1;
+    for (int k = 0; k < t->n; k++) m->num2k[pala_traj_id(t, k)] = k;
+}
+
 /* The sums of the current frame over nb bins along ax (ax < 0: the region as one bin). */
 static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, int nb, int contacts, msum *s)
 {
@@ -376,6 +395,7 @@ static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, 
         for (int a = 0; a < dim; a++) s[i].V *= s[i].hi[a] - s[i].lo[a];
         s[i].contacts = contacts;
     }
+    frame_numbers(m);
     if (contacts) coordination(m);
     for (int k = 0; k < t->n; k++) {
         const int tp = t->tid[k];
@@ -398,10 +418,10 @@ static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, 
             for (int c = 0; c < 3; c++) q->K[a][c] += M * v[a] * v[c];
         }
         if (contacts) {
-            int zt = m->z[k] + m->zw[k];
-            q->Z += m->z[k];
+            int id = pala_traj_id(t, k), zt = m->z[id] + m->zw[id];
+            q->Z += m->z[id];
             if (zt < 2) q->nrat++;   /* a rattler: held by fewer than two contacts */
-            else { q->nm++; q->Zm += m->z[k]; }
+            else { q->nm++; q->Zm += m->z[id]; }
         }
     }
     if (!contacts) return;
@@ -410,12 +430,13 @@ static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, 
     const pala_cfile *cf = &m->cf;
     for (long q = 0; q < cf->n; q++) {
         const pala_contact *c = &cf->c[q];
-        if (c->i < 0 || c->i >= t->n || c->j >= t->n) continue;
+        if (c->i < 0 || c->i >= m->nnum || c->j >= m->nnum || m->num2k[c->i] < 0 || (c->j >= 0 && m->num2k[c->j] < 0)) continue;
         pala_vec3 F = pala_vaxpy(c->ft, c->fn, c->n);
         const double f[3] = {F.x, F.y, F.z}, xc[3] = {c->x.x, c->x.y, c->x.z};
         for (int side = 0; side < 2; side++) {
             int g = side ? c->j : c->i;
             if (g < 0) continue;
+            g = m->num2k[g];
             const double xp[3] = {t->x[g].x, t->x[g].y, t->x[g].z}, sg = side ? -1 : 1;
             int b = bin_of(xp, lo, hi, ax, nb, dim);
             if (b < 0) continue;
@@ -468,20 +489,11 @@ static int range_of(const char *s, double *a, double *b)
     return e == s2 || *e || !(*b > *a) ? -1 : 0;
 }
 
+/* dir/name for writing (pala_output_fopen says why not), its path in path */
 static FILE *out_file(const char *dir, const char *name, char *path, size_t len)
 {
     snprintf(path, len, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) fprintf(stderr, "pala measure: cannot write %s: %s\n", path, strerror(errno));
-    return f;
-}
-
-static int close_file(FILE *f, const char *path)
-{
-    int bad = ferror(f) != 0;
-    bad |= fclose(f) != 0;
-    if (bad) fprintf(stderr, "pala measure: writing %s failed (disk full?)\n", path);
-    return bad;
+    return pala_output_fopen(dir, name);
 }
 
 static void put(FILE *f, double v) { if (isnan(v)) fputs("\tnan", f); else fprintf(f, "\t%.10g", v); }
@@ -517,7 +529,7 @@ static int profile_svg(const char *dir, const char *axname, const char *what, co
     }
     pala_svg_end(&p);
     free(y);
-    return close_file(f, path) ? PALA_ERR_IO : PALA_OK;
+    return pala_output_fclose(f, dir, name) ? PALA_ERR_IO : PALA_OK;
 }
 
 int pala_cmd_measure(int argc, char **argv)
@@ -578,8 +590,6 @@ int pala_cmd_measure(int argc, char **argv)
     long nframes = pala_traj_count(&m.t);
     if (nframes < 1) { fprintf(stderr, "pala measure: %s holds no frame yet\n", m.t.path); pala_traj_close(&m.t); pala_cfile_close(&m.cf); return PALA_ERR_INPUT; }
     make_clouds(&m);
-    m.z = xalloc((size_t)m.t.n + 1, sizeof *m.z);
-    m.zw = xalloc((size_t)m.t.n + 1, sizeof *m.zw);
     char path[4300];
     FILE *fo = out_file(outdir, "measure.tsv", path, sizeof path);
     if (!fo) rc = PALA_ERR_IO;
@@ -657,7 +667,7 @@ int pala_cmd_measure(int argc, char **argv)
         }
     }
     if (!rc && st < 0) rc = PALA_ERR_INPUT;
-    if (fo && close_file(fo, path) && !rc) rc = PALA_ERR_IO;
+    if (fo && pala_output_fclose(fo, outdir, "measure.tsv") && !rc) rc = PALA_ERR_IO;
     if (!rc && !used) {
         fprintf(stderr, "pala measure: no frame of %s is in the window %g:%g s (%ld frames)\n", m.t.path, t0, t1, nframes);
         rc = PALA_ERR_INPUT;
@@ -699,7 +709,7 @@ int pala_cmd_measure(int argc, char **argv)
                 }
                 fputc('\n', fp);
             }
-            if (close_file(fp, path)) rc = PALA_ERR_IO;
+            if (pala_output_fclose(fp, outdir, name)) rc = PALA_ERR_IO;
             else printf("profile along %s: %d bins -> %s\n", axn[pax], nb, path);
         }
         const int qphi[1] = {1}, qv[3] = {25, 26, 27}, qt[1] = {24}, qs[4] = {5, 6, 7, 8};
@@ -732,7 +742,7 @@ int pala_cmd_measure(int argc, char **argv)
     }
     free(angc); free(angr); free(bins); free(prof); free(pcount);
     for (int i = 0; m.tc && i < m.t.ntmpl; i++) free(m.tc[i].p);
-    free(m.tc); free(m.z); free(m.zw); free(m.keys);
+    free(m.tc); free(m.z); free(m.zw); free(m.num2k); free(m.keys);
     pala_traj_close(&m.t);
     pala_cfile_close(&m.cf);
     return rc;

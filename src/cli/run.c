@@ -143,6 +143,35 @@ static void summary_scene(const char *dir, const char *def, char *buf, size_t le
     fclose(f);
 }
 
+/* An inserter's first shortfall, said (say) when it happens (flow.tsv counts them): seen[i]
+ * holds the shortfalls of feed i known already. */
+static void shortfall_news(const pala_world *w, long *seen, int say)
+{
+    pala_feed_report r;
+    for (int i = 0; pala_world_feed_report(w, i, &r) == 0 && i < PALA_MAX_FEEDS; i++) {
+        if (r.outlet || r.short_events <= seen[i]) continue;
+        if (seen[i] == 0 && say)
+            fprintf(stderr, "pala: warning: [group %s]: at t = %.6g s, %ld grain%s due found no room in the region (a grain's bounding sphere may "
+                    "overlap neither the grains there nor the walls); they are tried again at each insertion; flow.tsv counts them (behind_%s)\n",
+                    r.name, r.last_short, r.behind, r.behind == 1 ? "" : "s", r.name);
+        seen[i] = r.short_events;
+    }
+}
+
+/* At the end: each inserter that fell short, how far and when (never silent). */
+static void shortfall_summary(const pala_world *w)
+{
+    pala_feed_report r;
+    for (int i = 0; pala_world_feed_report(w, i, &r) == 0; i++) {
+        if (r.outlet || r.short_events == 0) continue;
+        fprintf(stderr, "pala: warning: [group %s]: inserted %ld grains; %ld insertion%s fell short (the first at t = %.6g s, the last at %.6g s, "
+                "at most %ld grain%s behind)", r.name, r.count, r.short_events, r.short_events == 1 ? "" : "s", r.first_short, r.last_short, r.most_behind, r.most_behind == 1 ? "" : "s");
+        if (r.behind > 0) fprintf(stderr, ", and %ld due never found room", r.behind);
+        else fprintf(stderr, ", all placed later");
+        fprintf(stderr, ": enlarge the region, lower the rate, or insert more often (insert_every)\n");
+    }
+}
+
 /* pala resume: the checkpoint of the folder, the scene it names (unchanged since), its
  * overrides with the new run length.  Fills ck, cr and the scene; returns the exit code. */
 static int resume_load(const pala_run_opts *o, pala_ckpt **ck, pala_ckpt_run *cr, pala_scene **sc)
@@ -314,15 +343,17 @@ int pala_run(const pala_run_opts *o)
     int tty = !o->quiet && isatty(2) && prog <= 0;
     double t0 = pala_now(), tlast = t0, tflush = t0;
     int status = PALA_OK;
-    if (o->resume) { logs.out.energy = cr.energy; logs.out.walls = cr.walls; }
+    if (o->resume) { logs.out.energy = cr.energy; logs.out.walls = cr.walls; logs.out.flow = cr.flow; }
     else if (pala_writers_start(&logs)) status = PALA_ERR_IO;
     double overlap0 = w->worst_overlap;   /* of the initial state (energy.tsv's first row) */
     /* a checkpoint at the start: a run stopped by a full disk can always resume */
     if (status == PALA_OK && !o->resume) {
-        cr.steps = steps; cr.status = 0; cr.wall = 0; cr.energy = logs.out.energy; cr.walls = logs.out.walls;
+        cr.steps = steps; cr.status = 0; cr.wall = 0; cr.energy = logs.out.energy; cr.walls = logs.out.walls; cr.flow = logs.out.flow;
         if (pala_writers_offsets(&logs, cr.offset) || pala_ckpt_write(dir, w, &cr)) status = PALA_ERR_IO;
     }
-    long s = w->step;
+    long s = w->step, seen[PALA_MAX_FEEDS];
+    for (int i = 0; i < PALA_MAX_FEEDS; i++) seen[i] = 0;
+    shortfall_news(w, seen, 0);   /* a resume: those of the run before the stop were said then */
     while (s < steps && status == PALA_OK) {
         /* run up to the next step a writer writes or a checkpoint is due (or 64 steps, for
          * the progress line and Ctrl-C) in one call: the steps in between are chained
@@ -333,6 +364,7 @@ int pala_run(const pala_run_opts *o)
         long before = w->step;
         int st = pala_world_steps(w, next - s);
         s += w->step - before;
+        shortfall_news(w, seen, 1);
         int stop = s == steps || st != PALA_OK || g_stop;
         /* the frames due at step s; then, at a checkpoint, the state with the files' lengths
          * and the statistics so far; then, at a stop, the last frames of the other writers,
@@ -350,6 +382,7 @@ int pala_run(const pala_run_opts *o)
             cr.wall = wall0 + pala_now() - t0;
             cr.energy = logs.out.energy;
             cr.walls = logs.out.walls;
+            cr.flow = logs.out.flow;
             if (pala_writers_offsets(&logs, cr.offset)) {
                 status = PALA_ERR_IO;
                 fprintf(stderr, "pala: the run stopped at step %ld of %ld because its output could not be written\n", s, steps);
@@ -379,6 +412,7 @@ int pala_run(const pala_run_opts *o)
     }
     double wall = pala_now() - t0;
     if (tty) fprintf(stderr, "\r%*s\r", 70, "");
+    shortfall_summary(w);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
@@ -398,13 +432,24 @@ int pala_run(const pala_run_opts *o)
         const char *k, *v;
         fprintf(fs, "scene");
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", k);
-        fprintf(fs, "\tstatus\texit_code\tsteps_done\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\tmax_abs_dE_bal_rel\twarning\n");
+        /* a world whose grains enter and leave: the totals of its feeds */
+        pala_feed_report r;
+        long ins = 0, behind = 0, nshort = 0, rem = 0;
+        double mrem = 0;
+        int feeds = 0;
+        for (; pala_world_feed_report(w, feeds, &r) == 0; feeds++)
+            if (r.outlet) { rem += r.count; mrem += r.mass; }
+            else { ins += r.count; behind += r.behind; nshort += r.short_events; }
+        fprintf(fs, "\tstatus\texit_code\tsteps_done\tsim_time\twall_time\tgrain_steps_per_s\tE_total_initial\tE_total_final\tE_total_min\tE_total_max\tmax_abs_dE_rel\tE_dissipated\tmax_abs_dE_bal_rel\twarning%s\n",
+                feeds ? "\tgrains\tinserted\tinsert_behind\tinsert_short\tremoved\tmass_removed" : "");
         fprintf(fs, "%s", o->resume ? prior_scene : o->scene);
         for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) fprintf(fs, "\t%s", v);
         const char *sn = status == PALA_OK ? "ok" : status == PALA_UNSTABLE ? "unstable" : status == PALA_ERR_IO ? "io_error" : "interrupted";
-        fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\t%.6g\t%s\n", sn, status, w->step, pala_output_time(w),
+        fprintf(fs, "\t%s\t%d\t%ld\t%.17g\t%.4g\t%.4g\t%.16g\t%.16g\t%.16g\t%.16g\t%.6g\t%.16g\t%.6g\t%s", sn, status, w->step, pala_output_time(w),
                 wall0 + wall, gsps, es->initial, es->final, es->min, es->max, es->max_abs_rel, w->diss, es->max_abs_bal,
-                unhealthy ? "energy_balance" : "-");
+                unhealthy ? (nshort ? "energy_balance,insert_short" : "energy_balance") : nshort ? "insert_short" : "-");
+        if (feeds) fprintf(fs, "\t%d\t%ld\t%ld\t%ld\t%ld\t%.16g", w->n, ins, behind, nshort, rem, mrem);
+        fputc('\n', fs);
         werr |= pala_output_fclose(fs, dir, "summary.tsv");
     } else werr = 1;
     if (status == PALA_UNSTABLE) {

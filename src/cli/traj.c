@@ -37,14 +37,41 @@ static int bad(pala_traj *t, FILE *err, const char *what)
     return PALA_ERR_INPUT;
 }
 
+static void count_pebbles(pala_traj *t)
+{
+    t->npeb = 0;
+    for (int k = 0; k < t->n; k++) t->npeb += t->ncomp[t->tid[k]];
+}
+
 static void alloc_state(pala_traj *t)
 {
     t->x = xcalloc((size_t)t->n, sizeof *t->x);
     t->r = xcalloc((size_t)t->n, sizeof *t->r);
     t->v = xcalloc((size_t)t->n, sizeof *t->v);
     t->w = xcalloc((size_t)t->n, sizeof *t->w);
-    t->npeb = 0;
-    for (int k = 0; k < t->n; k++) t->npeb += t->ncomp[t->tid[k]];
+    t->cap = t->n;
+    count_pebbles(t);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    return p;
+}
+
+/* A variable trajectory: room for a frame of n grains (the arrays grow, never shrink). */
+static void room(pala_traj *t, int n)
+{
+    if (n <= t->cap && t->id) return;
+    size_t c = (size_t)(n > 2 * t->cap ? n : 2 * t->cap);
+    t->x = xrealloc(t->x, c * sizeof *t->x);
+    t->r = xrealloc(t->r, c * sizeof *t->r);
+    t->v = xrealloc(t->v, c * sizeof *t->v);
+    t->w = xrealloc(t->w, c * sizeof *t->w);
+    t->tid = xrealloc(t->tid, c * sizeof *t->tid);
+    t->id = xrealloc(t->id, c * sizeof *t->id);
+    t->cap = (int)c;
 }
 
 static int read_header(pala_traj *t, FILE *err);
@@ -64,9 +91,9 @@ static int open_binary(pala_traj *t, FILE *err)
     uint32_t ver = (uint32_t)(pala_get_le64(h + 8) & 0xffffffffu);
     long n = (long)(pala_get_le64(h + 8) >> 32);
     uint64_t hl = pala_get_le64(h + 16);
-    if (ver != PALA_TRAJ_BIN_VERSION) {
+    if (ver != PALA_TRAJ_BIN_VERSION && ver != PALA_TRAJ_BIN_VARIABLE) {
         char m[128];
-        snprintf(m, sizeof m, "format version %u, this pala reads version %u", ver, PALA_TRAJ_BIN_VERSION);
+        snprintf(m, sizeof m, "format version %u, this pala reads versions %u and %u", ver, PALA_TRAJ_BIN_VERSION, PALA_TRAJ_BIN_VARIABLE);
         return bad_bin(t, err, m);
     }
     struct stat st;
@@ -83,6 +110,7 @@ static int open_binary(pala_traj *t, FILE *err)
     free(txt);
     t->f = bin;
     if (rc) return rc;
+    if (t->variable != (ver == PALA_TRAJ_BIN_VARIABLE)) return bad_bin(t, err, "the versions of the head and of the header differ");
     if (t->n != n) return bad_bin(t, err, "the grains of the head and of the header differ");
     t->binary = 1;
     t->data0 = PALA_TRAJ_BIN_HEAD + (long)hl;
@@ -123,6 +151,9 @@ static int read_header(pala_traj *t, FILE *err)
     snprintf(t->container, sizeof t->container, "none");
     char *l = next_line(t);
     if (!l || strncmp(l, "# pala trajectory", 17) != 0) return bad(t, err, "expected '# pala trajectory 1' on the first line");
+    int version = atoi(l + 17);
+    if (version > 2) return bad(t, err, "a trajectory of a later version than this pala reads (1 and 2)");
+    t->variable = version == 2;   /* grains enter and leave: each frame names its grains */
     /* keyword lines up to `templates`; unknown keywords are skipped (later versions may add some) */
     for (;;) {
         if (!(l = next_line(t))) return bad(t, err, "the file ends before 'templates N'");
@@ -176,6 +207,12 @@ static int read_header(pala_traj *t, FILE *err)
             t->srad[t->nshape++] = rad;
         }
     }
+    if (t->variable) {
+        if (!(l = next_line(t)) || strncmp(l, "grains variable", 15)) return bad(t, err, "expected 'grains variable' (a trajectory of version 2)");
+        t->n = 0;
+        room(t, 0);
+        return PALA_OK;
+    }
     if (!(l = next_line(t)) || sscanf(l, "grains %d", &t->n) != 1 || t->n < 0) return bad(t, err, "expected 'grains N'");
     t->tid = xcalloc((size_t)t->n, sizeof *t->tid);
     int got = 0;
@@ -195,8 +232,53 @@ static int read_header(pala_traj *t, FILE *err)
     return PALA_OK;
 }
 
+/* Frame of version 2: its head (step, time, count), then per grain its number, template and
+ * state. */
+static int next_binary_variable(pala_traj *t, FILE *err)
+{
+    unsigned char h[24];
+    size_t got = fread(h, 1, sizeof h, t->f);
+    if (got == 0 && feof(t->f)) return 0;
+    uint64_t n = got == sizeof h ? pala_get_le64(h + 16) : 0;
+    if (got != sizeof h || n > 0x7fffffff) {
+        fprintf(err, "%s: frame %ld is cut off in its head (the run was stopped while writing, or the file was truncated); "
+                "the frames before it are whole\n", t->path, t->frames);
+        return -1;
+    }
+    room(t, (int)n);
+    free(t->fbuf);
+    t->fbuf = xcalloc(104 * (size_t)n + 1, 1);
+    size_t len = 104 * (size_t)n;
+    if ((got = fread(t->fbuf, 1, len, t->f)) != len) {
+        fprintf(err, "%s: frame %ld is cut off after %zu of its %zu bytes; the frames before it are whole\n", t->path, t->frames, got + 24, len + 24);
+        return -1;
+    }
+    t->n = (int)n;
+    t->step = (long)(int64_t)pala_get_le64(h);
+    t->walls.t = t->time = pala_get_le_double(h + 8);
+    const unsigned char *p = t->fbuf;
+    for (int k = 0; k < t->n; k++, p += 104) {
+        t->id[k] = (int)(pala_get_le64(p) & 0xffffffffu);
+        t->tid[k] = (int)(pala_get_le64(p) >> 32);
+        if (t->tid[k] < 0 || t->tid[k] >= t->ntmpl || (k > 0 && t->id[k] <= t->id[k - 1])) {
+            fprintf(err, "%s: frame %ld: grain %d has template %d or number %d out of order; is this a trajectory.bin written by pala run?\n", t->path,
+                    t->frames, k, t->tid[k], t->id[k]);
+            return -1;
+        }
+        const unsigned char *q = p + 8;
+        t->x[k] = pala_v(pala_get_le_double(q), pala_get_le_double(q + 8), pala_get_le_double(q + 16));
+        t->r[k] = pala_v(pala_get_le_double(q + 24), pala_get_le_double(q + 32), pala_get_le_double(q + 40));
+        t->v[k] = pala_v(pala_get_le_double(q + 48), pala_get_le_double(q + 56), pala_get_le_double(q + 64));
+        t->w[k] = pala_v(pala_get_le_double(q + 72), pala_get_le_double(q + 80), pala_get_le_double(q + 88));
+    }
+    count_pebbles(t);
+    t->frames++;
+    return 1;
+}
+
 static int next_binary(pala_traj *t, FILE *err)
 {
+    if (t->variable) return next_binary_variable(t, err);
     size_t len = 16 + 96 * (size_t)t->n, got = fread(t->fbuf, 1, len, t->f);
     if (got == 0 && feof(t->f)) return 0;
     if (got != len) {
@@ -219,6 +301,20 @@ static int next_binary(pala_traj *t, FILE *err)
 long pala_traj_count(pala_traj *t)
 {
     long here = ftell(t->f), n = 0;
+    if (t->binary && t->variable) {   /* from frame head to frame head; a frame cut off is not counted */
+        struct stat st;
+        long at = here;
+        unsigned char h[24];
+        if (fstat(fileno(t->f), &st) != 0) return t->frames;
+        while (fseek(t->f, at, SEEK_SET) == 0 && fread(h, 1, sizeof h, t->f) == sizeof h) {
+            uint64_t m = pala_get_le64(h + 16);
+            if (m > 0x7fffffff || at + 24 + 104 * (long)m > (long)st.st_size) break;
+            at += 24 + 104 * (long)m;
+            n++;
+        }
+        fseek(t->f, here, SEEK_SET);
+        return t->frames + n;
+    }
     if (t->binary) {
         struct stat st;
         if (fstat(fileno(t->f), &st) == 0 && st.st_size > t->data0) n = (long)((st.st_size - t->data0) / (16 + 96 * (long)t->n));
@@ -237,12 +333,27 @@ int pala_traj_next(pala_traj *t, FILE *err)
     if (t->binary) return next_binary(t, err);
     char *l = next_line(t);
     if (!l) return 0;
-    if (sscanf(l, "frame %ld %lf", &t->step, &t->time) != 2) { bad(t, err, "expected 'frame STEP TIME'"); return -1; }
+    int n = t->n;
+    if (t->variable ? sscanf(l, "frame %ld %lf %d", &t->step, &t->time, &n) != 3 || n < 0 : sscanf(l, "frame %ld %lf", &t->step, &t->time) != 2) {
+        bad(t, err, t->variable ? "expected 'frame STEP TIME GRAINS'" : "expected 'frame STEP TIME'");
+        return -1;
+    }
     t->walls.t = t->time;
+    if (t->variable) room(t, n);
+    t->n = n;
     for (int k = 0; k < t->n; k++) {
-        if (!(l = next_line(t))) { bad(t, err, "the frame ends early (fewer grain lines than 'grains N')"); return -1; }
+        if (!(l = next_line(t))) { bad(t, err, t->variable ? "the frame ends early (fewer grain lines than it says)" : "the frame ends early (fewer grain lines than 'grains N')"); return -1; }
         double q[12];
         char *e = l;
+        if (t->variable) {   /* the grain's number and template first */
+            long id = strtol(e, &e, 10), tp = strtol(e, &e, 10);
+            if (tp < 0 || tp >= t->ntmpl || id < 0 || id > 0x7fffffff || (k > 0 && id <= t->id[k - 1])) {
+                bad(t, err, "expected 'NUMBER TEMPLATE x y z ...' with a template of the header and numbers increasing");
+                return -1;
+            }
+            t->id[k] = (int)id;
+            t->tid[k] = (int)tp;
+        }
         for (int i = 0; i < 12; i++) {
             char *e2;
             q[i] = strtod(e, &e2);
@@ -254,6 +365,7 @@ int pala_traj_next(pala_traj *t, FILE *err)
         t->v[k] = pala_v(q[6], q[7], q[8]);
         t->w[k] = pala_v(q[9], q[10], q[11]);
     }
+    if (t->variable) count_pebbles(t);
     t->frames++;
     return 1;
 }
@@ -262,7 +374,7 @@ void pala_traj_close(pala_traj *t)
 {
     if (t->f) fclose(t->f);
     free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->mass); free(t->volume); free(t->shape); free(t->srad);
-    free(t->tid); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
+    free(t->tid); free(t->id); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
     pala_world_free(&t->walls);
     memset(t, 0, sizeof *t);
 }
@@ -297,9 +409,11 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
         t->mass[i] = w->tmpl[i].mass;
         t->volume[i] = w->tmpl[i].volume;
     }
-    t->n = w->n;
+    pala_feed_report r;
+    t->variable = pala_world_feed_report(w, 0, &r) == 0;   /* grains enter or leave */
+    t->n = t->variable ? 0 : w->n;
     t->tid = xcalloc((size_t)w->n, sizeof *t->tid);
-    for (int i = 0; i < w->n; i++) t->tid[i] = w->tid[w->gid ? w->inv[i] : i];
+    for (int i = 0; i < t->n; i++) t->tid[i] = w->tid[w->gid ? w->inv[i] : i];
     alloc_state(t);
 }
 
@@ -308,9 +422,18 @@ void pala_traj_take(pala_traj *t, const pala_world *w)
     t->step = w->step;
     double t0 = (double)w->step * w->dt;   /* as trajectory.txt prints it (writers.c) */
     t->walls.t = t->time = fabs(w->t - t0) > 0.25 * w->dt ? ((double)w->step + 0.5) * w->dt : t0;
-    for (int i = 0; i < w->n; i++) {
+    if (t->variable) room(t, w->n);
+    int m = 0;
+    for (int i = 0; i < (t->variable && w->gid ? w->nid : w->n); i++) {
         int k = w->gid ? w->inv[i] : i;
-        t->x[i] = w->x[k]; t->r[i] = w->r[k]; t->v[i] = w->v[k]; t->w[i] = w->w[k];
+        if (k < 0) continue;   /* a grain that left */
+        t->x[m] = w->x[k]; t->r[m] = w->r[k]; t->v[m] = w->v[k]; t->w[m] = w->w[k];
+        if (t->variable) { t->id[m] = i; t->tid[m] = w->tid[k]; }
+        m++;
+    }
+    if (t->variable) {
+        t->n = m;
+        count_pebbles(t);
     }
     t->frames++;
 }

@@ -16,6 +16,9 @@
  * frame int64 step, float64 time and 12 float64 per grain.  Little-endian on every host. */
 #define PALA_TRAJ_BIN_MAGIC "PALATRAJ"
 #define PALA_TRAJ_BIN_VERSION 1u
+/* version 2: grains enter and leave; the head's grains are 0, each frame has int64 step,
+ * float64 time, int64 count, then per grain int32 number, int32 template and 12 float64 */
+#define PALA_TRAJ_BIN_VARIABLE 2u
 #define PALA_TRAJ_BIN_HEAD 24
 static inline void pala_le64(unsigned char *p, uint64_t v) { for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i)); }
 static inline void pala_le32(unsigned char *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = (unsigned char)(v >> (8 * i)); }
@@ -44,9 +47,14 @@ typedef struct pala_traj {
     pala_vec3 *shape;           /* body-frame shape vectors of all templates, m */
     double *srad;               /* component radii, m */
     int nshape;
-    int n;                      /* grains */
+    int n;                      /* grains (of the current frame when variable) */
     int *tid;                   /* template of each grain */
     long npeb;                  /* component spheres of all grains */
+    int variable;               /* grains enter and leave (trajectory version 2): n, tid, id and
+                                   npeb are the current frame's */
+    int *id;                    /* variable: the number of each grain of the frame (its place in
+                                   the input; they increase), else NULL (grain k is number k) */
+    int cap;                    /* room in the per-grain arrays */
     /* the current frame */
     long step;
     double time;                /* s */
@@ -74,10 +82,13 @@ int pala_traj_next(pala_traj *t, FILE *err);
 long pala_traj_count(pala_traj *t);
 void pala_traj_close(pala_traj *t);
 
-/* The header of a world (its templates, the type of each input grain). */
+/* The header of a world (its templates, the type of each input grain; variable if grains
+ * enter or leave it). */
 void pala_traj_from_world(pala_traj *t, const pala_world *w);
 /* The world's current state as the frame, in input order, with time step * dt. */
 void pala_traj_take(pala_traj *t, const pala_world *w);
+/* The number of grain k of the frame (its place in the input). */
+static inline int pala_traj_id(const pala_traj *t, int k) { return t->id ? t->id[k] : k; }
 
 /* Component c (global shape index) of grain k at the current frame: centre (eq. 50,
  * c = x + r * b with r * b of eq. 6) and velocity v + omega x (c - x). */

@@ -88,6 +88,37 @@ static void json_num(FILE *f, double v)
     else fputs("null", f);
 }
 
+/* A trajectory whose grains enter and leave (version 2): the grain numbers of all its frames
+ * (*slots: the largest + 1), the template of each (stid, malloc'ed; 0 for a number in no
+ * frame), the most grains of a frame; t is read through and opened again at its start.
+ * Returns PALA_OK or the error of a malformed frame. */
+static int number_slots(pala_traj *t, const char *run, int *slots, int *most, int **stid)
+{
+    int cap = 0, n = 0, m = 0, st;
+    int *tid = NULL;
+    while ((st = pala_traj_next(t, stderr)) == 1) {
+        m = t->n > m ? t->n : m;
+        for (int k = 0; k < t->n; k++) {
+            int id = pala_traj_id(t, k);
+            if (id >= cap) {
+                int c = 2 * id + 64, *q = realloc(tid, (size_t)c * sizeof *q);
+                if (!q) { fprintf(stderr, "pala view: out of memory\n"); exit(PALA_ERR_IO); }
+                memset(q + cap, 0, (size_t)(c - cap) * sizeof *q);
+                tid = q;
+                cap = c;
+            }
+            tid[id] = t->tid[k];
+            n = id + 1 > n ? id + 1 : n;
+        }
+    }
+    pala_traj_close(t);
+    if (st < 0 || pala_traj_open(t, run, stderr)) { free(tid); return PALA_ERR_INPUT; }
+    *slots = n;
+    *most = m;
+    *stid = tid;
+    return PALA_OK;
+}
+
 int pala_cmd_view(int argc, char **argv)
 {
     const char *run = NULL, *out = NULL;
@@ -117,8 +148,13 @@ int pala_cmd_view(int argc, char **argv)
     pala_traj_rundir(run, dir, sizeof dir);
     long total = pala_traj_count(&t);
     if (total == 0) { fprintf(stderr, "pala view: %s holds no frame yet: nothing to replay\n", t.path); pala_traj_close(&t); return PALA_ERR_INPUT; }
+    /* grains that enter and leave: the page has a place for every grain number of the run
+     * (a first pass over the frames finds them and their templates); a grain not in a frame is
+     * NaN there */
+    int slots = t.n, most = t.n, *stid = NULL;
+    if (t.variable && (rc = number_slots(&t, run, &slots, &most, &stid))) { pala_traj_close(&t); return rc; }
     /* decimation: the frame data as base64 of float32, 7 per grain */
-    double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)t.n;
+    double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)slots;
     long need = (long)ceil((double)total * per / (maxmb * 1e6));
     int decimated = need > every;
     if (decimated) every = need;
@@ -205,29 +241,30 @@ int pala_cmd_view(int argc, char **argv)
         fprintf(f, "]}");
     }
     fprintf(f, "],\n\"tid\": [");
-    for (int k = 0; k < t.n; k++) fprintf(f, "%s%d", k ? "," : "", t.tid[k]);
+    for (int k = 0; k < slots; k++) fprintf(f, "%s%d", k ? "," : "", stid ? stid[k] : t.tid[k]);
     fprintf(f, "],\n\"state\": \"");
     /* the frames, streamed */
     b64 enc = {f, {0, 0, 0}, 0, 0};
     long *steps = malloc(sizeof(long) * (size_t)(nsel + 1));
     double *times = malloc(sizeof(double) * (size_t)(nsel + 1));
-    float *buf = malloc(sizeof(float) * 7 * (size_t)(t.n > 0 ? t.n : 1));
+    float *buf = malloc(sizeof(float) * 7 * (size_t)(slots > 0 ? slots : 1));
     if (!steps || !times || !buf) { fprintf(stderr, "pala view: out of memory\n"); exit(PALA_ERR_IO); }
     long got = 0;
     double vmax = 0;
     pala_vec3 lo = pala_v(0, 0, 0), hi = pala_v(1, 1, 1);
-    int st;
+    int st, framed = 0;
     while ((st = pala_traj_next(&t, stderr)) == 1) {
-        if (t.frames == 1) pala_traj_bounds(&t, &lo, &hi);
+        if (!framed && (t.n > 0 || t.frames == total)) { pala_traj_bounds(&t, &lo, &hi); framed = 1; }   /* the first frame with grains */
         if ((t.frames - 1) % every || got >= nsel) continue;
+        for (int k = 0; t.variable && k < 7 * slots; k++) buf[k] = NAN;
         for (int k = 0; k < t.n; k++) {
             double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
             vmax = fmax(vmax, sp);
-            float *q = buf + 7 * k;
+            float *q = buf + 7 * pala_traj_id(&t, k);
             q[0] = (float)t.x[k].x; q[1] = (float)t.x[k].y; q[2] = (float)t.x[k].z;
             q[3] = (float)t.r[k].x; q[4] = (float)t.r[k].y; q[5] = (float)t.r[k].z; q[6] = (float)sp;
         }
-        b64_put(&enc, buf, sizeof(float) * 7 * (size_t)t.n);   /* little-endian float32, as the browser reads it */
+        b64_put(&enc, buf, sizeof(float) * 7 * (size_t)slots);   /* little-endian float32, as the browser reads it */
         steps[got] = t.step;
         times[got++] = t.time;
     }
@@ -265,12 +302,13 @@ int pala_cmd_view(int argc, char **argv)
     fprintf(f, "</script>\n</body>\n</html>\n");
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
-    free(steps); free(times); free(buf);
+    free(steps); free(times); free(buf); free(stid);
     if (have_e) pala_tsv_free(&e);
     if (st < 0) { pala_traj_close(&t); return PALA_ERR_INPUT; }
     if (bad) { fprintf(stderr, "pala view: writing %s failed (disk full?)\n", path); pala_traj_close(&t); return PALA_ERR_IO; }
-    printf("pala view: %ld of %ld frames, %d grains, %ld spheres -> %s\n", got, total, t.n, t.npeb, path);
-    if (decimated) printf("pala view: one frame in %ld kept: %ld frames of %d grains exceed --max-mb %g\n", every, total, t.n, maxmb);
+    if (t.variable) printf("pala view: %ld of %ld frames, %d grains came and went (at most %d at once) -> %s\n", got, total, slots, most, path);
+    else printf("pala view: %ld of %ld frames, %d grains, %ld spheres -> %s\n", got, total, t.n, t.npeb, path);
+    if (decimated) printf("pala view: one frame in %ld kept: %ld frames of %d grains exceed --max-mb %g\n", every, total, slots, maxmb);
     pala_traj_close(&t);
     return PALA_OK;
 }

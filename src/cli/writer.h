@@ -29,6 +29,15 @@ typedef struct pala_wall_prev {
     double P[PALA_MAX_WALL_COLUMNS];   /* its momenta, N s */
 } pala_wall_prev;
 
+/* The counts and masses of flow.tsv's feeds at its previous row, for the rates over the
+ * interval since. */
+typedef struct pala_flow_prev {
+    long rows;                         /* rows written so far */
+    double t;                          /* time of the previous row, s */
+    double count[PALA_MAX_FEEDS];      /* grains of each feed then */
+    double mass[PALA_MAX_FEEDS];       /* kg */
+} pala_flow_prev;
+
 /* What every writer sees: the run's world, its folder, and the results the writers keep
  * for the end of the run. */
 typedef struct pala_output {
@@ -36,6 +45,7 @@ typedef struct pala_output {
     const char *dir;            /* the run folder */
     pala_energy_stats energy;   /* kept by the energy.tsv writer */
     pala_wall_prev walls;       /* kept by the walls.tsv writer */
+    pala_flow_prev flow;        /* kept by the flow.tsv writer */
     /* the exports (xyz_every, vtk_every): the world in input order (traj.h), made by the
        first export writer that writes */
     struct pala_traj *view;

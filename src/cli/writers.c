@@ -27,13 +27,14 @@ double pala_output_time(const pala_world *w)
 
 /* ---- energy.tsv: energies and contact diagnostics ------------------------------------ */
 
-/* E_pair, W_field and m_align are written only by worlds that have them
+/* E_pair, W_field, E_in and E_out, and m_align are written only by worlds that have them
  * (pala_world_energy_terms). */
 static void energy_open(FILE *f, pala_output *o)
 {
     int terms = pala_world_energy_terms(o->w);
     fprintf(f, "step\ttime\tE_kin\tE_rot\tE_contact\tE_field\t%sE_total\tdE_rel\tE_diss\t%s%sdE_bal_rel\tcontacts\tmax_overlap%s\n",
-            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "", terms & PALA_TERM_WWALL ? "W_walls\t" : "",
+            terms & PALA_TERM_PAIR ? "E_pair\t" : "", terms & PALA_TERM_WFIELD ? "W_field\t" : "",
+            terms & PALA_TERM_WWALL ? (terms & PALA_TERM_FEED ? "W_walls\tE_in\tE_out\t" : "W_walls\t") : terms & PALA_TERM_FEED ? "E_in\tE_out\t" : "",
             terms & PALA_TERM_ALIGN ? "\tm_align" : "");
 }
 
@@ -45,11 +46,15 @@ static void energy_frame(FILE *f, pala_output *o)
     pala_energy_stats *es = &o->energy;
     pala_energy e = pala_world_energy(w);
     if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = es->max_abs_bal = 0; }
-    double den = es->initial != 0 ? fabs(es->initial) : 1.0;   /* dE_rel of E_total(0) = 0: per joule */
-    double rel = (e.total - es->initial) / den;
     int terms = pala_world_energy_terms(w);
+    /* relative to E_total(0), and to the energy brought in by grains that came since */
+    double den = terms & PALA_TERM_FEED ? fabs(es->initial) + fabs(w->ein) : fabs(es->initial);
+    if (den == 0) den = 1.0;   /* dE_rel of E_total(0) = 0: per joule */
+    double rel = (e.total - es->initial) / den;
     double ww = terms & PALA_TERM_WWALL ? pala_world_wall_work(w) : 0;
-    double bal = (e.total + w->diss - w->wfield - ww - es->initial) / den;   /* docs/physics.md, "Energy accounting" */
+    double sum = e.total + w->diss - w->wfield - ww;   /* docs/physics.md, "Energy accounting" */
+    if (terms & PALA_TERM_FEED) sum += w->eout - w->ein;   /* "Grains that enter and leave" */
+    double bal = (sum - es->initial) / den;
     if (e.total < es->min) es->min = e.total;
     if (e.total > es->max) es->max = e.total;
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
@@ -61,6 +66,7 @@ static void energy_frame(FILE *f, pala_output *o)
     fprintf(f, "%.16g\t%.10g\t%.16g\t", e.total, rel, w->diss);
     if (terms & PALA_TERM_WFIELD) fprintf(f, "%.16g\t", w->wfield);
     if (terms & PALA_TERM_WWALL) fprintf(f, "%.16g\t", ww);
+    if (terms & PALA_TERM_FEED) fprintf(f, "%.16g\t%.16g\t", w->ein, w->eout);
     fprintf(f, "%.10g\t%ld\t%.6g", bal, w->ncontact, w->worst_overlap);
     if (terms & PALA_TERM_ALIGN) fprintf(f, "\t%.6f", pala_world_dipole_alignment(w));
     fputc('\n', f);
@@ -106,12 +112,65 @@ static void walls_frame(FILE *f, pala_output *o)
     pv->rows++;
 }
 
+/* ---- flow.tsv: the grains that entered and left (worlds with inserters or outlets) ------ */
+
+/* Per inserter its grains and their mass so far and the grains it is behind; per outlet its
+ * grains and mass so far and, over the interval since the previous row, the rates at which
+ * they left (the discharge rate in kg/s), 0 in the first row. */
+static void flow_open(FILE *f, pala_output *o)
+{
+    pala_feed_report r;
+    fprintf(f, "step\ttime\tgrains");
+    for (int i = 0; pala_world_feed_report(o->w, i, &r) == 0; i++)
+        if (r.outlet) fprintf(f, "\tout_%s\tout_mass_%s\trate_%s\tdischarge_%s", r.name, r.name, r.name, r.name);
+        else fprintf(f, "\tin_%s\tin_mass_%s\tbehind_%s", r.name, r.name, r.name);
+    fputc('\n', f);
+}
+
+static void flow_frame(FILE *f, pala_output *o)
+{
+    pala_flow_prev *pv = &o->flow;
+    pala_feed_report r;
+    double t = pala_output_time(o->w), dt = pv->rows ? t - pv->t : 0;
+    fprintf(f, "%ld\t%.17g\t%d", o->w->step, t, o->w->n);
+    for (int i = 0; pala_world_feed_report(o->w, i, &r) == 0 && i < PALA_MAX_FEEDS; i++) {
+        if (r.outlet)
+            fprintf(f, "\t%ld\t%.12g\t%.12g\t%.12g", r.count, r.mass, dt > 0 ? (r.count - pv->count[i]) / dt : 0.0,
+                    dt > 0 ? (r.mass - pv->mass[i]) / dt + 0.0 : 0.0);
+        else fprintf(f, "\t%ld\t%.12g\t%ld", r.count, r.mass, r.behind);
+        pv->count[i] = (double)r.count;
+        pv->mass[i] = r.mass;
+    }
+    fputc('\n', f);
+    pv->t = t;
+    pv->rows++;
+}
+
+static long flow_every(const pala_scene *sc)
+{
+    pala_feed_report r;
+    return pala_world_feed_report(pala_scene_world((pala_scene *)sc), 0, &r) == 0 ? pala_scene_energy_every(sc) : -1;
+}
+
 /* ---- trajectory.txt: the templates once, then frames of the grains' state ------------- */
+
+/* A world whose grains enter or leave (an inserter, an outlet): its trajectory is of
+ * version 2, each frame with its count and each grain with its number and template. */
+static int variable(const pala_world *w)
+{
+    pala_feed_report r;
+    return pala_world_feed_report(w, 0, &r) == 0;
+}
+
+/* The numbers grains were given so far: the storage index of number i < numbers(w) is
+ * stored(w, i), -1 for a grain that left. */
+static int numbers(const pala_world *w) { return w->gid ? w->nid : w->n; }
+static int stored(const pala_world *w, int i) { return w->gid ? w->inv[i] : i; }
 
 /* the header of both forms: trajectory.txt's lines up to the template index of each grain */
 static void traj_header(FILE *f, const pala_world *w)
 {
-    fprintf(f, "# pala trajectory 1\n");
+    fprintf(f, "# pala trajectory %d\n", variable(w) ? 2 : 1);
     fprintf(f, "dimension %d\n", w->dim);
     /* the scene's geometry, so a reader needs no other file (docs/output-formats.md): the
      * container's kind and its line, the walls' columns, the line of each wall inside it */
@@ -141,6 +200,10 @@ static void traj_header(FILE *f, const pala_world *w)
             fprintf(f, "%.17g %.17g %.17g %.17g\n", s.x, s.y, s.z, w->shape_r[tp->comp0 + i]);
         }
     }
+    if (variable(w)) {   /* each frame names its grains */
+        fprintf(f, "grains variable\n");
+        return;
+    }
     fprintf(f, "grains %d\n", w->n);
     for (int i = 0; i < w->n; i++) {
         int k = w->gid ? w->inv[i] : i;
@@ -150,13 +213,19 @@ static void traj_header(FILE *f, const pala_world *w)
 
 static void traj_open(FILE *f, pala_output *o) { traj_header(f, o->w); }
 
-/* Grains in the order of the input (w->gid), not the order they are stored in. */
+/* Grains in the order of the input (w->gid), not the order they are stored in.  Version 2
+ * (grains enter and leave): the frame's count after its time, each grain's number and
+ * template before its state. */
 static void traj_frame(FILE *f, pala_output *o)
 {
     const pala_world *w = o->w;
-    fprintf(f, "frame %ld %.17g\n", w->step, pala_output_time(w));
-    for (int i = 0; i < w->n; i++) {
-        int k = w->gid ? w->inv[i] : i;
+    int var = variable(w);
+    if (var) fprintf(f, "frame %ld %.17g %d\n", w->step, pala_output_time(w), w->n);
+    else fprintf(f, "frame %ld %.17g\n", w->step, pala_output_time(w));
+    for (int i = 0; i < (var ? numbers(w) : w->n); i++) {
+        int k = stored(w, i);
+        if (k < 0) continue;
+        if (var) fprintf(f, "%d %d ", i, w->tid[k]);
         pala_vec3 x = w->x[k], r = w->r[k], v = w->v[k], om = w->w[k];
         fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
                 x.x, x.y, x.z, r.x, r.y, r.z, v.x, v.y, v.z, om.x, om.y, om.z);
@@ -178,8 +247,8 @@ static void traj_bin_open(FILE *f, pala_output *o)
     if (fclose(m) != 0 || !h) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
     unsigned char b[PALA_TRAJ_BIN_HEAD];
     memcpy(b, PALA_TRAJ_BIN_MAGIC, 8);
-    pala_le32(b + 8, PALA_TRAJ_BIN_VERSION);
-    pala_le32(b + 12, (uint32_t)o->w->n);
+    pala_le32(b + 8, variable(o->w) ? PALA_TRAJ_BIN_VARIABLE : PALA_TRAJ_BIN_VERSION);
+    pala_le32(b + 12, variable(o->w) ? 0 : (uint32_t)o->w->n);
     pala_le64(b + 16, (uint64_t)hl);
     fwrite(b, 1, sizeof b, f);
     fwrite(h, 1, hl, f);
@@ -258,6 +327,18 @@ static void traj_bin_close(FILE *f, pala_output *o)
     o->binq = NULL;
 }
 
+/* Grain k's x, r, v and omega as 12 little-endian float64 at p; returns the end. */
+static unsigned char *pack_state(unsigned char *p, const pala_world *w, int k)
+{
+    const pala_vec3 v[4] = {w->x[k], w->r[k], w->v[k], w->w[k]};
+    for (int j = 0; j < 4; j++, p += 24) {
+        pala_le_double(p, v[j].x);
+        pala_le_double(p + 8, v[j].y);
+        pala_le_double(p + 16, v[j].z);
+    }
+    return p;
+}
+
 static void traj_bin_frame(FILE *f, pala_output *o)
 {
     const pala_world *w = o->w;
@@ -278,7 +359,8 @@ static void traj_bin_frame(FILE *f, pala_output *o)
             if (!q->thread) pthread_mutex_destroy(&q->mu);
         }
     }
-    size_t len = 16 + 96 * (size_t)w->n;
+    int var = variable(w);
+    size_t len = var ? 24 + 104 * (size_t)w->n : 16 + 96 * (size_t)w->n;
     int k0 = q->fill;   /* not the buffer being written */
     if (q->cap[k0] < len) {
         free(q->buf[k0]);
@@ -290,6 +372,17 @@ static void traj_bin_frame(FILE *f, pala_output *o)
     pala_le64(p, (uint64_t)(int64_t)w->step);
     pala_le_double(p + 8, pala_output_time(w));
     p += 16;
+    if (var) {   /* version 2: the count, then per grain its number and template and its state */
+        pala_le64(p, (uint64_t)w->n);
+        p += 8;
+        for (int i = 0; i < numbers(w); i++) {
+            int k = stored(w, i);
+            if (k < 0) continue;
+            pala_le32(p, (uint32_t)i);
+            pala_le32(p + 4, (uint32_t)w->tid[k]);
+            p = pack_state(p + 8, w, k);
+        }
+    } else {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(PALA_TRAJ_BIN_PORTABLE)
     /* the host's doubles are the file's: copied as they are, the world read in the order
        it is stored (each grain's 96 bytes go to its input place): reading four arrays in
@@ -303,16 +396,9 @@ static void traj_bin_frame(FILE *f, pala_output *o)
         memcpy(d + 72, &w->w[k], 24);
     }
 #else
-    for (int i = 0; i < w->n; i++) {
-        int k = w->gid ? w->inv[i] : i;
-        const pala_vec3 v[4] = {w->x[k], w->r[k], w->v[k], w->w[k]};
-        for (int j = 0; j < 4; j++, p += 24) {
-            pala_le_double(p, v[j].x);
-            pala_le_double(p + 8, v[j].y);
-            pala_le_double(p + 16, v[j].z);
-        }
-    }
+    for (int i = 0; i < w->n; i++) p = pack_state(p, w, w->gid ? w->inv[i] : i);
 #endif
+    }
     if (!q->thread) { fwrite(q->buf[k0], 1, len, f); return; }
     pthread_mutex_lock(&q->mu);
     while (q->pending) pthread_cond_wait(&q->cv, &q->mu);   /* the last frame written */
@@ -426,6 +512,7 @@ static void grains_frame(FILE *f, pala_output *o) { pala_grains_tsv_frame(f, o->
 const pala_writer pala_writers[] = {
     {"energy.tsv", pala_scene_energy_every, energy_open, energy_frame, NULL, NULL},
     {"walls.tsv", pala_scene_energy_every, walls_open, walls_frame, NULL, NULL},
+    {"flow.tsv", flow_every, flow_open, flow_frame, NULL, NULL},
     {"trajectory.txt", traj_txt_every, traj_open, traj_frame, NULL, NULL},
     {"trajectory.bin", traj_bin_every, traj_bin_open, traj_bin_frame, traj_bin_close, traj_bin_sync},
     {"trajectory.xyz", xyz_every, xyz_open, xyz_frame, NULL, NULL},

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 /* The parts of a world a fault can lie in. */
-enum pala_part { PALA_PART_WORLD, PALA_PART_MATERIAL, PALA_PART_PAIR, PALA_PART_TEMPLATE, PALA_PART_GRAIN, PALA_PART_WALL };
+enum pala_part { PALA_PART_WORLD, PALA_PART_MATERIAL, PALA_PART_PAIR, PALA_PART_TEMPLATE, PALA_PART_GRAIN, PALA_PART_WALL, PALA_PART_FEED };
 
 typedef struct pala_check {
     int keys;          /* the words of messages: 1 those of control files (keys, [material NAME], the
@@ -25,7 +25,8 @@ typedef struct pala_check {
     int part;          /* enum pala_part */
     int index;         /* the material, the pair (index into w->pairs), the template or the grain */
     int key;           /* enum pala_key: the row of the refused field; -1 if it has none */
-    const char *wkey;  /* PALA_PART_WALL: the key of a wall's kind it names (container.h), or NULL */
+    const char *wkey;  /* PALA_PART_WALL: the key of a wall's kind it names (container.h), or NULL;
+                          PALA_PART_FEED: the key of the feed's section (feed.h; index: the feed) */
 } pala_check;
 
 /* Record the fault (part, index, key) and the message; returns PALA_ERR_INPUT. */

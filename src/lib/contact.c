@@ -284,22 +284,24 @@ static inline const pala_pairmat *pm_of(const pala_world *w, const pala_batch *B
     return pala_pm_of(w, B->k[i], pairs ? pala_mat_of(w, B->j[i]) : B->jmat[i]);
 }
 
-/* The springs' states of a batch: read before the kernel, written after (a contact
- * without state, hp NULL: zero, not written). */
-static void spring_read(const pala_contacts *cm, pala_batch *B, int m)
+/* The springs' states of a batch: read before the kernel, written after.  hp is NULL only
+ * in the walls' energy pass (dt 0, force_pass.c), whose states stay as they are: zero is
+ * read, nothing written.  (ho_t in a local: the batch's stores could alias cm.) */
+static void spring_read(const pala_contacts *cm, pala_batch *B, int m, double dt)
 {
+    const int ho = cm->ho_t;
     for (int i = 0; i < m; i++) {
-        const double *st = B->hp[i] && cm->ho_t >= 0 ? B->hp[i] + cm->ho_t : NULL;
-        B->hx[i] = st ? st[0] : 0; B->hy[i] = st ? st[1] : 0; B->hz[i] = st ? st[2] : 0;
+        const double *st = B->hp[i];
+        B->hx[i] = dt > 0 ? st[ho] : 0; B->hy[i] = dt > 0 ? st[ho + 1] : 0; B->hz[i] = dt > 0 ? st[ho + 2] : 0;
     }
 }
 
-static void spring_write(const pala_contacts *cm, pala_batch *B, int m)
+static void spring_write(const pala_contacts *cm, pala_batch *B, int m, double dt)
 {
-    for (int i = 0; i < m; i++) {
-        if (!B->hp[i] || cm->ho_t < 0) continue;
-        double *st = B->hp[i] + cm->ho_t;
-        st[0] = B->hx[i]; st[1] = B->hy[i]; st[2] = B->hz[i];
+    const int ho = cm->ho_t;
+    for (int i = 0; i < m && dt > 0; i++) {
+        double *st = B->hp[i];
+        st[ho] = B->hx[i]; st[ho + 1] = B->hy[i]; st[ho + 2] = B->hz[i];
     }
 }
 
@@ -367,12 +369,12 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
     const unsigned laws = cm->laws & VEC_LAWS;
     if (cm->general || (cm->laws & (PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC))) {
-        if (cm->laws & PALA_LAWS_SPRING) spring_read(cm, B, m);
+        if (cm->laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
         drive_general(w, B, m, dt, shape);
-        if (cm->laws & PALA_LAWS_SPRING) spring_write(cm, B, m);
+        if (cm->laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
         return;
     }
-    if (laws & PALA_LAWS_SPRING) spring_read(cm, B, m);
+    if (laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
     if (pairs && w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
     else if (pairs && w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
     else {
@@ -383,7 +385,7 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
             default: drive_general(w, B, m, dt, shape);
         }
     }
-    if (laws & PALA_LAWS_SPRING) spring_write(cm, B, m);
+    if (laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
 }
 
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)

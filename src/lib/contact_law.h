@@ -15,6 +15,11 @@
 #include "pala/pala.h"
 #include <math.h>
 
+/* The larger laws the contact kernel's loops call (contact.c) are always inlined: a call
+ * left in a loop keeps it scalar, and gcc's growth limits left pala_law_spring a call in
+ * 9 of the kernel's 52 instantiations (which ones changed with unrelated edits). */
+#define PALA_LAW_KERNEL static inline __attribute__((always_inline))
+
 /* ---- geometry ---------------------------------------------------------------------------- */
 /* r~ of two components of radii a, b: H(a, b) = 2ab / (a + b) (eq. 55).  A wall is a
  * component of radius infinity (flat: r~ = 2a) or -R (a cavity of radius R). */
@@ -130,7 +135,7 @@ static inline double pala_law_dashpot(double fe, double c, double stiff, double 
 
 /* ---- tangential laws --------------------------------------------------------------------- */
 /* Regularised friction, eq. (53): the force -c w_t with c = mu F_n / (nu + |w_t|). */
-static inline double pala_law_friction(double mu, double nu, double fn, double tx, double ty, double tz)
+PALA_LAW_KERNEL double pala_law_friction(double mu, double nu, double fn, double tx, double ty, double tz)
 {
     double den = nu + sqrt(tx * tx + ty * ty + tz * tz);
     return mu * fn / (den > 0 ? den : 1.0);
@@ -138,7 +143,7 @@ static inline double pala_law_friction(double mu, double nu, double fn, double t
 
 /* x turned into the plane of unit normal n, its length kept: a spring's displacement
  * follows the contact plane as the pair turns (no energy is made or lost by the turn). */
-static inline void pala_law_in_plane(double *x, double nx, double ny, double nz)
+PALA_LAW_KERNEL void pala_law_in_plane(double *x, double nx, double ny, double nz)
 {
     double x0 = x[0], x1 = x[1], x2 = x[2];
     double m2 = x0 * x0 + x1 * x1 + x2 * x2, xn = x0 * nx + x1 * ny + x2 * nz;
@@ -160,7 +165,7 @@ static inline void pala_law_in_plane(double *x, double nx, double ny, double nz)
  * the spring less the increase of its energy k|x|^2/2 (exactly 0 without slip); held0 = 0
  * leaves out the energy held at the start (Mindlin's springs, whose stiffness changes:
  * that energy is summed apart, contact.c).  Branch-free: a loop over contacts vectorises. */
-static inline double pala_law_spring(double *x, const double *u, double k, double cap, double rho, double dt, double *F, int held0)
+PALA_LAW_KERNEL double pala_law_spring(double *x, const double *u, double k, double cap, double rho, double dt, double *F, int held0)
 {
     double h = 0.5 * dt, x0 = x[0], x1 = x[1], x2 = x[2];
     double e0 = x0 * x0 + x1 * x1 + x2 * x2;
@@ -201,7 +206,7 @@ static inline double pala_law_spring1(double *x, double u, double k, double cap,
  * step over its value at the midpoint, from the overlap ov and its rate -un at the midpoint:
  * the overlap at the end is ov - un dt/2, and cap/k grows as ov^p (pala_law_cap_power); to
  * first order in dt, and never below 0 (the contact ends within the half step). */
-static inline double pala_law_cap_ratio(double ov, double un, double p, double dt)
+PALA_LAW_KERNEL double pala_law_cap_ratio(double ov, double un, double p, double dt)
 {
     double r = 1 - p * 0.5 * dt * un / (ov > 0 ? ov : 1.0);
     return r > 0 ? r : 0;

@@ -15,10 +15,8 @@
 #include "contact.h"
 #include "contact_state.h"
 #include "container.h"
-#include "force_pass.h"
 #include "grain.h"
 #include "neighbor.h"
-#include "surface.h"
 #include "work.h"
 #include "world.h"
 #include <stdlib.h>
@@ -38,6 +36,8 @@ typedef struct lpriv {
 } lpriv;
 
 static int gidx(const pala_world *w, int k) { return w->gid ? w->gid[k] : k; }
+/* the numbers grains were given so far (more than the grains when some left) */
+static int numbers(const pala_world *w) { return w->gid ? w->nid : w->n; }
 
 /* The contacts of a batch that went through the kernel into block list o: pairs (their
  * pebbles in S->p, S->q) or wall touches (pebble in S->p). */
@@ -178,9 +178,9 @@ static lpriv *priv_of(const pala_world *w, pala_contact_list *L)
             P->ts[t].hn = hn;
             PALA_GROW(P->ts[t].h, (long)BATCH * hn + 1);
         }
-    if (P->nstamp < w->n) {
-        P->nstamp = w->n;
-        PALA_GROW(P->stamp, w->n);
+    if (P->nstamp < numbers(w)) {
+        P->nstamp = numbers(w);
+        PALA_GROW(P->stamp, P->nstamp);
     }
     return P;
 }
@@ -191,7 +191,7 @@ static lpriv *priv_of(const pala_world *w, pala_contact_list *L)
  * counts each partner once; so does one per face, its walls being consecutive too. */
 static void grain_sums(const pala_world *w, pala_contact_list *L, lpriv *P)
 {
-    int n = w->n;
+    int n = L->ngrains;
     memset(L->F, 0, (size_t)n * sizeof *L->F);
     memset(L->T, 0, (size_t)n * sizeof *L->T);
     memset(L->z, 0, (size_t)n * sizeof *L->z);
@@ -223,14 +223,8 @@ static void grain_sums(const pala_world *w, pala_contact_list *L, lpriv *P)
 
 int pala_world_contact_list(pala_world *w, pala_contact_list *L)
 {
-    int st = pala_world_check_prepared(w);
+    int st = pala_world_ready(w);   /* the state as the energy pass sees it */
     if (st) return st;
-    /* the state as the energy pass sees it (energy.c) */
-    pala_world_derive(w);
-    if (w->pc)
-        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
-    if (pala_nlist_update(w)) pala_force_pass_setup(w);
-    if (w->work->moving) pala_surfaces_move(w, w->t);
     lpriv *P = priv_of(w, L);
     lctx X = {w, P, (w->work->cm->laws & PALA_LAWS_ROLLTOR) != 0};
     pala_team_run(w->team, list_blocks, &X);
@@ -245,11 +239,12 @@ int pala_world_contact_list(pala_world *w, pala_contact_list *L)
         if (P->blk[b].n) memcpy(L->c + L->n, P->blk[b].c, (size_t)P->blk[b].n * sizeof *L->c);
         L->n += P->blk[b].n;
     }
-    if (L->ngrains < w->n) {
-        PALA_GROW(L->F, w->n); PALA_GROW(L->T, w->n);
-        PALA_GROW(L->z, w->n); PALA_GROW(L->zw, w->n);
+    int nn = numbers(w);
+    if (L->ngrains < nn || !L->F) {
+        PALA_GROW(L->F, nn + 1); PALA_GROW(L->T, nn + 1);
+        PALA_GROW(L->z, nn + 1); PALA_GROW(L->zw, nn + 1);
     }
-    L->ngrains = w->n;
+    L->ngrains = nn;
     L->moments = X.moments;
     grain_sums(w, L, P);
     return PALA_OK;

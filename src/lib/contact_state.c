@@ -163,7 +163,9 @@ double *pala_world_history_get(const pala_world *w, long *n)
     for (long s = 0; s < m; s++) {
         const double *st = nl->hs + s * hn;
         if (pala_state_zero(st, hn)) continue;
-        *o++ = nl->row[s]; *o++ = nl->nbr[s];
+        /* states put back and not placed yet are compacted: their pairs are row[2s], row[2s + 1] */
+        *o++ = nl->hpend ? nl->row[2 * s] : nl->row[s];
+        *o++ = nl->hpend ? nl->row[2 * s + 1] : nl->nbr[s];
         memcpy(o, st, (size_t)hn * sizeof *o);
         o += hn;
     }
@@ -248,6 +250,56 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
         }
     }
     return 0;
+}
+
+/* An entry into table h (growing it first if it would be more than 3/4 full). */
+static void wallhist_put(pala_wallhist *h, int hn, long step, unsigned long key, long stamp, const double *st)
+{
+    if (!h->cap || 4 * (h->n + 1) > 3 * h->cap) wallhist_rehash(h, hn, step);
+    long j = slot_of(key, h->cap);
+    while (h->key[j]) j = (j + 1) & (h->cap - 1);
+    h->key[j] = key;
+    h->stamp[j] = stamp;
+    memcpy(h->st + j * hn, st, (size_t)hn * sizeof *st);
+    h->n++;
+}
+
+void pala_contact_states_move(pala_world *w, const double *d, long n, const int *map, int nold)
+{
+    pala_work *wk = w->work;
+    const int hn = wk->cm->hn;
+    if (!hn || n < 3 || d[0] != hn) return;   /* the laws are the world's: the same state size */
+    long np = (long)d[1], c = 0, i = 2;
+    /* the pairs, in slot order still: map keeps the order of the pebbles that stay */
+    pala_nlist_history_room(w, np);
+    for (long r = 0; r < np; r++, i += 2 + hn) {
+        int p = (int)d[i], q = (int)d[i + 1];
+        if (p < 0 || q < 0 || p >= nold || q >= nold || map[p] < 0 || map[q] < 0) continue;
+        w->nl->row[2 * c] = map[p]; w->nl->row[2 * c + 1] = map[q];
+        memcpy(w->nl->hs + c * hn, d + i + 2, (size_t)hn * sizeof *d);
+        c++;
+    }
+    w->nl->hpend = c;
+    /* the wall tables: every live entry, in the order of the old blocks and slots, into the
+     * table of its pebble's new block */
+    for (int b = 0; b < wk->cm->nwh; b++) {
+        pala_wallhist *h = &wk->cm->wh[b];
+        free(h->key); free(h->stamp); free(h->st);
+        *h = (pala_wallhist){0, 0, NULL, NULL, NULL};
+    }
+    long nb = (long)d[i++];
+    for (long b = 0; b < nb && i < n; b++) {
+        long e = (long)d[i + 1];
+        i += 2;
+        for (long r = 0; r < e; r++, i += 4 + hn) {
+            int p = (int)d[i + 1];
+            long stamp = (long)d[i + 3];
+            if (p < 0 || p >= nold || map[p] < 0 || stamp < w->step - 1) continue;
+            int k = pala_peb_grain(w, map[p]);
+            wallhist_put(&wk->cm->wh[k / PALA_BLOCK], hn, w->step, ((unsigned long)map[p] << 32 | (unsigned long)d[i + 2]) + 1, stamp, d + i + 4);
+        }
+    }
+    if (i < n) w->nl->hmind = d[i];
 }
 
 /* The per-block wall tables for the contact model's state size (remade when it changes). */

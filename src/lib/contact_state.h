@@ -24,4 +24,11 @@ double pala_wallhist_ended(const pala_world *w, int b);
  * touching gives its energy to E_diss at the next evaluation). */
 double pala_contact_states_energy(const pala_world *w, int b);
 
+/* The states of a world whose grains changed (pala_world_repopulate): d holds n doubles of
+ * pala_world_history_get taken before, whose pebbles p are now map[p] (-1: gone, and its
+ * contacts' states with it; nold pebbles then).  The pairs' states wait, compacted, for the
+ * next build of the list (neighbor.c); the wall contacts' move to their pebble's table
+ * (the stale ones, which read as zero, are dropped). */
+void pala_contact_states_move(pala_world *w, const double *d, long n, const int *map, int nold);
+
 #endif

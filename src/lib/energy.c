@@ -9,6 +9,7 @@
 #include "force_pass.h"
 #include "grain.h"
 #include "centre.h"
+#include "feed.h"
 #include "field.h"
 #include "grain_forces.h"
 #include "neighbor.h"
@@ -58,13 +59,8 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
 
 int pala_world_contacts(pala_world *w, double *U)
 {
-    int st = pala_world_check_prepared(w);
+    int st = pala_world_ready(w);
     if (st) return st;
-    pala_world_derive(w);
-    if (w->pc)
-        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
-    if (pala_nlist_update(w)) pala_force_pass_setup(w);
-    if (w->work->moving) pala_surfaces_move(w, w->t);
     pala_team_run(w->team, energy_blocks, w);
     return pala_force_pass_reduce(w, U, NULL) ? PALA_UNSTABLE : PALA_OK;
 }
@@ -103,6 +99,6 @@ int pala_world_energy_terms(pala_world *w)
     pala_vec3 a = w->E_turn, b = w->B_turn;
     int turn = a.x != 0 || a.y != 0 || a.z != 0 || b.x != 0 || b.y != 0 || b.z != 0;
     int B = w->B.x != 0 || w->B.y != 0 || w->B.z != 0;
-    return (w->ninter || w->centre->on ? PALA_TERM_PAIR : 0) | (fd->em && turn ? PALA_TERM_WFIELD : 0) | (fd->mdipoles && B ? PALA_TERM_ALIGN : 0)
-         | (w->work->moving ? PALA_TERM_WWALL : 0);
+    return (w->ninter || w->centre->on ? PALA_TERM_PAIR : 0) | (fd->em && turn ? PALA_TERM_WFIELD : 0) | (fd->mdipoles && B ? PALA_TERM_ALIGN : 0) |
+           (w->work->moving ? PALA_TERM_WWALL : 0) | (w->feed && w->feed->n ? PALA_TERM_FEED : 0);
 }

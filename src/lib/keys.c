@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair", "wall"};
+const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair", "wall", "outlet"};
 
 /* ---- setters: values that need converting --------------------------------------------- */
 /* orientation = random | as_written | rx ry rz */
@@ -247,14 +247,33 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(GROUP, count, INT, NULL, "-", 0, 2e9, AT(pala_group_keys, place.count),
         .doc = "number of grains (list placement: defaults to the number of at lines)"),
     KEY(GROUP, placement, WORD, "random", "-", 0, 0, AT(pala_group_keys, place.placement),
-        .choices = "random|lattice|list", CODES(PALA_PLACE_RANDOM, PALA_PLACE_LATTICE, PALA_PLACE_LIST),
-        .doc = "random: uniform, no overlap of bounding spheres; lattice: cubic lattice; list: at lines"),
-    KEY(GROUP, region, WORD, "container", "-", 0, 0, AT(pala_group_keys, place.region),
-        .choices = "container|box|slab", CODES(PALA_REGION_CONTAINER, PALA_REGION_BOX, PALA_REGION_SLAB),
-        .doc = "where centres of mass may go (always also inside the container)"),
-    KEY(GROUP, region_box, REALS, NULL, "m", -INF, INF, AT(pala_group_keys, place.rbox),
+        .choices = "random|lattice|list|insert", CODES(PALA_PLACE_RANDOM, PALA_PLACE_LATTICE, PALA_PLACE_LIST, PALA_PLACE_INSERT),
+        .doc = "random: uniform, no overlap of bounding spheres; lattice: cubic lattice; list: at lines; "
+               "insert: over time, in the region at insert_rate (docs/physics.md, \"Grains that enter and leave\")"),
+    KEY(GROUP, region, WORD, "container", "-", 0, 0, AT(pala_group_keys, place.reg.kind),
+        .choices = "container|box|slab|cylinder|line",
+        CODES(PALA_REGION_CONTAINER, PALA_REGION_BOX, PALA_REGION_SLAB, PALA_REGION_CYLINDER, PALA_REGION_LINE),
+        .doc = "where centres of mass may go (always also inside the walls); line: placement = insert only"),
+    KEY(GROUP, region_box, REALS, NULL, "m", -INF, INF, AT(pala_group_keys, place.reg.box),
         .nmin = 6, .nmax = 6,
         .doc = "region = box: xlo xhi ylo yhi zlo zhi"),
+/* the keys of a cylinder region, in [group] and [outlet] (the group's, the first, have the
+ * constants PALA_KEY_region_centre ...: the macros below name them for KEYIN) */
+#define CYLINDER(sect, kind, T, f)                                                                                              \
+    KEYIN(sect, kind, region_centre, REALS, NULL, "m", -INF, INF, AT(T, f.c), .nmin = 3, .nmax = 3,                             \
+          .doc = "region = cylinder: the centre of its axis (in 2D the centre of the disc, z = 0)"),                           \
+    KEYIN(sect, kind, region_axis, REALS, NULL, "-", -INF, INF, AT(T, f.a), .nmin = 3, .nmax = 3, .unset = "0 0 1 (z)",        \
+          .doc = "region = cylinder: the direction of its axis (not zero; unused in 2D)"),                                     \
+    KEYIN(sect, kind, region_radius, REAL, NULL, "m", 0, INF, AT(T, f.radius), .doc = "region = cylinder: its radius"),        \
+    KEYIN(sect, kind, region_length, REAL, NULL, "m", 0, INF, AT(T, f.length),                                                 \
+          .doc = "region = cylinder: its length along the axis, centred on region_centre (unused in 2D)")
+#define PALA_KEY_group_region_centre PALA_KEY_region_centre
+#define PALA_KEY_group_region_axis PALA_KEY_region_axis
+#define PALA_KEY_group_region_radius PALA_KEY_region_radius
+#define PALA_KEY_group_region_length PALA_KEY_region_length
+    CYLINDER(GROUP, group, pala_group_keys, place.reg),
+    KEY(GROUP, region_line, REALS, NULL, "m", -INF, INF, AT(pala_group_keys, line), .nmin = 6, .nmax = 6,
+        .doc = "region = line (placement = insert): the ends x1 y1 z1 x2 y2 z2 of the line the centres are put on"),
     KEY(GROUP, slab_normal, REALS, "0 0 1", "-", -INF, INF, AT(pala_group_keys, place.slab_n),
         .nmin = 3, .nmax = 3,
         .doc = "region = slab: normal of the slab's mid-plane"),
@@ -279,6 +298,17 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(GROUP, angular_velocity, REALS, "0 0 0", "1/s", -INF, INF, AT(pala_group_keys, place.omega),
         .nmin = 3, .nmax = 3,
         .doc = "initial angular velocity of every grain"),
+    KEY(GROUP, insert_rate, REAL, NULL, "1/s", 0, INF, AT(pala_group_keys, rate), .unset = "none (give it or insert_mass_rate)",
+        .doc = "placement = insert: grains inserted per second, from insert_start to insert_end"),
+    KEY(GROUP, insert_mass_rate, REAL, NULL, "kg/s", 0, INF, AT(pala_group_keys, mass_rate), .unset = "none (give it or insert_rate)",
+        .doc = "placement = insert: mass inserted per second (instead of insert_rate)"),
+    KEY(GROUP, insert_start, REAL, NULL, "s", 0, INF, AT(pala_group_keys, start), .unset = "0",
+        .doc = "placement = insert: when the insertion begins"),
+    KEY(GROUP, insert_end, REAL, NULL, "s", 0, INF, AT(pala_group_keys, end), .unset = "none: count ends it",
+        .doc = "placement = insert: when it ends (give it or count)"),
+    KEY(GROUP, insert_every, INT, NULL, "steps", 1, 1e15, AT(pala_group_keys, every),
+        .unset = "the steps a grain takes to fall through the region and its own size",
+        .doc = "placement = insert: steps between insertions; each inserts the grains due since the last"),
     /* ---- [pair A B]: values of a pair of materials instead of the mixed ones ---- */
 #define MIXED .unset = "the two materials' values mixed (eq. 55)"
     KEYIN(PAIR, pair, friction, REAL, NULL, "-", 0, INF, AT(pala_pairset, mu), MIXED, .pairbit = PALA_PAIR_MU,
@@ -360,6 +390,20 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "the servo's speed per pascal of pressure error"),
     KEY(WALL, servo_speed, REAL, "0", "m/s", 0, INF, AT(pala_surface, servo_speed),
         .doc = "the servo's top speed"),
+    /* ---- [outlet NAME]: a region whose grains are removed ---- */
+    KEYIN(OUTLET, outlet, region, WORD, NULL, "-", 0, 0, AT(pala_outlet_keys, out.region.kind),
+          .choices = "plane|box|cylinder", CODES(PALA_REGION_PLANE, PALA_REGION_BOX, PALA_REGION_CYLINDER),
+          .doc = "where grains are removed: plane (its side the normal points to), box or cylinder (in 2D a line's side, rectangle, disc)"),
+    KEYIN(OUTLET, outlet, region_box, REALS, NULL, "m", -INF, INF, AT(pala_outlet_keys, out.region.box), .nmin = 6, .nmax = 6,
+          .doc = "region = box: xlo xhi ylo yhi zlo zhi"),
+    CYLINDER(OUTLET, outlet, pala_outlet_keys, out.region),
+    KEY(OUTLET, region_point, REALS, NULL, "m", -INF, INF, AT(pala_outlet_keys, point), .nmin = 3, .nmax = 3,
+        .doc = "region = plane: a point of the plane"),
+    KEY(OUTLET, region_normal, REALS, NULL, "-", -INF, INF, AT(pala_outlet_keys, normal), .nmin = 3, .nmax = 3,
+        .doc = "region = plane: its normal, pointing into the region (0 0 -1: below the plane)"),
+    KEY(OUTLET, every, INT, "100", "steps", 1, 1e15, AT(pala_outlet_keys, out.every),
+        .doc = "steps between removals: the grains whose centre of mass is in the region then leave"),
+#undef CYLINDER
 };
 const int pala_nkeys = PALA_NKEYS;
 

@@ -46,9 +46,12 @@ enum pala_key {
     PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
     /* [group NAME] */
     PALA_KEY_grain, PALA_KEY_count, PALA_KEY_placement, PALA_KEY_region,
-    PALA_KEY_region_box, PALA_KEY_slab_normal, PALA_KEY_slab_offset,
+    PALA_KEY_region_box, PALA_KEY_region_centre, PALA_KEY_region_axis, PALA_KEY_region_radius,
+    PALA_KEY_region_length, PALA_KEY_region_line, PALA_KEY_slab_normal, PALA_KEY_slab_offset,
     PALA_KEY_slab_thickness, PALA_KEY_lattice_spacing, PALA_KEY_at, PALA_KEY_velocity,
     PALA_KEY_velocity_spread, PALA_KEY_orientation, PALA_KEY_angular_velocity,
+    PALA_KEY_insert_rate, PALA_KEY_insert_mass_rate, PALA_KEY_insert_start, PALA_KEY_insert_end,
+    PALA_KEY_insert_every,
     /* [pair A B] */
     PALA_KEY_pair_friction, PALA_KEY_pair_delta, PALA_KEY_pair_restitution, PALA_KEY_pair_slip_velocity,
     PALA_KEY_pair_tangential_law, PALA_KEY_pair_tangential_stiffness, PALA_KEY_pair_rolling_stiffness,
@@ -60,6 +63,10 @@ enum pala_key {
     PALA_KEY_draw_size, PALA_KEY_wall_velocity, PALA_KEY_wall_angular_velocity, PALA_KEY_rotation_centre,
     PALA_KEY_spin_up, PALA_KEY_amplitude, PALA_KEY_frequency, PALA_KEY_servo_pressure, PALA_KEY_servo_gain,
     PALA_KEY_servo_speed,
+    /* [outlet NAME] */
+    PALA_KEY_outlet_region, PALA_KEY_outlet_region_box, PALA_KEY_outlet_region_centre, PALA_KEY_outlet_region_axis,
+    PALA_KEY_outlet_region_radius, PALA_KEY_outlet_region_length, PALA_KEY_region_point, PALA_KEY_region_normal,
+    PALA_KEY_every,
     PALA_NKEYS
 };
 
@@ -119,7 +126,18 @@ typedef struct pala_group_keys {
     int nat;                     /* placement = list: number of 'at' lines (read in order by the
                                     builder into place.at) */
     pala_group place;            /* count, placement, region, velocities, orientation (place.h) */
+    double line[6];              /* region = line: its ends x1 y1 z1 x2 y2 z2, m (region_line) */
+    /* placement = insert: an inserter (pala.h), the rest of it from place */
+    double rate, mass_rate;      /* grains/s (insert_rate), kg/s (insert_mass_rate) */
+    double start, end;           /* s (insert_start, insert_end) */
+    long every;                  /* steps (insert_every); 0: the fall through the region */
 } pala_group_keys;
+
+/* [outlet NAME] */
+typedef struct pala_outlet_keys {
+    pala_outlet out;             /* its region (region, region_box, the cylinder's keys) and every */
+    pala_vec3 point, normal;     /* region = plane: a point of the plane, its normal into the region */
+} pala_outlet_keys;
 
 /* [pair A B] fills a pala_pairset (pala.h): the values given, each with its PALA_PAIR_* bit
  * in `set` (the row's pairbit); a, b are the materials' indices, set when the world is built.
@@ -171,7 +189,8 @@ int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len);
 
 /* scene.c: the struct the keys of section [KIND NAME] of a loaded scene were stored in
  * (pala_top_keys for PALA_S_TOP, whose name is ""; pala_material, pala_grain_keys,
- * pala_group_keys), or NULL if it has no such section.  For the tests. */
+ * pala_group_keys, pala_pairset, pala_outlet_keys), or NULL if it has no such section.  For
+ * the tests. */
 void *pala_scene_keys(pala_scene *s, int kind, const char *name);
 /* scene.c: the parameters the keys of wall kind i (pala_wall_kind_at) were stored in. */
 void *pala_scene_wall_keys(pala_scene *s, int i);

@@ -3,10 +3,12 @@
  * orientation and velocities.  Centres of mass are placed; for random and lattice
  * placement the bounding sphere (eq. 32) must lie inside every wall (the container, clear of
  * a membrane's bars), for a list the centre must lie inside, and no component may start
- * deeper in a wall than max_overlap allows. */
+ * deeper in a wall than max_overlap allows.  The grains of an inserter are placed during a
+ * run as random placement places them (pala_place_insert). */
 #include "alloc.h"
 #include "container.h"
 #include "place.h"
+#include "region.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,14 +56,8 @@ static int phash_hits(const phash *h, const pala_world *w, pala_vec3 x, double R
 static int feasible(const pala_world *w, const pala_group *g, pala_vec3 x, double R)
 {
     if (!pala_walls_inside(w, x, R)) return 0;
-    if (g->region == PALA_REGION_BOX) {
-        const double *b = g->rbox;
-        if (x.x < b[0] || x.x > b[1] || x.y < b[2] || x.y > b[3]) return 0;
-        if (w->dim == 3 && (x.z < b[4] || x.z > b[5])) return 0;
-    } else if (g->region == PALA_REGION_SLAB) {
-        if (fabs(pala_vdot(g->slab_n, x) - g->slab_off) > 0.5 * g->slab_th) return 0;
-    }
-    return 1;
+    if (g->reg.kind == PALA_REGION_SLAB) return fabs(pala_vdot(g->slab_n, x) - g->slab_off) <= 0.5 * g->slab_th;
+    return pala_region_inside(&g->reg, w->dim, x);
 }
 
 /* The deepest cut of a wall into one component of a grain at x with rotation r, as a
@@ -88,9 +84,10 @@ static void sample_box(const pala_world *w, const pala_group *g, double R, doubl
 {
     for (int a = 0; a < 3; a++) { lo[a] = -HUGE_VAL; hi[a] = HUGE_VAL; }
     pala_walls_bounds(w, R, lo, hi);
-    if (g->region == PALA_REGION_BOX)
-        for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], g->rbox[2 * a]); hi[a] = fmin(hi[a], g->rbox[2 * a + 1]); }
-    if (g->region == PALA_REGION_SLAB) {
+    double rl[3], rh[3];
+    pala_region_bounds(&g->reg, w->dim, rl, rh);   /* a box, a cylinder; all space else */
+    for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], rl[a]); hi[a] = fmin(hi[a], rh[a]); }
+    if (g->reg.kind == PALA_REGION_SLAB) {
         const double n[3] = {g->slab_n.x, g->slab_n.y, g->slab_n.z};
         for (int a = 0; a < 3; a++)
             if (fabs(n[a]) == 1) {
@@ -113,6 +110,27 @@ static pala_vec3 random_rotation(pala_rng *rng, int dim)
         for (int i = 0; i < 4; i++) { q[i] = pala_rng_normal(rng); l += q[i] * q[i]; }
         if (fabs(q[0]) > 1e-6 * sqrt(l)) return pala_v(q[1] / q[0], q[2] / q[0], q[3] / q[0]);
     }
+}
+
+/* The rotation vector a grain of template tmpl starts with: orient (enum pala_orient)
+ * applied to its as-written orientation (the principal frame turned by the template's frame). */
+static pala_vec3 start_rotation(const pala_world *w, int tmpl, int orient, pala_vec3 given, pala_rng *rng)
+{
+    pala_vec3 r = w->tmpl[tmpl].frame;   /* principal frame -> as written */
+    if (orient == PALA_ORIENT_RANDOM) r = pala_rot_compose(random_rotation(rng, w->dim), r);
+    else if (orient == PALA_ORIENT_GIVEN) r = pala_rot_compose(given, r);
+    return r;
+}
+
+/* v with a Gaussian of standard deviation spread added to each component (x and y in 2D). */
+static pala_vec3 spread_velocity(const pala_world *w, pala_vec3 v, double spread, pala_rng *rng)
+{
+    if (spread > 0) {
+        v.x += spread * pala_rng_normal(rng);
+        v.y += spread * pala_rng_normal(rng);
+        if (w->dim == 3) v.z += spread * pala_rng_normal(rng);
+    }
+    return v;
 }
 
 /* Refuses at once a region that cannot hold the group: no feasible centre at all (the
@@ -236,9 +254,7 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
                 goto fail;
             }
         }
-        pala_vec3 r = w->tmpl[tmpl].frame;   /* principal frame -> as written */
-        if (g->orient == PALA_ORIENT_RANDOM) r = pala_rot_compose(random_rotation(rng, w->dim), r);
-        else if (g->orient == PALA_ORIENT_GIVEN) r = pala_rot_compose(g->orient_r, r);
+        pala_vec3 r = start_rotation(w, tmpl, g->orient, g->orient_r, rng);
         if (g->placement == PALA_PLACE_LIST && w->nwalls > 0) {
             /* an explicit position may touch a wall but not start deep in it: the first
              * step would fail as a runaway overlap, far from its cause */
@@ -251,12 +267,7 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
                 goto fail;
             }
         }
-        pala_vec3 v = pala_vadd(g->vel, v0);
-        if (g->vspread > 0) {
-            v.x += g->vspread * pala_rng_normal(rng);
-            v.y += g->vspread * pala_rng_normal(rng);
-            if (w->dim == 3) v.z += g->vspread * pala_rng_normal(rng);
-        }
+        pala_vec3 v = spread_velocity(w, pala_vadd(g->vel, v0), g->vspread, rng);
         int k = pala_world_add_grain(w, tmpl, x, r, v, g->omega);
         if (k >= total) { snprintf(err, errlen, "internal: placement overflow"); goto fail; }
         phash_insert(&h, w, k);
@@ -267,4 +278,57 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
 fail:
     free(h.head); free(h.next);
     return -1;
+}
+
+/* ---- the grains of an inserter ------------------------------------------------------------ */
+long pala_place_insert(pala_world *w, const pala_inserter *in, pala_feed_dyn *d, long want, double mass_room, int *full)
+{
+    double rmax = 0, R0 = 0;
+    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    for (int t = in->tfirst; t < in->tfirst + in->tcount; t++) R0 = fmax(R0, w->tmpl[t].bound_radius);
+    /* the grains whose bounding spheres may reach one placed in the region */
+    double lo[3], hi[3];
+    pala_region_bounds(&in->region, w->dim, lo, hi);
+    phash h;
+    h.nb = 16;
+    while (h.nb < 2 * w->n + 64 && h.nb < (1 << 30)) h.nb *= 2;
+    h.head = pala_xrealloc(NULL, (size_t)h.nb * sizeof(int));
+    h.next = pala_xrealloc(NULL, (size_t)(w->cap > 0 ? w->cap : 1) * sizeof(int));
+    h.inv = 1.0 / (2 * rmax);
+    for (int b = 0; b < h.nb; b++) h.head[b] = -1;
+    for (int k = 0; k < w->n; k++) {
+        const double x[3] = {w->x[k].x, w->x[k].y, w->x[k].z}, reach = w->tmpl[w->tid[k]].bound_radius + R0;
+        int near = 1;
+        for (int a = 0; a < 3; a++) near &= x[a] >= lo[a] - reach && x[a] <= hi[a] + reach;
+        if (near) phash_insert(&h, w, k);
+    }
+    long placed = 0;
+    double mass = 0;
+    *full = 0;
+    while (placed < want) {
+        if (d->next_tmpl < 0)
+            d->next_tmpl = in->random_variant ? in->tfirst + (int)(pala_rng_uniform(&d->rng) * in->tcount) % in->tcount
+                                              : in->tfirst + (int)(((long)d->count + placed) % in->tcount);
+        int tmpl = (int)d->next_tmpl;
+        const pala_template *tp = &w->tmpl[tmpl];
+        /* a mass rate: the grain waits until its whole mass is due */
+        if (mass + tp->mass > mass_room * (1 + 1e-12)) break;
+        pala_vec3 x = pala_v(0, 0, 0);
+        int ok = 0;
+        for (int a = 0; a < 100 && !ok; a++) {
+            x = pala_region_sample(&in->region, w->dim, &d->rng);
+            ok = pala_walls_inside(w, x, tp->bound_radius) && !phash_hits(&h, w, x, tp->bound_radius);
+        }
+        if (!ok) { *full = 1; break; }
+        pala_vec3 r = start_rotation(w, tmpl, in->orient, in->orient_r, &d->rng);
+        pala_vec3 v = spread_velocity(w, in->vel, in->vspread, &d->rng);
+        int k = pala_world_add_grain(w, tmpl, x, r, v, in->omega);
+        PALA_GROW(h.next, w->cap);
+        phash_insert(&h, w, k);
+        placed++;
+        mass += tp->mass;
+        d->next_tmpl = -1;
+    }
+    free(h.head); free(h.next);
+    return placed;
 }

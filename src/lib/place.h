@@ -1,11 +1,14 @@
-/* place.h: initial placement of groups of grains (used by the scene reader). */
+/* place.h: initial placement of groups of grains (used by the scene reader), and the
+ * grains an inserter places during a run (population.c). */
 #ifndef PALA_PLACE_H
 #define PALA_PLACE_H
 #include "pala/pala.h"
+#include "feed.h"
 
-enum { PALA_PLACE_RANDOM, PALA_PLACE_LATTICE, PALA_PLACE_LIST };
-enum { PALA_REGION_CONTAINER, PALA_REGION_BOX, PALA_REGION_SLAB };
-enum { PALA_ORIENT_RANDOM, PALA_ORIENT_WRITTEN, PALA_ORIENT_GIVEN };
+/* The placements of a group: at t = 0 (random, lattice, list), or over time (insert: an
+ * inserter, feed.h).  The regions and orientations are pala.h's (enum pala_region_kind,
+ * enum pala_orient). */
+enum { PALA_PLACE_RANDOM, PALA_PLACE_LATTICE, PALA_PLACE_LIST, PALA_PLACE_INSERT };
 
 typedef struct pala_group {
     int tfirst, tcount;      /* templates of the grain type (random types have several) */
@@ -14,9 +17,11 @@ typedef struct pala_group {
     /* set from the group's keys (keys.c binds each key to its field) */
     long count;              /* number of grains (count) */
     int placement;           /* PALA_PLACE_* (placement) */
-    int region;              /* PALA_REGION_* (region) */
+    pala_region reg;         /* where centres may go: its kind (region; container, box, slab,
+                                cylinder, or for an inserter line), a box (region_box), a
+                                cylinder (region_centre, region_axis, region_radius,
+                                region_length), a line (region_line) */
     int orient;              /* PALA_ORIENT_* (orientation) */
-    double rbox[6];          /* region = box: xlo xhi ylo yhi zlo zhi, m (region_box) */
     pala_vec3 slab_n;        /* region = slab: unit normal of the mid-plane (slab_normal) */
     double slab_off;         /* region = slab: offset of the mid-plane along slab_n, m */
     double slab_th;          /* region = slab: thickness, m (slab_thickness) */
@@ -30,5 +35,13 @@ typedef struct pala_group {
 
 /* Adds the group's grains to w.  Returns the number placed, or -1 with a message. */
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen);
+/* An insertion of inserter in, whose state is d: up to want grains of total mass at most
+ * mass_room (kg), each of the template d->next_tmpl (chosen from d->rng when -1, or the next in
+ * turn), its centre uniform in the region, accepted when its bounding sphere lies inside the
+ * walls and overlaps no grain's there (100 tries a grain), then turned and given its
+ * velocities as the group's grains at t = 0; added at the end of w (pala_world_add_grain).
+ * Returns the number placed; *full = 1 when a grain found no room (the insertion stops there),
+ * and d->next_tmpl is that grain's template. */
+long pala_place_insert(pala_world *w, const pala_inserter *in, pala_feed_dyn *d, long want, double mass_room, int *full);
 
 #endif

@@ -17,10 +17,12 @@
 #include "alloc.h"
 #include "check.h"
 #include "container.h"
+#include "feed.h"
 #include "lammps.h"
 #include "keys.h"
 #include "material.h"
 #include "place.h"
+#include "region.h"
 #include "world.h"
 #include <ctype.h>
 #include <errno.h>
@@ -41,6 +43,7 @@ typedef struct section {
         pala_group_keys group;
         pala_pairset pair;
         pala_surface wall;
+        pala_outlet_keys outlet;
     } keys;
 } section;
 typedef struct entry {
@@ -348,7 +351,7 @@ static int read_file(pala_scene *s)
             if (kind < 0) {
                 const char *c = close_section(kindw);
                 if (c) emsg(s, line, NULL, "unknown section [%s]: did you mean [%s %s]?", kindw, c, name[0] ? name : "NAME");
-                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME], [group NAME], [pair A B] or [wall NAME]", kindw);
+                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME], [group NAME], [pair A B], [wall NAME] or [outlet NAME]", kindw);
                 bad = 1;
                 continue;
             }
@@ -433,7 +436,7 @@ static int apply_override(pala_scene *s, char *set)
         int kind = -1;
         for (int k = 1; k < PALA_S_N; k++)
             if (!strcmp(kk, pala_sect_names[k])) kind = k;
-        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain, group, pair or wall", kk); return -1; }
+        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain, group, pair, wall or outlet", kk); return -1; }
         name = d2 + 1;
         if (kind == PALA_S_PAIR) {
             char *d3 = strchr(d2 + 1, '.');
@@ -608,6 +611,12 @@ static void refused(pala_scene *s, const pala_check *c)
         snprintf(pn, sizeof pn, "%s.%s", w->mat[w->pairs[c->index].a].name, w->mat[w->pairs[c->index].b].name);
         sect = find_section(s, PALA_S_PAIR, pn);
     }
+    if (c->part == PALA_PART_FEED) {   /* an inserter's [group], an outlet's [outlet] */
+        const pala_feed_one *f = &w->feed->f[c->index];
+        int kind = f->outlet ? PALA_S_OUTLET : PALA_S_GROUP;
+        sect = find_section(s, kind, f->outlet ? f->out.name : f->in.name);
+        if (sect >= 0) { SERR_K(s, sect, c->wkey ? find_key(kind, c->wkey) : NULL, "%s", c->msg); return; }
+    }
     if (sect < 0) sect = 0;
     if (c->part == PALA_PART_WALL && c->index >= 0 && w->walls[c->index].kind == pala_wall_kind_named("surface")) {   /* a [wall]'s key */
         sect = find_section(s, PALA_S_WALL, ((const pala_surface *)w->walls[c->index].par)->name);
@@ -648,8 +657,9 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
 }
 
 /* A grain type: builds one template (or `variants` random ones).  tfirst/tcount give
- * the range of template indices of section i. */
-static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst, int *tcount, int ngrains)
+ * the range of template indices of section i; ngrains: the grains of the type; open: an
+ * inserter of it has no count (its grains are not known: `variants` shapes). */
+static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst, int *tcount, int ngrains, int open)
 {
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
     pala_world *w = &s->top.w;
@@ -674,7 +684,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         pala_factory f = {(int)nn[0], (int)nn[1], rr[0], rr[1], gk->spread};
         /* never more shapes than grains of the type use (at least one) */
         int nvar = gk->variants;
-        if (nvar == 0 || nvar > ngrains) nvar = ngrains > 0 ? ngrains : 1;
+        if (!(open && nvar > 0) && (nvar == 0 || nvar > ngrains)) nvar = ngrains > 0 ? ngrains : 1;
         for (int v = 0; v < nvar; v++) {
             int n = pala_factory_make(&f, &s->rng, w->dim, c, rad);
             if (n < f.nmin) {
@@ -714,8 +724,89 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     return 0;
 }
 
-/* A group: check its keys and place its grains (place.c).  The templates of its grain type
- * are tfirst[ti] .. + tcount[ti]; tnext[ti] of them are already used. */
+/* The region of group or outlet section i: the keys its kind needs (a cylinder's axis is z
+ * when not given; a line's ends from line), then its check (region.h) among kinds, refused
+ * at the line of the key it names; hint follows the message. */
+static int build_region(pala_scene *s, int i, pala_region *r, const double *line, const char *kinds, const char *hint)
+{
+    const int out = s->sec[i].kind == PALA_S_OUTLET, dim = s->top.w.dim;
+    int bad = 0;
+    if (r->kind == PALA_REGION_BOX) bad = require(s, i, out ? PALA_KEY_outlet_region_box : PALA_KEY_region_box, "for region = box");
+    if (r->kind == PALA_REGION_CYLINDER) {
+        bad = require(s, i, out ? PALA_KEY_outlet_region_centre : PALA_KEY_region_centre, "for region = cylinder") ||
+              require(s, i, out ? PALA_KEY_outlet_region_radius : PALA_KEY_region_radius, "for region = cylinder") ||
+              (dim == 3 && require(s, i, out ? PALA_KEY_outlet_region_length : PALA_KEY_region_length, "for region = cylinder"));
+        if (!find_entry(s, i, out ? PALA_KEY_outlet_region_axis : PALA_KEY_region_axis)) r->a = pala_v(0, 0, 1);
+    }
+    if (r->kind == PALA_REGION_LINE && !(bad = require(s, i, PALA_KEY_region_line, "for region = line"))) {
+        r->c = pala_v(line[0], line[1], line[2]);
+        r->e = pala_v(line[3], line[4], line[5]);
+    }
+    if (r->kind == PALA_REGION_PLANE) bad = require(s, i, PALA_KEY_region_point, "for region = plane") || require(s, i, PALA_KEY_region_normal, "for region = plane");
+    if (bad) return -1;
+    char buf[320];
+    const char *key, *e = pala_region_check(r, dim, kinds, buf, sizeof buf, &key);
+    if (!e) return 0;
+    SERR_K(s, i, find_key(s->sec[i].kind, key), "[%s %s]: %s%s", pala_sect_names[s->sec[i].kind], s->sec[i].name, e, !strcmp(key, "region") ? hint : "");
+    return -1;
+}
+
+/* A group of placement = insert: its inserter (feed.h), which places its grains during the
+ * run (population.c).  The templates as build_group's. */
+static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *tnext)
+{
+    pala_world *w = &s->top.w;
+    const pala_group_keys *gk = &s->sec[g].keys.group;
+    const pala_group *grp = &gk->place;
+    const char *nm = s->sec[g].name;
+    int hr = find_entry(s, g, PALA_KEY_insert_rate) != NULL, hm = find_entry(s, g, PALA_KEY_insert_mass_rate) != NULL;
+    int hc = find_entry(s, g, PALA_KEY_count) != NULL;
+    if (hr && hm) { SERR(s, g, PALA_KEY_insert_mass_rate, "[group %s]: give insert_rate (grains/s) or insert_mass_rate (kg/s), not both", nm); return -1; }
+    if (!hr && !hm) {
+        emsg(s, s->sec[g].line, NULL, "[group %s] has placement = insert but no rate: add 'insert_rate = N' (grains/s) or 'insert_mass_rate = M' (kg/s)", nm);
+        return -1;
+    }
+    if (!hc && !find_entry(s, g, PALA_KEY_insert_end)) {
+        emsg(s, s->sec[g].line, NULL, "[group %s]: the insertion needs an end: add 'insert_end = T' (s), or 'count = N' (the grains to insert)", nm);
+        return -1;
+    }
+    pala_inserter in;
+    memset(&in, 0, sizeof in);
+    snprintf(in.name, sizeof in.name, "%.31s", nm);
+    in.tfirst = grp->tfirst;
+    in.tcount = grp->tcount;
+    in.random_variant = grp->random_variant;
+    const pala_grain_keys *gt = &s->sec[ti].keys.grain;
+    if (gt->shape == PALA_SHAPE_RANDOM && gt->variants == 0) {   /* a shape of its own per grain */
+        if (!hc) {
+            SERR(s, g, PALA_KEY_grain, "[group %s]: grain type %s builds one shape per grain (variants = 0), so the group needs 'count' "
+                 "(the grains to insert); or give [grain %s] 'variants'", nm, gk->grain, gk->grain);
+            return -1;
+        }
+        in.tfirst = tfirst[ti] + tnext[ti];
+        in.tcount = (int)grp->count;
+        tnext[ti] += (int)grp->count;
+    }
+    in.region = grp->reg;
+    in.rate = gk->rate;
+    in.mass_rate = gk->mass_rate;
+    in.start = gk->start;
+    in.end = gk->end;
+    in.count = hc ? grp->count : 0;
+    in.every = gk->every;
+    in.vel = grp->vel;
+    in.vspread = grp->vspread;
+    in.omega = grp->omega;
+    in.orient = grp->orient;
+    in.orient_r = grp->orient_r;
+    in.seed = (uint64_t)s->top.seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(g + 1));   /* a stream of its own per group */
+    if (pala_world_add_inserter(w, &in) < 0) { emsg(s, s->sec[g].line, NULL, "[group %s]: %s", nm, pala_world_error(w)); return -1; }
+    return 0;
+}
+
+/* A group: check its keys and place its grains (place.c), or make its inserter.  The
+ * templates of its grain type are tfirst[ti] .. + tcount[ti]; tnext[ti] of them are already
+ * used. */
 static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcount, int *tnext)
 {
     pala_world *w = &s->top.w;
@@ -727,7 +818,7 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
     grp->tcount = tcount[ti];
     grp->random_variant = tcount[ti] > 1 && s->sec[ti].keys.grain.variants > 0;
     grp->tnext = tnext[ti];   /* random types without variants: each grain its own shape */
-    int nat = gk->nat;
+    int nat = gk->nat, ins = grp->placement == PALA_PLACE_INSERT;
     if (grp->placement == PALA_PLACE_LIST) {
         if (nat == 0) { emsg(s, s->sec[g].line, NULL, "[group %s] has placement = list but no 'at = x y z' lines", s->sec[g].name); return -1; }
         if (!find_entry(s, g, PALA_KEY_count)) grp->count = nat;
@@ -746,23 +837,29 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
         }
         if (bad) return -1;
     } else {
-        if (require(s, g, PALA_KEY_count, "(how many grains)")) return -1;
+        if (!ins && require(s, g, PALA_KEY_count, "(how many grains)")) return -1;
         if (nat) { emsg(s, s->sec[g].line, NULL, "[group %s] has 'at' lines but placement is not list; add 'placement = list'", s->sec[g].name); return -1; }
     }
-    if (grp->region == PALA_REGION_BOX && require(s, g, PALA_KEY_region_box, "for region = box")) return -1;
-    if (grp->region == PALA_REGION_SLAB) {
+    /* a box of the placement at t = 0 is checked by the placement (no room for a grain); the
+     * other regions, and an inserter's, here */
+    if (ins ? build_region(s, g, &grp->reg, gk->line, "box|cylinder|line", " (an inserter needs a region of its own)")
+            : grp->reg.kind == PALA_REGION_BOX ? require(s, g, PALA_KEY_region_box, "for region = box")
+            : build_region(s, g, &grp->reg, gk->line, "container|box|slab|cylinder", " (region = line is for placement = insert)"))
+        return -1;
+    if (grp->reg.kind == PALA_REGION_SLAB) {
         if (require(s, g, PALA_KEY_slab_thickness, "for region = slab")) return -1;
         if (pala_vnorm(grp->slab_n) == 0) { SERR(s, g, PALA_KEY_slab_normal, "'slab_normal' must not be the zero vector"); return -1; }
         grp->slab_n = pala_vscale(1 / pala_vnorm(grp->slab_n), grp->slab_n);
     }
-    if (grp->region != PALA_REGION_BOX && !pala_container_of(w) && grp->placement != PALA_PLACE_LIST) {
-        SERR(s, g, PALA_KEY_region, "with container = none, random and lattice placement need region = box (a finite region)"); return -1;
+    if ((grp->reg.kind == PALA_REGION_CONTAINER || grp->reg.kind == PALA_REGION_SLAB) && !pala_container_of(w) && grp->placement != PALA_PLACE_LIST) {
+        SERR(s, g, PALA_KEY_region, "with container = none, random and lattice placement need region = box or cylinder (a finite region)"); return -1;
     }
     if (w->dim == 2) {
         if (grp->vel.z != 0) { SERR(s, g, PALA_KEY_velocity, "in 2D the velocity needs z = 0"); return -1; }
         if (grp->omega.x != 0 || grp->omega.y != 0) { SERR(s, g, PALA_KEY_angular_velocity, "in 2D grains turn about z only: use 0 0 wz"); return -1; }
         if (grp->orient == PALA_ORIENT_GIVEN && (grp->orient_r.x != 0 || grp->orient_r.y != 0)) { SERR(s, g, PALA_KEY_orientation, "in 2D the rotation vector must be 0 0 rz"); return -1; }
     }
+    if (ins) return build_inserter(s, g, ti, tfirst, tnext);
     char err[320];
     int n0 = w->n;
     long placed = pala_place_group(w, grp, &s->rng, err, sizeof err);
@@ -780,6 +877,27 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
     }
     if (placed < 0) { SERR(s, g, PALA_KEY_count, "[group %s]: %s", s->sec[g].name, err); return -1; }
     return 0;
+}
+
+/* The [outlet NAME] sections, in file order (feed.h): a plane's point and normal make its
+ * region's c and a. */
+static int build_outlets(pala_scene *s)
+{
+    int bad = 0;
+    for (int i = 0; i < s->nsec; i++) {
+        if (s->sec[i].kind != PALA_S_OUTLET) continue;
+        const pala_outlet_keys *ok = &s->sec[i].keys.outlet;
+        pala_outlet o = ok->out;
+        if (require(s, i, PALA_KEY_outlet_region, "(plane, box or cylinder: where grains are removed)")) { bad = 1; continue; }
+        snprintf(o.name, sizeof o.name, "%.31s", s->sec[i].name);
+        if (o.region.kind == PALA_REGION_PLANE) {
+            o.region.c = ok->point;
+            o.region.a = ok->normal;
+        }
+        if (build_region(s, i, &o.region, NULL, "plane|box|cylinder", "")) { bad = 1; continue; }
+        if (pala_world_add_outlet(&s->top.w, &o) < 0) { emsg(s, s->sec[i].line, NULL, "[outlet %s]: %s", s->sec[i].name, pala_world_error(&s->top.w)); bad = 1; }
+    }
+    return bad ? -1 : 0;
 }
 
 /* lammps_data is relative to the control file's folder; the resolved path replaces the
@@ -801,14 +919,20 @@ static void resolve_paths(pala_scene *s)
     }
 }
 
-/* The grains the groups of grain type i ask for. */
-static long grains_of_type(pala_scene *s, int i)
+/* The grains the groups of grain type i ask for (an inserting group without count: its rate
+ * over its interval, 0 for a mass rate); *open (if not NULL) is 1 when an inserting group of
+ * it has no count (its grains are known only as they come). */
+static long grains_of_type(pala_scene *s, int i, int *open)
 {
     long use = 0;
+    if (open) *open = 0;
     for (int g = 0; g < s->nsec; g++) {
         const pala_group_keys *gk = &s->sec[g].keys.group;
-        if (s->sec[g].kind == PALA_S_GROUP && gk->grain && !strcmp(gk->grain, s->sec[i].name))
-            use += find_entry(s, g, PALA_KEY_count) ? gk->place.count : gk->nat;
+        if (s->sec[g].kind != PALA_S_GROUP || !gk->grain || strcmp(gk->grain, s->sec[i].name)) continue;
+        int hc = find_entry(s, g, PALA_KEY_count) != NULL;
+        int ins = gk->place.placement == PALA_PLACE_INSERT;
+        use += hc ? gk->place.count : ins ? (long)fmin(1e15, gk->rate * (gk->end - gk->start) + 1) : gk->nat;
+        if (open && !hc && ins) *open = 1;
     }
     return use;
 }
@@ -824,7 +948,7 @@ static int check_resources(pala_scene *s)
     for (int i = 0; i < s->nsec; i++) {
         if (s->sec[i].kind != PALA_S_GRAIN) continue;
         const pala_grain_keys *gk = &s->sec[i].keys.grain;
-        double n = (double)grains_of_type(s, i);
+        double n = (double)grains_of_type(s, i, NULL);
         double comp = gk->shape == PALA_SHAPE_SPHERE ? 1 : gk->shape == PALA_SHAPE_SPHERES ? gk->nsphere : gk->components[1];
         grains += n;
         pebbles += n * comp;
@@ -987,7 +1111,9 @@ static int build_world(pala_scene *s)
     for (int i = 0; i < s->nsec && !bad; i++) {
         tfirst[i] = tcount[i] = 0;
         if (s->sec[i].kind != PALA_S_GRAIN) continue;
-        if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], (int)grains_of_type(s, i))) bad = 1;
+        int open;
+        long ng = grains_of_type(s, i, &open);
+        if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], (int)ng, open)) bad = 1;
     }
     /* grains of a LAMMPS data file, before the groups (which then avoid them) */
     if (lmp && !bad) {
@@ -1008,6 +1134,7 @@ static int build_world(pala_scene *s)
             ngroups++;
             if (build_group(s, g, tfirst, tcount, tnext)) bad = 1;
         }
+    if (!bad && build_outlets(s)) bad = 1;
     if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;

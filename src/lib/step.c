@@ -5,11 +5,13 @@
  * grain's step into the sweep is a scheduling decision made here and in force_pass.c; the
  * formulas are those of integrator.h. */
 #include "pala/pala.h"
+#include "feed.h"
 #include "force_pass.h"
 #include "grain_forces.h"
 #include "integrator.h"
 #include "neighbor.h"
 #include "surface.h"
+#include "population.h"
 #include "threads.h"
 #include "world.h"
 #include <math.h>
@@ -131,10 +133,8 @@ int pala_world_step(pala_world *w) { return pala_world_steps(w, 1); }
  * the next one (its free motion and half kick, eqs. 65-66), which saves a pass over the
  * grains.  Every operation, and the order of the drift bounds of the neighbour list, is
  * that of n calls of pala_world_step: the results are the same bits. */
-int pala_world_steps(pala_world *w, long n)
+static int chained_steps(pala_world *w, long n)
 {
-    int st0 = pala_world_check_prepared(w);
-    if (st0) return st0;
     double tau = 0.5 * w->dt;
     run_stages(w, first, NFIRST);
     for (long i = 0; i < n; i++) {
@@ -162,4 +162,19 @@ int pala_world_steps(pala_world *w, long n)
     }
     w->work->chain = 0;
     return PALA_OK;
+}
+
+int pala_world_steps(pala_world *w, long n)
+{
+    int st = pala_world_check_prepared(w);
+    if (st || !w->feed) return st ? st : chained_steps(w, n);
+    /* grains enter and leave between steps, at the steps of the feeds (population.c): the
+     * steps up to the next of them run chained, and that step starts a call of its own */
+    while (n > 0 && st == PALA_OK) {
+        pala_population_act(w);
+        long before = w->step, m = pala_feed_next(w, w->step) - w->step;
+        st = chained_steps(w, m < 1 || m > n ? n : m);
+        n -= w->step - before;
+    }
+    return st;
 }

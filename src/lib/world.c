@@ -10,11 +10,14 @@
 #include "check.h"
 #include "container.h"
 #include "contact.h"
+#include "contact_state.h"
+#include "feed.h"
 #include "force_pass.h"
 #include "grain.h"
 #include "grain_forces.h"
 #include "material.h"
 #include "neighbor.h"
+#include "surface.h"
 #include "threads.h"
 #include <math.h>
 #include <stdarg.h>
@@ -64,6 +67,7 @@ void pala_world_free(pala_world *w)
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
     free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
     pala_walls_free(w);
+    pala_feed_free(w);
     pala_nlist_free(w->nl);
     free_states(w);
     pala_team_free(w->team);
@@ -142,23 +146,75 @@ int pala_world_add_sphere_template(pala_world *w, int mat, double R)
     return pala_world_build_template(w, &t, 1, &(pala_vec3){0, 0, 0}, &R, 0);
 }
 
-int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om)
+/* Room for n grains in the arrays of their state (doubling), and for nid numbers in inv. */
+static void room(pala_world *w, int n, int nid)
 {
-    if (w->n == w->cap) {
+    if (n > w->cap) {
         w->cap = w->cap ? 2 * w->cap : 64;
+        if (w->cap < n) w->cap = n;
         PALA_GROW(w->x, w->cap); PALA_GROW(w->r, w->cap); PALA_GROW(w->v, w->cap); PALA_GROW(w->w, w->cap);
         PALA_GROW(w->acc, w->cap); PALA_GROW(w->bacc, w->cap); PALA_GROW(w->tid, w->cap);
+        if (w->gid) PALA_GROW(w->gid, w->cap);
     }
+    if (w->gid && nid > w->icap) {
+        w->icap = nid > 2 * w->icap ? nid : 2 * w->icap;
+        PALA_GROW(w->inv, w->icap);
+    }
+}
+
+int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om)
+{
+    room(w, w->n + 1, w->nid + 1);
     int k = w->n++;
     w->x[k] = x; w->r[k] = r; w->v[k] = v; w->w[k] = om;
     w->acc[k] = w->bacc[k] = pala_v(0, 0, 0);   /* paper section 7: alpha, beta start at 0 */
     w->tid[k] = tmpl;
-    if (w->gid) {   /* a sorted world: the new grain is number k of the input too */
-        PALA_GROW(w->gid, w->cap);
-        PALA_GROW(w->inv, w->cap);
-        w->gid[k] = w->inv[k] = k;
+    if (w->gid) {   /* a sorted world, or one whose grains left: the new grain takes the next number */
+        w->gid[k] = w->nid;
+        w->inv[w->nid] = k;
     }
+    w->nid++;
     return k;
+}
+
+/* The numbers of a world that had none (grain k is number k): gid and inv. */
+static void number(pala_world *w)
+{
+    if (w->gid) return;
+    w->gid = pala_xrealloc(NULL, (size_t)(w->cap > 0 ? w->cap : 1) * sizeof *w->gid);
+    w->icap = w->nid > 0 ? w->nid : 1;
+    w->inv = pala_xrealloc(NULL, (size_t)w->icap * sizeof *w->inv);
+    for (int k = 0; k < w->n; k++) w->gid[k] = w->inv[k] = k;
+}
+
+int pala_world_set_population(pala_world *w, int n, int nid, const int *tid, const int *gid)
+{
+    if (n < 0 || nid < n || (!gid && nid != n)) return bad(w, "pala_world_set_population: %d grains of %d numbers%s", n, nid, gid ? "" : " (without gid, as many as grains)");
+    for (int k = 0; k < n; k++)
+        if (tid[k] < 0 || tid[k] >= w->ntmpl) return bad(w, "pala_world_set_population: grain %d has template %d (the world has %d)", k, tid[k], w->ntmpl);
+    free(w->gid); free(w->inv);
+    w->gid = w->inv = NULL;
+    w->icap = 0;
+    room(w, n, nid);
+    w->n = w->nid = n;
+    memcpy(w->tid, tid, (size_t)n * sizeof *tid);
+    for (int k = 0; k < n; k++) w->x[k] = w->r[k] = w->v[k] = w->w[k] = w->acc[k] = w->bacc[k] = pala_v(0, 0, 0);
+    if (!gid) return PALA_OK;
+    number(w);
+    room(w, n, nid);
+    w->nid = nid;
+    for (int i = 0; i < nid; i++) w->inv[i] = -1;
+    for (int k = 0; k < n; k++) {
+        if (gid[k] < 0 || gid[k] >= nid || w->inv[gid[k]] >= 0) {
+            free(w->gid); free(w->inv);
+            w->gid = w->inv = NULL;
+            w->nid = n;
+            return bad(w, "pala_world_set_population: grain %d has number %d, out of 0 .. %d or given twice", k, gid[k], nid - 1);
+        }
+        w->gid[k] = gid[k];
+        w->inv[gid[k]] = k;
+    }
+    return PALA_OK;
 }
 
 typedef struct sortkey { unsigned long long key; int k; } sortkey;
@@ -217,7 +273,7 @@ void pala_world_sort(pala_world *w)
     qsort(order, (size_t)w->n, sizeof *order, cmp_sortkey);
     PERMUTE(w->x, pala_vec3); PERMUTE(w->r, pala_vec3); PERMUTE(w->v, pala_vec3); PERMUTE(w->w, pala_vec3);
     PERMUTE(w->acc, pala_vec3); PERMUTE(w->bacc, pala_vec3); PERMUTE(w->tid, int);
-    w->cap = w->n;
+    w->cap = w->icap = w->n;
     w->gid = pala_xrealloc(NULL, (size_t)w->n * sizeof *w->gid);
     w->inv = pala_xrealloc(NULL, (size_t)w->n * sizeof *w->inv);
     for (int i = 0; i < w->n; i++) { w->gid[i] = order[i].k; w->inv[order[i].k] = i; }
@@ -363,6 +419,12 @@ int pala_world_check(pala_world *w, pala_check *c)
         c->wkey = key;
         return PALA_ERR_INPUT;
     }
+    which = -1;
+    if ((e = pala_feeds_check(w, buf, sizeof buf, &which, &key))) {   /* the inserters and outlets (feed.h) */
+        pala_fault(c, PALA_PART_FEED, which, -1, "%s", e);
+        c->wkey = key;
+        return PALA_ERR_INPUT;
+    }
     for (int i = 0; i < w->ninter; i++)
         if (!w->inter[i].forces) return pala_fault(c, W, -1, -1, "interaction %d has no forces function", i);
     return PALA_OK;
@@ -385,6 +447,18 @@ void pala_world_derive(pala_world *w)
     if ((w->work->cm->laws & PALA_LAWS_FRAC) && w->work->cm->frac_dt != w->dt) pala_contacts_frac_tables(w);   /* the fractional law's coefficients are per dt */
 }
 
+int pala_world_ready(pala_world *w)
+{
+    int st = pala_world_check_prepared(w);
+    if (st) return st;
+    pala_world_derive(w);
+    if (w->pc)
+        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    if (pala_nlist_update(w)) pala_force_pass_setup(w);
+    if (w->work->moving) pala_surfaces_move(w, w->t);
+    return PALA_OK;
+}
+
 int pala_world_prepare(pala_world *w)
 {
     pala_check c = {0, w->why, sizeof w->why, 0, 0, -1, NULL};
@@ -393,6 +467,12 @@ int pala_world_prepare(pala_world *w)
         free_states(w);   /* no step on what was prepared before */
         return st;
     }
+    pala_world_setup(w);
+    return PALA_OK;
+}
+
+void pala_world_setup(pala_world *w)
+{
     /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
     int spheres = 1;
     for (int t = 0; t < w->ntmpl; t++) spheres &= w->tmpl[t].ncomp == 1;
@@ -416,7 +496,35 @@ int pala_world_prepare(pala_world *w)
     w->prep_n = w->n;
     w->prep_nmat = w->nmat;
     w->prep_ntmpl = w->ntmpl;
-    return PALA_OK;
+}
+
+void pala_world_repopulate(pala_world *w, const unsigned char *gone, const double *hist, long nh)
+{
+    const int n0 = w->prep_n, np0 = w->npeb;   /* the grains and pebbles of the last setup */
+    int *pmap = hist ? pala_xrealloc(NULL, (size_t)(np0 + 1) * sizeof *pmap) : NULL;
+    if (gone) number(w);   /* the grains that stay keep their numbers */
+    int m = 0, pm = 0;
+    for (int k = 0; k < w->n; k++) {
+        int nc = w->tmpl[w->tid[k]].ncomp, p = k < n0 ? pala_grain_peb0(w, k) : -1;   /* its pebbles before */
+        int out = gone && gone[k];
+        for (int c = 0; pmap && p >= 0 && c < nc; c++) pmap[p + c] = out ? -1 : pm + c;
+        if (out) {
+            w->inv[w->gid[k]] = -1;
+            continue;
+        }
+        w->x[m] = w->x[k]; w->r[m] = w->r[k]; w->v[m] = w->v[k]; w->w[m] = w->w[k];
+        w->acc[m] = w->acc[k]; w->bacc[m] = w->bacc[k]; w->tid[m] = w->tid[k];
+        if (w->gid) {
+            w->gid[m] = w->gid[k];
+            w->inv[w->gid[m]] = m;
+        }
+        m++;
+        pm += nc;
+    }
+    w->n = m;
+    pala_world_setup(w);
+    if (hist) pala_contact_states_move(w, hist, nh, pmap, np0);
+    free(pmap);
 }
 
 void pala_world_set_threads(pala_world *w, int n)
@@ -427,8 +535,10 @@ void pala_world_set_threads(pala_world *w, int n)
 
 int pala_world_max_threads(const pala_world *w)
 {
-    int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
-    return nblk > 0 ? nblk : 1;
+    long most = w->feed ? pala_world_most_grains(w) : w->n;   /* grains that enter: those it may hold */
+    if (most < 0 || most > (1L << 30)) most = 1L << 30;
+    long nblk = (most + PALA_BLOCK - 1) / PALA_BLOCK;
+    return nblk > 0 ? (int)nblk : 1;
 }
 
 

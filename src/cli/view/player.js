@@ -8,7 +8,8 @@ function b64(s, Type) {
   for (var i = 0; i < n; i++) u[i] = bin.charCodeAt(i);
   return new Type(u.buffer);
 }
-var S = b64(D.state, Float32Array);          /* frames x grains x (x y z rx ry rz speed) */
+var S = b64(D.state, Float32Array);          /* frames x grains x (x y z rx ry rz speed); a grain not in a
+                                                frame (a run whose grains enter and leave) is NaN there */
 var NG = D.tid.length, NF = D.step.length;
 /* components of every grain: body-frame vectors and radii, flattened */
 var ncomp = 0, cg = [], cb = [], cr = [], ct = [];
@@ -191,7 +192,7 @@ function cpuWire(w, h, B, hs, WC) {
     var qx = S[g] - E0, qy = S[g + 1] - E1, qz = S[g + 2] - E2;
     var ax = qx * r0 + qy * r1 + qz * r2, ay = qx * u0 + qy * u1 + qz * u2, az = qx * f0 + qy * f1 + qz * f2, e = ext[k];
     /* culled: the whole grain behind the eye or off the picture */
-    if (az + e < near || F * (Math.abs(ax) - e - hs) > (cx + 1) * (az + e) || F * (Math.abs(ay) - e) > (cy + 1) * (az + e)) { p = p1; continue; }
+    if (!(az + e >= near) || F * (Math.abs(ax) - e - hs) > (cx + 1) * (az + e) || F * (Math.abs(ay) - e) > (cy + 1) * (az + e)) { p = p1; continue; }
     var c = WC[speed ? 10 + Math.min(15, Math.round(15 * S[g + 6] / vmax)) : CT[p] % 10];
     /* M = (right, up, forward) R, R the rotation of eq. (6) with rotation vector (rx, ry, rz) */
     var rx = S[g + 3], ry = S[g + 4], rz = S[g + 5], rr = rx * rx + ry * ry + rz * rz, qn = 1 / (1 + rr), d = 1 - rr;
@@ -327,7 +328,7 @@ function cpuScene(w, h, B, shift, pass, zb) {
     var spr = CPU.spr, pe = pass ? CPU.eye[pass] : pal, speed = st.colour === "speed";
     for (var p = 0; p < ncomp; p++) {
       var qx = W[3 * p] - E0, qy = W[3 * p + 1] - E1, qz = W[3 * p + 2] - E2, z = qx * f0 + qy * f1 + qz * f2;
-      if (z < near) continue;
+      if (!(z >= near)) continue;   /* behind the eye, or not in this frame (NaN) */
       var sx = cx + F * (qx * r0 + qy * r1 + qz * r2) / z, sy = cy - F * (qx * u0 + qy * u1 + qz * u2) / z, R = CR[p];
       var q = Math.max(2, Math.min(2048, Math.round(4 * F * R / z))), s = spr[q] || (spr[q] = cpuSprite(q));
       var ix = Math.round(sx), iy = Math.round(sy), ri = s.ri;
@@ -507,6 +508,7 @@ function glScene(B, shift, w, h, mono) {
   if (st.style === "solid") {
     for (var p = 0; p < ncomp; p++) {
       G.p32[3 * p] = W[3 * p]; G.p32[3 * p + 1] = W[3 * p + 1]; G.p32[3 * p + 2] = W[3 * p + 2];
+      if (W[3 * p] !== W[3 * p]) { G.p32[3 * p] = B.E[0]; G.p32[3 * p + 1] = B.E[1]; G.p32[3 * p + 2] = B.E[2]; continue; }   /* not in this frame: at the eye, clipped */
       var c = st.colour === "speed" ? SPEED3[Math.min(15, Math.round(15 * S[g0 + 7 * CG[p] + 6] / vmax))] : TYPE3[CT[p] % 10];
       G.c32[3 * p] = c[0]; G.c32[3 * p + 1] = c[1]; G.c32[3 * p + 2] = c[2];
     }
@@ -523,6 +525,7 @@ function glScene(B, shift, w, h, mono) {
     /* wire frames: centre of mass to each component, three radii per component */
     var n = 0, P = G.w32, Cc = G.wc32;
     for (var p = 0; p < ncomp; p++) {
+      if (S[g0 + 7 * CG[p]] !== S[g0 + 7 * CG[p]]) continue;   /* not in this frame */
       var g = g0 + 7 * CG[p], c = st.colour === "speed" ? SPEED3[Math.min(15, Math.round(15 * S[g + 6] / vmax))] : TYPE3[CT[p] % 10], R = CR[p];
       var px = W[3 * p], py = W[3 * p + 1], pz = W[3 * p + 2];
       P[3 * n] = S[g]; P[3 * n + 1] = S[g + 1]; P[3 * n + 2] = S[g + 2]; n++;
