@@ -138,7 +138,8 @@ static inline int pala_face_mat(const pala_world *w, int face)
 }
 static inline int pala_wall_id_mat(const pala_world *w, unsigned id)
 {
-    return id & 0x80000000u ? w->walls[(id >> 24) & 0x7fu].mat : id < PALA_WALL_FACES ? w->wall_mat : w->mem_mat;
+    unsigned i = (id >> 24) & 0x7fu;   /* a [wall]'s index: checked, as a checkpoint's key may name none */
+    return id & 0x80000000u ? (i < (unsigned)w->nwalls ? w->walls[i].mat : 0) : id < PALA_WALL_FACES ? w->wall_mat : w->mem_mat;
 }
 
 /* A kind's check refusing: the message (printf's fmt) into buf, *key = the control-file key
