@@ -63,6 +63,14 @@ void test_checkpoint(void);
 void test_heap(void);
 void test_fractional(void);
 void test_fracnormal(void);
+void test_measure_geometry(void);
+void test_measure_lattice(void);
+void test_measure_gas(void);
+void test_measure_column(void);
+void test_measure_compression(void);
+void test_measure_clumps(void);
+void test_measure_angle(void);
+void test_contacts_output(void);
 void test_feed(void);
 
 static const struct {
@@ -74,6 +82,14 @@ static const struct {
     {"contact", test_contact},
     {"fractional", test_fractional},
     {"fracnormal", test_fracnormal},
+    {"measure_geometry", test_measure_geometry},
+    {"measure_lattice", test_measure_lattice},
+    {"measure_gas", test_measure_gas},
+    {"measure_column", test_measure_column},
+    {"measure_compression", test_measure_compression},
+    {"measure_clumps", test_measure_clumps},
+    {"measure_angle", test_measure_angle},
+    {"contacts_output", test_contacts_output},
     {"dynamics", test_dynamics},
     {"keys", test_keys},
     {"scene", test_scene},

@@ -60,6 +60,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_gravity] = "0.5 -9.81 0", [PALA_KEY_dt] = "3e-6", [PALA_KEY_steps] = "7",
     [PALA_KEY_end_time] = "2e-4", [PALA_KEY_seed] = "12345", [PALA_KEY_energy_every] = "3",
     [PALA_KEY_trajectory_every] = "4", [PALA_KEY_xyz_every] = "5", [PALA_KEY_vtk_every] = "6",
+    [PALA_KEY_contacts_every] = "8", [PALA_KEY_grains_every] = "9",
     [PALA_KEY_max_overlap] = "0.3",
     [PALA_KEY_neighbor_skin] = "0.001", [PALA_KEY_lammps_mc_samples] = "200",
     [PALA_KEY_gravitational_constant] = "6.674e-11", [PALA_KEY_permittivity] = "2.5",

@@ -5,6 +5,7 @@
  * a new writer is checked as soon as it has its row. */
 #include "t.h"
 #include "writer.h"
+#include "rundir.h"
 #include "traj.h"
 #include <fcntl.h>
 #include <stdlib.h>
@@ -142,8 +143,9 @@ static void check_run(const char *name, long steps, long eev, long tev, const ch
 static void check_full_disk_each(void)
 {
     pala_scene *sc0 = NULL, *scb = NULL, *scf = NULL;
-    char on1[] = "xyz_every=1", on2[] = "vtk_every=1", on3[] = "trajectory_format=binary", *on[] = {on1, on2, on3};   /* every writer writes */
-    if (pala_scene_load(SCENE, 2, on, &sc0, stderr) != PALA_OK || pala_scene_load(SCENE, 3, on, &scb, stderr) != PALA_OK ||
+    char on1[] = "xyz_every=1", on2[] = "vtk_every=1", on3[] = "contacts_every=1", on4[] = "grains_every=1", on5[] = "trajectory_format=binary",
+         on6[] = "contacts_format=binary", *on[] = {on1, on2, on3, on4, on5, on6};   /* every writer writes */
+    if (pala_scene_load(SCENE, 4, on, &sc0, stderr) != PALA_OK || pala_scene_load(SCENE, 6, on, &scb, stderr) != PALA_OK ||
         pala_scene_load("examples/pour.txt", 0, NULL, &scf, stderr) != PALA_OK) {   /* flow.tsv: a scene whose grains enter and leave */
         T_CHECK(0, "load %s and examples/pour.txt", SCENE);
         return;
@@ -191,8 +193,20 @@ static void check_full_disk_each(void)
     pala_scene_free(scf);
 }
 
+/* Every file a writer writes is a run folder's file (rundir.c), so that --force replaces it
+ * and a folder holding it is recognised as an earlier run's. */
+static void check_folder_files(void)
+{
+    for (int i = 0; i < pala_nwriters; i++) {
+        int known = 0;
+        for (int k = 0; pala_run_folder.files[k]; k++) known |= !strcmp(pala_run_folder.files[k], pala_writers[i].file);
+        T_CHECK(known, "%s is among a run folder's files (rundir.c run_files)", pala_writers[i].file);
+    }
+}
+
 void test_writers(void)
 {
+    check_folder_files();
     T_CHECK(t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR) == 0, "mkdir " DIR);
     check_run("cadence", 100, 7, 30, "text");      /* the last step off both cadences */
     check_run("on-cadence", 60, 20, 60, "text");   /* the last step on both: written once */

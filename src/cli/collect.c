@@ -4,7 +4,9 @@
  * Columns of the output: `run` (the DIR as given), then the parameter columns whose
  * value differs between the runs (all of them with --all), then the result columns.
  * Result columns are a fixed list of names written by `pala run`; every other column
- * of summary.tsv is a parameter. */
+ * of summary.tsv is a parameter.  --columns A,B,... chooses the columns instead: any of
+ * summary.tsv, or of the measure.tsv pala measure wrote into the folder (its mean over the
+ * file's rows: the frames measured). */
 #include "commands.h"
 #include "rundir.h"
 #include "tsv.h"
@@ -26,11 +28,13 @@ static const char *const result_cols[] = {
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: pala collect DIR... [-o table.tsv] [--force] [--all] [--skip-incomplete]\n"
+        "usage: pala collect DIR... [-o table.tsv] [--force] [--all] [--skip-incomplete] [--columns A,B,...]\n"
         "  DIR       run folders, each holding the summary.tsv written by `pala run`\n"
         "  -o FILE   write the table to FILE instead of standard output\n"
         "  --force   overwrite FILE if it exists\n"
         "  --all     include every parameter column, not only those that differ\n"
+        "  --columns A,B,...  these columns only: of summary.tsv, or of DIR/measure.tsv (written by\n"
+        "            pala measure; its mean over its rows)\n"
         "  --skip-incomplete  leave out the folders without a readable summary.tsv (a run\n"
         "            killed or still running) and list them on standard error\n"
         "exit status: 0 ok, 1 bad input (missing or malformed summary.tsv), 5 write error\n");
@@ -157,9 +161,27 @@ static int choose(const pala_tsv *runs, int n, int all, const char **cols, int *
     return mm;
 }
 
-/* Write the table: header, then one row per run; missing cells are empty. */
+/* The mean over the rows of column name of a run's measure.tsv (nan cells left out) into
+ * buf: NULL if it has no such column. */
+static const char *measure_mean(const pala_tsv *ms, const char *name, char *buf, size_t len)
+{
+    int mc = ms ? pala_tsv_col(ms, name) : -1;
+    if (mc < 0) return NULL;
+    double s = 0;
+    long cnt = 0;
+    for (long r = 0; r < ms->nrow; r++) {
+        double x = ms->num[r * ms->ncol + mc];
+        if (!isnan(x)) { s += x; cnt++; }
+    }
+    if (cnt) snprintf(buf, len, "%.10g", s / (double)cnt);
+    else snprintf(buf, len, "nan");
+    return buf;
+}
+
+/* Write the table: header, then one row per run; missing cells are empty.  ms (or NULL):
+ * each run's measure.tsv, whose means serve the columns its summary.tsv has not. */
 static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
-                        const char **cols, int m)
+                        const char **cols, int m, const pala_tsv *ms)
 {
     fputs("run", f);
     for (int c = 0; c < m; c++) fprintf(f, "\t%s", cols[c]);
@@ -167,7 +189,9 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
     for (int k = 0; k < n; k++) {
         put_cell(dirs[k], f);
         for (int c = 0; c < m; c++) {
+            char buf[64];
             const char *v = cell(&runs[k], cols[c]);
+            if (!v && ms) v = measure_mean(&ms[k], cols[c], buf, sizeof buf);
             fputc('\t', f);
             if (v) put_value(v, f);
         }
@@ -175,10 +199,44 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
     }
 }
 
+/* --columns: the table of the columns of list (comma-separated): each run's summary.tsv
+ * cell, else the mean over the rows of its measure.tsv.  A column that no run has is an
+ * error naming what there is. */
+static int write_columns(FILE *f, char **dirs, const pala_tsv *runs, int n, const char *list)
+{
+    char *names = strdup(list), *save = NULL;
+    pala_tsv *ms = calloc((size_t)n, sizeof *ms);
+    const char **col = calloc(strlen(list) + 1, sizeof *col);
+    int m = 0, rc = PALA_OK;
+    if (!names || !ms || !col) { free(names); free(ms); free(col); return PALA_ERR_IO; }
+    for (char *s = strtok_r(names, ",", &save); s; s = strtok_r(NULL, ",", &save)) col[m++] = s;
+    for (int k = 0; k < n; k++) {   /* measure.tsv, if the folder has one */
+        char path[4200];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/measure.tsv", dirs[k]);
+        if (stat(path, &st) == 0 && pala_tsv_read(&ms[k], path, PALA_TSV_NUMERIC, stderr) != PALA_OK) rc = PALA_ERR_INPUT;
+    }
+    for (int c = 0; c < m && rc == PALA_OK; c++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++) found = cell(&runs[k], col[c]) || pala_tsv_col(&ms[k], col[c]) >= 0;
+        if (!found) {
+            fprintf(stderr, "pala collect: --columns: no run has a column '%s' in summary.tsv or measure.tsv (columns of %s/summary.tsv: ", col[c], dirs[0]);
+            pala_tsv_print_names(&runs[0], stderr);
+            if (ms[0].ncol) { fprintf(stderr, "; of its measure.tsv: "); pala_tsv_print_names(&ms[0], stderr); }
+            fprintf(stderr, ")\n");
+            rc = PALA_ERR_INPUT;
+        }
+    }
+    if (rc == PALA_OK) write_table(f, dirs, runs, n, col, m, ms);
+    for (int k = 0; k < n; k++) pala_tsv_free(&ms[k]);
+    free(ms); free(col); free(names);
+    return rc;
+}
+
 /* Parse the command line, read every DIR/summary.tsv, choose the columns, write. */
 int pala_cmd_collect(int argc, char **argv)
 {
-    const char *out = NULL;
+    const char *out = NULL, *columns = NULL;
     int force = 0, all = 0, n = 0, opts_done = 0, skip = 0;
     char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
     if (!dirs) return PALA_ERR_IO;
@@ -193,6 +251,14 @@ int pala_cmd_collect(int argc, char **argv)
             } else if (strcmp(a, "--force") == 0) force = 1;
             else if (strcmp(a, "--all") == 0) all = 1;
             else if (strcmp(a, "--skip-incomplete") == 0) skip = 1;
+            else if (strcmp(a, "--columns") == 0 || strncmp(a, "--columns=", 10) == 0) {
+                columns = a[9] == '=' ? a + 10 : i + 1 < argc ? argv[++i] : NULL;
+                if (!columns || !*columns || strstr(columns, ",,") || columns[0] == ',' || columns[strlen(columns) - 1] == ',') {
+                    fprintf(stderr, "pala collect: --columns needs names separated by commas, e.g. --columns dt,E_dissipated,phi\n");
+                    free(dirs);
+                    return PALA_ERR_INPUT;
+                }
+            }
             else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
                 if (i + 1 == argc) {
                     fprintf(stderr, "pala collect: %s needs a file name\n", a);
@@ -264,7 +330,8 @@ int pala_cmd_collect(int argc, char **argv)
             fprintf(stderr, "pala collect: cannot write %s: %s\n", out, pala_strerror(errno));
             rc = PALA_ERR_IO;
         } else {
-            write_table(f, dirs, runs, n, cols, m);
+            if (columns) rc = write_columns(f, dirs, runs, n, columns);
+            else write_table(f, dirs, runs, n, cols, m, NULL);
             int bad = ferror(f);
             if (out) bad |= fclose(f) != 0;
             else bad |= fflush(f) != 0;

@@ -189,6 +189,8 @@ static int read_header(pala_traj *t, FILE *err)
     t->ncomp = xcalloc((size_t)t->ntmpl, sizeof *t->ncomp);
     t->comp0 = xcalloc((size_t)t->ntmpl, sizeof *t->comp0);
     t->bound = xcalloc((size_t)t->ntmpl, sizeof *t->bound);
+    t->mass = xcalloc((size_t)t->ntmpl, sizeof *t->mass);
+    t->volume = xcalloc((size_t)t->ntmpl, sizeof *t->volume);
     size_t cap = 64;
     t->shape = xcalloc(cap, sizeof *t->shape);
     t->srad = xcalloc(cap, sizeof *t->srad);
@@ -199,6 +201,9 @@ static int read_header(pala_traj *t, FILE *err)
             return bad(t, err, "expected 'template I NAME ncomp N ...'");
         const char *br = strstr(l, "bound_radius ");
         t->bound[i] = br ? strtod(br + 13, NULL) : 0;
+        const char *ms = strstr(l, " mass "), *vo = strstr(l, " volume ");
+        t->mass[i] = ms ? strtod(ms + 6, NULL) : 0;
+        t->volume[i] = vo ? strtod(vo + 8, NULL) : 0;
         snprintf(t->tname[i], sizeof t->tname[i], "%s", name);
         t->ncomp[i] = nc;
         t->comp0[i] = t->nshape;
@@ -387,7 +392,7 @@ int pala_traj_next(pala_traj *t, FILE *err)
 void pala_traj_close(pala_traj *t)
 {
     if (t->f) fclose(t->f);
-    free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->shape); free(t->srad);
+    free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->mass); free(t->volume); free(t->shape); free(t->srad);
     free(t->tid); free(t->id); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
     pala_world_free(&t->walls);
     memset(t, 0, sizeof *t);
@@ -408,6 +413,8 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
     t->ncomp = xcalloc((size_t)w->ntmpl, sizeof *t->ncomp);
     t->comp0 = xcalloc((size_t)w->ntmpl, sizeof *t->comp0);
     t->bound = xcalloc((size_t)w->ntmpl, sizeof *t->bound);
+    t->mass = xcalloc((size_t)w->ntmpl, sizeof *t->mass);
+    t->volume = xcalloc((size_t)w->ntmpl, sizeof *t->volume);
     t->nshape = w->nshape;
     t->shape = xcalloc((size_t)w->nshape, sizeof *t->shape);
     t->srad = xcalloc((size_t)w->nshape, sizeof *t->srad);
@@ -418,6 +425,8 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
         t->ncomp[i] = w->tmpl[i].ncomp;
         t->comp0[i] = w->tmpl[i].comp0;
         t->bound[i] = w->tmpl[i].bound_radius;
+        t->mass[i] = w->tmpl[i].mass;
+        t->volume[i] = w->tmpl[i].volume;
     }
     pala_feed_report r;
     t->variable = pala_world_feed_report(w, 0, &r) == 0;   /* grains enter or leave */

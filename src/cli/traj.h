@@ -42,6 +42,8 @@ typedef struct pala_traj {
     char (*tname)[64];          /* the [grain NAME] of each template */
     int *ncomp, *comp0;         /* components of each template, first in shape[] */
     double *bound;              /* bounding radius of each template, m */
+    double *mass, *volume;      /* mass, kg, and volume (the union of its components'), m^3, of
+                                   each template */
     pala_vec3 *shape;           /* body-frame shape vectors of all templates, m */
     double *srad;               /* component radii, m */
     int nshape;

@@ -50,6 +50,12 @@ typedef struct pala_output {
        first export writer that writes */
     struct pala_traj *view;
     struct pala_binq *binq;     /* trajectory.bin: its frames' bytes and the thread writing them */
+    /* contacts.tsv, contacts.bin, grains.tsv: the contacts of the current state
+       (pala_world_contact_list), made by the first of them that writes at a step and read
+       by the others at that step */
+    pala_contact_list *clist;
+    long clist_step;
+    double clist_t;
 } pala_output;
 
 typedef struct pala_writer {

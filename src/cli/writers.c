@@ -4,6 +4,7 @@
 #define _DEFAULT_SOURCE   /* ftruncate */
 #include "writer.h"
 #include "export.h"
+#include "contacts.h"
 #include "rundir.h"
 #include <errno.h>
 #include <pthread.h>
@@ -472,6 +473,37 @@ static void vtk_close(FILE *f, pala_output *o)
     if (!out || pala_output_fclose(out, o->dir, "vtk/grains.pvd")) fputs("<!-- grains.pvd could not be written -->\n", f);
 }
 
+/* ---- contacts.tsv, contacts.bin, grains.tsv: the contacts (contacts.c) --------------------- */
+
+static long contacts_every(const pala_scene *sc) { return pala_scene_contacts_every(sc) > 0 ? pala_scene_contacts_every(sc) : -1; }
+static long contacts_tsv_every(const pala_scene *sc) { return pala_scene_contacts_binary(sc) ? -1 : contacts_every(sc); }
+static long contacts_bin_every(const pala_scene *sc) { return pala_scene_contacts_binary(sc) ? contacts_every(sc) : -1; }
+static long grains_every(const pala_scene *sc) { return pala_scene_grains_every(sc) > 0 ? pala_scene_grains_every(sc) : -1; }
+
+/* the contacts of the current state, once per state for all three writers */
+static const pala_contact_list *contacts_now(pala_output *o)
+{
+    pala_world *w = o->w;
+    if (!o->clist) {
+        o->clist = calloc(1, sizeof *o->clist);
+        if (!o->clist) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+        o->clist_step = -1;
+    }
+    if (o->clist_step != w->step || o->clist_t != w->t) {
+        if (pala_world_contact_list(w, o->clist) != PALA_OK) o->clist->n = 0;   /* a prepared world's list never fails */
+        o->clist_step = w->step;
+        o->clist_t = w->t;
+    }
+    return o->clist;
+}
+
+static void contacts_tsv_open(FILE *f, pala_output *o) { pala_contacts_tsv_open(f, o->w, contacts_now(o)->moments); }
+static void contacts_tsv_frame(FILE *f, pala_output *o) { pala_contacts_tsv_frame(f, o->w, contacts_now(o)); }
+static void contacts_bin_open(FILE *f, pala_output *o) { pala_contacts_bin_open(f, o->w, contacts_now(o)->moments); }
+static void contacts_bin_frame(FILE *f, pala_output *o) { pala_contacts_bin_frame(f, o->w, contacts_now(o)); }
+static void grains_open(FILE *f, pala_output *o) { (void)o; pala_grains_tsv_open(f); }
+static void grains_frame(FILE *f, pala_output *o) { pala_grains_tsv_frame(f, o->w, contacts_now(o)); }
+
 /* ---- the table ------------------------------------------------------------------------- */
 
 /* At a step where several write, they write in this order.  energy.tsv comes first, as
@@ -485,6 +517,9 @@ const pala_writer pala_writers[] = {
     {"trajectory.bin", traj_bin_every, traj_bin_open, traj_bin_frame, traj_bin_close, traj_bin_sync},
     {"trajectory.xyz", xyz_every, xyz_open, xyz_frame, NULL, NULL},
     {"vtk/spheres.pvd", vtk_every, vtk_open, vtk_frame, vtk_close, NULL},
+    {"contacts.tsv", contacts_tsv_every, contacts_tsv_open, contacts_tsv_frame, NULL, NULL},
+    {"contacts.bin", contacts_bin_every, contacts_bin_open, contacts_bin_frame, NULL, NULL},
+    {"grains.tsv", grains_every, grains_open, grains_frame, NULL, NULL},
 };
 enum { NWRITERS = sizeof pala_writers / sizeof pala_writers[0] };
 const int pala_nwriters = NWRITERS;
@@ -615,6 +650,7 @@ int pala_writers_close(pala_writer_set *ws)
         ws->f[i] = NULL;
     }
     if (ws->out.view) { pala_traj_close(ws->out.view); free(ws->out.view); ws->out.view = NULL; }
+    if (ws->out.clist) { pala_contact_list_free(ws->out.clist); free(ws->out.clist); ws->out.clist = NULL; }
     return bad;
 }
 

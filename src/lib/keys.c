@@ -94,6 +94,15 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "also write trajectory.xyz (extended XYZ for OVITO) every this many steps; not written if not given"),
     KEY(TOP, vtk_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, vtk_every),
         .doc = "also write VTK frames for ParaView into vtk/ every this many steps; not written if not given"),
+    KEY(TOP, contacts_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, contacts_every),
+        .doc = "also write every contact (grains or wall, point, normal, overlap, forces, moments) into contacts.tsv "
+               "every this many steps; not written if not given (docs/output-formats.md)"),
+    KEY(TOP, contacts_format, WORD, NULL, "-", 0, 0, AT(pala_top_keys, contacts_format), .unset = "text",
+        .choices = "text|binary", CODES(0, 1),
+        .doc = "text: contacts.tsv; binary: contacts.bin, the same columns as float64 records (docs/output-formats.md)"),
+    KEY(TOP, grains_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, grains_every),
+        .doc = "also write each grain's contact force, torque and coordination number into grains.tsv every this "
+               "many steps; not written if not given"),
     KEY(TOP, max_overlap, REAL, "0.5", "-", 1e-6, 1, AT(pala_top_keys, w.max_overlap),
         .doc = "stop as unstable when an overlap exceeds this fraction of the smaller component radius"),
     KEY(TOP, neighbor_skin, REAL, "0", "m", 0, INF, AT(pala_top_keys, w.skin),

@@ -1351,6 +1351,9 @@ long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every
 int pala_scene_traj_binary(const pala_scene *s) { return s->top.trajectory_format == 1; }
 long pala_scene_xyz_every(const pala_scene *s) { return s->top.xyz_every; }
 long pala_scene_vtk_every(const pala_scene *s) { return s->top.vtk_every; }
+long pala_scene_contacts_every(const pala_scene *s) { return s->top.contacts_every; }
+int pala_scene_contacts_binary(const pala_scene *s) { return s->top.contacts_format == 1; }
+long pala_scene_grains_every(const pala_scene *s) { return s->top.grains_every; }
 long pala_scene_checkpoint_every(const pala_scene *s) { return s->top.checkpoint_every; }
 
 void *pala_scene_keys(pala_scene *s, int kind, const char *name)

@@ -17,6 +17,7 @@
 #include "grain_forces.h"
 #include "material.h"
 #include "neighbor.h"
+#include "surface.h"
 #include "threads.h"
 #include <math.h>
 #include <stdarg.h>
@@ -449,6 +450,18 @@ void pala_world_derive(pala_world *w)
 {
     pala_grain_forces_derive(w);   /* g, the fields, the interactions' settings */
     if ((w->work->cm->laws & PALA_LAWS_FRAC) && w->work->cm->frac_dt != w->dt) pala_contacts_frac_tables(w);   /* the fractional law's coefficients are per dt */
+}
+
+int pala_world_ready(pala_world *w)
+{
+    int st = pala_world_check_prepared(w);
+    if (st) return st;
+    pala_world_derive(w);
+    if (w->pc)
+        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    if (pala_nlist_update(w)) pala_force_pass_setup(w);
+    if (w->work->moving) pala_surfaces_move(w, w->t);
+    return PALA_OK;
 }
 
 int pala_world_prepare(pala_world *w)
