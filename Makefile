@@ -81,6 +81,9 @@ run: pala
 build/embed: docs/examples/embed.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
+# the fuzz targets (below), whose replays on their corpus make test runs: defined before
+# the rule, as make expands a rule's prerequisites where it reads them
+FUZZTARGETS := control lammps checkpoint traj tsv
 test: pala build/run_tests build/embed $(FUZZTARGETS:%=build/fuzz/replay-%)
 	./build/run_tests $(T)
 
@@ -133,7 +136,6 @@ bench-busy: pala build/pala_bench
 FUZZ_TIME ?= 1800
 FUZZCC    ?= afl-clang-fast
 FUZZFLAGS := -O1 -g -std=gnu11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/lib -Isrc/cli -Ibuild/gen
-FUZZTARGETS := control lammps checkpoint traj tsv
 FUZZCLI   := $(filter-out src/cli/main.c,$(CLISRC))
 # the library and the command line instrumented once (build/fuzz/obj/), linked into each target
 FUZZOBJ   := $(LIBSRC:src/lib/%.c=build/fuzz/obj/lib/%.o) $(FUZZCLI:src/cli/%.c=build/fuzz/obj/cli/%.o)
