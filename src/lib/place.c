@@ -423,7 +423,7 @@ fail:
 /* ---- the grains of an inserter ------------------------------------------------------------ */
 long pala_place_insert(pala_world *w, const pala_inserter *in, pala_feed_dyn *d, long want, double mass_room, int *full)
 {
-    double rmin = INFINITY, rmax = 0, R0 = 0;
+    double rmin = HUGE_VAL, rmax = 0, R0 = 0;
     for (int t = 0; t < w->ntmpl; t++) { rmin = fmin(rmin, w->tmpl[t].bound_radius); rmax = fmax(rmax, w->tmpl[t].bound_radius); }
     for (int t = in->tfirst; t < in->tfirst + in->tcount; t++) R0 = fmax(R0, w->tmpl[t].bound_radius);
     /* the grains whose bounding spheres may reach one placed in the region */
