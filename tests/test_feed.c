@@ -246,7 +246,7 @@ static double balance(double dt, long every_ins, long every_out)
              "[outlet low]\nregion = box\nregion_box = 0 0.05 0 0.01 0 0.01\nevery = %ld\n", dt, every_ins, every_out);
     snprintf(name, sizeof name, "bal%g", dt);
     pala_scene *s = scene(name, text, 0, NULL, err, sizeof err);
-    if (!s) { T_CHECK(0, "the balance scene loads (%.300s)", err); return NAN; }
+    if (!s) { T_CHECK(0, "the balance scene loads (%.300s)", err); return (double)NAN; }
     pala_world *w = pala_scene_world(s);
     double E0 = pala_world_energy(w).total, worst = 0;
     long n = lround(0.12 / dt);
@@ -277,7 +277,7 @@ static int states_of(const pala_world *w, double *st, int nid)
 {
     long n;
     double *d = pala_world_history_get(w, &n);
-    for (int i = 0; i < 2 * nid; i++) st[i] = NAN;
+    for (int i = 0; i < 2 * nid; i++) st[i] = (double)NAN;
     if (!d) return 0;
     int hn = (int)d[0], found = 0;
     long np = (long)d[1], i = 2;

@@ -50,7 +50,7 @@ static double mean_of(const char *out, const char *name)
 static double tsv_last(const char *path, const char *col)
 {
     pala_tsv t;
-    double v = NAN;
+    double v = (double)NAN;
     if (pala_tsv_read(&t, path, PALA_TSV_NUMERIC, stderr) == 0 && pala_tsv_col(&t, col) >= 0 && t.nrow > 0)
         v = t.num[(t.nrow - 1) * t.ncol + pala_tsv_col(&t, col)];
     pala_tsv_free(&t);

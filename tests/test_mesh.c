@@ -86,7 +86,7 @@ static void topology(void)
     if (rc == 0) pala_mesh_free(m);
     rc = pala_mesh_from_triangles(xyz + 9, 2, 1, &m, err, sizeof err);
     T_CHECK(rc != 0 && strstr(err, "no triangles") && strstr(err, "2 dropped"), "only degenerate triangles are refused: %s", err);
-    xyz[4] = NAN;
+    xyz[4] = (double)NAN;
     rc = pala_mesh_from_triangles(xyz, 1, 1, &m, err, sizeof err);
     T_CHECK(rc != 0 && strstr(err, "triangle 0, vertex 2") && strstr(err, "finite"), "a NaN coordinate is refused: %s", err);
 }
@@ -366,9 +366,9 @@ static void one_sided(void)
         /* nearest: inside or outside */
         pala_mesh_hit q;
         int in1 = -1, in2 = -1;
-        int f1 = pala_mesh_nearest(m, pala_rot_apply(r, pala_v(0.4, 0.45, 0.5)), INFINITY, &q, &in1);
+        int f1 = pala_mesh_nearest(m, pala_rot_apply(r, pala_v(0.4, 0.45, 0.5)), HUGE_VAL, &q, &in1);
         double d1 = q.d;
-        int f2 = pala_mesh_nearest(m, pala_rot_apply(r, pala_v(1.3, 1.4, 0.5)), INFINITY, &q, &in2);
+        int f2 = pala_mesh_nearest(m, pala_rot_apply(r, pala_v(1.3, 1.4, 0.5)), HUGE_VAL, &q, &in2);
         T_CHECK(f1 && f2 && in1 == 1 && in2 == 0 && fabs(d1 - 0.4) < 1e-12 && fabs(q.d - 0.5) < 1e-12 && q.kind == PALA_MESH_EDGE,
                 "nearest: (0.4, 0.45, 0.5) is inside, 0.4 from the face x = 0; (1.3, 1.4, 0.5) outside, 0.5 from an edge (%d %d, %g %g, kind %d)",
                 in1, in2, d1, q.d, q.kind);
@@ -563,10 +563,10 @@ static void stl(void)
     refused("build/tmp/mesh/huge.stl", "a binary STL claiming 4294967295 triangles", (const char *[]){"4294967295 triangles", "184", NULL});
     double bad[9 * 2];
     memcpy(bad, xyz, sizeof bad);
-    bad[9 + 7] = NAN;
+    bad[9 + 7] = (double)NAN;
     write_binary("build/tmp/mesh/nan.stl", "cube", bad, 2, 2);
     refused("build/tmp/mesh/nan.stl", "a NaN in a binary STL", (const char *[]){"triangle 2", "vertex 3's y", "not a finite number", NULL});
-    bad[9 + 7] = INFINITY;
+    bad[9 + 7] = HUGE_VAL;
     write_ascii("build/tmp/mesh/inf.stl", bad, 2, "\n", 0);
     refused("build/tmp/mesh/inf.stl", "an inf in an ASCII STL", (const char *[]){"line 13", "vertex 3's y", "inf", NULL});
     t_write("build/tmp/mesh/short.stl", "solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n");

@@ -98,7 +98,7 @@ int pala_population_act(pala_world *w)
     for (int i = 0; i < fd->n && !any; i++) any = pala_feed_acts(w, i, s);
     if (!any) return PALA_OK;
     fd->acted = s;
-    double E = NAN;
+    double E = (double)NAN;
     outlets(w, s, &E);
     /* the inserters: their grains are added at the end; the world is set up again once */
     long nh = 0, placed = 0;

@@ -72,7 +72,7 @@ static double one(const pala_sizes *d, pala_rng *g, const double *w)
             if (d->by_mass && pala_rng_uniform(g) >= (lo / r) * (lo / r) * (lo / r)) continue;
             return r;
         }
-        return NAN;
+        return (double)NAN;
     case PALA_SIZE_LOGNORMAL: {
         double med = d->by_mass ? d->median * exp(-3 * d->sigma * d->sigma) : d->median;
         for (long k = 0; k < 10000000; k++) {
@@ -80,7 +80,7 @@ static double one(const pala_sizes *d, pala_rng *g, const double *w)
             if (hi > 0 && !(r >= lo && r <= hi)) continue;
             return r;
         }
-        return NAN;
+        return (double)NAN;
     }
     default: {   /* sieve */
         int k = segment(w, d->n - 1, pala_rng_uniform(g) * w[d->n - 2]);
