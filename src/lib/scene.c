@@ -711,7 +711,7 @@ static int build_arc_type(pala_scene *s, int i, pala_template *t)
     t->mdip = gk->mdip;
     if (pala_world_build_arc_template(w, t, n, a, gk->thickness) >= 0) return 0;
     int which = 0;   /* "arc N: ..." or "arc N ends ...": that line */
-    if (gk->arcs_shape == PALA_ARCS_LIST && sscanf(pala_world_error(w), "arc%*[s] %d", &which) == 1 && which >= 1 && which <= n)
+    if (gk->arcs_shape == PALA_ARCS_LIST && (sscanf(pala_world_error(w), "arc %d", &which) == 1 || sscanf(pala_world_error(w), "arcs %d", &which) == 1) && which >= 1 && which <= n)
         EERR(s, line[which - 1], "[grain %s] 'arc = %s': %s", nm, line[which - 1]->val, pala_world_error(w));
     else SERR(s, i, gk->arcs_shape == PALA_ARCS_LIST ? PALA_KEY_arc : PALA_KEY_arcs_shape, "[grain %s]: %s", nm, pala_world_error(w));
     return -1;
