@@ -153,7 +153,7 @@ int pala_arcs_build(pala_template *t, int n, const pala_arc *a, double rho, doub
     t->mass = rho * t->volume;
     t->inertia[0] = i1; t->inertia[1] = i2; t->inertia[2] = Izz;
     for (int k = 0; k < 3; k++) t->inv_inertia[k] = 1.0 / t->inertia[k];
-    t->isotropic = 0;
+    t->isotropic = 3;   /* it turns about z alone (2D): omega stays along z, beta = T / I_3 (pala.h) */
     t->frame = pala_v(0, 0, tan(0.5 * phi));   /* eq. (8): body x = (cos phi, sin phi) of the given frame */
     t->com_given = pala_v(ox + gx, oy + gy, 0);
     t->bound_radius = 0;
