@@ -307,6 +307,30 @@ static void arc_scenes(void)
     if (s) pala_scene_free(s);
 }
 
+/* An arc run drawn: the trajectory's header gives each arc its ends, the snapshot draws
+ * each grain as one path of arcs (no circle), the replay's page carries the arcs, and the
+ * exports write each arc's bounding circle (no radius beyond the grain's). */
+static void arc_pictures(void)
+{
+    char path[512], out[4096];
+    snprintf(path, sizeof path, "%s/arcpic.txt", t_tmpdir());
+    t_write(path, "dimension = 2\ndt = 2e-6\nsteps = 200\ntrajectory_every = 100\ncontainer = box\nbox = 0 0.05 0 0.05 -0.01 0.01\n"
+                  "wall_material = m\n[material m]\ndensity = 2500\nyoung = 1e8\n"
+                  "[grain q]\nmaterial = m\nshape = arcs\narcs_shape = square\nradius = 0.004\ncorner_radius = 0.001\nside_radius = 0.02\n"
+                  "[group g]\ngrain = q\ncount = 12\n");
+    int rc = t_sh(out, sizeof out, "cd %s && rm -rf arcpic.run && ../../pala run arcpic.txt --quiet && ../../pala snapshot arcpic.run -o arcpic.run/s.svg "
+                  "&& ../../pala view arcpic.run && ../../pala export arcpic.run --format xyz && grep -c '<path' arcpic.run/s.svg && "
+                  "grep -c '<circle' arcpic.run/s.svg; awk 'NF == 6' arcpic.run/trajectory.txt | wc -l; "
+                  "awk 'NF == 10 { n++ } NF == 10 && $5 > 0.004 { b++ } END { print n + 0, b + 0 }' arcpic.run/trajectory.xyz", t_tmpdir());
+    int paths = -1, circles = -1, lines6 = -1, nx = -1, big = -1;
+    const char *p = strstr(out, "pala export");
+    if (p) p = strchr(p, '\n');
+    if (p) sscanf(p, "%d %d %d %d %d", &paths, &circles, &lines6, &nx, &big);
+    T_CHECK(rc == 0 && paths == 12 && circles == 1 && lines6 == 8 && nx == 3 * 96 && big == 0,
+            "an arc run drawn: 12 outline paths and only the legend's circle in the snapshot, 8 arc lines in the trajectory's header, no export "
+            "sphere beyond the grain (%d %d %d %d %d; %.300s)", paths, circles, lines6, nx, big, out);
+}
+
 void test_arcs(void)
 {
     oval_mass();
@@ -320,4 +344,5 @@ void test_arcs(void)
     T_CHECK(h1 == h3, "600 quasi-triangles poured: the same bits on 1 and 3 threads (%016llx %016llx)", (unsigned long long)h1,
             (unsigned long long)h3);
     arc_scenes();
+    arc_pictures();
 }

@@ -459,6 +459,19 @@ pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c)
     return pala_vadd(t->x[k], pala_rot_apply(t->r[k], t->shape[c]));
 }
 
+pala_vec3 pala_traj_comp_sphere(const pala_traj *t, int k, int c, double *R)
+{
+    pala_vec3 p = pala_traj_centre(t, k, c);
+    *R = t->srad[c];
+    if (!pala_traj_is_arc(t, c)) return p;
+    double mid = 0.5 * (t->sarc[2 * c] + t->sarc[2 * c + 1]), h = 0.5 * (t->sarc[2 * c + 1] - t->sarc[2 * c]);
+    if (h > 0.5 * PALA_PI) return p;   /* as the neighbour list's (docs/physics.md, "Arc grains") */
+    pala_vec3 m = pala_rot_apply(t->r[k], pala_v(cos(mid), sin(mid), 0));
+    p = pala_vaxpy(p, *R * cos(h), m);
+    *R *= sin(h);
+    return p;
+}
+
 int pala_traj_arcs(const pala_traj *t, int k, pala_vec3 *pts, double *rad, double *span, int max)
 {
     const int c0 = t->comp0[t->tid[k]], nc = t->ncomp[t->tid[k]];

@@ -97,6 +97,9 @@ pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c);
 pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre);
 /* Component c is an arc (of an arc grain: its circle is not its outline). */
 static inline int pala_traj_is_arc(const pala_traj *t, int c) { return t->sarc && t->sarc[2 * c + 1] > t->sarc[2 * c]; }
+/* The sphere the exports draw for component c of grain k: its own, or, for an arc, the arc's
+ * bounding circle (its circle can be far larger than the grain); *R its radius. */
+pala_vec3 pala_traj_comp_sphere(const pala_traj *t, int k, int c, double *R);
 /* Grain k's outline when its template has arcs: the world points of its arcs' ends and the
  * arcs' radii, starting at the first arc's start (pts[i] to pts[i + 1] along arc i, the last
  * ending at pts[0]); returns the number of arcs, 0 if it has none. */
