@@ -2,6 +2,7 @@
  * the walls' entry points of pala.h but those of their keys (keys.c). */
 #include "container.h"
 #include "alloc.h"
+#include "arcs.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -100,6 +101,14 @@ int pala_walls_touch(const pala_world *w, const int *cand, int n, pala_wall_touc
     return m;
 }
 
+int pala_walls_keep_arcs(const pala_world *w, pala_wall_touch *t, int n)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (pala_arcs_wall_face(&w->parc[t[i].p], t[i].n)) t[m++] = t[i];
+    return m;
+}
+
 int pala_walls_columns(const pala_world *w, const char **names, double *values, double *area, int max)
 {
     int n = 0;
@@ -169,6 +178,18 @@ int pala_walls_set(pala_world *w, const char *kind, int mat, const void *par)
     if (i < 0) return -1;
     memcpy(w->walls[i].par, par, w->walls[i].kind->size);
     return 0;
+}
+
+const char *pala_world_face_name(const pala_world *w, int face)
+{
+    for (int i = 0; i < w->nwalls; i++) {
+        const pala_wall *wl = &w->walls[i];
+        int nf = wl->kind->container ? PALA_TOUCH_PER_COMP : wl->kind->nfaces;
+        if (face < wl->face0 || face >= wl->face0 + nf) continue;
+        const char *nm = wl->kind->face ? wl->kind->face(w, wl, face - wl->face0) : NULL;
+        return nm && nm[0] ? nm : wl->kind->name;
+    }
+    return NULL;
 }
 
 const char *pala_world_wall_kind(const pala_world *w, int i, int *container)

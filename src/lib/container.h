@@ -79,6 +79,9 @@ typedef struct pala_wall_kind {
      * (w->wall_impulse from wl->face0), and the area each normal momentum is received on
      * (0: not a normal momentum; area may be NULL) */
     int (*columns)(const pala_world *w, const pala_wall *wl, const char **names, double *values, double *area, int max);
+    /* NULL, or the name of its face i (from 0; NULL: the kind's name), which the contact
+     * output gives a wall contact (pala_world_face_name) */
+    const char *(*face)(const pala_world *w, const pala_wall *wl, int i);
     /* ---- serialisation and presentation ---- */
     /* its parameters after its name, as its trajectory header line ("NAME ..."); the length */
     int (*line)(const pala_world *w, const pala_wall *wl, char *buf, size_t len);
@@ -172,6 +175,9 @@ int pala_walls_room(const pala_world *w, double a);
 /* every touch of every wall with the grains cand[0 .. n): grain by grain, wall by wall
  * (as pala_wall_kind.touch) */
 int pala_walls_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used);
+/* In a world of arc grains (w->parc): of the n touches, those of an arc's circle that are the
+ * arc's (docs/physics.md, eq. A6), kept in order; returns their number. */
+int pala_walls_keep_arcs(const pala_world *w, pala_wall_touch *t, int n);
 /* the columns of walls.tsv: wall by wall (as pala_wall_kind.columns) */
 int pala_walls_columns(const pala_world *w, const char **names, double *values, double *area, int max);
 /* NULL if every wall is usable (its material, its kind's check), else what is wrong, naming

@@ -89,16 +89,6 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
     B->n = 0;
 }
 
-/* Arc grains: the touches of an arc's circle that are the arc's (eq. A6 of docs/physics.md),
- * kept in order; returns their number. */
-static int arc_touches(const pala_world *w, pala_wall_touch *t, int n)
-{
-    int m = 0;
-    for (int i = 0; i < n; i++)
-        if (pala_arcs_wall_face(&w->parc[t[i].p], t[i].n)) t[m++] = t[i];
-    return m;
-}
-
 /* The walls of the grains below k1 among the wall candidates from wcand[*cur] on (the
  * caller's grains), whose sums are A[k & mask]: each grain's touches in the walls'
  * fixed order (container.h), batched through the kernel in that order.  S->B must be
@@ -113,7 +103,7 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
-        if (w->parc) n = arc_touches(w, S->touch, n);
+        if (w->parc) n = pala_walls_keep_arcs(w, S->touch, n);   /* arc grains: eq. (A6) */
         for (int i = 0; i < n; i++) {
             /* a full batch runs; so does one whose states would move when the table grows */
             if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
@@ -571,9 +561,13 @@ void pala_work_prepare(pala_world *w)
     for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
     PALA_GROW(wk->btid, nblk + 1);
     for (int b = 0; b < nblk; b++) {
+        int iso = 1;
         wk->btid[b] = w->tid[b * PALA_BLOCK];
-        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++)
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++) {
             if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
+            iso &= w->tmpl[w->tid[k]].isotropic;
+        }
+        if (wk->btid[b] == -1 && iso) wk->btid[b] = -2;
     }
     int maxcomp = 1;   /* room for the wall touches of some grains, per thread */
     double maxR = 0;

@@ -1,6 +1,8 @@
 /* grain.c: a grain's pebbles from its position and rotation (grain.h). */
 #include "grain.h"
 #include "alloc.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* c_i = x + r * x_i (eq. 50): always from the constant shape vectors. */
 void pala_world_place_pebbles(pala_world *w, int k)
@@ -34,4 +36,39 @@ void pala_world_place_pebbles(pala_world *w, int k)
     for (int i = 0; i < t->ncomp; i++)
         q[i] = (pala_arcrange){m[0][0] * a[i].mx + m[0][1] * a[i].my, m[1][0] * a[i].mx + m[1][1] * a[i].my, a[i].ch,
                                x.x + m[0][0] * a[i].bx + m[0][1] * a[i].by, x.y + m[1][0] * a[i].bx + m[1][1] * a[i].by, a[i].br};
+}
+
+typedef struct radcount { double a; long n; } radcount;
+static int cmp_radcount(const void *x, const void *y)
+{
+    double a = ((const radcount *)x)->a, b = ((const radcount *)y)->a;
+    return (a > b) - (a < b);
+}
+
+void pala_grain_radii(const pala_world *w, int bound, double *least, double *largest, double *median)
+{
+    *least = *largest = *median = 0;
+    long *use = pala_xrealloc(NULL, (size_t)(w->ntmpl + 1) * sizeof *use);
+    memset(use, 0, (size_t)(w->ntmpl + 1) * sizeof *use);
+    for (int k = 0; k < w->n; k++) use[w->tid[k]]++;
+    radcount *rc = pala_xrealloc(NULL, (size_t)(w->nshape + w->ntmpl + 1) * sizeof *rc);
+    int m = 0;
+    long total = 0;
+    for (int t = 0; t < w->ntmpl; t++)
+        for (int i = 0; use[t] && i < (bound ? 1 : w->tmpl[t].ncomp); i++) {
+            rc[m++] = (radcount){bound ? w->tmpl[t].bound_radius : w->arc ? w->arc[w->tmpl[t].comp0 + i].br : w->shape_r[w->tmpl[t].comp0 + i], use[t]};
+            total += use[t];
+        }
+    if (m > 0) {
+        qsort(rc, (size_t)m, sizeof *rc, cmp_radcount);
+        *least = rc[0].a;
+        *largest = rc[m - 1].a;
+        long seen = 0, mid = (total - 1) / 2;
+        for (int i = 0; i < m; i++) {
+            seen += rc[i].n;
+            if (seen > mid) { *median = rc[i].a; break; }
+        }
+    }
+    free(rc);
+    free(use);
 }

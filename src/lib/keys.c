@@ -94,10 +94,19 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "also write trajectory.xyz (extended XYZ for OVITO) every this many steps; not written if not given"),
     KEY(TOP, vtk_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, vtk_every),
         .doc = "also write VTK frames for ParaView into vtk/ every this many steps; not written if not given"),
+    KEY(TOP, contacts_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, contacts_every),
+        .doc = "also write every contact (grains or wall, point, normal, overlap, forces, moments) into contacts.tsv "
+               "every this many steps; not written if not given (docs/output-formats.md)"),
+    KEY(TOP, contacts_format, WORD, NULL, "-", 0, 0, AT(pala_top_keys, contacts_format), .unset = "text",
+        .choices = "text|binary", CODES(0, 1),
+        .doc = "text: contacts.tsv; binary: contacts.bin, the same columns as float64 records (docs/output-formats.md)"),
+    KEY(TOP, grains_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, grains_every),
+        .doc = "also write each grain's contact force, torque and coordination number into grains.tsv every this "
+               "many steps; not written if not given"),
     KEY(TOP, max_overlap, REAL, "0.5", "-", 1e-6, 1, AT(pala_top_keys, w.max_overlap),
         .doc = "stop as unstable when an overlap exceeds this fraction of the smaller component radius"),
     KEY(TOP, neighbor_skin, REAL, "0", "m", 0, INF, AT(pala_top_keys, w.skin),
-        .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the largest component radius"),
+        .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the median component radius"),
     KEY(TOP, lammps_data, PATH, NULL, "-", 0, 0, AT(pala_top_keys, lammps_data),
         .doc = "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
                "path relative to this control file; with container = box and no box key, its box"),
@@ -106,6 +115,19 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "material of the grains of lammps_data (its density must match the file's)"),
     KEY(TOP, lammps_mc_samples, INT, "10000", "-", 100, 1e9, AT(pala_top_keys, lammps_mc_samples),
         .doc = "Monte Carlo samples of the builder for each distinct clump shape of lammps_data"),
+    KEY(TOP, start_from, PATH, NULL, "-", 0, 0, AT(pala_top_keys, start_from),
+        .unset = "none: the groups place every grain",
+        .doc = "the folder of a run (pala run -o): the grains start in its final state (its checkpoint.bin: positions, "
+               "orientations, velocities, angular velocities, contact history), under this scene's walls, materials and fields; "
+               "the groups add grains beside them; path relative to this control file"),
+    KEY(TOP, start_time, REAL, NULL, "s", 0, INF, AT(pala_top_keys, start_time),
+        .unset = "the run's final state (its checkpoint.bin)",
+        .doc = "start_from: start from the frame of the run's trajectory nearest to this time instead (x, r, v, omega; "
+               "no accelerations of a last step, no contact history)"),
+    KEY(TOP, start_contacts, WORD, "keep", "-", 0, 0, AT(pala_top_keys, start_contacts),
+        .choices = "keep|drop", CODES(0, 1),
+        .doc = "start_from: keep the run's contact history (when this scene's laws keep the same state and it adds no grains; "
+               "else it is dropped with a note) or drop it"),
     KEY(TOP, gravitational_constant, REAL, "0", "m^3/(kg s^2)", 0, INF, AT(pala_top_keys, w.grav_G),
         .doc = "mutual gravitation of the grains' masses, U = -G m_i m_j / r; 0: off (6.674e-11 is Newton's)"),
     KEY(TOP, permittivity, REAL, "1", "-", 1e-3, 1e9, AT(pala_top_keys, w.eps_r),
@@ -249,6 +271,36 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(GRAIN, magnetic_dipole, REALS, "0 0 0", "A m^2", -INF, INF, AT(pala_grain_keys, mdip),
         .nmin = 3, .nmax = 3,
         .doc = "magnetic dipole moment at the centre of mass, in the frame of the sphere lines; turns with the grain"),
+    KEY(GRAIN, size_distribution, WORD, "none", "-", 0, 0, AT(pala_grain_keys, size.law),
+        .choices = "none|uniform|normal|lognormal|table|sieve",
+        CODES(PALA_SIZE_NONE, PALA_SIZE_UNIFORM, PALA_SIZE_NORMAL, PALA_SIZE_LOGNORMAL, PALA_SIZE_TABLE, PALA_SIZE_SIEVE),
+        .doc = "the grains' sizes (radius of the sphere of their volume): none (as built), uniform, normal, lognormal, "
+               "table (size_class lines) or sieve (a sieve curve: sieve lines); docs/physics.md, \"Size distributions\""),
+    KEY(GRAIN, size_by, WORD, "number", "-", 0, 0, AT(pala_grain_keys, size.by_mass),
+        .choices = "number|mass", CODES(0, 1),
+        .doc = "the size distribution counts grains (number) or their mass (mass: a sieve curve, a mass-weighted law)"),
+    KEY(GRAIN, size_range, REALS, NULL, "m", 0, INF, AT(pala_grain_keys, size.range),
+        .nmin = 2, .nmax = 2, .unset = "no truncation (required by uniform and normal)",
+        .doc = "least and largest size: the range of size_distribution = uniform, the truncation of normal and lognormal"),
+    KEY(GRAIN, size_mean, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, size.mean),
+        .doc = "size_distribution = normal: the mean of the normal law (before its truncation to size_range)"),
+    KEY(GRAIN, size_sd, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, size.sd),
+        .doc = "size_distribution = normal: the standard deviation of the normal law (before its truncation)"),
+    KEY(GRAIN, size_median, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, size.median),
+        .doc = "size_distribution = lognormal: the median size (of the number, or of the mass with size_by = mass)"),
+    KEY(GRAIN, size_sigma, REAL, NULL, "-", 0, 10, AT(pala_grain_keys, size.sigma),
+        .doc = "size_distribution = lognormal: the standard deviation of ln(size)"),
+    KEY(GRAIN, size_class, REALS, NULL, "m, -", 0, INF, AT(pala_grain_keys, nclass),
+        .nmin = 2, .nmax = 2, .repeat = 1,
+        .doc = "size_distribution = table: a size and its fraction (of number, or of mass with size_by = mass; any "
+               "positive scale); repeat the line for each size"),
+    KEY(GRAIN, sieve, REALS, NULL, "m, -", 0, INF, AT(pala_grain_keys, nsieve),
+        .nmin = 2, .nmax = 2, .repeat = 1, .unset = "none",
+        .doc = "size_distribution = sieve: a size and the fraction of grains (or of mass) up to it, from 0 on the first "
+               "line to 1 on the last, sizes increasing (linear in between); repeat the line for each point"),
+    KEY(GRAIN, size_resolution, REAL, "0.01", "-", 1e-6, 0.5, AT(pala_grain_keys, size.resolution),
+        .doc = "grains of a size distribution share a template per class of sizes this wide (relative): each grain's "
+               "size is rounded to the nearest of (1 + size_resolution)^j m (a table's sizes are kept as given)"),
     /* ---- [group NAME] ---- */
     KEY(GROUP, grain, NAME, NULL, "-", 0, 0, AT(pala_group_keys, grain),
         .ref = PALA_S_GRAIN,
