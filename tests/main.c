@@ -48,6 +48,7 @@ void test_firstday(void);
 void test_golden_box(void);
 void test_matrix(void);
 void test_hooke(void);
+void test_arcs(void);
 void test_golden_example(void);
 void test_golden_beds(void);
 void test_docs(void);
@@ -132,6 +133,7 @@ static const struct {
     {"golden_box", test_golden_box},
     {"matrix", test_matrix},
     {"hooke", test_hooke},
+    {"arcs", test_arcs},
     {"golden_example", test_golden_example},
     {"golden_beds", test_golden_beds},
     {"robust", test_robust},

@@ -37,6 +37,7 @@ static const char *base =
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.004\n"
     "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
     "sphere = 0 0 0 0.003\nsphere = 0.003 0 0 0.003\ncomponent_radius = 0.002 0.003\n"
+    "arc = 0 0 0.003 0 180\narc = 0 0 0.003 180 360\narcs_shape = square\ncorner_radius = 0.001\nside_radius = 0.01\n"
     "size_range = 0.002 0.003\nsize_mean = 0.0025\nsize_sd = 0.0005\nsize_median = 0.0025\nsize_sigma = 0.2\n"
     "size_class = 0.002 1\nsize_class = 0.003 1\nsieve = 0.002 0\nsieve = 0.003 1\n"
     "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
@@ -54,9 +55,10 @@ static const char *base =
 static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m", "w", "o"};
 
 /* A value for every numeric key, other than the one of base or the default.  Repeated keys
- * are counted from base's lines instead (2 'sphere' lines of spare). */
+ * are counted from base's lines instead (2 'sphere' and 2 'arc' lines of spare). */
 static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_dimension] = "2",
+    [PALA_KEY_sides] = "6", [PALA_KEY_corner_radius] = "0.0015", [PALA_KEY_side_radius] = "0.02", [PALA_KEY_thickness] = "0.002",
     [PALA_KEY_gravity] = "0.5 -9.81 0", [PALA_KEY_dt] = "3e-6", [PALA_KEY_steps] = "7",
     [PALA_KEY_end_time] = "2e-4", [PALA_KEY_seed] = "12345", [PALA_KEY_energy_every] = "3",
     [PALA_KEY_trajectory_every] = "4", [PALA_KEY_xyz_every] = "5", [PALA_KEY_vtk_every] = "6",
@@ -273,9 +275,10 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
     pala_scene_free(s);
 }
 
-/* One word key: each of its words loads (in the first section of its kind where it can)
- * and stores its code; the codes differ. */
-static void probe_words(const char *path, const pala_keydef *k)
+/* One word key: each of its words loads (in the first section of its kind where it can;
+ * else, for a word of 2D alone such as shape = arcs, in base2d, the scene in 2D) and stores
+ * its code; the codes differ. */
+static void probe_words(const char *path, const char *path2d, const pala_keydef *k)
 {
     static const char *const names[PALA_S_N][3] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l", "p"}, {"m.m", NULL}, {"w", NULL}, {"o", NULL}};
     const char *p = k->choices;
@@ -286,11 +289,13 @@ static void probe_words(const char *path, const pala_keydef *k)
         snprintf(word, sizeof word, "%.*s", (int)l, p);
         p += l + (p[l] == '|');
         int code = k->codes[w++], ok = 0;
-        for (int j = 0; j < 3 && !ok && names[k->sect][j]; j++) {
-            set_text(set, sizeof set, k, names[k->sect][j], word);
-            pala_scene *s = load(path, set, err, sizeof err);
+        for (int j = 0; j < 4 && !ok; j++) {
+            const char *nm = names[k->sect][j < 3 ? j : 0];
+            if (!nm) continue;
+            set_text(set, sizeof set, k, nm, word);
+            pala_scene *s = load(j < 3 ? path : path2d, set, err, sizeof err);
             if (!s) continue;
-            const void *obj = keys_of(s, k, names[k->sect][j]);
+            const void *obj = keys_of(s, k, nm);
             const char *f = (const char *)obj + k->bind.off;
             if (k == &pala_keys[PALA_KEY_orientation]) ok = ((const pala_group_keys *)obj)->place.orient == code;
             else ok = k->bind.store == PALA_ST_INT && *(const int *)f == code;   /* a new word setter: add its check */
@@ -319,6 +324,10 @@ void test_keys(void)
     char path[256], err[2048];
     snprintf(path, sizeof path, "%s/keys.txt", t_tmpdir());
     t_write(path, base);
+    char path2d[512], text2d[8192];
+    snprintf(path2d, sizeof path2d, "%s/keys2d.txt", t_tmpdir());
+    snprintf(text2d, sizeof text2d, "dimension = 2\n%s", base);
+    t_write(path2d, text2d);
     pala_scene *s0 = load(path, NULL, err, sizeof err);
     T_CHECK(s0 != NULL, "the probe scene loads (%.300s)", err);
     if (!s0) return;
@@ -343,7 +352,7 @@ void test_keys(void)
 
     /* word keys: every word */
     for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
-        if (k->type == PALA_K_WORD || k->type == PALA_K_ORIENT) probe_words(path, k);
+        if (k->type == PALA_K_WORD || k->type == PALA_K_ORIENT) probe_words(path, path2d, k);
 
     /* names: the value text (the path lammps_data needs a data file: test_import.c; a wall
      * kind's material: test_membrane.c) */

@@ -107,7 +107,10 @@ typedef struct pala_template {
     double inertia[3];     /* principal moments I_alpha, kg m^2 (eq. 33) */
     double inv_inertia[3]; /* 1/I_alpha */
     double bound_radius;   /* r of eq. (32): bounding sphere about the centre of mass, m */
-    int isotropic;         /* all three moments equal: free rotation leaves omega unchanged */
+    int isotropic;         /* 1: all three moments equal: free rotation leaves omega unchanged
+                              and I_r^-1 T = T / I_1; 3: an arc grain (2D only): it turns about
+                              z alone, its third principal axis, so the same holds with I_3
+                              (docs/physics.md, "Arc grains"); 0: neither */
     pala_vec3 frame;       /* rotation vector from the principal frame to the frame the
                               components were given in (the "as written" orientation) */
     pala_vec3 com_given;   /* centre of mass in the frame the components were given in */
@@ -132,6 +135,22 @@ int pala_tetrahedral_symmetry(int n, const pala_vec3 *c, const double *rad, pala
 void pala_template_scale(pala_template *t, pala_vec3 *shape, double *rad, double req);
 /* The paper's sequence zeta_k = frac(1e6 sin k) (eq. 30). */
 double pala_zeta(long k);
+
+/* Arc grains (2D; Potapov and Campbell, seed 001; docs/physics.md, "Arc grains"): a convex
+ * outline of circular arcs joined with a continuous tangent.  An arc is its circle's centre
+ * c (z = 0) and radius R and the angles a0 < a1 of its ends, counter-clockwise about c
+ * (rad); consecutive arcs of a grain join where a1 of one is a0 of the next (mod 2 pi). */
+typedef struct pala_arc { pala_vec3 c; double R, a0, a1; } pala_arc;
+/* A component of a template in an arc world: the directions the arc spans, as its
+ * bisector m (unit, principal frame) and cos of its half-width (a direction u belongs to
+ * the arc when u.m >= ch; -2: a whole circle, a sphere's), and the arc's bounding circle
+ * (centre b, radius br), which the neighbour list uses in place of the arc's circle. */
+typedef struct pala_arcrange { double mx, my, ch, bx, by, br; } pala_arcrange;
+/* The arcs of a regular quasi-polygon of `sides` >= 2 sides (2: an oval): corners of radius
+ * rc, their tips at distance radius from the centre, joined by sides of radius rs >= radius
+ * (rs = radius: a disc), into out (2 sides arcs), starting with the corner on +x.  Returns
+ * the arc count, or -1 with the reason in err. */
+int pala_arcs_regular(int sides, double radius, double rc, double rs, pala_arc *out, char *err, size_t errlen);
 
 /* Random grain factory (the paper's gamma, eq. 22). */
 typedef struct pala_factory {
@@ -296,6 +315,9 @@ typedef struct pala_world {
     pala_template *tmpl;
     pala_vec3 *shape;              /* shape vectors of all templates, principal frame, m */
     double *shape_r;               /* component radii, m */
+    pala_arcrange *arc;            /* arc grains: each component's range and bounding circle
+                                      (pala_arcrange); NULL in a world without them, which
+                                      pays nothing for them */
     /* grains: hot state, contiguous per field */
     int n, cap;
     pala_vec3 *x, *r, *v, *w;      /* position m, rotation vector, velocity m/s, angular velocity 1/s */
@@ -316,6 +338,8 @@ typedef struct pala_world {
     int npeb;
     pala_vec3 *pc;                 /* pebble centres, m */
     int *pg;                       /* grain of each pebble (NULL for spheres only) */
+    pala_arcrange *parc;           /* arc worlds: each pebble's range and bounding circle in
+                                      the world frame (with pc); NULL otherwise */
     int nthreads;                  /* threads of the step (0 or 1: the caller only) */
     /* forces beyond contacts and the field */
     pala_interaction *inter;       /* interactions between centres (pala_world_add_interaction) */
@@ -372,6 +396,14 @@ int pala_world_build_template(pala_world *w, const pala_template *t, int n, cons
 /* Adds the template of one sphere of radius R (m) of material mat (exact volume and
  * moments).  Returns its index, or -1 if mat does not exist or R is not > 0. */
 int pala_world_add_sphere_template(pala_world *w, int mat, double R);
+/* Builds the template of an arc grain (2D only) from its n >= 2 arcs (checked: convex,
+ * counter-clockwise, joined with a continuous tangent to 1e-9 of the grain's size, once
+ * around) and adds it: a prism of the outline's area A and thickness h of t->material's
+ * density, its area, centre of mass and moments exact (the polygon of the joints and the
+ * circular segments, docs/physics.md, "Arc grains"); h <= 0: 4/3 of the radius of the disc
+ * of area A, so the grain weighs a sphere of that radius.  Returns the template's index,
+ * or -1 (pala_world_error says why). */
+int pala_world_build_arc_template(pala_world *w, const pala_template *t, int n, const pala_arc *arcs, double h);
 int pala_world_add_grain(pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, pala_vec3 v, pala_vec3 om);
 /* Adds a wall of kind NAME (a container: "box", "cavity"; a wall inside it: "membrane"; a
  * wall of a [wall] section, after those: "surface", named wallN) of

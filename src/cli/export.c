@@ -28,8 +28,9 @@ void pala_xyz_frame(FILE *f, const pala_traj *t)
     for (int k = 0; k < t->n; k++) {
         int tp = t->tid[k];
         for (int c = t->comp0[tp]; c < t->comp0[tp] + t->ncomp[tp]; c++) {
-            pala_vec3 p = pala_traj_centre(t, k, c), u = pala_traj_comp_velocity(t, k, p);
-            fprintf(f, "%s %.17g %.17g %.17g %.17g %d %d %.17g %.17g %.17g\n", t->tname[tp], p.x, p.y, p.z, t->srad[c], pala_traj_id(t, k), tp, u.x, u.y, u.z);
+            double R;
+            pala_vec3 p = pala_traj_comp_sphere(t, k, c, &R), u = pala_traj_comp_velocity(t, k, p);
+            fprintf(f, "%s %.17g %.17g %.17g %.17g %d %d %.17g %.17g %.17g\n", t->tname[tp], p.x, p.y, p.z, R, pala_traj_id(t, k), tp, u.x, u.y, u.z);
         }
     }
 }
@@ -99,7 +100,11 @@ static void spheres_file(FILE *f, const pala_traj *t)
     fprintf(f, "<PointData Scalars=\"radius\" Vectors=\"velocity\">\n");
     array_begin(f, "Float64", "radius", 1);
     for (int k = 0; k < t->n; k++)
-        for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) fprintf(f, "%.17g\n", t->srad[c]);
+        for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
+            double R;
+            pala_traj_comp_sphere(t, k, c, &R);
+            fprintf(f, "%.17g\n", R);
+        }
     array_end(f);
     array_begin(f, "Int32", "grain", 1);
     for (int k = 0; k < t->n; k++)
@@ -112,14 +117,16 @@ static void spheres_file(FILE *f, const pala_traj *t)
     array_begin(f, "Float64", "speed", 1);
     for (int k = 0; k < t->n; k++)
         for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
-            pala_vec3 u = pala_traj_comp_velocity(t, k, pala_traj_centre(t, k, c));
+            double R;
+            pala_vec3 u = pala_traj_comp_velocity(t, k, pala_traj_comp_sphere(t, k, c, &R));
             fprintf(f, "%.9g\n", sqrt(pala_vdot(u, u)));
         }
     array_end(f);
     array_begin(f, "Float64", "velocity", 3);
     for (int k = 0; k < t->n; k++)
         for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
-            pala_vec3 u = pala_traj_comp_velocity(t, k, pala_traj_centre(t, k, c));
+            double R;
+            pala_vec3 u = pala_traj_comp_velocity(t, k, pala_traj_comp_sphere(t, k, c, &R));
             fprintf(f, "%.17g %.17g %.17g\n", u.x, u.y, u.z);
         }
     array_end(f);
@@ -127,7 +134,8 @@ static void spheres_file(FILE *f, const pala_traj *t)
     array_begin(f, "Float64", "centre", 3);
     for (int k = 0; k < t->n; k++)
         for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
-            pala_vec3 p = pala_traj_centre(t, k, c);
+            double R;
+            pala_vec3 p = pala_traj_comp_sphere(t, k, c, &R);
             fprintf(f, "%.17g %.17g %.17g\n", p.x, p.y, p.z);
         }
     array_end(f);

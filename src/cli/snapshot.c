@@ -1,7 +1,8 @@
 /* snapshot.c: `pala snapshot RUN [--frame K|--time T] [--view x|y|z|iso]
  * [--style solid|wire] [--colour type|speed] [--size PX] [-o FILE]`: one frame of a run
  * as an SVG picture, in orthographic projection:
- *   solid  every component sphere a shaded disc, drawn back to front;
+ *   solid  every component sphere a shaded disc, drawn back to front (an arc grain: its
+ *          outline of arcs, docs/physics.md "Arc grains");
  *   wire   the paper's wire frame (section 8, Figure 1): a line from the grain's centre
  *          of mass to each component's centre, and three orthogonal radii per
  *          component, the first along the line from the centre (they turn with the
@@ -73,6 +74,31 @@ static int by_depth(const void *a, const void *b)
     const disc *p = a, *q = b;
     if (p->depth != q->depth) return p->depth < q->depth ? -1 : 1;
     return p->grain != q->grain ? p->grain - q->grain : p->comp - q->comp;   /* stable for equal depths (2D) */
+}
+
+/* the picture's coordinates of a point (margin, umin, vmax, sc, U, V in scope) */
+#define PX(p) (margin + (pala_vdot((p), U) - umin) * sc)
+#define PY(p) (margin + (vmax - pala_vdot((p), V)) * sc)
+
+/* Grain k's outline if it is an arc grain (docs/physics.md, "Arc grains"): an SVG path of
+ * its arcs (the picture's y points down, so the world's counter-clockwise is sweep 0),
+ * filled with gradient col (fill) or not; returns 0 for a grain of spheres. */
+static int outline(FILE *f, const pala_traj *t, int k, double sc, double margin, double umin, double vmax, pala_vec3 U, pala_vec3 V,
+                   const char *fill, int col)
+{
+    enum { MAXA = 128 };
+    pala_vec3 p[MAXA];
+    double R[MAXA], span[MAXA];
+    int n = pala_traj_arcs(t, k, p, R, span, MAXA);
+    if (!n) return 0;
+    fprintf(f, "<path d=\"M%.2f %.2f", PX(p[0]), PY(p[0]));
+    for (int i = 0; i < n; i++) {
+        pala_vec3 q = p[(i + 1) % n];
+        fprintf(f, "A%.2f %.2f 0 %d 0 %.2f %.2f", R[i] * sc, R[i] * sc, span[i] > PALA_PI, PX(q), PY(q));
+    }
+    if (fill) fprintf(f, "Z\" fill=\"url(#g%d)\"/>\n", col);
+    else fprintf(f, "Z\"/>");
+    return 1;
 }
 
 int pala_cmd_snapshot(int argc, char **argv)
@@ -158,8 +184,6 @@ int pala_cmd_snapshot(int argc, char **argv)
     if ((vmax - vmin) * sc > 1.2 * size) sc = 1.2 * size / (vmax - vmin);   /* a tall container: at most 1.2 x as high as wide */
     double Hpx = (vmax - vmin) * sc + 2 * margin + foot;
     if (Hpx < 260) Hpx = 260;
-#define PX(p) (margin + (pala_vdot((p), U) - umin) * sc)
-#define PY(p) (margin + (vmax - pala_vdot((p), V)) * sc)
     /* the discs */
     disc *d = malloc(sizeof *d * (size_t)(t.npeb > 0 ? t.npeb : 1));
     if (!d) { fprintf(stderr, "pala snapshot: out of memory\n"); pala_traj_close(&t); return PALA_ERR_IO; }
@@ -173,6 +197,10 @@ int pala_cmd_snapshot(int argc, char **argv)
         double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
         double q = vmaxs > 0 ? sp / vmaxs : 0;   /* NaN for an infinite or NaN speed: the first colour */
         int col = !strcmp(colour, "speed") ? (q > 0 ? (int)lround(15 * fmin(q, 1)) : 0) : tcol[tp] % 10;
+        if (pala_traj_is_arc(&t, t.comp0[tp])) {   /* an arc grain: its outline, one entry (comp -1) */
+            d[nd++] = (disc){pala_vdot(t.x[k], W), PX(t.x[k]), PY(t.x[k]), 0, k, -1, col};
+            continue;
+        }
         for (int c = t.comp0[tp]; c < t.comp0[tp] + t.ncomp[tp]; c++, nd++) {
             pala_vec3 p = pala_traj_centre(&t, k, c);
             d[nd] = (disc){pala_vdot(p, W), PX(p), PY(p), t.srad[c] * sc, k, c, col};
@@ -232,8 +260,10 @@ int pala_cmd_snapshot(int argc, char **argv)
     fprintf(f, "</g>\n");
     if (!strcmp(style, "solid")) {
         fprintf(f, "<g stroke=\"#222\" stroke-width=\"0.4\" stroke-opacity=\"0.6\">\n");
-        for (long i = 0; i < nd; i++)
-            fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"url(#g%d)\"/>\n", d[i].x, d[i].y, d[i].R, d[i].col);
+        for (long i = 0; i < nd; i++) {
+            if (d[i].comp < 0) outline(f, &t, d[i].grain, sc, margin, umin, vmax, U, V, "fill", d[i].col);
+            else fprintf(f, "<circle cx=\"%.2f\" cy=\"%.2f\" r=\"%.2f\" fill=\"url(#g%d)\"/>\n", d[i].x, d[i].y, d[i].R, d[i].col);
+        }
         fprintf(f, "</g>\n");
     } else {
         /* wire frames, grain by grain (lines need no depth order) */
@@ -245,6 +275,10 @@ int pala_cmd_snapshot(int argc, char **argv)
             else snprintf(cs, sizeof cs, "%s", pala_svg_colour(tcol[tp]));
             fprintf(f, "<g stroke=\"%s\">", cs);
             pala_vec3 x = t.x[k];
+            if (outline(f, &t, k, sc, margin, umin, vmax, U, V, NULL, 0)) {   /* an arc grain: its outline */
+                fprintf(f, "</g>\n");
+                continue;
+            }
             for (int c = t.comp0[tp]; c < t.comp0[tp] + t.ncomp[tp]; c++) {
                 pala_vec3 b = t.shape[c], p = pala_traj_centre(&t, k, c);
                 double R = t.srad[c], bl = sqrt(pala_vdot(b, b));
@@ -289,7 +323,8 @@ int pala_cmd_snapshot(int argc, char **argv)
         }
         if (nnames > 12) fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">... %d types</text>\n", lx, margin + 15 + 22 * 12, nnames);
     }
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#666\">%d grains, %ld spheres</text>\n", lx, Hpx - 16, t.n, t.npeb);
+    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#666\">%d grains, %ld %s</text>\n", lx, Hpx - 16, t.n, t.npeb,
+            t.sarc ? "components" : "spheres");
     fprintf(f, "</g>\n</svg>\n");
 #undef PX
 #undef PY

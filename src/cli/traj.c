@@ -194,6 +194,7 @@ static int read_header(pala_traj *t, FILE *err)
     size_t cap = 64;
     t->shape = xcalloc(cap, sizeof *t->shape);
     t->srad = xcalloc(cap, sizeof *t->srad);
+    int arcs_seen = 0;
     for (int i = 0; i < t->ntmpl; i++) {
         int idx, nc;
         char name[64];
@@ -215,9 +216,17 @@ static int read_header(pala_traj *t, FILE *err)
                 if (!t->shape || !t->srad) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
             }
             pala_vec3 b;
-            double rad;
-            if (!(l = next_line(t)) || sscanf(l, "%lf %lf %lf %lf", &b.x, &b.y, &b.z, &rad) != 4)
-                return bad(t, err, "expected a component line 'bx by bz radius'");
+            double rad, a0 = 0, a1 = 0;
+            int got = (l = next_line(t)) ? sscanf(l, "%lf %lf %lf %lf %lf %lf", &b.x, &b.y, &b.z, &rad, &a0, &a1) : 0;
+            if (got != 4 && got != 6) return bad(t, err, "expected a component line 'bx by bz radius' (an arc's: and 'a0 a1')");
+            if (got == 6 || t->sarc) {   /* arcs: the ends' directions of every component from now on */
+                t->sarc = realloc(t->sarc, 2 * cap * sizeof *t->sarc);
+                if (!t->sarc) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+                if (got == 6 && t->nshape > 0 && !arcs_seen) memset(t->sarc, 0, 2 * (size_t)t->nshape * sizeof *t->sarc);
+                arcs_seen = 1;
+                t->sarc[2 * t->nshape] = a0;
+                t->sarc[2 * t->nshape + 1] = a1;
+            }
             t->shape[t->nshape] = b;
             t->srad[t->nshape++] = rad;
         }
@@ -392,7 +401,7 @@ int pala_traj_next(pala_traj *t, FILE *err)
 void pala_traj_close(pala_traj *t)
 {
     if (t->f) fclose(t->f);
-    free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->mass); free(t->volume); free(t->shape); free(t->srad);
+    free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->mass); free(t->volume); free(t->shape); free(t->srad); free(t->sarc);
     free(t->tid); free(t->id); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
     pala_world_free(&t->walls);
     memset(t, 0, sizeof *t);
@@ -420,6 +429,15 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
     t->srad = xcalloc((size_t)w->nshape, sizeof *t->srad);
     memcpy(t->shape, w->shape, (size_t)w->nshape * sizeof *t->shape);
     memcpy(t->srad, w->shape_r, (size_t)w->nshape * sizeof *t->srad);
+    if (w->arc) {   /* as the trajectory's header writes them (writers.c) */
+        t->sarc = xcalloc(2 * (size_t)w->nshape, sizeof *t->sarc);
+        for (int i = 0; i < w->nshape; i++) {
+            if (w->arc[i].ch < -1) continue;
+            double mid = atan2(w->arc[i].my, w->arc[i].mx), h = acos(w->arc[i].ch);
+            t->sarc[2 * i] = mid - h;
+            t->sarc[2 * i + 1] = mid + h;
+        }
+    }
     for (int i = 0; i < w->ntmpl; i++) {
         snprintf(t->tname[i], sizeof t->tname[i], "%s", w->tmpl[i].name);
         t->ncomp[i] = w->tmpl[i].ncomp;
@@ -469,6 +487,33 @@ pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c)
     return pala_vadd(t->x[k], pala_rot_apply(t->r[k], t->shape[c]));
 }
 
+pala_vec3 pala_traj_comp_sphere(const pala_traj *t, int k, int c, double *R)
+{
+    pala_vec3 p = pala_traj_centre(t, k, c);
+    *R = t->srad[c];
+    if (!pala_traj_is_arc(t, c)) return p;
+    double mid = 0.5 * (t->sarc[2 * c] + t->sarc[2 * c + 1]), h = 0.5 * (t->sarc[2 * c + 1] - t->sarc[2 * c]);
+    if (h > 0.5 * PALA_PI) return p;   /* as the neighbour list's (docs/physics.md, "Arc grains") */
+    pala_vec3 m = pala_rot_apply(t->r[k], pala_v(cos(mid), sin(mid), 0));
+    p = pala_vaxpy(p, *R * cos(h), m);
+    *R *= sin(h);
+    return p;
+}
+
+int pala_traj_arcs(const pala_traj *t, int k, pala_vec3 *pts, double *rad, double *span, int max)
+{
+    const int c0 = t->comp0[t->tid[k]], nc = t->ncomp[t->tid[k]];
+    if (!pala_traj_is_arc(t, c0) || nc > max) return 0;
+    for (int i = 0; i < nc; i++) {
+        const int c = c0 + i;
+        double a0 = t->sarc[2 * c];
+        pts[i] = pala_vadd(pala_traj_centre(t, k, c), pala_vscale(t->srad[c], pala_rot_apply(t->r[k], pala_v(cos(a0), sin(a0), 0))));
+        rad[i] = t->srad[c];
+        span[i] = t->sarc[2 * c + 1] - a0;
+    }
+    return nc;
+}
+
 pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre)
 {
     return pala_vadd(t->v[k], pala_vcross(t->w[k], pala_vsub(centre, t->x[k])));
@@ -480,8 +525,8 @@ void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
     for (int k = 0; k < t->n; k++) {
         const int t0 = t->comp0[t->tid[k]], nc = t->ncomp[t->tid[k]];
         for (int c = t0; c < t0 + nc; c++) {
-            pala_vec3 p = pala_traj_centre(t, k, c);
-            double R = t->srad[c];
+            pala_vec3 p = pala_traj_is_arc(t, c) ? t->x[k] : pala_traj_centre(t, k, c);   /* an arc: within the grain's bound */
+            double R = pala_traj_is_arc(t, c) ? t->bound[t->tid[k]] : t->srad[c];
             a = pala_v(fmin(a.x, p.x - R), fmin(a.y, p.y - R), fmin(a.z, p.z - R));
             b = pala_v(fmax(b.x, p.x + R), fmax(b.y, p.y + R), fmax(b.z, p.z + R));
         }

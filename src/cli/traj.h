@@ -46,6 +46,9 @@ typedef struct pala_traj {
                                    each template */
     pala_vec3 *shape;           /* body-frame shape vectors of all templates, m */
     double *srad;               /* component radii, m */
+    double *sarc;               /* arc grains: each component's ends' directions a0 < a1 in the
+                                   body frame (rad; 2 per component, 0 0: a whole circle);
+                                   NULL when no template has arcs */
     int nshape;
     int n;                      /* grains (of the current frame when variable) */
     int *tid;                   /* template of each grain */
@@ -94,6 +97,15 @@ static inline int pala_traj_id(const pala_traj *t, int k) { return t->id ? t->id
  * c = x + r * b with r * b of eq. 6) and velocity v + omega x (c - x). */
 pala_vec3 pala_traj_centre(const pala_traj *t, int k, int c);
 pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre);
+/* Component c is an arc (of an arc grain: its circle is not its outline). */
+static inline int pala_traj_is_arc(const pala_traj *t, int c) { return t->sarc && t->sarc[2 * c + 1] > t->sarc[2 * c]; }
+/* The sphere the exports draw for component c of grain k: its own, or, for an arc, the arc's
+ * bounding circle (its circle can be far larger than the grain); *R its radius. */
+pala_vec3 pala_traj_comp_sphere(const pala_traj *t, int k, int c, double *R);
+/* Grain k's outline when its template has arcs: the world points of its arcs' ends and the
+ * arcs' radii, starting at the first arc's start (pts[i] to pts[i + 1] along arc i, the last
+ * ending at pts[0]); returns the number of arcs, 0 if it has none. */
+int pala_traj_arcs(const pala_traj *t, int k, pala_vec3 *pts, double *rad, double *span, int max);
 /* The shapes the walls are drawn with at the current frame (pala_world_wall_draw), at most
  * max into out; their number. */
 int pala_traj_shapes(const pala_traj *t, pala_draw *out, int max);

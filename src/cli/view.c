@@ -241,6 +241,9 @@ int pala_cmd_view(int argc, char **argv)
         for (int c = t.comp0[i]; c < t.comp0[i] + t.ncomp[i]; c++) {
             fprintf(f, "%s[", c > t.comp0[i] ? "," : "");
             json_num(f, t.shape[c].x); fputc(',', f); json_num(f, t.shape[c].y); fputc(',', f); json_num(f, t.shape[c].z); fputc(',', f); json_num(f, t.srad[c]);
+            if (pala_traj_is_arc(&t, c)) {   /* an arc: its ends' directions, the page draws the outline */
+                fputc(',', f); json_num(f, t.sarc[2 * c]); fputc(',', f); json_num(f, t.sarc[2 * c + 1]);
+            }
             fputc(']', f);
         }
         fprintf(f, "]}");

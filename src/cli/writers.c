@@ -198,7 +198,11 @@ static void traj_header(FILE *f, const pala_world *w)
                 t, tp->name, tp->ncomp, tp->mass, tp->inertia[0], tp->inertia[1], tp->inertia[2], tp->bound_radius, tp->volume, tp->volume_stderr);
         for (int i = 0; i < tp->ncomp; i++) {
             pala_vec3 s = w->shape[tp->comp0 + i];
-            fprintf(f, "%.17g %.17g %.17g %.17g\n", s.x, s.y, s.z, w->shape_r[tp->comp0 + i]);
+            const pala_arcrange *a = w->arc ? &w->arc[tp->comp0 + i] : NULL;
+            if (a && a->ch >= -1) {   /* an arc (2D): its ends' directions, body frame, rad */
+                double mid = atan2(a->my, a->mx), h = acos(a->ch);
+                fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g\n", s.x, s.y, s.z, w->shape_r[tp->comp0 + i], mid - h, mid + h);
+            } else fprintf(f, "%.17g %.17g %.17g %.17g\n", s.x, s.y, s.z, w->shape_r[tp->comp0 + i]);
         }
     }
     if (variable(w)) {   /* each frame names its grains */

@@ -12,6 +12,7 @@
  * serially in that order: the same bits for any thread count. */
 #include "pala/pala.h"
 #include "alloc.h"
+#include "arcs.h"
 #include "contact.h"
 #include "contact_state.h"
 #include "container.h"
@@ -19,6 +20,7 @@
 #include "neighbor.h"
 #include "work.h"
 #include "world.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,6 +109,7 @@ static void block_pairs(const pala_world *w, pala_batch *B, lscr *S, int b, bloc
         pala_vec3 d = pala_vsub(P[p], P[q]);
         double d2 = pala_vnorm2(d);
         if (!(d2 < sr * sr)) continue;
+        if (w->parc && !pala_arcs_face(&w->parc[p], &w->parc[q], d.x, d.y, sqrt(d2))) continue;   /* arc grains: eq. (A5) */
         int m = B->n++;
         B->k[m] = pala_peb_grain(w, p); B->j[m] = pala_peb_grain(w, q); B->p[m] = p;
         B->dx[m] = d.x; B->dy[m] = d.y; B->dz[m] = d.z; B->d2[m] = d2; B->ai[m] = ai; B->aj[m] = aj;
@@ -127,6 +130,7 @@ static void block_walls(const pala_world *w, pala_tscr *T, lscr *S, int b, block
     B->n = 0;
     for (int cur = 0; cur < nc;) {
         int used, nt = pala_walls_touch(w, cand + cur, nc - cur, T->touch, T->ntouch, &used);
+        if (w->parc) nt = pala_walls_keep_arcs(w, T->touch, nt);   /* arc grains: eq. (A6) */
         for (int i = 0; i < nt; i++) {
             if (B->n == BATCH) run_batch(w, B, S, o, 0, moments);
             const pala_wall_touch *t = &T->touch[i];

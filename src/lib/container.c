@@ -2,6 +2,7 @@
  * the walls' entry points of pala.h but those of their keys (keys.c). */
 #include "container.h"
 #include "alloc.h"
+#include "arcs.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -97,6 +98,14 @@ int pala_walls_touch(const pala_world *w, const int *cand, int n, pala_wall_touc
         for (int j = 0, u; j < w->nwalls; j++) m += w->walls[j].kind->touch(w, &w->walls[j], cand + i, 1, out + m, cap - m, &u);
     }
     *used = i;
+    return m;
+}
+
+int pala_walls_keep_arcs(const pala_world *w, pala_wall_touch *t, int n)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++)
+        if (pala_arcs_wall_face(&w->parc[t[i].p], t[i].n)) t[m++] = t[i];
     return m;
 }
 

@@ -3,6 +3,7 @@
  * laws of contact_law.h, and what the states of the laws with history hold: springs, the
  * fractional law's memory), the interactions'. */
 #include "pala/pala.h"
+#include "arcs.h"
 #include "contact.h"
 #include "contact_law.h"
 #include "contact_state.h"
@@ -39,6 +40,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                     pala_vec3 cj = w->pc && !w->work->spheres_only ? w->pc[q] : w->x[q];
                     double ai = pala_nlist_rad(w->nl, w->tid, p), aj = pala_nlist_rad(w->nl, w->tid, q), sr = ai + aj, d2 = pala_vnorm2(pala_vsub(ci, cj));
                     if (d2 >= sr * sr) continue;
+                    if (w->parc && !pala_arcs_face(&w->parc[p], &w->parc[q], ci.x - cj.x, ci.y - cj.y, sqrt(d2))) continue;   /* eq. (A5) */
                     int j = pala_peb_grain(w, q);
                     const pala_pairmat *pm = pala_pm_of(w, k, pala_mat_of(w, j));
                     double ov = sr - sqrt(d2);

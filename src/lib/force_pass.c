@@ -22,6 +22,7 @@
  * read the state they expect.  Only the few blocks at thread boundaries pay for records. */
 #include "force_pass.h"
 #include "alloc.h"
+#include "arcs.h"
 #include "contact.h"
 #include "contact_state.h"
 #include "contact_law.h"
@@ -102,6 +103,7 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
+        if (w->parc) n = pala_walls_keep_arcs(w, S->touch, n);   /* arc grains: eq. (A6) */
         for (int i = 0; i < n; i++) {
             /* a full batch runs; so does one whose states would move when the table grows */
             if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
@@ -266,8 +268,10 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
  * pair takes its slot's state (neighbor.h), and a slot whose pair touched at the last
  * evaluation and does not now has its state cleared (pair_ended; the slot's byte hl
  * says so, so the states of pairs that do not touch are not read). */
-static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist)
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist,
+                                 const int arcs)
 {
+    const pala_arcrange *pa = arcs ? sw->w->parc : NULL;
     pala_world *w = sw->w;
     double *hs = hist ? w->nl->hs : NULL;
     unsigned char *hl = hist ? w->nl->hl : NULL;
@@ -288,13 +292,14 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        int t = d2 < sr * sr;
+        if (arcs) t &= pala_arcs_face(&pa[p], &pa[q], dx, dy, sqrt(d2));   /* the circles touch as arcs (eq. A5) */
         if (hist) {
-            int t = d2 < sr * sr;
             B->hp[n] = hs + s0 * hn;
             if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
             hl[s0] = (unsigned char)t;
         }
-        n += d2 < sr * sr;
+        n += t;
         if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
     }
     if (n) { B->n = n; run(sw, B, s, ru); }
@@ -302,11 +307,14 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
 
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->work->cm->hn) {
-        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1);
-        else collect_pairs(sw, k0, k1, s, ru, 0, 1);
-    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0);
-    else collect_pairs(sw, k0, k1, s, ru, 0, 0);
+    if (sw->w->parc) {   /* arc grains: a loop of their own, so other worlds pay nothing */
+        if (sw->w->work->cm->hn) collect_pairs(sw, k0, k1, s, ru, 0, 1, 1);
+        else collect_pairs(sw, k0, k1, s, ru, 0, 0, 1);
+    } else if (sw->w->work->cm->hn) {
+        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
+        else collect_pairs(sw, k0, k1, s, ru, 0, 1, 0);
+    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0, 0);
+    else collect_pairs(sw, k0, k1, s, ru, 0, 0, 0);
 }
 
 /* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
@@ -581,7 +589,8 @@ void pala_work_prepare(pala_world *w)
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];
         double m = 0;
-        for (int i = 0; i < tp->ncomp; i++) m = fmax(m, pala_vnorm(w->shape[tp->comp0 + i]));
+        for (int i = 0; i < tp->ncomp; i++)   /* arc grains: the list's points are the bounding circles' centres */
+            m = fmax(m, w->arc ? hypot(w->arc[tp->comp0 + i].bx, w->arc[tp->comp0 + i].by) : pala_vnorm(w->shape[tp->comp0 + i]));
         wk->smax[t] = m;
         wk->invm[t] = 1.0 / tp->mass;
         wk->spheres_only &= tp->ncomp == 1;

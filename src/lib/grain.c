@@ -15,7 +15,11 @@ void pala_world_place_pebbles(pala_world *w, int k)
     }
     const pala_template *t = &w->tmpl[w->tid[k]];
     pala_vec3 *pc = w->pc + w->p0[k];
-    if (t->ncomp == 1) { pc[0] = w->x[k]; return; }
+    if (t->ncomp == 1) {
+        pc[0] = w->x[k];
+        if (w->parc) w->parc[w->p0[k]] = (pala_arcrange){1, 0, -2, pc[0].x, pc[0].y, w->shape_r[t->comp0]};   /* a sphere among arcs */
+        return;
+    }
     const pala_vec3 *s = w->shape + t->comp0;
     double m[3][3];
     pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */
@@ -24,6 +28,14 @@ void pala_world_place_pebbles(pala_world *w, int k)
         pc[i] = pala_v(x.x + m[0][0] * s[i].x + m[0][1] * s[i].y + m[0][2] * s[i].z,
                        x.y + m[1][0] * s[i].x + m[1][1] * s[i].y + m[1][2] * s[i].z,
                        x.z + m[2][0] * s[i].x + m[2][1] * s[i].y + m[2][2] * s[i].z);
+    if (!w->parc) return;
+    /* arc grains (2D: the rotation is about z): each arc's bisector and bounding circle
+     * turned with the grain (docs/physics.md, "Arc grains") */
+    const pala_arcrange *a = w->arc + t->comp0;
+    pala_arcrange *q = w->parc + w->p0[k];
+    for (int i = 0; i < t->ncomp; i++)
+        q[i] = (pala_arcrange){m[0][0] * a[i].mx + m[0][1] * a[i].my, m[1][0] * a[i].mx + m[1][1] * a[i].my, a[i].ch,
+                               x.x + m[0][0] * a[i].bx + m[0][1] * a[i].by, x.y + m[1][0] * a[i].bx + m[1][1] * a[i].by, a[i].br};
 }
 
 typedef struct radcount { double a; long n; } radcount;
@@ -44,7 +56,7 @@ void pala_grain_radii(const pala_world *w, int bound, double *least, double *lar
     long total = 0;
     for (int t = 0; t < w->ntmpl; t++)
         for (int i = 0; use[t] && i < (bound ? 1 : w->tmpl[t].ncomp); i++) {
-            rc[m++] = (radcount){bound ? w->tmpl[t].bound_radius : w->shape_r[w->tmpl[t].comp0 + i], use[t]};
+            rc[m++] = (radcount){bound ? w->tmpl[t].bound_radius : w->arc ? w->arc[w->tmpl[t].comp0 + i].br : w->shape_r[w->tmpl[t].comp0 + i], use[t]};
             total += use[t];
         }
     if (m > 0) {

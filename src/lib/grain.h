@@ -11,7 +11,8 @@ static inline int pala_peb_grain(const pala_world *w, int p) { return w->pg ? w-
 static inline int pala_grain_peb0(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
 /* c_i = x + r * x_i (eq. 50) for grain k: pala_world_place_pebbles (pala.h, grain.c). */
 /* The sizes of the world's grains, each counted once per grain: their bounding radii
- * (bound = 1), or the radii of their components (bound = 0): the least, the largest and the
+ * (bound = 1), or the radii of their components (bound = 0; an arc's: its bounding circle's,
+ * the neighbour list's, docs/physics.md "Arc grains"): the least, the largest and the
  * lower median (the element (N - 1)/2 of the N sorted), m; all 0 without grains.  A median, so
  * that in a world of one size it is that size exactly. */
 void pala_grain_radii(const pala_world *w, int bound, double *least, double *largest, double *median);

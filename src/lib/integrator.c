@@ -39,10 +39,11 @@ pala_vec3 pala_free_rotation(const pala_world *w, const pala_template *t, pala_v
 }
 
 /* ---- the end of a block's step ---------------------------------------------------------- */
-/* beta = I_r^-1 T (eq. 62); for an isotropic grain I_r^-1 = 1/I exactly. */
+/* beta = I_r^-1 T (eq. 62); for an isotropic grain I_r^-1 = 1/I exactly, for an arc grain
+ * (isotropic 3: T along its axis z) 1/I_3. */
 static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T)
 {
-    return t->isotropic ? pala_vscale(t->inv_inertia[0], T) : pala_rot_diag_apply(r, t->inv_inertia, T);
+    return t->isotropic ? pala_vscale(t->inv_inertia[t->isotropic - 1], T) : pala_rot_diag_apply(r, t->inv_inertia, T);
 }
 
 /* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1) that are all isotropic

@@ -42,6 +42,7 @@ enum pala_key {
     PALA_KEY_material_normal_damping,
     /* [grain NAME] */
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
+    PALA_KEY_arcs_shape, PALA_KEY_sides, PALA_KEY_corner_radius, PALA_KEY_side_radius, PALA_KEY_arc, PALA_KEY_thickness,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
     PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants, PALA_KEY_charge,
     PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
@@ -110,13 +111,21 @@ typedef struct pala_top_keys {
 /* [material NAME] fills a pala_material (pala.h). */
 
 /* [grain NAME] */
-enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM };
+enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM, PALA_SHAPE_ARCS };
+enum pala_arcs_shape { PALA_ARCS_LIST, PALA_ARCS_OVAL, PALA_ARCS_TRIANGLE, PALA_ARCS_SQUARE, PALA_ARCS_POLYGON };
 typedef struct pala_grain_keys {
     const char *material;        /* name of the grain's [material] section */
     int shape;                   /* enum pala_shape */
     double radius;               /* shape = sphere: its radius, m */
     int nsphere;                 /* shape = spheres: number of 'sphere' lines (the builder reads
                                     them in order, so each error names its line) */
+    int arcs_shape;              /* shape = arcs: enum pala_arcs_shape */
+    int sides;                   /* arcs_shape = polygon: its sides */
+    double corner_radius;        /* quasi-polygons: the corners' radius, m */
+    double side_radius;          /* ... the sides', m */
+    int narc;                    /* arcs_shape = list: number of 'arc' lines (read in order) */
+    double thickness;            /* shape = arcs: the prism's thickness, m; 0: 4/3 of the
+                                    radius of the disc of its area */
     double volume_radius;        /* radius of the sphere of the grain's volume, m; 0: as built */
     long mc_samples;             /* Monte Carlo samples of the builder */
     double components[2];        /* shape = random: least and most number of components */

@@ -24,6 +24,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Arc grains are listed by their arcs' bounding circles, not their circles (a side's is
+ * far larger than the grain), each widened by a quarter of the skin: two touching arcs'
+ * bounding circles are apart by at most their overlap (each holds its arc's point of the
+ * contact), so a pair stays listed while its overlap is below 0.6 skin (0.1 skin without
+ * the margin, the displacement bound taking 0.9). */
+#define ARC_MARGIN 0.25
+
 void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
@@ -87,13 +94,14 @@ void pala_nlist_prepare(pala_world *w)
     double amin, amax, amed;
     pala_grain_radii(w, 0, &amin, &amax, &amed);
     if (amax == 0)   /* no grains yet: the templates' */
-        for (int i = 0; i < w->nshape; i++) amax = amed = fmax(amax, w->shape_r[i]);
+        for (int i = 0; i < w->nshape; i++) amax = amed = fmax(amax, w->arc ? w->arc[i].br : w->shape_r[i]);
     nl->amax = amax;
     /* the list is on components: its skin scales with them (a clump's bounding radius
      * would list many more pairs that never touch), with the typical one (the median: with
      * a few large spheres among many small ones, a skin of the large would list ~(7/2.2)^3
      * times more pairs of small ones) */
     nl->skin = w->skin > 0 ? w->skin : 0.2 * amed;
+    if (w->arc) { amin += ARC_MARGIN * nl->skin; amax += ARC_MARGIN * nl->skin; nl->amax = amax; }   /* the arcs' bounding circles, widened (peb_rad) */
     /* levels: one grid unless the cells of the largest and the smallest differ by more than 2 */
     double h0 = 2 * amin + nl->skin, H = 2 * amax + nl->skin;
     nl->nlev = 1;
@@ -133,8 +141,14 @@ static unsigned cell_hash(long ix, long iy, long iz, int mask)
     return (unsigned)(h & (unsigned long)mask);
 }
 
-static inline pala_vec3 peb_pos(const pala_world *w, int p) { return w->pc ? w->pc[p] : w->x[p]; }
-static inline double peb_rad(const pala_world *w, int p) { return pala_nlist_rad(w->nl, w->tid, p); }
+static inline pala_vec3 peb_pos(const pala_world *w, int p)
+{
+    return w->parc ? pala_v(w->parc[p].bx, w->parc[p].by, 0) : w->pc ? w->pc[p] : w->x[p];
+}
+static inline double peb_rad(const pala_world *w, int p)
+{
+    return w->parc ? w->parc[p].br + ARC_MARGIN * w->nl->skin : pala_nlist_rad(w->nl, w->tid, p);
+}
 
 static void sort_row(int *a, int n)
 {

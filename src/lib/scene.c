@@ -15,6 +15,7 @@
  * (--set KEY=VALUE, KEY = dt, material.NAME.friction or pair.A.B.friction) as
  * `--set 'KEY=VALUE': message`. */
 #include "alloc.h"
+#include "arcs.h"
 #include "check.h"
 #include "container.h"
 #include "feed.h"
@@ -703,6 +704,70 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
     return 0;
 }
 
+/* A grain type of shape = arcs (2D): its arc lines (degrees), or a quasi-polygon
+ * (pala_arcs_regular); scaled to the area of a disc of volume_radius if given; its
+ * template exact (arcs.c).  A refusal goes to the line of the key it names. */
+static int build_arc_type(pala_scene *s, int i, pala_template *t)
+{
+    const pala_grain_keys *gk = &s->sec[i].keys.grain;
+    const char *nm = s->sec[i].name;
+    pala_world *w = &s->top.w;
+    enum { MAXA = 128 };
+    pala_arc a[MAXA];
+    entry *line[MAXA];
+    int n = 0;
+    char err[320];
+    if (w->dim != 2) { SERR(s, i, PALA_KEY_shape, "[grain %s]: shape = arcs is a 2D grain: set dimension = 2", nm); return -1; }
+    if (gk->size.law != PALA_SIZE_NONE) {   /* the sizes' templates are scaled spheres (place.c) */
+        SERR(s, i, PALA_KEY_size_distribution, "[grain %s]: arc grains take one size (volume_radius), not size_distribution yet", nm);
+        return -1;
+    }
+    if (gk->arcs_shape == PALA_ARCS_LIST) {
+        if (gk->narc < 2) {
+            emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = arcs but %d 'arc = x y r a0 a1' lines: give at least 2, or arcs_shape = oval, "
+                 "triangle, square or polygon", nm, gk->narc);
+            return -1;
+        }
+        for (int e = 0; e < s->nent; e++) {
+            entry *en = &s->ent[e];
+            if (en->sect != i || en->k != &pala_keys[PALA_KEY_arc]) continue;
+            if (n == MAXA) { EERR(s, en, "more than %d arcs; split the grain", MAXA); return -1; }
+            double v[5];
+            int k;
+            pala_key_reals(en->val, v, 5, &k);
+            a[n] = (pala_arc){pala_v(v[0], v[1], 0), v[2], v[3] * PALA_PI / 180, v[4] * PALA_PI / 180};
+            line[n++] = en;
+        }
+    } else {
+        static const char *const words[] = {"", "oval", "triangle", "square", "polygon"};
+        const int sides[] = {0, 2, 3, 4, gk->sides};
+        char why[48];
+        snprintf(why, sizeof why, "for arcs_shape = %s", words[gk->arcs_shape]);
+        if (require(s, i, PALA_KEY_radius, why) | require(s, i, PALA_KEY_corner_radius, why) | require(s, i, PALA_KEY_side_radius, why)) return -1;
+        n = pala_arcs_regular(sides[gk->arcs_shape], gk->radius, gk->corner_radius, gk->side_radius, a, err, sizeof err);
+        if (n < 0) {
+            int key = !strncmp(err, "'side_", 6) ? PALA_KEY_side_radius : !strncmp(err, "'sides", 6) ? PALA_KEY_sides : PALA_KEY_corner_radius;
+            SERR(s, i, key, "[grain %s]: %s", nm, err);
+            return -1;
+        }
+    }
+    if (gk->volume_radius > 0) {   /* the outline scaled to the area of the disc of that radius */
+        double m[6];
+        pala_arcs_moments(n, a, m);
+        double f = m[0] > 0 ? gk->volume_radius * sqrt(PALA_PI / m[0]) : 1;
+        for (int k = 0; k < n; k++) { a[k].c = pala_vscale(f, a[k].c); a[k].R *= f; }
+    }
+    t->charge = gk->charge;
+    t->edip = gk->edip;
+    t->mdip = gk->mdip;
+    if (pala_world_build_arc_template(w, t, n, a, gk->thickness) >= 0) return 0;
+    int which = 0;   /* "arc N: ..." or "arc N ends ...": that line */
+    if (gk->arcs_shape == PALA_ARCS_LIST && (sscanf(pala_world_error(w), "arc %d", &which) == 1 || sscanf(pala_world_error(w), "arcs %d", &which) == 1) && which >= 1 && which <= n)
+        EERR(s, line[which - 1], "[grain %s] 'arc = %s': %s", nm, line[which - 1]->val, pala_world_error(w));
+    else SERR(s, i, gk->arcs_shape == PALA_ARCS_LIST ? PALA_KEY_arc : PALA_KEY_arcs_shape, "[grain %s]: %s", nm, pala_world_error(w));
+    return -1;
+}
+
 /* The size distribution of grain type i (docs/physics.md, "Size distributions"): the law has
  * the keys it needs and can be sampled, and its table or sieve curve is read from the lines,
  * in order.  (The keys of other laws are not read, as the keys of other shapes.) */
@@ -769,7 +834,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
 {
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
     pala_world *w = &s->top.w;
-    int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres or random)");
+    int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres, random or arcs)");
     if (bad || grain_sizes(s, i)) return -1;
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
     pala_template t;
@@ -801,6 +866,11 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
             if (add_template(s, i, &t, n, c, rad, gk->mc_samples)) return -1;
         }
         *tcount = nvar;
+        return 0;
+    }
+    if (gk->shape == PALA_SHAPE_ARCS) {
+        if (build_arc_type(s, i, &t)) return -1;
+        *tcount = 1;
         return 0;
     }
     int n = 0;
@@ -1078,7 +1148,8 @@ static int check_resources(pala_scene *s)
         if (s->sec[i].kind != PALA_S_GRAIN) continue;
         const pala_grain_keys *gk = &s->sec[i].keys.grain;
         double n = (double)grains_of_type(s, i, NULL);
-        double comp = gk->shape == PALA_SHAPE_SPHERE ? 1 : gk->shape == PALA_SHAPE_SPHERES ? gk->nsphere : gk->components[1];
+        double comp = gk->shape == PALA_SHAPE_SPHERE ? 1 : gk->shape == PALA_SHAPE_SPHERES ? gk->nsphere : gk->shape == PALA_SHAPE_ARCS ? 128
+                                                                                                                       : gk->components[1];
         grains += n;
         pebbles += n * comp;
     }

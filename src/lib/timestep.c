@@ -89,6 +89,10 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
         double Imin = fmin(tp->inertia[0], fmin(tp->inertia[1], tp->inertia[2])), s2 = 0, amin = HUGE_VAL, sa = 0, sa3 = 0;
         for (int i = 0; i < tp->ncomp; i++) {
             double a = w->shape_r[tp->comp0 + i], d2 = pala_vnorm2(w->shape[tp->comp0 + i]);
+            if (w->arc) {   /* an arc's contact point lies in its bounding circle, not at its circle's centre */
+                const pala_arcrange *q = &w->arc[tp->comp0 + i];
+                d2 = fmin(pow(hypot(q->bx, q->by) + q->br, 2), tp->bound_radius * tp->bound_radius);
+            }
             s2 = fmax(s2, d2);
             amin = fmin(amin, a);
             sa += a;

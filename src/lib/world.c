@@ -6,6 +6,7 @@
  * positions are recomputed from the constant shape vectors whenever a grain moves. */
 #include "world.h"
 #include "alloc.h"
+#include "arcs.h"
 #include "builder.h"
 #include "check.h"
 #include "container.h"
@@ -63,7 +64,7 @@ static void free_states(pala_world *w)
 
 void pala_world_free(pala_world *w)
 {
-    free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r);
+    free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r); free(w->arc); free(w->parc);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
     free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
     pala_walls_free(w);
@@ -100,6 +101,8 @@ int pala_world_add_pair(pala_world *w, const pala_pairset *p)
     return w->npairs++;
 }
 
+static void arc_circles(pala_world *w, int i0, int i1);
+
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad)
 {
     if (t->ncomp < 1 || !shape || !rad)
@@ -111,8 +114,40 @@ int pala_world_add_template(pala_world *w, const pala_template *t, const pala_ve
     w->tmpl[w->ntmpl].comp0 = w->nshape;
     memcpy(w->shape + w->nshape, shape, (size_t)t->ncomp * sizeof *shape);
     memcpy(w->shape_r + w->nshape, rad, (size_t)t->ncomp * sizeof *rad);
+    if (w->arc) arc_circles(w, w->nshape, w->nshape + t->ncomp);
     w->nshape += t->ncomp;
     return w->ntmpl++;
+}
+
+/* Components [i0, i1) of an arc world that are spheres: whole circles, bounded by themselves. */
+static void arc_circles(pala_world *w, int i0, int i1)
+{
+    PALA_GROW(w->arc, i1);
+    for (int i = i0; i < i1; i++) w->arc[i] = (pala_arcrange){1, 0, -2, w->shape[i].x, w->shape[i].y, w->shape_r[i]};
+}
+
+int pala_world_build_arc_template(pala_world *w, const pala_template *t, int n, const pala_arc *arcs, double h)
+{
+    if (t->material < 0 || t->material >= w->nmat)
+        return REFUSE(w, "pala_world_build_arc_template: material %d does not exist (the world has %d)", t->material, w->nmat);
+    if (w->dim != 2) return REFUSE(w, "arc grains are 2D: set dimension = 2");
+    if (n < 2 || n > 1024) return REFUSE(w, "an arc grain needs 2 to 1024 arcs (got %d)", n);
+    pala_template b = *t;
+    pala_vec3 *shape = pala_xrealloc(NULL, (size_t)n * sizeof *shape);
+    double *r = pala_xrealloc(NULL, (size_t)n * sizeof *r);
+    pala_arcrange *rg = pala_xrealloc(NULL, (size_t)n * sizeof *rg);
+    int i = -1;
+    if (pala_arcs_build(&b, n, arcs, w->mat[t->material].rho, h, shape, r, rg, w->why, sizeof w->why) == 0) {
+        b.edip = pala_rot_apply(pala_vneg(b.frame), t->edip);   /* as pala_world_build_template */
+        b.mdip = pala_rot_apply(pala_vneg(b.frame), t->mdip);
+        i = pala_world_add_template(w, &b, shape, r);
+        if (!w->arc) arc_circles(w, 0, w->nshape);   /* the first: every component so far a circle */
+        memcpy(w->arc + w->tmpl[i].comp0, rg, (size_t)n * sizeof *rg);
+    }
+    free(shape);
+    free(r);
+    free(rg);
+    return i;
 }
 
 int pala_world_build_template(pala_world *w, const pala_template *t, int n, const pala_vec3 *c, const double *rad, long nsamples)
@@ -366,6 +401,10 @@ static int check_template(pala_world *w, pala_check *c, int t)
             return pala_fault(c, W, -1, KEY(magnetic_field), "'%s': in 2D a field along z turns the magnetic dipoles of %s out of the plane "
                               "(m x B lies in the plane): give B in the plane (Bx By 0), or set %s = 3", NAME(magnetic_field), who, NAME(dimension));
     }
+    if (w->arc && w->dim != 2)
+        return pala_fault(c, W, -1, KEY(dimension), "%s: arc grains are 2D: set '%s = 2'", who, NAME(dimension));
+    if (w->arc && w->fluid_eta > 0)   /* the drag of fluid.c acts on whole circles */
+        return pala_fault(c, W, -1, KEY(fluid_viscosity), "%s: arc grains feel no fluid yet: remove '%s'", who, NAME(fluid_viscosity));
     for (int i = tp->comp0; i < tp->comp0 + tp->ncomp; i++)
         if (!(w->shape_r[i] > 0 && isfinite(w->shape_r[i])) || !finite3(w->shape[i]))
             return pala_fault(c, T, t, -1, "%s: component %d needs a finite radius > 0 and a finite shape vector (got radius %g)", who, i - tp->comp0,
@@ -481,8 +520,8 @@ void pala_world_setup(pala_world *w)
     /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
     int spheres = 1;
     for (int t = 0; t < w->ntmpl; t++) spheres &= w->tmpl[t].ncomp == 1;
-    free(w->p0); free(w->pc); free(w->pg);
-    w->p0 = NULL; w->pc = NULL; w->pg = NULL;
+    free(w->p0); free(w->pc); free(w->pg); free(w->parc);
+    w->p0 = NULL; w->pc = NULL; w->pg = NULL; w->parc = NULL;
     w->npeb = w->n;
     if (!spheres) {
         PALA_GROW(w->p0, w->n + 1);
@@ -493,6 +532,7 @@ void pala_world_setup(pala_world *w)
         PALA_GROW(w->pg, w->npeb);
         for (int k = 0; k < w->n; k++)
             for (int p = w->p0[k]; p < w->p0[k + 1]; p++) w->pg[p] = k;
+        if (w->arc) PALA_GROW(w->parc, w->npeb);   /* arc grains: their ranges in the world frame (grain.c) */
     }
     pala_nlist_prepare(w);
     if (w->pc)

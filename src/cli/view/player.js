@@ -21,6 +21,22 @@ for (var k = 0; k < NG; k++) {
 }
 ncomp = cg.length;
 var CG = new Int32Array(cg), CB = new Float64Array(cb), CR = new Float64Array(cr), CT = new Int32Array(ct);
+/* arc grains (2D, docs/physics.md "Arc grains"): a template whose components carry their
+   ends' directions [x, y, z, R, a0, a1] is drawn as its outline, sampled in its body frame
+   (OUT[t]: x, y pairs), not as the arcs' circles */
+var OUT = [], ARCS = false;
+for (var t = 0; t < D.templates.length; t++) {
+  var cs = D.templates[t].comp, o = null;
+  if (cs[0].length === 6) {
+    o = [];
+    for (var i = 0; i < cs.length; i++) {
+      var c = cs[i], m = 2 + Math.ceil(8 * (c[5] - c[4]) / Math.PI);
+      for (var j = 0; j < m; j++) { var a = c[4] + (c[5] - c[4]) * j / m; o.push(c[0] + c[3] * Math.cos(a), c[1] + c[3] * Math.sin(a)); }
+    }
+    ARCS = true;
+  }
+  OUT.push(o);
+}
 var W = new Float64Array(3 * ncomp);            /* world centres of the current frame */
 var Z = new Float64Array(ncomp), order = new Uint32Array(ncomp), SX = new Float64Array(ncomp), SY = new Float64Array(ncomp), SR = new Float64Array(ncomp);
 var wframe = -1;
@@ -64,6 +80,12 @@ for (var p = 0; p < ncomp; p++) {
   var bx = CB[3 * p], by = CB[3 * p + 1], bz = CB[3 * p + 2];
   GEXT[CG[p]] = Math.max(GEXT[CG[p]], Math.sqrt(bx * bx + by * by + bz * bz) + CR[p]);
 }
+for (var k = 0; k < NG; k++) {   /* an arc grain: its outline's extent */
+  var o = OUT[D.tid[k]];
+  if (!o) continue;
+  GEXT[k] = 0;
+  for (var i = 0; i < o.length; i += 2) GEXT[k] = Math.max(GEXT[k], Math.sqrt(o[i] * o[i] + o[i + 1] * o[i + 1]));
+}
 for (var p = 0; p < ncomp; p++) GP0[CG[p] + 1] = p + 1;
 /* colours */
 var TYPE = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
@@ -89,6 +111,7 @@ function reset() {
 var cpuCanvas = document.getElementById("c"), canvas = cpuCanvas, ctx = cpuCanvas.getContext("2d"), glCanvas = null, gl = null;
 var st = { frame: 0, playing: false, style: "solid", colour: "type", stereo: "planar", eye: 0.3, fps: 15, lastDraw: 0, renderer: "cpu" };
 function setRenderer(r) {
+  if (r === "webgl" && ARCS) { console.log("pala view: arc grains are drawn on the CPU"); r = "cpu"; }
   if (r === "webgl" && !gl) {
     var c2 = document.createElement("canvas");
     c2.style.cssText = "position: absolute; left: 0; top: 0; cursor: grab";
@@ -289,6 +312,44 @@ function cpuSegs2(n, sF, zl, zr) {
     }
   }
 }
+/* the arc grains' outlines (OUT), each a convex polygon at its centre's depth: filled with a
+   shade of its colour (fill) and edged, or edged alone (the wire style) */
+function cpuOutlines(w, h, B, E, fill, pass, zb, pe, mask) {
+  var F = (h / 2) / Math.tan(cam.fov / 2), cx = w / 2, cy = h / 2, near = cam.near, col = CPU.col;
+  var g0 = st.frame * NG * 7, vmax = D.vmax > 0 ? D.vmax : 1, speed = st.colour === "speed", X = [], Y = [];
+  for (var k = 0; k < NG; k++) {
+    var o = OUT[D.tid[k]];
+    if (!o) continue;
+    var g = g0 + 7 * k, z0 = 0, ok = true;
+    if (!(S[g] === S[g])) continue;   /* not in this frame */
+    var ex = rot(g, [1, 0, 0]), ey = rot(g, [0, 1, 0]);
+    X.length = Y.length = 0;
+    for (var i = 0; i < o.length && ok; i += 2) {
+      var px = S[g] + ex[0] * o[i] + ey[0] * o[i + 1] - E[0], py = S[g + 1] + ex[1] * o[i] + ey[1] * o[i + 1] - E[1], pz = S[g + 2] + ex[2] * o[i] + ey[2] * o[i + 1] - E[2];
+      var z = px * B.f[0] + py * B.f[1] + pz * B.f[2];
+      if (z < near) { ok = false; break; }
+      X.push(cx + F * (px * B.r[0] + py * B.r[1] + pz * B.r[2]) / z); Y.push(cy - F * (px * B.u[0] + py * B.u[1] + pz * B.u[2]) / z);
+      z0 = Math.max(z0, z);
+    }
+    if (!ok) continue;
+    var pb = pass ? 0 : speed ? 256 * (10 + Math.min(15, Math.round(15 * S[g + 6] / vmax))) : 256 * (D.templates[D.tid[k]].colour % 10);
+    var n = X.length, edge = pe[pb + (8 << 3)];
+    if (fill) {
+      var ya = Infinity, yb = -Infinity, c32 = pe[pb + (24 << 3)];
+      for (var i = 0; i < n; i++) { ya = Math.min(ya, Y[i]); yb = Math.max(yb, Y[i]); }
+      for (var y = Math.max(0, Math.ceil(ya - 0.5)); y <= Math.min(h - 1, Math.floor(yb - 0.5)); y++) {
+        var yc = y + 0.5, xl = Infinity, xr = -Infinity;
+        for (var e = 0; e < n; e++) {
+          var e1 = (e + 1) % n;
+          if ((Y[e] <= yc) !== (Y[e1] <= yc)) { var xi = X[e] + (yc - Y[e]) / (Y[e1] - Y[e]) * (X[e1] - X[e]); xl = Math.min(xl, xi); xr = Math.max(xr, xi); }
+        }
+        for (var x = Math.max(0, Math.ceil(xl - 0.5)), o2 = y * w + x; x <= Math.min(w - 1, Math.floor(xr - 0.5)); x++, o2++)
+          if (z0 < zb[o2]) { zb[o2] = z0; col[o2] = (col[o2] & mask) | c32; }
+      }
+    }
+    for (var i = 0; i < n; i++) cpuLine(X[i], Y[i], z0 - 1e-9 * z0, X[(i + 1) % n], Y[(i + 1) % n], z0 - 1e-9 * z0, edge, mask, zb, false);
+  }
+}
 function cpuScene(w, h, B, shift, pass, zb) {
   var E = [B.E[0] + shift * B.r[0], B.E[1] + shift * B.r[1], B.E[2] + shift * B.r[2]];
   var F = (h / 2) / Math.tan(cam.fov / 2), cx = w / 2, cy = h / 2, f = B.f, r = B.r, u = B.u, near = cam.near;
@@ -326,7 +387,9 @@ function cpuScene(w, h, B, shift, pass, zb) {
   if (st.style === "solid") {
     /* each disc's pixels from its palette: the colour's shades, or an eye's channel(s) of the grey's */
     var spr = CPU.spr, pe = pass ? CPU.eye[pass] : pal, speed = st.colour === "speed";
+    if (ARCS) cpuOutlines(w, h, B, E, true, pass, zb, pe, mask);
     for (var p = 0; p < ncomp; p++) {
+      if (ARCS && OUT[D.tid[CG[p]]]) continue;   /* an arc grain: drawn as its outline */
       var qx = W[3 * p] - E0, qy = W[3 * p + 1] - E1, qz = W[3 * p + 2] - E2, z = qx * f0 + qy * f1 + qz * f2;
       if (!(z >= near)) continue;   /* behind the eye, or not in this frame (NaN) */
       var sx = cx + F * (qx * r0 + qy * r1 + qz * r2) / z, sy = cy - F * (qx * u0 + qy * u1 + qz * u2) / z, R = CR[p];
@@ -355,6 +418,7 @@ function cpuScene(w, h, B, shift, pass, zb) {
     for (var i = 0; i < 26; i++) WC.push(pass ? 0 : rgb32(i < 10 ? TYPE3[i] : SPEED3[i - 10]) | 0);
     if (pass === 0) cpuWire(w, h, B, 0, WC);
     else if (pass === 1) cpuWire(w, h, B, -shift, WC);
+    if (ARCS) cpuOutlines(w, h, B, E, false, pass, zb, pass ? CPU.eye[pass] : CPU.pal, mask);
   }
   /* the container's lines, hidden behind grains */
   var lc = pass ? mono(255) : rgb32([0.33, 0.36, 0.42]);

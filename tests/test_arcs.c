@@ -1,0 +1,339 @@
+/* test_arcs.c: arc grains in 2D (Potapov and Campbell, seed 001; docs/physics.md, "Arc
+ * grains") against closed forms.  An oval's area and polar moment are those of its four
+ * sectors less the rhombus of their centres (1e-12); two ovals touching corner to side push
+ * with the force of their touching circles (Hertz and the linear spring); a disc on a turning
+ * oval moves from a side to a corner with no jump in the linear spring's force (the tangent is
+ * continuous), while Hertz's jumps by the ratio of the curvatures' roots; without friction the
+ * energy error falls by 4 when dt halves; the same bits on 1 and 3 threads; and bad input is
+ * refused at the line of its key. */
+#include "t.h"
+#include "t_world.h"
+#include "arcs.h"
+#include "pala/pala.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_arcs(void);
+
+/* the oval of the tests: tips at a from the centre, corners r, sides R */
+static const double OA = 0.01, OR = 0.003, OS = 0.02;
+
+static pala_material arc_mat(int hooke)
+{
+    pala_material m = {.name = "m", .rho = 2500, .E = 1e8, .sigma = 0.3, .delta = 1, .mu = 0, .nu = 1e-3};
+    if (hooke) { m.nlaw = PALA_NLAW_HOOKE; m.kn = 2e4; }
+    return m;
+}
+
+/* The template of a regular quasi-polygon (pala_arcs_regular) of material 0, thickness h. */
+static int regular(pala_world *w, int sides, double a, double rc, double rs, double h)
+{
+    pala_arc arcs[16];
+    char err[256];
+    pala_arcs_regular(sides, a, rc, rs, arcs, err, sizeof err);
+    pala_template t;
+    memset(&t, 0, sizeof t);
+    int k = pala_world_build_arc_template(w, &t, 2 * sides, arcs, h);
+    if (k < 0) T_CHECK(0, "the template of %d sides is built (%s)", sides, pala_world_error(w));
+    return k;
+}
+
+/* A world of dimension 2 with material m and the oval's template (index 0). */
+static void oval_world(pala_world *w, int hooke, double h)
+{
+    pala_world_init(w);
+    w->dim = 2;
+    pala_material m = arc_mat(hooke);
+    pala_world_add_material(w, &m);
+    regular(w, 2, OA, OR, OS, h);
+}
+
+/* The oval's closed forms: the two sectors of the sides (half-width beta, apex s from the
+ * centre) and of the corners (gamma = pi/2 - beta, apex rho) cover it, their rhombus twice. */
+static void oval_closed(double *A, double *J, double *beta, double *s)
+{
+    double rho = OA - OR, b = asin(rho / (OS - OR)), g = 0.5 * PALA_PI - b, sd = (OS - OR) * cos(b);
+    *A = 2 * b * OS * OS + 2 * g * OR * OR - 2 * rho * sd;
+    double jb = pow(OS, 4) * b / 2 - 4.0 / 3.0 * sd * pow(OS, 3) * sin(b) + b * OS * OS * sd * sd;
+    double jc = pow(OR, 4) * g / 2 + 4.0 / 3.0 * rho * pow(OR, 3) * sin(g) + g * OR * OR * rho * rho;
+    *J = 2 * jb + 2 * jc - rho * sd * (rho * rho + sd * sd) / 3;
+    *beta = b;
+    *s = sd;
+}
+
+static void oval_mass(void)
+{
+    double A, J, b, s;
+    oval_closed(&A, &J, &b, &s);
+    const double h = 0.002, rho = 2500;
+    pala_world w;
+    oval_world(&w, 0, h);
+    const pala_template *t = &w.tmpl[0];
+    T_CHECK(fabs(t->mass - rho * A * h) <= 1e-12 * rho * A * h, "oval: mass rho A h, A = 2 beta R^2 + 2 gamma r^2 - 2 rho s: %.15g vs %.15g kg",
+            t->mass, rho * A * h);
+    T_CHECK(fabs(t->inertia[2] - rho * h * J) <= 1e-12 * rho * h * J, "oval: I_z = rho h J (sectors less the rhombus): %.15g vs %.15g kg m^2",
+            t->inertia[2], rho * h * J);
+    /* the prism's in-plane moments add up to I_z + m h^2/6 */
+    T_CHECK(fabs(t->inertia[0] + t->inertia[1] - t->inertia[2] - t->mass * h * h / 6) <= 1e-12 * t->inertia[2],
+            "oval: I_x + I_y = I_z + m h^2/6 (%.15g vs %.15g)", t->inertia[0] + t->inertia[1], t->inertia[2] + t->mass * h * h / 6);
+    T_CHECK(fabs(t->com_given.x) < 1e-15 && fabs(t->com_given.y) < 1e-15 && t->frame.z == 0 && t->inertia[0] < t->inertia[1],
+            "oval: centre of mass at its centre (%g %g), long axis the first principal axis (frame %g)", t->com_given.x, t->com_given.y, t->frame.z);
+    T_CHECK(fabs(t->bound_radius - OA) < 1e-15, "oval: bounding radius = its tip's distance %g (%.17g)", OA, t->bound_radius);
+    pala_world_free(&w);
+    /* the default thickness: 4/3 of the radius of the disc of area A, the mass of its sphere */
+    oval_world(&w, 0, 0);
+    double re = sqrt(A / PALA_PI);
+    T_CHECK(fabs(w.tmpl[0].mass - rho * 4.0 / 3.0 * PALA_PI * re * re * re) <= 1e-12 * w.tmpl[0].mass,
+            "oval, thickness 0: the mass of the sphere of the disc of its area");
+    pala_world_free(&w);
+    /* a quasi-triangle turned and moved: the same area and moments (translation, rotation) */
+    pala_arc a[6], b2[6];
+    char err[256];
+    pala_arcs_regular(3, 0.01, 0.002, 0.03, a, err, sizeof err);
+    double m0[6], m1[6], c = cos(0.7), sn = sin(0.7);
+    pala_arcs_moments(6, a, m0);
+    for (int i = 0; i < 6; i++) {
+        b2[i] = a[i];
+        b2[i].c = pala_v(c * a[i].c.x - sn * a[i].c.y + 0.3, sn * a[i].c.x + c * a[i].c.y - 0.2, 0);
+        b2[i].a0 += 0.7; b2[i].a1 += 0.7;
+    }
+    pala_arcs_moments(6, b2, m1);
+    double j0 = m0[3] + m0[4], j1 = m1[3] + m1[4] - m1[0] * (0.09 + 0.04);   /* about its centroid (0.3, -0.2) */
+    T_CHECK(fabs(m1[0] - m0[0]) < 1e-12 * m0[0] && fabs(j1 - j0) < 1e-9 * j0 && fabs(m1[1] / m1[0] - 0.3) < 1e-12 && fabs(m1[2] / m1[0] + 0.2) < 1e-12,
+            "quasi-triangle turned by 0.7 rad and moved: area, centroid and polar moment carried exactly (%.3g, %.3g)", m1[0] / m0[0] - 1,
+            j1 / j0 - 1);
+}
+
+/* The force and torque on grain 0 in the configuration as placed (v = 0: the first step's
+ * midpoint is the start), from its accelerations: F = m alpha, T_z = I_z beta_z. */
+static void first_force(pala_world *w, pala_vec3 *F, double *Tz)
+{
+    w->dt = 1e-9;
+    pala_world_prepare(w);
+    pala_world_step(w);
+    const pala_template *t = &w->tmpl[w->tid[0]];
+    *F = pala_vscale(t->mass, w->acc[0]);
+    *Tz = t->inertia[2] * w->bacc[0].z;
+}
+
+/* Oval A at the origin, its corner on +x against the side of oval B (turned by 90 deg)
+ * whose circle has its centre at (X + s, y0): the force of the circles r and R. */
+static void ovals_touch(int hooke)
+{
+    double A, J, beta, s;
+    oval_closed(&A, &J, &beta, &s);
+    const double rho = OA - OR, y0 = 0.002, ov = 1e-5, d = OR + OS - ov;
+    double X = rho - s + sqrt(d * d - y0 * y0);
+    pala_world w;
+    oval_world(&w, hooke, 0.002);
+    pala_world_add_grain(&w, 0, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    pala_world_add_grain(&w, 0, pala_v(X, y0, 0), pala_v(0, 0, 1), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    pala_vec3 F;
+    double Tz;
+    first_force(&w, &F, &Tz);
+    pala_vec3 n = pala_v((X + s - rho) / d, y0 / d, 0);   /* from A's corner circle to B's side circle */
+    double rt = 2 * OR * OS / (OR + OS), f = hooke ? 2e4 * ov : w.pm[0].kE * sqrt(rt * ov) * ov;   /* eq. (57), or k_n (-d) */
+    pala_vec3 cp = pala_vaxpy(pala_v(rho, 0, 0), OR - 0.5 * ov, n);   /* eq. (50) */
+    double tz = -f * (cp.x * n.y - cp.y * n.x);
+    T_CHECK(fabs(F.x + f * n.x) <= 1e-9 * f && fabs(F.y + f * n.y) <= 1e-9 * f,
+            "two ovals, corner (r) to side (R) with an offset, %s: the force of the circles, %s (%.12g %.12g vs %.12g %.12g N)",
+            hooke ? "linear spring" : "Hertz", hooke ? "k_n (-d)" : "kE sqrt(H(r, R)) (-d)^1.5", F.x, F.y, -f * n.x, -f * n.y);
+    T_CHECK(fabs(Tz - tz) <= 1e-8 * fabs(tz), "... and its torque about A's centre, c x F (eq. 51): %.12g vs %.12g N m", Tz, tz);
+    T_CHECK(w.ncontact == 1, "... one contact (%ld)", w.ncontact);
+    pala_world_free(&w);
+}
+
+/* A disc of radius b at (0, Y) on oval A turned by theta: the force on the disc (world). */
+static pala_vec3 disc_on_oval(int hooke, double Y, double b, double theta, double *kE)
+{
+    pala_world w;
+    oval_world(&w, hooke, 0.002);
+    int ts = pala_world_add_sphere_template(&w, 0, b);
+    pala_world_add_grain(&w, 0, pala_v(0, 0, 0), pala_v(0, 0, tan(0.5 * theta)), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    pala_world_add_grain(&w, ts, pala_v(0, Y, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    w.dt = 1e-9;
+    pala_world_prepare(&w);
+    pala_world_step(&w);
+    pala_vec3 F = pala_vscale(w.tmpl[ts].mass, w.acc[1]);
+    *kE = w.pm[0].kE;
+    pala_world_free(&w);
+    return F;
+}
+
+/* The contact moves from the oval's top side to its corner as it turns: the linear spring's
+ * force is continuous (the overlap and the normal are: the tangent is continuous), and
+ * equals k_n (-d) of the side's circle just before and of the corner's just after; Hertz's
+ * jumps by sqrt(H(r, b) / H(R, b)). */
+static void switch_arcs(void)
+{
+    double A, J, beta, s;
+    oval_closed(&A, &J, &beta, &s);
+    const double rho = OA - OR, b = 0.003, ov0 = 1e-5, gam = 0.5 * PALA_PI - beta, eps = 1e-11;
+    /* the disc's centre in A's frame when it touches the joint: J + (b - ov0) n_J */
+    pala_vec3 nj = pala_v(cos(gam), sin(gam), 0);
+    pala_vec3 q = pala_vaxpy(pala_vaxpy(pala_v(rho, 0, 0), OR, nj), b - ov0, nj);
+    double Y = pala_vnorm(q), th = atan2(q.x, q.y), kE;
+    pala_vec3 F0 = disc_on_oval(1, Y, b, th - eps, &kE), F1 = disc_on_oval(1, Y, b, th + eps, &kE);
+    /* the closed forms on each side: the disc at Y (sin t, cos t) in A's frame */
+    double t0 = th - eps, t1 = th + eps;
+    double ovs = b + OS - hypot(Y * sin(t0), Y * cos(t0) + s), ovc = b + OR - hypot(Y * sin(t1) - rho, Y * cos(t1));
+    double f0 = pala_vnorm(F0), f1 = pala_vnorm(F1);
+    T_CHECK(fabs(f0 - 2e4 * ovs) <= 1e-9 * f0 && fabs(f1 - 2e4 * ovc) <= 1e-9 * f1,
+            "disc on a turning oval, linear spring: the side's circle before the joint (%.12g vs %.12g N), the corner's after (%.12g vs %.12g N)",
+            f0, 2e4 * ovs, f1, 2e4 * ovc);
+    T_CHECK(pala_vnorm(pala_vsub(F1, F0)) <= 1e-7 * f0, "... and no jump across the joint: |F+ - F-| = %.3g of |F| (2e-11 rad apart)",
+            pala_vnorm(pala_vsub(F1, F0)) / f0);
+    /* steps of 1e-4 rad across the joint: no step changes F by more than twice its neighbours */
+    double worst = 0;
+    pala_vec3 Fp = disc_on_oval(1, Y, b, th - 10.5e-4, &kE), dp = pala_v(0, 0, 0);
+    for (int k = -9; k <= 10; k++) {
+        pala_vec3 Fk = disc_on_oval(1, Y, b, th + (k - 0.5) * 1e-4, &kE), dk = pala_vsub(Fk, Fp);
+        if (k > -9) worst = fmax(worst, pala_vnorm(pala_vsub(dk, dp)) / pala_vnorm(dk));
+        Fp = Fk;
+        dp = dk;
+    }
+    T_CHECK(worst < 0.2, "... steps of 1e-4 rad across it: the force's increments change by at most %.3g of themselves (no kink beyond the "
+            "curvature's)", worst);
+    pala_vec3 H0 = disc_on_oval(0, Y, b, t0, &kE), H1 = disc_on_oval(0, Y, b, t1, &kE);
+    double want = sqrt(2 * OR * b / (OR + b) / (2 * OS * b / (OS + b)));
+    T_CHECK(fabs(pala_vnorm(H1) / pala_vnorm(H0) - want) < 1e-5 * want,
+            "Hertz across the joint: the force jumps by sqrt(H(r, b)/H(R, b)) = %.6g (%.6g): the curvature is not continuous", want,
+            pala_vnorm(H1) / pala_vnorm(H0));
+}
+
+/* Ovals and quasi-triangles bouncing in a 2D box, linear springs, no friction, delta = 1:
+ * the largest |E(t) - E(0)| over 0.02 s at dt. */
+static double bounce(double dt)
+{
+    pala_world w;
+    oval_world(&w, 1, 0);
+    int tri = regular(&w, 3, 0.008, 0.002, 0.03, 0);
+    t_box(&w, pala_v(0, 0, -0.01), pala_v(0.1, 0.1, 0.01));
+    int n = 0;
+    for (int iy = 0; iy < 4; iy++)
+        for (int ix = 0; ix < 4; ix++, n++)
+            pala_world_add_grain(&w, n % 2 ? tri : 0, pala_v(0.012 + 0.025 * ix, 0.012 + 0.025 * iy, 0), pala_v(0, 0, tan(0.15 * n)),
+                                 pala_v(0.4 * ((n * 7) % 5 - 2), 0.4 * ((n * 3) % 5 - 2), 0), pala_v(0, 0, 20.0 * ((n % 3) - 1)));
+    w.dt = dt;
+    pala_world_prepare(&w);
+    double e0 = pala_world_energy(&w).total, worst = 0;
+    long steps = (long)(0.02 / dt + 0.5);
+    for (long i = 0; i < steps; i++) {
+        pala_world_step(&w);
+        if (i % 10 == 9) worst = fmax(worst, fabs(pala_world_energy(&w).total - e0));
+    }
+    pala_world_free(&w);
+    return worst / e0;
+}
+
+/* 600 quasi-triangles poured in a box, Hertz with friction: the same bits on 1 and 3
+ * threads (three blocks of 256 grains). */
+static uint64_t pour(int nthr)
+{
+    pala_world w;
+    pala_world_init(&w);
+    w.dim = 2;
+    pala_material m = arc_mat(0);
+    m.mu = 0.4;
+    m.delta = 0.3;
+    pala_world_add_material(&w, &m);
+    int tri = regular(&w, 3, 0.001, 0.0003, 0.004, 0);
+    t_box(&w, pala_v(0, 0, -0.01), pala_v(0.05, 0.2, 0.01));
+    for (int i = 0; i < 600; i++)
+        pala_world_add_grain(&w, tri, pala_v(0.0015 + 0.0021 * (i % 23), 0.0015 + 0.0021 * (i / 23), 0), pala_v(0, 0, tan(0.185 * (i % 17))),
+                             pala_v(i % 2 ? 0.5 : -0.5, -0.5, 0), pala_v(0, 0, 0));
+    w.g = pala_v(0, -9.81, 0);
+    w.dt = 5e-7;
+    pala_world_sort(&w);
+    pala_world_set_threads(&w, nthr);
+    pala_world_prepare(&w);
+    int st = 0;
+    for (int i = 0; i < 1000 && !st; i++) st = pala_world_step(&w);
+    if (st != PALA_OK) T_CHECK(0, "the pour runs (%s)", pala_world_error(&w));
+    uint64_t h = UINT64_C(14695981039346656037);
+    for (int k = 0; k < w.n; k++) {
+        h = t_fnv_doubles(h, &w.x[k].x, 3);
+        h = t_fnv_doubles(h, &w.w[k].x, 3);
+    }
+    T_CHECK(nthr > 1 || w.ncontact > 100, "the pour has its grains in contact (%ld contacts)", w.ncontact);
+    pala_world_free(&w);
+    return h;
+}
+
+/* Bad input: refused at the line of the key, naming it. */
+static void arc_scenes(void)
+{
+    char path[512], err[2048];
+    const char *head = "dimension = 2\ndt = 1e-6\nsteps = 2\ncontainer = box\nbox = 0 0.1 0 0.1 -0.01 0.01\nwall_material = m\n"
+                       "[material m]\ndensity = 1000\nyoung = 1e7\n[grain g]\nmaterial = m\nshape = arcs\n";
+    char text[2048];
+    /* an oval of four arc lines, then one whose last arc starts elsewhere */
+    const char *oval = "arc = 0.0035 0 0.0015 -65.684260828823525 65.684260828823525\n"
+                       "arc = 0 -0.0077459666924148346 0.01 65.684260828823525 114.31573917117647\n"
+                       "arc = -0.0035 0 0.0015 114.31573917117647 245.68426082882354\n";
+    snprintf(text, sizeof text, "%s%sarc = 0 0.0077459666924148346 0.01 245.68426082882354 294.31573917117646\n[group a]\ngrain = g\ncount = 3\n",
+             head, oval);
+    snprintf(path, sizeof path, "%s/arcs.txt", t_tmpdir());
+    t_write(path, text);
+    pala_scene *s = t_load_scene(path, 0, NULL, err, sizeof err);
+    T_CHECK(s != NULL, "an oval of four arc lines loads (%s)", err);
+    if (s) pala_scene_free(s);
+    snprintf(text, sizeof text, "%s%sarc = 0 0.0077459666924148346 0.01 250 294.31573917117646\n[group a]\ngrain = g\ncount = 3\n", head, oval);
+    t_write(path, text);
+    s = t_load_scene(path, 0, NULL, err, sizeof err);
+    T_CHECK(!s && strstr(err, "arcs.txt:15:") && strstr(err, "'arc = ") && strstr(err, "must join"),
+            "an arc that starts where the last one does not end is refused at the line of that one, naming the key (%s)", err);
+    if (s) pala_scene_free(s);
+    snprintf(text, sizeof text, "%sarcs_shape = square\nradius = 0.005\ncorner_radius = 0.001\nside_radius = 0.004\n[group a]\ngrain = g\ncount = 3\n", head);
+    t_write(path, text);
+    s = t_load_scene(path, 0, NULL, err, sizeof err);
+    T_CHECK(!s && strstr(err, "arcs.txt:16:") && strstr(err, "side_radius"), "side_radius below radius: refused at its line (%s)", err);
+    if (s) pala_scene_free(s);
+    snprintf(text, sizeof text, "%sarcs_shape = square\nradius = 0.005\ncorner_radius = 0.001\nside_radius = 0.04\n[group a]\ngrain = g\ncount = 3\n", head);
+    text[12] = '3';   /* dimension = 3 */
+    t_write(path, text);
+    s = t_load_scene(path, 0, NULL, err, sizeof err);
+    T_CHECK(!s && strstr(err, "arcs.txt:12:") && strstr(err, "dimension = 2"), "shape = arcs in 3D: refused at the line of shape (%s)", err);
+    if (s) pala_scene_free(s);
+}
+
+/* An arc run drawn: the trajectory's header gives each arc its ends, the snapshot draws
+ * each grain as one path of arcs (no circle), the replay's page carries the arcs, and the
+ * exports write each arc's bounding circle (no radius beyond the grain's). */
+static void arc_pictures(void)
+{
+    char path[512], out[4096];
+    snprintf(path, sizeof path, "%s/arcpic.txt", t_tmpdir());
+    t_write(path, "dimension = 2\ndt = 2e-6\nsteps = 200\ntrajectory_every = 100\ncontainer = box\nbox = 0 0.05 0 0.05 -0.01 0.01\n"
+                  "wall_material = m\n[material m]\ndensity = 2500\nyoung = 1e8\n"
+                  "[grain q]\nmaterial = m\nshape = arcs\narcs_shape = square\nradius = 0.004\ncorner_radius = 0.001\nside_radius = 0.02\n"
+                  "[group g]\ngrain = q\ncount = 12\n");
+    int rc = t_sh(out, sizeof out, "cd %s && rm -rf arcpic.run && ../../pala run arcpic.txt --quiet && ../../pala snapshot arcpic.run -o arcpic.run/s.svg "
+                  "&& ../../pala view arcpic.run && ../../pala export arcpic.run --format xyz && grep -c '<path' arcpic.run/s.svg && "
+                  "grep -c '<circle' arcpic.run/s.svg; awk 'NF == 6' arcpic.run/trajectory.txt | wc -l; "
+                  "awk 'NF == 10 { n++ } NF == 10 && $5 > 0.004 { b++ } END { print n + 0, b + 0 }' arcpic.run/trajectory.xyz", t_tmpdir());
+    int paths = -1, circles = -1, lines6 = -1, nx = -1, big = -1;
+    const char *p = strstr(out, "pala export");
+    if (p) p = strchr(p, '\n');
+    if (p) sscanf(p, "%d %d %d %d %d", &paths, &circles, &lines6, &nx, &big);
+    T_CHECK(rc == 0 && paths == 12 && circles == 1 && lines6 == 8 && nx == 3 * 96 && big == 0,
+            "an arc run drawn: 12 outline paths and only the legend's circle in the snapshot, 8 arc lines in the trajectory's header, no export "
+            "sphere beyond the grain (%d %d %d %d %d; %.300s)", paths, circles, lines6, nx, big, out);
+}
+
+void test_arcs(void)
+{
+    oval_mass();
+    ovals_touch(0);
+    ovals_touch(1);
+    switch_arcs();
+    double e1 = bounce(4e-6), e2 = bounce(2e-6);
+    T_CHECK(e1 / e2 > 3.2 && e1 / e2 < 5, "ovals and quasi-triangles bouncing, linear springs, no friction: max |dE|/E %.3g at dt, %.3g at dt/2: "
+            "ratio %.3g (second order: 4)", e1, e2, e1 / e2);
+    uint64_t h1 = pour(1), h3 = pour(3);
+    T_CHECK(h1 == h3, "600 quasi-triangles poured: the same bits on 1 and 3 threads (%016llx %016llx)", (unsigned long long)h1,
+            (unsigned long long)h3);
+    arc_scenes();
+    arc_pictures();
+}
