@@ -164,14 +164,9 @@ int pala_cmd_snapshot(int argc, char **argv)
     disc *d = malloc(sizeof *d * (size_t)(t.npeb > 0 ? t.npeb : 1));
     if (!d) { fprintf(stderr, "pala snapshot: out of memory\n"); pala_traj_close(&t); return PALA_ERR_IO; }
     /* a colour per grain-type name: the shapes of a random type share their name and colour */
-    int *tcol = calloc((size_t)t.ntmpl, sizeof *tcol), nnames = 0;
+    int *tcol = calloc((size_t)t.ntmpl, sizeof *tcol);
     if (!tcol) { fprintf(stderr, "pala snapshot: out of memory\n"); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
-    for (int i = 0; i < t.ntmpl; i++) {
-        tcol[i] = -1;
-        for (int j = 0; j < i && tcol[i] < 0; j++)
-            if (!strcmp(t.tname[j], t.tname[i])) tcol[i] = tcol[j];
-        if (tcol[i] < 0) tcol[i] = nnames++;
-    }
+    int nnames = pala_traj_kinds(&t, tcol);
     double vmaxs = 0;
     for (int k = 0; k < t.n; k++) vmaxs = fmax(vmaxs, sqrt(pala_vdot(t.v[k], t.v[k])));
     long nd = 0;

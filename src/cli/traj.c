@@ -14,6 +14,18 @@ static void *xcalloc(size_t n, size_t sz)
     return p;
 }
 
+int pala_traj_kinds(const pala_traj *t, int *kind)
+{
+    int n = 0;
+    for (int i = 0; i < t->ntmpl; i++) {
+        kind[i] = -1;
+        for (int j = 0; j < i && kind[i] < 0; j++)
+            if (!strcmp(t->tname[j], t->tname[i])) kind[i] = kind[j];
+        if (kind[i] < 0) kind[i] = n++;
+    }
+    return n;
+}
+
 void pala_traj_rundir(const char *run, char *buf, size_t len)
 {
     struct stat st;

@@ -220,16 +220,11 @@ int pala_cmd_view(int argc, char **argv)
         fputc('}', f);
     }
     fprintf(f, "],\n\"templates\": [");
+    int *kind = malloc(sizeof *kind * (size_t)(t.ntmpl > 0 ? t.ntmpl : 1));
+    if (!kind) { fprintf(stderr, "pala view: out of memory\n"); exit(PALA_ERR_IO); }
+    pala_traj_kinds(&t, kind);   /* a colour per name (the shapes of a random type share theirs) */
     for (int i = 0; i < t.ntmpl; i++) {
-        /* a colour per name (the shapes of a random type share theirs): the number of
-         * distinct names before the first template of this one's */
-        int fi = i, col = 0;
-        for (int j = 0; j < i; j++) if (!strcmp(t.tname[j], t.tname[i])) { fi = j; break; }
-        for (int j = 0; j < fi; j++) {
-            int first = 1;
-            for (int m = 0; m < j; m++) first &= strcmp(t.tname[m], t.tname[j]) != 0;
-            col += first;
-        }
+        int col = kind[i];
         fprintf(f, "%s{\"name\": ", i ? ",\n" : "");
         json_str(f, t.tname[i]);
         fprintf(f, ", \"colour\": %d, \"comp\": [", col);
@@ -302,7 +297,7 @@ int pala_cmd_view(int argc, char **argv)
     fprintf(f, "</script>\n</body>\n</html>\n");
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
-    free(steps); free(times); free(buf); free(stid);
+    free(steps); free(times); free(buf); free(stid); free(kind);
     if (have_e) pala_tsv_free(&e);
     if (st < 0) { pala_traj_close(&t); return PALA_ERR_INPUT; }
     if (bad) { fprintf(stderr, "pala view: writing %s failed (disk full?)\n", path); pala_traj_close(&t); return PALA_ERR_IO; }
