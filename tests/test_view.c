@@ -19,27 +19,29 @@ void test_view_embed(void);
 
 #define DIR "build/tmp/view"
 
-static const char png_py[] =
-    "import sys, zlib, struct\n"
-    "def load(p):\n"
-    "    d = open(p, 'rb').read(); i = 8; idat = b''\n"
-    "    while i < len(d):\n"
-    "        n, t = struct.unpack('>I4s', d[i:i + 8]); c = d[i + 8:i + 8 + n]; i += 12 + n\n"
-    "        if t == b'IHDR': w, h, bd, ct = struct.unpack('>IIBB', c[:10])\n"
-    "        elif t == b'IDAT': idat += c\n"
-    "    raw = zlib.decompress(idat); bpp = 4 if ct == 6 else 3; st = w * bpp; out = []; prev = bytearray(st); k = 0\n"
-    "    for y in range(h):\n"
-    "        f = raw[k]; k += 1; line = bytearray(raw[k:k + st]); k += st\n"
-    "        for x in range(st):\n"
-    "            a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0\n"
-    "            if f == 1: line[x] = (line[x] + a) & 255\n"
-    "            elif f == 2: line[x] = (line[x] + b) & 255\n"
-    "            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255\n"
-    "            elif f == 4:\n"
-    "                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)\n"
-    "                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255\n"
-    "        out.append([tuple(line[x:x + 3]) for x in range(0, st, bpp)]); prev = line\n"
+/* a PNG reader: load(path) is the picture as rows of (r, g, b) */
+#define PNG_LOAD \
+    "import sys, zlib, struct\n" \
+    "def load(p):\n" \
+    "    d = open(p, 'rb').read(); i = 8; idat = b''\n" \
+    "    while i < len(d):\n" \
+    "        n, t = struct.unpack('>I4s', d[i:i + 8]); c = d[i + 8:i + 8 + n]; i += 12 + n\n" \
+    "        if t == b'IHDR': w, h, bd, ct = struct.unpack('>IIBB', c[:10])\n" \
+    "        elif t == b'IDAT': idat += c\n" \
+    "    raw = zlib.decompress(idat); bpp = 4 if ct == 6 else 3; st = w * bpp; out = []; prev = bytearray(st); k = 0\n" \
+    "    for y in range(h):\n" \
+    "        f = raw[k]; k += 1; line = bytearray(raw[k:k + st]); k += st\n" \
+    "        for x in range(st):\n" \
+    "            a = line[x - bpp] if x >= bpp else 0; b = prev[x]; c = prev[x - bpp] if x >= bpp else 0\n" \
+    "            if f == 1: line[x] = (line[x] + a) & 255\n" \
+    "            elif f == 2: line[x] = (line[x] + b) & 255\n" \
+    "            elif f == 3: line[x] = (line[x] + (a + b) // 2) & 255\n" \
+    "            elif f == 4:\n" \
+    "                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)\n" \
+    "                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255\n" \
+    "        out.append([tuple(line[x:x + 3]) for x in range(0, st, bpp)]); prev = line\n" \
     "    return out\n"
+static const char png_py[] = PNG_LOAD
     "# the picture above the control bar: pixels unlike the background, red, cyan, plane colour\n"
     "imgs = [load(p) for p in sys.argv[1:]]\n"
     "for im in imgs:\n"
@@ -111,6 +113,108 @@ static void view_pour(const char *py)
             "the pour's last frame shows its grains (%ld, %ld, %ld pixels drawn: solid, wire, WebGL), its first only the box (%ld)", d[1], d[2], d[3], d[0]);
 }
 
+
+/* In the rectangle x y w h of a picture: the distinct saturated colours (a legend's levels),
+ * the pixels of the first type's colour (31, 119, 180); in the whole picture but the
+ * rectangle, the pixels of the force network's dark red; and the pixels drawn (as png.py)
+ * in the band of rows where the bed is (below the info box and the legend) */
+static const char rect_py[] = PNG_LOAD
+    "im = load(sys.argv[1]); x0, y0, w, h = [int(round(float(v))) for v in sys.argv[2:6]]\n"
+    "inr = lambda x, y: x0 <= x < x0 + w and y0 <= y < y0 + h\n"
+    "cols = set(p for y in range(y0, y0 + h) for p in im[y][x0:x0 + w] if max(p) - min(p) > 40)\n"
+    "blue = sum(1 for y in range(y0, y0 + h) for p in im[y][x0:x0 + w] if abs(p[0] - 31) + abs(p[1] - 119) + abs(p[2] - 180) < 12)\n"
+    "red = sum(1 for y in range(60, len(im) - 120) for x, p in enumerate(im[y]) if not inr(x, y) and p[0] > 110 and p[0] - p[1] > 70 and p[0] - p[2] > 60)\n"
+    "rows = im[200:len(im) - 130]; bg = rows[0][0]\n"
+    "n = sum(1 for r in rows for p in r if max(abs(p[0] - bg[0]), abs(p[1] - bg[1]), abs(p[2] - bg[2])) > 24)\n"
+    "print('distinct', len(cols), 'blue', blue, 'red', red, 'drawn', n)\n";
+
+/* the PNG the page saved (#png=1: its data in the body's data-png, from chromium --dump-dom)
+ * written to a file */
+static const char dom_png_py[] =
+    "import sys, re, base64\n"
+    "m = re.search(r'data-png=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"', open(sys.argv[1]).read())\n"
+    "open(sys.argv[2], 'wb').write(base64.b64decode(m.group(1)) if m else b'')\n"
+    "print('png', len(base64.b64decode(m.group(1))) if m else 0)\n";
+
+/* A bed with its contacts (contacts_every): the legend of each colouring is drawn (its box
+ * holds the 16 levels of a field, or the type's swatch); the clipping plane x < 50 % leaves
+ * out the grains right of it (the page draws as many grains as the test counts in
+ * trajectory.txt, and fewer pixels); the force network draws one line per contact of the
+ * frame (as many as contacts.tsv lists at its step), in dark red, with CPU and WebGL; the
+ * PNG the page saves (#png=1) is a picture of the view, not blank. */
+static void view_contacts(const char *py)
+{
+    char out[8192];
+    const char *R = DIR "/bed.run";
+    int rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt -o %s --quiet --set end_time=0.15 --set trajectory_every=1500 --set contacts_every=1500 && "
+                  "./pala view %s -o " DIR "/bed.html", R, R);
+    T_CHECK(rc == 0 && strstr(out, "with the contacts of " DIR "/bed.run/contacts.tsv"), "pala view of a bed with contacts.tsv (exit %d) %s", rc, out);
+    long ncont = -1, below = -1;
+    t_sh(out, sizeof out, "grep '^# frame 15000 ' %s/contacts.tsv | cut -d' ' -f5; "
+         "awk '/^frame /{f++; n=0; next} f && NF == 12 {n++; if (f == 11 && $1 < 0.5 * 0.06) b++} END {print b + 0}' %s/trajectory.txt", R, R);
+    sscanf(out, "%ld %ld", &ncont, &below);
+    T_CHECK(ncont > 10 && below > 10 && below < 200, "the bed's last frame: %ld contacts in contacts.tsv, %ld of 200 grains left of x = 0.03 m", ncont, below);
+    static const char *const field[7] = {"type", "speed", "height", "angular", "coordination", "grain", "force"};
+    const char *extra[7] = {"", "&png=1", "", "", "", "&clip=x&cut=50", "&network=1"};
+    char cmd[8192] = "", hash[7][96], png[8][64], log[8][64], prof[8][8];
+    for (int i = 0; i < 8; i++) {
+        if (i < 7) snprintf(hash[i], sizeof hash[i], "frame=last&colour=%s%s", field[i], extra[i]);
+        snprintf(png[i], sizeof png[i], DIR "/k%d.png", i);
+        snprintf(log[i], sizeof log[i], DIR "/k%d.log", i);
+        snprintf(prof[i], sizeof prof[i], "pk%d", i);
+        browse(cmd, sizeof cmd, DIR "/bed.html", i < 7 ? hash[i] : "frame=last&colour=force&network=1&renderer=webgl", png[i], log[i], prof[i]);
+    }
+    /* the saved PNG: the same page as k1, its DOM after the script ran */
+    size_t l = strlen(cmd);
+    snprintf(cmd + l, sizeof cmd - l, "timeout 120 %s --headless=new --no-sandbox --enable-unsafe-swiftshader --no-first-run --disable-extensions "
+             "--user-data-dir=" DIR "/pkd --window-size=600,450 --dump-dom 'file://'\"$(pwd)\"'/" DIR "/bed.html#%s' >" DIR "/kdom.html 2>/dev/null & wait",
+             chrome, hash[1]);
+    t_sh(NULL, 0, "%s", cmd);
+    long drawn[8];
+    for (int i = 0; i < 8; i++) {
+        char rep[4096];
+        t_sh(rep, sizeof rep, "grep -o 'pala view ready: .*' %s | head -1 | cut -c1-1000", log[i]);
+        check_log(i < 7 ? hash[i] : "the network with WebGL", log[i], i < 7 ? NULL : "\"renderer\":\"webgl\"");
+        double x = 0, y = 0, w = 0, h = 0;
+        const char *lg = strstr(rep, "\"legend\":{");
+        if (lg) sscanf(strstr(lg, "\"x\":") ? strstr(lg, "\"x\":") : lg, "\"x\":%lf,\"y\":%lf,\"w\":%lf,\"h\":%lf", &x, &y, &w, &h);
+        long dist = -1, blue = -1, red = -1;
+        drawn[i] = -1;
+        t_sh(out, sizeof out, "%s " DIR "/rect.py %s %g %g %g %g", py, png[i], x, y, w, h);
+        sscanf(out, "distinct %ld blue %ld red %ld drawn %ld", &dist, &blue, &red, &drawn[i]);
+        const char *f = i < 7 ? field[i] : "force";
+        if (i < 7) {
+            char want[64];
+            snprintf(want, sizeof want, "\"colour\":\"%s\"", f);
+            int cont = i > 0;
+            T_CHECK(strstr(rep, want) && w > 100 && h > 30 && (cont ? dist >= 14 : blue >= 100),
+                    "colour by %s: the legend is drawn at %g,%g (%g x %g px): %ld distinct colours (want the 16 levels), %ld pixels of the type's swatch: %s %s",
+                    f, x, y, w, h, dist, blue, rep, out);
+        }
+        if (i == 5) {
+            long dg = -1;
+            const char *d = strstr(rep, "\"drawn_grains\":");
+            if (d) dg = strtol(d + 15, NULL, 10);
+            T_CHECK(dg == below && drawn[5] >= 0 && drawn[5] < drawn[4], "clip=x&cut=50: the page draws the %ld grains left of the plane (the test counts %ld), %ld pixels against %ld unclipped (by coordination)",
+                    dg, below, drawn[5], drawn[4]);
+        }
+        if (i >= 6) {
+            char want[96];
+            snprintf(want, sizeof want, "\"network_lines\":%ld,\"contacts\":%ld", ncont, ncont);
+            T_CHECK(strstr(rep, want) && red > 100, "the force network (%s) draws one line per contact: %s (want %ld lines), %ld dark red pixels: %s",
+                    i == 6 ? "CPU" : "WebGL", strstr(rep, "\"network_lines\"") ? strstr(rep, "\"network_lines\"") : "-", ncont, red, rep);
+        }
+    }
+    rc = t_sh(out, sizeof out, "%s " DIR "/dompng.py " DIR "/kdom.html " DIR "/saved.png && %s " DIR "/png.py " DIR "/saved.png && grep -o 'png_bytes\":[0-9]*' %s",
+              py, py, log[1]);
+    long pb = -1, px = 0, dn = -1;
+    const char *q = strstr(out, "pixels ");
+    sscanf(out, "png %ld", &pb);
+    if (q) sscanf(q, "pixels %ld drawn %ld", &px, &dn);
+    T_CHECK(rc == 0 && pb > 1000 && dn > px / 50 && strstr(out, "png_bytes"), "#png=1: the page saves a PNG of the view (%ld bytes), not blank: %ld of %ld pixels drawn (exit %d) %s",
+            pb, dn, px, rc, out);
+}
+
 void test_view(void)
 {
     char out[8192];
@@ -120,8 +224,8 @@ void test_view(void)
                   "./pala view " DIR "/ten.run -o " DIR "/ten.html && "
                   "./pala run examples/2d-hopper.txt -o " DIR "/hop.run --quiet --set end_time=0.1 && ./pala view " DIR "/hop.run -o " DIR "/hop.html");
     T_CHECK(rc == 0 && strstr(out, "11 of 11 frames, 10 grains, 40 spheres"), "pala view writes the pages (exit %d) %s", rc, out);
-    /* self-contained: nothing fetched from elsewhere */
-    rc = t_sh(out, sizeof out, "grep -c -i -E '<script[^>]* src|<link|@import|https?://|url\\(' " DIR "/ten.html " DIR "/hop.html");
+    /* self-contained: nothing fetched from elsewhere (a CSS url(), not the script's toDataURL() of the PNG) */
+    rc = t_sh(out, sizeof out, "grep -c -i -E '<script[^>]* src|<link|@import|https?://|(^|[^a-z])url\\(' " DIR "/ten.html " DIR "/hop.html");
     T_CHECK(strstr(out, "ten.html:0") && strstr(out, "hop.html:0"), "the pages load no script, style, font or address from elsewhere: %s", out);
     /* decimation above --max-mb, said on the command line and in the page */
     rc = t_sh(out, sizeof out, "./pala view " DIR "/ten.run -o " DIR "/small.html --max-mb 0.004 && grep -o '\"every\": [0-9]*' " DIR "/small.html");
@@ -178,6 +282,9 @@ void test_view(void)
     T_CHECK(red[5] > 200 && cyan[5] > 200, "anaglyph with WebGL: %ld red and %ld cyan pixels", red[5], cyan[5]);
     T_CHECK(plane[3] > px / 6 && drawn[3] > px / 20, "2D run: the plane fills %ld of %ld pixels (%ld drawn)", plane[3], px, drawn[3]);   /* the hopper's box is 0.08 x 0.12 m: a sixth of the picture */
     view_pour(py);
+    t_write(DIR "/rect.py", rect_py);
+    t_write(DIR "/dompng.py", dom_png_py);
+    view_contacts(py);
 }
 
 /* The pictures: pala snapshot and pala plot, and the README's picture made by the command

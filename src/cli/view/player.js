@@ -640,7 +640,7 @@ function draw() {
     D.name + "\n" + "frame " + f + " / " + (NF - 1) + (D.every > 1 ? "  (every " + D.every + "th of " + D.frames_total + ")" : "") +
     "\nt       " + fmt(D.time[f], 6) + " s\nstep    " + D.step[f] + "\nE_total " + fmt(D.E[f], 8) + " J\ndE_rel  " + fmt(D.dE[f], 3) +
     "\n" + NG + " grains, " + ncomp + " spheres" + (D.dim === 2 ? ", 2D (plane z = 0)" : "") +
-    (st.clip ? "\nclip: " + st.drawn + " grains " + (st.clip.charAt(0) === "-" ? "above " : "below ") + st.clip.replace("-", "") + " = " + fmt(clipAt(), 4) + " m" : "") +
+    (st.clip ? "\nclip: " + st.drawn + " grains with " + st.clip.replace("-", "") + (st.clip.charAt(0) === "-" ? " > " : " < ") + fmt(clipAt(), 4) + " m" : "") +
     (NET ? "\ncontacts: " + (D.chave[f] ? (D.noff[f + 1] - D.noff[f]) : "none at this step") : "") +
     "\neye: yaw " + Math.round(cam.yaw * 180 / Math.PI) + "\u00b0 pitch " + Math.round(cam.pitch * 180 / Math.PI) + "\u00b0 distance " + fmt(cam.dist, 3) + " m";
   document.getElementById("scrub").value = f;
