@@ -57,12 +57,13 @@ static const char png_py[] = PNG_LOAD
 
 static char chrome[256];
 
-/* the command of one page load: screenshot png, the console in log */
+/* the command of one page load: screenshot png, the console in log; the browser's home (its
+ * Downloads: a PNG the page saves) in DIR/home */
 static void browse(char *cmd, size_t len, const char *html, const char *hash, const char *png, const char *log, const char *profile)
 {
     size_t l = strlen(cmd);
     snprintf(cmd + l, len - l,
-             "timeout 120 %s --headless=new --no-sandbox --enable-unsafe-swiftshader --hide-scrollbars --no-first-run "
+             "HOME=\"$(pwd)\"/" DIR "/home timeout 120 %s --headless=new --no-sandbox --enable-unsafe-swiftshader --hide-scrollbars --no-first-run "
              "--disable-extensions --user-data-dir=" DIR "/%s --enable-logging=stderr --v=0 --window-size=600,450 "
              "--screenshot=%s 'file://'\"$(pwd)\"'/%s#%s' >%s 2>&1 & ",
              chrome, profile, png, html, hash, log);
@@ -166,7 +167,7 @@ static void view_contacts(const char *py)
     }
     /* the saved PNG: the same page as k1, its DOM after the script ran */
     size_t l = strlen(cmd);
-    snprintf(cmd + l, sizeof cmd - l, "timeout 120 %s --headless=new --no-sandbox --enable-unsafe-swiftshader --no-first-run --disable-extensions "
+    snprintf(cmd + l, sizeof cmd - l, "HOME=\"$(pwd)\"/" DIR "/home timeout 120 %s --headless=new --no-sandbox --enable-unsafe-swiftshader --no-first-run --disable-extensions "
              "--user-data-dir=" DIR "/pkd --window-size=600,450 --dump-dom 'file://'\"$(pwd)\"'/" DIR "/bed.html#%s' >" DIR "/kdom.html 2>/dev/null & wait",
              chrome, hash[1]);
     t_sh(NULL, 0, "%s", cmd);
@@ -213,6 +214,12 @@ static void view_contacts(const char *py)
     if (q) sscanf(q, "pixels %ld drawn %ld", &px, &dn);
     T_CHECK(rc == 0 && pb > 1000 && dn > px / 50 && strstr(out, "png_bytes"), "#png=1: the page saves a PNG of the view (%ld bytes), not blank: %ld of %ld pixels drawn (exit %d) %s",
             pb, dn, px, rc, out);
+    /* and the browser saved it as a download, the same picture */
+    rc = t_sh(out, sizeof out, "f=$(ls " DIR "/home/Downloads/bed.run-frame-10*.png | head -1) && %s " DIR "/png.py \"$f\" && cmp \"$f\" " DIR "/saved.png && echo same", py);
+    q = strstr(out, "pixels ");
+    dn = -1;
+    if (q) sscanf(q, "pixels %ld drawn %ld", &px, &dn);
+    T_CHECK(rc == 0 && dn > px / 50 && strstr(out, "same"), "#png=1: the browser downloads it as bed.run-frame-10.png, the same bytes, %ld of %ld pixels drawn (exit %d) %s", dn, px, rc, out);
 }
 
 void test_view(void)
@@ -289,6 +296,55 @@ void test_view(void)
 
 /* The pictures: pala snapshot and pala plot, and the README's picture made by the command
  * the README shows. */
+
+/* pala snapshot of a bed (100 grains at the bottom of a tall box) with its contacts: each field's legend (its title and 16 levels)
+ * and discs of more than one level; --network draws one line per contact of contacts.tsv
+ * at the frame's step; --frame-on grains makes the bed fill the picture (the discs' box
+ * against the picture's, as against the default framing on the box); a narrow picture's
+ * footer wraps, each line within the width or squeezed into it (textLength); a field by
+ * contact without the contacts: exit 1, saying which key writes them. */
+static void snapshot_fields(void)
+{
+    char out[8192];
+    const char *R = DIR "/pic/bed.run";
+    int rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt -o %s --quiet --set end_time=0.1 --set trajectory_every=1000 --set contacts_every=1000 "
+                  "--set group.bed.count=100 --set 'group.bed.region_box=0 0.06 0 0.06 0 0.05'", R);
+    T_CHECK(rc == 0, "a bed of 100 grains at the bottom of a tall box, with contacts.tsv (exit %d) %s", rc, out);
+    static const char *const field[6] = {"speed", "height", "angular", "grain", "coordination", "force"};
+    static const char *const title[6] = {"speed (m/s)", "height (m)", "angular speed (rad/s)", "grain number", "coordination (grains)", "contact force (N)"};
+    for (int i = 0; i < 6; i++) {
+        rc = t_sh(out, sizeof out, "./pala snapshot %s --colour %s -o %s/f.svg >/dev/null && grep -c '>%s</text>' %s/f.svg; grep -c 'width=\"18\" height=\"10\" fill=' %s/f.svg; "
+                  "grep -o 'fill=\"url(#g[0-9]*)\"' %s/f.svg | sort -u | wc -l", R, field[i], R, title[i], R, R, R);
+        long nt = -1, nr = -1, ng = -1;
+        sscanf(out, "%ld %ld %ld", &nt, &nr, &ng);
+        T_CHECK(nt == 1 && nr == 16 && ng >= 2, "snapshot --colour %s: the legend's title '%s' (%ld), its 16 levels (%ld), discs of %ld levels", field[i], title[i], nt, nr, ng);
+    }
+    long nc = -1, nl = -1, said = -1;
+    rc = t_sh(out, sizeof out, "./pala snapshot %s --network -o %s/n.svg | grep -o '[0-9]* contact lines' | cut -d' ' -f1; grep -c '^<line [^>]*stroke-width=\"[0-9.]*\"/>$' %s/n.svg; "
+              "grep '^# frame 10000 ' %s/contacts.tsv | cut -d' ' -f5", R, R, R, R);
+    sscanf(out, "%ld %ld %ld", &said, &nl, &nc);
+    T_CHECK(nc > 5 && nl == nc && said == nc, "snapshot --network: %ld lines (said %ld), one per contact of contacts.tsv at step 10000 (%ld)", nl, said, nc);
+    /* the discs' box over the picture's: framed on the grains against framed on the box */
+    const char *box = "awk -F'\"' '/^<svg/ {W = $4; H = $6} /^<circle .*url\\(#g[0-9]*\\)\"\\/>$/ {x0 = x0 == \"\" || $2 - $6 < x0 ? $2 - $6 : x0; x1 = $2 + $6 > x1 ? $2 + $6 : x1; "
+                      "y0 = y0 == \"\" || $4 - $6 < y0 ? $4 - $6 : y0; y1 = $4 + $6 > y1 ? $4 + $6 : y1} END {printf \"%.3f \", (x1 - x0) * (y1 - y0) / (W * H)}'";
+    rc = t_sh(out, sizeof out, "./pala snapshot %s -o %s/w.svg >/dev/null && ./pala snapshot %s --frame-on grains -o %s/g.svg >/dev/null && %s %s/w.svg && %s %s/g.svg",
+              R, R, R, R, box, R, box, R);
+    double fw = -1, fg = -1;
+    sscanf(out, "%lf %lf", &fw, &fg);
+    T_CHECK(rc == 0 && fg > 0.4 && fg > 2.5 * fw, "snapshot --frame-on grains: the bed's discs cover %.0f %% of the picture's box (framed on the walls: %.0f %%)", 100 * fg, 100 * fw);
+    /* the footer of a narrow picture: its items on several lines, none past the edge */
+    rc = t_sh(out, sizeof out, "./pala snapshot %s --size 240 --network -o %s/s.svg >/dev/null && awk -F'[<>\"]' '/^<text x=\"24\"/ {n++; s = $7; gsub(/\xc2\xb7/, \".\", s); if (length(s) * 8.2 > 240 - 48 && $0 !~ /textLength/) bad++; all = all \" \" $7} "
+              "END {print n, bad + 0, all}' %s/s.svg", R, R, R);
+    long lines = -1, bad = -1;
+    sscanf(out, "%ld %ld", &lines, &bad);
+    T_CHECK(rc == 0 && lines >= 4 && bad == 0 && strstr(out, "t = 0.1 s") && strstr(out, "step 10000") && strstr(out, "frame 10") && strstr(out, "100 grains") &&
+            strstr(out, "contacts"), "snapshot --size 240: the footer on %ld lines, %ld of them past the edge: %s", lines, bad, out);
+    rc = t_sh(out, sizeof out, "./pala snapshot " DIR "/pic/paper-ten-grains.run --colour coordination");
+    T_CHECK(rc == 1 && strstr(out, "contacts_every") && strstr(out, "--colour coordination needs the run's contacts"), "snapshot --colour coordination without contacts: exit 1, names the key (%d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala snapshot %s --colour pressure; ./pala snapshot %s --frame-on box", R, R);
+    T_CHECK(strstr(out, "expected type, speed, height") && strstr(out, "expected walls or grains"), "snapshot: a wrong --colour or --frame-on names the choices: %s", out);
+}
+
 void test_pictures(void);
 void test_pictures(void)
 {
@@ -320,6 +376,7 @@ void test_pictures(void)
     T_CHECK(rc == 0 && strstr(out, "energy.svg:6") && strstr(out, "walls.svg:1") && strstr(out, "energy.svg:E_total") &&
             strstr(out, "energy.svg:energy (J)") && strstr(out, "energy-error.svg:10<tspan"),
             "plot: six energy curves, the cavity's pressure p_r (walls.tsv has pressures), labels with units, decades on the log axis (exit %d) %s", rc, out);
+    snapshot_fields();
 }
 
 void test_view_script(void)
