@@ -1,7 +1,8 @@
-/* view.c: `pala view RUN [-o FILE.html] [--every K] [--max-mb M]`: one self-contained
- * HTML file that replays a run offline, PaLa's replay (paper, section 8): the grain
- * templates once, the frames of trajectory.txt or trajectory.bin (position, rotation vector and speed of
- * every grain, as float32 in base64), time, step, E_total and dE_rel of each frame from
+/* view.c: `pala view RUN [-o FILE.html] [--every K] [--max-mb M] [--no-contacts]`: one
+ * self-contained HTML file that replays a run offline, PaLa's replay (paper, section 8): the
+ * grain templates once, the frames of trajectory.txt or trajectory.bin (position, rotation
+ * vector, speed and angular speed of every grain, as float32 in base64), the run's contacts
+ * at the frames' steps when it wrote them (contacts_every), time, step, E_total and dE_rel of each frame from
  * energy.tsv, the shapes of the walls; around them the page of src/cli/view/ (the style
  * page.css, the controls controls.html, the player player.js), embedded by the build as
  * view_page.h (src/cli/view/embed.sh).  Frames beyond --max-mb megabytes of frame data
@@ -16,10 +17,14 @@
  * on a 2D canvas as one image), which needs no graphics card and stays at 30 frames per
  * second with 10,000 grains where WebGL runs in software; or with WebGL (a point sprite
  * per sphere).  Anaglyph stereo draws the picture of each eye, shifted along the camera's
- * right vector, into the red and into the green and blue channels.  The address may
- * preset it: #frame=K|last&stereo=anaglyph&style=wire&colour=speed&yaw=DEG&pitch=DEG&
- * eye=0..100&renderer=webgl&play=1&bench=N (N frames drawn in a row, the mean time per
- * frame put in the body's data-pala attribute and the console). */
+ * right vector, into the red and into the green and blue channels.  It colours the
+ * grains by a field (type, speed, height, angular speed, coordination, grain number,
+ * contact force) with a legend, clips them by a plane, draws the contact-force network (a
+ * 2D canvas over the picture) and saves the view as a PNG.  The address may preset it
+ * (docs/cli.md, "pala view"): #frame=K|last&colour=FIELD&clip=x|-x|y|-y|z|-z&cut=0..100&
+ * network=1&png=1&stereo=anaglyph&style=wire&yaw=DEG&pitch=DEG&fov=DEG&eye=0..100&
+ * renderer=webgl&play=1&bench=N (N frames drawn in a row, the mean time per frame put in
+ * the body's data-pala attribute and the console, with the page's state). */
 #include "commands.h"
 #include "contacts.h"
 #include "traj.h"
