@@ -34,9 +34,10 @@ var wframe = "";
 /* the clipping plane: st.clip "x", "y" or "z" keeps the grains whose centre is below the
    plane at st.cut percent of the scene's extent along that axis, "-x", "-y", "-z" those
    above it; "" none */
+function clipAt() { var a = "xyz".indexOf(st.clip.charAt(st.clip.length - 1)); return D.lo[a] + st.cut / 100 * (D.hi[a] - D.lo[a]); }
 function clipped(g) {
   if (!st.clip) return false;
-  var a = "xyz".indexOf(st.clip.charAt(st.clip.length - 1)), c = D.lo[a] + st.cut / 100 * (D.hi[a] - D.lo[a]);
+  var a = "xyz".indexOf(st.clip.charAt(st.clip.length - 1)), c = clipAt();
   return st.clip.charAt(0) === "-" ? S[g + a] < c : S[g + a] > c;
 }
 /* r * b, paper eq. (6); each grain's visibility and colour */
@@ -653,7 +654,6 @@ function resize() {
   canvas.style.width = canvas.width + "px"; canvas.style.height = canvas.height + "px";
   OV.width = canvas.width; OV.height = canvas.height;
 }
-function clipAt() { var a = "xyz".indexOf(st.clip.charAt(st.clip.length - 1)); return D.lo[a] + st.cut / 100 * (D.hi[a] - D.lo[a]); }
 /* ---- the overlay: a 2D canvas over the picture with the force network and the legend (the
    PNG is the picture with the overlay on it) ---- */
 var OV = document.getElementById("ov"), OC = OV.getContext("2d");
