@@ -409,7 +409,7 @@ int pala_cmd_snapshot(int argc, char **argv)
     footer(f, items, nit, margin, Hpx - foot + 24, size - 2 * margin);
     if (field) {
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\"", lx, margin + 10);
-        if ((double)strlen(ftitle[field]) * 6.6 > legend - 12) fprintf(f, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", legend - 12);   /* never past the edge */
+        if ((double)strlen(ftitle[field]) * 6.6 > legend - 20) fprintf(f, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", legend - 20);   /* never past the edge */
         fputc('>', f);
         pala_svg_text(f, ftitle[field]);
         fprintf(f, "</text>\n");

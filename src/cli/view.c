@@ -133,11 +133,10 @@ static int number_slots(pala_traj *t, const char *run, int *slots, int *most, in
  * step, else none): "chave" (1 where the frame has its contacts), "gfield" (base64 float32,
  * per frame and grain number: coordination and |sum of contact forces|, NaN without
  * contacts), "net" (base64 float32, per contact: i, ci, j, cj (-1 for a wall), |f| (N), the
- * contact point x y z), "noff" (each frame's first contact in net, and the end), "fmax" (the
- * largest |f|).  Two passes over the contact file (cf is opened again for the second). */
+ * contact point x y z), "noff" (each frame's first contact in net, and the end).  Two passes over the contact file (cf is opened again for the second). */
 static void contacts_json(FILE *f, pala_cfile *cf, const char *run, const long *steps, long nf, int slots)
 {
-    double *z = malloc(sizeof *z * (size_t)(slots + 1)), *F = malloc(sizeof *F * (size_t)(slots + 1)), fmax = 0;
+    double *z = malloc(sizeof *z * (size_t)(slots + 1)), *F = malloc(sizeof *F * (size_t)(slots + 1));
     float *g = malloc(sizeof *g * 2 * (size_t)(slots + 1));
     char *have = calloc((size_t)nf + 1, 1);
     long *off = calloc((size_t)nf + 1, sizeof *off);
@@ -162,7 +161,6 @@ static void contacts_json(FILE *f, pala_cfile *cf, const char *run, const long *
                         const pala_contact *c = &cf->c[q];
                         double fm = sqrt(c->fn * c->fn + pala_vdot(c->ft, c->ft));
                         const float r[8] = {(float)c->i, (float)c->ci, (float)c->j, (float)c->cj, (float)fm, (float)c->x.x, (float)c->x.y, (float)c->x.z};
-                        fmax = fmax > fm ? fmax : fm;
                         b64_put(&enc, r, sizeof r);
                     }
                     total += cf->n;
@@ -180,8 +178,7 @@ static void contacts_json(FILE *f, pala_cfile *cf, const char *run, const long *
     for (long i = 0; i < nf; i++) fprintf(f, "%s%d", i ? "," : "", have[i]);
     fprintf(f, "],\n\"noff\": [");
     for (long i = 0; i <= nf; i++) fprintf(f, "%s%ld", i ? "," : "", off[i]);
-    fprintf(f, "],\n\"fmax\": ");
-    json_num(f, fmax);
+    fputc(']', f);
     free(z); free(F); free(g); free(have); free(off);
 }
 

@@ -142,13 +142,27 @@ function reset() {
   cam.dist = 0.62 * size / Math.tan(cam.fov / 2); cam.target = C0.slice(); cam.near = 1e-3 * size;
   document.getElementById("fov").value = 35;
 }
+/* the camera on the frame's grains drawn (#frameon=grains, the "fit" button): aimed at the
+   middle of their box, as far as reset() is from the whole scene for a scene of their size */
+function fitGrains() {
+  place(st.frame);
+  var a = [Infinity, Infinity, Infinity], b = [-Infinity, -Infinity, -Infinity];
+  for (var p = 0; p < ncomp; p++) {
+    if (W[3 * p] !== W[3 * p]) continue;
+    for (var i = 0; i < 3; i++) { a[i] = Math.min(a[i], W[3 * p + i] - CR[p]); b[i] = Math.max(b[i], W[3 * p + i] + CR[p]); }
+  }
+  if (!(b[0] >= a[0])) return;
+  var ext = Math.max(b[0] - a[0], b[1] - a[1], D.dim === 2 ? 0 : b[2] - a[2]);
+  cam.target = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+  cam.dist = 0.62 * ext / Math.tan(cam.fov / 2);
+}
 /* two ways to draw: on the CPU (a depth buffer in script, the default: it needs no
    graphics card and draws 10,000 grains at 30 frames per second where WebGL runs in
    software, docs/visualisation.md) or WebGL (spheres as shaded point sprites with their
    true depth: faster with a graphics card); #renderer=webgl or the "draw" control */
 var cpuCanvas = document.getElementById("c"), canvas = cpuCanvas, ctx = cpuCanvas.getContext("2d"), glCanvas = null, gl = null;
 var st = { frame: 0, playing: false, style: "solid", colour: "type", stereo: "planar", eye: 0.3, fps: 15, lastDraw: 0, renderer: "cpu",
-           clip: "", cut: 50, network: false, drawn: 0, lines: 0, legend: null };
+           clip: "", cut: 50, network: "", drawn: 0, lines: 0, legend: null };
 function setRenderer(r) {
   if (r === "webgl" && !gl) {
     var c2 = document.createElement("canvas");
@@ -384,7 +398,8 @@ function cpuScene(w, h, B, shift, pass, zb) {
       }
     }
   }
-  if (st.style === "solid") {
+  if (st.network === "alone") {}   /* the force network without the grains */
+  else if (st.style === "solid") {
     /* each disc's pixels from its palette: the colour's shades, or an eye's channel(s) of the grey's */
     var spr = CPU.spr, pe = pass ? CPU.eye[pass] : pal;
     for (var p = 0; p < ncomp; p++) {
@@ -566,7 +581,8 @@ function glScene(B, shift, w, h, mono) {
   if (CONT.P.length && !mono) { gl.depthMask(false); glLines(CONT.P, [0.91, 0.93, 0.96], gl.TRIANGLES); gl.depthMask(true); }
   glLines(CONT.L, line, gl.LINES);
   var g0 = st.frame * NG * NS;
-  if (st.style === "solid") {
+  if (st.network === "alone") {}   /* the force network without the grains */
+  else if (st.style === "solid") {
     for (var p = 0; p < ncomp; p++) {
       G.p32[3 * p] = W[3 * p]; G.p32[3 * p + 1] = W[3 * p + 1]; G.p32[3 * p + 2] = W[3 * p + 2];
       if (W[3 * p] !== W[3 * p]) { G.p32[3 * p] = B.E[0]; G.p32[3 * p + 1] = B.E[1]; G.p32[3 * p + 2] = B.E[2]; continue; }   /* not in this frame: at the eye, clipped */
@@ -664,12 +680,19 @@ function overlay(w, h, B) {
 }
 /* the contact-force network of the frame: a line per contact between the centres of the two
    component spheres (a wall's contact: from the sphere's centre to the contact point), its
-   width proportional to the contact's |f| (6 px for the largest of the run, at least half a
-   pixel), drawn over the grains; a contact of a grain not drawn (clipped) is left out */
+   width proportional to the contact's |f| (6 px for the frame's largest, at least half a
+   pixel), drawn over the grains (st.network "1") or instead of them ("alone"); a contact of
+   a grain not drawn (clipped) is left out */
+function frameFmax() {   /* the largest |f| of the frame's contacts */
+  var m = 0;
+  for (var q = NET && D.chave[st.frame] ? D.noff[st.frame] : 0; NET && q < D.noff[st.frame + 1]; q++) m = Math.max(m, NET[8 * q + 4]);
+  return m;
+}
 function network(w, h, B) {
   st.lines = 0;
   if (!NET || !D.chave[st.frame]) return;
-  var F = (h / 2) / Math.tan(cam.fov / 2), cx = w / 2, cy = h / 2, E = B.E, fmax = D.fmax > 0 ? D.fmax : 1;
+  var F = (h / 2) / Math.tan(cam.fov / 2), cx = w / 2, cy = h / 2, E = B.E, fmax = frameFmax();
+  if (!(fmax > 0)) fmax = 1;
   function proj(x, y, z) {
     var qx = x - E[0], qy = y - E[1], qz = z - E[2], d = qx * B.f[0] + qy * B.f[1] + qz * B.f[2];
     if (!(d >= cam.near)) return null;
@@ -724,7 +747,7 @@ function legend(w) {
   }
   if (st.network && NET) {
     OC.strokeStyle = "rgb(230,60,70)"; OC.lineWidth = 6; OC.beginPath(); OC.moveTo(x0 + 8, y + 6); OC.lineTo(x0 + 26, y + 6); OC.stroke();
-    OC.fillStyle = "#fff"; OC.fillText("|f| = " + fmt(D.fmax, 3) + " N", x0 + 32, y + 6);
+    OC.fillStyle = "#fff"; OC.fillText("|f| = " + fmt(frameFmax(), 3) + " N", x0 + 32, y + 6);
     OC.fillText("width \u221d |f|", x0 + 32, y + 6 + lh);
   }
   st.legend = { title: F.title, x: x0, y: y0, w: bw, h: hgt };
@@ -772,13 +795,14 @@ el("style").onchange = function () { st.style = this.value; draw(); };
 el("colour").onchange = function () { st.colour = this.value; draw(); };
 el("clip").onchange = function () { st.clip = this.value; draw(); };
 el("cut").oninput = function () { st.cut = +this.value; draw(); };
-el("network").onchange = function () { st.network = this.checked; draw(); };
+el("network").onchange = function () { st.network = NET ? this.value : ""; draw(); };
 el("png").onclick = function () { savePNG(); };
 if (!NET) { el("network").disabled = true; el("network").parentNode.title = "the run wrote no contacts (contacts_every)"; }
 el("stereo").onchange = function () { st.stereo = this.value; draw(); };
 el("eye").oninput = function () { st.eye = this.value / 100; draw(); };
 el("fov").oninput = function () { var d0 = cam.dist * Math.tan(cam.fov / 2); cam.fov = this.value * Math.PI / 180; cam.dist = d0 / Math.tan(cam.fov / 2); el("fovv").textContent = this.value + "\u00b0"; draw(); };
 el("reset").onclick = function () { reset(); draw(); };
+el("fit").onclick = function () { fitGrains(); draw(); };
 el("renderer").onchange = function () { setRenderer(this.value); };
 var drag = null;
 function bindMouse(c) {
@@ -819,7 +843,8 @@ if (H.style) { st.style = H.style; el("style").value = H.style; }
 if (H.colour) { st.colour = FIELDS[H.colour] ? H.colour : "type"; el("colour").value = st.colour; }
 if (H.clip && /^-?[xyz]$/.test(H.clip)) { st.clip = H.clip; el("clip").value = H.clip; }
 if (H.cut !== undefined && isFinite(+H.cut)) { st.cut = Math.max(0, Math.min(100, +H.cut)); el("cut").value = st.cut; }
-if (H.network === "1" && NET) { st.network = true; el("network").checked = true; }
+if ((H.network === "1" || H.network === "alone") && NET) { st.network = H.network; el("network").value = H.network; }
+if (H.frameon === "grains") fitGrains();
 if (H.fov && +H.fov >= 5 && +H.fov <= 100) { var d0 = cam.dist * Math.tan(cam.fov / 2); cam.fov = H.fov * Math.PI / 180; cam.dist = d0 / Math.tan(cam.fov / 2); el("fov").value = H.fov; }
 if (H.yaw) cam.yaw = H.yaw * Math.PI / 180;
 if (H.pitch) cam.pitch = H.pitch * Math.PI / 180;
