@@ -130,12 +130,17 @@ static const char rect_py[] = PNG_LOAD
     "print('distinct', len(cols), 'blue', blue, 'red', red, 'drawn', n)\n";
 
 /* the PNG the page saved (#png=1: its data in the body's data-png, from chromium --dump-dom)
- * written to a file */
-static const char dom_png_py[] =
-    "import sys, re, base64\n"
-    "m = re.search(r'data-png=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"', open(sys.argv[1]).read())\n"
-    "open(sys.argv[2], 'wb').write(base64.b64decode(m.group(1)) if m else b'')\n"
-    "print('png', len(base64.b64decode(m.group(1))) if m else 0)\n";
+ * written to a file (argv 2); with one argument, a PNG file: its pixels and those unlike its
+ * corner (the background) */
+static const char dom_png_py[] = PNG_LOAD
+    "import re, base64\n"
+    "if len(sys.argv) > 2:\n"
+    "    m = re.search(r'data-png=\"data:image/png;base64,([A-Za-z0-9+/=]+)\"', open(sys.argv[1]).read())\n"
+    "    open(sys.argv[2], 'wb').write(base64.b64decode(m.group(1)) if m else b'')\n"
+    "    print('png', len(base64.b64decode(m.group(1))) if m else 0); p = sys.argv[2]\n"
+    "else: p = sys.argv[1]\n"
+    "im = load(p); bg = im[0][-1]\n"
+    "print('pixels', len(im) * len(im[0]), 'drawn', sum(1 for r in im for q in r if max(abs(q[0] - bg[0]), abs(q[1] - bg[1]), abs(q[2] - bg[2])) > 24))\n";
 
 /* A bed with its contacts (contacts_every): the legend of each colouring is drawn (its box
  * holds the 16 levels of a field, or the type's swatch); the clipping plane x < 50 % leaves
@@ -206,8 +211,8 @@ static void view_contacts(const char *py)
                     i == 6 ? "CPU" : "WebGL", strstr(rep, "\"network_lines\"") ? strstr(rep, "\"network_lines\"") : "-", ncont, red, rep);
         }
     }
-    rc = t_sh(out, sizeof out, "%s " DIR "/dompng.py " DIR "/kdom.html " DIR "/saved.png && %s " DIR "/png.py " DIR "/saved.png && grep -o 'png_bytes\":[0-9]*' %s",
-              py, py, log[1]);
+    rc = t_sh(out, sizeof out, "%s " DIR "/dompng.py " DIR "/kdom.html " DIR "/saved.png && grep -o 'png_bytes\":[0-9]*' %s",
+              py, log[1]);
     long pb = -1, px = 0, dn = -1;
     const char *q = strstr(out, "pixels ");
     sscanf(out, "png %ld", &pb);
@@ -215,7 +220,7 @@ static void view_contacts(const char *py)
     T_CHECK(rc == 0 && pb > 1000 && dn > px / 50 && strstr(out, "png_bytes"), "#png=1: the page saves a PNG of the view (%ld bytes), not blank: %ld of %ld pixels drawn (exit %d) %s",
             pb, dn, px, rc, out);
     /* and the browser saved it as a download, the same picture */
-    rc = t_sh(out, sizeof out, "f=$(ls " DIR "/home/Downloads/bed.run-frame-10*.png | head -1) && %s " DIR "/png.py \"$f\" && cmp \"$f\" " DIR "/saved.png && echo same", py);
+    rc = t_sh(out, sizeof out, "f=$(ls " DIR "/home/Downloads/bed.run-frame-10*.png | head -1) && %s " DIR "/dompng.py \"$f\" && cmp \"$f\" " DIR "/saved.png && echo same", py);
     q = strstr(out, "pixels ");
     dn = -1;
     if (q) sscanf(q, "pixels %ld drawn %ld", &px, &dn);
