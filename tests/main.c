@@ -26,6 +26,7 @@ void test_restart(void);
 void test_centre(void);
 void test_writers(void);
 void test_export(void);
+void test_export_python(void);
 void test_trajbin(void);
 void test_view(void);
 void test_view_script(void);
@@ -106,6 +107,7 @@ static const struct {
     {"centre", test_centre},
     {"writers", test_writers},
     {"export", test_export},
+    {"export_python", test_export_python},
     {"trajbin", test_trajbin},
     {"view", test_view},
     {"view_script", test_view_script},

@@ -312,7 +312,7 @@ static void arc_pictures(void)
     int rc = t_sh(out, sizeof out, "cd %s && rm -rf arcpic.run && ../../pala run arcpic.txt --quiet && ../../pala snapshot arcpic.run -o arcpic.run/s.svg "
                   "&& ../../pala view arcpic.run && ../../pala export arcpic.run --format xyz && grep -c '<path' arcpic.run/s.svg && "
                   "grep -c '<circle' arcpic.run/s.svg; awk 'NF == 6' arcpic.run/trajectory.txt | wc -l; "
-                  "awk 'NF == 10 { n++ } NF == 10 && $5 > 0.004 { b++ } END { print n + 0, b + 0 }' arcpic.run/trajectory.xyz", t_tmpdir());
+                  "awk 'NF == 11 { n++ } NF == 11 && $5 > 0.004 { b++ } END { print n + 0, b + 0 }' arcpic.run/trajectory.xyz", t_tmpdir());
     int paths = -1, circles = -1, lines6 = -1, nx = -1, big = -1;
     const char *p = strstr(out, "pala export");
     if (p) p = strchr(p, '\n');

@@ -363,3 +363,130 @@ void test_trajbin(void)
     }
     T_CHECK(fails == 0, "trajectory.bin cut to 3, 8, 20, 24, 100, 800 and %ld of %ld bytes: export, snapshot and view exit 1 and say why", full - 17, full);
 }
+
+/* What Python users load (issue 26): ASE's ase.io.read takes trajectory.xyz as it comes
+ * (the species an element symbol, the type's name in type_name), every frame, the last
+ * frame's positions the test's own centres (eq. 6) to 1e-12 and its radii exactly; the
+ * binary VTK (--binary, vtk_format = binary) is 3 times smaller or more than the ASCII on
+ * a bed of 796 spheres, and real VTK loads both with the same points (float64, bit for
+ * bit), the same cells and the same arrays (names, components, types int32 where the
+ * text's are integers, values to float32's rounding).  Without python3-ase or
+ * python3-vtk9 the Python checks are counted as skipped and say what to install. */
+void test_export_python(void);
+
+static const char ase_py[] =
+    "import sys, ase.io\n"
+    "fr = ase.io.read(sys.argv[1], index=':'); a = fr[-1]\n"
+    "print('frames', len(fr), 'atoms', len(a), 'species', ','.join(sorted(set(a.get_chemical_symbols()))),\n"
+    "      'names', ','.join(sorted(set(a.arrays['type_name']))), 'step', a.info.get('Step'))\n"
+    "for p, r in zip(a.positions, a.arrays['radius']): print(repr(p[0]), repr(p[1]), repr(p[2]), repr(r))\n";
+
+static const char vtk_py[] =
+    "import sys, os, vtk\n"
+    "from vtk.util.numpy_support import vtk_to_numpy as np_\n"
+    "A, B = sys.argv[1], sys.argv[2]; files = pts = arrs = bad = 0; worst = 0.0\n"
+    "def load(p):\n"
+    "    r = vtk.vtkXMLPolyDataReader(); r.SetFileName(p); r.Update(); return r.GetOutput()\n"
+    "for f in sorted(os.listdir(A)):\n"
+    "    if not (f.startswith('spheres_') or f.startswith('grains_')): continue\n"
+    "    a, b = load(os.path.join(A, f)), load(os.path.join(B, f)); files += 1\n"
+    "    pa, pb = np_(a.GetPoints().GetData()), np_(b.GetPoints().GetData())\n"
+    "    if a.GetNumberOfPoints() == 0 or pa.shape != pb.shape or (pa != pb).any(): bad += 1; print('points differ', f)\n"
+    "    pts += a.GetNumberOfPoints()\n"
+    "    if a.GetNumberOfCells() != b.GetNumberOfCells() or a.GetNumberOfVerts() != b.GetNumberOfVerts(): bad += 1; print('cells differ', f)\n"
+    "    da, db = a.GetPointData(), b.GetPointData()\n"
+    "    na = [da.GetArrayName(i) for i in range(da.GetNumberOfArrays())]; nb = [db.GetArrayName(i) for i in range(db.GetNumberOfArrays())]\n"
+    "    if na != nb: bad += 1; print('arrays differ', f, na, nb); continue\n"
+    "    for n in na:\n"
+    "        x, y = da.GetArray(n), db.GetArray(n); arrs += 1\n"
+    "        if x.GetNumberOfComponents() != y.GetNumberOfComponents() or x.GetNumberOfTuples() != y.GetNumberOfTuples(): bad += 1; print('shape of', n, f); continue\n"
+    "        u, v = np_(x).astype(float), np_(y).astype(float)\n"
+    "        if n in ('grain', 'type'):\n"
+    "            if y.GetDataTypeAsString() != 'int' or (u != v).any(): bad += 1; print('ints of', n, f)\n"
+    "            continue\n"
+    "        if y.GetDataTypeAsString() != 'float': bad += 1; print('type of', n, f, y.GetDataTypeAsString())\n"
+    "        d = abs(u - v) / (abs(u) + 1e-300); d[u == v] = 0\n"
+    "        worst = max(worst, float(d.max()) if d.size else 0.0)\n"
+    "print('files', files, 'points', pts, 'arrays', arrs, 'bad', bad, 'worst', worst)\n";
+
+/* the first python3 that imports module (t_sh's output into py), or "" */
+static void python_with(const char *module, char *py, size_t len)
+{
+    py[0] = 0;
+    t_sh(py, len, "for p in python3 /usr/bin/python3; do $p -c 'import %s' >/dev/null 2>&1 && echo $p && break; done", module);
+    py[strcspn(py, "\n")] = 0;
+}
+
+static void ase_loads(const char *name, const char *run, const char *species, const char *names, const char *py)
+{
+    char path[512];
+    static char out[1 << 16];
+    static ref R;
+    snprintf(path, sizeof path, "%s/trajectory.txt", run);
+    if (read_ref(path, &R) != 0) { T_CHECK(0, "%s: the test reads %s", name, path); return; }
+    int rc = t_sh(out, sizeof out, "%s " DIR "/read_xyz.py %s/trajectory.xyz", py, run);
+    int nf = -1, na = -1;
+    long step = -1;
+    char sp[64] = "", nm[64] = "";
+    sscanf(out, "frames %d atoms %d species %63s names %63s step %ld", &nf, &na, sp, nm, &step);
+    const int last = R.nframes - 1;
+    long p = 0, badv = 0;
+    const char *l = strchr(out, '\n');
+    for (int k = 0; k < R.n; k++)
+        for (int i = 0; i < R.ncomp[R.tid[k]]; i++, p++) {
+            const double *b = R.b[R.comp0[R.tid[k]] + i];
+            double c[3], u[3], q[4];
+            centre(R.st[last][k], b, c, u);
+            if (!l || sscanf(l + 1, "%lf %lf %lf %lf", q, q + 1, q + 2, q + 3) != 4) { badv++; continue; }
+            l = strchr(l + 1, '\n');
+            for (int a = 0; a < 3; a++) badv += !close12(q[a], c[a], b[3]);
+            badv += q[3] != b[3];
+        }
+    T_CHECK(rc == 0 && nf == R.nframes && na == p && !strcmp(sp, species) && !strcmp(nm, names) && step == R.step[last] && badv == 0,
+            "%s: ase.io.read (%s) loads trajectory.xyz as it comes: %d frames (want %d), %d atoms (want %ld), species %s (want %s), type_name %s (want %s), "
+            "the last frame's (step %ld) positions and radii as the test computes them (%ld mismatches) (exit %d) %.300s",
+            name, py, nf, R.nframes, na, p, sp, species, nm, names, step, badv, rc, out);
+}
+
+void test_export_python(void)
+{
+    char out[8192], py[256];
+    t_sh(NULL, 0, "rm -rf " DIR "/py && mkdir -p " DIR "/py");
+    const char *ten = DIR "/py/ten.run", *hop = DIR "/py/hop.run", *bed = DIR "/py/bed.run";
+    int rc = t_sh(out, sizeof out,
+                  "./pala run examples/paper-ten-grains.txt -o %s --quiet --set end_time=0.004 --set trajectory_every=400 && ./pala export %s --format xyz && "
+                  "./pala run examples/2d-hopper.txt -o %s --quiet --set end_time=0.05 --set trajectory_every=500 && ./pala export %s --format xyz && "
+                  "./pala run examples/settling-box.txt -o %s --quiet --set end_time=0.02 --set trajectory_every=1000 --set vtk_every=1000 --set vtk_format=binary && "
+                  "./pala export %s --format xyz && ./pala export %s --format vtk -o %s/ascii && ./pala export %s --format vtk --binary -o %s/binary && "
+                  "diff -r %s/vtk %s/binary && echo same",
+                  ten, ten, hop, hop, bed, bed, bed, bed, bed, bed, bed, bed);
+    T_CHECK(rc == 0 && strstr(out, "same"), "the exports of two runs; vtk_format = binary during the run writes what export --binary writes (exit %d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala export %s --format xyz --binary", ten);
+    T_CHECK(rc == 1 && strstr(out, "--binary is a form of --format vtk"), "export --format xyz --binary: exit 1, says --binary is for vtk (%d) %s", rc, out);
+    /* the size: the frames' files, binary against ASCII */
+    long sa = -1, sb = -1;
+    t_sh(out, sizeof out, "cat %s/ascii/spheres_* %s/ascii/grains_* | wc -c; cat %s/binary/spheres_* %s/binary/grains_* | wc -c", bed, bed, bed, bed);
+    sscanf(out, "%ld %ld", &sa, &sb);
+    T_CHECK(sb > 0 && sa >= 3 * sb, "binary VTK: the frames of 200 grains of 4 spheres take %ld bytes against %ld in ASCII (%.2fx smaller; want 3x or more)",
+            sb, sa, sb > 0 ? (double)sa / (double)sb : 0.0);
+
+    python_with("ase.io", py, sizeof py);
+    if (!py[0]) t_skip("ASE: trajectory.xyz was not loaded by ase.io.read: no python3 with the ase module; install python3-ase (apt-get install python3-ase)");
+    else {
+        t_write(DIR "/read_xyz.py", ase_py);
+        ase_loads("paper-ten-grains", ten, "H", "master", py);
+        ase_loads("2d-hopper", hop, "H,He", "dumbbell,triangle", py);
+    }
+    python_with("vtk", py, sizeof py);
+    if (!py[0]) { t_skip("VTK: the binary .vtp files were not compared in real VTK: no python3 with the vtk module; install python3-vtk9 (apt-get install python3-vtk9)"); return; }
+    t_write(DIR "/vtkcmp.py", vtk_py);
+    rc = t_sh(out, sizeof out, "%s " DIR "/vtkcmp.py %s/ascii %s/binary", py, bed, bed);
+    int files = -1, arrs = -1, bad = -1;
+    long pts = -1;
+    double worst = 1;
+    sscanf(out, "files %d points %ld arrays %d bad %d worst %lf", &files, &pts, &arrs, &bad, &worst);
+    T_CHECK(rc == 0 && files == 6 && pts == 3 * (796 + 200) && arrs == 3 * (5 + 11) && bad == 0 && worst <= 6e-8,
+            "VTK (%s) loads the binary and the ASCII frames alike: %d files, %ld points the same bits, the same cells, %d arrays of the same names, "
+            "components and kinds, values to float32 rounding (worst %.2g relative) (%d differences; exit %d) %s",
+            py, files, pts, arrs, worst, bad, rc, out);
+}

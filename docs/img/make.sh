@@ -7,6 +7,11 @@
 #                                        planar, anaglyph, anaglyph wire frames
 #   snapshot.png, snapshot-wire.png      `pala snapshot` of the settling box after 0.3 s,
 #                                        solid, and wire frames coloured by speed
+#   view-network.png, snapshot-network.png
+#                                        the same bed with its contacts, coloured by
+#                                        coordination, with the force network: the replay
+#                                        clipped at half its depth, the snapshot framed on
+#                                        the grains
 #   energy.png, energy-error.png         `pala plot` of the ten-grain example
 # The SVG pictures are screenshots at their own size.  With ImageMagick's `convert`, the
 # PNG files are recompressed (plots: 256 colours) to keep them small.
@@ -40,11 +45,15 @@ shot "file://$tmp/paper-ten-grains.run/view.html#frame=10&stereo=anaglyph&style=
 "$pala" plot paper-ten-grains.run >/dev/null
 svgshot "$tmp/paper-ten-grains.run/energy.svg" "$img/energy.png"
 svgshot "$tmp/paper-ten-grains.run/energy-error.svg" "$img/energy-error.png"
-"$pala" run "$root/examples/settling-box.txt" --quiet --set end_time=0.3 -o box.run
+"$pala" run "$root/examples/settling-box.txt" --quiet --set end_time=0.3 --set contacts_every=100 -o box.run
 "$pala" snapshot box.run --time 0.3 --size 700 -o box.svg >/dev/null
 "$pala" snapshot box.run --time 0.3 --size 700 --style wire --colour speed -o box-wire.svg >/dev/null
 svgshot "$tmp/box.svg" "$img/snapshot.png"
 svgshot "$tmp/box-wire.svg" "$img/snapshot-wire.png"
-for f in view-planar view-anaglyph view-wire-anaglyph snapshot snapshot-wire; do small "$img/$f.png"; done
+"$pala" view box.run >/dev/null
+shot "file://$tmp/box.run/view.html#frame=last&colour=coordination&network=alone&yaw=15&pitch=35&frameon=grains" 900,620 "$img/view-network.png"
+"$pala" snapshot box.run --time 0.3 --size 700 --frame-on grains --colour coordination --network -o box-net.svg >/dev/null
+svgshot "$tmp/box-net.svg" "$img/snapshot-network.png"
+for f in view-planar view-anaglyph view-wire-anaglyph snapshot snapshot-wire view-network snapshot-network; do small "$img/$f.png"; done
 for f in energy energy-error; do small "$img/$f.png" 256; done
 ls -l "$img"/*.png

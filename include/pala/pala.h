@@ -748,6 +748,8 @@ int pala_scene_traj_binary(const pala_scene *s);
 /* Steps between frames of the exports written during a run; 0: not written. */
 long pala_scene_xyz_every(const pala_scene *s);
 long pala_scene_vtk_every(const pala_scene *s);
+/* 1 when vtk_every's files hold their arrays as binary appended data (key vtk_format = binary) */
+int pala_scene_vtk_binary(const pala_scene *s);
 /* Steps between frames of contacts.tsv (contacts.bin when pala_scene_contacts_binary) and of
  * grains.tsv; 0: not written. */
 long pala_scene_contacts_every(const pala_scene *s);

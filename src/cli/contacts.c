@@ -278,3 +278,51 @@ void pala_cfile_close(pala_cfile *cf)
     free(cf->face); free(cf->c); free(cf->buf); free(cf->rbuf);
     memset(cf, 0, sizeof *cf);
 }
+
+/* ---- per grain ------------------------------------------------------------------------------ */
+static int cmp_u64(const void *a, const void *b)
+{
+    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return x < y ? -1 : x > y;
+}
+
+void pala_contact_coordination(const pala_contact *c, long nc, long n, int *z, int *zw, unsigned long long *keys)
+{
+    memset(z, 0, (size_t)n * sizeof *z);
+    memset(zw, 0, (size_t)n * sizeof *zw);
+    long nk = 0;
+    for (long q = 0; q < nc; q++) {
+        if (c[q].i < 0 || c[q].i >= n || c[q].j >= n) continue;
+        unsigned long long a = (unsigned long long)c[q].i, b = c[q].j >= 0 ? (unsigned long long)c[q].j : (unsigned long long)n + (unsigned)c[q].face;
+        if (c[q].j >= 0 && b < a) { unsigned long long s = a; a = b; b = s; }
+        keys[nk++] = a << 32 | b;
+    }
+    qsort(keys, (size_t)nk, sizeof *keys, cmp_u64);
+    for (long q = 0; q < nk; q++) {
+        if (q && keys[q] == keys[q - 1]) continue;
+        long a = (long)(keys[q] >> 32), b = (long)(keys[q] & 0xffffffffu);
+        if (b >= n) { zw[a]++; continue; }
+        z[a]++; z[b]++;
+    }
+}
+
+void pala_cfile_grain_fields(const pala_cfile *cf, long n, double *z, double *F)
+{
+    int *zi = malloc(sizeof *zi * (size_t)(2 * n + 1));
+    unsigned long long *keys = malloc(sizeof *keys * (size_t)(cf->n + 1));
+    pala_vec3 *sum = calloc((size_t)n + 1, sizeof *sum);
+    if (!zi || !keys || !sum) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    pala_contact_coordination(cf->c, cf->n, n, zi, zi + n, keys);
+    for (long q = 0; q < cf->n; q++) {   /* the force on i is fn n + ft, on j its negative */
+        const pala_contact *c = &cf->c[q];
+        if (c->i < 0 || c->i >= n || c->j >= n) continue;
+        pala_vec3 f = pala_vaxpy(c->ft, c->fn, c->n);
+        sum[c->i] = pala_vadd(sum[c->i], f);
+        if (c->j >= 0) sum[c->j] = pala_vsub(sum[c->j], f);
+    }
+    for (long k = 0; k < n; k++) {
+        z[k] = zi[k];
+        F[k] = sqrt(pala_vdot(sum[k], sum[k]));
+    }
+    free(zi); free(keys); free(sum);
+}

@@ -56,4 +56,12 @@ int pala_cfile_open(pala_cfile *cf, const char *run, FILE *err);
 int pala_cfile_next(pala_cfile *cf, FILE *err);
 void pala_cfile_close(pala_cfile *cf);
 
+/* The coordination of grain numbers 0..n-1 from nc contacts: the grains each touches, a pair
+ * of clumps once however many of their components touch (z), and the wall faces it touches
+ * (zw); keys: room for nc numbers (the contacts' pairs, sorted, each counted once). */
+void pala_contact_coordination(const pala_contact *c, long nc, long n, int *z, int *zw, unsigned long long *keys);
+/* The pictures' fields of grain numbers 0..n-1 at cf's current frame: the coordination z (as
+ * above) and the magnitude of the sum of its contacts' forces F, N (grains.tsv's Fx Fy Fz). */
+void pala_cfile_grain_fields(const pala_cfile *cf, long n, double *z, double *F);
+
 #endif

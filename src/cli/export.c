@@ -16,13 +16,31 @@
 
 /* ---- extended XYZ ----------------------------------------------------------------------- */
 
+/* The species column: a chemical symbol, that of atomic number kind + 1, kind the grain
+ * type's place among the names (pala_traj_kinds; after the 118th again from H), so that readers which take the species for an element (ASE's ase.io.read)
+ * load the file; the type's name is the column type_name. */
+static const char *species(int kind)
+{
+    static const char *const el[118] = {
+        "H", "He", "Li", "Be", "B", "C", "N", "O", "F", "Ne", "Na", "Mg", "Al", "Si", "P", "S", "Cl", "Ar", "K", "Ca",
+        "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As", "Se", "Br", "Kr", "Rb", "Sr", "Y", "Zr",
+        "Nb", "Mo", "Tc", "Ru", "Rh", "Pd", "Ag", "Cd", "In", "Sn", "Sb", "Te", "I", "Xe", "Cs", "Ba", "La", "Ce", "Pr", "Nd",
+        "Pm", "Sm", "Eu", "Gd", "Tb", "Dy", "Ho", "Er", "Tm", "Yb", "Lu", "Hf", "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg",
+        "Tl", "Pb", "Bi", "Po", "At", "Rn", "Fr", "Ra", "Ac", "Th", "Pa", "U", "Np", "Pu", "Am", "Cm", "Bk", "Cf", "Es", "Fm",
+        "Md", "No", "Lr", "Rf", "Db", "Sg", "Bh", "Hs", "Mt", "Ds", "Rg", "Cn", "Nh", "Fl", "Mc", "Lv", "Ts", "Og"};
+    return el[kind % 118];
+}
+
 void pala_xyz_frame(FILE *f, const pala_traj *t)
 {
     pala_vec3 lo, hi;
     pala_traj_bounds(t, &lo, &hi);
+    int *kind = malloc(sizeof *kind * (size_t)(t->ntmpl > 0 ? t->ntmpl : 1));
+    if (!kind) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    pala_traj_kinds(t, kind);
     fprintf(f, "%ld\n", t->npeb);
     fprintf(f, "Lattice=\"%.17g 0 0 0 %.17g 0 0 0 %.17g\" Origin=\"%.17g %.17g %.17g\" "
-               "Properties=species:S:1:pos:R:3:radius:R:1:grain:I:1:type:I:1:velo:R:3 "
+               "Properties=species:S:1:pos:R:3:radius:R:1:grain:I:1:type:I:1:velo:R:3:type_name:S:1 "
                "Time=%.17g Step=%ld pbc=\"F F F\" dimension=%d container=%s\n",
             hi.x - lo.x, hi.y - lo.y, hi.z - lo.z, lo.x, lo.y, lo.z, t->time, t->step, t->dim, t->container);
     for (int k = 0; k < t->n; k++) {
@@ -30,9 +48,11 @@ void pala_xyz_frame(FILE *f, const pala_traj *t)
         for (int c = t->comp0[tp]; c < t->comp0[tp] + t->ncomp[tp]; c++) {
             double R;
             pala_vec3 p = pala_traj_comp_sphere(t, k, c, &R), u = pala_traj_comp_velocity(t, k, p);
-            fprintf(f, "%s %.17g %.17g %.17g %.17g %d %d %.17g %.17g %.17g\n", t->tname[tp], p.x, p.y, p.z, R, pala_traj_id(t, k), tp, u.x, u.y, u.z);
+            fprintf(f, "%s %.17g %.17g %.17g %.17g %d %d %.17g %.17g %.17g %s\n", species(kind[tp]), p.x, p.y, p.z, R, pala_traj_id(t, k), tp, u.x, u.y, u.z,
+                    t->tname[tp]);
         }
     }
+    free(kind);
 }
 
 /* ---- VTK XML PolyData ------------------------------------------------------------------- */
@@ -54,8 +74,8 @@ static int close_in(FILE *f, const char *dir, const char *name)
     return badw;
 }
 
-/* a file of one piece: vtp_begin, its arrays, vtp_end; of several: vtp_head, then
- * piece_begin, arrays, piece_end for each, then vtp_tail */
+/* a file of several pieces (the walls'): vtp_head, then piece_begin, arrays, piece_end for
+ * each, then vtp_tail */
 static void vtp_head(FILE *f) { fprintf(f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\">\n<PolyData>\n"); }
 static void vtp_tail(FILE *f) { fprintf(f, "</PolyData>\n</VTKFile>\n"); }
 static void piece_begin(FILE *f, long npts, long nverts, long nlines, long npolys)
@@ -64,16 +84,6 @@ static void piece_begin(FILE *f, long npts, long nverts, long nlines, long npoly
             npts, nverts, nlines, npolys);
 }
 static void piece_end(FILE *f) { fprintf(f, "</Piece>\n"); }
-static void vtp_begin(FILE *f, long npts, long nverts, long nlines, long npolys)
-{
-    vtp_head(f);
-    piece_begin(f, npts, nverts, nlines, npolys);
-}
-static void vtp_end(FILE *f)
-{
-    piece_end(f);
-    vtp_tail(f);
-}
 
 static void array_begin(FILE *f, const char *type, const char *name, int ncomp)
 {
@@ -81,135 +91,218 @@ static void array_begin(FILE *f, const char *type, const char *name, int ncomp)
 }
 static void array_end(FILE *f) { fprintf(f, "</DataArray>\n"); }
 
-/* cells of one vertex per point: connectivity 0..n-1, offsets 1..n */
-static void verts(FILE *f, long n)
+/* A frame's .vtp being written, in either form: ascii, the numbers in the XML as they always
+ * were; binary, each array's bytes queued and written after the XML as VTK's "appended raw"
+ * data (each block after its size in bytes as a UInt64, little-endian).  In the binary form
+ * the points stay float64 (the same numbers as the text), the other real arrays are float32
+ * (7 digits: enough to colour and draw by), connectivity and offsets int32: 3 to 3.5 times
+ * smaller than the text (docs/output-formats.md, "Exports"). */
+enum { V_POINT, V_REAL, V_REAL9, V_INT, V_ID };   /* an array's kind: points, real, real at 9 digits (ascii), int32, cell index */
+typedef struct vtp {
+    FILE *f;
+    int bin, kind;
+    unsigned char *data;   /* binary: the appended blocks so far */
+    size_t len, cap, head; /* their bytes; where the current block's size goes */
+} vtp;
+
+static void queue(vtp *w, const void *b, size_t n)
 {
-    fprintf(f, "<Verts>\n");
-    array_begin(f, "Int64", "connectivity", 1);
-    for (long i = 0; i < n; i++) fprintf(f, "%ld\n", i);
-    array_end(f);
-    array_begin(f, "Int64", "offsets", 1);
-    for (long i = 0; i < n; i++) fprintf(f, "%ld\n", i + 1);
-    array_end(f);
-    fprintf(f, "</Verts>\n");
+    if (w->len + n > w->cap) {
+        size_t c = 2 * w->cap + n + 4096;
+        unsigned char *q = realloc(w->data, c);
+        if (!q) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+        w->data = q;
+        w->cap = c;
+    }
+    memcpy(w->data + w->len, b, n);
+    w->len += n;
 }
 
-static void spheres_file(FILE *f, const pala_traj *t)
+static void arr(vtp *w, int kind, const char *name, int ncomp)
 {
-    vtp_begin(f, t->npeb, t->npeb, 0, 0);
-    fprintf(f, "<PointData Scalars=\"radius\" Vectors=\"velocity\">\n");
-    array_begin(f, "Float64", "radius", 1);
-    for (int k = 0; k < t->n; k++)
-        for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
-            double R;
-            pala_traj_comp_sphere(t, k, c, &R);
-            fprintf(f, "%.17g\n", R);
-        }
-    array_end(f);
-    array_begin(f, "Int32", "grain", 1);
-    for (int k = 0; k < t->n; k++)
-        for (int c = 0; c < t->ncomp[t->tid[k]]; c++) fprintf(f, "%d\n", pala_traj_id(t, k));
-    array_end(f);
-    array_begin(f, "Int32", "type", 1);
-    for (int k = 0; k < t->n; k++)
-        for (int c = 0; c < t->ncomp[t->tid[k]]; c++) fprintf(f, "%d\n", t->tid[k]);
-    array_end(f);
-    array_begin(f, "Float64", "speed", 1);
-    for (int k = 0; k < t->n; k++)
-        for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
-            double R;
-            pala_vec3 u = pala_traj_comp_velocity(t, k, pala_traj_comp_sphere(t, k, c, &R));
-            fprintf(f, "%.9g\n", sqrt(pala_vdot(u, u)));
-        }
-    array_end(f);
-    array_begin(f, "Float64", "velocity", 3);
-    for (int k = 0; k < t->n; k++)
-        for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
-            double R;
-            pala_vec3 u = pala_traj_comp_velocity(t, k, pala_traj_comp_sphere(t, k, c, &R));
-            fprintf(f, "%.17g %.17g %.17g\n", u.x, u.y, u.z);
-        }
-    array_end(f);
-    fprintf(f, "</PointData>\n<Points>\n");
-    array_begin(f, "Float64", "centre", 3);
-    for (int k = 0; k < t->n; k++)
-        for (int c = t->comp0[t->tid[k]]; c < t->comp0[t->tid[k]] + t->ncomp[t->tid[k]]; c++) {
-            double R;
-            pala_vec3 p = pala_traj_comp_sphere(t, k, c, &R);
-            fprintf(f, "%.17g %.17g %.17g\n", p.x, p.y, p.z);
-        }
-    array_end(f);
-    fprintf(f, "</Points>\n");
-    verts(f, t->npeb);
-    vtp_end(f);
+    static const char *const atype[] = {"Float64", "Float64", "Float64", "Int32", "Int64"}, *const btype[] = {"Float64", "Float32", "Float32", "Int32", "Int32"};
+    w->kind = kind;
+    if (!w->bin) { array_begin(w->f, atype[kind], name, ncomp); return; }
+    fprintf(w->f, "<DataArray type=\"%s\" Name=\"%s\" NumberOfComponents=\"%d\" format=\"appended\" offset=\"%zu\"/>\n", btype[kind], name, ncomp, w->len);
+    w->head = w->len;
+    queue(w, "\0\0\0\0\0\0\0\0", 8);
 }
 
-static void grains_file(FILE *f, const pala_traj *t)
+static void arr_end(vtp *w)
 {
-    vtp_begin(f, t->n, t->n, 0, 0);
-    fprintf(f, "<PointData Scalars=\"type\" Vectors=\"velocity\">\n");
-    array_begin(f, "Int32", "grain", 1);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%d\n", pala_traj_id(t, k));
-    array_end(f);
-    array_begin(f, "Int32", "type", 1);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%d\n", t->tid[k]);
-    array_end(f);
-    array_begin(f, "Float64", "bound_radius", 1);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%.17g\n", t->bound[t->tid[k]]);
-    array_end(f);
-    array_begin(f, "Float64", "speed", 1);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%.9g\n", sqrt(pala_vdot(t->v[k], t->v[k])));
-    array_end(f);
-    array_begin(f, "Float64", "velocity", 3);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%.17g %.17g %.17g\n", t->v[k].x, t->v[k].y, t->v[k].z);
-    array_end(f);
-    array_begin(f, "Float64", "angular_velocity", 3);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%.17g %.17g %.17g\n", t->w[k].x, t->w[k].y, t->w[k].z);
-    array_end(f);
-    array_begin(f, "Float64", "rotation_vector", 3);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%.17g %.17g %.17g\n", t->r[k].x, t->r[k].y, t->r[k].z);
-    array_end(f);
+    if (w->bin) pala_le64(w->data + w->head, (uint64_t)(w->len - w->head - 8));
+    else array_end(w->f);
+}
+
+/* one tuple of n numbers */
+static void tup(vtp *w, const double *v, int n)
+{
+    for (int i = 0; i < n; i++) {
+        unsigned char b[8];
+        if (!w->bin) {
+            if (w->kind == V_INT || w->kind == V_ID) fprintf(w->f, "%ld", (long)v[i]);
+            else fprintf(w->f, w->kind == V_REAL9 ? "%.9g" : "%.17g", v[i]);
+            fputc(i + 1 < n ? ' ' : '\n', w->f);
+        } else if (w->kind == V_POINT) {
+            pala_le_double(b, v[i]);
+            queue(w, b, 8);
+        } else if (w->kind == V_INT || w->kind == V_ID) {
+            pala_le32(b, (uint32_t)(int32_t)v[i]);
+            queue(w, b, 4);
+        } else {
+            float x = (float)v[i];
+            uint32_t u;
+            memcpy(&u, &x, 4);
+            pala_le32(b, u);
+            queue(w, b, 4);
+        }
+    }
+}
+static void one(vtp *w, double v) { tup(w, &v, 1); }
+static void vec(vtp *w, pala_vec3 p)
+{
+    const double q[3] = {p.x, p.y, p.z};
+    tup(w, q, 3);
+}
+
+static void frame_begin(vtp *w, long n)
+{
+    if (w->bin) fprintf(w->f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<PolyData>\n");
+    else vtp_head(w->f);
+    piece_begin(w->f, n, n, 0, 0);
+}
+
+/* cells of one vertex per point (connectivity 0..n-1, offsets 1..n), the end of the file
+ * (binary: the appended data after the XML) */
+static void frame_end(vtp *w, long n)
+{
+    fprintf(w->f, "<Verts>\n");
+    arr(w, V_ID, "connectivity", 1);
+    for (long i = 0; i < n; i++) one(w, (double)i);
+    arr_end(w);
+    arr(w, V_ID, "offsets", 1);
+    for (long i = 0; i < n; i++) one(w, (double)(i + 1));
+    arr_end(w);
+    fprintf(w->f, "</Verts>\n");
+    piece_end(w->f);
+    fprintf(w->f, "</PolyData>\n");
+    if (w->bin) {
+        fprintf(w->f, "<AppendedData encoding=\"raw\">\n_");
+        fwrite(w->data, 1, w->len, w->f);
+        fprintf(w->f, "\n</AppendedData>\n");
+    }
+    fprintf(w->f, "</VTKFile>\n");
+    free(w->data);
+}
+
+/* the component spheres of grain k, c their global shape index */
+#define EACH_COMPONENT(t, k, c) \
+    for (int k = 0; k < (t)->n; k++) for (int c = (t)->comp0[(t)->tid[k]]; c < (t)->comp0[(t)->tid[k]] + (t)->ncomp[(t)->tid[k]]; c++)
+
+static void spheres_file(vtp *w, const pala_traj *t)
+{
+    frame_begin(w, t->npeb);
+    fprintf(w->f, "<PointData Scalars=\"radius\" Vectors=\"velocity\">\n");
+    arr(w, V_REAL, "radius", 1);
+    EACH_COMPONENT(t, k, c) {
+        double R;
+        pala_traj_comp_sphere(t, k, c, &R);   /* an arc's bounding circle */
+        one(w, R);
+    }
+    arr_end(w);
+    arr(w, V_INT, "grain", 1);
+    EACH_COMPONENT(t, k, c) one(w, pala_traj_id(t, k));
+    arr_end(w);
+    arr(w, V_INT, "type", 1);
+    EACH_COMPONENT(t, k, c) one(w, t->tid[k]);
+    arr_end(w);
+    arr(w, V_REAL9, "speed", 1);
+    EACH_COMPONENT(t, k, c) {
+        double R;
+        pala_vec3 u = pala_traj_comp_velocity(t, k, pala_traj_comp_sphere(t, k, c, &R));
+        one(w, sqrt(pala_vdot(u, u)));
+    }
+    arr_end(w);
+    arr(w, V_REAL, "velocity", 3);
+    EACH_COMPONENT(t, k, c) {
+        double R;
+        vec(w, pala_traj_comp_velocity(t, k, pala_traj_comp_sphere(t, k, c, &R)));
+    }
+    arr_end(w);
+    fprintf(w->f, "</PointData>\n<Points>\n");
+    arr(w, V_POINT, "centre", 3);
+    EACH_COMPONENT(t, k, c) {
+        double R;
+        vec(w, pala_traj_comp_sphere(t, k, c, &R));
+    }
+    arr_end(w);
+    fprintf(w->f, "</Points>\n");
+    frame_end(w, t->npeb);
+}
+
+static void grains_file(vtp *w, const pala_traj *t)
+{
+    frame_begin(w, t->n);
+    fprintf(w->f, "<PointData Scalars=\"type\" Vectors=\"velocity\">\n");
+    arr(w, V_INT, "grain", 1);
+    for (int k = 0; k < t->n; k++) one(w, pala_traj_id(t, k));
+    arr_end(w);
+    arr(w, V_INT, "type", 1);
+    for (int k = 0; k < t->n; k++) one(w, t->tid[k]);
+    arr_end(w);
+    arr(w, V_REAL, "bound_radius", 1);
+    for (int k = 0; k < t->n; k++) one(w, t->bound[t->tid[k]]);
+    arr_end(w);
+    arr(w, V_REAL9, "speed", 1);
+    for (int k = 0; k < t->n; k++) one(w, sqrt(pala_vdot(t->v[k], t->v[k])));
+    arr_end(w);
+    arr(w, V_REAL, "velocity", 3);
+    for (int k = 0; k < t->n; k++) vec(w, t->v[k]);
+    arr_end(w);
+    arr(w, V_REAL, "angular_velocity", 3);
+    for (int k = 0; k < t->n; k++) vec(w, t->w[k]);
+    arr_end(w);
+    arr(w, V_REAL, "rotation_vector", 3);
+    for (int k = 0; k < t->n; k++) vec(w, t->r[k]);
+    arr_end(w);
     /* r = tan(phi/2) n (eq. 8) is the quaternion (1, r) / sqrt(1 + r.r) */
-    array_begin(f, "Float64", "orientation", 4);
+    arr(w, V_REAL, "orientation", 4);
     for (int k = 0; k < t->n; k++) {
         double s = 1 / sqrt(1 + pala_vdot(t->r[k], t->r[k]));
-        fprintf(f, "%.17g %.17g %.17g %.17g\n", s, s * t->r[k].x, s * t->r[k].y, s * t->r[k].z);
+        const double q[4] = {s, s * t->r[k].x, s * t->r[k].y, s * t->r[k].z};
+        tup(w, q, 4);
     }
-    array_end(f);
+    arr_end(w);
     static const char *const axn[3] = {"axis_1", "axis_2", "axis_3"};
     for (int a = 0; a < 3; a++) {   /* the principal body axes in the lab frame, r * e_a (eq. 6) */
-        array_begin(f, "Float64", axn[a], 3);
+        arr(w, V_REAL, axn[a], 3);
         pala_vec3 e = pala_v(a == 0, a == 1, a == 2);
-        for (int k = 0; k < t->n; k++) {
-            pala_vec3 q = pala_rot_apply(t->r[k], e);
-            fprintf(f, "%.17g %.17g %.17g\n", q.x, q.y, q.z);
-        }
-        array_end(f);
+        for (int k = 0; k < t->n; k++) vec(w, pala_rot_apply(t->r[k], e));
+        arr_end(w);
     }
-    fprintf(f, "</PointData>\n<Points>\n");
-    array_begin(f, "Float64", "centre_of_mass", 3);
-    for (int k = 0; k < t->n; k++) fprintf(f, "%.17g %.17g %.17g\n", t->x[k].x, t->x[k].y, t->x[k].z);
-    array_end(f);
-    fprintf(f, "</Points>\n");
-    verts(f, t->n);
-    vtp_end(f);
+    fprintf(w->f, "</PointData>\n<Points>\n");
+    arr(w, V_POINT, "centre_of_mass", 3);
+    for (int k = 0; k < t->n; k++) vec(w, t->x[k]);
+    arr_end(w);
+    fprintf(w->f, "</Points>\n");
+    frame_end(w, t->n);
 }
 
 static int walls_file(const char *dir, const char *name, const pala_traj *t);
 
-int pala_vtk_frame(const char *dir, const pala_traj *t, FILE *pvd_spheres, FILE *pvd_grains)
+int pala_vtk_frame(const char *dir, const pala_traj *t, int binary, FILE *pvd_spheres, FILE *pvd_grains)
 {
     char nm[64];
     int badw = 0;
     snprintf(nm, sizeof nm, "spheres_%06ld.vtp", t->step);
     FILE *f = open_in(dir, nm);
     if (!f) return 1;
-    spheres_file(f, t);
+    spheres_file(&(vtp){.f = f, .bin = binary}, t);
     badw |= close_in(f, dir, nm);
     if (pvd_spheres) fprintf(pvd_spheres, "<DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", t->time, nm);
     snprintf(nm, sizeof nm, "grains_%06ld.vtp", t->step);
     if (!(f = open_in(dir, nm))) return 1;
-    grains_file(f, t);
+    grains_file(&(vtp){.f = f, .bin = binary}, t);
     badw |= close_in(f, dir, nm);
     if (pvd_grains) fprintf(pvd_grains, "<DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", t->time, nm);
     if (pala_world_walls_move(&t->walls)) {   /* walls that move: where they are at this frame */
@@ -359,13 +452,15 @@ int pala_vtk_container(const char *dir, const pala_traj *t) { return walls_file(
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: pala export RUN --format xyz|vtk [--every K] [-o PATH]\n"
+        "usage: pala export RUN --format xyz|vtk [--binary] [--every K] [-o PATH]\n"
         "  RUN            a run folder (or its trajectory.txt)\n"
         "  --format xyz   extended XYZ for OVITO, one frame per trajectory frame, a line per\n"
         "                 component sphere (default PATH: RUN/trajectory.xyz)\n"
         "  --format vtk   VTK PolyData for ParaView: per frame spheres_STEP.vtp (component spheres)\n"
         "                 and grains_STEP.vtp (centres, orientations); spheres.pvd and grains.pvd\n"
         "                 tie them to their times; container.vtp (default PATH: RUN/vtk/)\n"
+        "  --binary       vtk: the frames' arrays as raw appended data, 3 to 3.5x smaller than\n"
+        "                 the ASCII default (points float64, other reals float32)\n"
         "  --every K      every K-th frame of the trajectory (default 1: all)\n"
         "docs: docs/visualisation.md, docs/output-formats.md (\"Exports\")\n");
 }
@@ -374,11 +469,13 @@ int pala_cmd_export(int argc, char **argv)
 {
     const char *run = NULL, *fmt = NULL, *out = NULL;
     long every = 1;
+    int binary = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
         else if (!strcmp(a, "--format") && more) fmt = argv[++i];
+        else if (!strcmp(a, "--binary")) binary = 1;
         else if (!strcmp(a, "--every") && more) {
             char *e;
             every = strtol(argv[++i], &e, 10);
@@ -391,6 +488,7 @@ int pala_cmd_export(int argc, char **argv)
     if (!run || !fmt) { fprintf(stderr, "pala export: %s\n", !run ? "which run? e.g. pala export paper-ten-grains.run --format xyz" : "which format? --format xyz (OVITO) or --format vtk (ParaView)"); usage(stderr); return PALA_ERR_INPUT; }
     int xyz = !strcmp(fmt, "xyz"), vtk = !strcmp(fmt, "vtk");
     if (!xyz && !vtk) { fprintf(stderr, "pala export: --format '%s': expected xyz (OVITO) or vtk (ParaView)\n", fmt); return PALA_ERR_INPUT; }
+    if (binary && !vtk) { fprintf(stderr, "pala export: --binary is a form of --format vtk (extended XYZ is text only)\n"); return PALA_ERR_INPUT; }
     pala_traj t;
     int rc = pala_traj_open(&t, run, stderr);
     if (rc) { pala_traj_close(&t); return rc; }
@@ -422,7 +520,7 @@ int pala_cmd_export(int argc, char **argv)
     while ((st = pala_traj_next(&t, stderr)) == 1) {
         if ((t.frames - 1) % every) continue;
         if (xyz) pala_xyz_frame(f, &t);
-        else badw |= pala_vtk_frame(path, &t, ps, pg);
+        else badw |= pala_vtk_frame(path, &t, binary, ps, pg);
         written++;
         if (badw) break;
     }

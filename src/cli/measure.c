@@ -314,37 +314,13 @@ static double solid_in(const meas *m, int k, const double lo[3], const double hi
     return c->n ? c->vol * (double)in / (double)c->n : 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The coordination of each grain of the frame: the grains it touches (a pair of clumps
- * once, however many components touch) and the wall faces; from the contacts' keys,
- * sorted, each counted once. */
+ * once, however many components touch) and the wall faces (contacts.c). */
 static void coordination(meas *m)
 {
     const pala_cfile *cf = &m->cf;
-    long n = m->nnum;
-    memset(m->z, 0, (size_t)n * sizeof *m->z);
-    memset(m->zw, 0, (size_t)n * sizeof *m->zw);
     if (cf->n > m->nkeys) { m->nkeys = cf->n; free(m->keys); m->keys = xalloc((size_t)cf->n, sizeof *m->keys); }
-    long nk = 0;
-    for (long q = 0; q < cf->n; q++) {
-        const pala_contact *c = &cf->c[q];
-        if (c->i < 0 || c->i >= n || c->j >= n) continue;
-        unsigned long long a = (unsigned long long)c->i, b = c->j >= 0 ? (unsigned long long)c->j : (unsigned long long)n + (unsigned)c->face;
-        if (c->j >= 0 && b < a) { unsigned long long s = a; a = b; b = s; }
-        m->keys[nk++] = a << 32 | b;
-    }
-    qsort(m->keys, (size_t)nk, sizeof *m->keys, cmp_u64);
-    for (long q = 0; q < nk; q++) {
-        if (q && m->keys[q] == m->keys[q - 1]) continue;
-        long a = (long)(m->keys[q] >> 32), b = (long)(m->keys[q] & 0xffffffffu);
-        if (b >= n) { m->zw[a]++; continue; }
-        m->z[a]++; m->z[b]++;
-    }
+    pala_contact_coordination(cf->c, cf->n, m->nnum, m->z, m->zw, m->keys);
 }
 
 /* The box of bin i of nb along axis ax of the region [lo, hi]. */

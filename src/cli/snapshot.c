@@ -1,15 +1,22 @@
 /* snapshot.c: `pala snapshot RUN [--frame K|--time T] [--view x|y|z|iso]
- * [--style solid|wire] [--colour type|speed] [--size PX] [-o FILE]`: one frame of a run
- * as an SVG picture, in orthographic projection:
+ * [--style solid|wire] [--colour FIELD] [--network] [--frame-on walls|grains] [--size PX]
+ * [-o FILE]`: one frame of a run as an SVG picture, in orthographic projection:
  *   solid  every component sphere a shaded disc, drawn back to front (an arc grain: its
  *          outline of arcs, docs/physics.md "Arc grains");
  *   wire   the paper's wire frame (section 8, Figure 1): a line from the grain's centre
  *          of mass to each component's centre, and three orthogonal radii per
  *          component, the first along the line from the centre (they turn with the
  *          grain: the directions are fixed in the body frame);
- * the walls' outlines, the time, and a legend of the grain types or a speed scale.
+ * the walls' outlines; with --network the contact-force network of the frame (a line per
+ * contact between the centres of the two component spheres, or to a wall's contact point,
+ * its width proportional to |f|; from the run's contacts.tsv or .bin at the frame's step);
+ * a footer (time, step, frame, view) that wraps and never runs past the picture; a legend
+ * of the grain types or the scale of the field the grains are coloured by (speed, height,
+ * angular speed, coordination, grain number, contact force: the last two need the
+ * contacts).  The picture frames the walls, or (--frame-on grains) the frame's spheres.
  * A 2D run is drawn in its plane (--view z). */
 #include "commands.h"
+#include "contacts.h"
 #include "rundir.h"
 #include "svg.h"
 #include "traj.h"
@@ -30,13 +37,17 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: pala snapshot RUN [--frame K | --time T] [--view x|y|z|iso] [--style solid|wire]\n"
-        "                     [--colour type|speed] [--size PX] [-o FILE]\n"
+        "                     [--colour FIELD] [--network] [--frame-on walls|grains] [--size PX] [-o FILE]\n"
         "  --frame K        the K-th frame of trajectory.txt (0 = the first; default: the last)\n"
         "  --time T         the first frame at or after time T (s)\n"
         "  --view           look along -x, +y, -z or from (1,-1,1) (default: iso in 3D, z in 2D;\n"
         "                   a 2D run is always drawn in its plane)\n"
         "  --style solid    shaded discs, back to front (default); wire: the paper's wire frames\n"
-        "  --colour         by grain type (default) or by speed\n"
+        "  --colour FIELD   type (default), speed, height, angular (speed), coordination,\n"
+        "                   grain (number) or force (|sum of its contact forces|); coordination\n"
+        "                   and force need the run's contacts at the frame's step (contacts_every)\n"
+        "  --network        the contact-force network: a line per contact, width proportional to |f|\n"
+        "  --frame-on       what the picture frames: the walls (default) or the frame's grains\n"
         "  --size PX        picture width (default 800)\n"
         "  -o FILE          default: RUN/snapshot-STEP.svg\n");
 }
@@ -76,6 +87,53 @@ static int by_depth(const void *a, const void *b)
     return p->grain != q->grain ? p->grain - q->grain : p->comp - q->comp;   /* stable for equal depths (2D) */
 }
 
+/* the fields the grains may be coloured by (--colour), their titles and units; the first is
+ * the grain type, the last two need the contacts */
+static const char *const fields[] = {"type", "speed", "height", "angular", "grain", "coordination", "force"};
+static const char *const ftitle[] = {"", "speed (m/s)", "height (m)", "angular speed (rad/s)", "grain number", "coordination (grains)", "contact force (N)"};
+enum { F_TYPE, F_SPEED, F_HEIGHT, F_ANGULAR, F_GRAIN, F_COORD, F_FORCE, NFIELDS };
+
+/* cf at the frame of the run's contact file with the given step: 0, or -1 (said why) */
+static int contacts_at(pala_cfile *cf, const char *run, long step, const char *why)
+{
+    if (pala_cfile_open(cf, run, stderr) != PALA_OK) { fprintf(stderr, "pala snapshot: %s needs the run's contacts\n", why); return -1; }
+    int st;
+    while ((st = pala_cfile_next(cf, stderr)) == 1 && cf->step < step) {}
+    if (st == 1 && cf->step == step) return 0;
+    if (st >= 0)
+        fprintf(stderr, "pala snapshot: %s needs the contacts at step %ld, and %s has none there; give contacts_every the cadence of "
+                        "trajectory_every, or choose a frame whose step has them\n", why, step, cf->path);
+    return -1;
+}
+
+/* The footer: the items joined by dots, as many on a line as fit into width px (13 px text,
+ * 8.2 px a character: a digit's width in DejaVu Sans, more than most letters'), a line
+ * still too long squeezed into the width (textLength), so it never runs past the picture;
+ * from y0 down by 18 px a line.  Returns the number of lines; f NULL: only counts them. */
+static int footer(FILE *f, char items[][160], int n, double x, double y0, double width)
+{
+    const double ch = 8.2;
+    int lines = 0;
+    for (int i = 0; i < n;) {
+        int j = i + 1;
+        double w = ch * (double)strlen(items[i]);
+        while (j < n && w + ch * (5.0 + (double)strlen(items[j])) <= width) w += ch * (5.0 + (double)strlen(items[j++]));
+        if (f) {
+            fprintf(f, "<text x=\"%.0f\" y=\"%.0f\"", x, y0 + 18 * lines);
+            if (w > width) fprintf(f, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", width);
+            fputc('>', f);
+            for (int k = i; k < j; k++) {
+                if (k > i) fputs("  \u00b7  ", f);
+                pala_svg_text(f, items[k]);
+            }
+            fputs("</text>\n", f);
+        }
+        lines++;
+        i = j;
+    }
+    return lines;
+}
+
 /* the picture's coordinates of a point (margin, umin, vmax, sc, U, V in scope) */
 #define PX(p) (margin + (pala_vdot((p), U) - umin) * sc)
 #define PY(p) (margin + (vmax - pala_vdot((p), V)) * sc)
@@ -103,7 +161,8 @@ static int outline(FILE *f, const pala_traj *t, int k, double sc, double margin,
 
 int pala_cmd_snapshot(int argc, char **argv)
 {
-    const char *run = NULL, *out = NULL, *view = NULL, *style = "solid", *colour = "type";
+    const char *run = NULL, *out = NULL, *view = NULL, *style = "solid", *colour = "type", *frame_on = "walls";
+    int network = 0;
     long frame = -1;
     double tsel = -1, size = 800;
     for (int i = 1; i < argc; i++) {
@@ -120,6 +179,8 @@ int pala_cmd_snapshot(int argc, char **argv)
         } else if (!strcmp(a, "--view") && more) view = argv[++i];
         else if (!strcmp(a, "--style") && more) style = argv[++i];
         else if ((!strcmp(a, "--colour") || !strcmp(a, "--color")) && more) colour = argv[++i];
+        else if (!strcmp(a, "--network")) network = 1;
+        else if (!strcmp(a, "--frame-on") && more) frame_on = argv[++i];
         else if (!strcmp(a, "--size") && more) {
             size = strtod(argv[++i], &e);
             if (*e || size < 100 || size > 20000) { fprintf(stderr, "pala snapshot: --size '%s': expected a width of 100 to 20000 px\n", argv[i]); return PALA_ERR_INPUT; }
@@ -131,7 +192,11 @@ int pala_cmd_snapshot(int argc, char **argv)
     if (!run) { fprintf(stderr, "pala snapshot: which run? e.g. pala snapshot paper-ten-grains.run\n"); usage(stderr); return PALA_ERR_INPUT; }
     if (view && strcmp(view, "x") && strcmp(view, "y") && strcmp(view, "z") && strcmp(view, "iso")) { fprintf(stderr, "pala snapshot: --view '%s': expected x, y, z or iso\n", view); return PALA_ERR_INPUT; }
     if (strcmp(style, "solid") && strcmp(style, "wire")) { fprintf(stderr, "pala snapshot: --style '%s': expected solid or wire\n", style); return PALA_ERR_INPUT; }
-    if (strcmp(colour, "type") && strcmp(colour, "speed")) { fprintf(stderr, "pala snapshot: --colour '%s': expected type or speed\n", colour); return PALA_ERR_INPUT; }
+    int field = 0;
+    while (field < NFIELDS && strcmp(colour, fields[field])) field++;
+    if (field == NFIELDS) { fprintf(stderr, "pala snapshot: --colour '%s': expected type, speed, height, angular, grain, coordination or force\n", colour); return PALA_ERR_INPUT; }
+    if (strcmp(frame_on, "walls") && strcmp(frame_on, "grains")) { fprintf(stderr, "pala snapshot: --frame-on '%s': expected walls or grains\n", frame_on); return PALA_ERR_INPUT; }
+    int on_grains = !strcmp(frame_on, "grains");
     if (frame >= 0 && tsel >= 0) { fprintf(stderr, "pala snapshot: give --frame or --time, not both\n"); return PALA_ERR_INPUT; }
     pala_traj t;
     int rc = pala_traj_open(&t, run, stderr);
@@ -148,6 +213,15 @@ int pala_cmd_snapshot(int argc, char **argv)
         return PALA_ERR_INPUT;
     }
     long fno = t.frames - 1;
+    /* the contacts of the frame's step, for the network and the fields by contact */
+    pala_cfile cf;
+    memset(&cf, 0, sizeof cf);
+    int need_c = network || field >= F_COORD;
+    if (need_c && contacts_at(&cf, run, t.step, network ? "--network" : field == F_COORD ? "--colour coordination" : "--colour force")) {
+        pala_cfile_close(&cf);
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
+    }
     if (t.dim == 2) view = "z";
     else if (!view) view = "iso";
     pala_vec3 U, V, W;
@@ -159,7 +233,18 @@ int pala_cmd_snapshot(int argc, char **argv)
     pala_draw sh[PALA_TRAJ_SHAPES];
     int nsh = pala_traj_shapes(&t, sh, PALA_TRAJ_SHAPES), nsolid = 0;
     double umin = HUGE_VAL, umax = -HUGE_VAL, vmin = HUGE_VAL, vmax = -HUGE_VAL;
-    for (int s = 0; s <= nsh; s++) {
+    for (int k = 0; on_grains && k < t.n; k++)   /* --frame-on grains: the frame's spheres */
+        for (int c = t.comp0[t.tid[k]]; c < t.comp0[t.tid[k]] + t.ncomp[t.tid[k]]; c++) {
+            double R;
+            pala_vec3 p = pala_traj_comp_sphere(&t, k, c, &R);   /* an arc: its bounding circle */
+            double a = pala_vdot(p, U), b = pala_vdot(p, V);
+            umin = fmin(umin, a - R); umax = fmax(umax, a + R); vmin = fmin(vmin, b - R); vmax = fmax(vmax, b + R);
+        }
+    if (on_grains && t.n > 0) {   /* a little room around them */
+        double m = 0.04 * fmax(umax - umin, vmax - vmin);
+        umin -= m; umax += m; vmin -= m; vmax += m;
+    }
+    for (int s = 0; s <= nsh && !(on_grains && t.n > 0); s++) {
         pala_vec3 c[8];
         int nc = 0;
         if (s == nsh && !nsolid) {   /* no walls: the bounds' corners */
@@ -179,24 +264,54 @@ int pala_cmd_snapshot(int argc, char **argv)
             umin = fmin(umin, a); umax = fmax(umax, a); vmin = fmin(vmin, b); vmax = fmax(vmax, b);
         }
     }
-    double margin = 24, foot = 44, legend = 150;
+    double margin = 24, legend = fmin(150, 0.375 * size);   /* a narrow picture keeps 5/8 of its width to draw in */
+    /* the footer's items, on as many lines as they need */
+    char items[7][160];
+    int nit = 0;
+    snprintf(items[nit++], sizeof items[0], "t = %.6g s", t.time);
+    snprintf(items[nit++], sizeof items[0], "step %ld", t.step);
+    snprintf(items[nit++], sizeof items[0], "frame %ld", fno);
+    snprintf(items[nit++], sizeof items[0], "view %s", t.dim == 2 ? "plane z = 0" : view);
+    snprintf(items[nit++], sizeof items[0], "%s", style);
+    snprintf(items[nit++], sizeof items[0], "%d grains, %ld %s", t.n, t.npeb, t.sarc ? "components" : "spheres");
+    if (need_c) snprintf(items[nit++], sizeof items[0], "%ld contacts", cf.n);
+    double foot = 22 + 18 * footer(NULL, items, nit, margin, 0, size - 2 * margin);
     double sc = (size - 2 * margin - legend) / (umax - umin);
     if ((vmax - vmin) * sc > 1.2 * size) sc = 1.2 * size / (vmax - vmin);   /* a tall container: at most 1.2 x as high as wide */
+    if (!(sc > 0) || !isfinite(sc)) sc = 1;   /* one point (--frame-on grains of nothing) */
     double Hpx = (vmax - vmin) * sc + 2 * margin + foot;
     if (Hpx < 260) Hpx = 260;
+    if (Hpx < margin + 230 + foot) Hpx = margin + 230 + foot;   /* room for the legend and the network's entry */
     /* the discs */
     disc *d = malloc(sizeof *d * (size_t)(t.npeb > 0 ? t.npeb : 1));
     if (!d) { fprintf(stderr, "pala snapshot: out of memory\n"); pala_traj_close(&t); return PALA_ERR_IO; }
     /* a colour per grain-type name: the shapes of a random type share their name and colour */
-    int *tcol = pala_traj_name_colours(&t);
-    double vmaxs = 0;
-    for (int k = 0; k < t.n; k++) vmaxs = fmax(vmaxs, sqrt(pala_vdot(t.v[k], t.v[k])));
+    int *tcol = calloc((size_t)t.ntmpl, sizeof *tcol);
+    if (!tcol) { fprintf(stderr, "pala snapshot: out of memory\n"); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
+    int nnames = pala_traj_kinds(&t, tcol);
+    /* each grain's value of the field and the field's range over the frame (from 0 but for the
+     * height); the contacts' fields by grain number */
+    long nnum = 0;
+    for (int k = 0; k < t.n; k++) nnum = pala_traj_id(&t, k) + 1 > nnum ? pala_traj_id(&t, k) + 1 : nnum;
+    double *val = malloc(sizeof *val * (size_t)(t.n + 1)), *cz = malloc(sizeof *cz * (size_t)(nnum + 1)), *cF = malloc(sizeof *cF * (size_t)(nnum + 1));
+    if (!val || !cz || !cF) { fprintf(stderr, "pala snapshot: out of memory\n"); exit(PALA_ERR_IO); }
+    if (need_c) pala_cfile_grain_fields(&cf, nnum, cz, cF);
+    double flo = HUGE_VAL, fhi = -HUGE_VAL;
+    for (int k = 0; k < t.n; k++) {
+        int id = pala_traj_id(&t, k);
+        double v = field == F_SPEED ? sqrt(pala_vdot(t.v[k], t.v[k])) : field == F_HEIGHT ? (t.dim == 2 ? t.x[k].y : t.x[k].z)
+                 : field == F_ANGULAR ? sqrt(pala_vdot(t.w[k], t.w[k])) : field == F_GRAIN ? id : field == F_COORD ? cz[id] : field == F_FORCE ? cF[id] : 0;
+        val[k] = v;
+        flo = fmin(flo, v);
+        fhi = fmax(fhi, v);
+    }
+    if (t.n == 0) flo = fhi = 0;
+    if (field != F_HEIGHT && flo > 0) flo = 0;
+#define LEVEL(k) (fhi > flo ? (val[k] - flo) / (fhi - flo) : 0)
     long nd = 0;
     for (int k = 0; k < t.n; k++) {
         int tp = t.tid[k];
-        double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
-        double q = vmaxs > 0 ? sp / vmaxs : 0;   /* NaN for an infinite or NaN speed: the first colour */
-        int col = !strcmp(colour, "speed") ? (q > 0 ? (int)lround(15 * fmin(q, 1)) : 0) : tcol[tp] % 10;
+        int col = field ? (int)lround(15 * LEVEL(k)) : tcol[tp] % 10;
         if (pala_traj_is_arc(&t, t.comp0[tp])) {   /* an arc grain: its outline, one entry (comp -1) */
             d[nd++] = (disc){pala_vdot(t.x[k], W), PX(t.x[k]), PY(t.x[k]), 0, k, -1, col};
             continue;
@@ -223,7 +338,7 @@ int pala_cmd_snapshot(int argc, char **argv)
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n", size, Hpx, size, Hpx);
     fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<defs>\n");
-    int ncol = !strcmp(colour, "speed") ? 16 : 10;
+    int ncol = field ? 16 : 10;
     char cs[16];
     for (int i = 0; i < ncol; i++) {
         if (ncol == 16) speed_colour(i / 15.0, cs, sizeof cs);
@@ -234,9 +349,11 @@ int pala_cmd_snapshot(int argc, char **argv)
         fprintf(f, "<radialGradient id=\"g%d\" cx=\"0.4\" cy=\"0.36\" r=\"0.68\" fx=\"0.36\" fy=\"0.3\"><stop offset=\"0\" stop-color=\"white\" stop-opacity=\"0.95\"/>"
                    "<stop offset=\"0.3\" stop-color=\"%s\"/><stop offset=\"1\" stop-color=\"%s\"/></radialGradient>\n", i, cs, dark);
     }
+    /* framed on the grains, the walls are cut at the edge of the drawing */
+    if (on_grains) fprintf(f, "<clipPath id=\"area\"><rect width=\"%.0f\" height=\"%.0f\"/></clipPath>\n", size - legend + 4, Hpx - foot + 4);
     fprintf(f, "</defs>\n");
     /* the walls' shapes, before the grains; a guide (an outline of a wall) dashed */
-    fprintf(f, "<g fill=\"none\" stroke=\"#555\" stroke-width=\"1.3\">\n");
+    fprintf(f, "<g fill=\"none\" stroke=\"#555\" stroke-width=\"1.3\"%s>\n", on_grains ? " clip-path=\"url(#area)\"" : "");
     for (int s = 0; s < nsh; s++) {
         const pala_draw *ws = &sh[s];
         if (ws->shape == PALA_DRAW_SPHERE)
@@ -270,8 +387,7 @@ int pala_cmd_snapshot(int argc, char **argv)
         fprintf(f, "<g stroke-width=\"1.1\" stroke-linecap=\"round\" fill=\"none\">\n");
         for (int k = 0; k < t.n; k++) {
             int tp = t.tid[k];
-            double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
-            if (!strcmp(colour, "speed")) speed_colour(vmaxs > 0 ? sp / vmaxs : 0, cs, sizeof cs);
+            if (field) speed_colour(LEVEL(k), cs, sizeof cs);
             else snprintf(cs, sizeof cs, "%s", pala_svg_colour(tcol[tp]));
             fprintf(f, "<g stroke=\"%s\">", cs);
             pala_vec3 x = t.x[k];
@@ -299,22 +415,49 @@ int pala_cmd_snapshot(int argc, char **argv)
         }
         fprintf(f, "</g>\n");
     }
-    /* the label and the legend */
-    double lx = size - legend + 8;
-    fprintf(f, "<g fill=\"#222\">\n<text x=\"%.0f\" y=\"%.0f\">t = %.6g s  \u00b7  step %ld  \u00b7  frame %ld  \u00b7  view %s  \u00b7  %s</text>\n",
-            margin, Hpx - 16, t.time, t.step, fno, t.dim == 2 ? "plane z = 0" : view, style);
-    if (!strcmp(colour, "speed")) {
-        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">speed (m/s)</text>\n", lx, margin + 10);
+    /* the contact-force network over the grains: a line per contact between the centres of
+     * the two component spheres (to a wall's contact point), 6 px wide for the frame's largest
+     * |f|, proportionally thinner (at least 0.3 px) */
+    double fmx = 0;
+    long nlines = 0;
+    int *num2k = malloc(sizeof *num2k * (size_t)(nnum + 1));
+    if (!num2k) { fprintf(stderr, "pala snapshot: out of memory\n"); exit(PALA_ERR_IO); }
+    for (long q = 0; q < nnum; q++) num2k[q] = -1;
+    for (int k = 0; k < t.n; k++) num2k[pala_traj_id(&t, k)] = k;
+    for (long q = 0; network && q < cf.n; q++) fmx = fmax(fmx, sqrt(cf.c[q].fn * cf.c[q].fn + pala_vdot(cf.c[q].ft, cf.c[q].ft)));
+    if (network) {
+        fprintf(f, "<g stroke=\"#a01020\" stroke-opacity=\"0.85\" stroke-linecap=\"round\">\n");
+        for (long q = 0; q < cf.n; q++) {
+            const pala_contact *c = &cf.c[q];
+            int ki = c->i >= 0 && c->i < nnum ? num2k[c->i] : -1, kj = c->j >= 0 && c->j < nnum ? num2k[c->j] : -1;
+            if (ki < 0 || c->ci >= t.ncomp[t.tid[ki]] || (c->j >= 0 && (kj < 0 || c->cj >= t.ncomp[t.tid[kj]]))) continue;   /* a grain not in the frame */
+            pala_vec3 a = pala_traj_centre(&t, ki, t.comp0[t.tid[ki]] + c->ci), b = c->j >= 0 ? pala_traj_centre(&t, kj, t.comp0[t.tid[kj]] + c->cj) : c->x;
+            double fm = sqrt(c->fn * c->fn + pala_vdot(c->ft, c->ft));
+            fprintf(f, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke-width=\"%.2f\"/>\n", PX(a), PY(a), PX(b), PY(b), fmax(0.3, 6 * fm / (fmx > 0 ? fmx : 1)));
+            nlines++;
+        }
+        fprintf(f, "</g>\n");
+    }
+    /* the footer and the legend */
+    double lx = size - legend + 8, ly = margin + 200;   /* ly: below the legend, the network's entry */
+    fprintf(f, "<g fill=\"#222\">\n");
+    footer(f, items, nit, margin, Hpx - foot + 24, size - 2 * margin);
+    if (field) {
+        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\"", lx, margin + 10);
+        if ((double)strlen(ftitle[field]) * 6.6 > legend - 20) fprintf(f, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", legend - 20);   /* never past the edge */
+        fputc('>', f);
+        pala_svg_text(f, ftitle[field]);
+        fprintf(f, "</text>\n");
         for (int i = 0; i < 16; i++) {
             speed_colour(1 - i / 15.0, cs, sizeof cs);
             fprintf(f, "<rect x=\"%.0f\" y=\"%.0f\" width=\"18\" height=\"10\" fill=\"%s\"/>\n", lx, margin + 20 + 10 * i, cs);
         }
-        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%.3g</text>\n<text x=\"%.0f\" y=\"%.0f\">0</text>\n", lx + 24, margin + 30, vmaxs, lx + 24, margin + 180);
+        fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%.3g</text>\n<text x=\"%.0f\" y=\"%.0f\">%.3g</text>\n", lx + 24, margin + 30, fhi, lx + 24, margin + 180, flo);
     } else {
-        int nnames = 0;
-        for (int i = 0; i < t.ntmpl; i++) {   /* one entry per name: its colour is new at its first template */
-            int c = tcol[i], first = c == nnames;
-            nnames += first;
+        ly = margin + 22 * (nnames < 12 ? nnames : 13) + 12;
+        for (int i = 0, seen = 0; i < t.ntmpl; i++) {   /* one entry per name: its colour is new at its first template */
+            int c = tcol[i], first = c == seen;
+            seen += first;
             if (!first || c >= 12) continue;
             fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"7\" fill=\"url(#g%d)\" stroke=\"#222\" stroke-width=\"0.4\"/>\n", lx + 7, margin + 10 + 22 * c, c % 10);
             fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">", lx + 22, margin + 15 + 22 * c);
@@ -323,17 +466,24 @@ int pala_cmd_snapshot(int argc, char **argv)
         }
         if (nnames > 12) fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">... %d types</text>\n", lx, margin + 15 + 22 * 12, nnames);
     }
-    fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\" fill=\"#666\">%d grains, %ld %s</text>\n", lx, Hpx - 16, t.n, t.npeb,
-            t.sarc ? "components" : "spheres");
+    if (network)
+        fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#a01020\" stroke-width=\"6\" stroke-linecap=\"round\"/>\n"
+                   "<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">|f| = %.3g N</text>\n<text x=\"%.0f\" y=\"%.0f\" font-size=\"11\">width \u221d |f|</text>\n",
+                lx + 3, ly, lx + 17, ly, lx + 24, ly + 4, fmx, lx + 24, ly + 18);
     fprintf(f, "</g>\n</svg>\n");
 #undef PX
 #undef PY
+#undef LEVEL
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
     free(d);
     free(tcol);
+    free(val); free(cz); free(cF); free(num2k);
+    pala_cfile_close(&cf);
     if (bad) { fprintf(stderr, "pala snapshot: writing %s failed (disk full?)\n", path); pala_traj_close(&t); return PALA_ERR_IO; }
-    printf("pala snapshot: frame %ld (step %ld, t = %.6g s), %d grains -> %s\n", fno, t.step, t.time, t.n, path);
+    printf("pala snapshot: frame %ld (step %ld, t = %.6g s), %d grains", fno, t.step, t.time, t.n);
+    if (network) printf(", %ld contact lines", nlines);
+    printf(" -> %s\n", path);
     pala_traj_close(&t);
     return PALA_OK;
 }

@@ -581,3 +581,14 @@ int *pala_traj_name_colours(const pala_traj *t)
     free(first);
     return col;
 }
+
+int pala_traj_kinds(const pala_traj *t, int *kind)
+{
+    int *col = pala_traj_name_colours(t), n = 0;
+    for (int i = 0; i < t->ntmpl; i++) {
+        kind[i] = col[i];
+        n = col[i] + 1 > n ? col[i] + 1 : n;
+    }
+    free(col);
+    return n;
+}

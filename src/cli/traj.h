@@ -115,6 +115,11 @@ enum { PALA_TRAJ_SHAPES = 512 };   /* room for every shape of a run's walls */
  * 2D) or without walls, of the current frame's spheres. */
 void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi);
 
+/* The grain type of each template (kind[0..ntmpl)): the index of its name among the distinct
+ * names in order of first appearance (the shapes of a random type share their name); returns
+ * the number of names. */
+int pala_traj_kinds(const pala_traj *t, int *kind);
+
 /* The run folder of RUN (RUN itself, or the folder of a trajectory file), in buf. */
 void pala_traj_rundir(const char *run, char *buf, size_t len);
 /* A colour per grain-type name (the shapes of a random type share their name): for each

@@ -1,7 +1,8 @@
-/* view.c: `pala view RUN [-o FILE.html] [--every K] [--max-mb M]`: one self-contained
- * HTML file that replays a run offline, PaLa's replay (paper, section 8): the grain
- * templates once, the frames of trajectory.txt or trajectory.bin (position, rotation vector and speed of
- * every grain, as float32 in base64), time, step, E_total and dE_rel of each frame from
+/* view.c: `pala view RUN [-o FILE.html] [--every K] [--max-mb M] [--no-contacts]`: one
+ * self-contained HTML file that replays a run offline, PaLa's replay (paper, section 8): the
+ * grain templates once, the frames of trajectory.txt or trajectory.bin (position, rotation
+ * vector, speed and angular speed of every grain, as float32 in base64), the run's contacts
+ * at the frames' steps when it wrote them (contacts_every), time, step, E_total and dE_rel of each frame from
  * energy.tsv, the shapes of the walls; around them the page of src/cli/view/ (the style
  * page.css, the controls controls.html, the player player.js), embedded by the build as
  * view_page.h (src/cli/view/embed.sh).  Frames beyond --max-mb megabytes of frame data
@@ -16,12 +17,17 @@
  * on a 2D canvas as one image), which needs no graphics card and stays at 30 frames per
  * second with 10,000 grains where WebGL runs in software; or with WebGL (a point sprite
  * per sphere).  Anaglyph stereo draws the picture of each eye, shifted along the camera's
- * right vector, into the red and into the green and blue channels.  The address may
- * preset it: #frame=K|last&stereo=anaglyph&style=wire&colour=speed&yaw=DEG&pitch=DEG&
- * eye=0..100&renderer=webgl&play=1&bench=N (N frames drawn in a row, the mean time per
- * frame put in the body's data-pala attribute and the console). */
+ * right vector, into the red and into the green and blue channels.  It colours the
+ * grains by a field (type, speed, height, angular speed, coordination, grain number,
+ * contact force) with a legend, clips them by a plane, draws the contact-force network (a
+ * 2D canvas over the picture) and saves the view as a PNG.  The address may preset it
+ * (docs/cli.md, "pala view"): #frame=K|last&colour=FIELD&clip=x|-x|y|-y|z|-z&cut=0..100&
+ * network=1&png=1&stereo=anaglyph&style=wire&yaw=DEG&pitch=DEG&fov=DEG&eye=0..100&
+ * renderer=webgl&play=1&bench=N (N frames drawn in a row, the mean time per frame put in
+ * the body's data-pala attribute and the console, with the page's state). */
 #include "commands.h"
 #include "rundir.h"
+#include "contacts.h"
 #include "traj.h"
 #include "tsv.h"
 #include "view_page.h"
@@ -30,14 +36,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+enum { NS = 8 };   /* float32 per grain and frame: x y z, rotation vector, speed, angular speed */
+
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: pala view RUN [-o FILE.html] [--every K] [--max-mb M]\n"
+        "usage: pala view RUN [-o FILE.html] [--every K] [--max-mb M] [--no-contacts]\n"
         "  RUN          a run folder (written by pala run)\n"
         "  -o FILE      the page to write (default RUN/view.html); it opens offline in any browser\n"
         "  --every K    every K-th frame of trajectory.txt (default 1)\n"
         "  --max-mb M   at most M megabytes of frame data (default 64): more frames are decimated\n"
+        "  --no-contacts  leave out the run's contacts (contacts.tsv or .bin: the force network,\n"
+        "               the colours by coordination and by force)\n"
         "docs: docs/visualisation.md\n");
 }
 
@@ -120,17 +130,72 @@ static int number_slots(pala_traj *t, const char *run, int *slots, int *most, in
     return PALA_OK;
 }
 
+/* The contacts of the page's frames (steps[0..nf), a frame of the contact file at the same
+ * step, else none): "chave" (1 where the frame has its contacts), "gfield" (base64 float32,
+ * per frame and grain number: coordination and |sum of contact forces|, NaN without
+ * contacts), "net" (base64 float32, per contact: i, ci, j, cj (-1 for a wall), |f| (N), the
+ * contact point x y z), "noff" (each frame's first contact in net, and the end).  Two passes over the contact file (cf is opened again for the second). */
+static void contacts_json(FILE *f, pala_cfile *cf, const char *run, const long *steps, long nf, int slots)
+{
+    double *z = malloc(sizeof *z * (size_t)(slots + 1)), *F = malloc(sizeof *F * (size_t)(slots + 1));
+    float *g = malloc(sizeof *g * 2 * (size_t)(slots + 1));
+    char *have = calloc((size_t)nf + 1, 1);
+    long *off = calloc((size_t)nf + 1, sizeof *off);
+    if (!z || !F || !g || !have || !off) { fprintf(stderr, "pala view: out of memory\n"); exit(PALA_ERR_IO); }
+    for (int pass = 0; pass < 2; pass++) {
+        fprintf(f, pass ? "\",\n\"net\": \"" : ",\n\"gfield\": \"");
+        b64 enc = {f, {0, 0, 0}, 0, 0};
+        long i = 0, total = 0;
+        int st = cf->f ? 1 : 0;   /* the file could not be opened again: no contacts */
+        while (i < nf) {
+            if (st == 1 && (cf->n = 0, st = pala_cfile_next(cf, stderr)) != 1) cf->n = 0;   /* no more frames (or a cut one): none after */
+            while (i < nf && (st != 1 || steps[i] <= cf->step)) {
+                int here = st == 1 && steps[i] == cf->step;
+                have[i] = (char)here;
+                off[i] = total;
+                if (pass == 0) {
+                    if (here) pala_cfile_grain_fields(cf, slots, z, F);
+                    for (int k = 0; k < slots; k++) { g[2 * k] = here ? (float)z[k] : NAN; g[2 * k + 1] = here ? (float)F[k] : NAN; }
+                    b64_put(&enc, g, sizeof(float) * 2 * (size_t)slots);
+                } else if (here) {
+                    for (long q = 0; q < cf->n; q++) {
+                        const pala_contact *c = &cf->c[q];
+                        double fm = sqrt(c->fn * c->fn + pala_vdot(c->ft, c->ft));
+                        const float r[8] = {(float)c->i, (float)c->ci, (float)c->j, (float)c->cj, (float)fm, (float)c->x.x, (float)c->x.y, (float)c->x.z};
+                        b64_put(&enc, r, sizeof r);
+                    }
+                    total += cf->n;
+                }
+                i++;
+                if (here) break;
+            }
+        }
+        off[nf] = total;
+        b64_end(&enc);
+        pala_cfile_close(cf);
+        if (!pass && pala_cfile_open(cf, run, stderr) != PALA_OK) pala_cfile_close(cf);
+    }
+    fprintf(f, "\",\n\"chave\": [");
+    for (long i = 0; i < nf; i++) fprintf(f, "%s%d", i ? "," : "", have[i]);
+    fprintf(f, "],\n\"noff\": [");
+    for (long i = 0; i <= nf; i++) fprintf(f, "%s%ld", i ? "," : "", off[i]);
+    fputc(']', f);
+    free(z); free(F); free(g); free(have); free(off);
+}
+
 int pala_cmd_view(int argc, char **argv)
 {
     const char *run = NULL, *out = NULL;
     long every = 1;
     double maxmb = 64;
+    int use_contacts = 1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
         char *e = NULL;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
         else if (!strcmp(a, "-o") && more) out = argv[++i];
+        else if (!strcmp(a, "--no-contacts")) use_contacts = 0;
         else if (!strcmp(a, "--every") && more) {
             every = strtol(argv[++i], &e, 10);
             if (*e || every < 1) { fprintf(stderr, "pala view: --every '%s': expected a whole number of frames >= 1\n", argv[i]); return PALA_ERR_INPUT; }
@@ -154,12 +219,19 @@ int pala_cmd_view(int argc, char **argv)
      * NaN there */
     int slots = t.n, most = t.n, *stid = NULL;
     if (t.variable && (rc = number_slots(&t, run, &slots, &most, &stid))) { pala_traj_close(&t); return rc; }
-    /* decimation: the frame data as base64 of float32, 7 per grain */
-    double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)slots;
+    /* the contacts, if the run wrote them: the force network and the fields by contact */
+    pala_cfile cf;
+    int have_c = use_contacts && pala_cfile_open(&cf, run, NULL) == PALA_OK;
+    char cpath[4200] = "";
+    if (have_c) snprintf(cpath, sizeof cpath, "%s", cf.path);
+    /* decimation: the frame data as base64 of float32, NS per grain (2 more with contacts;
+     * the network's 8 per contact come on top) */
+    double per = (NS + 2.0 * have_c) * 4.0 * 4.0 / 3.0 * (double)slots;
     if (per > maxmb * 1e6) {   /* not even one frame fits: the limit cannot be kept */
         fprintf(stderr, "pala view: --max-mb %g is less than one frame of this run (%.3g MB for %d grain slots); give at least --max-mb %.3g\n",
                 maxmb, per / 1e6, slots, per / 1e6);
         free(stid);
+        if (have_c) pala_cfile_close(&cf);
         pala_traj_close(&t);
         return PALA_ERR_INPUT;
     }
@@ -256,7 +328,7 @@ int pala_cmd_view(int argc, char **argv)
     b64 enc = {f, {0, 0, 0}, 0, 0};
     long *steps = malloc(sizeof(long) * (size_t)(nsel + 1));
     double *times = malloc(sizeof(double) * (size_t)(nsel + 1));
-    float *buf = malloc(sizeof(float) * 7 * (size_t)(slots > 0 ? slots : 1));
+    float *buf = malloc(sizeof(float) * NS * (size_t)(slots > 0 ? slots : 1));
     if (!steps || !times || !buf) { fprintf(stderr, "pala view: out of memory\n"); exit(PALA_ERR_IO); }
     long got = 0;
     double vmax = 0;
@@ -265,20 +337,23 @@ int pala_cmd_view(int argc, char **argv)
     while ((st = pala_traj_next(&t, stderr)) == 1) {
         if (!framed && (t.n > 0 || t.frames == total)) { pala_traj_bounds(&t, &lo, &hi); framed = 1; }   /* the first frame with grains */
         if ((t.frames - 1) % every || got >= nsel) continue;
-        for (int k = 0; t.variable && k < 7 * slots; k++) buf[k] = NAN;
+        for (int k = 0; t.variable && k < NS * slots; k++) buf[k] = NAN;
         for (int k = 0; k < t.n; k++) {
             double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
             vmax = fmax(vmax, sp);
-            float *q = buf + 7 * pala_traj_id(&t, k);
+            float *q = buf + NS * pala_traj_id(&t, k);
             q[0] = (float)t.x[k].x; q[1] = (float)t.x[k].y; q[2] = (float)t.x[k].z;
             q[3] = (float)t.r[k].x; q[4] = (float)t.r[k].y; q[5] = (float)t.r[k].z; q[6] = (float)sp;
+            q[7] = (float)sqrt(pala_vdot(t.w[k], t.w[k]));
         }
-        b64_put(&enc, buf, sizeof(float) * 7 * (size_t)slots);   /* little-endian float32, as the browser reads it */
+        b64_put(&enc, buf, sizeof(float) * NS * (size_t)slots);   /* little-endian float32, as the browser reads it */
         steps[got] = t.step;
         times[got++] = t.time;
     }
     b64_end(&enc);
-    fprintf(f, "\",\n\"step\": [");
+    fprintf(f, "\",\n\"ns\": %d", NS);
+    if (have_c) contacts_json(f, &cf, run, steps, got, slots);
+    fprintf(f, ",\n\"step\": [");
     for (long i = 0; i < got; i++) fprintf(f, "%s%ld", i ? "," : "", steps[i]);
     fprintf(f, "],\n\"time\": [");
     for (long i = 0; i < got; i++) { if (i) fputc(',', f); fprintf(f, "%.17g", times[i]); }
@@ -312,11 +387,13 @@ int pala_cmd_view(int argc, char **argv)
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
     free(steps); free(times); free(buf); free(stid);
+    if (have_c) pala_cfile_close(&cf);
     if (have_e) pala_tsv_free(&e);
     if (st < 0) { pala_traj_close(&t); return PALA_ERR_INPUT; }
     if (bad) { fprintf(stderr, "pala view: writing %s failed (disk full?)\n", path); pala_traj_close(&t); return PALA_ERR_IO; }
     if (t.variable) printf("pala view: %ld of %ld frames, %d grains came and went (at most %d at once) -> %s\n", got, total, slots, most, path);
     else printf("pala view: %ld of %ld frames, %d grains, %ld spheres -> %s\n", got, total, t.n, t.npeb, path);
+    if (have_c) printf("pala view: with the contacts of %s: the force network, colours by coordination and by force\n", cpath);
     if (decimated) printf("pala view: one frame in %ld kept: %ld frames of %d grains exceed --max-mb %g\n", every, total, slots, maxmb);
     pala_traj_close(&t);
     return PALA_OK;

@@ -49,6 +49,7 @@ typedef struct pala_output {
     /* the exports (xyz_every, vtk_every): the world in input order (traj.h), made by the
        first export writer that writes */
     struct pala_traj *view;
+    int vtk_binary;             /* vtk_format = binary */
     struct pala_binq *binq;     /* trajectory.bin: its frames' bytes and the thread writing them */
     /* contacts.tsv, contacts.bin, grains.tsv: the contacts of the current state
        (pala_world_contact_list), made by the first of them that writes at a step and read

@@ -452,7 +452,7 @@ static void vtk_frame(FILE *f, pala_output *o)
 {
     char d[4200];
     vtk_dir(o, d, sizeof d);
-    if (pala_vtk_frame(d, export_view(o), f, NULL))
+    if (pala_vtk_frame(d, export_view(o), o->vtk_binary, f, NULL))
         fprintf(f, "<!-- a frame could not be written -->\n");
 }
 
@@ -553,6 +553,7 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
     memset(ws, 0, sizeof *ws);
     ws->out.w = w;
     ws->out.dir = dir;
+    ws->out.vtk_binary = pala_scene_vtk_binary(sc);
     for (int i = 0; i < NWRITERS; i++) {
         ws->every[i] = pala_writers[i].every(sc);
         if (ws->every[i] < 0) continue;   /* not asked for: no file */
@@ -686,6 +687,7 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
     memset(ws, 0, sizeof *ws);
     ws->out.w = w;
     ws->out.dir = dir;
+    ws->out.vtk_binary = pala_scene_vtk_binary(sc);
     for (int i = 0; i < NWRITERS; i++) {
         char p[4096 + 64];
         snprintf(p, sizeof p, "%s/%s", dir, pala_writers[i].file);

@@ -94,6 +94,9 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "also write trajectory.xyz (extended XYZ for OVITO) every this many steps; not written if not given"),
     KEY(TOP, vtk_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, vtk_every),
         .doc = "also write VTK frames for ParaView into vtk/ every this many steps; not written if not given"),
+    KEY(TOP, vtk_format, WORD, NULL, "-", 0, 0, AT(pala_top_keys, vtk_format), .unset = "ascii",
+        .choices = "ascii|binary", CODES(0, 1),
+        .doc = "ascii: the VTK files of vtk_every as text; binary: their arrays as raw appended data, 3x smaller or more (docs/output-formats.md)"),
     KEY(TOP, contacts_every, INT, NULL, "steps", 1, 1e15, AT(pala_top_keys, contacts_every),
         .doc = "also write every contact (grains or wall, point, normal, overlap, forces, moments) into contacts.tsv "
                "every this many steps; not written if not given (docs/output-formats.md)"),

@@ -23,7 +23,7 @@ enum pala_key {
     PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
     PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
-    PALA_KEY_contacts_every, PALA_KEY_contacts_format, PALA_KEY_grains_every,
+    PALA_KEY_vtk_format, PALA_KEY_contacts_every, PALA_KEY_contacts_format, PALA_KEY_grains_every,
     PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
     PALA_KEY_lammps_mc_samples, PALA_KEY_start_from, PALA_KEY_start_time, PALA_KEY_start_contacts, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
@@ -94,6 +94,7 @@ typedef struct pala_top_keys {
     long xyz_every;              /* steps between frames of trajectory.xyz; 0: not written */
     long vtk_every;              /* steps between VTK frames in vtk/; 0: not written */
     long contacts_every;         /* steps between frames of contacts.tsv (or .bin); 0: not written */
+    int vtk_format;              /* 0: vtk/ as ASCII XML, 1: binary (appended raw data) */
     int contacts_format;         /* 0: contacts.tsv (text), 1: contacts.bin (binary) */
     long grains_every;           /* steps between frames of grains.tsv; 0: not written */
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */

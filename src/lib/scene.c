@@ -1422,6 +1422,7 @@ long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every
 int pala_scene_traj_binary(const pala_scene *s) { return s->top.trajectory_format == 1; }
 long pala_scene_xyz_every(const pala_scene *s) { return s->top.xyz_every; }
 long pala_scene_vtk_every(const pala_scene *s) { return s->top.vtk_every; }
+int pala_scene_vtk_binary(const pala_scene *s) { return s->top.vtk_format == 1; }
 long pala_scene_contacts_every(const pala_scene *s) { return s->top.contacts_every; }
 int pala_scene_contacts_binary(const pala_scene *s) { return s->top.contacts_format == 1; }
 long pala_scene_grains_every(const pala_scene *s) { return s->top.grains_every; }

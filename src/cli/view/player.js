@@ -8,19 +8,25 @@ function b64(s, Type) {
   for (var i = 0; i < n; i++) u[i] = bin.charCodeAt(i);
   return new Type(u.buffer);
 }
-var S = b64(D.state, Float32Array);          /* frames x grains x (x y z rx ry rz speed); a grain not in a
-                                                frame (a run whose grains enter and leave) is NaN there */
+var NS = D.ns || 7;
+var S = b64(D.state, Float32Array);          /* frames x grains x (x y z rx ry rz speed angular-speed); a grain
+                                                not in a frame (a run whose grains enter and leave) is NaN there */
 var NG = D.tid.length, NF = D.step.length;
+/* the run's contacts (contacts.tsv or .bin) at the frames' steps, if it wrote them: per frame
+   and grain its coordination and |sum of contact forces| (NaN: no contacts at that step); the
+   network, 8 numbers per contact (i ci j cj |f| x y z; j = -1: a wall), frame f's from
+   D.noff[f] to D.noff[f + 1] */
+var GF = D.gfield !== undefined ? b64(D.gfield, Float32Array) : null, NET = D.net !== undefined ? b64(D.net, Float32Array) : null;
 /* components of every grain: body-frame vectors and radii, flattened */
-var ncomp = 0, cg = [], cb = [], cr = [], ct = [];
+var ncomp = 0, cg = [], cb = [], cr = [];
 for (var k = 0; k < NG; k++) {
   var T = D.templates[D.tid[k]];
   for (var i = 0; i < T.comp.length; i++) {
-    cg.push(k); cb.push(T.comp[i][0], T.comp[i][1], T.comp[i][2]); cr.push(T.comp[i][3]); ct.push(T.colour);
+    cg.push(k); cb.push(T.comp[i][0], T.comp[i][1], T.comp[i][2]); cr.push(T.comp[i][3]);
   }
 }
 ncomp = cg.length;
-var CG = new Int32Array(cg), CB = new Float64Array(cb), CR = new Float64Array(cr), CT = new Int32Array(ct);
+var CG = new Int32Array(cg), CB = new Float64Array(cb), CR = new Float64Array(cr);
 /* arc grains (2D, docs/physics.md "Arc grains"): a template whose components carry their
    ends' directions [x, y, z, R, a0, a1] is drawn as its outline, sampled in its body frame
    (OUT[t]: x, y pairs), not as the arcs' circles */
@@ -37,22 +43,41 @@ for (var t = 0; t < D.templates.length; t++) {
   }
   OUT.push(o);
 }
-var W = new Float64Array(3 * ncomp);            /* world centres of the current frame */
+var W = new Float64Array(3 * ncomp);            /* world centres of the current frame (NaN: not drawn) */
+var VIS = new Uint8Array(NG), GC = new Int32Array(NG);   /* each grain drawn (in the frame, not clipped); its colour */
 var Z = new Float64Array(ncomp), order = new Uint32Array(ncomp), SX = new Float64Array(ncomp), SY = new Float64Array(ncomp), SR = new Float64Array(ncomp);
-var wframe = -1;
-/* r * b, paper eq. (6) */
+var wframe = "";
+/* the clipping plane: st.clip "x", "y" or "z" keeps the grains whose centre is below the
+   plane at st.cut percent of the scene's extent along that axis, "-x", "-y", "-z" those
+   above it; "" none */
+function clipAt() { var a = "xyz".indexOf(st.clip.charAt(st.clip.length - 1)); return D.lo[a] + st.cut / 100 * (D.hi[a] - D.lo[a]); }
+function clipped(g) {
+  if (!st.clip) return false;
+  var a = "xyz".indexOf(st.clip.charAt(st.clip.length - 1)), c = clipAt();
+  return st.clip.charAt(0) === "-" ? S[g + a] < c : S[g + a] > c;
+}
+/* r * b, paper eq. (6); each grain's visibility and colour */
 function place(f) {
-  if (f === wframe) return;
-  var o = f * NG * 7;
+  var key = f + "|" + st.clip + "|" + st.cut + "|" + st.colour;
+  if (key === wframe) return;
+  var o = f * NG * NS;
+  st.drawn = 0;
+  for (var k = 0; k < NG; k++) {
+    var g = o + NS * k;
+    VIS[k] = S[g] === S[g] && !clipped(g) ? 1 : 0;
+    st.drawn += VIS[k];
+    GC[k] = colourOf(f, k);
+  }
   for (var p = 0; p < ncomp; p++) {
-    var g = o + 7 * CG[p], rx = S[g + 3], ry = S[g + 4], rz = S[g + 5];
+    var g = o + NS * CG[p], rx = S[g + 3], ry = S[g + 4], rz = S[g + 5];
+    if (!VIS[CG[p]]) { W[3 * p] = W[3 * p + 1] = W[3 * p + 2] = NaN; continue; }
     var bx = CB[3 * p], by = CB[3 * p + 1], bz = CB[3 * p + 2];
     var rr = rx * rx + ry * ry + rz * rz, rb = rx * bx + ry * by + rz * bz, q = 1 / (1 + rr);
     W[3 * p] = S[g] + ((1 - rr) * bx + 2 * rb * rx + 2 * (ry * bz - rz * by)) * q;
     W[3 * p + 1] = S[g + 1] + ((1 - rr) * by + 2 * rb * ry + 2 * (rz * bx - rx * bz)) * q;
     W[3 * p + 2] = S[g + 2] + ((1 - rr) * bz + 2 * rb * rz + 2 * (rx * by - ry * bx)) * q;
   }
-  wframe = f;
+  wframe = key;
 }
 function rot(g, v) {   /* grain g's rotation of body vector v at the current frame */
   var rx = S[g + 3], ry = S[g + 4], rz = S[g + 5], bx = v[0], by = v[1], bz = v[2];
@@ -95,6 +120,41 @@ function vir(s) {
   return "rgb(" + Math.round(a[0] + f * (b[0] - a[0])) + "," + Math.round(a[1] + f * (b[1] - a[1])) + "," + Math.round(a[2] + f * (b[2] - a[2])) + ")";
 }
 var SPEEDC = []; for (var i = 0; i < 16; i++) SPEEDC.push(vir(i / 15));
+/* the fields the grains are coloured by (#colour=NAME): a grain type's colour (indices 0-9),
+   or 16 levels of viridis between the field's least and largest value over all frames
+   (10-25), grey (26) where the field has no value (no contacts at that step) */
+var GREY = 26;
+var FIELDS = {
+  type: { title: "grain type" },
+  speed: { title: "speed", unit: "m/s", zero: true, v: function (g) { return S[g + 6]; } },
+  height: { title: D.dim === 2 ? "height y" : "height z", unit: "m", v: function (g) { return S[g + (D.dim === 2 ? 1 : 2)]; } },
+  angular: { title: "angular speed", unit: "rad/s", zero: true, v: function (g) { return NS > 7 ? S[g + 7] : NaN; } },
+  coordination: { title: "coordination", unit: "grains", int: true, zero: true, contacts: true, v: function (g, f, k) { return GF ? GF[2 * (f * NG + k)] : NaN; } },
+  grain: { title: "grain number", unit: "", int: true, zero: true, v: function (g, f, k) { return k; } },
+  force: { title: "contact force |\u03a3f|", unit: "N", zero: true, contacts: true, v: function (g, f, k) { return GF ? GF[2 * (f * NG + k) + 1] : NaN; } }
+};
+function range(F) {   /* the field's least and largest value over all frames (grains present) */
+  if (F.lo !== undefined) return;
+  var lo = Infinity, hi = -Infinity;
+  for (var f = 0; f < NF; f++) for (var k = 0; k < NG; k++) {
+    var g = (f * NG + k) * NS;
+    if (S[g] !== S[g]) continue;
+    var v = F.v(g, f, k);
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (F.zero && lo > 0) lo = 0;
+  if (!(hi >= lo)) { lo = 0; hi = 0; }
+  F.lo = lo; F.hi = hi;
+}
+function colourOf(f, k) {
+  var F = FIELDS[st.colour] || FIELDS.type;
+  if (!F.v) return D.templates[D.tid[k]].colour % 10;
+  range(F);
+  var v = F.v((f * NG + k) * NS, f, k);
+  if (v !== v) return GREY;
+  return 10 + Math.max(0, Math.min(15, Math.round(15 * (F.hi > F.lo ? (v - F.lo) / (F.hi - F.lo) : 0))));
+}
 /* the scene's extent and the camera */
 var lo = D.lo, hi = D.hi, C0 = [(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2];
 var size = Math.max(hi[0] - lo[0], hi[1] - lo[1], D.dim === 2 ? 0 : hi[2] - lo[2]);
@@ -104,12 +164,27 @@ function reset() {
   cam.dist = 0.62 * size / Math.tan(cam.fov / 2); cam.target = C0.slice(); cam.near = 1e-3 * size;
   document.getElementById("fov").value = 35;
 }
+/* the camera on the frame's grains drawn (#frameon=grains, the "fit" button): aimed at the
+   middle of their box, as far as reset() is from the whole scene for a scene of their size */
+function fitGrains() {
+  place(st.frame);
+  var a = [Infinity, Infinity, Infinity], b = [-Infinity, -Infinity, -Infinity];
+  for (var p = 0; p < ncomp; p++) {
+    if (W[3 * p] !== W[3 * p]) continue;
+    for (var i = 0; i < 3; i++) { a[i] = Math.min(a[i], W[3 * p + i] - CR[p]); b[i] = Math.max(b[i], W[3 * p + i] + CR[p]); }
+  }
+  if (!(b[0] >= a[0])) return;
+  var ext = Math.max(b[0] - a[0], b[1] - a[1], D.dim === 2 ? 0 : b[2] - a[2]);
+  cam.target = [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2];
+  cam.dist = 0.62 * ext / Math.tan(cam.fov / 2);
+}
 /* two ways to draw: on the CPU (a depth buffer in script, the default: it needs no
    graphics card and draws 10,000 grains at 30 frames per second where WebGL runs in
    software, docs/visualisation.md) or WebGL (spheres as shaded point sprites with their
    true depth: faster with a graphics card); #renderer=webgl or the "draw" control */
 var cpuCanvas = document.getElementById("c"), canvas = cpuCanvas, ctx = cpuCanvas.getContext("2d"), glCanvas = null, gl = null;
-var st = { frame: 0, playing: false, style: "solid", colour: "type", stereo: "planar", eye: 0.3, fps: 15, lastDraw: 0, renderer: "cpu" };
+var st = { frame: 0, playing: false, style: "solid", colour: "type", stereo: "planar", eye: 0.3, fps: 15, lastDraw: 0, renderer: "cpu",
+           clip: "", cut: 50, network: "", drawn: 0, lines: 0, legend: null };
 function setRenderer(r) {
   if (r === "webgl" && ARCS) { console.log("pala view: arc grains are drawn on the CPU"); r = "cpu"; }
   if (r === "webgl" && !gl) {
@@ -144,7 +219,7 @@ function cpuInit(w, h) {
   var img = ctx.createImageData(w, h);
   CPU = { w: w, h: h, img: img, col: new Uint32Array(img.data.buffer), z: new Float32Array(w * h), z2: new Float32Array(w * h), spr: [] };
   /* palettes: per colour (10 types, 16 speeds, grey) 256 shades, diffuse (32) x specular (8) */
-  var cols = TYPE3.concat(SPEED3, [[0.85, 0.85, 0.85]]), P = new Uint32Array(256 * cols.length);
+  var cols = ALL3, P = new Uint32Array(256 * cols.length);
   for (var c = 0; c < cols.length; c++) for (var k = 0; k < 256; k++) {
     var df = (k >> 3) / 31, sp = (k & 7) / 7, v = [0, 0, 0];
     for (var i = 0; i < 3; i++) v[i] = Math.max(0, Math.min(255, Math.round(255 * (cols[c][i] * (0.22 + 0.78 * df) + 0.4 * sp))));
@@ -206,17 +281,18 @@ var SEG = null, SEGC = null;
 function cpuWire(w, h, B, hs, WC) {
   var F = (h / 2) / Math.tan(cam.fov / 2), cx = w / 2, cy = h / 2, near = cam.near;
   var E0 = B.E[0], E1 = B.E[1], E2 = B.E[2], f0 = B.f[0], f1 = B.f[1], f2 = B.f[2], r0 = B.r[0], r1 = B.r[1], r2 = B.r[2], u0 = B.u[0], u1 = B.u[1], u2 = B.u[2];
-  var g0 = st.frame * NG * 7, vmax = D.vmax > 0 ? D.vmax : 1, speed = st.colour === "speed", p = 0, ext = GEXT;
+  var g0 = st.frame * NG * NS, p = 0, ext = GEXT;
   if (!SEG) { SEG = new Float32Array(24 * ncomp); SEGC = new Int32Array(4 * ncomp); }
   var sg = SEG, sc = SEGC, n = 0;
   for (var k = 0; k < NG; k++) {
-    var g = g0 + 7 * k, p1 = GP0[k + 1];
+    var g = g0 + NS * k, p1 = GP0[k + 1];
+    if (!VIS[k]) { p = p1; continue; }   /* not in this frame, or clipped */
     /* the centre of mass, in the camera's frame */
     var qx = S[g] - E0, qy = S[g + 1] - E1, qz = S[g + 2] - E2;
     var ax = qx * r0 + qy * r1 + qz * r2, ay = qx * u0 + qy * u1 + qz * u2, az = qx * f0 + qy * f1 + qz * f2, e = ext[k];
     /* culled: the whole grain behind the eye or off the picture */
     if (!(az + e >= near) || F * (Math.abs(ax) - e - hs) > (cx + 1) * (az + e) || F * (Math.abs(ay) - e) > (cy + 1) * (az + e)) { p = p1; continue; }
-    var c = WC[speed ? 10 + Math.min(15, Math.round(15 * S[g + 6] / vmax)) : CT[p] % 10];
+    var c = WC[GC[k]];
     /* M = (right, up, forward) R, R the rotation of eq. (6) with rotation vector (rx, ry, rz) */
     var rx = S[g + 3], ry = S[g + 4], rz = S[g + 5], rr = rx * rx + ry * ry + rz * rz, qn = 1 / (1 + rr), d = 1 - rr;
     var R00 = (d + 2 * rx * rx) * qn, R01 = 2 * (rx * ry - rz) * qn, R02 = 2 * (rx * rz + ry) * qn;
@@ -316,12 +392,12 @@ function cpuSegs2(n, sF, zl, zr) {
    shade of its colour (fill) and edged, or edged alone (the wire style) */
 function cpuOutlines(w, h, B, E, fill, pass, zb, pe, mask) {
   var F = (h / 2) / Math.tan(cam.fov / 2), cx = w / 2, cy = h / 2, near = cam.near, col = CPU.col;
-  var g0 = st.frame * NG * 7, vmax = D.vmax > 0 ? D.vmax : 1, speed = st.colour === "speed", X = [], Y = [];
+  var g0 = st.frame * NG * NS, X = [], Y = [];
   for (var k = 0; k < NG; k++) {
     var o = OUT[D.tid[k]];
     if (!o) continue;
-    var g = g0 + 7 * k, z0 = 0, ok = true;
-    if (!(S[g] === S[g])) continue;   /* not in this frame */
+    var g = g0 + NS * k, z0 = 0, ok = true;
+    if (!VIS[k]) continue;   /* not in this frame, or clipped */
     var ex = rot(g, [1, 0, 0]), ey = rot(g, [0, 1, 0]);
     X.length = Y.length = 0;
     for (var i = 0; i < o.length && ok; i += 2) {
@@ -332,7 +408,7 @@ function cpuOutlines(w, h, B, E, fill, pass, zb, pe, mask) {
       z0 = Math.max(z0, z);
     }
     if (!ok) continue;
-    var pb = pass ? 0 : speed ? 256 * (10 + Math.min(15, Math.round(15 * S[g + 6] / vmax))) : 256 * (D.templates[D.tid[k]].colour % 10);
+    var pb = pass ? 0 : 256 * GC[k];
     var n = X.length, edge = pe[pb + (8 << 3)];
     if (fill) {
       var ya = Infinity, yb = -Infinity, c32 = pe[pb + (24 << 3)];
@@ -383,10 +459,10 @@ function cpuScene(w, h, B, shift, pass, zb) {
       }
     }
   }
-  var g0 = st.frame * NG * 7, vmax = D.vmax > 0 ? D.vmax : 1;
-  if (st.style === "solid") {
+  if (st.network === "alone") {}   /* the force network without the grains */
+  else if (st.style === "solid") {
     /* each disc's pixels from its palette: the colour's shades, or an eye's channel(s) of the grey's */
-    var spr = CPU.spr, pe = pass ? CPU.eye[pass] : pal, speed = st.colour === "speed";
+    var spr = CPU.spr, pe = pass ? CPU.eye[pass] : pal;
     if (ARCS) cpuOutlines(w, h, B, E, true, pass, zb, pe, mask);
     for (var p = 0; p < ncomp; p++) {
       if (ARCS && OUT[D.tid[CG[p]]]) continue;   /* an arc grain: drawn as its outline */
@@ -397,7 +473,7 @@ function cpuScene(w, h, B, shift, pass, zb) {
       var ix = Math.round(sx), iy = Math.round(sy), ri = s.ri;
       if (ix + ri < 0 || iy + ri < 0 || ix - ri >= w || iy - ri >= h) continue;
       var base = iy * w + ix, off = s.off, K = s.k, NZ = s.nz, n = off.length;
-      var pb = pass ? 0 : speed ? 256 * (10 + Math.min(15, Math.round(15 * S[g0 + 7 * CG[p] + 6] / vmax))) : 256 * (CT[p] % 10);
+      var pb = pass ? 0 : 256 * GC[CG[p]];
       if (ix - ri >= 0 && iy - ri >= 0 && ix + ri < w && iy + ri < h) {   /* the whole disc on the picture: no bounds tests */
         for (var j = 0; j < n; j++) {
           var o = base + off[j], d = z - R * NZ[j];
@@ -415,7 +491,7 @@ function cpuScene(w, h, B, shift, pass, zb) {
   } else {
     /* wire frames: both eyes of an anaglyph in its first pass */
     var WC = [];
-    for (var i = 0; i < 26; i++) WC.push(pass ? 0 : rgb32(i < 10 ? TYPE3[i] : SPEED3[i - 10]) | 0);
+    for (var i = 0; i < ALL3.length; i++) WC.push(pass ? 0 : rgb32(ALL3[i]) | 0);
     if (pass === 0) cpuWire(w, h, B, 0, WC);
     else if (pass === 1) cpuWire(w, h, B, -shift, WC);
     if (ARCS) cpuOutlines(w, h, B, E, false, pass, zb, pass ? CPU.eye[pass] : CPU.pal, mask);
@@ -496,7 +572,7 @@ function rgb(col) {
   if (col[0] === "#") return [parseInt(col.substr(1, 2), 16) / 255, parseInt(col.substr(3, 2), 16) / 255, parseInt(col.substr(5, 2), 16) / 255];
   return [m[0] / 255, m[1] / 255, m[2] / 255];
 }
-var TYPE3 = TYPE.map(rgb), SPEED3 = SPEEDC.map(rgb);
+var TYPE3 = TYPE.map(rgb), SPEED3 = SPEEDC.map(rgb), ALL3 = TYPE3.concat(SPEED3, [[0.85, 0.85, 0.85]]);
 /* the walls' lines (and a 2D run's plane as triangles), in world coordinates, from the
  * shapes they are drawn with (D.walls: boxes, spheres and quadrilaterals; the page knows no
  * kind of wall) */
@@ -568,12 +644,13 @@ function glScene(B, shift, w, h, mono) {
   glUniforms(G.lp, B, shift, w, h, mono);
   if (CONT.P.length && !mono) { gl.depthMask(false); glLines(CONT.P, [0.91, 0.93, 0.96], gl.TRIANGLES); gl.depthMask(true); }
   glLines(CONT.L, line, gl.LINES);
-  var g0 = st.frame * NG * 7, vmax = D.vmax > 0 ? D.vmax : 1;
-  if (st.style === "solid") {
+  var g0 = st.frame * NG * NS;
+  if (st.network === "alone") {}   /* the force network without the grains */
+  else if (st.style === "solid") {
     for (var p = 0; p < ncomp; p++) {
       G.p32[3 * p] = W[3 * p]; G.p32[3 * p + 1] = W[3 * p + 1]; G.p32[3 * p + 2] = W[3 * p + 2];
       if (W[3 * p] !== W[3 * p]) { G.p32[3 * p] = B.E[0]; G.p32[3 * p + 1] = B.E[1]; G.p32[3 * p + 2] = B.E[2]; continue; }   /* not in this frame: at the eye, clipped */
-      var c = st.colour === "speed" ? SPEED3[Math.min(15, Math.round(15 * S[g0 + 7 * CG[p] + 6] / vmax))] : TYPE3[CT[p] % 10];
+      var c = ALL3[GC[CG[p]]];
       G.c32[3 * p] = c[0]; G.c32[3 * p + 1] = c[1]; G.c32[3 * p + 2] = c[2];
     }
     var pr = G.sp; glUniforms(pr, B, shift, w, h, mono);
@@ -589,8 +666,8 @@ function glScene(B, shift, w, h, mono) {
     /* wire frames: centre of mass to each component, three radii per component */
     var n = 0, P = G.w32, Cc = G.wc32;
     for (var p = 0; p < ncomp; p++) {
-      if (S[g0 + 7 * CG[p]] !== S[g0 + 7 * CG[p]]) continue;   /* not in this frame */
-      var g = g0 + 7 * CG[p], c = st.colour === "speed" ? SPEED3[Math.min(15, Math.round(15 * S[g + 6] / vmax))] : TYPE3[CT[p] % 10], R = CR[p];
+      if (!VIS[CG[p]]) continue;   /* not in this frame, or clipped */
+      var g = g0 + NS * CG[p], c = ALL3[GC[CG[p]]], R = CR[p];
       var px = W[3 * p], py = W[3 * p + 1], pz = W[3 * p + 2];
       P[3 * n] = S[g]; P[3 * n + 1] = S[g + 1]; P[3 * n + 2] = S[g + 2]; n++;
       P[3 * n] = px; P[3 * n + 1] = py; P[3 * n + 2] = pz; n++;
@@ -638,11 +715,14 @@ function draw() {
   var B = basis();
   if (st.renderer === "webgl") drawGL(w, h, B);
   else drawCPU(w, h, B);
+  overlay(w, h, B);
   var f = st.frame;
   document.getElementById("info").textContent =
     D.name + "\n" + "frame " + f + " / " + (NF - 1) + (D.every > 1 ? "  (every " + D.every + "th of " + D.frames_total + ")" : "") +
     "\nt       " + fmt(D.time[f], 6) + " s\nstep    " + D.step[f] + "\nE_total " + fmt(D.E[f], 8) + " J\ndE_rel  " + fmt(D.dE[f], 3) +
     "\n" + NG + " grains, " + ncomp + " spheres" + (D.dim === 2 ? ", 2D (plane z = 0)" : "") +
+    (st.clip ? "\nclip: " + st.drawn + " grains with " + st.clip.replace("-", "") + (st.clip.charAt(0) === "-" ? " > " : " < ") + fmt(clipAt(), 4) + " m" : "") +
+    (NET ? "\ncontacts: " + (D.chave[f] ? (D.noff[f + 1] - D.noff[f]) : "none at this step") : "") +
     "\neye: yaw " + Math.round(cam.yaw * 180 / Math.PI) + "\u00b0 pitch " + Math.round(cam.pitch * 180 / Math.PI) + "\u00b0 distance " + fmt(cam.dist, 3) + " m";
   document.getElementById("scrub").value = f;
   st.lastDraw = performance.now() - t0;
@@ -652,6 +732,107 @@ function resize() {
   var bar = document.getElementById("bar").offsetHeight;
   canvas.width = Math.max(200, window.innerWidth); canvas.height = Math.max(150, window.innerHeight - bar);
   canvas.style.width = canvas.width + "px"; canvas.style.height = canvas.height + "px";
+  OV.width = canvas.width; OV.height = canvas.height;
+}
+/* ---- the overlay: a 2D canvas over the picture with the force network and the legend (the
+   PNG is the picture with the overlay on it) ---- */
+var OV = document.getElementById("ov"), OC = OV.getContext("2d");
+function overlay(w, h, B) {
+  OC.clearRect(0, 0, w, h);
+  if (st.network) network(w, h, B);
+  legend(w);
+}
+/* the contact-force network of the frame: a line per contact between the centres of the two
+   component spheres (a wall's contact: from the sphere's centre to the contact point), its
+   width proportional to the contact's |f| (6 px for the frame's largest, at least half a
+   pixel), drawn over the grains (st.network "1") or instead of them ("alone"); a contact of
+   a grain not drawn (clipped) is left out */
+function frameFmax() {   /* the largest |f| of the frame's contacts */
+  var m = 0;
+  for (var q = NET && D.chave[st.frame] ? D.noff[st.frame] : 0; NET && q < D.noff[st.frame + 1]; q++) m = Math.max(m, NET[8 * q + 4]);
+  return m;
+}
+function network(w, h, B) {
+  st.lines = 0;
+  if (!NET || !D.chave[st.frame]) return;
+  var F = (h / 2) / Math.tan(cam.fov / 2), cx = w / 2, cy = h / 2, E = B.E, fmax = frameFmax();
+  if (!(fmax > 0)) fmax = 1;
+  function proj(x, y, z) {
+    var qx = x - E[0], qy = y - E[1], qz = z - E[2], d = qx * B.f[0] + qy * B.f[1] + qz * B.f[2];
+    if (!(d >= cam.near)) return null;
+    return [cx + F * (qx * B.r[0] + qy * B.r[1] + qz * B.r[2]) / d, cy - F * (qx * B.u[0] + qy * B.u[1] + qz * B.u[2]) / d];
+  }
+  OC.strokeStyle = st.stereo === "anaglyph" ? "rgba(255,255,255,0.9)" : "rgba(150,20,30,0.9)"; OC.lineCap = "round";
+  for (var q = D.noff[st.frame]; q < D.noff[st.frame + 1]; q++) {
+    var o = 8 * q, i = NET[o], j = NET[o + 2], a, b;
+    if (i >= NG || !VIS[i] || j >= NG || (j >= 0 && !VIS[j])) continue;
+    var pi = GP0[i] + NET[o + 1];
+    a = proj(W[3 * pi], W[3 * pi + 1], W[3 * pi + 2]);
+    if (j >= 0) { var pj = GP0[j] + NET[o + 3]; b = proj(W[3 * pj], W[3 * pj + 1], W[3 * pj + 2]); }
+    else b = proj(NET[o + 5], NET[o + 6], NET[o + 7]);
+    if (!a || !b) continue;
+    OC.lineWidth = Math.max(0.5, 6 * NET[o + 4] / fmax);
+    OC.beginPath(); OC.moveTo(a[0], a[1]); OC.lineTo(b[0], b[1]); OC.stroke();
+    st.lines++;
+  }
+}
+/* the legend of the colouring, always drawn (top right): the types' colours and names, or the
+   field's 16 levels with its least, middle and largest value and unit; grey where a field has
+   no value; the network's scale */
+function legend(w) {
+  var F = FIELDS[st.colour] || FIELDS.type, rows = [], x0 = w - 178, y0 = 40, lh = 15;
+  OC.font = "12px \"DejaVu Sans\", Helvetica, Arial, sans-serif"; OC.textBaseline = "middle";
+  var cat = !F.v, names = [];
+  if (cat) D.templates.forEach(function (T) { if (names.indexOf(T.name) < 0 && T.colour === names.length) names.push(T.name); });
+  var nrow = cat ? Math.min(names.length, 12) : 0, barh = cat ? 0 : 16 * 8;
+  var title = F.title + (F.unit ? " (" + F.unit + ")" : ""), bw = Math.max(170, OC.measureText(title).width + 16);
+  x0 = w - bw - 8;
+  var grey = F.contacts && (!GF || !D.chave[st.frame]), hgt = 26 + nrow * lh + barh + (grey ? lh + 4 : 0) + (st.network && NET ? 2 * lh + 4 : 0) + 8;
+  OC.fillStyle = "rgba(0,0,0,0.6)"; OC.fillRect(x0, y0, bw, hgt);
+  OC.fillStyle = "#fff"; OC.fillText(title, x0 + 8, y0 + 13);
+  var y = y0 + 28;
+  if (cat) {
+    for (var i = 0; i < nrow; i++) {
+      OC.fillStyle = TYPE[i % 10]; OC.fillRect(x0 + 8, y, 14, 11);
+      OC.fillStyle = "#fff"; OC.fillText(i === 11 && names.length > 12 ? "+" + (names.length - 11) + " more" : names[i], x0 + 28, y + 6);
+      y += lh;
+    }
+  } else {
+    range(F);
+    for (var l = 0; l < 16; l++) { OC.fillStyle = SPEEDC[15 - l]; OC.fillRect(x0 + 8, y + 8 * l, 18, 8); }
+    OC.fillStyle = "#fff";
+    var mid = (F.lo + F.hi) / 2, lab = function (v) { return F.int && v === Math.round(v) ? String(v) : fmt(v, 4); };
+    OC.fillText(lab(F.hi), x0 + 32, y + 4); OC.fillText(lab(mid), x0 + 32, y + 64); OC.fillText(lab(F.lo), x0 + 32, y + 124);
+    y += barh + 4;
+  }
+  if (grey) {
+    OC.fillStyle = "rgb(217,217,217)"; OC.fillRect(x0 + 8, y, 14, 11);
+    OC.fillStyle = "#fff"; OC.fillText(GF ? "no contacts at this step" : "no contacts (contacts_every)", x0 + 28, y + 6); y += lh + 4;
+  }
+  if (st.network && NET) {
+    OC.strokeStyle = "rgb(230,60,70)"; OC.lineWidth = 6; OC.beginPath(); OC.moveTo(x0 + 8, y + 6); OC.lineTo(x0 + 26, y + 6); OC.stroke();
+    OC.fillStyle = "#fff"; OC.fillText("|f| = " + fmt(frameFmax(), 3) + " N", x0 + 32, y + 6);
+    OC.fillText("width \u221d |f|", x0 + 32, y + 6 + lh);
+  }
+  st.legend = { title: F.title, x: x0, y: y0, w: bw, h: hgt };
+}
+/* the picture as a PNG (the view with its overlay, a line naming the run, frame and time) */
+function pngData() {
+  var w = canvas.width, h = canvas.height, c = document.createElement("canvas"), x = c.getContext("2d");
+  c.width = w; c.height = h;
+  x.drawImage(canvas, 0, 0); x.drawImage(OV, 0, 0);
+  var line = D.name + "   frame " + st.frame + "   step " + D.step[st.frame] + "   t = " + fmt(D.time[st.frame], 6) + " s";
+  x.font = "12px \"DejaVu Sans\", Helvetica, Arial, sans-serif"; x.textBaseline = "middle";
+  x.fillStyle = "rgba(0,0,0,0.6)"; x.fillRect(0, h - 20, Math.min(w, x.measureText(line).width + 16), 20);
+  x.fillStyle = "#fff"; x.fillText(line, 8, h - 10);
+  return c.toDataURL("image/png");
+}
+function savePNG() {
+  var u = pngData(), a = document.createElement("a");
+  document.body.setAttribute("data-png", u);
+  a.href = u; a.download = D.name + "-frame-" + st.frame + ".png";
+  document.body.appendChild(a); a.click(); a.remove();
+  return u;
 }
 /* playing */
 var timer = null;
@@ -676,10 +857,16 @@ el("scrub").oninput = function () { setPlay(false); st.frame = +this.value; draw
 el("speed").oninput = function () { st.fps = +this.value; el("speedv").textContent = st.fps + " frames/s"; };
 el("style").onchange = function () { st.style = this.value; draw(); };
 el("colour").onchange = function () { st.colour = this.value; draw(); };
+el("clip").onchange = function () { st.clip = this.value; draw(); };
+el("cut").oninput = function () { st.cut = +this.value; draw(); };
+el("network").onchange = function () { st.network = NET ? this.value : ""; draw(); };
+el("png").onclick = function () { savePNG(); };
+if (!NET) { el("network").disabled = true; el("network").parentNode.title = "the run wrote no contacts (contacts_every)"; }
 el("stereo").onchange = function () { st.stereo = this.value; draw(); };
 el("eye").oninput = function () { st.eye = this.value / 100; draw(); };
 el("fov").oninput = function () { var d0 = cam.dist * Math.tan(cam.fov / 2); cam.fov = this.value * Math.PI / 180; cam.dist = d0 / Math.tan(cam.fov / 2); el("fovv").textContent = this.value + "\u00b0"; draw(); };
 el("reset").onclick = function () { reset(); draw(); };
+el("fit").onclick = function () { fitGrains(); draw(); };
 el("renderer").onchange = function () { setRenderer(this.value); };
 var drag = null;
 function bindMouse(c) {
@@ -708,23 +895,33 @@ window.addEventListener("wheel", function (e) {   /* zoom: the eye nearer or far
   if (e.target !== canvas) return;
   e.preventDefault(); cam.dist = Math.max(1e-6 * size, cam.dist * Math.exp(0.0015 * Math.max(-200, Math.min(200, e.deltaY)))); draw();
 }, { passive: false });
-/* settings from the address: #frame=K&stereo=anaglyph&style=wire&colour=speed&yaw=..&pitch=..&play=1&bench=N */
+/* settings from the address (docs/cli.md, "pala view"): #frame=K|last&colour=FIELD&style=wire&
+   stereo=anaglyph&eye=0..100&yaw=DEG&pitch=DEG&fov=DEG&clip=x|y|z|-x|-y|-z&cut=0..100&network=1&
+   renderer=webgl&png=1&play=1&bench=N */
 reset();
 var H = {};
 location.hash.replace(/^#/, "").split("&").forEach(function (kv) { var a = kv.split("="); if (a[0]) H[a[0]] = decodeURIComponent(a[1] || ""); });
 if (H.frame !== undefined) st.frame = Math.max(0, Math.min(NF - 1, H.frame === "last" ? NF - 1 : +H.frame || 0));
 if (H.stereo) { st.stereo = H.stereo; el("stereo").value = H.stereo; }
 if (H.style) { st.style = H.style; el("style").value = H.style; }
-if (H.colour) { st.colour = H.colour; el("colour").value = H.colour; }
+if (H.colour) { st.colour = FIELDS[H.colour] ? H.colour : "type"; el("colour").value = st.colour; }
+if (H.clip && /^-?[xyz]$/.test(H.clip)) { st.clip = H.clip; el("clip").value = H.clip; }
+if (H.cut !== undefined && isFinite(+H.cut)) { st.cut = Math.max(0, Math.min(100, +H.cut)); el("cut").value = st.cut; }
+if ((H.network === "1" || H.network === "alone") && NET) { st.network = H.network; el("network").value = H.network; }
+if (H.frameon === "grains") fitGrains();
+if (H.fov && +H.fov >= 5 && +H.fov <= 100) { var d0 = cam.dist * Math.tan(cam.fov / 2); cam.fov = H.fov * Math.PI / 180; cam.dist = d0 / Math.tan(cam.fov / 2); el("fov").value = H.fov; }
 if (H.yaw) cam.yaw = H.yaw * Math.PI / 180;
 if (H.pitch) cam.pitch = H.pitch * Math.PI / 180;
 if (H.eye) { st.eye = H.eye / 100; el("eye").value = H.eye; }
 if (H.renderer === "webgl" || H.gl === "1") setRenderer("webgl");
-el("speedv").textContent = st.fps + " frames/s"; el("fovv").textContent = "35\u00b0";
+el("speedv").textContent = st.fps + " frames/s"; el("fovv").textContent = el("fov").value + "\u00b0";
 resize();
 draw();
 /* #bench=N: N frames drawn in a row, the mean time per frame reported */
-var report = { frames: NF, grains: NG, spheres: ncomp, dim: D.dim, stereo: st.stereo, style: st.style, renderer: st.renderer };
+var report = { frames: NF, grains: NG, spheres: ncomp, dim: D.dim, stereo: st.stereo, style: st.style, renderer: st.renderer,
+               colour: st.colour, legend: st.legend, clip: st.clip, drawn_grains: st.drawn, network: st.network, network_lines: st.lines,
+               contacts: NET ? (D.chave[st.frame] ? D.noff[st.frame + 1] - D.noff[st.frame] : -1) : null, step: D.step[st.frame] };
+if (H.png === "1") report.png_bytes = Math.round(savePNG().length * 3 / 4);
 if (H.bench) {
   var n = +H.bench, tsum = 0, jsum = 0, f0 = st.frame;
   var px1 = new Uint8Array(4);
