@@ -8,8 +8,11 @@
 # Usage: bench/poly-clumps.sh [time|callgrind] [nrun=500] [BUILD]   (as bench/poly.sh; a
 #   BUILD from before the levels of cells, e.g. a checkout of dbb04c0, gives the one grid's
 #   cost: the comparison of the seed's section 4.8, one level against several)
+# SKIN=S (m): both scenes with neighbor_skin = S instead of the default (0.2 x the median
+#   pebble radius, 0.01 mm here, which a clump crosses in a few steps)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 c=$root/bench/poly-clumps.txt
-POLY_CASES="mono|$c|mono|group.clumps.grain=hollow
-clumps50|$c|mono|" exec sh "$root/bench/poly.sh" "$@"
+skin=${SKIN:+neighbor_skin=$SKIN}
+POLY_CASES="mono|$c|mono|group.clumps.grain=hollow${skin:+;$skin}
+clumps50|$c|mono|$skin" exec sh "$root/bench/poly.sh" "$@"
