@@ -10,6 +10,7 @@
 
 void test_rotation(void);
 void test_builder(void);
+void test_exact(void);
 void test_contact(void);
 void test_dynamics(void);
 void test_keys(void);
@@ -81,6 +82,7 @@ static const struct {
 } tests[] = {
     {"rotation", test_rotation},
     {"builder", test_builder},
+    {"exact", test_exact},
     {"contact", test_contact},
     {"fractional", test_fractional},
     {"fracnormal", test_fracnormal},

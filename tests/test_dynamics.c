@@ -94,12 +94,16 @@ void test_dynamics(void)
     T_CHECK(pL1 / pL2 < 3 && pL2 > 100 * dL2, "rotation_step = paper: angular-momentum drift %.3g -> %.3g, ratio %.2f (not ~4), %.0fx the midpoint's",
             pL1, pL2, pL1 / pL2, pL2 / dL2);
 
-    /* the paper's ten-grain test (section 8; docs/physics.md, "The ten-grain example"): frictionless, delta = 1 */
+    /* the paper's ten-grain test (section 8; docs/physics.md, "The ten-grain example"): frictionless, delta = 1.
+     * Its grain is built as the paper builds it (Monte Carlo, 1e5 samples), as when the
+     * ratios were calibrated: with the exact grain the peaks of 1e-6 and 5e-7 lie before
+     * the asymptotic range (ratios 3.4, then 4.4 from 5e-7 to 2.5e-7) */
+#define TEN_MC "--set grain.master.mass_properties=monte_carlo --set grain.master.mc_samples=100000"
     double pk[3], fin[3];
     const char *dts[3] = {"2e-6", "1e-6", "5e-7"};
     const int every[3] = {1, 2, 4};
     for (int i = 0; i < 3; i++) {
-        int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt -o %s/ten-%s.run --quiet --set dt=%s --set energy_every=%d",
+        int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt " TEN_MC " -o %s/ten-%s.run --quiet --set dt=%s --set energy_every=%d",
                       t_tmpdir(), dts[i], dts[i], every[i]);
         char f[256];
         snprintf(f, sizeof f, "%s/ten-%s.run/energy.tsv", t_tmpdir(), dts[i]);
@@ -112,12 +116,12 @@ void test_dynamics(void)
             fabs(fin[1]), fabs(fin[2]), pk[1], pk[2]);
 
     /* bit-identical reruns */
-    int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt -o %s/ten-again.run --quiet --set dt=1e-6 --set energy_every=2 && "
+    int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt " TEN_MC " -o %s/ten-again.run --quiet --set dt=1e-6 --set energy_every=2 && "
                   "cmp %s/ten-1e-6.run/energy.tsv %s/ten-again.run/energy.tsv && cmp %s/ten-1e-6.run/trajectory.txt %s/ten-again.run/trajectory.txt",
                   t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
     T_CHECK(rc == 0, "same scene and seed: bit-identical energy.tsv and trajectory %.200s", out);
     /* output interval does not change the dynamics (neighbour rows are sorted) */
-    rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt -o %s/ten-e7.run --quiet --set dt=1e-6 --set energy_every=7 && "
+    rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt " TEN_MC " -o %s/ten-e7.run --quiet --set dt=1e-6 --set energy_every=7 && "
               "tail -n 11 %s/ten-1e-6.run/trajectory.txt > %s/a.txt && tail -n 11 %s/ten-e7.run/trajectory.txt > %s/b.txt && cmp %s/a.txt %s/b.txt",
               t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
     T_CHECK(rc == 0, "energy_every does not change the trajectory %.200s", out);

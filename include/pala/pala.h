@@ -388,10 +388,14 @@ int pala_world_add_pair(pala_world *w, const pala_pairset *p);
 int pala_world_add_template(pala_world *w, const pala_template *t, const pala_vec3 *shape, const double *rad);
 /* Builds a template from n components, centres c and radii rad (eqs. 25-35), with the
  * density of its material t->material, and adds it; t gives its name, material, charge and
- * dipoles (in the frame of c; stored turned into the principal frame).  nsamples <= 0
- * selects the paper's N = 10^4 Monte Carlo samples; a one-sphere grain is exact; centres all
+ * dipoles (in the frame of c; stored turned into the principal frame).  nsamples = PALA_EXACT
+ * (0) computes volume, centre of mass and inertia of the union exactly (to rounding;
+ * docs/physics.md, "Exact mass properties of a union of spheres"); nsamples > 0 estimates
+ * them by Monte Carlo with that many samples, nsamples < 0 with the paper's N = 10^4
+ * (eqs. 25-35); a one-sphere grain is always exact; centres all
  * at z = 0 make a planar grain, whose z stays a principal axis exactly.  Returns the
  * template's index, or -1 (pala_world_error says why). */
+#define PALA_EXACT 0L
 int pala_world_build_template(pala_world *w, const pala_template *t, int n, const pala_vec3 *c, const double *rad, long nsamples);
 /* Adds the template of one sphere of radius R (m) of material mat (exact volume and
  * moments).  Returns its index, or -1 if mat does not exist or R is not > 0. */

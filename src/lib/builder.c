@@ -1,14 +1,19 @@
-/* builder.c: the Monte Carlo grain builder, paper section 3.1, eqs. (25)-(35).
+/* builder.c: the grain builder, paper section 3.1, eqs. (25)-(35).
  *
  * From component centres and radii it computes volume, mass, centre of mass, inertia
- * tensor, principal moments and axes, shape vectors and bounding radius.  The shape
+ * tensor (exactly by union.c, or by the paper's Monte Carlo), principal moments and axes,
+ * shape vectors and bounding radius.  The shape
  * vectors are returned in the principal frame (docs/physics.md, "Principal-axes body frame"), so the
  * inertia tensor is diagonal in the body frame and the grain's initial orientation goes
  * into its rotation vector (template->frame). */
 #include "builder.h"
+#include "union.h"
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
+
+/* Exact moments closer than this (relative) are equal by a symmetry (degenerate_axes). */
+#define DEGENERATE 1e-12
 
 /* zeta_k = 1e6 sin(k) - floor(1e6 sin(k)), eq. (30). */
 double pala_zeta(long k)
@@ -89,6 +94,124 @@ int pala_tetrahedral_symmetry(int n, const pala_vec3 *c, const double *rad, pala
     return 0;
 }
 
+/* The exact moments of the union (union.c; docs/physics.md, "Exact mass properties of a
+ * union of spheres"): the frame origin o is the centre of mass, x = 0. */
+static void exact_moments(pala_template *t, int n, const pala_vec3 *c, const double *rad, double rho, int planar,
+                          double o[3], double x[3], double I[3][3])
+{
+    pala_union u;
+    pala_union_spheres(n, c, rad, &u);
+    t->mc_samples = 0;
+    t->volume_stderr = 0;
+    t->volume = u.volume;
+    t->mass = rho * u.volume;
+    o[0] = u.com.x; o[1] = u.com.y; o[2] = planar ? 0 : u.com.z;
+    for (int a = 0; a < 3; a++) {
+        x[a] = 0;
+        for (int b = 0; b < 3; b++) I[a][b] = rho * u.inertia[a][b];
+    }
+    if (planar) I[0][2] = I[2][0] = I[1][2] = I[2][1] = 0;   /* exact up to rounding: make it exact */
+    if (planar && fabs(I[0][0] - I[1][1]) <= DEGENERATE * I[2][2] && fabs(I[0][1]) <= DEGENERATE * I[2][2]) {
+        I[0][0] = I[1][1] = 0.5 * (I[0][0] + I[1][1]);   /* any axes of the plane: keep x and y */
+        I[0][1] = I[1][0] = 0;
+    }
+}
+
+/* Exact moments ev (ascending, rows of O their axes) that agree to DEGENERATE are equal by a
+ * symmetry, and the rounding alone picks their axes: they are made equal, and their axes
+ * are taken from the given frame instead (all three: the given axes; two: the given axis
+ * least aligned with the third principal axis, projected onto their plane). */
+static void degenerate_axes(double ev[3], double O[3][3])
+{
+    double tol = DEGENERATE * ev[2];
+    int eq01 = ev[1] - ev[0] <= tol, eq12 = ev[2] - ev[1] <= tol;
+    if (eq01 && eq12) {
+        double mean = (ev[0] + ev[1] + ev[2]) / 3;
+        for (int i = 0; i < 3; i++) {
+            ev[i] = mean;
+            for (int k = 0; k < 3; k++) O[i][k] = i == k;
+        }
+        return;
+    }
+    if (!eq01 && !eq12) return;
+    int a = eq01 ? 0 : 1, b = a + 1, third = eq01 ? 2 : 0;
+    ev[a] = ev[b] = 0.5 * (ev[a] + ev[b]);
+    pala_vec3 e3 = pala_v(O[third][0], O[third][1], O[third][2]);
+    int k = 0;
+    for (int j = 1; j < 3; j++)
+        if (fabs(O[third][j]) < fabs(O[third][k])) k = j;
+    pala_vec3 p = pala_vaxpy(pala_v(k == 0, k == 1, k == 2), -O[third][k], e3);
+    p = pala_vscale(1 / pala_vnorm(p), p);
+    pala_vec3 q = pala_vcross(e3, p);   /* rows a, b, third right-handed in either case */
+    O[a][0] = p.x; O[a][1] = p.y; O[a][2] = p.z;
+    O[b][0] = q.x; O[b][1] = q.y; O[b][2] = q.z;
+}
+
+/* The Monte Carlo estimate, eqs. (25)-(31): volume and its standard error into t, the
+ * frame origin o (the box centre), the centre of mass x about o and the inertia tensor I
+ * about the centre of mass; *sym: the tetrahedral symmetry of pala_tetrahedral_symmetry
+ * (x then exact).  Returns 0, or -1 with err. */
+static int monte_carlo(pala_template *t, int n, const pala_vec3 *c, const double *rad, double rho, long nsamples, int planar,
+                       double o[3], double x[3], double I[3][3], int *sym, char *err, size_t errlen)
+{
+    if (nsamples <= 0) nsamples = 10000;
+    double L[3], U[3];
+    for (int a = 0; a < 3; a++) { L[a] = 1e300; U[a] = -1e300; }
+    for (int i = 0; i < n; i++) {
+        const double ci[3] = {c[i].x, c[i].y, c[i].z};
+        for (int a = 0; a < 3; a++) { /* eq. (25) */
+            if (ci[a] - rad[i] < L[a]) L[a] = ci[a] - rad[i];
+            if (ci[a] + rad[i] > U[a]) U[a] = ci[a] + rad[i];
+        }
+    }
+    /* The frame origin o of eq. (24) is put at the box centre: the sums below then
+     * involve coordinates of size of the grain, not of its distance from the origin. */
+    double VB = 1;
+    for (int a = 0; a < 3; a++) { o[a] = 0.5 * (L[a] + U[a]); VB *= U[a] - L[a]; } /* (27) */
+    long hits = 0;
+    double s1[3] = {0, 0, 0}, s2[3][3] = {{0}};
+    for (long k = 1; k <= nsamples; k++) {
+        double p[3];
+        for (int a = 0; a < 3; a++) /* eq. (29), zeta index 3k + alpha - 1 */
+            p[a] = L[a] + pala_zeta(3 * k + a) * (U[a] - L[a]) - o[a];
+        int in = 0; /* indicator function, eq. (28) */
+        for (int i = 0; i < n && !in; i++) {
+            double dx = p[0] + o[0] - c[i].x, dy = p[1] + o[1] - c[i].y, dz = p[2] + o[2] - c[i].z;
+            in = dx * dx + dy * dy + dz * dz <= rad[i] * rad[i];
+        }
+        if (!in) continue;
+        hits++;
+        for (int a = 0; a < 3; a++) {
+            s1[a] += p[a];
+            for (int b = a; b < 3; b++) s2[a][b] += p[a] * p[b];
+        }
+    }
+    if (hits == 0) {   /* a box of no volume in doubles (radii near 1e-100 m) has no inside for any number of samples */
+        if (!(VB >= DBL_MIN && VB < HUGE_VAL)) snprintf(err, errlen, "its bounding box has the volume %g m^3, out of the range of double precision: give its radii and positions in metres", VB);
+        else snprintf(err, errlen, "Monte Carlo found no sample inside the grain; raise mc_samples");
+        return -1;
+    }
+    double pfrac = (double)hits / (double)nsamples;
+    t->mc_samples = nsamples;
+    t->volume = VB * pfrac;                                    /* eq. (31) V */
+    t->volume_stderr = VB * sqrt(pfrac * (1 - pfrac) / (double)nsamples);
+    t->mass = rho * t->volume;                                 /* m = rho V */
+    for (int a = 0; a < 3; a++) x[a] = s1[a] / (double)hits;   /* x_alpha */
+    if (planar) x[2] = 0; /* mirror symmetry z -> -z is exact, the sample noise is not */
+    pala_vec3 osym;
+    *sym = !planar && pala_tetrahedral_symmetry(n, c, rad, &osym);
+    if (*sym) { x[0] = osym.x - o[0]; x[1] = osym.y - o[1]; x[2] = osym.z - o[2]; }   /* exact */
+    double w = rho * VB / (double)nsamples;
+    double tr2 = s2[0][0] + s2[1][1] + s2[2][2], xx = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
+    for (int a = 0; a < 3; a++)
+        for (int b = a; b < 3; b++) {
+            double Ip = w * ((a == b ? tr2 : 0) - s2[a][b]);             /* I'_ab */
+            I[a][b] = I[b][a] = Ip - t->mass * ((a == b ? xx : 0) - x[a] * x[b]); /* I_ab */
+        }
+    if (planar) I[0][2] = I[2][0] = I[1][2] = I[2][1] = 0;
+    return 0;
+}
+
 int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const double *rad,
                         double rho, long nsamples, pala_vec3 *shape, double *rad_out,
                         char *err, size_t errlen)
@@ -116,62 +239,10 @@ int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const doubl
         shape[0] = pala_v(0, 0, 0);
         t->bound_radius = rad[0];
     } else {
-        if (nsamples <= 0) nsamples = 10000;
-        double L[3], U[3];
-        for (int a = 0; a < 3; a++) { L[a] = 1e300; U[a] = -1e300; }
-        for (int i = 0; i < n; i++) {
-            const double ci[3] = {c[i].x, c[i].y, c[i].z};
-            for (int a = 0; a < 3; a++) { /* eq. (25) */
-                if (ci[a] - rad[i] < L[a]) L[a] = ci[a] - rad[i];
-                if (ci[a] + rad[i] > U[a]) U[a] = ci[a] + rad[i];
-            }
-        }
-        /* The frame origin o of eq. (24) is put at the box centre: the sums below then
-         * involve coordinates of size of the grain, not of its distance from the origin. */
-        double o[3], VB = 1;
-        for (int a = 0; a < 3; a++) { o[a] = 0.5 * (L[a] + U[a]); VB *= U[a] - L[a]; } /* (27) */
-        long hits = 0;
-        double s1[3] = {0, 0, 0}, s2[3][3] = {{0}};
-        for (long k = 1; k <= nsamples; k++) {
-            double p[3];
-            for (int a = 0; a < 3; a++) /* eq. (29), zeta index 3k + alpha - 1 */
-                p[a] = L[a] + pala_zeta(3 * k + a) * (U[a] - L[a]) - o[a];
-            int in = 0; /* indicator function, eq. (28) */
-            for (int i = 0; i < n && !in; i++) {
-                double dx = p[0] + o[0] - c[i].x, dy = p[1] + o[1] - c[i].y, dz = p[2] + o[2] - c[i].z;
-                in = dx * dx + dy * dy + dz * dz <= rad[i] * rad[i];
-            }
-            if (!in) continue;
-            hits++;
-            for (int a = 0; a < 3; a++) {
-                s1[a] += p[a];
-                for (int b = a; b < 3; b++) s2[a][b] += p[a] * p[b];
-            }
-        }
-        if (hits == 0) {   /* a box of no volume in doubles (radii near 1e-100 m) has no inside for any number of samples */
-            if (!(VB >= DBL_MIN && VB < HUGE_VAL)) snprintf(err, errlen, "its bounding box has the volume %g m^3, out of the range of double precision: give its radii and positions in metres", VB);
-            else snprintf(err, errlen, "Monte Carlo found no sample inside the grain; raise mc_samples");
-            return -1;
-        }
-        double pfrac = (double)hits / (double)nsamples;
-        t->mc_samples = nsamples;
-        t->volume = VB * pfrac;                                    /* eq. (31) V */
-        t->volume_stderr = VB * sqrt(pfrac * (1 - pfrac) / (double)nsamples);
-        t->mass = rho * t->volume;                                 /* m = rho V */
-        double x[3], I[3][3];
-        for (int a = 0; a < 3; a++) x[a] = s1[a] / (double)hits;   /* x_alpha */
-        if (planar) x[2] = 0; /* mirror symmetry z -> -z is exact, the sample noise is not */
-        pala_vec3 osym;
-        int sym = !planar && pala_tetrahedral_symmetry(n, c, rad, &osym);
-        if (sym) { x[0] = osym.x - o[0]; x[1] = osym.y - o[1]; x[2] = osym.z - o[2]; }   /* exact */
-        double w = rho * VB / (double)nsamples;
-        double tr2 = s2[0][0] + s2[1][1] + s2[2][2], xx = x[0] * x[0] + x[1] * x[1] + x[2] * x[2];
-        for (int a = 0; a < 3; a++)
-            for (int b = a; b < 3; b++) {
-                double Ip = w * ((a == b ? tr2 : 0) - s2[a][b]);             /* I'_ab */
-                I[a][b] = I[b][a] = Ip - t->mass * ((a == b ? xx : 0) - x[a] * x[b]); /* I_ab */
-            }
-        if (planar) I[0][2] = I[2][0] = I[1][2] = I[2][1] = 0;
+        double o[3], x[3], I[3][3];
+        int sym = 0, exact = nsamples == 0;
+        if (exact) exact_moments(t, n, c, rad, rho, planar, o, x, I);
+        else if (monte_carlo(t, n, c, rad, rho, nsamples, planar, o, x, I, &sym, err, errlen)) return -1;
         double ev[3], O[3][3];
         if (planar) {
             /* z is a principal axis exactly; diagonalise the xy block. */
@@ -185,6 +256,7 @@ int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const doubl
             for (int k = 0; k < 3; k++) { O[0][k] = e1[k]; O[1][k] = e2[k]; O[2][k] = k == 2; }
         } else {
             pala_sym3_eigen(I, ev, O);                             /* eq. (33) */
+            if (exact) degenerate_axes(ev, O);
         }
         choose_axis_signs(O, planar);
         for (int a = 0; a < 3; a++) t->inertia[a] = ev[a];

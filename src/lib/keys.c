@@ -254,8 +254,12 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
                "area (it weighs that disc's sphere)"),
     KEY(GRAIN, volume_radius, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, volume_radius),
         .doc = "optional: scale the grain so its volume equals a sphere of this radius"),
+    KEY(GRAIN, mass_properties, WORD, "exact", "-", 0, 0, AT(pala_grain_keys, mass_properties),
+        .choices = "exact|monte_carlo", CODES(PALA_MASS_EXACT, PALA_MASS_MONTE_CARLO),
+        .doc = "exact: volume, centre of mass and inertia of the union to rounding (docs/physics.md, \"Exact mass properties "
+               "of a union of spheres\"); monte_carlo: the paper's estimate with mc_samples samples"),
     KEY(GRAIN, mc_samples, INT, "10000", "-", 100, 1e9, AT(pala_grain_keys, mc_samples),
-        .doc = "Monte Carlo samples of the builder (eqs. 29-31); error ~ 1/sqrt(N)"),
+        .doc = "Monte Carlo samples of the builder (eqs. 29-31) with mass_properties = monte_carlo; error ~ 1/sqrt(N)"),
     KEY(GRAIN, components, REALS, "3 5", "-", 1, 64, AT(pala_grain_keys, components),
         .nmin = 2, .nmax = 2,
         .doc = "random grains: least and most number of components (uniform)"),

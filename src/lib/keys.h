@@ -43,7 +43,7 @@ enum pala_key {
     /* [grain NAME] */
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_arcs_shape, PALA_KEY_sides, PALA_KEY_corner_radius, PALA_KEY_side_radius, PALA_KEY_arc, PALA_KEY_thickness,
-    PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
+    PALA_KEY_volume_radius, PALA_KEY_mass_properties, PALA_KEY_mc_samples, PALA_KEY_components,
     PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants, PALA_KEY_charge,
     PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
     PALA_KEY_size_distribution, PALA_KEY_size_by, PALA_KEY_size_range, PALA_KEY_size_mean, PALA_KEY_size_sd,
@@ -114,6 +114,9 @@ typedef struct pala_top_keys {
 /* [grain NAME] */
 enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM, PALA_SHAPE_ARCS };
 enum pala_arcs_shape { PALA_ARCS_LIST, PALA_ARCS_OVAL, PALA_ARCS_TRIANGLE, PALA_ARCS_SQUARE, PALA_ARCS_POLYGON };
+/* exact: the union's volume and moments to rounding (union.c); monte_carlo: the paper's
+ * estimate with mc_samples samples (eqs. 29-31) */
+enum pala_mass_properties { PALA_MASS_EXACT, PALA_MASS_MONTE_CARLO };
 typedef struct pala_grain_keys {
     const char *material;        /* name of the grain's [material] section */
     int shape;                   /* enum pala_shape */
@@ -128,7 +131,8 @@ typedef struct pala_grain_keys {
     double thickness;            /* shape = arcs: the prism's thickness, m; 0: 4/3 of the
                                     radius of the disc of its area */
     double volume_radius;        /* radius of the sphere of the grain's volume, m; 0: as built */
-    long mc_samples;             /* Monte Carlo samples of the builder */
+    int mass_properties;         /* enum pala_mass_properties: how the builder measures the grain */
+    long mc_samples;             /* Monte Carlo samples of the builder (mass_properties = monte_carlo) */
     double components[2];        /* shape = random: least and most number of components */
     double component_radius[2];  /* shape = random: least and largest component radius, m */
     double spread;               /* shape = random: centre distance, in units of r_a + r_b */

@@ -687,13 +687,14 @@ static int check_world(pala_scene *s)
 
 /* Build a template from n components (eqs. 25-35) and add it to the world, then scale it
  * to volume_radius if given. */
-static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad, long ns)
+static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad)
 {
     pala_world *w = &s->top.w;
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
     t->charge = gk->charge;
     t->edip = gk->edip;   /* in the frame of the sphere lines */
     t->mdip = gk->mdip;
+    long ns = gk->mass_properties == PALA_MASS_EXACT ? PALA_EXACT : gk->mc_samples;   /* the key mass_properties */
     int k = pala_world_build_template(w, t, n, c, rad, ns);
     if (k < 0) {
         emsg(s, s->sec[i].line, NULL, "[grain %s]: %s", s->sec[i].name, pala_world_error(w));
@@ -863,7 +864,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
                      "raise spread or narrow component_radius", s->sec[i].name, n, f.nmin);
                 return -1;
             }
-            if (add_template(s, i, &t, n, c, rad, gk->mc_samples)) return -1;
+            if (add_template(s, i, &t, n, c, rad)) return -1;
         }
         *tcount = nvar;
         return 0;
@@ -898,7 +899,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
             n++;
         }
     }
-    if (add_template(s, i, &t, n, c, rad, gk->mc_samples)) return -1;
+    if (add_template(s, i, &t, n, c, rad)) return -1;
     *tcount = 1;
     return 0;
 }
