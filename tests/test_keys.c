@@ -91,7 +91,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_area] = "0.02", [PALA_KEY_draw_size] = "0.2", [PALA_KEY_wall_velocity] = "0.1 0 0",
     [PALA_KEY_wall_angular_velocity] = "0 0 1", [PALA_KEY_rotation_centre] = "0.05 0.05 0", [PALA_KEY_spin_up] = "1",
     [PALA_KEY_amplitude] = "0.01 0 0", [PALA_KEY_frequency] = "2", [PALA_KEY_servo_pressure] = "100",
-    [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2", [PALA_KEY_scale] = "1.1",
+    [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2", [PALA_KEY_wall_scale] = "1.1", [PALA_KEY_scale] = "0.9", [PALA_KEY_spheres] = "5", [PALA_KEY_tolerance] = "1e-4",
     [PALA_KEY_region_centre] = "0.04 0.05 0", [PALA_KEY_region_axis] = "1 0 0", [PALA_KEY_region_radius] = "0.015",
     [PALA_KEY_region_length] = "0.03", [PALA_KEY_region_line] = "0.02 0.05 0 0.08 0.05 0",
     [PALA_KEY_insert_rate] = "500", [PALA_KEY_insert_mass_rate] = "0.1", [PALA_KEY_insert_start] = "2e-5",

@@ -634,6 +634,10 @@ long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);
 /* 1 when the trajectory is written as trajectory.bin (key trajectory_format = binary) */
 int pala_scene_traj_binary(const pala_scene *s);
+/* What the scene's grains built from meshes (shape = mesh) measure: for each, a line of the
+ * mesh's exact volume, centre of mass and principal moments and one of its clump's, with
+ * the surface deviation; NULL if none. */
+const char *pala_scene_report(const pala_scene *s);
 /* Steps between frames of the exports written during a run; 0: not written. */
 long pala_scene_xyz_every(const pala_scene *s);
 long pala_scene_vtk_every(const pala_scene *s);

@@ -42,7 +42,8 @@ enum pala_key {
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
     PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants, PALA_KEY_charge,
-    PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
+    PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole, PALA_KEY_file, PALA_KEY_scale, PALA_KEY_spheres,
+    PALA_KEY_tolerance,
     /* [group NAME] */
     PALA_KEY_grain, PALA_KEY_count, PALA_KEY_placement, PALA_KEY_region,
     PALA_KEY_region_box, PALA_KEY_region_centre, PALA_KEY_region_axis, PALA_KEY_region_radius,
@@ -58,7 +59,7 @@ enum pala_key {
     PALA_KEY_pair_normal_damping,
     /* [wall NAME] (surface.h) */
     PALA_KEY_wall_shape, PALA_KEY_wall_section_material, PALA_KEY_point, PALA_KEY_normal, PALA_KEY_axis, PALA_KEY_edge,
-    PALA_KEY_size, PALA_KEY_wall_radius, PALA_KEY_radius_end, PALA_KEY_length, PALA_KEY_caps, PALA_KEY_side, PALA_KEY_file, PALA_KEY_scale, PALA_KEY_area,
+    PALA_KEY_size, PALA_KEY_wall_radius, PALA_KEY_radius_end, PALA_KEY_length, PALA_KEY_caps, PALA_KEY_side, PALA_KEY_wall_file, PALA_KEY_wall_scale, PALA_KEY_area,
     PALA_KEY_draw_size, PALA_KEY_wall_velocity, PALA_KEY_wall_angular_velocity, PALA_KEY_rotation_centre,
     PALA_KEY_spin_up, PALA_KEY_amplitude, PALA_KEY_frequency, PALA_KEY_servo_pressure, PALA_KEY_servo_gain,
     PALA_KEY_servo_speed,
@@ -99,7 +100,7 @@ typedef struct pala_top_keys {
 /* [material NAME] fills a pala_material (pala.h). */
 
 /* [grain NAME] */
-enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM };
+enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM, PALA_SHAPE_MESH };
 typedef struct pala_grain_keys {
     const char *material;        /* name of the grain's [material] section */
     int shape;                   /* enum pala_shape */
@@ -114,6 +115,10 @@ typedef struct pala_grain_keys {
     int variants;                /* shape = random: number of distinct shapes; 0: one per grain */
     double charge;               /* point charge at the centre of mass, C */
     pala_vec3 edip, mdip;        /* dipole moments in the frame of the sphere lines, C m and A m^2 */
+    const char *file;            /* shape = mesh: its STL file, resolved against the control file's folder */
+    double scale;                /* shape = mesh: the file's coordinates times this are metres */
+    int spheres;                 /* shape = mesh: spheres of the clump; 0: as few as tolerance needs */
+    double tolerance;            /* shape = mesh: the largest distance of the mesh's surface from the clump's, m */
 } pala_grain_keys;
 
 /* [group NAME] */
