@@ -11,8 +11,9 @@
  * construction of the medial axis: a sphere on p's inward normal shrinks until the point of
  * the mesh closest to its centre is p), the surface is sampled evenly by area, and each
  * next sphere is the candidate that most lowers the area-weighted sum of the squared
- * distances from the samples to the clump's surface, until the count or the tolerance is
- * reached.  Everything is in a fixed order on one thread: the same spheres on any machine. */
+ * distances from the samples to the clump's surface (a count given), or that brings the
+ * most area of samples within the tolerance (a tolerance given), until the count or the
+ * tolerance is reached.  Everything is in a fixed order on one thread: the same spheres on any machine. */
 #include "meshclump.h"
 #include "alloc.h"
 #include <math.h>
@@ -404,8 +405,8 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
     /* the candidates: the inscribed sphere of every stride-th sample (it reaches the
      * surface there: sharp corners), and the largest sphere it grows into (deepest) */
     int stride = (ns + NCAND - 1) / NCAND, nc = 0;
-    pala_vec3 *cc = pala_xrealloc(NULL, (size_t)(2 * (ns / stride + 1)) * sizeof *cc);
-    double *cr = pala_xrealloc(NULL, (size_t)(2 * (ns / stride + 1)) * sizeof *cr);
+    pala_vec3 *cc = pala_xrealloc(NULL, (size_t)(2 * (ns / stride + 1) + PALA_MESHCLUMP_MAX) * sizeof *cc);
+    double *cr = pala_xrealloc(NULL, (size_t)(2 * (ns / stride + 1) + PALA_MESHCLUMP_MAX) * sizeof *cr);
     for (int i = 0; i < ns; i += stride) {
         double r = inscribed(m, s[i].p, s[i].n, size, &cc[nc]);
         if (!(r > 1e-6 * size)) continue;
@@ -417,20 +418,30 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
     /* the samples' distances to the clump so far (before any sphere: the mesh's size) */
     double *d = pala_xrealloc(NULL, (size_t)ns * sizeof *d);
     for (int k = 0; k < ns; k++) d[k] = size;
-    int want = nsph ? nsph : PALA_MESHCLUMP_MAX;
+    int want = nsph ? nsph : PALA_MESHCLUMP_MAX, kw = 0;
     double worst = size;
     while (mc->n < want && !(nsph == 0 && worst <= tol)) {
-        /* the candidate that lowers sum w d^2 the most (the first of equals) */
+        /* one more candidate each round: the inscribed sphere at the sample farthest from
+         * the clump (the first of equals), which brings it onto the clump's surface */
+        if (mc->n > 0) {
+            double r = inscribed(m, s[kw].p, s[kw].n, size, &cc[nc]);
+            if (r > 1e-6 * size) cr[nc++] = r;
+        }
+        /* the candidate that covers the most area of the samples still beyond the
+         * tolerance (tolerance given), then that lowers sum w d^2 the most; the first of
+         * equals */
         int best = -1;
-        double gain = 0;
+        double cover = 0, gain = 0;
         for (int j = 0; j < nc; j++) {
-            double g = 0;
+            double cv = 0, g = 0;
             for (int k = 0; k < ns; k++) {
                 double e = gap(s[k].p, cc[j], cr[j]);
                 if (e < d[k]) g += s[k].w * (d[k] * d[k] - e * e);
+                if (nsph == 0 && d[k] > tol && e <= tol) cv += s[k].w;
             }
-            if (g > gain) gain = g, best = j;
+            if (cv > cover || (cv == cover && g > gain)) cover = cv, gain = g, best = j;
         }
+        if (nsph == 0 && cover == 0) best = -1;   /* no sphere brings another sample within the tolerance */
         if (best < 0) break;   /* no candidate brings any sample closer */
         mc->c[mc->n] = cc[best];
         mc->r[mc->n] = cr[best];
@@ -438,7 +449,7 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
         worst = 0;
         for (int k = 0; k < ns; k++) {
             d[k] = fmin(d[k], gap(s[k].p, cc[best], cr[best]));
-            worst = fmax(worst, d[k]);
+            if (d[k] > worst) worst = d[k], kw = k;
         }
     }
     double sw = 0, swd = 0;
