@@ -22,7 +22,8 @@ void test_keys(void);
  * grains; a cylinder's keys and a rate for group g, which may take any region and
  * placement but line; group p, an insertion, for region = line; outlet o has the keys of
  * every region); the z of everything is 0, so it also loads in 2D.  Grain `spare` is built
- * and never placed, so its keys may take any value.  Material m has both values of each law
+ * and never placed, so its keys may take any value (it has a mesh and a sphere count for
+ * shape = mesh).  Material m has both values of each law
  * with history (the spring's stiffness, rolling and torsion stiffness and friction, the
  * fractional law's c and k, the linear spring's k_n), so any one of them, or any law, may be
  * set alone; [pair m m] sets nothing. */
@@ -37,6 +38,7 @@ static const char *base =
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.004\n"
     "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
     "sphere = 0 0 0 0.003\nsphere = 0.003 0 0 0.003\ncomponent_radius = 0.002 0.003\n"
+    "file = ../../examples/meshes/capsule.stl\nspheres = 2\n"
     "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
     "slab_thickness = 0.02\nregion_centre = 0.05 0.05 0\nregion_radius = 0.02\nregion_length = 0.02\n"
     "insert_rate = 1000\ninsert_end = 0.0001\n"

@@ -314,10 +314,15 @@ static void refusals(void)
                    "[group a]\ngrain = g\ncount = 2\nplacement = random\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 0.02 0.08\n");
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/open.run --force", scene, dir);
     T_CHECK(rc == 1 && strstr(out, "'spheres = N'") && strstr(out, "'tolerance = L'"), "pala run asks for spheres or tolerance (exit %d): %s", rc, out);
+    /* pala shape refuses it too */
+    rc = t_sh(out, sizeof out, "./pala shape %s/turned.stl --spheres 3", dir);
+    T_CHECK(rc == 1 && strstr(out, "turned.stl") && strstr(out, "triangle 7 (line 44)"), "pala shape refuses the turned triangle (exit %d): %s", rc, out);
 }
 
 /* examples/meshes/capsule.stl is what capsule.sh writes, and examples/mesh-grains.txt runs,
- * reporting the mesh and its clump */
+ * reporting the mesh and its clump; a second grain type of the same mesh and count shares
+ * the clump, one of another count has its own; a count's clump is the start of a larger
+ * count's (the same bits) */
 static void example(void)
 {
     char out[4096];
@@ -327,6 +332,23 @@ static void example(void)
     T_CHECK(rc == 0 && strstr(out, "mesh capsule.stl, 256 triangles") && strstr(out, "(exact, divergence theorem)") &&
             strstr(out, "clump of 6 spheres") && strstr(out, "surface deviation largest"),
             "examples/mesh-grains.txt runs and reports the mesh beside its clump (exit %d): %s", rc, out);
+    char scene[300];
+    snprintf(scene, sizeof scene, "%s/two-types.txt", t_tmpdir());
+    /* the scene in build/tmp: the mesh two folders up */
+    t_sh(NULL, 0, "sed -e 's|= meshes/capsule.stl|= ../../examples/meshes/capsule.stl|' -e 's|^count = 40|count = 4|' examples/mesh-grains.txt > %s && "
+         "printf '[grain twin]\\nmaterial = plastic\\nshape = mesh\\nfile = ../../examples/meshes/capsule.stl\\nspheres = 6\\n"
+         "[grain other]\\nmaterial = plastic\\nshape = mesh\\nfile = ../../examples/meshes/capsule.stl\\nspheres = 3\\n' >> %s", scene, scene);
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/two-types.run --force --set steps=1", scene, t_tmpdir());
+    T_CHECK(rc == 0 && strstr(out, "grain type twin: clump of 6 spheres (built once, for grain type capsule)") &&
+            strstr(out, "grain type other: clump of 3 spheres: "), "a second grain type of one mesh and count shares its clump (exit %d): %s", rc, out);
+    pala_meshclump *a, *b;
+    if (pala_meshclump_make("examples/meshes/capsule.stl", 1, 3, 0, &a, err, sizeof err) == 0 &&
+        pala_meshclump_make("examples/meshes/capsule.stl", 1, 9, 0, &b, err, sizeof err) == 0) {
+        T_CHECK(!memcmp(a->c, b->c, 3 * sizeof *a->c) && !memcmp(a->r, b->r, 3 * sizeof *a->r), "the capsule's clump of 3 is the start of its clump of 9");
+        pala_meshclump_free(a);
+        pala_meshclump_free(b);
+    } else
+        T_CHECK(0, "capsule clumps: %s", err);
 }
 
 void test_meshclump(void)

@@ -16,6 +16,7 @@
  * tolerance is reached.  Everything is in a fixed order on one thread: the same spheres on any machine. */
 #include "meshclump.h"
 #include "alloc.h"
+#include "builder.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -484,3 +485,33 @@ int pala_meshclump_make(const char *path, double scale, int nsph, double tol, pa
 }
 
 void pala_meshclump_free(pala_meshclump *mc) { free(mc); }
+
+int pala_mesh_shape(const char *path, double scale, int spheres, double tolerance, FILE *out, FILE *err)
+{
+    char msg[1024];
+    pala_meshclump *mc;
+    if (pala_meshclump_make(path, scale, spheres, tolerance, &mc, msg, sizeof msg)) {
+        fprintf(err, "pala shape: %s\n", msg);
+        return PALA_ERR_INPUT;
+    }
+    const pala_solid *m = &mc->mesh;
+    double J[3][3], w[3], o[3][3];
+    memcpy(J, m->inertia, sizeof J);
+    pala_sym3_eigen(J, w, o);
+    fprintf(out, "mesh: %d triangles, volume %.6g m^3, centre of mass (%.6g %.6g %.6g) m, principal moments per density %.4g %.4g %.4g m^5 "
+            "(exact, divergence theorem)\n", mc->ntri, m->volume, m->com.x, m->com.y, m->com.z, w[0], w[1], w[2]);
+    pala_template t;
+    memset(&t, 0, sizeof t);
+    pala_vec3 shape[PALA_MESHCLUMP_MAX];
+    double rad[PALA_MESHCLUMP_MAX];
+    if (pala_template_build(&t, mc->n, mc->c, mc->r, 1, 0, shape, rad, msg, sizeof msg) == 0)
+        fprintf(out, "clump of %d spheres: volume %.6g m^3 (%+.2g%%, Monte Carlo, %ld samples), centre of mass (%.6g %.6g %.6g) m, "
+                "principal moments per density %.4g %.4g %.4g m^5\n", mc->n, t.volume, 100 * (t.volume / m->volume - 1), t.mc_samples,
+                t.com_given.x, t.com_given.y, t.com_given.z, t.inertia[0], t.inertia[1], t.inertia[2]);
+    fprintf(out, "surface deviation: largest %.3g m, RMS %.3g m (%d samples of the mesh); clump to mesh largest %.3g m\n", mc->dev_max,
+            mc->dev_rms, mc->nsample, mc->back_max);
+    fprintf(out, "# the clump's spheres, for a [grain] of shape = spheres (x y z r, m):\n");
+    for (int i = 0; i < mc->n; i++) fprintf(out, "sphere = %.9g %.9g %.9g %.9g\n", mc->c[i].x, mc->c[i].y, mc->c[i].z, mc->r[i]);
+    pala_meshclump_free(mc);
+    return PALA_OK;
+}

@@ -69,6 +69,7 @@ struct pala_scene {
         double scale, tolerance;
         int spheres;
         pala_meshclump *mc;
+        int sect;            /* the section of the grain type it was built for */
     } *clumps;
     int nclump;
     char *report;            /* what the meshes and their clumps measure (pala_scene_report) */
@@ -667,8 +668,9 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
 }
 
 /* The clump of grain type i's mesh (shape = mesh): made once per file and parameters
- * (meshclump.h) and kept for the grain types that ask for it again; NULL after a message. */
-static const pala_meshclump *mesh_clump(pala_scene *s, int i)
+ * (meshclump.h) and kept for the grain types that ask for it again (*first: the section of
+ * the type it was made for); NULL after a message. */
+static const pala_meshclump *mesh_clump(pala_scene *s, int i, int *first)
 {
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
     int ns = find_entry(s, i, PALA_KEY_spheres) != NULL, nt = find_entry(s, i, PALA_KEY_tolerance) != NULL;
@@ -684,7 +686,10 @@ static const pala_meshclump *mesh_clump(pala_scene *s, int i)
     double tol = ns ? 0 : gk->tolerance;
     for (int k = 0; k < s->nclump; k++) {
         const struct clump_cache *cc = &s->clumps[k];
-        if (!strcmp(cc->file, gk->file) && cc->scale == gk->scale && cc->spheres == nsph && cc->tolerance == tol) return cc->mc;
+        if (!strcmp(cc->file, gk->file) && cc->scale == gk->scale && cc->spheres == nsph && cc->tolerance == tol) {
+            *first = cc->sect;
+            return cc->mc;
+        }
     }
     char err[1024];
     pala_meshclump *mc;
@@ -696,7 +701,8 @@ static const pala_meshclump *mesh_clump(pala_scene *s, int i)
     char *file = pala_xrealloc(NULL, len);
     memcpy(file, gk->file, len);
     PALA_GROW(s->clumps, s->nclump + 1);
-    s->clumps[s->nclump++] = (struct clump_cache){file, gk->scale, tol, nsph, mc};
+    s->clumps[s->nclump++] = (struct clump_cache){file, gk->scale, tol, nsph, mc, i};
+    *first = i;
     return mc;
 }
 
@@ -719,7 +725,8 @@ static void report(pala_scene *s, const char *fmt, ...)
  * scales the grain). */
 static int build_mesh_type(pala_scene *s, int i, pala_template *t)
 {
-    const pala_meshclump *mc = mesh_clump(s, i);
+    int first;
+    const pala_meshclump *mc = mesh_clump(s, i, &first);
     if (!mc) return -1;
     pala_template b;
     if (add_template(s, i, t, mc->n, mc->c, mc->r, s->sec[i].keys.grain.mc_samples, &b)) return -1;
@@ -731,8 +738,10 @@ static int build_mesh_type(pala_scene *s, int i, pala_template *t)
     const char *file = s->sec[i].keys.grain.file, *base = strrchr(file, '/');
     report(s, "grain type %s: mesh %s, %d triangles: volume %.6g m^3, centre of mass (%.6g %.6g %.6g) m, principal moments %.4g %.4g %.4g kg m^2 "
            "(exact, divergence theorem)", b.name, base ? base + 1 : file, mc->ntri, m->volume, m->com.x, m->com.y, m->com.z, mom[0], mom[1], mom[2]);
-    report(s, "grain type %s: clump of %d spheres: volume %.6g m^3 (%+.2g%%), centre of mass (%.6g %.6g %.6g) m, principal moments %.4g %.4g %.4g kg m^2; "
-           "surface deviation largest %.3g m, RMS %.3g m (%d samples of the mesh; clump to mesh largest %.3g m)", b.name, b.ncomp, b.volume,
+    char shared[96] = "";
+    if (first != i) snprintf(shared, sizeof shared, " (built once, for grain type %s)", s->sec[first].name);
+    report(s, "grain type %s: clump of %d spheres%s: volume %.6g m^3 (%+.2g%%), centre of mass (%.6g %.6g %.6g) m, principal moments %.4g %.4g %.4g kg m^2; "
+           "surface deviation largest %.3g m, RMS %.3g m (%d samples of the mesh; clump to mesh largest %.3g m)", b.name, b.ncomp, shared, b.volume,
            100 * (b.volume / m->volume - 1), b.com_given.x, b.com_given.y, b.com_given.z, b.inertia[0], b.inertia[1], b.inertia[2],
            mc->dev_max, mc->dev_rms, mc->nsample, mc->back_max);
     return 0;
