@@ -234,7 +234,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "magnetic dipole moment at the centre of mass, in the frame of the sphere lines; turns with the grain"),
     KEY(GRAIN, file, PATH, NULL, "-", 0, 0, AT(pala_grain_keys, file), .unset = "needed by shape = mesh",
         .doc = "shape = mesh: a closed triangle mesh, an STL file (ASCII or binary), relative to the control file's folder"),
-    KEY(GRAIN, scale, REAL, "1", "-", 0, INF, AT(pala_grain_keys, scale),
+    KEY(GRAIN, scale, REAL, NULL, "-", 0, INF, AT(pala_grain_keys, scale), .unset = "1: the file is in metres",
         .doc = "shape = mesh: the file's coordinates times this are metres (0.001 for a file in mm)"),
     KEY(GRAIN, spheres, INT, NULL, "-", 1, 64, AT(pala_grain_keys, spheres), .unset = "shape = mesh needs it or tolerance",
         .doc = "shape = mesh: the clump's number of spheres (docs/physics.md, \"Clumps from surface meshes\")"),

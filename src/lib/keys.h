@@ -116,7 +116,8 @@ typedef struct pala_grain_keys {
     double charge;               /* point charge at the centre of mass, C */
     pala_vec3 edip, mdip;        /* dipole moments in the frame of the sphere lines, C m and A m^2 */
     const char *file;            /* shape = mesh: its STL file, resolved against the control file's folder */
-    double scale;                /* shape = mesh: the file's coordinates times this are metres */
+    double scale;                /* shape = mesh: the file's coordinates times this are metres; 0 (not
+                                    given): 1 */
     int spheres;                 /* shape = mesh: spheres of the clump; 0: as few as tolerance needs */
     double tolerance;            /* shape = mesh: the largest distance of the mesh's surface from the clump's, m */
 } pala_grain_keys;

@@ -281,9 +281,9 @@ int pala_meshclump_check(const pala_mesh *m, const char *what, char *err, size_t
 
 typedef struct sample { pala_vec3 p, n; double w; } sample;   /* a point, its inward normal, its area */
 
-/* The surface samples: each face cut into L^2 similar triangles (L from its longest edge
- * against the spacing that gives about NSAMPLE samples), one sample at each one's centroid,
- * weighted by its area; *ns of them. */
+/* The surface samples: each face cut into L^2 similar triangles, L^2 about its area over the
+ * area per sample that gives NSAMPLE samples in all (so at most 2 NSAMPLE + 2 faces), one
+ * sample at each one's centroid, weighted by its area; *ns of them. */
 static sample *surface_samples(const pala_mesh *m, int *ns)
 {
     double A = 0;
@@ -291,15 +291,15 @@ static sample *surface_samples(const pala_mesh *m, int *ns)
         const int *v = m->face[f];
         A += 0.5 * pala_vnorm(pala_vcross(pala_vsub(m->vert[v[1]], m->vert[v[0]]), pala_vsub(m->vert[v[2]], m->vert[v[0]])));
     }
-    double h = sqrt(4 * A / NSAMPLE);   /* about the edge of an equilateral sample triangle, sqrt(3)/4 h^2 each */
+    double per = A / NSAMPLE;   /* m^2 per sample */
     long n = 0, cap = 0;
     sample *s = NULL;
     for (int f = 0; f < m->nface; f++) {
         const int *v = m->face[f];
         pala_vec3 a = m->vert[v[0]], b = m->vert[v[1]], c = m->vert[v[2]];
         pala_vec3 nc = pala_vcross(pala_vsub(b, a), pala_vsub(c, a));
-        double area = 0.5 * pala_vnorm(nc), l = fmax(pala_vnorm(pala_vsub(b, a)), fmax(pala_vnorm(pala_vsub(c, b)), pala_vnorm(pala_vsub(a, c))));
-        int L = (int)fmin(64, fmax(1, ceil(l / h)));
+        double area = 0.5 * pala_vnorm(nc);
+        int L = (int)fmax(1, ceil(sqrt(area / per)));
         if (n + (long)L * L > cap) { cap = 2 * (n + (long)L * L); PALA_GROW(s, cap); }
         pala_vec3 in = pala_vscale(-1 / pala_vnorm(nc), nc), u = pala_vsub(b, a), w = pala_vsub(c, a);
         for (int i = 0; i < L; i++)
@@ -504,10 +504,13 @@ int pala_mesh_shape(const char *path, double scale, int spheres, double toleranc
     memset(&t, 0, sizeof t);
     pala_vec3 shape[PALA_MESHCLUMP_MAX];
     double rad[PALA_MESHCLUMP_MAX];
-    if (pala_template_build(&t, mc->n, mc->c, mc->r, 1, 0, shape, rad, msg, sizeof msg) == 0)
-        fprintf(out, "clump of %d spheres: volume %.6g m^3 (%+.2g%%, Monte Carlo, %ld samples), centre of mass (%.6g %.6g %.6g) m, "
-                "principal moments per density %.4g %.4g %.4g m^5\n", mc->n, t.volume, 100 * (t.volume / m->volume - 1), t.mc_samples,
-                t.com_given.x, t.com_given.y, t.com_given.z, t.inertia[0], t.inertia[1], t.inertia[2]);
+    if (pala_template_build(&t, mc->n, mc->c, mc->r, 1, 0, shape, rad, msg, sizeof msg) == 0) {
+        char how[64] = "exact";
+        if (t.mc_samples) snprintf(how, sizeof how, "Monte Carlo, %ld samples", t.mc_samples);
+        fprintf(out, "clump of %d spheres: volume %.6g m^3 (%+.2g%%, %s), centre of mass (%.6g %.6g %.6g) m, principal moments per density "
+                "%.4g %.4g %.4g m^5\n", mc->n, t.volume, 100 * (t.volume / m->volume - 1), how, t.com_given.x, t.com_given.y, t.com_given.z,
+                t.inertia[0], t.inertia[1], t.inertia[2]);
+    }
     fprintf(out, "surface deviation: largest %.3g m, RMS %.3g m (%d samples of the mesh); clump to mesh largest %.3g m\n", mc->dev_max,
             mc->dev_rms, mc->nsample, mc->back_max);
     fprintf(out, "# the clump's spheres, for a [grain] of shape = spheres (x y z r, m):\n");

@@ -683,17 +683,17 @@ static const pala_meshclump *mesh_clump(pala_scene *s, int i, int *first)
     }
     if (s->top.w.dim != 3) { SERR(s, i, PALA_KEY_shape, "[grain %s]: shape = mesh needs dimension = 3", s->sec[i].name); return NULL; }
     int nsph = ns ? gk->spheres : 0;
-    double tol = ns ? 0 : gk->tolerance;
+    double tol = ns ? 0 : gk->tolerance, scale = gk->scale > 0 ? gk->scale : 1;
     for (int k = 0; k < s->nclump; k++) {
         const struct clump_cache *cc = &s->clumps[k];
-        if (!strcmp(cc->file, gk->file) && cc->scale == gk->scale && cc->spheres == nsph && cc->tolerance == tol) {
+        if (!strcmp(cc->file, gk->file) && cc->scale == scale && cc->spheres == nsph && cc->tolerance == tol) {
             *first = cc->sect;
             return cc->mc;
         }
     }
     char err[1024];
     pala_meshclump *mc;
-    if (pala_meshclump_make(gk->file, gk->scale, nsph, tol, &mc, err, sizeof err)) {
+    if (pala_meshclump_make(gk->file, scale, nsph, tol, &mc, err, sizeof err)) {
         SERR(s, i, PALA_KEY_file, "[grain %s] 'file': %s", s->sec[i].name, err);
         return NULL;
     }
@@ -701,7 +701,7 @@ static const pala_meshclump *mesh_clump(pala_scene *s, int i, int *first)
     char *file = pala_xrealloc(NULL, len);
     memcpy(file, gk->file, len);
     PALA_GROW(s->clumps, s->nclump + 1);
-    s->clumps[s->nclump++] = (struct clump_cache){file, gk->scale, tol, nsph, mc, i};
+    s->clumps[s->nclump++] = (struct clump_cache){file, scale, tol, nsph, mc, i};
     *first = i;
     return mc;
 }
