@@ -18,26 +18,22 @@
 #include "alloc.h"
 #include "builder.h"
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* surface samples of a clump's fit (about; at least one per triangle) */
 #define NSAMPLE 3000
-/* samples whose inscribed spheres are candidates, at most (two candidates each) */
+/* samples whose inscribed spheres are candidates, at most */
 #define NCAND 500
+/* of those, the ones whose spheres are grown onto the medial axis (deepest), at most: each
+ * growth asks the mesh for its distance some 100 times */
+#define NDEEP 100
 /* points on each sphere where the clump's surface is sampled for its distance to the mesh */
 #define NBACK 128
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, len, fmt, ap);
-    va_end(ap);
-    return -1;
-}
+/* a message into err (errlen bytes), and -1 */
+#define FAIL(...) (snprintf(err, errlen, __VA_ARGS__), -1)
 
 /* ------------------------------------------------------------------------------------
  * The solid (docs/physics.md, "Clumps from surface meshes", eqs. M1-M3)
@@ -111,11 +107,11 @@ static int check_closed(const pala_mesh *m, const char *what, char *err, size_t 
         for (j = i + 1; j < n && d[j].lo == d[i].lo && d[j].hi == d[i].hi; j++) {}
         pala_vec3 A = m->vert[d[i].lo], B = m->vert[d[i].hi];
         if (j - i != 2)
-            rc = fail(err, errlen, "%s: the mesh is not closed: the edge (%g %g %g)-(%g %g %g) of %s belongs to %ld triangle%s, not 2: "
+            rc = FAIL("%s: the mesh is not closed: the edge (%g %g %g)-(%g %g %g) of %s belongs to %ld triangle%s, not 2: "
                       "close the hole or remove the extra faces (MeshLab: Filters > Cleaning and Repairing), or export the part as one watertight solid",
                       what, A.x, A.y, A.z, B.x, B.y, B.z, tri_name(m, d[i].face, t1, sizeof t1), j - i, j - i == 1 ? "" : "s");
         else if (d[i].fwd == d[i + 1].fwd)
-            rc = fail(err, errlen, "%s: the mesh is not oriented: %s and %s run their shared edge (%g %g %g)-(%g %g %g) the same way, "
+            rc = FAIL("%s: the mesh is not oriented: %s and %s run their shared edge (%g %g %g)-(%g %g %g) the same way, "
                       "so one of them is turned over: make the normals consistent (MeshLab: Re-Orient all faces coherently)",
                       what, tri_name(m, d[i].face, t1, sizeof t1), tri_name(m, d[i + 1].face, t2, sizeof t2), A.x, A.y, A.z, B.x, B.y, B.z);
     }
@@ -258,7 +254,7 @@ static int check_crossings(const pala_mesh *m, const char *what, char *err, size
             if (!faces_cross(m, b[i].f, b[j].f, eps)) continue;
             int f = b[i].f < b[j].f ? b[i].f : b[j].f, g = b[i].f < b[j].f ? b[j].f : b[i].f;
             char t1[48], t2[48];
-            rc = fail(err, errlen, "%s: the mesh intersects itself: %s and %s cross: remove the self-intersection "
+            rc = FAIL("%s: the mesh intersects itself: %s and %s cross: remove the self-intersection "
                       "(MeshLab: Select Self Intersecting Faces, then repair; or export the part as one solid without overlapping bodies)",
                       what, tri_name(m, f, t1, sizeof t1), tri_name(m, g, t2, sizeof t2));
         }
@@ -271,7 +267,7 @@ int pala_meshclump_check(const pala_mesh *m, const char *what, char *err, size_t
     if (check_closed(m, what, err, errlen) || check_crossings(m, what, err, errlen)) return -1;
     pala_solid s;
     pala_solid_of_mesh(m, &s);
-    if (!(s.volume > 0)) return fail(err, errlen, "%s: the mesh encloses no volume (%g m^3): give a closed solid", what, s.volume);
+    if (!(s.volume > 0)) return FAIL("%s: the mesh encloses no volume (%g m^3): give a closed solid", what, s.volume);
     return 0;
 }
 
@@ -345,12 +341,12 @@ static double depth(const pala_mesh *m, pala_vec3 x, double rmax)
 
 /* From the inscribed sphere (c, r), the deepest point near c: a pattern search that moves
  * the centre along the axes while its distance to the mesh grows (halving the step from
- * r/2 to 1e-4 r), so the sphere grows onto the medial axis and the largest sphere of its
+ * r/2 to 1e-3 r), so the sphere grows onto the medial axis and the largest sphere of its
  * part of the solid.  Its radius, its centre in *c. */
 static double deepest(const pala_mesh *m, pala_vec3 *c, double r)
 {
     static const pala_vec3 dirs[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
-    for (double step = r / 2, stop = 1e-4 * r; step > stop;) {
+    for (double step = r / 2, stop = 1e-3 * r; step > stop;) {
         int moved = 0;
         for (int k = 0; k < 6 && !moved; k++) {
             pala_vec3 x = pala_vaxpy(*c, step, dirs[k]);
@@ -391,7 +387,7 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
 {
     *out = NULL;
     if (!(nsph >= 0 && nsph <= PALA_MESHCLUMP_MAX) || (nsph == 0 && !(tol > 0)))
-        return fail(err, errlen, "%s: give a sphere count 1 .. %d or a tolerance > 0 (m)", what, PALA_MESHCLUMP_MAX);
+        return FAIL("%s: give a sphere count 1 .. %d or a tolerance > 0 (m)", what, PALA_MESHCLUMP_MAX);
     if (pala_meshclump_check(m, what, err, errlen)) return -1;
     pala_vec3 ext = pala_vsub(m->hi, m->lo);
     double size = pala_vnorm(ext);
@@ -405,16 +401,17 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
     sample *s = surface_samples(m, &ns);
     /* the candidates: the inscribed sphere of every stride-th sample (it reaches the
      * surface there: sharp corners), and the largest sphere it grows into (deepest) */
-    int stride = (ns + NCAND - 1) / NCAND, nc = 0;
+    int stride = (ns + NCAND - 1) / NCAND, nc = 0, deep = (NCAND + NDEEP - 1) / NDEEP;
     pala_vec3 *cc = pala_xrealloc(NULL, (size_t)(2 * (ns / stride + 1) + PALA_MESHCLUMP_MAX) * sizeof *cc);
     double *cr = pala_xrealloc(NULL, (size_t)(2 * (ns / stride + 1) + PALA_MESHCLUMP_MAX) * sizeof *cr);
     for (int i = 0; i < ns; i += stride) {
         double r = inscribed(m, s[i].p, s[i].n, size, &cc[nc]);
         if (!(r > 1e-6 * size)) continue;
-        cr[nc] = r;
-        cc[nc + 1] = cc[nc];
-        cr[nc + 1] = deepest(m, &cc[nc + 1], r);
-        nc += 2;
+        cr[nc++] = r;
+        if (i / stride % deep) continue;
+        cc[nc] = cc[nc - 1];
+        cr[nc] = deepest(m, &cc[nc], r);
+        nc++;
     }
     /* the samples' distances to the clump so far (before any sphere: the mesh's size) */
     double *d = pala_xrealloc(NULL, (size_t)ns * sizeof *d);
@@ -461,12 +458,12 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
     free(s); free(cc); free(cr); free(d);
     if (mc->n == 0) {
         pala_meshclump_free(mc);
-        return fail(err, errlen, "%s: no sphere fits inside the mesh: give a closed solid", what);
+        return FAIL("%s: no sphere fits inside the mesh: give a closed solid", what);
     }
     if (nsph == 0 && worst > tol) {
         double got = worst;
         pala_meshclump_free(mc);
-        return fail(err, errlen, "%s: %d spheres keep the surface within %g m of the mesh, not within the tolerance %g m: "
+        return FAIL("%s: %d spheres keep the surface within %g m of the mesh, not within the tolerance %g m: "
                     "raise the tolerance or give a sphere count", what, PALA_MESHCLUMP_MAX, got, tol);
     }
     mc->back_max = back_distance(m, mc, size);
