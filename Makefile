@@ -81,16 +81,27 @@ run: pala
 build/embed: docs/examples/embed.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
 
-test: pala build/run_tests build/embed build/fuzz/replay-control build/fuzz/replay-lammps
+# the fuzz targets (below), whose replays on their corpus make test runs: defined before
+# the rule, as make expands a rule's prerequisites where it reads them
+FUZZTARGETS := control lammps checkpoint traj tsv
+test: pala build/run_tests build/embed $(FUZZTARGETS:%=build/fuzz/replay-%)
 	./build/run_tests $(T)
 
 examples: pala
 	for f in examples/*.txt; do ./pala run $$f -o build/ex/$$(basename $$f .txt) --force || exit 1; done
 
 # the tests under ASan and UBSan, then ./pala rebuilt with the normal flags (it links
-# libc and libm only)
+# libc and libm only).  With clang (Debian: apt-get install clang) UBSan also checks every
+# cast from a double to an integer (-fsanitize=float-cast-overflow: a value out of the
+# integer's range, or NaN), which gcc's `undefined` does not; any UBSan report then ends
+# the process (-fno-sanitize-recover), so the test that ran it fails.  Without clang the
+# tests run under gcc's ASan and UBSan as before, and `make sanitize` says the check is off.
+SANCC   := $(shell command -v clang >/dev/null 2>&1 && echo clang)
+SANFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined$(if $(SANCC),$(comma)float-cast-overflow -fno-sanitize-recover=undefined$(comma)float-cast-overflow)
+comma   := ,
 sanitize:
-	$(MAKE) test OPT=-O1 CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer"; st=$$?; $(MAKE) pala && exit $$st
+	@[ -n "$(SANCC)" ] || echo "make sanitize: no clang, so no float-cast-overflow check (apt-get install clang)"
+	$(MAKE) test $(if $(SANCC),CC=$(SANCC)) OPT=-O1 CFLAGS="$(SANFLAGS)"; st=$$?; $(MAKE) pala && exit $$st
 
 build/pala_bench: bench/bench.c build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -o $@ $^ $(LDLIBS)
@@ -120,19 +131,27 @@ bench-busy: pala build/pala_bench
 # fuzzing (docs/fuzzing.md): the targets of tests/fuzz/fuzz.c built with AFL++'s compiler
 # under ASan and UBSan, then each fuzzed for FUZZ_TIME seconds on one core at nice 19.
 # build/fuzz/replay-*: the same targets with the normal compiler, which `make test` runs on
-# the seed corpus (no AFL needed).
+# the seed corpus (no AFL needed).  The targets of the command line's readers (checkpoint,
+# traj, tsv) link the command line but main.c.
 FUZZ_TIME ?= 1800
 FUZZCC    ?= afl-clang-fast
-FUZZFLAGS := -O1 -g -std=gnu11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/lib
-build/fuzz/afl-%: tests/fuzz/fuzz.c $(LIBSRC) | build/.dirs
+FUZZFLAGS := -O1 -g -std=gnu11 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iinclude -Isrc/lib -Isrc/cli -Ibuild/gen
+FUZZCLI   := $(filter-out src/cli/main.c,$(CLISRC))
+# the library and the command line instrumented once (build/fuzz/obj/), linked into each target
+FUZZOBJ   := $(LIBSRC:src/lib/%.c=build/fuzz/obj/lib/%.o) $(FUZZCLI:src/cli/%.c=build/fuzz/obj/cli/%.o)
+FUZZSAN   := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all
+.SECONDARY: $(FUZZOBJ)
+build/fuzz/obj/%.o: src/%.c build/gen/view_page.h
+	@mkdir -p $(dir $@)
+	@echo "AFL $<"; AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) $(FUZZSAN) -c $< -o $@
+build/fuzz/afl-%: tests/fuzz/fuzz.c $(FUZZOBJ) | build/.dirs
+	@echo "AFL $@"; AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) $(FUZZSAN) \
+	    -DFUZZ_$(shell echo $* | tr a-z A-Z) tests/fuzz/fuzz.c $(FUZZOBJ) -o $@ $(LDLIBS)
+build/fuzz/replay-%: tests/fuzz/fuzz.c $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpala.a | build/.dirs
 	@mkdir -p build/fuzz
-	AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) -fsanitize=address,undefined -fno-sanitize-recover=undefined \
-	    -DFUZZ_$(shell echo $* | tr a-z A-Z) $^ -o $@ $(LDLIBS)
-build/fuzz/replay-%: tests/fuzz/fuzz.c build/libpala.a | build/.dirs
-	@mkdir -p build/fuzz
-	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(LDLIBS)
-fuzz: build/fuzz/afl-control build/fuzz/afl-lammps
-	sh tests/fuzz/run.sh $(FUZZ_TIME)
+	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -DFUZZ_$(shell echo $* | tr a-z A-Z) -o $@ $^ $(LDLIBS)
+fuzz: $(FUZZTARGETS:%=build/fuzz/afl-%)
+	sh tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZTARGETS)
 
 clean:
 	rm -rf build pala

@@ -26,10 +26,10 @@
 # which no module of the library includes (check 1).  A new file of src/lib gets its row
 # here and in docs/design.md.
 layers='
-2 step energy world scene place lammps keys check material timestep population
+2 step energy contact_list world scene place restart lammps keys check material timestep population
 3 force_pass
 4 contact contact_state container box cavity membrane surface grain_forces field fluid centre integrator neighbor feed
-5 contact_law fractional grain threads alloc rotation builder factory rng work keydef mesh meshclump region
+5 contact_law fractional grain threads alloc rotation builder factory rng sizes work keydef mesh meshclump region
 '
 
 root=${1:-.}

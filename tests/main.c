@@ -21,6 +21,8 @@ void test_order(void);
 void test_import(void);
 void test_neighbor(void);
 void test_step(void);
+void test_sizes(void);
+void test_restart(void);
 void test_centre(void);
 void test_writers(void);
 void test_export(void);
@@ -56,11 +58,20 @@ void test_surface(void);
 void test_mesh(void);
 void test_meshclump(void);
 void test_robust(void);
+void test_hostile(void);
 void test_output(void);
 void test_checkpoint(void);
 void test_heap(void);
 void test_fractional(void);
 void test_fracnormal(void);
+void test_measure_geometry(void);
+void test_measure_lattice(void);
+void test_measure_gas(void);
+void test_measure_column(void);
+void test_measure_compression(void);
+void test_measure_clumps(void);
+void test_measure_angle(void);
+void test_contacts_output(void);
 void test_feed(void);
 
 static const struct {
@@ -72,6 +83,14 @@ static const struct {
     {"contact", test_contact},
     {"fractional", test_fractional},
     {"fracnormal", test_fracnormal},
+    {"measure_geometry", test_measure_geometry},
+    {"measure_lattice", test_measure_lattice},
+    {"measure_gas", test_measure_gas},
+    {"measure_column", test_measure_column},
+    {"measure_compression", test_measure_compression},
+    {"measure_clumps", test_measure_clumps},
+    {"measure_angle", test_measure_angle},
+    {"contacts_output", test_contacts_output},
     {"dynamics", test_dynamics},
     {"keys", test_keys},
     {"scene", test_scene},
@@ -82,6 +101,8 @@ static const struct {
     {"import", test_import},
     {"neighbor", test_neighbor},
     {"step", test_step},
+    {"sizes", test_sizes},
+    {"restart", test_restart},
     {"centre", test_centre},
     {"writers", test_writers},
     {"export", test_export},
@@ -116,6 +137,7 @@ static const struct {
     {"golden_example", test_golden_example},
     {"golden_beds", test_golden_beds},
     {"robust", test_robust},
+    {"hostile", test_hostile},
     {"output", test_output},
     {"checkpoint", test_checkpoint},
     {"feed", test_feed},

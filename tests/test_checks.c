@@ -108,10 +108,10 @@ static void settings(void)
 {
     REFUSED("dimension 4", w->dim = 4, "'w.dim = 4'", "between 2 and 3");
     REFUSED("dt 0", w->dt = 0, "'w.dt = 0'", "positive");
-    REFUSED("dt NaN", w->dt = NAN, "'w.dt = nan'", "finite");
-    REFUSED("g NaN", w->g.y = NAN, "'w.g', component y = nan", "finite");
-    REFUSED("E NaN", w->E.x = NAN, "'w.E', component x", "finite");
-    REFUSED("B turning at inf", w->B_turn.z = INFINITY, "'w.B_turn', component z", "finite");
+    REFUSED("dt NaN", w->dt = (double)NAN, "'w.dt = nan'", "finite");
+    REFUSED("g NaN", w->g.y = (double)NAN, "'w.g', component y = nan", "finite");
+    REFUSED("E NaN", w->E.x = (double)NAN, "'w.E', component x", "finite");
+    REFUSED("B turning at inf", w->B_turn.z = (double)INFINITY, "'w.B_turn', component z", "finite");
     REFUSED("G < 0", w->grav_G = -1, "'w.grav_G = -1'", "at least 0");
     REFUSED("cutoff < 0", w->cutoff = -1, "'w.cutoff = -1'", "at least 0");
     REFUSED("eps_r < 0", w->eps_r = -1, "'w.eps_r = -1'");
@@ -170,14 +170,14 @@ static void laws(void)
 static void templates_and_grains(void)
 {
     REFUSED("template of material 7", w->tmpl[1].material = 7, "template 1 (sphere): 'material = 7' does not exist");
-    REFUSED("NaN charge", w->tmpl[1].charge = NAN, "template 1", "'charge = nan'");
-    REFUSED("infinite dipole", w->tmpl[0].mdip.y = INFINITY, "template 0", "'mdip'");
+    REFUSED("NaN charge", w->tmpl[1].charge = (double)NAN, "template 1", "'charge = nan'");
+    REFUSED("infinite dipole", w->tmpl[0].mdip.y = (double)INFINITY, "template 0", "'mdip'");
     REFUSED("negative component radius", w->shape_r[w->tmpl[1].comp0] = -1e-3, "template 1", "radius");
     REFUSED("2D, a dipole out of the plane", (flat(w), w->tmpl[0].edip.z = 1e-12), "template 0 (sphere): 'edip'", "2D");
     REFUSED("2D, a charge in an in-plane B", (flat(w), w->tmpl[1].charge = 1e-9, w->B.x = 0.1), "'w.B'", "charged grains of template 1");
     REFUSED("2D, a magnetic dipole in B along z", (flat(w), w->tmpl[0].mdip.x = 1, w->B.z = 0.1), "'w.B'", "magnetic dipoles of template 0");
     REFUSED("grain of template 9", w->tid[2] = 9, "grain 2: template 9");
-    REFUSED("NaN velocity", w->v[3].z = NAN, "grain 3", "finite");
+    REFUSED("NaN velocity", w->v[3].z = (double)NAN, "grain 3", "finite");
 }
 
 /* the calls that build a world refuse with a message too */

@@ -154,11 +154,11 @@ static void incline(double theta, double *x0, double *x1)
     pala_world_add_grain(&w, t, pala_v(0, 0, 0.001), w.tmpl[t].frame, pala_v(0, 0, 0), pala_v(0, 0, 0));
     pala_world_prepare(&w);
     double g = 9.81, ramp = 0.05;
-    *x0 = NAN;
+    *x0 = (double)NAN;
     while (w.t < 1.2 - 0.5 * w.dt) {
         double s = w.t < ramp ? 0.5 * (1 - cos(PI * w.t / ramp)) : 1;
         w.g = pala_v(s * g * sin(theta), 0, -s * g * cos(theta));
-        if (pala_world_step(&w) != PALA_OK) { *x1 = NAN; pala_world_free(&w); return; }
+        if (pala_world_step(&w) != PALA_OK) { *x1 = (double)NAN; pala_world_free(&w); return; }
         if (isnan(*x0) && w.t >= 0.2 - 0.5 * w.dt) *x0 = w.x[0].x;
     }
     *x1 = w.x[0].x;
@@ -185,7 +185,7 @@ static double pile_balance(double dt, double *diss)
     double worst = 0;
     long n = (long)(0.05 / dt + 0.5), every = (long)(1e-4 / dt + 0.5);
     for (long i = 1; i <= n; i++) {
-        if (pala_world_step(&w) != PALA_OK) { worst = INFINITY; break; }
+        if (pala_world_step(&w) != PALA_OK) { worst = (double)INFINITY; break; }
         if (i % every == 0) {
             pala_energy e = pala_world_energy(&w);
             worst = fmax(worst, fabs(e.total + w.diss - e0.total));

@@ -113,7 +113,7 @@ static void incline(int tlaw, double theta, double mu, double delta, const doubl
     pala_world_prepare(&w);
     double g = 9.81, ramp = 0.05;
     int i = 0;
-    double sx = 0, sxx = 0, st = 0, stt = 0, st3 = 0, st4 = 0, sxt = 0, sxt2 = 0, n = 0;
+    double sx = 0, st = 0, stt = 0, st3 = 0, st4 = 0, sxt = 0, sxt2 = 0, n = 0;
     while (i < nt) {
         double s = w.t < ramp ? 0.5 * (1 - cos(PI * w.t / ramp)) : 1;
         w.g = pala_v(s * g * sin(theta), 0, -s * g * cos(theta));
@@ -121,7 +121,7 @@ static void incline(int tlaw, double theta, double mu, double delta, const doubl
         if (acc_fit && w.t > ts[0] && w.t <= ts[nt - 1]) {   /* least squares x = c0 + c1 t + c2 t^2 */
             double tt = w.t, x = w.x[0].x;
             n++; st += tt; stt += tt * tt; st3 += tt * tt * tt; st4 += tt * tt * tt * tt;
-            sx += x; sxt += x * tt; sxt2 += x * tt * tt; sxx += x * x;
+            sx += x; sxt += x * tt; sxt2 += x * tt * tt;
         }
         while (i < nt && w.t >= ts[i] - 0.5 * w.dt) xs[i++] = w.x[0].x;
     }

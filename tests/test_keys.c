@@ -18,7 +18,7 @@ void test_keys(void);
 
 /* A scene that loads with any one probe below, or any word of a word key, set: every
  * key a choice needs is there (cavity_radius, slab_thickness, sphere lines,
- * component_radius, the membrane's keys: its plane at 0.035 along any axis misses the
+ * component_radius, each size distribution's keys and lines, the membrane's keys: its plane at 0.035 along any axis misses the
  * grains; a cylinder's keys and a rate for group g, which may take any region and
  * placement but line; group p, an insertion, for region = line; outlet o has the keys of
  * every region); the z of everything is 0, so it also loads in 2D.  Grain `spare` is built
@@ -38,6 +38,8 @@ static const char *base =
     "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.004\n"
     "[grain spare]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
     "sphere = 0 0 0 0.003\nsphere = 0.003 0 0 0.003\ncomponent_radius = 0.002 0.003\n"
+    "size_range = 0.002 0.003\nsize_mean = 0.0025\nsize_sd = 0.0005\nsize_median = 0.0025\nsize_sigma = 0.2\n"
+    "size_class = 0.002 1\nsize_class = 0.003 1\nsieve = 0.002 0\nsieve = 0.003 1\n"
     "file = ../../examples/meshes/capsule.stl\nspheres = 2\n"
     "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
     "slab_thickness = 0.02\nregion_centre = 0.05 0.05 0\nregion_radius = 0.02\nregion_length = 0.02\n"
@@ -60,6 +62,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_gravity] = "0.5 -9.81 0", [PALA_KEY_dt] = "3e-6", [PALA_KEY_steps] = "7",
     [PALA_KEY_end_time] = "2e-4", [PALA_KEY_seed] = "12345", [PALA_KEY_energy_every] = "3",
     [PALA_KEY_trajectory_every] = "4", [PALA_KEY_xyz_every] = "5", [PALA_KEY_vtk_every] = "6",
+    [PALA_KEY_contacts_every] = "8", [PALA_KEY_grains_every] = "9",
     [PALA_KEY_max_overlap] = "0.3",
     [PALA_KEY_neighbor_skin] = "0.001", [PALA_KEY_lammps_mc_samples] = "200",
     [PALA_KEY_gravitational_constant] = "6.674e-11", [PALA_KEY_permittivity] = "2.5",
@@ -82,7 +85,9 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_pair_torsion_friction] = "0.07",
     [PALA_KEY_radius] = "0.0035", [PALA_KEY_volume_radius] = "0.004", [PALA_KEY_mc_samples] = "200",
     [PALA_KEY_components] = "2 4", [PALA_KEY_component_radius] = "0.001 0.002",
-    [PALA_KEY_spread] = "0.5", [PALA_KEY_variants] = "3",
+    [PALA_KEY_spread] = "0.5", [PALA_KEY_variants] = "3", [PALA_KEY_start_time] = "0.5",
+    [PALA_KEY_size_range] = "0.001 0.004", [PALA_KEY_size_mean] = "0.0021", [PALA_KEY_size_sd] = "0.0004",
+    [PALA_KEY_size_median] = "0.0022", [PALA_KEY_size_sigma] = "0.3", [PALA_KEY_size_resolution] = "0.02",
     [PALA_KEY_count] = "3", [PALA_KEY_region_box] = "0.01 0.09 0.01 0.09 -0.04 0.04",
     [PALA_KEY_slab_normal] = "0 1 0", [PALA_KEY_slab_offset] = "0.01",
     [PALA_KEY_slab_thickness] = "0.03", [PALA_KEY_lattice_spacing] = "0.02",

@@ -45,7 +45,7 @@ static double column(const pala_world *w, const char *name)
     int n = pala_world_wall_columns(w, nm, v, 16);
     for (int i = 0; i < n; i++)
         if (!strcmp(nm[i], name)) return v[i];
-    return NAN;
+    return (double)NAN;
 }
 
 /* One sphere (radius a, material 0) flies at speed v along x onto the bar along z (3D) or

@@ -1,11 +1,14 @@
 /* test_neighbor.c: the Verlet list of pebble pairs (neighbor.c) against a brute-force
  * enumeration of all pairs, on scenes that take each kind of cell grid: a dense grid
  * (boxes that hold about one cell per pebble or fewer, in 3D and in 2D) and the hash of
- * cells (a sparse gas), for polyspherical grains.  A missing pair would be a missed
- * contact; skipping one column of neighbour cells, or one bucket of the hash, fails it. */
+ * cells (a sparse gas), for polyspherical grains; and the levels of cells of sizes that
+ * differ by 50 (spheres and clumps, 3D and 2D), whose list is also the same at 1 and 3
+ * threads.  A missing pair would be a missed contact; skipping one column of neighbour
+ * cells, or one bucket of the hash, or a pair of levels, fails it. */
 #include "t.h"
 #include "pala/pala.h"
 #include "neighbor.h"
+#include "threads.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +37,7 @@ static int near(const pala_world *w, int p, int q)
     return pala_vnorm2(pala_vsub(pos(w, p), pos(w, q))) < rc * rc;
 }
 
+/* want_dense -1: levels of cells (the list is then built at 1 and at 3 threads) */
 static void check_scene(const char *what, const char *path, int nset, char **sets, int want_dense)
 {
     pala_scene *s;
@@ -42,6 +46,17 @@ static void check_scene(const char *what, const char *path, int nset, char **set
     double U = 0;
     pala_world_contacts(w, &U);   /* builds the list */
     const pala_nlist *nl = w->nl;
+    if (want_dense < 0) {   /* the same list at 3 threads */
+        long m = nl->start[w->npeb];
+        int *one = malloc((size_t)(m + 1) * sizeof *one);
+        memcpy(one, nl->nbr, (size_t)m * sizeof *one);
+        pala_world_set_threads(w, 3);
+        w->nl->builds = 0;
+        pala_world_contacts(w, &U);
+        T_CHECK(nl->nlev > 1 && pala_team_size(w->team) == 3 && nl->start[w->npeb] == m && !memcmp(one, nl->nbr, (size_t)m * sizeof *one),
+                "%s: %d levels of cells; the list at 3 threads is the list at 1 (%ld pairs)", what, nl->nlev, m);
+        free(one);
+    }
     int n = w->npeb;
     long listed = nl->start[n], expected = 0, missing = 0, extra = 0, unsorted = 0;
     char *mark = calloc((size_t)n, 1);
@@ -61,7 +76,7 @@ static void check_scene(const char *what, const char *path, int nset, char **set
             if (nl->nbr[s0] > p && nl->nbr[s0] < n) mark[nl->nbr[s0]] = 0;
     }
     free(mark);
-    T_CHECK(nl->dense == want_dense, "%s: %s grid (%d pebbles, %ld pairs)", what, want_dense ? "dense" : "hashed", n, listed);
+    if (want_dense >= 0) T_CHECK(nl->dense == want_dense, "%s: %s grid (%d pebbles, %ld pairs)", what, want_dense ? "dense" : "hashed", n, listed);
     T_CHECK(missing == 0 && extra == 0 && unsorted == 0 && listed == expected && expected > 0,
             "%s: list equals the brute-force pairs (%ld listed, %ld expected, %ld missing, %ld extra, %ld unsorted)",
             what, listed, expected, missing, extra, unsorted);
@@ -96,8 +111,31 @@ static void spheres(const char *name, int n, double L, const char *skin, int wan
     check_scene(name, scene, 0, NULL, want_dense);
 }
 
+/* Grains of two sizes 50 apart (a table of sizes: 0.2 mm and 10 mm, clumps 0.12 and 6 mm,
+ * by number 0.99 and 0.01), spheres or clumps of two spheres, at random in a box, in 3D or
+ * 2D, with a skin of 1 mm so that the list holds pairs */
+static void levels(const char *name, int dim, int clumps)
+{
+    char scene[256], text[1200];
+    snprintf(scene, sizeof scene, "%s/%s.txt", t_tmpdir(), name);
+    snprintf(text, sizeof text,
+             "dimension = %d\ncontainer = box\nbox = 0 0.08 0 0.08 %s\nwall_material = m\ndt = 1e-7\nsteps = 1\nseed = 5\n"
+             "neighbor_skin = 0.001\n[material m]\ndensity = 2500\nyoung = 5e8\npoisson = 0.3\n"
+             "[grain g]\nmaterial = m\n%s\nsize_distribution = table\nsize_class = %s 0.99\nsize_class = %s 0.01\n"
+             "[group a]\ngrain = g\ncount = %d\n",
+             dim, dim == 2 ? "-1 1" : "0 0.08", clumps ? "shape = spheres\nsphere = 0 0 0 1\nsphere = 1.2 0 0 0.7\nmc_samples = 2000" : "shape = sphere",
+             clumps ? "0.00012" : "0.0002", clumps ? "0.006" : "0.01", dim == 2 ? 600 : 2000);
+    t_write(scene, text);
+    check_scene(name, scene, 0, NULL, -1);
+}
+
 void test_neighbor(void)
 {
+    /* sizes 50 apart: levels of cells */
+    levels("nb_levels", 3, 0);
+    levels("nb_levels_2d", 2, 0);
+    levels("nb_levels_clumps", 3, 1);
+    levels("nb_levels_clumps_2d", 2, 1);
     /* spheres: a packed cube (dense grid) and a sparse gas (hash) */
     spheres("nb_packed", 2000, 0.03, "0.0005", 1);
     spheres("nb_gas", 300, 1.0, "0.05", 0);

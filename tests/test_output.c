@@ -121,11 +121,11 @@ static double rolling(double f, double *minratio)
              "[group a]\ngrain = g\nplacement = list\nat = 0.5 0.5 %.17g %g 0 0\n",
              f / lam, (int)lround(5 / f), rho, E, sg, mu, nu, R, R - d, w0);
     t_write(D "/roll.txt", text);
-    if (t_sh(out, sizeof out, "./pala run " D "/roll.txt -o " D "/roll.run --force --quiet") != 0) return NAN;
+    if (t_sh(out, sizeof out, "./pala run " D "/roll.txt -o " D "/roll.run --force --quiet") != 0) return (double)NAN;
     FILE *fp = fopen(D "/roll.run/trajectory.txt", "r");
-    if (!fp) return NAN;
+    if (!fp) return (double)NAN;
     char line[1024];
-    double w = NAN, mn = 1;
+    double w = (double)NAN, mn = 1;
     while (fgets(line, sizeof line, fp)) {
         double q[12];
         if (sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf %lf", q, q + 1, q + 2, q + 3, q + 4, q + 5, q + 6, q + 7, q + 8, q + 9, q + 10, q + 11) != 12) continue;

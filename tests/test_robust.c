@@ -141,6 +141,12 @@ static void replay(void)
     T_CHECK(rc == 0, "fuzz target control on its corpus and the regression inputs: exit %d %s", rc, out);
     rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-lammps tests/fuzz/lammps/* " D "/*.data");
     T_CHECK(rc == 0, "fuzz target lammps on its corpus and the regression inputs: exit %d %s", rc, out);
+    /* the readers of a run folder (issue 29): checkpoint, trajectory, TSV tables */
+    const char *cli[3] = {"checkpoint", "traj", "tsv"};
+    for (int i = 0; i < 3; i++) {
+        rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-%s tests/fuzz/%s/*", cli[i], cli[i]);
+        T_CHECK(rc == 0, "fuzz target %s on its corpus: exit %d %s", cli[i], rc, out);
+    }
 }
 
 void test_robust(void)

@@ -1,6 +1,7 @@
 /* test_step.c: the structure of the step.
  *  - the isotropic fast path of the integrator (integrator.c) against the general path on
- *    the same grains and sums, bit for bit, unchained and chained, small and large turns;
+ *    the same grains and sums, bit for bit, unchained and chained, small and large turns; and
+ *    that of a block of spheres of three templates (a size distribution's);
  *  - an embedding program's additional forces (pala_world_set_additional_forces): a
  *    constant force against x = F t^2 / 2m, its work in E_diss;
  *  - an interaction between centres (pala_interaction): a spring between two grains
@@ -21,19 +22,25 @@
 void test_step(void);
 
 /* A world of one block of spheres in 3D, far apart, with random velocities, spins and
- * accelerations of the last step (spin: the scale of omega, 1/s). */
-static void spheres(pala_world *w, double spin, unsigned seed)
+ * accelerations of the last step (spin: the scale of omega, 1/s); sizes: of 1 mm, or (1) of
+ * three sizes, so of three templates (a size distribution's spheres). */
+static void spheres(pala_world *w, double spin, unsigned seed, int sizes)
 {
     pala_world_init(w);
     pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 0.5, .mu = 0.3, .nu = 1e-3};
     pala_world_add_material(w, &m);
     int t = pala_world_add_sphere_template(w, 0, 0.001);
+    if (sizes) {
+        pala_world_add_sphere_template(w, 0, 0.0004);
+        pala_world_add_sphere_template(w, 0, 0.0023);
+    }
     pala_rng g;
     pala_rng_seed(&g, seed);
     for (int k = 0; k < 200; k++) {
         pala_vec3 x = pala_v(0.01 * k, 0.003 * pala_rng_uniform(&g), 0);
         pala_vec3 r = pala_vscale(0.3, pala_rng_unit(&g, 3));
-        pala_world_add_grain(w, t, x, r, pala_vscale(0.5, pala_rng_unit(&g, 3)), pala_vscale(spin * pala_rng_uniform(&g), pala_rng_unit(&g, 3)));
+        pala_world_add_grain(w, t + (sizes ? k % 3 : 0), x, r, pala_vscale(0.5, pala_rng_unit(&g, 3)),
+                             pala_vscale(spin * pala_rng_uniform(&g), pala_rng_unit(&g, 3)));
         w->acc[k] = pala_vscale(3, pala_rng_unit(&g, 3));
         w->bacc[k] = pala_vscale(500, pala_rng_unit(&g, 3));
     }
@@ -51,12 +58,14 @@ static int same(const pala_world *a, const pala_world *b)
 static void fast_path(void)
 {
     const double spins[2] = {50, 5000};   /* 5000 1/s turns by more than 0.1 rad in dt/2 */
+    for (int sz = 0; sz < 2; sz++)
     for (int si = 0; si < 2; si++)
         for (int chain = 0; chain < 2; chain++) {
             pala_world a, b;
-            spheres(&a, spins[si], 7);
-            spheres(&b, spins[si], 7);
-            T_CHECK(a.work->btid[0] == 0 && a.tmpl[0].isotropic, "fast path: one block of one isotropic template");
+            spheres(&a, spins[si], 7, sz);
+            spheres(&b, spins[si], 7, sz);
+            int tid = sz ? -2 : 0;
+            T_CHECK(a.work->btid[0] == tid && a.tmpl[0].isotropic, "fast path: one block of %s", sz ? "spheres of three templates (btid -2)" : "one isotropic template");
             a.work->chain = b.work->chain = chain;
             pala_facc *A = calloc(256, sizeof *A);
             pala_rng g;
@@ -67,15 +76,16 @@ static void fast_path(void)
                 A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, 3));
             }
             pala_finish fa = {0, 0, 0, 0}, fb = {0, 0, 0, 0};
-            pala_integrator_end_isotropic(&a, 0, a.n, A, 255, 0, &fa);
+            if (sz) pala_integrator_end_mixed(&a, 0, a.n, A, 255, &fa);
+            else pala_integrator_end_isotropic(&a, 0, a.n, A, 255, tid, &fa);
             pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
             T_CHECK(same(&a, &b) && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.chk == fb.chk,
-                    "fast path = general path bit for bit (%s, %s turns): pdiss %.17g vs %.17g, bound %.17g vs %.17g",
-                    chain ? "chained" : "unchained", si ? "large" : "small", fa.pdiss, fb.pdiss, fa.mv, fb.mv);
+                    "fast path = general path bit for bit (%s, %s turns%s): pdiss %.17g vs %.17g, bound %.17g vs %.17g",
+                    chain ? "chained" : "unchained", si ? "large" : "small", sz ? ", three sizes" : "", fa.pdiss, fb.pdiss, fa.mv, fb.mv);
             /* and the test can fail: a changed sum changes the state */
             A[5].F.x *= 1.0000001;
             pala_world_free(&b);
-            spheres(&b, spins[si], 7);
+            spheres(&b, spins[si], 7, sz);
             b.work->chain = chain;
             pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
             T_CHECK(!same(&a, &b), "fast path test sees a change of one sum in the last bit");

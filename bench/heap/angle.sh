@@ -28,6 +28,7 @@ else
          inat { l[g++] = $col["x"] " " $col["y"] " " $col["z"] " " $col["radius"] }
          END { if (!n || g != n || !("radius" in col)) exit 1; for (i = 0; i < g; i++) print l[i] }' "$f"
 fi | awk -v z0="$z0" -v dr="${DR:-0.002}" -v lo="${LO:-0.35}" -v hi="${HI:-0.8}" -v prof="${PROFILE:-0}" -v src="$f" '
+BEGIN { n = 0 }   # an unset n would index x[""], not x[0]: the first sphere lost
 { x[n] = $1; y[n] = $2; z[n] = $3; r[n] = $4; n++ }
 END {
     if (n == 0) { print "angle.sh: " src ": no spheres read" > "/dev/stderr"; exit 1 }

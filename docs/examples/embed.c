@@ -69,7 +69,7 @@ int main(void)
     m.dt = 0;          /* no time step */
     ok &= refused("dt = 0", pala_world_prepare(&m), &m, "dt");
     m.dt = 1e-6;
-    m.x[3].x = NAN;    /* a non-finite position */
+    m.x[3].x = (double)NAN;    /* a non-finite position */
     ok &= refused("a NaN position", pala_world_prepare(&m), &m, "position");
     m.x[3].x = 5e-3;
     m.tmpl[0].material = 7;   /* a template of a material that does not exist */

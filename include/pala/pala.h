@@ -486,6 +486,48 @@ int pala_world_steps(pala_world *w, long n);
 /* The contacts of the current state (eqs. 48-57, walls), no step: sets the diagnostics
  * ncontact and worst_overlap; if U is non-NULL adds the contact potential energy to it. */
 int pala_world_contacts(pala_world *w, double *U);
+/* ---- the contacts of the current state, for output (contact_list.c) ----------------
+ * Every touching component pair and wall touch of the current state through the contact
+ * kernel (eqs. 48-57), as at a force evaluation but at the state itself and without a step:
+ * the springs' forces are those of the displacements they hold (-k x, capped), nothing is
+ * advanced, dissipated or accounted (docs/physics.md, "Contacts and stress").  Costs about one
+ * force pass; the steps do not see it. */
+typedef struct pala_contact {
+    int i, j;          /* the grains' numbers (w->gid: the input's order, then the grains that
+                          entered, as they came); j = -1: a wall */
+    int ci, cj;        /* their components, from 0 (cj = -1 for a wall) */
+    int face;          /* a wall's face (pala_world_face_name), -1 for a pair of grains */
+    pala_vec3 x;       /* the contact point, eq. (50): the middle of the overlap, m */
+    pala_vec3 n;       /* the unit normal from j (or the wall) towards i */
+    double overlap;    /* a + a' - |c - c'| > 0, m */
+    double fn;         /* the normal force on i along n, N (> 0: pushes i away from j) */
+    pala_vec3 ft;      /* the tangential force on i, N (the force on i is fn n + ft; on j its
+                          negative) */
+    pala_vec3 m;       /* the rolling and torsion moment on i, N m (-m on j); 0 without those
+                          springs (docs/physics.md, "Contact history") */
+} pala_contact;
+typedef struct pala_contact_list {
+    long n, cap;
+    pala_contact *c;   /* the contacts, block by block of the stored grains: their pairs, then
+                          their walls (an order that no thread count changes) */
+    int ngrains;       /* the grains' numbers: 0 .. ngrains - 1 (w->nid when grains left) */
+    pala_vec3 *F, *T;  /* per grain number (input order; 0 for a grain that left): the sum of
+                          its contacts' forces, N, and torques about its centre, N m:
+                          (x - x_i) x F + m */
+    int *z;            /* per grain: the grains it touches, a pair of clumps once (however many
+                          of their components touch): the coordination number */
+    int *zw;           /* per grain: the wall faces it touches */
+    int moments;       /* 1: some material pair has rolling or torsion springs */
+    void *priv;        /* the list's scratch (contact_list.c) */
+} pala_contact_list;
+/* Fills L (zeroed before its first use; reused after) with the contacts of the current
+ * state of a prepared world.  PALA_OK, or the status of pala_world_contacts. */
+int pala_world_contact_list(pala_world *w, pala_contact_list *L);
+void pala_contact_list_free(pala_contact_list *L);
+/* The name of wall face f (pala_contact.face): a [wall] section's name, the box's xlo,
+ * xhi, ylo, yhi, zlo, zhi, the cavity's "cavity", a membrane's mem_lo, mem_hi; NULL if no
+ * wall has it. */
+const char *pala_world_face_name(const pala_world *w, int face);
 /* Energies of the current state. Costs one contact pass (no forces stored); sets
  * ncontact and worst_overlap.  All zero if the world is not prepared. */
 pala_energy pala_world_energy(pala_world *w);
@@ -612,6 +654,43 @@ double pala_harmonic(double a, double b);       /* H(a,b), H(0,0)=0 */
 int pala_cpu_count(void);
 double pala_now(void);
 
+/* ---- checkpoint files (docs/output-formats.md, "checkpoint.bin"; restart.c) -----------
+ * A header (magic "PALACKPT", version, byte-order mark, payload length, FNV-1a 64 checksum of
+ * the payload), then named fields.  `pala run` writes one into its run folder; `pala resume`
+ * continues from it, and a scene that starts from the run (key start_from) starts from it. */
+#define PALA_CKPT_FILE "checkpoint.bin"
+#define PALA_CKPT_VERSION 1
+typedef struct pala_ckfield {
+    const char *name;              /* not NUL-terminated: nlen bytes */
+    size_t nlen;
+    uint32_t elem;                 /* bytes of an element */
+    uint64_t count;                /* elements */
+    const unsigned char *data;     /* elem * count bytes (not aligned) */
+} pala_ckfield;
+typedef struct pala_ckfile {
+    unsigned char *bytes;          /* the file */
+    size_t n;
+    pala_ckfield *f;               /* its fields, in the file's order */
+    int nf;
+    uint32_t version;              /* as the header says (when it has one) */
+} pala_ckfile;
+/* What pala_ckfile_read found: the file read and checked, or why not (in why: the system's
+ * words when it cannot be opened; "it is truncated (shorter than its header says)", ...). */
+enum { PALA_CKFILE_OK = 0, PALA_CKFILE_OPEN, PALA_CKFILE_BAD, PALA_CKFILE_VERSION, PALA_CKFILE_FIELDS };
+int pala_ckfile_read(const char *path, pala_ckfile *c, char *why, size_t len);
+/* The field of that name, or NULL. */
+const pala_ckfield *pala_ckfile_find(const pala_ckfile *c, const char *name);
+void pala_ckfile_free(pala_ckfile *c);
+/* FNV-1a 64 of n bytes, continuing from h (PALA_FNV0 to start): the checksum of the payload. */
+#define PALA_FNV0 14695981039346656037ull
+uint64_t pala_fnv1a(uint64_t h, const void *p, size_t n);
+/* What a scene that starts from this world's run needs beyond the state the checkpoint holds
+ * (docs/control-file.md, start_from): the dimension and every template whole, with the name and
+ * density of its material, as *bytes bytes the caller frees; checkpoint.bin holds them as the
+ * field PALA_GRAIN_TYPES_FIELD. */
+#define PALA_GRAIN_TYPES_FIELD "world.grain_types"
+void *pala_world_grain_types(const pala_world *w, size_t *bytes);
+
 /* ---- control files (scene.c) -------------------------------------------------------- */
 typedef struct pala_scene pala_scene;
 /* Parse FILE, apply the overrides sets[0..nset) ("KEY=VALUE"), build the world.  On error
@@ -648,6 +727,11 @@ const char *pala_scene_report(const pala_scene *s);
 /* Steps between frames of the exports written during a run; 0: not written. */
 long pala_scene_xyz_every(const pala_scene *s);
 long pala_scene_vtk_every(const pala_scene *s);
+/* Steps between frames of contacts.tsv (contacts.bin when pala_scene_contacts_binary) and of
+ * grains.tsv; 0: not written. */
+long pala_scene_contacts_every(const pala_scene *s);
+int pala_scene_contacts_binary(const pala_scene *s);
+long pala_scene_grains_every(const pala_scene *s);
 long pala_scene_checkpoint_every(const pala_scene *s);
 /* `pala help keys` and `pala help KEY` */
 void pala_scene_help_keys(FILE *f);

@@ -5,7 +5,13 @@
  * time range, and each compared column must satisfy |run - ref| <= atol + rtol*scale,
  * where scale is the largest |value| of that column over the whole reference.  A
  * per-column scale (instead of |ref| at each point) keeps quantities that pass through
- * zero, such as E_field or E_contact, from failing on round-off. */
+ * zero, such as E_field or E_contact, from failing on round-off.
+ *
+ * A chaotic flow (a pour, a drum) does not repeat point by point on another machine or
+ * with another dt, but its means do: --window T0:T1 compares each column's mean over the
+ * rows with T0 <= time <= T1 of each file (the scale: the largest |value| of the reference
+ * in the window), --final the last rows.  Any TSV with a time column compares, such as
+ * pala measure's measure.tsv. */
 #include "commands.h"
 #include "tsv.h"
 #include "pala/pala.h"
@@ -32,12 +38,17 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: pala check RUN REFERENCE [--columns E_total,E_kin,...] [--rtol R] [--atol A]\n"
-        "  RUN, REFERENCE: run folders (their energy.tsv is read) or .tsv files\n"
+        "                  [--window T0:T1 | --final]\n"
+        "  RUN, REFERENCE: run folders (their energy.tsv is read) or .tsv files with a time\n"
+        "             column (e.g. pala measure's measure.tsv)\n"
         "  --columns  columns to compare (default: E_total,E_kin,E_rot,E_contact,E_field,\n"
         "             those present in both files)\n"
         "  --rtol R   relative tolerance, times the column's largest |value| in the\n"
         "             reference (default %g)\n"
         "  --atol A   absolute tolerance (default %g)\n"
+        "  --window T0:T1  compare each column's mean over the rows from time T0 to T1 (s)\n"
+        "             in each file, not the curves point by point (chaotic flows)\n"
+        "  --final    compare the last rows' values\n"
         "exit status: 0 all columns within tolerance, 3 some column deviates, 1 bad input\n",
         CHECK_RTOL, CHECK_ATOL);
 }
@@ -221,13 +232,77 @@ static long compare(const pala_tsv *run, int trun, const pala_tsv *ref, int tref
     return used;
 }
 
+/* The mean of column c over the rows of t with t0 <= time <= t1 (time column tc), their
+ * number in *rows and the largest |value| among them in *scale. */
+static double window_mean(const pala_tsv *t, int tc, int c, double t0, double t1, long *rows, double *scale)
+{
+    double s = 0;
+    *rows = 0;
+    *scale = 0;
+    for (long i = 0; i < t->nrow; i++) {
+        const double *r = t->num + i * t->ncol;
+        if (!(r[tc] >= t0 && r[tc] <= t1)) continue;
+        s += r[c];
+        (*rows)++;
+        if (fabs(r[c]) > *scale || isnan(r[c])) *scale = fabs(r[c]);
+    }
+    return *rows ? s / (double)*rows : (double)NAN;
+}
+
+/* --window T0:T1 (final: the last rows): the columns' means (values) against the
+ * reference's, printed as a table; the exit code. */
+static int compare_means(const pala_tsv *run, int trun, const pala_tsv *ref, int tref, int n, const int *ir, const int *irf,
+                         const char *const *names, double t0, double t1, int final, double rtol, double atol)
+{
+    int w = 6, nfail = 0;
+    for (int c = 0; c < n; c++)
+        if ((int)strlen(names[c]) > w) w = (int)strlen(names[c]);
+    long nr, nf;
+    double sc;
+    if (final) {
+        t0 = t1 = run->num[(run->nrow - 1) * run->ncol + trun];
+        printf("pala check: %s against reference %s\nthe last rows: t = %.10g s and t = %.10g s\n", run->path, ref->path, t0,
+               ref->num[(ref->nrow - 1) * ref->ncol + tref]);
+    } else {
+        window_mean(run, trun, ir[0], t0, t1, &nr, &sc);
+        window_mean(ref, tref, irf[0], t0, t1, &nf, &sc);
+        if (!nr || !nf) {
+            fprintf(stderr, "pala check: --window %g:%g holds no row of %s (%ld rows) or %s (%ld rows); choose a window both runs cover\n",
+                    t0, t1, run->path, nr, ref->path, nf);
+            return PALA_ERR_INPUT;
+        }
+        printf("pala check: %s against reference %s\nmeans over t in [%g, %g] s: %ld rows of the run, %ld of the reference\n", run->path,
+               ref->path, t0, t1, nr, nf);
+    }
+    printf("%-*s  %-13s  %-13s  %-13s  %-13s  %s\n", w, "column", final ? "run" : "run mean", final ? "reference" : "ref mean", "|dev|",
+           "tolerance", "result");
+    for (int c = 0; c < n; c++) {
+        double a, b, scale;
+        if (final) {
+            a = run->num[(run->nrow - 1) * run->ncol + ir[c]];
+            b = ref->num[(ref->nrow - 1) * ref->ncol + irf[c]];
+            window_mean(ref, tref, irf[c], -HUGE_VAL, HUGE_VAL, &nf, &scale);
+        } else {
+            a = window_mean(run, trun, ir[c], t0, t1, &nr, &sc);
+            b = window_mean(ref, tref, irf[c], t0, t1, &nf, &scale);
+        }
+        double dev = fabs(a - b), tol = atol + rtol * scale;
+        int ok = dev <= tol;
+        nfail += !ok;
+        printf("%-*s  %-13.6g  %-13.6g  %-13.6g  %-13.6g  %s\n", w, names[c], a, b, dev, tol, ok ? "PASS" : "FAIL");
+    }
+    if (!nfail) printf("PASS: all %d column%s within tolerance (rtol %g, atol %g)\n", n, n == 1 ? "" : "s", rtol, atol);
+    else printf("FAIL: %d of %d column%s beyond tolerance (rtol %g, atol %g)\n", nfail, n, n == 1 ? "" : "s", rtol, atol);
+    return nfail ? PALA_CHECK_FAILED : PALA_OK;
+}
+
 /* Parse the command line, read both files, compare, print the table and the verdict. */
 int pala_cmd_check(int argc, char **argv)
 {
     const char *pos[2] = { NULL, NULL };
     const char *cols = NULL;
-    double rtol = CHECK_RTOL, atol = CHECK_ATOL;
-    int npos = 0, opts_done = 0;
+    double rtol = CHECK_RTOL, atol = CHECK_ATOL, t0 = 0, t1 = 0;
+    int npos = 0, opts_done = 0, window = 0, final = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *val = NULL;
@@ -237,9 +312,10 @@ int pala_cmd_check(int argc, char **argv)
             usage(stdout);
             return PALA_OK;
         }
+        if (!opts_done && strcmp(a, "--final") == 0) { final = 1; continue; }
         if (!opts_done && a[0] == '-' && a[1]) {
-            static const char *const opt[] = { "--columns", "--rtol", "--atol" };
-            for (int k = 0; k < 3; k++) {
+            static const char *const opt[] = { "--columns", "--rtol", "--atol", "--window" };
+            for (int k = 0; k < 4; k++) {
                 size_t L = strlen(opt[k]);
                 if (strncmp(a, opt[k], L) == 0 && (a[L] == 0 || a[L] == '=')) {
                     which = k + 1;
@@ -256,7 +332,15 @@ int pala_cmd_check(int argc, char **argv)
                 return PALA_ERR_INPUT;
             }
             if (which == 1) cols = val;
-            else if (parse_tol(which == 2 ? "--rtol" : "--atol", val,
+            else if (which == 4) {
+                char *e;
+                t0 = strtod(val, &e);
+                if (e == val || *e != ':' || (t1 = strtod(e + 1, &e), *e) || !(t1 >= t0)) {
+                    fprintf(stderr, "pala check: --window '%s': expected T0:T1 in s with T0 <= T1, e.g. --window 0.5:1\n", val);
+                    return PALA_ERR_INPUT;
+                }
+                window = 1;
+            } else if (parse_tol(which == 2 ? "--rtol" : "--atol", val,
                                which == 2 ? &rtol : &atol) != 0)
                 return PALA_ERR_INPUT;
             continue;
@@ -274,6 +358,10 @@ int pala_cmd_check(int argc, char **argv)
         return PALA_ERR_INPUT;
     }
 
+    if (window && final) {
+        fprintf(stderr, "pala check: give --window or --final, not both\n");
+        return PALA_ERR_INPUT;
+    }
     char prun[4096], pref[4096];
     if (resolve(pos[0], prun, sizeof prun) || resolve(pos[1], pref, sizeof pref))
         return PALA_ERR_INPUT;
@@ -291,6 +379,12 @@ int pala_cmd_check(int argc, char **argv)
     int n = tref < 0 ? -1 : choose_columns(cols, &run, &ref, ir, iref, names, store,
                                            sizeof store);
     long skipped = 0, used = 0;
+    if (n > 0 && (window || final)) {
+        rc = compare_means(&run, trun, &ref, tref, n, ir, iref, names, t0, t1, final, rtol, atol);
+        pala_tsv_free(&run);
+        pala_tsv_free(&ref);
+        return rc;
+    }
     if (n > 0) {
         used = compare(&run, trun, &ref, tref, n, ir, iref, res, &skipped);
         if (used == 0) {

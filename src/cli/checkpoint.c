@@ -12,22 +12,18 @@
  * one more row there. */
 #define _DEFAULT_SOURCE
 #include "checkpoint.h"
+#include "rundir.h"
 #include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
 #include <unistd.h>
 
 static const char magic[8] = {'P', 'A', 'L', 'A', 'C', 'K', 'P', 'T'};
 enum { HEADER = 8 + 4 + 4 + 8 + 8 };
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
-    return h;
-}
-#define FNV0 14695981039346656037ull
+#define fnv pala_fnv1a
+#define FNV0 PALA_FNV0
 
 /* ---- the world's fields -------------------------------------------------------------- */
 /* A field of the world: its name, element size, and where it is (count elements).  RESTORE
@@ -197,6 +193,10 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     double *hd = pala_world_history_get(w, &nh);   /* the contacts' springs (docs/physics.md, "Contact history") */
     if (hd) put_field(&b, "world.contacts", sizeof(double), nh, hd);
     free(hd);
+    size_t nt;
+    void *types = pala_world_grain_types(w, &nt);   /* for a scene that starts from the run (start_from) */
+    put_field(&b, PALA_GRAIN_TYPES_FIELD, 1, (long)nt, types);
+    free(types);
     put_run(&b, r, w);
     if (b.bad) { free(b.p); fprintf(stderr, "pala: out of memory for the checkpoint\n"); return 1; }
     uint32_t ver = PALA_CKPT_VERSION, bom = 0x01020304u;
@@ -206,10 +206,10 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     memcpy(b.p + 12, &bom, 4);
     memcpy(b.p + 16, &len, 8);
     memcpy(b.p + 24, &sum, 8);
-    char tmp[4200], path[4200];
-    snprintf(tmp, sizeof tmp, "%s/%s.tmp", dir, PALA_CKPT_FILE);
+    char tmp[4300], path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
-    FILE *f = fopen(tmp, "wb");
+    pala_tmpname(tmp, sizeof tmp, path);   /* its own: two processes never share one */
+    FILE *f = pala_fopen(tmp, "wb");
     int bad = !f;
     if (f) {
         bad |= fwrite(b.p, 1, b.n, f) != b.n;
@@ -222,21 +222,16 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     free(b.p);
     if (bad) {
         unlink(tmp);
-        fprintf(stderr, "pala: writing %s failed: %s; the previous checkpoint is kept\n", path, strerror(e));
+        fprintf(stderr, "pala: writing %s failed: %s; the previous checkpoint is kept\n", path, pala_strerror(e));
     }
     return bad;
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */
-typedef struct rfield { const char *name; size_t nlen; uint32_t elem; uint64_t count; const unsigned char *data; } rfield;
-struct pala_ckpt { unsigned char *file; rfield *f; int nf; };
+typedef pala_ckfield rfield;
+struct pala_ckpt { pala_ckfile c; };
 
-static const rfield *find(const pala_ckpt *c, const char *name)
-{
-    for (int i = 0; i < c->nf; i++)
-        if (c->f[i].nlen == strlen(name) && !memcmp(c->f[i].name, name, c->f[i].nlen)) return &c->f[i];
-    return NULL;
-}
+static const rfield *find(const pala_ckpt *c, const char *name) { return pala_ckfile_find(&c->c, name); }
 
 /* The field name of element size elem, count elements if count >= 0; NULL (and a message)
  * if missing or of another shape. */
@@ -255,8 +250,7 @@ static const rfield *need(const pala_ckpt *c, const char *path, const char *name
 void pala_ckpt_free(pala_ckpt *c)
 {
     if (!c) return;
-    free(c->file);
-    free(c->f);
+    pala_ckfile_free(&c->c);
     free(c);
 }
 
@@ -268,80 +262,25 @@ void pala_ckpt_run_free(pala_ckpt_run *r)
     r->nset = 0;
 }
 
+/* a number of rows: whole, from 0 to 2^53 (every such double is a long exactly) */
+static int rows_ok(double x) { return x >= 0 && x <= 9007199254740992.0 && x == floor(x); }
+
 int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
     memset(r, 0, sizeof *r);
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        fprintf(err, "pala resume: cannot open %s: %s (a run folder written by pala run holds one)\n", path, strerror(errno));
-        return 1;
-    }
     pala_ckpt *c = calloc(1, sizeof *c);
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1 << 16;
-            unsigned char *q = c ? realloc(c->file, cap) : NULL;
-            if (!q) { fclose(f); pala_ckpt_free(c); fprintf(err, "pala resume: out of memory reading %s\n", path); return 1; }
-            c->file = q;
-        }
-        size_t k = fread(c->file + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    const char *why = NULL;
-    uint32_t ver = 0, bom = 0;
-    uint64_t len = 0, sum = 0;
-    if (rerr) why = "it cannot be read";
-    else if (n < HEADER || memcmp(c->file, magic, 8)) why = "it is not a pala checkpoint (no PALACKPT header)";
-    else {
-        memcpy(&ver, c->file + 8, 4);
-        memcpy(&bom, c->file + 12, 4);
-        memcpy(&len, c->file + 16, 8);
-        memcpy(&sum, c->file + 24, 8);
-        if (bom == 0x04030201u) why = "it was written on a machine of the other byte order";
-        else if (bom != 0x01020304u) why = "its byte-order mark is damaged";
-        else if (ver != PALA_CKPT_VERSION) why = "it has another format version";
-        else if (len != n - HEADER) why = n - HEADER < len ? "it is truncated (shorter than its header says)" : "it is longer than its header says";
-        else if (fnv(FNV0, c->file + HEADER, len) != sum) why = "its checksum does not match: the file is damaged";
-    }
-    if (why) {
-        if (ver != PALA_CKPT_VERSION && !rerr && n >= HEADER && !memcmp(c->file, magic, 8) && bom == 0x01020304u)
-            fprintf(err, "pala resume: %s: %s (%u; this pala reads version %d); rerun the scene instead\n", path, why, ver, PALA_CKPT_VERSION);
-        else fprintf(err, "pala resume: %s: %s; refusing to continue from it (rerun the scene instead)\n", path, why);
-        pala_ckpt_free(c);
-        return 1;
-    }
-    /* the fields */
-    size_t p = HEADER;
-    while (p < n) {
-        uint16_t l;
-        uint32_t e;
-        uint64_t cnt;
-        if (n - p < 2) break;
-        memcpy(&l, c->file + p, 2);
-        if (n - p < 2 + (size_t)l + 12) break;
-        rfield fl = {(const char *)c->file + p + 2, l, 0, 0, NULL};
-        memcpy(&e, c->file + p + 2 + l, 4);
-        memcpy(&cnt, c->file + p + 6 + l, 8);
-        p += 14 + (size_t)l;
-        if (e == 0 || cnt > (n - p) / e) { p = n + 1; break; }
-        fl.elem = e;
-        fl.count = cnt;
-        fl.data = c->file + p;
-        p += (size_t)(e * cnt);
-        rfield *q = realloc(c->f, (size_t)(c->nf + 1) * sizeof *q);
-        if (!q) { p = n + 1; break; }
-        c->f = q;
-        c->f[c->nf++] = fl;
-    }
-    if (p != n) {
-        fprintf(err, "pala resume: %s: its fields are malformed; refusing to continue from it\n", path);
+    char why[256];
+    int rc = c ? pala_ckfile_read(path, &c->c, why, sizeof why) : PALA_CKFILE_BAD;
+    if (!c) snprintf(why, sizeof why, "out of memory");
+    if (rc == PALA_CKFILE_OPEN) fprintf(err, "pala resume: cannot open %s: %s (a run folder written by pala run holds one)\n", path, why);
+    else if (rc == PALA_CKFILE_VERSION)
+        fprintf(err, "pala resume: %s: %s (%u; this pala reads version %d); rerun the scene instead\n", path, why, c->c.version, PALA_CKPT_VERSION);
+    else if (rc == PALA_CKFILE_FIELDS) fprintf(err, "pala resume: %s: %s; refusing to continue from it\n", path, why);
+    else if (rc) fprintf(err, "pala resume: %s: %s; refusing to continue from it (rerun the scene instead)\n", path, why);
+    if (rc) {
         pala_ckpt_free(c);
         return 1;
     }
@@ -389,9 +328,17 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
     memcpy(&r->wall, wl->data, sizeof(double));
     double e[8];
     memcpy(e, es->data, sizeof e);
-    r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
     double pw[2 + PALA_MAX_WALL_COLUMNS] = {0};
     memcpy(pw, wp->data, (size_t)wp->count * sizeof(double));
+    /* the row counts are doubles in the file: whole and in range before they become longs */
+    if (!rows_ok(e[7]) || !rows_ok(pw[0])) {
+        fprintf(err, "pala resume: %s: the row count of %s is not a whole number from 0 to 2^53; refusing to continue from it\n",
+                path, rows_ok(e[7]) ? "walls.tsv" : "energy.tsv");
+        pala_ckpt_run_free(r);
+        pala_ckpt_free(c);
+        return 1;
+    }
+    r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
     r->walls.rows = (long)pw[0];
     r->walls.t = pw[1];
     memcpy(r->walls.P, pw + 2, sizeof r->walls.P);
@@ -490,11 +437,12 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
 uint64_t pala_ckpt_state_hash(const pala_ckpt *c)
 {
     /* the world's fields in the file's order (the table's, the walls' state in its place)
-     * but those pala_ckpt_apply verifies, then the contacts */
+     * but those pala_ckpt_apply verifies and the grain types, then the contacts */
     uint64_t h = FNV0;
-    for (int i = 0; i < c->nf; i++) {
-        const rfield *f = &c->f[i];
-        int restore = f->nlen > 6 && !memcmp(f->name, "world.", 6) && !(f->nlen == 14 && !memcmp(f->name, "world.contacts", 14));
+    for (int i = 0; i < c->c.nf; i++) {
+        const rfield *f = &c->c.f[i];
+        int restore = f->nlen > 6 && !memcmp(f->name, "world.", 6) && !(f->nlen == 14 && !memcmp(f->name, "world.contacts", 14)) &&
+                      f != pala_ckfile_find(&c->c, PALA_GRAIN_TYPES_FIELD);   /* what start_from needs, not state */
         for (int j = 0; j < NFIELDS && restore; j++)
             if (fields[j].mode == VERIFY && f->nlen == strlen(fields[j].name) && !memcmp(f->name, fields[j].name, f->nlen)) restore = 0;
         if (restore) h = fnv(h, f->data, (size_t)(f->elem * f->count));
@@ -508,7 +456,7 @@ void pala_ckpt_where(const pala_ckpt *c, int *n, double *t, long *step)
 {
     const rfield *x = find(c, "world.x"), *tt = find(c, "world.t"), *s = find(c, "world.step"), *d = find(c, "world.dt");
     double dt;
-    *n = (int)x->count;
+    *n = x->count > INT_MAX ? INT_MAX : (int)x->count;
     memcpy(t, tt->data, sizeof *t);
     memcpy(step, s->data, sizeof *step);
     memcpy(&dt, d->data, sizeof dt);

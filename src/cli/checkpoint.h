@@ -8,8 +8,7 @@
 #include "writer.h"
 #include <stdint.h>
 
-#define PALA_CKPT_FILE "checkpoint.bin"
-#define PALA_CKPT_VERSION 1
+/* PALA_CKPT_FILE, PALA_CKPT_VERSION and the reading of the file's fields: pala.h (restart.c) */
 
 /* What a checkpoint says about its run, beside the world's state. */
 typedef struct pala_ckpt_run {

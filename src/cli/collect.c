@@ -4,8 +4,11 @@
  * Columns of the output: `run` (the DIR as given), then the parameter columns whose
  * value differs between the runs (all of them with --all), then the result columns.
  * Result columns are a fixed list of names written by `pala run`; every other column
- * of summary.tsv is a parameter. */
+ * of summary.tsv is a parameter.  --columns A,B,... chooses the columns instead: any of
+ * summary.tsv, or of the measure.tsv pala measure wrote into the folder (its mean over the
+ * file's rows: the frames measured). */
 #include "commands.h"
+#include "rundir.h"
 #include "tsv.h"
 #include "pala/pala.h"
 #include <errno.h>
@@ -25,11 +28,13 @@ static const char *const result_cols[] = {
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: pala collect DIR... [-o table.tsv] [--force] [--all] [--skip-incomplete]\n"
+        "usage: pala collect DIR... [-o table.tsv] [--force] [--all] [--skip-incomplete] [--columns A,B,...]\n"
         "  DIR       run folders, each holding the summary.tsv written by `pala run`\n"
         "  -o FILE   write the table to FILE instead of standard output\n"
         "  --force   overwrite FILE if it exists\n"
         "  --all     include every parameter column, not only those that differ\n"
+        "  --columns A,B,...  these columns only: of summary.tsv, or of DIR/measure.tsv (written by\n"
+        "            pala measure; its mean over its rows)\n"
         "  --skip-incomplete  leave out the folders without a readable summary.tsv (a run\n"
         "            killed or still running) and list them on standard error\n"
         "exit status: 0 ok, 1 bad input (missing or malformed summary.tsv), 5 write error\n");
@@ -103,45 +108,80 @@ static int read_summary(const char *dir, pala_tsv *t, FILE *err)
     return rc;
 }
 
-/* Whether parameter name differs between the n runs (missing somewhere counts). */
-static int differs(const pala_tsv *runs, int n, const char *name)
+/* A column of some run's summary: its name, where it was first seen (run k, column c),
+ * and its cell there. */
+typedef struct seen { const char *name, *val; long first; } seen;
+static int by_name_first(const void *a, const void *b)
 {
-    const char *first = cell(&runs[0], name);
-    for (int k = 0; k < n; k++) {
-        const char *v = cell(&runs[k], name);
-        if (!v || !first || strcmp(v, first) != 0) return 1;
-    }
-    return 0;
+    const seen *p = a, *q = b;
+    int c = strcmp(p->name, q->name);
+    return c ? c : (p->first > q->first) - (p->first < q->first);
+}
+static int by_first(const void *a, const void *b)
+{
+    const seen *p = a, *q = b;
+    return (p->first > q->first) - (p->first < q->first);
 }
 
 /* Build the output column list: chosen parameters in first-seen order, then the
  * result columns present in any run.  cols must hold every distinct column name.
- * Returns the number of parameter columns in *npar and the total. */
-static int choose(const pala_tsv *runs, int n, int all, const char **cols, int *npar)
+ * Returns the number of parameter columns in *npar and the total.  A parameter is
+ * chosen (without all) if it differs between the runs: missing from one, or another
+ * value.  Every column of every run is sorted once by name, so the cost grows as
+ * N log N in the N cells of all runs (runs times columns), not with their square. */
+static int choose(const pala_tsv *runs, int n, int all, const char **cols, int *npar, long ncell)
 {
-    int m = 0;
+    seen *v = malloc((size_t)(ncell ? ncell : 1) * sizeof *v);
+    if (!v) return -1;
+    long m = 0, width = 0;
+    for (int k = 0; k < n; k++) width = runs[k].ncol > width ? runs[k].ncol : width;
     for (int k = 0; k < n; k++)
-        for (int c = 0; c < runs[k].ncol; c++) {
-            const char *name = runs[k].name[c];
-            int seen = 0;
-            for (int d = 0; d < m && !seen; d++) seen = strcmp(cols[d], name) == 0;
-            /* `run` is our own first column; a summary column of that name is dropped */
-            if (seen || is_result(name) || strcmp(name, "run") == 0) continue;
-            if (all || differs(runs, n, name)) cols[m++] = name;
-        }
-    *npar = m;
+        for (int c = 0; c < runs[k].ncol; c++)
+            v[m++] = (seen){runs[k].name[c], runs[k].cell[c], (long)k * width + c};
+    qsort(v, (size_t)m, sizeof *v, by_name_first);
+    long np = 0;
+    for (long i = 0, j; i < m; i = j) {   /* one name: v[i..j), in the order the runs hold it */
+        int same = 1;
+        for (j = i + 1; j < m && !strcmp(v[j].name, v[i].name); j++) same &= !strcmp(v[j].val, v[i].val);
+        /* `run` is our own first column; a summary column of that name is dropped */
+        if (is_result(v[i].name) || !strcmp(v[i].name, "run")) continue;
+        if (all || !same || j - i < n) v[np++] = v[i];
+    }
+    qsort(v, (size_t)np, sizeof *v, by_first);
+    for (long i = 0; i < np; i++) cols[i] = v[i].name;
+    free(v);
+    int mm = (int)np;
+    *npar = mm;
     for (int r = 0; r < NRESULT; r++)
         for (int k = 0; k < n; k++)
             if (pala_tsv_col(&runs[k], result_cols[r]) >= 0) {
-                cols[m++] = result_cols[r];
+                cols[mm++] = result_cols[r];
                 break;
             }
-    return m;
+    return mm;
 }
 
-/* Write the table: header, then one row per run; missing cells are empty. */
+/* The mean over the rows of column name of a run's measure.tsv (nan cells left out) into
+ * buf: NULL if it has no such column. */
+static const char *measure_mean(const pala_tsv *ms, const char *name, char *buf, size_t len)
+{
+    int mc = ms ? pala_tsv_col(ms, name) : -1;
+    if (mc < 0) return NULL;
+    double s = 0;
+    long cnt = 0;
+    for (long r = 0; r < ms->nrow; r++) {
+        double x = ms->num[r * ms->ncol + mc];
+        if (!isnan(x)) { s += x; cnt++; }
+    }
+    if (cnt) snprintf(buf, len, "%.10g", s / (double)cnt);
+    else snprintf(buf, len, "nan");
+    return buf;
+}
+
+/* Write the table: header, then one row per run; missing cells are empty.  ms (or NULL):
+ * each run's measure.tsv, whose means serve the columns its summary.tsv has not. */
 static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
-                        const char **cols, int m)
+                        const char **cols, int m, const pala_tsv *ms)
 {
     fputs("run", f);
     for (int c = 0; c < m; c++) fprintf(f, "\t%s", cols[c]);
@@ -149,7 +189,9 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
     for (int k = 0; k < n; k++) {
         put_cell(dirs[k], f);
         for (int c = 0; c < m; c++) {
+            char buf[64];
             const char *v = cell(&runs[k], cols[c]);
+            if (!v && ms) v = measure_mean(&ms[k], cols[c], buf, sizeof buf);
             fputc('\t', f);
             if (v) put_value(v, f);
         }
@@ -157,10 +199,44 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
     }
 }
 
+/* --columns: the table of the columns of list (comma-separated): each run's summary.tsv
+ * cell, else the mean over the rows of its measure.tsv.  A column that no run has is an
+ * error naming what there is. */
+static int write_columns(FILE *f, char **dirs, const pala_tsv *runs, int n, const char *list)
+{
+    char *names = strdup(list), *save = NULL;
+    pala_tsv *ms = calloc((size_t)n, sizeof *ms);
+    const char **col = calloc(strlen(list) + 1, sizeof *col);
+    int m = 0, rc = PALA_OK;
+    if (!names || !ms || !col) { free(names); free(ms); free(col); return PALA_ERR_IO; }
+    for (char *s = strtok_r(names, ",", &save); s; s = strtok_r(NULL, ",", &save)) col[m++] = s;
+    for (int k = 0; k < n; k++) {   /* measure.tsv, if the folder has one */
+        char path[4200];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/measure.tsv", dirs[k]);
+        if (stat(path, &st) == 0 && pala_tsv_read(&ms[k], path, PALA_TSV_NUMERIC, stderr) != PALA_OK) rc = PALA_ERR_INPUT;
+    }
+    for (int c = 0; c < m && rc == PALA_OK; c++) {
+        int found = 0;
+        for (int k = 0; k < n && !found; k++) found = cell(&runs[k], col[c]) || pala_tsv_col(&ms[k], col[c]) >= 0;
+        if (!found) {
+            fprintf(stderr, "pala collect: --columns: no run has a column '%s' in summary.tsv or measure.tsv (columns of %s/summary.tsv: ", col[c], dirs[0]);
+            pala_tsv_print_names(&runs[0], stderr);
+            if (ms[0].ncol) { fprintf(stderr, "; of its measure.tsv: "); pala_tsv_print_names(&ms[0], stderr); }
+            fprintf(stderr, ")\n");
+            rc = PALA_ERR_INPUT;
+        }
+    }
+    if (rc == PALA_OK) write_table(f, dirs, runs, n, col, m, ms);
+    for (int k = 0; k < n; k++) pala_tsv_free(&ms[k]);
+    free(ms); free(col); free(names);
+    return rc;
+}
+
 /* Parse the command line, read every DIR/summary.tsv, choose the columns, write. */
 int pala_cmd_collect(int argc, char **argv)
 {
-    const char *out = NULL;
+    const char *out = NULL, *columns = NULL;
     int force = 0, all = 0, n = 0, opts_done = 0, skip = 0;
     char **dirs = calloc((size_t)argc + 1, sizeof *dirs);
     if (!dirs) return PALA_ERR_IO;
@@ -175,6 +251,14 @@ int pala_cmd_collect(int argc, char **argv)
             } else if (strcmp(a, "--force") == 0) force = 1;
             else if (strcmp(a, "--all") == 0) all = 1;
             else if (strcmp(a, "--skip-incomplete") == 0) skip = 1;
+            else if (strcmp(a, "--columns") == 0 || strncmp(a, "--columns=", 10) == 0) {
+                columns = a[9] == '=' ? a + 10 : i + 1 < argc ? argv[++i] : NULL;
+                if (!columns || !*columns || strstr(columns, ",,") || columns[0] == ',' || columns[strlen(columns) - 1] == ',') {
+                    fprintf(stderr, "pala collect: --columns needs names separated by commas, e.g. --columns dt,E_dissipated,phi\n");
+                    free(dirs);
+                    return PALA_ERR_INPUT;
+                }
+            }
             else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
                 if (i + 1 == argc) {
                     fprintf(stderr, "pala collect: %s needs a file name\n", a);
@@ -217,16 +301,19 @@ int pala_cmd_collect(int argc, char **argv)
         FILE *quiet = skip ? fopen("/dev/null", "w") : NULL;
         rc = read_summary(dirs[k], &runs[k], quiet ? quiet : stderr);
         if (quiet) fclose(quiet);
-        if (rc != PALA_OK && skip) {   /* left out: the later runs move up */
+        if (rc != PALA_OK && skip) {   /* left out: the later runs move up (below) */
             pala_tsv_free(&runs[k]);
             fprintf(stderr, "%s %s", nskip++ ? "" : "pala collect: skipped (no complete summary.tsv):", dirs[k]);
-            for (int j = k; j + 1 < n; j++) dirs[j] = dirs[j + 1];
-            n--, k--;
+            dirs[k] = NULL;
             rc = PALA_OK;
             continue;
         }
         ncolmax += runs[k].ncol;
     }
+    int kept = 0;
+    for (int k = 0; k < n && rc == PALA_OK; k++)
+        if (dirs[k]) { runs[kept] = runs[k]; dirs[kept++] = dirs[k]; }
+    if (rc == PALA_OK) n = kept;
     if (nskip) fputc('\n', stderr);
     if (rc == PALA_OK && n == 0) {
         fprintf(stderr, "pala collect: no run folder holds a complete summary.tsv\n");
@@ -236,13 +323,15 @@ int pala_cmd_collect(int argc, char **argv)
                                       : NULL;
     if (rc == PALA_OK && !cols) rc = PALA_ERR_IO;
     if (rc == PALA_OK) {
-        int npar, m = choose(runs, n, all, cols, &npar);
-        FILE *f = out ? fopen(out, "w") : stdout;
-        if (!f) {
-            fprintf(stderr, "pala collect: cannot write %s: %s\n", out, strerror(errno));
+        int npar, m = choose(runs, n, all, cols, &npar, ncolmax);
+        FILE *f = m < 0 ? NULL : out ? pala_fopen(out, "w") : stdout;
+        if (m < 0) rc = PALA_ERR_IO;
+        else if (!f) {
+            fprintf(stderr, "pala collect: cannot write %s: %s\n", out, pala_strerror(errno));
             rc = PALA_ERR_IO;
         } else {
-            write_table(f, dirs, runs, n, cols, m);
+            if (columns) rc = write_columns(f, dirs, runs, n, columns);
+            else write_table(f, dirs, runs, n, cols, m, NULL);
             int bad = ferror(f);
             if (out) bad |= fclose(f) != 0;
             else bad |= fflush(f) != 0;

@@ -18,6 +18,11 @@ int pala_cmd_sweep(int argc, char **argv);
  * Measure the integrator's order of convergence on a scene. */
 int pala_cmd_order(int argc, char **argv);
 
+/* pala measure RUN [--region AXIS=LO:HI]... [--window T0:T1 | --last] [--profile AXIS [--bins N]]
+ * [--angle] [-o DIR]   (measure.c): packing, coordination, stress, fabric, profiles, the
+ * angle of repose. */
+int pala_cmd_measure(int argc, char **argv);
+
 /* pala export RUN --format xyz|vtk [--every K] [-o PATH]   (export.c)
  * A run's frames for OVITO (extended XYZ) or ParaView (VTK). */
 int pala_cmd_export(int argc, char **argv);

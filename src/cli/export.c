@@ -4,6 +4,7 @@
  * xyz_every and vtk_every of a run (writers.c).  Formats: docs/output-formats.md,
  * "Exports"; how to open them: docs/visualisation.md. */
 #include "commands.h"
+#include "rundir.h"
 #include "export.h"
 #include <errno.h>
 #include <math.h>
@@ -39,8 +40,8 @@ static FILE *open_in(const char *dir, const char *name)
 {
     char p[4400];
     snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    if (!f) fprintf(stderr, "pala: cannot write %s: %s\n", p, strerror(errno));
+    FILE *f = pala_fopen(p, "w");
+    if (!f) fprintf(stderr, "pala: cannot write %s: %s\n", p, pala_strerror(errno));
     return f;
 }
 
@@ -392,9 +393,15 @@ int pala_cmd_export(int argc, char **argv)
     FILE *f = NULL, *ps = NULL, *pg = NULL;
     int badw = 0;
     if (xyz) {
-        if (!(f = fopen(path, "w"))) { fprintf(stderr, "pala export: cannot write %s: %s\n", path, strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
+        if (!(f = pala_fopen(path, "w"))) { fprintf(stderr, "pala export: cannot write %s: %s\n", path, pala_strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
     } else {
         if (mkdir(path, 0777) != 0 && errno != EEXIST) { fprintf(stderr, "pala export: cannot create %s: %s\n", path, strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
+        int e = pala_dir_check(path);   /* never into the folder a link points to */
+        if (e) {
+            fprintf(stderr, "pala export: cannot write into %s: %s\n", path, pala_strerror(e));
+            pala_traj_close(&t);
+            return PALA_ERR_IO;
+        }
         ps = open_in(path, "spheres.pvd");
         pg = ps ? open_in(path, "grains.pvd") : NULL;
         if (!ps || !pg) { if (ps) fclose(ps); pala_traj_close(&t); return PALA_ERR_IO; }

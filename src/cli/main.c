@@ -23,6 +23,8 @@ static const char *usage =
     "                                measure the integrator's order on a scene\n"
     "  pala export RUN --format xyz|vtk [--every K] [-o PATH]\n"
     "                                a run's frames for OVITO (xyz) or ParaView (vtk)\n"
+    "  pala measure RUN [--region AXIS=LO:HI] [--window T0:T1] [--profile AXIS] [--angle]\n"
+    "                                packing, coordination, stress, fabric, profiles, angle of repose\n"
     "  pala plot RUN [-o DIR]        SVG plots of the energies, errors, contacts, walls\n"
     "  pala snapshot RUN [--frame K|--time T] [--view x|y|z|iso] [--style solid|wire]\n"
     "                                an SVG picture of one frame\n"
@@ -31,7 +33,7 @@ static const char *usage =
     "                                a closed mesh's exact solid and its clump of spheres\n"
     "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
     "  pala --version\n"
-    "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error\n"
+    "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error, 6 folder in use by another pala\n"
     "docs: docs/cli.md (commands), docs/control-file.md (keys)\n";
 
 static const char *run_usage =
@@ -195,6 +197,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(c, "sweep")) return pala_cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(c, "order")) return pala_cmd_order(argc - 1, argv + 1);
     if (!strcmp(c, "export")) return pala_cmd_export(argc - 1, argv + 1);
+    if (!strcmp(c, "measure")) return pala_cmd_measure(argc - 1, argv + 1);
     if (!strcmp(c, "plot")) return pala_cmd_plot(argc - 1, argv + 1);
     if (!strcmp(c, "snapshot")) return pala_cmd_snapshot(argc - 1, argv + 1);
     if (!strcmp(c, "view")) return pala_cmd_view(argc - 1, argv + 1);

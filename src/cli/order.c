@@ -16,7 +16,9 @@
 #include "commands.h"
 #include "pala/pala.h"
 #include "run.h"
+#include "rundir.h"
 #include "svg.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,8 +106,8 @@ static int close_pic(FILE *f, const char *path)
 static int order_svg(const char *path, int K, int ns, const double *ts, const double *dtr, double dt0, int F,
                      double w0, double w1, const order_fit *ft)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "pala order: cannot write %s\n", path); return 1; }
+    FILE *f = pala_fopen(path, "w");
+    if (!f) { fprintf(stderr, "pala order: cannot write %s: %s\n", path, pala_strerror(errno)); return 1; }
     double lo = HUGE_VAL, hi = -HUGE_VAL;
     for (int k = 1; k < K; k++)
         for (int j = 0; j < ns; j++) {
@@ -139,8 +141,8 @@ static int order_svg(const char *path, int K, int ns, const double *ts, const do
 static int fit_svg(const char *path, int K, const double *dt_, const double *de, const double *dtf, const order_fit *ft,
                    const order_fit *fe, double w0, double w1)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "pala order: cannot write %s\n", path); return 1; }
+    FILE *f = pala_fopen(path, "w");
+    if (!f) { fprintf(stderr, "pala order: cannot write %s: %s\n", path, pala_strerror(errno)); return 1; }
     double x[8], yt[8], ye[8], lo = HUGE_VAL, hi = -HUGE_VAL;
     int n = 0;
     for (int k = 1; k < K; k++, n++) {
@@ -165,6 +167,12 @@ static int fit_svg(const char *path, int K, const double *dt_, const double *de,
     pala_svg_end(&p);
     return close_pic(f, path);
 }
+
+/* the folder of pala order: its four files, recognised by the header of its tables */
+static const char *const order_files[] = {"order.tsv", "orders.tsv", "order.svg", "order-fit.svg", NULL};
+static const char *const order_marker[] = {"orders.tsv", "order.tsv", NULL};
+static const char *const order_head[] = {"window\tt0\tt1\tpair", "time\td_traj_1", NULL};
+static const pala_folder_kind order_folder = {"order", order_files, order_marker, order_head};
 
 int pala_cmd_order(int argc, char **argv)
 {
@@ -222,14 +230,13 @@ int pala_cmd_order(int argc, char **argv)
         size_t l = strlen(dir);
         if (l > 4) snprintf(dir + l - 4, sizeof dir - (l - 4), ".order");
     }
-    /* order.tsv / orders.tsv only: refuse to overwrite them without --force */
+    /* a new or empty folder, or an order folder (whose files it replaces only with
+     * --force), locked for this process (rundir.h): never a run's folder */
     char p1[4200], p2[4200];
     snprintf(p1, sizeof p1, "%s/order.tsv", dir);
     snprintf(p2, sizeof p2, "%s/orders.tsv", dir);
-    FILE *probe = fopen(p1, "r");
-    if (probe && !force) { fclose(probe); fprintf(stderr, "pala order: %s exists; choose another folder with -o or add --force\n", p1); free(sets); return PALA_ERR_INPUT; }
-    if (probe) fclose(probe);
-    if ((rc = pala_run_prepare_dir(dir, 1, stderr)) != 0) { free(sets); return rc; }
+    int lock;
+    if ((rc = pala_folder_prepare(dir, &order_folder, force, "order", &lock, stderr)) != 0) { free(sets); return rc; }
 
     double *prev = malloc(sizeof(double) * 3 * (size_t)npeb * (size_t)ns), *cur = malloc(sizeof(double) * 3 * (size_t)npeb * (size_t)ns);
     double *eprev = malloc(sizeof(double) * (size_t)ns), *ecur = malloc(sizeof(double) * (size_t)ns);
@@ -301,8 +308,8 @@ int pala_cmd_order(int argc, char **argv)
         else { w0 = tsample[ja]; w1 = jb > ja ? tsample[jb] : T; if (jb <= ja) wend = "it ends with the run"; }
     }
     /* curves */
-    FILE *f = fopen(p1, "w");
-    if (!f) { fprintf(stderr, "pala order: cannot write %s\n", p1); rc = PALA_ERR_IO; goto done; }
+    FILE *f = pala_fopen(p1, "w");
+    if (!f) { fprintf(stderr, "pala order: cannot write %s: %s\n", p1, pala_strerror(errno)); rc = PALA_ERR_IO; goto done; }
     fprintf(f, "time");
     for (int k = 1; k < K; k++) fprintf(f, "\td_traj_%d", k);
     for (int k = 1; k < K; k++) fprintf(f, "\td_E_%d", k);
@@ -315,8 +322,8 @@ int pala_cmd_order(int argc, char **argv)
     }
     fclose(f);
     /* orders over the early window and over the last quarter */
-    FILE *g = fopen(p2, "w");
-    if (!g) { fprintf(stderr, "pala order: cannot write %s\n", p2); rc = PALA_ERR_IO; goto done; }
+    FILE *g = pala_fopen(p2, "w");
+    if (!g) { fprintf(stderr, "pala order: cannot write %s: %s\n", p2, pala_strerror(errno)); rc = PALA_ERR_IO; goto done; }
     fprintf(g, "window\tt0\tt1\tpair\tdt_fine\td_traj\td_E\torder_traj\torder_E\n");
     const double wins[2][2] = {{w0, w1}, {0.75 * T, T}};
     const char *wname[2] = {"early", "late"};
@@ -374,6 +381,7 @@ int pala_cmd_order(int argc, char **argv)
     if (bad) { rc = PALA_ERR_IO; goto done; }
     rc = PALA_OK;
 done:
+    pala_rundir_unlock(lock);
     free(prev); free(cur); free(eprev); free(ecur); free(dtr); free(den); free(tsample); free(sets);
     return rc;
 }

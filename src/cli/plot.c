@@ -6,7 +6,7 @@
  *                     ...pressure...), else the momentum the walls received
  * docs/cli.md, "pala plot"; docs/visualisation.md. */
 #include "commands.h"
-#include "run.h"
+#include "rundir.h"
 #include "svg.h"
 #include "traj.h"
 #include "tsv.h"
@@ -40,8 +40,8 @@ static double *column(const pala_tsv *t, int c)
 static FILE *open_svg(const char *dir, const char *name, char *path, size_t len)
 {
     snprintf(path, len, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) fprintf(stderr, "pala plot: cannot write %s: %s\n", path, strerror(errno));
+    FILE *f = pala_fopen(path, "w");
+    if (!f) fprintf(stderr, "pala plot: cannot write %s: %s\n", path, pala_strerror(errno));
     return f;
 }
 
@@ -119,7 +119,7 @@ int pala_cmd_plot(int argc, char **argv)
     char dir[4096], p[4200];
     pala_traj_rundir(run, dir, sizeof dir);
     const char *od = out ? out : dir;
-    if (out && pala_mkdir_p(out, stderr)) return PALA_ERR_IO;   /* a new folder, as pala run -o makes one */
+    if (out && pala_mkdir_p(out, "plot", stderr)) return PALA_ERR_IO;   /* a new folder, as pala run -o makes one */
     snprintf(p, sizeof p, "%s/energy.tsv", dir);
     pala_tsv e;
     int rc = pala_tsv_read(&e, p, PALA_TSV_NUMERIC, stderr);
@@ -153,9 +153,9 @@ int pala_cmd_plot(int argc, char **argv)
     pala_tsv_free(&e);
     snprintf(p, sizeof p, "%s/walls.tsv", dir);
     pala_tsv wt;
-    FILE *probe = fopen(p, "r");
-    if (probe) {
-        fclose(probe);
+    FILE *probe = pala_fopen(p, "r");
+    if (probe || errno != ENOENT) {   /* a link or a device is refused by the reader, with a message */
+        if (probe) fclose(probe);
         if (pala_tsv_read(&wt, p, PALA_TSV_NUMERIC, stderr) == PALA_OK && wt.nrow > 0 && pala_tsv_col(&wt, "time") >= 0) {
             int wc[32], nw = 0, np = 0;
             for (int c = 0; c < wt.ncol; c++) np += is_pressure(wt.name[c]);

@@ -12,6 +12,7 @@
 #include "run.h"
 #include "writer.h"
 #include "checkpoint.h"
+#include "rundir.h"
 #include <stdio.h>
 #include <errno.h>
 #include <signal.h>
@@ -33,47 +34,6 @@ void pala_run_default_dir(const char *scene, char *buf, size_t len)
     const char *dot = strrchr(b, '.');
     int n = dot && dot != b ? (int)(dot - b) : (int)strlen(b);
     snprintf(buf, len, "%.*s.run", n, b);
-}
-
-/* The files of a run folder: control.txt, the writers' files, summary.tsv; NULL past
- * the last. */
-static const char *result_file(int i)
-{
-    if (i == 0) return "control.txt";
-    if (i <= pala_nwriters) return pala_writers[i - 1].file;
-    return i == pala_nwriters + 1 ? "summary.tsv" : NULL;
-}
-
-int pala_run_prepare_dir(const char *dir, int force, FILE *err)
-{
-    struct stat st;
-    if (stat(dir, &st) == 0) {
-        if (!S_ISDIR(st.st_mode)) { fprintf(err, "pala: %s exists and is not a folder; choose another with -o\n", dir); return PALA_ERR_INPUT; }
-        char p[4096];
-        const char *name;
-        for (int i = 0; (name = result_file(i)); i++) {
-            snprintf(p, sizeof p, "%s/%s", dir, name);
-            if (access(p, F_OK) == 0) {
-                if (!force) {
-                    fprintf(err, "pala: %s holds the results of an earlier run; choose another folder with -o DIR, or add --force to overwrite it\n", dir);
-                    return PALA_ERR_INPUT;
-                }
-                if (unlink(p) != 0) { fprintf(err, "pala: cannot remove %s: %s\n", p, strerror(errno)); return PALA_ERR_IO; }
-            }
-        }
-        return PALA_OK;
-    }
-    return pala_mkdir_p(dir, err);
-}
-
-int pala_mkdir_p(const char *dir, FILE *err)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s", dir);
-    for (char *q = p + 1; *q; q++)
-        if (*q == '/') { *q = 0; mkdir(p, 0777); *q = '/'; }
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) { fprintf(err, "pala: cannot create %s: %s\n", dir, strerror(errno)); return PALA_ERR_IO; }
-    return PALA_OK;
 }
 
 /* The builder's results (eqs. 31-33), with the Monte Carlo standard error of the volume. */
@@ -247,10 +207,11 @@ int pala_run(const pala_run_opts *o)
     pala_ckpt *ck = NULL;
     pala_ckpt_run cr;   /* the run's checkpoint data: read on resume, kept up to date */
     memset(&cr, 0, sizeof cr);
-    int rc;
+    int rc, lock = -1;   /* the run folder's lock (rundir.h), held to the end */
     if (o->resume) {
+        if ((rc = pala_rundir_lock(o->resume, "resume", &lock, stderr)) != 0) return rc;
         rc = resume_load(o, &ck, &cr, &sc);
-        if (rc) { pala_ckpt_free(ck); pala_ckpt_run_free(&cr); return rc; }
+        if (rc) { pala_ckpt_free(ck); pala_ckpt_run_free(&cr); pala_rundir_unlock(lock); return rc; }
     } else {
         rc = pala_scene_load(o->scene, o->nset, o->sets, &sc, stderr);
         if (rc) return rc;
@@ -264,7 +225,7 @@ int pala_run(const pala_run_opts *o)
         if (want <= w->step) {
             fprintf(stderr, "pala resume: %s is at step %ld of %ld already%s; to extend it, give more: --set steps=N (N > %ld) or --set end_time=T\n",
                     o->resume, w->step, want, cr.status == -1 ? " (finished)" : "", w->step);
-            pala_ckpt_free(ck); pala_ckpt_run_free(&cr); pala_scene_free(sc);
+            pala_ckpt_free(ck); pala_ckpt_run_free(&cr); pala_scene_free(sc); pala_rundir_unlock(lock);
             return PALA_ERR_INPUT;
         }
     }
@@ -285,7 +246,7 @@ int pala_run(const pala_run_opts *o)
     else if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
     else pala_run_default_dir(o->scene, dir, sizeof dir);
     if (!o->resume) {
-        rc = pala_run_prepare_dir(dir, o->force, stderr);
+        rc = pala_folder_prepare(dir, &pala_run_folder, o->force, "run", &lock, stderr);
         if (rc) { pala_scene_free(sc); return rc; }
         /* the scene's identity, so a resume continues the same scene (checkpoint.h) */
         char *abs = realpath(o->scene, NULL);
@@ -294,16 +255,20 @@ int pala_run(const pala_run_opts *o)
         cr.nset = o->nset;
         cr.sets = calloc((size_t)o->nset + 1, sizeof *cr.sets);
         for (int i = 0; cr.sets && i < o->nset; i++) cr.sets[i] = strdup(o->sets[i]);
-        if (!cr.sets || pala_ckpt_hash_scene(&cr, sc, o->scene, stderr)) { pala_ckpt_run_free(&cr); pala_scene_free(sc); return PALA_ERR_IO; }
+        if (!cr.sets || pala_ckpt_hash_scene(&cr, sc, o->scene, stderr)) { pala_ckpt_run_free(&cr); pala_scene_free(sc); pala_rundir_unlock(lock); return PALA_ERR_IO; }
     }
-    /* every file is created before any is written: one that cannot be leaves the others empty */
+    /* every file is created before any is written: one that cannot be leaves the others
+     * empty.  A file that cannot be created (a read-only folder) is an I/O error (5), a
+     * log that no longer matches the checkpoint bad input (1) */
     FILE *fc = pala_output_fopen(dir, "control.txt");
     pala_writer_set logs;
-    if (!fc || (o->resume ? pala_writers_reopen(&logs, dir, sc, w, cr.offset) : pala_writers_open(&logs, dir, sc, w)) != PALA_OK) {
+    rc = !fc ? PALA_ERR_IO : o->resume ? pala_writers_reopen(&logs, dir, sc, w, cr.offset) : pala_writers_open(&logs, dir, sc, w);
+    if (rc != PALA_OK) {
         if (fc) fclose(fc);
         pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
         pala_scene_free(sc);
-        return o->resume ? PALA_ERR_INPUT : PALA_ERR_IO;
+        pala_rundir_unlock(lock);
+        return rc;
     }
     fprintf(fc, "# effective control file written by pala %s\n# command:", PALA_VERSION);
     for (int i = 0; i < o->cmdc; i++) fprintf(fc, " %s", o->cmdv[i]);
@@ -374,6 +339,19 @@ int pala_run(const pala_run_opts *o)
             status = PALA_ERR_IO;
             fprintf(stderr, "pala: the run stopped at step %ld of %ld because its output could not be written\n", s, steps);
             break;
+        }
+        /* a folder deleted (or moved away) takes the files with it, whose writes still
+         * succeed: noticed here, at least once per output interval */
+        if (!pala_rundir_present(dir, lock)) {
+            status = PALA_ERR_IO;
+            fprintf(stderr, "pala: the run folder %s was deleted or replaced; the run stopped at step %ld of %ld (its output is lost)\n", dir, s, steps);
+            sigaction(SIGINT, &old_int, NULL);
+            sigaction(SIGTERM, &old_term, NULL);
+            sigaction(SIGHUP, &old_hup, NULL);
+            pala_writers_close(&logs);
+            pala_scene_free(sc); pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
+            pala_rundir_unlock(lock);
+            return status;
         }
         if (st != PALA_OK) status = st;   /* unstable: the state is not a step's end, no checkpoint */
         else if (g_stop) status = PALA_INTERRUPTED;
@@ -471,6 +449,7 @@ int pala_run(const pala_run_opts *o)
     pala_scene_free(sc);
     pala_ckpt_free(ck);
     pala_ckpt_run_free(&cr);
+    pala_rundir_unlock(lock);
     if (werr && status == PALA_OK) status = PALA_ERR_IO;   /* e.g. a full disk: never a silent success */
     return status;
 }

@@ -23,9 +23,5 @@ int pala_run(const pala_run_opts *o);
 int pala_run_info(const char *dir);
 /* Default output folder of a scene: basename without extension + ".run". */
 void pala_run_default_dir(const char *scene, char *buf, size_t len);
-/* Prepare an output folder: create it, or refuse one that holds results unless force. */
-int pala_run_prepare_dir(const char *dir, int force, FILE *err);
-/* mkdir -p DIR (the folder and those above it): PALA_OK, or PALA_ERR_IO with a message to err. */
-int pala_mkdir_p(const char *dir, FILE *err);
 
 #endif

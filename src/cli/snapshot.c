@@ -9,7 +9,7 @@
  * the walls' outlines, the time, and a legend of the grain types or a speed scale.
  * A 2D run is drawn in its plane (--view z). */
 #include "commands.h"
-#include "run.h"
+#include "rundir.h"
 #include "svg.h"
 #include "traj.h"
 #include <errno.h>
@@ -59,7 +59,7 @@ static void view_basis(const char *v, pala_vec3 *u, pala_vec3 *up, pala_vec3 *w)
 static void speed_colour(double s, char *buf, size_t n)
 {
     static const double c[5][3] = {{68, 1, 84}, {59, 82, 139}, {33, 145, 140}, {94, 201, 98}, {253, 231, 37}};
-    s = s < 0 ? 0 : s > 1 ? 1 : s;
+    s = s > 1 ? 1 : s >= 0 ? s : 0;   /* NaN (an infinite speed over an infinite largest one): 0 */
     double q = s * 4;
     int i = q >= 4 ? 3 : (int)q;
     double f = q - i;
@@ -164,21 +164,15 @@ int pala_cmd_snapshot(int argc, char **argv)
     disc *d = malloc(sizeof *d * (size_t)(t.npeb > 0 ? t.npeb : 1));
     if (!d) { fprintf(stderr, "pala snapshot: out of memory\n"); pala_traj_close(&t); return PALA_ERR_IO; }
     /* a colour per grain-type name: the shapes of a random type share their name and colour */
-    int *tcol = calloc((size_t)t.ntmpl, sizeof *tcol), nnames = 0;
-    if (!tcol) { fprintf(stderr, "pala snapshot: out of memory\n"); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
-    for (int i = 0; i < t.ntmpl; i++) {
-        tcol[i] = -1;
-        for (int j = 0; j < i && tcol[i] < 0; j++)
-            if (!strcmp(t.tname[j], t.tname[i])) tcol[i] = tcol[j];
-        if (tcol[i] < 0) tcol[i] = nnames++;
-    }
+    int *tcol = pala_traj_name_colours(&t);
     double vmaxs = 0;
     for (int k = 0; k < t.n; k++) vmaxs = fmax(vmaxs, sqrt(pala_vdot(t.v[k], t.v[k])));
     long nd = 0;
     for (int k = 0; k < t.n; k++) {
         int tp = t.tid[k];
         double sp = sqrt(pala_vdot(t.v[k], t.v[k]));
-        int col = !strcmp(colour, "speed") ? (int)lround(15 * (vmaxs > 0 ? sp / vmaxs : 0)) : tcol[tp] % 10;
+        double q = vmaxs > 0 ? sp / vmaxs : 0;   /* NaN for an infinite or NaN speed: the first colour */
+        int col = !strcmp(colour, "speed") ? (q > 0 ? (int)lround(15 * fmin(q, 1)) : 0) : tcol[tp] % 10;
         for (int c = t.comp0[tp]; c < t.comp0[tp] + t.ncomp[tp]; c++, nd++) {
             pala_vec3 p = pala_traj_centre(&t, k, c);
             d[nd] = (disc){pala_vdot(p, W), PX(p), PY(p), t.srad[c] * sc, k, c, col};
@@ -192,12 +186,12 @@ int pala_cmd_snapshot(int argc, char **argv)
     char *slash = out ? strrchr(path, '/') : NULL;   /* a new folder, as pala run -o makes one */
     if (slash && slash != path) {
         *slash = 0;
-        int bad = pala_mkdir_p(path, stderr);
+        int bad = pala_mkdir_p(path, "snapshot", stderr);
         *slash = '/';
         if (bad) { free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     }
-    FILE *f = fopen(path, "w");
-    if (!f) { fprintf(stderr, "pala snapshot: cannot write %s: %s\n", path, strerror(errno)); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
+    FILE *f = pala_fopen(path, "w");
+    if (!f) { fprintf(stderr, "pala snapshot: cannot write %s: %s\n", path, pala_strerror(errno)); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "
                "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\" font-size=\"13\">\n", size, Hpx, size, Hpx);
     fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n<defs>\n");
@@ -283,9 +277,10 @@ int pala_cmd_snapshot(int argc, char **argv)
         }
         fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">%.3g</text>\n<text x=\"%.0f\" y=\"%.0f\">0</text>\n", lx + 24, margin + 30, vmaxs, lx + 24, margin + 180);
     } else {
-        for (int i = 0; i < t.ntmpl; i++) {   /* one entry per name */
-            int c = tcol[i], first = 1;
-            for (int j = 0; j < i; j++) first &= tcol[j] != c;
+        int nnames = 0;
+        for (int i = 0; i < t.ntmpl; i++) {   /* one entry per name: its colour is new at its first template */
+            int c = tcol[i], first = c == nnames;
+            nnames += first;
             if (!first || c >= 12) continue;
             fprintf(f, "<circle cx=\"%.0f\" cy=\"%.0f\" r=\"7\" fill=\"url(#g%d)\" stroke=\"#222\" stroke-width=\"0.4\"/>\n", lx + 7, margin + 10 + 22 * c, c % 10);
             fprintf(f, "<text x=\"%.0f\" y=\"%.0f\">", lx + 22, margin + 15 + 22 * c);

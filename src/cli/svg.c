@@ -10,14 +10,51 @@ const char *pala_svg_colour(int i)
     return c[((i % 10) + 10) % 10];
 }
 
+/* The length of the valid UTF-8 sequence at s (1 to 4), or 0 if it is not one: no
+ * overlong form, no surrogate, nothing above U+10FFFF (RFC 3629, section 4). */
+static int utf8_len(const unsigned char *s)
+{
+    unsigned c = s[0];
+    int n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xc0) != 0x80) return 0;
+    if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) || (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f)) return 0;
+    return n;
+}
+
+/* Text for an XML document: the markup characters escaped, and what XML 1.0 does not
+ * allow in a document (control characters, bytes that are not UTF-8) replaced by U+FFFD,
+ * so that any name a control file or trajectory holds gives a file every parser opens. */
 void pala_svg_text(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        if (*s == '&') fputs("&amp;", f);
-        else if (*s == '<') fputs("&lt;", f);
-        else if (*s == '>') fputs("&gt;", f);
-        else fputc(*s, f);
+    const unsigned char *u = (const unsigned char *)s;
+    while (*u) {
+        int n = utf8_len(u);
+        if (*u == '&') fputs("&amp;", f);
+        else if (*u == '<') fputs("&lt;", f);
+        else if (*u == '>') fputs("&gt;", f);
+        else if (*u == '"') fputs("&quot;", f);
+        else if (!n || (*u < 0x20 && *u != '\t' && *u != '\n')) fputs("\xef\xbf\xbd", f);
+        else fwrite(u, 1, (size_t)n, f);
+        u += n ? n : 1;
     }
+}
+
+/* The ticks k st of [a, b] (a 1-2-5 step st), at most PALA_SVG_MAXTICKS of them: counted
+ * by an integer, so a step below the values' resolution (times a few ulps apart at a
+ * large magnitude) cannot stall the loop. */
+enum { PALA_SVG_MAXTICKS = 64 };
+static int ticks(double a, double b, double st, double *v)
+{
+    if (!(st > 0) || !isfinite(a) || !isfinite(b) || !isfinite(st)) return 0;
+    double k0 = ceil(a / st - 1e-9), k1 = floor(b / st + 1e-9);
+    int n = 0;
+    for (double k = k0; k <= k1 && n < PALA_SVG_MAXTICKS; k++) {
+        double x = k * st;
+        if (n == 0 || x > v[n - 1]) v[n++] = x;   /* distinct values only */
+        if (k + 1 == k) break;                     /* k beyond 2^53 */
+    }
+    return n;
 }
 
 /* a step of 1, 2 or 5 times a power of ten, about span/n */
@@ -54,6 +91,16 @@ static double py(const pala_svg_plot *p, double y)
     return p->top + h - (y - p->y0) / (p->y1 - p->y0) * h;
 }
 
+/* An axis [*a, *b] of positive width: finite ends (else [0, 1]); equal ends 1 apart, as
+ * always, or 1e-9 of their magnitude where 1 is below its resolution (at 1e20). */
+static void span(double *a, double *b, int log)
+{
+    if (!isfinite(*a) || !isfinite(*b) || (log && !(*a > 0))) { *a = log ? 1e-16 : 0; *b = 1; }
+    if (!(*b > *a)) *b = *a + 1;
+    if (!(*b > *a)) *b = *a + fabs(*a) * 1e-9;
+    if (!isfinite(*b)) { *b = *a; *a -= fabs(*a) * 1e-9; }
+}
+
 /* a tick label: %g, with -0 as 0 */
 static void label(char *buf, size_t n, double v, double step)
 {
@@ -67,7 +114,10 @@ void pala_svg_begin(pala_svg_plot *p, FILE *f, double W, double H, double x0, do
     memset(p, 0, sizeof *p);
     p->f = f; p->W = W; p->H = H;
     p->left = 86; p->right = 200;   /* the legend goes right of the frame */ p->top = 48; p->bottom = 58;
-    p->x0 = x0; p->x1 = x1 > x0 ? x1 : x0 + 1; p->y0 = y0; p->y1 = y1 > y0 ? y1 : y0 + 1; p->ylog = ylog;
+    p->x0 = x0; p->x1 = x1; p->y0 = y0; p->y1 = y1; p->ylog = ylog;
+    span(&p->x0, &p->x1, 0);
+    span(&p->y0, &p->y1, ylog);
+    double sy = 1;
     double fx0 = p->left, fx1 = W - p->right, fy0 = p->top, fy1 = H - p->bottom;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%g\" height=\"%g\" viewBox=\"0 0 %g %g\" "
@@ -81,21 +131,24 @@ void pala_svg_begin(pala_svg_plot *p, FILE *f, double W, double H, double x0, do
     double st = nice_step(p->x1 - p->x0, 6);
     char b[64];
     fprintf(f, "<g stroke=\"#e4e4e4\" stroke-width=\"1\">\n");
-    for (double v = ceil(p->x0 / st - 1e-9) * st; v <= p->x1 + 1e-9 * st; v += st)
-        fprintf(f, "<line x1=\"%.2f\" y1=\"%g\" x2=\"%.2f\" y2=\"%g\"/>\n", px(p, v), fy0, px(p, v), fy1);
+    double xt[PALA_SVG_MAXTICKS], yt[PALA_SVG_MAXTICKS];
+    int nx = ticks(p->x0, p->x1, st, xt), ny = 0;
+    for (int i = 0; i < nx; i++)
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%g\" x2=\"%.2f\" y2=\"%g\"/>\n", px(p, xt[i]), fy0, px(p, xt[i]), fy1);
     if (ylog) {
         for (double e = floor(log10(p->y0)); e <= log10(p->y1) + 1e-9; e++)
             fprintf(f, "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\"/>\n", fx0, py(p, pow(10, e)), fx1, py(p, pow(10, e)));
     } else {
-        double sy = nice_step(p->y1 - p->y0, 6);
-        for (double v = ceil(p->y0 / sy - 1e-9) * sy; v <= p->y1 + 1e-9 * sy; v += sy)
-            fprintf(f, "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\"/>\n", fx0, py(p, v), fx1, py(p, v));
+        sy = nice_step(p->y1 - p->y0, 6);
+        ny = ticks(p->y0, p->y1, sy, yt);
+        for (int i = 0; i < ny; i++)
+            fprintf(f, "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\"/>\n", fx0, py(p, yt[i]), fx1, py(p, yt[i]));
     }
     fprintf(f, "</g>\n<rect x=\"%g\" y=\"%g\" width=\"%g\" height=\"%g\" fill=\"none\" stroke=\"#333\" stroke-width=\"1.2\"/>\n",
             fx0, fy0, fx1 - fx0, fy1 - fy0);
     fprintf(f, "<g stroke=\"#333\" stroke-width=\"1.2\">\n");
-    for (double v = ceil(p->x0 / st - 1e-9) * st; v <= p->x1 + 1e-9 * st; v += st)
-        fprintf(f, "<line x1=\"%.2f\" y1=\"%g\" x2=\"%.2f\" y2=\"%g\"/>\n", px(p, v), fy1, px(p, v), fy1 + 5);
+    for (int i = 0; i < nx; i++)
+        fprintf(f, "<line x1=\"%.2f\" y1=\"%g\" x2=\"%.2f\" y2=\"%g\"/>\n", px(p, xt[i]), fy1, px(p, xt[i]), fy1 + 5);
     if (ylog) {
         int span = (int)lround(log10(p->y1) - log10(p->y0));
         for (double e = floor(log10(p->y0)); e <= log10(p->y1) + 1e-9; e++) {
@@ -106,14 +159,13 @@ void pala_svg_begin(pala_svg_plot *p, FILE *f, double W, double H, double x0, do
             }
         }
     } else {
-        double sy = nice_step(p->y1 - p->y0, 6);
-        for (double v = ceil(p->y0 / sy - 1e-9) * sy; v <= p->y1 + 1e-9 * sy; v += sy)
-            fprintf(f, "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\"/>\n", fx0 - 5, py(p, v), fx0, py(p, v));
+        for (int i = 0; i < ny; i++)
+            fprintf(f, "<line x1=\"%g\" y1=\"%.2f\" x2=\"%g\" y2=\"%.2f\"/>\n", fx0 - 5, py(p, yt[i]), fx0, py(p, yt[i]));
     }
     fprintf(f, "</g>\n<g fill=\"#222\">\n");
-    for (double v = ceil(p->x0 / st - 1e-9) * st; v <= p->x1 + 1e-9 * st; v += st) {
-        label(b, sizeof b, v, st);
-        fprintf(f, "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\">%s</text>\n", px(p, v), fy1 + 20, b);
+    for (int i = 0; i < nx; i++) {
+        label(b, sizeof b, xt[i], st);
+        fprintf(f, "<text x=\"%.2f\" y=\"%g\" text-anchor=\"middle\">%s</text>\n", px(p, xt[i]), fy1 + 20, b);
     }
     if (ylog) {
         int span = (int)lround(log10(p->y1) - log10(p->y0)), every = span > 12 ? 3 : span > 7 ? 2 : 1;
@@ -123,10 +175,9 @@ void pala_svg_begin(pala_svg_plot *p, FILE *f, double W, double H, double x0, do
                     fx0 - 8, py(p, pow(10, e)) + 5, (long)e);
         }
     } else {
-        double sy = nice_step(p->y1 - p->y0, 6);
-        for (double v = ceil(p->y0 / sy - 1e-9) * sy; v <= p->y1 + 1e-9 * sy; v += sy) {
-            label(b, sizeof b, v, sy);
-            fprintf(f, "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n", fx0 - 8, py(p, v) + 4.5, b);
+        for (int i = 0; i < ny; i++) {
+            label(b, sizeof b, yt[i], sy);
+            fprintf(f, "<text x=\"%g\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n", fx0 - 8, py(p, yt[i]) + 4.5, b);
         }
     }
     fprintf(f, "<text x=\"%g\" y=\"%g\" text-anchor=\"middle\">", (fx0 + fx1) / 2, H - 14);

@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L   /* strdup, getline, readlink */
 #endif
 #include "commands.h"
+#include "rundir.h"
 #include "pala/pala.h"
 #include <dirent.h>
 #include <errno.h>
@@ -392,9 +393,9 @@ static int write_slurm(FILE *f, const char *absdir, const char *dirname, long to
 static int write_file(const char *dir, const char *name, FILE **fp, char *path, size_t len)
 {
     snprintf(path, len, "%s/%s", dir, name);
-    *fp = fopen(path, "w");
+    *fp = pala_fopen(path, "w");
     if (!*fp) {
-        fprintf(stderr, "pala sweep: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "pala sweep: cannot write %s: %s\n", path, pala_strerror(errno));
         return PALA_ERR_IO;
     }
     return PALA_OK;

@@ -1,7 +1,9 @@
 /* traj.c: reading trajectory.txt (docs/output-formats.md) and the same view of a running
  * world (traj.h). */
 #include "traj.h"
+#include "rundir.h"
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,6 +105,7 @@ static int open_binary(pala_traj *t, FILE *err)
     if (!txt) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
     if (fread(txt, 1, (size_t)hl, t->f) != (size_t)hl) { free(txt); return bad_bin(t, err, "the file ends inside its header"); }
     FILE *bin = t->f;
+    t->data0 = PALA_TRAJ_BIN_HEAD + (long)hl;   /* the header's bytes bound its sizes (header_bytes) */
     t->f = fmemopen(txt, (size_t)hl, "r");
     if (!t->f) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
     int rc = read_header(t, err);
@@ -113,7 +116,6 @@ static int open_binary(pala_traj *t, FILE *err)
     if (t->variable != (ver == PALA_TRAJ_BIN_VARIABLE)) return bad_bin(t, err, "the versions of the head and of the header differ");
     if (t->n != n) return bad_bin(t, err, "the grains of the head and of the header differ");
     t->binary = 1;
-    t->data0 = PALA_TRAJ_BIN_HEAD + (long)hl;
     t->fbuf = xcalloc(16 + 96 * (size_t)t->n, 1);
     return PALA_OK;
 }
@@ -132,9 +134,9 @@ int pala_traj_open(pala_traj *t, const char *run, FILE *err)
         }
     } else snprintf(pathbuf, sizeof pathbuf, "%s", run);
     t->path = pathbuf;
-    t->f = fopen(pathbuf, "r");
+    t->f = pala_fopen(pathbuf, "r");
     if (!t->f) {
-        fprintf(err, "pala: cannot read %s: %s; give a run folder (written by pala run) or its trajectory.txt or trajectory.bin\n", pathbuf, strerror(errno));
+        fprintf(err, "pala: cannot read %s: %s; give a run folder (written by pala run) or its trajectory.txt or trajectory.bin\n", pathbuf, pala_strerror(errno));
         return PALA_ERR_INPUT;
     }
     char magic[8] = {0};
@@ -143,6 +145,18 @@ int pala_traj_open(pala_traj *t, const char *run, FILE *err)
     if (got > 0 && got < 8 && !memcmp(magic, PALA_TRAJ_BIN_MAGIC, got)) return bad_bin(t, err, "the file ends inside its first 24 bytes");
     rewind(t->f);
     return read_header(t, err);
+}
+
+/* The bytes of the header being read: the file (trajectory.txt), or the text header of
+ * trajectory.bin in memory.  Every count the header gives is bounded by them before
+ * anything of that count is allocated: a template takes at least two lines (16 bytes),
+ * a grain's template index two bytes. */
+static long header_bytes(const pala_traj *t)
+{
+    struct stat st;
+    int fd = fileno(t->f);
+    if (fd >= 0) return fstat(fd, &st) == 0 ? (long)st.st_size : 0;
+    return t->data0 - PALA_TRAJ_BIN_HEAD;
 }
 
 static int read_header(pala_traj *t, FILE *err)
@@ -169,11 +183,14 @@ static int read_header(pala_traj *t, FILE *err)
         } else if (!strcmp(kw, "templates")) { t->ntmpl = atoi(a); break; }
         else if (pala_world_wall_read(&t->walls, l) < 0) return bad(t, err, "a wall's line that this pala cannot read");   /* a kind's line (container.h) */
     }
-    if (t->ntmpl < 1 || t->ntmpl > 100000000) return bad(t, err, "expected 'templates N' with N >= 1");
+    long bytes = header_bytes(t);
+    if (t->ntmpl < 1 || t->ntmpl > bytes / 16) return bad(t, err, "expected 'templates N' with N >= 1 (and N templates following)");
     t->tname = xcalloc((size_t)t->ntmpl, sizeof *t->tname);
     t->ncomp = xcalloc((size_t)t->ntmpl, sizeof *t->ncomp);
     t->comp0 = xcalloc((size_t)t->ntmpl, sizeof *t->comp0);
     t->bound = xcalloc((size_t)t->ntmpl, sizeof *t->bound);
+    t->mass = xcalloc((size_t)t->ntmpl, sizeof *t->mass);
+    t->volume = xcalloc((size_t)t->ntmpl, sizeof *t->volume);
     size_t cap = 64;
     t->shape = xcalloc(cap, sizeof *t->shape);
     t->srad = xcalloc(cap, sizeof *t->srad);
@@ -184,6 +201,9 @@ static int read_header(pala_traj *t, FILE *err)
             return bad(t, err, "expected 'template I NAME ncomp N ...'");
         const char *br = strstr(l, "bound_radius ");
         t->bound[i] = br ? strtod(br + 13, NULL) : 0;
+        const char *ms = strstr(l, " mass "), *vo = strstr(l, " volume ");
+        t->mass[i] = ms ? strtod(ms + 6, NULL) : 0;
+        t->volume[i] = vo ? strtod(vo + 8, NULL) : 0;
         snprintf(t->tname[i], sizeof t->tname[i], "%s", name);
         t->ncomp[i] = nc;
         t->comp0[i] = t->nshape;
@@ -208,7 +228,8 @@ static int read_header(pala_traj *t, FILE *err)
         room(t, 0);
         return PALA_OK;
     }
-    if (!(l = next_line(t)) || sscanf(l, "grains %d", &t->n) != 1 || t->n < 0) return bad(t, err, "expected 'grains N'");
+    if (!(l = next_line(t)) || sscanf(l, "grains %d", &t->n) != 1 || t->n < 0 || t->n > bytes / 2)
+        return bad(t, err, "expected 'grains N' (and N template indices following)");
     t->tid = xcalloc((size_t)t->n, sizeof *t->tid);
     int got = 0;
     while (got < t->n) {
@@ -223,6 +244,9 @@ static int read_header(pala_traj *t, FILE *err)
             e = e2;
         }
     }
+    long npeb = 0;
+    for (int k = 0; k < t->n; k++) npeb += t->ncomp[t->tid[k]];
+    if (npeb > INT_MAX) return bad(t, err, "the grains have more than 2^31 component spheres in all");
     alloc_state(t);
     return PALA_OK;
 }
@@ -368,7 +392,7 @@ int pala_traj_next(pala_traj *t, FILE *err)
 void pala_traj_close(pala_traj *t)
 {
     if (t->f) fclose(t->f);
-    free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->shape); free(t->srad);
+    free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->mass); free(t->volume); free(t->shape); free(t->srad);
     free(t->tid); free(t->id); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
     pala_world_free(&t->walls);
     memset(t, 0, sizeof *t);
@@ -389,6 +413,8 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
     t->ncomp = xcalloc((size_t)w->ntmpl, sizeof *t->ncomp);
     t->comp0 = xcalloc((size_t)w->ntmpl, sizeof *t->comp0);
     t->bound = xcalloc((size_t)w->ntmpl, sizeof *t->bound);
+    t->mass = xcalloc((size_t)w->ntmpl, sizeof *t->mass);
+    t->volume = xcalloc((size_t)w->ntmpl, sizeof *t->volume);
     t->nshape = w->nshape;
     t->shape = xcalloc((size_t)w->nshape, sizeof *t->shape);
     t->srad = xcalloc((size_t)w->nshape, sizeof *t->srad);
@@ -399,6 +425,8 @@ void pala_traj_from_world(pala_traj *t, const pala_world *w)
         t->ncomp[i] = w->tmpl[i].ncomp;
         t->comp0[i] = w->tmpl[i].comp0;
         t->bound[i] = w->tmpl[i].bound_radius;
+        t->mass[i] = w->tmpl[i].mass;
+        t->volume[i] = w->tmpl[i].volume;
     }
     pala_feed_report r;
     t->variable = pala_world_feed_report(w, 0, &r) == 0;   /* grains enter or leave */
@@ -486,4 +514,25 @@ void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
     if (isfinite(sl[2]) && isfinite(sh[2])) { a.z = sl[2]; b.z = sh[2]; }
     *lo = a;
     *hi = b;
+}
+
+typedef struct tname_at { const char *name; int i; } tname_at;
+static int by_tname(const void *a, const void *b)
+{
+    const tname_at *p = a, *q = b;
+    int c = strcmp(p->name, q->name);
+    return c ? c : (p->i > q->i) - (p->i < q->i);
+}
+
+int *pala_traj_name_colours(const pala_traj *t)
+{
+    int n = t->ntmpl, *col = xcalloc((size_t)n, sizeof *col), *first = xcalloc((size_t)n, sizeof *first);
+    tname_at *v = xcalloc((size_t)n, sizeof *v);
+    for (int i = 0; i < n; i++) v[i] = (tname_at){t->tname[i], i};
+    qsort(v, (size_t)n, sizeof *v, by_tname);   /* a name's templates together, the first first */
+    for (int k = 0; k < n; k++) first[v[k].i] = k && !strcmp(v[k].name, v[k - 1].name) ? first[v[k - 1].i] : v[k].i;
+    for (int i = 0, next = 0; i < n; i++) col[i] = first[i] == i ? next++ : col[first[i]];
+    free(v);
+    free(first);
+    return col;
 }

@@ -42,6 +42,8 @@ typedef struct pala_traj {
     char (*tname)[64];          /* the [grain NAME] of each template */
     int *ncomp, *comp0;         /* components of each template, first in shape[] */
     double *bound;              /* bounding radius of each template, m */
+    double *mass, *volume;      /* mass, kg, and volume (the union of its components'), m^3, of
+                                   each template */
     pala_vec3 *shape;           /* body-frame shape vectors of all templates, m */
     double *srad;               /* component radii, m */
     int nshape;
@@ -103,5 +105,9 @@ void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi);
 
 /* The run folder of RUN (RUN itself, or the folder of a trajectory file), in buf. */
 void pala_traj_rundir(const char *run, char *buf, size_t len);
+/* A colour per grain-type name (the shapes of a random type share their name): for each
+ * template, the number of distinct names that first appear before its name does; an array
+ * of t->ntmpl (free it), in n log n of the templates. */
+int *pala_traj_name_colours(const pala_traj *t);
 
 #endif

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L   /* strdup, getline, readlink */
 #endif
 #include "tsv.h"
+#include "rundir.h"
 #include "pala/pala.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@ void pala_tsv_free(pala_tsv *t)
     if (t->cell)
         for (long k = 0; k < t->nrow * (long)t->ncol; k++) free(t->cell[k]);
     free(t->name);
+    free(t->byname);
     free(t->cell);
     free(t->num);
     free(t->line);
@@ -24,9 +26,23 @@ void pala_tsv_free(pala_tsv *t)
 
 int pala_tsv_col(const pala_tsv *t, const char *name)
 {
-    for (int c = 0; c < t->ncol; c++)
-        if (strcmp(t->name[c], name) == 0) return c;
+    int lo = 0, hi = t->byname ? t->ncol : 0;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2, c = strcmp(t->name[t->byname[mid]], name);
+        if (c == 0) return t->byname[mid];
+        if (c < 0) lo = mid + 1;
+        else hi = mid;
+    }
     return -1;
+}
+
+/* the order of byname: by name, then by index (so equal names stand in file order) */
+typedef struct named { const char *name; int idx; } named;
+static int by_name(const void *a, const void *b)
+{
+    const named *p = a, *q = b;
+    int c = strcmp(p->name, q->name);
+    return c ? c : (p->idx > q->idx) - (p->idx < q->idx);
 }
 
 void pala_tsv_print_names(const pala_tsv *t, FILE *f)
@@ -87,13 +103,24 @@ static int read_header(pala_tsv *t, const char *s, FILE *err)
                     "(columns must be separated by single tabs)\n", t->path, t->hline, c + 1);
             return PALA_ERR_INPUT;
         }
-        for (int d = 0; d < c; d++)
-            if (strcmp(t->name[d], t->name[c]) == 0) {
-                fprintf(err, "pala: %s:%ld: column '%s' appears twice in the header "
-                        "(fields %d and %d)\n", t->path, t->hline, t->name[c], d + 1, c + 1);
-                return PALA_ERR_INPUT;
-            }
         s = e ? e + 1 : s + len;
+    }
+    /* the names sorted (n log n, not the n^2 of comparing each with those before): a
+     * name twice stands beside itself; the first field that repeats one is reported */
+    named *v = malloc((size_t)n * sizeof *v);
+    t->byname = malloc((size_t)n * sizeof *t->byname);
+    if (!v || !t->byname) { free(v); return PALA_ERR_IO; }
+    for (int c = 0; c < n; c++) v[c] = (named){t->name[c], c};
+    qsort(v, (size_t)n, sizeof *v, by_name);
+    int d = -1, c = n;
+    for (int k = 1; k < n; k++)
+        if (v[k].idx < c && !strcmp(v[k].name, v[k - 1].name)) d = v[k - 1].idx, c = v[k].idx;
+    for (int k = 0; k < n; k++) t->byname[k] = v[k].idx;
+    free(v);
+    if (d >= 0) {
+        fprintf(err, "pala: %s:%ld: column '%s' appears twice in the header "
+                "(fields %d and %d)\n", t->path, t->hline, t->name[c], d + 1, c + 1);
+        return PALA_ERR_INPUT;
     }
     return PALA_OK;
 }
@@ -171,9 +198,9 @@ int pala_tsv_read(pala_tsv *t, const char *path, int mode, FILE *err)
 {
     memset(t, 0, sizeof *t);
     if (!(t->path = strdup(path))) return PALA_ERR_IO;
-    FILE *f = fopen(path, "r");
+    FILE *f = pala_fopen(path, "r");
     if (!f) {
-        fprintf(err, "pala: %s: cannot open: %s\n", path, strerror(errno));
+        fprintf(err, "pala: %s: cannot open: %s\n", path, pala_strerror(errno));
         return PALA_ERR_INPUT;
     }
     char *buf = NULL;

@@ -21,6 +21,7 @@
  * eye=0..100&renderer=webgl&play=1&bench=N (N frames drawn in a row, the mean time per
  * frame put in the body's data-pala attribute and the console). */
 #include "commands.h"
+#include "rundir.h"
 #include "traj.h"
 #include "tsv.h"
 #include "view_page.h"
@@ -155,7 +156,14 @@ int pala_cmd_view(int argc, char **argv)
     if (t.variable && (rc = number_slots(&t, run, &slots, &most, &stid))) { pala_traj_close(&t); return rc; }
     /* decimation: the frame data as base64 of float32, 7 per grain */
     double per = 7.0 * 4.0 * 4.0 / 3.0 * (double)slots;
-    long need = (long)ceil((double)total * per / (maxmb * 1e6));
+    if (per > maxmb * 1e6) {   /* not even one frame fits: the limit cannot be kept */
+        fprintf(stderr, "pala view: --max-mb %g is less than one frame of this run (%.3g MB for %d grain slots); give at least --max-mb %.3g\n",
+                maxmb, per / 1e6, slots, per / 1e6);
+        free(stid);
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
+    }
+    long need = (long)ceil((double)total * per / (maxmb * 1e6));   /* at most total: a long */
     int decimated = need > every;
     if (decimated) every = need;
     long nsel = total > 0 ? (total - 1) / every + 1 : 0;
@@ -163,7 +171,12 @@ int pala_cmd_view(int argc, char **argv)
     pala_tsv e;
     snprintf(path, sizeof path, "%s/energy.tsv", dir);
     int have_e = 0, cs = -1, ce = -1, cd = -1;
-    FILE *probe = fopen(path, "r");
+    FILE *probe = pala_fopen(path, "r");
+    if (!probe && errno != ENOENT) {   /* a link or a device in place of energy.tsv */
+        fprintf(stderr, "pala view: cannot read %s: %s\n", path, pala_strerror(errno));
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
+    }
     if (probe) {
         fclose(probe);
         have_e = pala_tsv_read(&e, path, PALA_TSV_NUMERIC, stderr) == PALA_OK;
@@ -172,9 +185,9 @@ int pala_cmd_view(int argc, char **argv)
     }
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/view.html", dir);
-    FILE *f = fopen(path, "w");
+    FILE *f = pala_fopen(path, "w");
     if (!f) {
-        fprintf(stderr, "pala view: cannot write %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "pala view: cannot write %s: %s\n", path, pala_strerror(errno));
         if (have_e) pala_tsv_free(&e);
         pala_traj_close(&t);
         return PALA_ERR_IO;
@@ -220,19 +233,11 @@ int pala_cmd_view(int argc, char **argv)
         fputc('}', f);
     }
     fprintf(f, "],\n\"templates\": [");
+    int *tcol = pala_traj_name_colours(&t);   /* a colour per name: the shapes of a random type share theirs */
     for (int i = 0; i < t.ntmpl; i++) {
-        /* a colour per name (the shapes of a random type share theirs): the number of
-         * distinct names before the first template of this one's */
-        int fi = i, col = 0;
-        for (int j = 0; j < i; j++) if (!strcmp(t.tname[j], t.tname[i])) { fi = j; break; }
-        for (int j = 0; j < fi; j++) {
-            int first = 1;
-            for (int m = 0; m < j; m++) first &= strcmp(t.tname[m], t.tname[j]) != 0;
-            col += first;
-        }
         fprintf(f, "%s{\"name\": ", i ? ",\n" : "");
         json_str(f, t.tname[i]);
-        fprintf(f, ", \"colour\": %d, \"comp\": [", col);
+        fprintf(f, ", \"colour\": %d, \"comp\": [", tcol[i]);
         for (int c = t.comp0[i]; c < t.comp0[i] + t.ncomp[i]; c++) {
             fprintf(f, "%s[", c > t.comp0[i] ? "," : "");
             json_num(f, t.shape[c].x); fputc(',', f); json_num(f, t.shape[c].y); fputc(',', f); json_num(f, t.shape[c].z); fputc(',', f); json_num(f, t.srad[c]);
@@ -240,6 +245,7 @@ int pala_cmd_view(int argc, char **argv)
         }
         fprintf(f, "]}");
     }
+    free(tcol);
     fprintf(f, "],\n\"tid\": [");
     for (int k = 0; k < slots; k++) fprintf(f, "%s%d", k ? "," : "", stid ? stid[k] : t.tid[k]);
     fprintf(f, "],\n\"state\": \"");

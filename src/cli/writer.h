@@ -50,6 +50,12 @@ typedef struct pala_output {
        first export writer that writes */
     struct pala_traj *view;
     struct pala_binq *binq;     /* trajectory.bin: its frames' bytes and the thread writing them */
+    /* contacts.tsv, contacts.bin, grains.tsv: the contacts of the current state
+       (pala_world_contact_list), made by the first of them that writes at a step and read
+       by the others at that step */
+    pala_contact_list *clist;
+    long clist_step;
+    double clist_t;
 } pala_output;
 
 typedef struct pala_writer {
@@ -100,8 +106,8 @@ int pala_writers_frame_rest(pala_writer_set *ws, long s);
  * a file could not be written. */
 int pala_writers_offsets(pala_writer_set *ws, long *off);
 /* pala resume: open the files of dir again, cut each to off[i] bytes (what it held at the
- * checkpoint) and append from there; no headers.  PALA_ERR_IO, with a message, if one is
- * missing or shorter. */
+ * checkpoint) and append from there; no headers.  With a message: PALA_ERR_INPUT if one
+ * is missing, not a regular file or shorter; PALA_ERR_IO if one may not be written. */
 int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off);
 /* Close every file; returns nonzero (and says which on stderr) if one failed. */
 int pala_writers_close(pala_writer_set *ws);

@@ -4,6 +4,8 @@
 #define _DEFAULT_SOURCE   /* ftruncate */
 #include "writer.h"
 #include "export.h"
+#include "contacts.h"
+#include "rundir.h"
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -459,8 +461,7 @@ static void vtk_close(FILE *f, pala_output *o)
     fflush(f);
     char p[4200];
     snprintf(p, sizeof p, "%s/vtk/spheres.pvd", o->dir);
-    struct stat st;
-    FILE *in = stat(p, &st) == 0 && S_ISREG(st.st_mode) ? fopen(p, "r") : NULL;   /* not a device (a test's /dev/full) */
+    FILE *in = pala_fopen(p, "r");   /* not a device (a test's /dev/full) */
     FILE *out = in ? pala_output_fopen(o->dir, "vtk/grains.pvd") : NULL;
     char line[1024];
     while (in && out && fgets(line, sizeof line, in)) {
@@ -471,6 +472,37 @@ static void vtk_close(FILE *f, pala_output *o)
     if (in) fclose(in);
     if (!out || pala_output_fclose(out, o->dir, "vtk/grains.pvd")) fputs("<!-- grains.pvd could not be written -->\n", f);
 }
+
+/* ---- contacts.tsv, contacts.bin, grains.tsv: the contacts (contacts.c) --------------------- */
+
+static long contacts_every(const pala_scene *sc) { return pala_scene_contacts_every(sc) > 0 ? pala_scene_contacts_every(sc) : -1; }
+static long contacts_tsv_every(const pala_scene *sc) { return pala_scene_contacts_binary(sc) ? -1 : contacts_every(sc); }
+static long contacts_bin_every(const pala_scene *sc) { return pala_scene_contacts_binary(sc) ? contacts_every(sc) : -1; }
+static long grains_every(const pala_scene *sc) { return pala_scene_grains_every(sc) > 0 ? pala_scene_grains_every(sc) : -1; }
+
+/* the contacts of the current state, once per state for all three writers */
+static const pala_contact_list *contacts_now(pala_output *o)
+{
+    pala_world *w = o->w;
+    if (!o->clist) {
+        o->clist = calloc(1, sizeof *o->clist);
+        if (!o->clist) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+        o->clist_step = -1;
+    }
+    if (o->clist_step != w->step || o->clist_t != w->t) {
+        if (pala_world_contact_list(w, o->clist) != PALA_OK) o->clist->n = 0;   /* a prepared world's list never fails */
+        o->clist_step = w->step;
+        o->clist_t = w->t;
+    }
+    return o->clist;
+}
+
+static void contacts_tsv_open(FILE *f, pala_output *o) { pala_contacts_tsv_open(f, o->w, contacts_now(o)->moments); }
+static void contacts_tsv_frame(FILE *f, pala_output *o) { pala_contacts_tsv_frame(f, o->w, contacts_now(o)); }
+static void contacts_bin_open(FILE *f, pala_output *o) { pala_contacts_bin_open(f, o->w, contacts_now(o)->moments); }
+static void contacts_bin_frame(FILE *f, pala_output *o) { pala_contacts_bin_frame(f, o->w, contacts_now(o)); }
+static void grains_open(FILE *f, pala_output *o) { (void)o; pala_grains_tsv_open(f); }
+static void grains_frame(FILE *f, pala_output *o) { pala_grains_tsv_frame(f, o->w, contacts_now(o)); }
 
 /* ---- the table ------------------------------------------------------------------------- */
 
@@ -485,6 +517,9 @@ const pala_writer pala_writers[] = {
     {"trajectory.bin", traj_bin_every, traj_bin_open, traj_bin_frame, traj_bin_close, traj_bin_sync},
     {"trajectory.xyz", xyz_every, xyz_open, xyz_frame, NULL, NULL},
     {"vtk/spheres.pvd", vtk_every, vtk_open, vtk_frame, vtk_close, NULL},
+    {"contacts.tsv", contacts_tsv_every, contacts_tsv_open, contacts_tsv_frame, NULL, NULL},
+    {"contacts.bin", contacts_bin_every, contacts_bin_open, contacts_bin_frame, NULL, NULL},
+    {"grains.tsv", grains_every, grains_open, grains_frame, NULL, NULL},
 };
 enum { NWRITERS = sizeof pala_writers / sizeof pala_writers[0] };
 const int pala_nwriters = NWRITERS;
@@ -496,8 +531,8 @@ FILE *pala_output_fopen(const char *dir, const char *name)
 {
     char p[4096 + 64];   /* dir is at most 4095 characters */
     snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    if (!f) fprintf(stderr, "pala: cannot write %s: %s\n", p, strerror(errno));
+    FILE *f = pala_fopen(p, "w");
+    if (!f) fprintf(stderr, "pala: cannot write %s: %s\n", p, pala_strerror(errno));
     return f;
 }
 
@@ -521,7 +556,13 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
         if (sl) {   /* its folder in the run folder */
             char p[4200];
             snprintf(p, sizeof p, "%s/%.*s", dir, (int)(sl - pala_writers[i].file), pala_writers[i].file);
+            int e = 0;
             if (mkdir(p, 0777) != 0 && errno != EEXIST) fprintf(stderr, "pala: cannot create %s: %s\n", p, strerror(errno));
+            else if ((e = pala_dir_check(p)) != 0) {   /* not written through a link to another folder */
+                fprintf(stderr, "pala: cannot write into %s: %s\n", p, pala_strerror(e));
+                while (i-- > 0) if (ws->f[i]) fclose(ws->f[i]);
+                return PALA_ERR_IO;
+            }
         }
         ws->f[i] = pala_output_fopen(dir, pala_writers[i].file);
         if (!ws->f[i]) {
@@ -609,6 +650,7 @@ int pala_writers_close(pala_writer_set *ws)
         ws->f[i] = NULL;
     }
     if (ws->out.view) { pala_traj_close(ws->out.view); free(ws->out.view); ws->out.view = NULL; }
+    if (ws->out.clist) { pala_contact_list_free(ws->out.clist); free(ws->out.clist); ws->out.clist = NULL; }
     return bad;
 }
 
@@ -645,9 +687,16 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
         snprintf(p, sizeof p, "%s/%s", dir, pala_writers[i].file);
         ws->every[i] = pala_writers[i].every(sc);
         if (ws->every[i] < 0) continue;   /* not asked for: no file */
-        FILE *f = fopen(p, "r+");
-        int bad = !f;
-        const char *why = bad ? strerror(errno) : NULL;
+        const char *sl = strchr(pala_writers[i].file, '/');
+        char sub[4200];
+        snprintf(sub, sizeof sub, "%s/%.*s", dir, sl ? (int)(sl - pala_writers[i].file) : 0, pala_writers[i].file);
+        int de = sl ? pala_dir_check(sub) : 0;   /* vtk/: a folder itself, not a link to one */
+        FILE *f = de ? NULL : pala_fopen(p, "r+");
+        int bad = !f, e = de ? de : errno;
+        const char *why = bad ? pala_strerror(e) : NULL;
+        /* a file that may not be written (a read-only folder or disk) is an I/O error; a
+           missing, foreign or changed one bad input */
+        int code = bad && (e == EACCES || e == EROFS || e == EPERM) ? PALA_ERR_IO : PALA_ERR_INPUT;
         if (f && off[i] < 0) { bad = 1; why = "the checkpoint holds no length for it (written by another version of pala)"; }
         else if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
         /* anything after the checkpoint's bytes (the last frames of a stop, a line cut by a
@@ -657,7 +706,7 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
             fprintf(stderr, "pala resume: cannot continue %s: %s\n", p, why);
             if (f) fclose(f);
             while (i-- > 0) if (ws->f[i]) fclose(ws->f[i]);
-            return PALA_ERR_IO;
+            return code;
         }
         ws->f[i] = f;
     }

@@ -140,6 +140,14 @@ static int box_columns(const pala_world *w, const pala_wall *wl, const char **na
     return n;
 }
 
+/* its faces as its columns name them (P_xlo: xlo) */
+static const char *box_face(const pala_world *w, const pala_wall *wl, int i)
+{
+    (void)w; (void)wl;
+    static const char *const nm[6] = {"xlo", "xhi", "ylo", "yhi", "zlo", "zhi"};
+    return i >= 0 && i < 6 ? nm[i] : NULL;
+}
+
 /* ---- serialisation and presentation ---- */
 /* the corners; in 2D the box reaches from -inf to inf in z */
 static void corners(const pala_world *w, const pala_wall *wl, pala_vec3 *lo, pala_vec3 *hi)
@@ -179,5 +187,6 @@ const pala_wall_kind pala_wall_box = {
     .name = "box", .what = "the box wall", .container = 1, .nfaces = 6, .size = sizeof(box_par),
     .keys = keys, .nkeys = sizeof keys / sizeof keys[0], .after = "container",
     .check = box_check, .clear = box_clear, .inside = box_inside, .bounds = box_bounds, .cut = box_cut, .room = box_room,
-    .touch = box_touch, .lowest = box_lowest, .columns = box_columns, .line = box_line, .parse = box_parse, .draw = box_draw,
+    .touch = box_touch, .lowest = box_lowest, .columns = box_columns, .face = box_face, .line = box_line, .parse = box_parse,
+    .draw = box_draw,
 };

@@ -6,6 +6,7 @@
  * inertia tensor is diagonal in the body frame and the grain's initial orientation goes
  * into its rotation vector (template->frame). */
 #include "builder.h"
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -147,7 +148,11 @@ int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const doubl
                 for (int b = a; b < 3; b++) s2[a][b] += p[a] * p[b];
             }
         }
-        if (hits == 0) { snprintf(err, errlen, "Monte Carlo found no sample inside the grain; raise mc_samples"); return -1; }
+        if (hits == 0) {   /* a box of no volume in doubles (radii near 1e-100 m) has no inside for any number of samples */
+            if (!(VB >= DBL_MIN && VB < HUGE_VAL)) snprintf(err, errlen, "its bounding box has the volume %g m^3, out of the range of double precision: give its radii and positions in metres", VB);
+            else snprintf(err, errlen, "Monte Carlo found no sample inside the grain; raise mc_samples");
+            return -1;
+        }
         double pfrac = (double)hits / (double)nsamples;
         t->mc_samples = nsamples;
         t->volume = VB * pfrac;                                    /* eq. (31) V */
@@ -211,7 +216,15 @@ int pala_template_build(pala_template *t, int n, const pala_vec3 *c, const doubl
         if (planar) t->frame.x = t->frame.y = 0;
     }
     for (int a = 0; a < 3; a++) {
-        if (!(t->inertia[a] > 0)) { snprintf(err, errlen, "principal moment %d is not positive (%g): raise mc_samples", a + 1, t->inertia[a]); return -1; }
+        if (!(t->inertia[a] >= DBL_MIN && t->inertia[a] < HUGE_VAL)) {
+            /* of the order rho r^5: zero, denormal or infinite when the sizes or the density
+               are beyond double precision; only a positive normal number is a sample's noise */
+            if (!(t->mass >= DBL_MIN && t->mass < HUGE_VAL) || t->inertia[a] >= 0)   /* 0, denormal or inf, not noise */
+                snprintf(err, errlen, "its mass %g kg and principal moment %d, %g kg m^2, are out of the range of double precision (radii near 1e-60 m "
+                         "or 1e60 m, or such a density): give radii in metres and the density in kg/m^3", t->mass, a + 1, t->inertia[a]);
+            else snprintf(err, errlen, "principal moment %d is not positive (%g): raise mc_samples", a + 1, t->inertia[a]);
+            return -1;
+        }
         t->inv_inertia[a] = 1.0 / t->inertia[a];
     }
     double imax = fmax(t->inertia[0], fmax(t->inertia[1], t->inertia[2]));

@@ -260,6 +260,7 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         double mc[3], rn, rd;
         pala_law_cap_ratio(ov, un, cpow, dt, &rn, &rd);
         D += roll_torsion(w, B, i, L.pm, st, pairs, fc, rn, rd, dt, mc);
+        B->mcx[i] = mc[0]; B->mcy[i] = mc[1]; B->mcz[i] = mc[2];
         Tix += mc[0]; Tiy += mc[1]; Tiz += mc[2];
         Tjx -= mc[0]; Tjy -= mc[1]; Tjz -= mc[2];
     }

@@ -41,6 +41,9 @@ typedef struct pala_batch {
     double kn[BATCH];                                       /* normal laws other than Hertz: their stiffness */
     int nl[BATCH];                                          /* ... and which (enum pala_nlaw) */
     int jmat[BATCH];                                        /* walls: the other material */
+    double mcx[BATCH], mcy[BATCH], mcz[BATCH];              /* rolling and torsion: the moment m_c on G, written
+                                                             * only by contacts that have those springs (the
+                                                             * contact list reads it: contact_list.c) */
 } pala_batch;
 
 /* ---- the contact model: which laws the material pairs have, and their state ------------ */

@@ -191,6 +191,14 @@ static int history_bad(pala_world *w, const char *what)
     return PALA_ERR_INPUT;
 }
 
+/* id is a wall of this world: one whose material wallhist_energy can look up */
+static int wall_id_ok(const pala_world *w, double id)
+{
+    unsigned u = (unsigned)id, i = (u >> 24) & 0x7fu;   /* a [wall]'s feature: bit 31, its index in w->walls (surface.c) */
+    if (u & 0x80000000u) return i >= (unsigned)w->surf0 && i < (unsigned)(w->surf0 + w->nsurf);
+    return (id < 8 ? w->wall_mat : w->mem_mat) >= 0;
+}
+
 /* a whole number in [lo, hi) */
 static int whole(double x, double lo, double hi) { return x >= lo && x < hi && x == floor(x); }
 
@@ -212,10 +220,16 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
     for (int b = 0; b < wk->nblk; b++) {
         if (i + 2 > n || !whole(d[i], 0, 1L << 40) || !whole(d[i + 1], 0, 1L << 40)) return history_bad(w, "a wall table's size");
         long cap = (long)d[i], e = (long)d[i + 1];
-        if ((cap && (cap < 16 || (cap & (cap - 1)))) || 4 * e > 3 * cap || e > (n - i - 2) / (4 + hn)) return history_bad(w, "a wall table's size");
+        /* a table is rehashed to at most 4 (live + 1) slots and holds at least its live
+           entries after (wallhist_rehash): a larger capacity is no table pala wrote, and is
+           refused before anything of that size is allocated */
+        if ((cap && (cap < 16 || (cap & (cap - 1)))) || 4 * e > 3 * cap || e > (n - i - 2) / (4 + hn) || (cap > 16 && cap >= 4 * (e + 1)))
+            return history_bad(w, "a wall table's size");
         i += 2;
+        /* a stamp is a step, or -2 (pala_wallhist_end): a whole number that fits a long */
         for (long r = 0; r < e; r++, i += 4 + hn)
-            if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || d[i + 3] != floor(d[i + 3]))
+            if (!whole(d[i], 0, cap) || !whole(d[i + 1], 0, npeb) || !whole(d[i + 2], 0, 4294967295.0) || !whole(d[i + 3], -2, 9.2e18) ||
+                !wall_id_ok(w, d[i + 2]))
                 return history_bad(w, "a wall contact out of range");
     }
     if (i != n - 1 && !(i == n && !(wk->cm->laws & PALA_LAWS_MINDLIN))) return history_bad(w, i < n ? "trailing values" : "truncated");   /* hmind: none before it was kept */

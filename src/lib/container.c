@@ -171,6 +171,18 @@ int pala_walls_set(pala_world *w, const char *kind, int mat, const void *par)
     return 0;
 }
 
+const char *pala_world_face_name(const pala_world *w, int face)
+{
+    for (int i = 0; i < w->nwalls; i++) {
+        const pala_wall *wl = &w->walls[i];
+        int nf = wl->kind->container ? PALA_TOUCH_PER_COMP : wl->kind->nfaces;
+        if (face < wl->face0 || face >= wl->face0 + nf) continue;
+        const char *nm = wl->kind->face ? wl->kind->face(w, wl, face - wl->face0) : NULL;
+        return nm && nm[0] ? nm : wl->kind->name;
+    }
+    return NULL;
+}
+
 const char *pala_world_wall_kind(const pala_world *w, int i, int *container)
 {
     if (i < 0 || i >= w->nwalls) return NULL;

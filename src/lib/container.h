@@ -79,6 +79,9 @@ typedef struct pala_wall_kind {
      * (w->wall_impulse from wl->face0), and the area each normal momentum is received on
      * (0: not a normal momentum; area may be NULL) */
     int (*columns)(const pala_world *w, const pala_wall *wl, const char **names, double *values, double *area, int max);
+    /* NULL, or the name of its face i (from 0; NULL: the kind's name), which the contact
+     * output gives a wall contact (pala_world_face_name) */
+    const char *(*face)(const pala_world *w, const pala_wall *wl, int i);
     /* ---- serialisation and presentation ---- */
     /* its parameters after its name, as its trajectory header line ("NAME ..."); the length */
     int (*line)(const pala_world *w, const pala_wall *wl, char *buf, size_t len);

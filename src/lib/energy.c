@@ -59,13 +59,8 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
 
 int pala_world_contacts(pala_world *w, double *U)
 {
-    int st = pala_world_check_prepared(w);
+    int st = pala_world_ready(w);
     if (st) return st;
-    pala_world_derive(w);
-    if (w->pc)
-        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
-    if (pala_nlist_update(w)) pala_force_pass_setup(w);
-    if (w->work->moving) pala_surfaces_move(w, w->t);
     pala_team_run(w->team, energy_blocks, w);
     return pala_force_pass_reduce(w, U, NULL) ? PALA_UNSTABLE : PALA_OK;
 }

@@ -553,9 +553,13 @@ void pala_work_prepare(pala_world *w)
     for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
     PALA_GROW(wk->btid, nblk + 1);
     for (int b = 0; b < nblk; b++) {
+        int iso = 1;
         wk->btid[b] = w->tid[b * PALA_BLOCK];
-        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++)
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++) {
             if (w->tid[k] != wk->btid[b]) wk->btid[b] = -1;
+            iso &= w->tmpl[w->tid[k]].isotropic;
+        }
+        if (wk->btid[b] == -1 && iso) wk->btid[b] = -2;
     }
     int maxcomp = 1;   /* room for the wall touches of some grains, per thread */
     double maxR = 0;

@@ -10,6 +10,11 @@ static inline int pala_peb_grain(const pala_world *w, int p) { return w->pg ? w-
 /* The first pebble of grain k (k == n: the pebble count). */
 static inline int pala_grain_peb0(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
 /* c_i = x + r * x_i (eq. 50) for grain k: pala_world_place_pebbles (pala.h, grain.c). */
+/* The sizes of the world's grains, each counted once per grain: their bounding radii
+ * (bound = 1), or the radii of their components (bound = 0): the least, the largest and the
+ * lower median (the element (N - 1)/2 of the N sorted), m; all 0 without grains.  A median, so
+ * that in a world of one size it is that size exactly. */
+void pala_grain_radii(const pala_world *w, int bound, double *least, double *largest, double *median);
 /* Grain k's electric and magnetic dipoles in the world frame: p = r * p_body (eq. 6; they
  * are fixed in the body like its components). */
 static inline void pala_grain_dipoles(const pala_world *w, int k, pala_vec3 *p, pala_vec3 *m)

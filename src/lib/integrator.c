@@ -128,11 +128,11 @@ static void drift_general(pala_world *w, int k0, int k1, pala_finish *fa)
     fa->mv2 = mv2;
 }
 
-/* The end of the step, grain by grain: any template, 2D or 3D.  Spheres: all torque
+/* The kick (eqs. 61, 62, 68), grain by grain: any template, 2D or 3D.  Spheres: all torque
  * (pairs and walls) is friction's, so T serves as the non-conservative torque and Tnc
  * stays unused (force_pass.c).  Conservative torques of the interactions (tc) join T
  * here (grain_forces.h). */
-void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+static void kick_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_work *wk = w->work;
     const pala_grain_forces *gf = w->forces;
@@ -156,7 +156,29 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
         pala_grain_end_kick(w, k, an, be);                                     /* eq. (68) */
     }
     fa->pdiss += pdiss;
+}
+
+/* The end of the step, grain by grain: any template, 2D or 3D. */
+void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    kick_general(w, k0, k1, A, mask, fa);
     drift_general(w, k0, k1, fa);
+}
+
+/* A block of isotropic grains of several templates in 3D (spheres of a size distribution):
+ * the kick grain by grain, then, if no grain turns by 0.1 rad or more in a half step, the
+ * free motions of drift_isotropic (the same bits as drift_general, which the others take). */
+void pala_integrator_end_mixed(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    kick_general(w, k0, k1, A, mask, fa);
+    const double tau = 0.5 * w->dt;
+    int big = 0;
+    for (int k = k0; k < k1; k++) {   /* as kick_isotropic's th2 */
+        pala_vec3 h = pala_vscale(0.5 * tau, pala_vadd(w->w[k], w->w[k]));
+        big += !(pala_vdot(h, h) < 0.01);
+    }
+    if (big) drift_general(w, k0, k1, fa);
+    else drift_isotropic(w, k0, k1, fa);
 }
 
 /* The kick of a block of grains of one isotropic template in 3D (spheres, symmetric
@@ -213,6 +235,18 @@ void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, 
     else drift_isotropic(w, k0, k1, fa);
 }
 
+/* A block not of one isotropic template: of isotropic grains of several (btid -2: spheres of a
+ * size distribution) in 3D, or any.  Not inlined into pala_integrator_end_block, whose path
+ * for one isotropic template stays as short as it was before there were several. */
+__attribute__((noinline)) static void end_other(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_grain_forces *gf = w->forces;
+    if (w->dim == 3 && w->work->btid[k0 / PALA_BLOCK] == -2 && !(gf->ext && (gf->tc_any || w->field->lorentz)))
+        pala_integrator_end_mixed(w, k0, k1, A, mask, fa);
+    else
+        pala_integrator_end_general(w, k0, k1, A, mask, fa);
+}
+
 void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_grain_forces *gf = w->forces;
@@ -220,7 +254,7 @@ void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long
     if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(gf->ext && (gf->tc_any || w->field->lorentz)))
         pala_integrator_end_isotropic(w, k0, k1, A, mask, tid, fa);
     else
-        pala_integrator_end_general(w, k0, k1, A, mask, fa);
+        end_other(w, k0, k1, A, mask, fa);
 }
 
 void pala_integrator_start(void *ctx, int t, int b0, int b1)

@@ -114,8 +114,10 @@ void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long
  * motion over dt/2, half kick, pebbles), each block's largest squared displacement bound
  * into w->work->bs[b].move. */
 void pala_integrator_start(void *ctx, int t, int b0, int b1);
-/* The two paths, for the test that compares them. */
+/* The paths, for the test that compares them: any block, one of one isotropic template, one
+ * of isotropic grains of several templates (btid -2). */
 void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa);
 void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa);
+void pala_integrator_end_mixed(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa);
 
 #endif

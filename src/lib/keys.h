@@ -8,6 +8,7 @@
 #include "pala/pala.h"
 #include "keydef.h"
 #include "place.h"
+#include "sizes.h"
 #include "contact_law.h"
 #include "surface.h"
 #include <stddef.h>
@@ -22,9 +23,10 @@ enum pala_key {
     PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
     PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
+    PALA_KEY_contacts_every, PALA_KEY_contacts_format, PALA_KEY_grains_every,
     PALA_KEY_max_overlap,
     PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
-    PALA_KEY_lammps_mc_samples, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
+    PALA_KEY_lammps_mc_samples, PALA_KEY_start_from, PALA_KEY_start_time, PALA_KEY_start_contacts, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
     PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,
     PALA_KEY_max_memory, PALA_KEY_checkpoint_every, PALA_KEY_tangential_law, PALA_KEY_normal_damping,
@@ -42,8 +44,10 @@ enum pala_key {
     PALA_KEY_material, PALA_KEY_shape, PALA_KEY_radius, PALA_KEY_sphere,
     PALA_KEY_volume_radius, PALA_KEY_mc_samples, PALA_KEY_components,
     PALA_KEY_component_radius, PALA_KEY_spread, PALA_KEY_variants, PALA_KEY_charge,
-    PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole, PALA_KEY_file, PALA_KEY_scale, PALA_KEY_spheres,
-    PALA_KEY_tolerance,
+    PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
+    PALA_KEY_size_distribution, PALA_KEY_size_by, PALA_KEY_size_range, PALA_KEY_size_mean, PALA_KEY_size_sd,
+    PALA_KEY_size_median, PALA_KEY_size_sigma, PALA_KEY_size_class, PALA_KEY_sieve, PALA_KEY_size_resolution,
+    PALA_KEY_file, PALA_KEY_scale, PALA_KEY_spheres, PALA_KEY_tolerance,
     /* [group NAME] */
     PALA_KEY_grain, PALA_KEY_count, PALA_KEY_placement, PALA_KEY_region,
     PALA_KEY_region_box, PALA_KEY_region_centre, PALA_KEY_region_axis, PALA_KEY_region_radius,
@@ -89,9 +93,16 @@ typedef struct pala_top_keys {
     int trajectory_format;       /* 0: trajectory.txt (text), 1: trajectory.bin (binary) */
     long xyz_every;              /* steps between frames of trajectory.xyz; 0: not written */
     long vtk_every;              /* steps between VTK frames in vtk/; 0: not written */
+    long contacts_every;         /* steps between frames of contacts.tsv (or .bin); 0: not written */
+    int contacts_format;         /* 0: contacts.tsv (text), 1: contacts.bin (binary) */
+    long grains_every;           /* steps between frames of grains.tsv; 0: not written */
     const char *lammps_data;     /* LAMMPS data file, resolved against the control file's folder */
     const char *lammps_material; /* name of the [material] section of its grains */
     long lammps_mc_samples;      /* Monte Carlo samples of the builder per clump shape */
+    const char *start_from;      /* a run folder whose final state the grains start from, resolved
+                                    against the control file's folder */
+    double start_time;           /* the frame of the run nearest to this time, s (if given) */
+    int start_contacts;          /* 0: keep the run's contact history, 1: drop it */
     double max_memory;           /* bytes a scene may ask for; 0: the machine's memory */
     long checkpoint_every;       /* steps between checkpoints of a run; 0: at the stop only */
     int dt_check;                /* enum pala_dt_check */
@@ -115,6 +126,9 @@ typedef struct pala_grain_keys {
     int variants;                /* shape = random: number of distinct shapes; 0: one per grain */
     double charge;               /* point charge at the centre of mass, C */
     pala_vec3 edip, mdip;        /* dipole moments in the frame of the sphere lines, C m and A m^2 */
+    pala_sizes size;             /* the size distribution (size_* keys; its table or sieve curve
+                                    from the size_class or sieve lines, read by the builder) */
+    int nclass, nsieve;          /* number of size_class and sieve lines */
     const char *file;            /* shape = mesh: its STL file, resolved against the control file's folder */
     double scale;                /* shape = mesh: the file's coordinates times this are metres; 0 (not
                                     given): 1 */

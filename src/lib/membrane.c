@@ -231,6 +231,13 @@ static int membrane_columns(const pala_world *w, const pala_wall *wl, const char
     return n;
 }
 
+/* its two faces as its columns name them (P_mem_lo: mem_lo) */
+static const char *membrane_face(const pala_world *w, const pala_wall *wl, int i)
+{
+    (void)w; (void)wl;
+    return i == 0 ? "mem_lo" : i == 1 ? "mem_hi" : NULL;
+}
+
 /* ---- serialisation and presentation ---- */
 /* "AXIS pos rbar spacing" (AXIS: x, y or z) */
 static int membrane_line(const pala_world *w, const pala_wall *wl, char *buf, size_t len)
@@ -277,6 +284,6 @@ const pala_wall_kind pala_wall_membrane = {
     .name = "membrane", .what = "a membrane bar", .container = 0, .nfaces = 2, .size = sizeof(membrane_par),
     .keys = keys, .nkeys = sizeof keys / sizeof keys[0], .after = "lorentz_step", .present = membrane_present,
     .check = membrane_check, .clear = membrane_clear, .inside = membrane_inside, .bounds = membrane_bounds, .cut = membrane_cut,
-    .room = membrane_room, .touch = membrane_touch, .columns = membrane_columns, .line = membrane_line, .parse = membrane_parse,
-    .draw = membrane_draw,
+    .room = membrane_room, .touch = membrane_touch, .columns = membrane_columns, .face = membrane_face, .line = membrane_line,
+    .parse = membrane_parse, .draw = membrane_draw,
 };

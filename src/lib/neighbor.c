@@ -28,9 +28,51 @@ void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
     free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
-    for (int t = 0; t < nl->nrows; t++) free(nl->rows[t].buf);
+    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev);
+    for (int t = 0; t < nl->nrows; t++) { free(nl->rows[t].buf); free(nl->rows[t].rbuf); }
     free(nl->rows);
     free(nl);
+}
+
+/* ---- Levels ----------------------------------------------------------------------------
+ * One grid of cells of edge 2 a_max + skin lists every pair within 27 cells (9 in 2D), but
+ * when the components differ much in size a cell of the largest holds many of the smallest:
+ * a sphere 25 times the size of the others puts about 25^3 of them in each cell.  So
+ * when the cells the smallest and the largest components need differ by more than a factor
+ * of two, the pebbles are sorted into levels, a hierarchical grid after MercuryDPM's HGrid:
+ * level L has cells of edge h_L = (2 a_min + skin) 2^L, and a pebble lives in the finest
+ * level whose cells are at least 2 a + skin wide.  A pair of the same level is found in the
+ * cells next to one of them, as with one grid.  A pair of two levels is found by one side
+ * only: the pebbles of one level search the cells of the other within a_p + a_max(level) +
+ * skin of them, and which side searches is chosen per pair of levels by the number of cells
+ * it visits in all (a few large spheres search the cells of the small ones around them
+ * rather than every small sphere searching theirs).  A pair found from its larger pebble's
+ * side still belongs to the row of its smaller index: it is handed over (rc, rev) and merged
+ * into that row, which stays sorted, so the list is the same whichever side found it. */
+/* The cells: a dense grid over the pebbles' bounding box when it has at most 2 cells per
+ * pebble (dense packings: no hash collisions, no duplicate check), else a hash of the cell
+ * coordinates into >= npeb buckets (sparse gases, tall columns: O(N) memory whatever the
+ * shape).  nl->head[c] .. nl->head[c + 1] are the pebbles of bucket c in nl->next, in
+ * increasing order. */
+typedef struct cellgrid { double inv; pala_vec3 lo; long nx, ny, nz; int dense; int nbucket; } cellgrid;
+
+enum { MAX_LEVELS = 24 };   /* size ratios up to 2^23: beyond, the last level takes the rest */
+typedef struct nl_level {
+    double h, inv;         /* cell edge, m, and 1/h */
+    double amax;           /* largest radius of its pebbles, m */
+    int count;             /* its pebbles */
+    cellgrid g;            /* its cells (lo: the least corner of its pebbles' centres) */
+    pala_vec3 hi;          /* the largest corner */
+    int b0;                /* its buckets are head[b0 ..], nl->next[head[b0] ..] */
+    long most;             /* pebbles of its fullest bucket */
+} nl_level;
+
+/* The level of a pebble of radius a: the finest whose cells are 2 a + skin wide or more. */
+static inline int level_of(const pala_nlist *nl, double a)
+{
+    int L = 0;
+    while (L + 1 < nl->nlev && 2 * a + nl->skin > nl->lev[L].h) L++;
+    return L;
 }
 
 void pala_nlist_prepare(pala_world *w)
@@ -42,12 +84,34 @@ void pala_nlist_prepare(pala_world *w)
     pala_nlist *nl = w->nl;
     if (nl->nalloc != w->npeb) nl->hvalid = 0;   /* other pebbles: their states are dropped */
     nl->builds = 0;
-    double amax = 0;
-    for (int i = 0; i < w->nshape; i++) amax = fmax(amax, w->shape_r[i]);
+    double amin, amax, amed;
+    pala_grain_radii(w, 0, &amin, &amax, &amed);
+    if (amax == 0)   /* no grains yet: the templates' */
+        for (int i = 0; i < w->nshape; i++) amax = amed = fmax(amax, w->shape_r[i]);
     nl->amax = amax;
     /* the list is on components: its skin scales with them (a clump's bounding radius
-     * would list many more pairs that never touch) */
-    nl->skin = w->skin > 0 ? w->skin : 0.2 * amax;
+     * would list many more pairs that never touch), with the typical one (the median: with
+     * a few large spheres among many small ones, a skin of the large would list ~(7/2.2)^3
+     * times more pairs of small ones) */
+    nl->skin = w->skin > 0 ? w->skin : 0.2 * amed;
+    /* levels: one grid unless the cells of the largest and the smallest differ by more than 2 */
+    double h0 = 2 * amin + nl->skin, H = 2 * amax + nl->skin;
+    nl->nlev = 1;
+    if (amin > 0 && H > 2 * h0)
+        for (double h = h0; h < H && nl->nlev < MAX_LEVELS; h *= 2) nl->nlev++;
+    free(nl->lev);
+    nl->lev = NULL;
+    if (nl->nlev > 1) {
+        /* h0, 2 h0, ... up to the first >= H */
+        nl->lev = pala_xrealloc(NULL, (size_t)nl->nlev * sizeof *nl->lev);
+        memset(nl->lev, 0, (size_t)nl->nlev * sizeof *nl->lev);
+        double h = h0;
+        for (int L = 0; L < nl->nlev; L++, h *= 2) {
+            nl->lev[L].h = L + 1 < nl->nlev ? h : fmax(h, H);   /* the last holds the largest */
+            nl->lev[L].inv = 1.0 / nl->lev[L].h;
+        }
+        PALA_GROW(nl->look, nl->nlev * nl->nlev);
+    }
     if (!w->pg) {   /* spheres: pebble k is grain k, of one component */
         free(nl->prad);
         nl->prad = NULL;
@@ -81,12 +145,6 @@ static void sort_row(int *a, int n)
     }
 }
 
-/* The cells: a dense grid over the pebbles' bounding box when it has at most 2 cells per
- * pebble (dense packings: no hash collisions, no duplicate check), else a hash of the cell
- * coordinates into >= npeb buckets (sparse gases, tall columns: O(N) memory whatever the
- * shape).  nl->head[c] .. nl->head[c + 1] are the pebbles of bucket c in nl->next, in
- * increasing order. */
-typedef struct cellgrid { double inv; pala_vec3 lo; long nx, ny, nz; int dense; int nbucket; } cellgrid;
 
 /* The cell of coordinate x; clamped, so a position far out of range (a run gone unstable:
  * nlist_build says so) never converts out of the range of long. */
@@ -99,6 +157,23 @@ static inline long cell_of(const cellgrid *g, double x, double lo)
 static inline int bucket(const cellgrid *g, long ix, long iy, long iz)
 {
     return g->dense ? (int)(ix + g->nx * (iy + g->ny * iz)) : (int)cell_hash(ix, iy, iz, g->nbucket - 1);
+}
+
+/* Pebble q belongs in the list with pebble p (of grain gp, at x, of radius ap): another
+ * grain's, and the two spheres within the skin. */
+static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int q)
+{
+    const pala_nlist *nl = w->nl;
+    int gq = pala_peb_grain(w, q);
+    if (gq == gp) return 0;
+    if (w->pg) {
+        /* eq. (48) first: grains whose bounding spheres stay apart by more
+         * than the skin have no component pair to list */
+        double rb = w->tmpl[w->tid[gp]].bound_radius + w->tmpl[w->tid[gq]].bound_radius + nl->skin;
+        if (pala_vnorm2(pala_vsub(w->x[gp], w->x[gq])) >= rb * rb) return 0;
+    }
+    double rc = ap + peb_rad(w, q) + nl->skin;
+    return pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc;
 }
 
 /* Row of pebble p into out (room for any row); returns its length. */
@@ -124,17 +199,7 @@ static int row(const pala_world *w, const cellgrid *g, int p, int *out)
                 bk[nbk++] = b;
                 for (int i = cs[b]; i < cs[b + 1]; i++) {
                     int q = cp[i];
-                    if (q <= p) continue;
-                    int gq = pala_peb_grain(w, q);
-                    if (gq == gp) continue;
-                    if (w->pg) {
-                        /* eq. (48) first: grains whose bounding spheres stay apart by more
-                         * than the skin have no component pair to list */
-                        double rb = w->tmpl[w->tid[gp]].bound_radius + w->tmpl[w->tid[gq]].bound_radius + nl->skin;
-                        if (pala_vnorm2(pala_vsub(w->x[gp], w->x[gq])) >= rb * rb) continue;
-                    }
-                    double rc = ap + peb_rad(w, q) + nl->skin;
-                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) >= rc * rc) continue;
+                    if (q <= p || !near(w, gp, x, ap, q)) continue;
                     out[m++] = q;
                 }
             }
@@ -257,13 +322,13 @@ static long compact_states(pala_nlist *nl, int npeb)
     return c;
 }
 
-/* After the new rows are built (rows_of) and start[] holds the new offsets: each
+/* After the new rows are built (rows_of, or in nbr if final) and start[] holds the new offsets: each
  * compacted state c (pair row[2c], row[2c + 1]) moves to its pair's new slot s >= c, found by
  * a binary search of the sorted new row; from the last to the first, so no state is
  * overwritten before it moves; the slots between get zeros.  Every pair that touched at
  * the last evaluation is in the new list (it is within the skin), so none is lost; a
  * state whose pair is missing (the grains were moved by the caller) is dropped. */
-static void expand_states(pala_world *w, long nc)
+static void expand_states(pala_world *w, long nc, int final)
 {
     pala_nlist *nl = w->nl;
     const int hn = nl->hn, n = w->npeb;
@@ -279,8 +344,8 @@ static void expand_states(pala_world *w, long nc)
     for (long c = nc - 1; c >= 0; c--) {
         int p = nl->row[2 * c], q = nl->row[2 * c + 1];
         if (p < 0 || p >= n) continue;
-        while (t > 0 && blk_peb0(w, w->team->split[t]) > p) t--;
-        const int *r = rows_of(nl, t) + (nl->start[p] - nl->start[blk_peb0(w, w->team->split[t])]);
+        while (!final && t > 0 && blk_peb0(w, w->team->split[t]) > p) t--;
+        const int *r = final ? nl->nbr + nl->start[p] : rows_of(nl, t) + (nl->start[p] - nl->start[blk_peb0(w, w->team->split[t])]);
         long lo = 0, len = nl->start[p + 1] - nl->start[p];
         while (len > 0) {   /* the first entry >= q */
             long h = len / 2;
@@ -298,18 +363,51 @@ static void expand_states(pala_world *w, long nc)
     nl->hkept = kept;
 }
 
-static void nlist_build(pala_world *w)
+/* Positions beyond any sane range (1e12 cells across, or not finite): the run is unstable,
+ * the step says so (the cells are still built, clamped). */
+static int out_of_range(pala_world *w, int finite, pala_vec3 lo, pala_vec3 hi, const double ext[3])
+{
+    int bad = !finite || !(ext[0] < 1e12 && ext[1] < 1e12 && ext[2] < 1e12);
+    if (bad && !w->why[0])
+        snprintf(w->why, sizeof w->why,
+                 "grains left any sane range at t = %.6g s (step %ld): pebbles spread over %.3g m, %.3g cells of the "
+                 "neighbour search; the time step is far too large for the velocities and forces: reduce dt",
+                 w->t, w->step, fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z), fmax(fmax(ext[0], ext[1]), ext[2]));
+    return bad;
+}
+
+/* Buckets of a grid of ncell cells for n pebbles: the cells themselves if dense (at most
+ * `per` cells a pebble), else a hash of >= n (a power of 2, at least 16). */
+static int buckets(cellgrid *g, int bad, double ncell, int n, const double ext[3], double per)
+{
+    g->dense = !bad && ncell <= per * n + 16;
+    if (g->dense) {
+        g->nx = (long)ext[0]; g->ny = (long)ext[1]; g->nz = (long)ext[2];
+        return g->nbucket = (int)ncell;
+    }
+    int nb = 16;
+    while (nb < n) nb *= 2;
+    return g->nbucket = nb;
+}
+
+/* Counting sort of the pebbles by bucket (bof[p]; each bucket in increasing order) into
+ * head (nb + 1 starts) and next. */
+static void sort_buckets(pala_nlist *nl, const int *bof, int n, int nb)
+{
+    int *cs = nl->head, *cp = nl->next;
+    for (int b = 0; b < nb; b++) cs[b + 1] += cs[b];
+    for (int p = 0; p < n; p++) cp[cs[bof[p]]++] = p;
+    for (int b = nb; b > 0; b--) cs[b] = cs[b - 1];
+    cs[0] = 0;
+}
+
+/* One grid: cells of edge 2 a_max + skin, dense over the bounding box if it has at most 2
+ * cells per pebble.  Sets head, next, maxrow. */
+static void one_grid(pala_world *w)
 {
     pala_nlist *nl = w->nl;
     int n = w->npeb;
-    long nc = nl->hn ? compact_states(nl, n) : 0;   /* before start[] is reused below */
     double cell = 2 * nl->amax + nl->skin, inv = 1.0 / cell;
-    if (!nl->next || nl->nalloc != n) {   /* sized once per pebble count: no allocation per rebuild */
-        PALA_GROW(nl->next, n + 1);
-        PALA_GROW(nl->start, n + 1);
-        nl->nalloc = n;
-    }
-    /* the grid: dense over the bounding box if it has at most 2 cells per pebble */
     pala_vec3 lo = n ? peb_pos(w, 0) : pala_v(0, 0, 0), hi = lo;
     int finite = 1;
     for (int p = 0; p < n; p++) {
@@ -319,44 +417,257 @@ static void nlist_build(pala_world *w)
         hi = pala_v(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
     }
     double ext[3] = {floor((hi.x - lo.x) * inv) + 1, floor((hi.y - lo.y) * inv) + 1, floor((hi.z - lo.z) * inv) + 1};
-    /* positions beyond any sane range (1e12 cells across, or not finite): the run is
-     * unstable, the step says so (the cells are still built, clamped) */
-    nl->bad = !finite || !(ext[0] < 1e12 && ext[1] < 1e12 && ext[2] < 1e12);
-    if (nl->bad && !w->why[0])
-        snprintf(w->why, sizeof w->why,
-                 "grains left any sane range at t = %.6g s (step %ld): pebbles spread over %.3g m, %.3g cells of the "
-                 "neighbour search; the time step is far too large for the velocities and forces: reduce dt",
-                 w->t, w->step, fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z), fmax(fmax(ext[0], ext[1]), ext[2]));
-    double ncell = ext[0] * ext[1] * ext[2];
+    nl->bad = out_of_range(w, finite, lo, hi, ext);
     nl->glo = lo;
-    nl->dense = !nl->bad && ncell <= 2.0 * n + 16;
-    int nb;
-    if (nl->dense) {
-        nl->gn[0] = (long)ext[0]; nl->gn[1] = (long)ext[1]; nl->gn[2] = (long)ext[2];
-        nb = (int)ncell;
-    } else {
-        nb = 16;
-        while (nb < n) nb *= 2;
-    }
+    cellgrid g = {0};
+    int nb = buckets(&g, nl->bad, ext[0] * ext[1] * ext[2], n, ext, 2);
+    nl->dense = g.dense;
+    nl->gn[0] = g.nx; nl->gn[1] = g.ny; nl->gn[2] = g.nz;
     if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
     nl->nbucket = nb;
-    /* counting sort of the pebbles by bucket (each bucket in increasing order) */
-    cellgrid g = the_grid(w);
-    int *cs = nl->head, *cp = nl->next, *bof = nl->start;   /* start holds the buckets for now */
+    g = the_grid(w);
+    int *cs = nl->head, *bof = nl->start;   /* start holds the buckets for now */
     memset(cs, 0, (size_t)(nb + 1) * sizeof *cs);
     for (int p = 0; p < n; p++) {
         pala_vec3 x = peb_pos(w, p);
         bof[p] = bucket(&g, cell_of(&g, x.x, lo.x), cell_of(&g, x.y, lo.y), cell_of(&g, x.z, lo.z));
         cs[bof[p] + 1]++;
     }
-    for (int b = 0; b < nb; b++) cs[b + 1] += cs[b];
-    for (int p = 0; p < n; p++) cp[cs[bof[p]]++] = p;
-    for (int b = nb; b > 0; b--) cs[b] = cs[b - 1];
-    cs[0] = 0;
+    sort_buckets(nl, bof, n, nb);
     /* the longest possible row: the pebbles of the 27 (9 in 2D) buckets around one */
     long most = 0;
     for (int b = 0; b < nb; b++) most = cs[b + 1] - cs[b] > most ? cs[b + 1] - cs[b] : most;
     nl->maxrow = (w->dim == 2 ? 9 : 27) * most;
+}
+
+/* ---- the levels' cells and rows (see "Levels" above) ----------------------------------- */
+/* The reach of a search from a pebble of level a (radius up to its amax) into level b: the
+ * centre distance within which a pair may be listed, with room for rounding. */
+static inline double reach(const pala_nlist *nl, double ap, const nl_level *b) { return (ap + b->amax + nl->skin) * (1 + 1e-9); }
+
+/* The most cells of level b a pebble of level a visits. */
+static double cells_visited(const pala_world *w, const nl_level *a, const nl_level *b)
+{
+    double r = reach(w->nl, a->amax, b), c = 1;
+    const long gn[3] = {b->g.nx, b->g.ny, b->g.nz};
+    for (int i = 0; i < (w->dim == 2 ? 2 : 3); i++) {
+        double k = floor(2 * r * b->inv) + 2;
+        c *= b->g.dense && k > (double)gn[i] ? (double)gn[i] : k;
+    }
+    return c;
+}
+
+/* The levels' grids (each dense or hashed as one grid is), their buckets one after another in
+ * head; which level searches which (look: the side that visits fewer cells in all); maxrow. */
+static void level_grids(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    int n = w->npeb, nlev = nl->nlev, finite = 1;
+    for (int L = 0; L < nlev; L++) { nl->lev[L].count = 0; nl->lev[L].amax = 0; nl->lev[L].most = 0; }
+    int *bof = nl->start;   /* each pebble's level for now, then its bucket */
+    for (int p = 0; p < n; p++) {
+        pala_vec3 x = peb_pos(w, p);
+        double a = peb_rad(w, p);
+        int L = level_of(nl, a);
+        nl_level *lv = &nl->lev[L];
+        bof[p] = L;
+        finite &= isfinite(x.x) && isfinite(x.y) && isfinite(x.z);
+        if (lv->count++ == 0) lv->g.lo = lv->hi = x;
+        lv->g.lo = pala_v(fmin(lv->g.lo.x, x.x), fmin(lv->g.lo.y, x.y), fmin(lv->g.lo.z, x.z));
+        lv->hi = pala_v(fmax(lv->hi.x, x.x), fmax(lv->hi.y, x.y), fmax(lv->hi.z, x.z));
+        lv->amax = fmax(lv->amax, a);
+    }
+    double ext[MAX_LEVELS][3];
+    nl->bad = 0;
+    for (int L = 0; L < nlev; L++) {
+        nl_level *lv = &nl->lev[L];
+        for (int i = 0; i < 3; i++) ext[L][i] = 1;
+        if (!lv->count) continue;
+        pala_vec3 lo = lv->g.lo, hi = lv->hi;
+        ext[L][0] = floor((hi.x - lo.x) * lv->inv) + 1; ext[L][1] = floor((hi.y - lo.y) * lv->inv) + 1; ext[L][2] = floor((hi.z - lo.z) * lv->inv) + 1;
+        nl->bad |= out_of_range(w, finite, lo, hi, ext[L]);
+    }
+    int nb = 0;
+    for (int L = 0; L < nlev; L++) {   /* when any level is out of range, all are hashed */
+        nl_level *lv = &nl->lev[L];
+        lv->g.inv = lv->inv;
+        lv->b0 = nb;
+        nb += lv->count ? buckets(&lv->g, nl->bad, ext[L][0] * ext[L][1] * ext[L][2], lv->count, ext[L], 8) : (lv->g.nbucket = 0);
+    }
+    if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
+    nl->nbucket = nb;
+    nl->dense = nl->lev[0].g.dense;
+    int *cs = nl->head;
+    memset(cs, 0, (size_t)(nb + 1) * sizeof *cs);
+    for (int p = 0; p < n; p++) {
+        const nl_level *lv = &nl->lev[bof[p]];
+        pala_vec3 x = peb_pos(w, p);
+        bof[p] = lv->b0 + bucket(&lv->g, cell_of(&lv->g, x.x, lv->g.lo.x), cell_of(&lv->g, x.y, lv->g.lo.y), cell_of(&lv->g, x.z, lv->g.lo.z));
+        cs[bof[p] + 1]++;
+    }
+    sort_buckets(nl, bof, n, nb);
+    for (int L = 0; L < nlev; L++)
+        for (int b = nl->lev[L].b0; b < nl->lev[L].b0 + nl->lev[L].g.nbucket; b++)
+            if (cs[b + 1] - cs[b] > nl->lev[L].most) nl->lev[L].most = cs[b + 1] - cs[b];
+    /* which side of each pair of levels searches: the one that visits fewer cells in all;
+     * the longest row a pebble may gather: at most the pebbles of the cells it visits */
+    nl->maxrow = 0;
+    for (int a = 0; a < nlev; a++) {
+        const nl_level *la = &nl->lev[a];
+        double row = 0;
+        for (int b = 0; b < nlev; b++) {
+            const nl_level *lb = &nl->lev[b];
+            double ab = (double)la->count * cells_visited(w, la, lb), ba = (double)lb->count * cells_visited(w, lb, la);
+            nl->look[a * nlev + b] = a != b && (ab < ba || (ab == ba && a < b));
+            /* a dense level's cells are distinct; a hash's may share buckets, visited once per
+             * cell, unless they outnumber the buckets (then every pebble once, row_levels) */
+            double c = cells_visited(w, la, lb);
+            if (la->count && lb->count && (a == b || nl->look[a * nlev + b]))
+                row += lb->g.dense ? fmin(c * (double)lb->most, (double)lb->count) : fmax((double)lb->count, fmin(c, lb->g.nbucket) * (double)lb->most);
+        }
+        if (row > (double)nl->maxrow) nl->maxrow = (long)row;
+    }
+}
+
+static int cmp_int(const void *x, const void *y) { int a = *(const int *)x, b = *(const int *)y; return (a > b) - (a < b); }
+
+/* Everything pebble p finds (another grain's pebbles within the skin): in its own level those
+ * of higher index, in each level it searches (look) all, sorted, each once; returns their
+ * number.  The cells of a level are those within reach of p; in a hash two of them may
+ * share a bucket, so the row is made unique after sorting. */
+static int row_levels(const pala_world *w, int p, int *out)
+{
+    const pala_nlist *nl = w->nl;
+    const int *cs = nl->head, *cp = nl->next;
+    pala_vec3 x = peb_pos(w, p);
+    double ap = peb_rad(w, p);
+    int gp = pala_peb_grain(w, p), lp = level_of(nl, ap), m = 0;
+    for (int L = 0; L < nl->nlev; L++) {
+        const nl_level *lv = &nl->lev[L];
+        if (!lv->count || (L != lp && !nl->look[lp * nl->nlev + L])) continue;
+        const cellgrid *g = &lv->g;
+        double r = reach(nl, ap, lv);
+        long c0[3] = {cell_of(g, x.x - r, g->lo.x), cell_of(g, x.y - r, g->lo.y), cell_of(g, x.z - r, g->lo.z)};
+        long c1[3] = {cell_of(g, x.x + r, g->lo.x), cell_of(g, x.y + r, g->lo.y), cell_of(g, x.z + r, g->lo.z)};
+        if (w->dim == 2) c0[2] = c1[2] = cell_of(g, x.z, g->lo.z);
+        if (g->dense) {
+            const long gn[3] = {g->nx, g->ny, g->nz};
+            for (int i = 0; i < 3; i++) { c0[i] = c0[i] < 0 ? 0 : c0[i]; c1[i] = c1[i] >= gn[i] ? gn[i] - 1 : c1[i]; }
+        } else if ((double)(c1[0] - c0[0] + 1) * (double)(c1[1] - c0[1] + 1) * (double)(c1[2] - c0[2] + 1) > g->nbucket) {
+            /* more cells than the hash has buckets (a large pebble over a sparse level): every
+             * pebble of the level once */
+            for (int i = cs[lv->b0]; i < cs[lv->b0 + g->nbucket]; i++) {
+                int q = cp[i];
+                if ((L == lp && q <= p) || !near(w, gp, x, ap, q)) continue;
+                out[m++] = q;
+            }
+            continue;
+        }
+        for (long iz = c0[2]; iz <= c1[2]; iz++)
+            for (long iy = c0[1]; iy <= c1[1]; iy++)
+                for (long ix = c0[0]; ix <= c1[0]; ix++) {
+                    int b = lv->b0 + bucket(g, ix, iy, iz);
+                    for (int i = cs[b]; i < cs[b + 1]; i++) {
+                        int q = cp[i];
+                        if ((L == lp && q <= p) || !near(w, gp, x, ap, q)) continue;
+                        out[m++] = q;
+                    }
+                }
+    }
+    if (m > 32) qsort(out, (size_t)m, sizeof *out, cmp_int);
+    else sort_row(out, m);
+    int u = 0;
+    for (int i = 0; i < m; i++)
+        if (u == 0 || out[i] != out[u - 1]) out[u++] = out[i];
+    return u;
+}
+
+/* Rows of thread t's pebbles into its buffer, each pebble's own (the pebbles of higher
+ * index); what it found of lower index q goes to rbuf as the pair (q, p), for row q. */
+static void rows_job_levels(void *ctx, int t, int b0, int b1)
+{
+    const pala_world *w = ctx;
+    pala_nlist *nl = w->nl;
+    struct nl_rows *S = &nl->rows[t];
+    long n = 0;
+    S->direct = 0;
+    S->rn = 0;
+    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) {
+        if (S->cap - n < nl->maxrow || !S->buf) { S->cap = 2 * S->cap + nl->maxrow + 1024; PALA_GROW(S->buf, S->cap); }
+        if (S->rcap - S->rn < 2 * nl->maxrow || !S->rbuf) { S->rcap = 2 * S->rcap + 2 * nl->maxrow + 1024; PALA_GROW(S->rbuf, S->rcap); }
+        int *r = S->buf + n, m = row_levels(w, p, r), k = 0;
+        for (; k < m && r[k] < p; k++) { S->rbuf[S->rn++] = r[k]; S->rbuf[S->rn++] = p; }
+        memmove(r, r + k, (size_t)(m - k) * sizeof *r);
+        nl->start[p + 1] = m - k;
+        n += m - k;
+    }
+    S->n = n;
+}
+
+/* The pairs handed over: rev[rc[q] .. rc[q + 1]) are the pebbles that found q, in increasing
+ * order (the threads' ranges and each thread's pebbles are in increasing order); each row
+ * grows by its count (start[p + 1] holds row lengths). */
+static void hand_over(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    int n = w->npeb, nth = pala_team_size(w->team);
+    int *rc = nl->rc;
+    memset(rc, 0, (size_t)(n + 1) * sizeof *rc);
+    long R = 0;
+    for (int t = 0; t < nth; t++) {
+        const struct nl_rows *S = &nl->rows[t];
+        for (long i = 0; i < S->rn; i += 2) rc[S->rbuf[i] + 1]++;
+        R += S->rn / 2;
+    }
+    if (R + 1 > nl->revcap || !nl->rev) { nl->revcap = R + R / 8 + 16; PALA_GROW(nl->rev, nl->revcap); }
+    for (int p = 0; p < n; p++) rc[p + 1] += rc[p];
+    for (int t = 0; t < nth; t++) {
+        const struct nl_rows *S = &nl->rows[t];
+        for (long i = 0; i < S->rn; i += 2) nl->rev[rc[S->rbuf[i]]++] = S->rbuf[i + 1];
+    }
+    for (int p = n; p > 0; p--) rc[p] = rc[p - 1];
+    rc[0] = 0;
+    for (int p = 0; p < n; p++) nl->start[p + 1] += rc[p + 1] - rc[p];
+}
+
+/* Thread t's rows into nbr, each merged with the pairs handed over to it (both sorted). */
+static void copy_job_levels(void *ctx, int t, int b0, int b1)
+{
+    const pala_world *w = ctx;
+    const pala_nlist *nl = w->nl;
+    const int *src = nl->rows[t].buf;
+    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++) {
+        int *dst = nl->nbr + nl->start[p];
+        const int *h = nl->rev + nl->rc[p], *he = nl->rev + nl->rc[p + 1];
+        const int *se = src + (nl->start[p + 1] - nl->start[p]) - (he - h);
+        while (src < se && h < he) *dst++ = *src < *h ? *src++ : *h++;
+        while (src < se) *dst++ = *src++;
+        while (h < he) *dst++ = *h++;
+    }
+}
+
+/* row[s] = p for the slots of thread t's rows. */
+static void slots_job(void *ctx, int t, int b0, int b1)
+{
+    (void)t;
+    const pala_world *w = ctx;
+    for (int p = blk_peb0(w, b0); p < blk_peb0(w, b1); p++)
+        for (int s = w->nl->start[p]; s < w->nl->start[p + 1]; s++) w->nl->row[s] = p;
+}
+
+static void nlist_build(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    int n = w->npeb, levels = nl->nlev > 1;
+    long nc = nl->hn ? compact_states(nl, n) : 0;   /* before start[] is reused below */
+    if (!nl->next || nl->nalloc != n || (levels && !nl->rc)) {   /* sized once per pebble count: no allocation per rebuild */
+        PALA_GROW(nl->next, n + 1);
+        PALA_GROW(nl->start, n + 1);
+        if (levels) PALA_GROW(nl->rc, n + 1);
+        nl->nalloc = n;
+    }
+    if (levels) level_grids(w);
+    else one_grid(w);
     /* rows, each thread into its buffer; then the offsets and one copy per thread */
     nl->start[0] = 0;
     int nth = pala_team_size(w->team);
@@ -365,7 +676,8 @@ static void nlist_build(pala_world *w)
         memset(nl->rows + nl->nrows, 0, (size_t)(nth - nl->nrows) * sizeof *nl->rows);
         nl->nrows = nth;
     }
-    pala_team_run(w->team, rows_job, w);
+    pala_team_run(w->team, levels ? rows_job_levels : rows_job, w);
+    if (levels) hand_over(w);
     for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
     long m = nl->start[n];
     if (m > nl->cap || !nl->nbr) {   /* the first thread's rows are in it already */
@@ -376,8 +688,14 @@ static void nlist_build(pala_world *w)
         nl->rcap = m + m / 8 + 16;
         PALA_GROW(nl->row, nl->rcap);
     }
-    if (nl->hn) expand_states(w, nc);
-    pala_team_run(w->team, copy_job, w);
+    if (levels) {   /* the merged rows, then the states (which read row) and the slots' rows */
+        pala_team_run(w->team, copy_job_levels, w);
+        if (nl->hn) expand_states(w, nc, 1);
+        pala_team_run(w->team, slots_job, w);
+    } else {
+        if (nl->hn) expand_states(w, nc, 0);
+        pala_team_run(w->team, copy_job, w);
+    }
     nl->hvalid = 1;
     nl->drift = 0;
     nl->builds++;

@@ -26,12 +26,19 @@ typedef struct pala_nlist {
     long gn[3];
     pala_vec3 glo;
     long maxrow;           /* room a row may need */
+    /* a hierarchy of grids for components of very different sizes (neighbor.c, "Levels");
+     * nlev 1: the one grid above */
+    int nlev;
+    struct nl_level *lev;  /* nlev levels, finest first */
+    unsigned char *look;   /* look[a * nlev + b]: pebbles of level a search level b (a != b) */
+    int *rc, *rev;         /* per pebble: the pairs found from the other side (offsets, pebbles) */
+    long revcap;
     int nalloc;            /* pebble count the per-pebble arrays are sized for */
     long builds;           /* number of rebuilds so far; 0 forces a rebuild */
     int bad;               /* the last build found positions out of any sane range (w->why) */
     /* per thread: rows being built; the thread whose rows start the list writes them in
      * nbr itself (direct), the others in buf */
-    struct nl_rows { int *buf; long cap, n; int direct; } *rows;
+    struct nl_rows { int *buf; long cap, n; int direct; int *rbuf; long rcap, rn; } *rows;
     int nrows;
     /* contact history (docs/physics.md, "Contact history"): hn doubles of state per slot,
      * hs[s * hn ..], in the order of the slots; all zero: no contact (or a new one).  A

@@ -12,9 +12,23 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-/* A growable spatial hash of the grains placed so far (cells of edge 2 r_max). */
-typedef struct phash { int *head, *next; int nb; double inv; } phash;
+/* A spatial hash of the grains placed so far, on levels of cells for bounding radii that
+ * differ much (as the neighbour list's levels, neighbor.c): level L has cells of edge
+ * h_L = 2 R_min 2^L and holds the grains of 2 R <= h_L (the last the rest); one table of
+ * buckets for all levels, keyed by the cell and the level.  A query of radius R visits,
+ * in each level that holds grains, the cells within R + (the level's largest radius) of
+ * its centre: a small grain a few cells of each level, a large one the cells of the small
+ * grains it covers.  Only the answer (overlap or not) is used, which does not depend on the
+ * cells, so placement is the same for any levels. */
+enum { PH_LEVELS = 16 };
+typedef struct phash {
+    int *head, *next;
+    int nb, nlev;
+    double h[PH_LEVELS], inv[PH_LEVELS], rmax[PH_LEVELS];
+    long count[PH_LEVELS];
+} phash;
 
 /* floor(u) as a cell index, clamped so the conversion is defined for any u */
 static long cell(double u)
@@ -23,32 +37,71 @@ static long cell(double u)
     return u > -1e15 && u < 1e15 ? (long)u : u < 0 ? -1000000000000000L : 1000000000000000L;
 }
 
-static unsigned phash_key(const phash *h, pala_vec3 x, int dx, int dy, int dz)
+static unsigned phash_key(const phash *h, long cx, long cy, long cz, int L)
 {
-    long c[3] = {cell(x.x * h->inv) + dx, cell(x.y * h->inv) + dy, cell(x.z * h->inv) + dz};
-    unsigned long k = (unsigned long)c[0] * 73856093ul ^ (unsigned long)c[1] * 19349663ul ^ (unsigned long)c[2] * 83492791ul;
+    unsigned long k = (unsigned long)cx * 73856093ul ^ (unsigned long)cy * 19349663ul ^ (unsigned long)cz * 83492791ul ^ (unsigned long)L * 2654435761ul;
     return (unsigned)(k & (unsigned long)(h->nb - 1));
 }
 
+static int phash_level(const phash *h, double R)
+{
+    int L = 0;
+    while (L + 1 < h->nlev && 2 * R > h->h[L]) L++;
+    return L;
+}
+
+/* Room for total grains of bounding radii in [rmin, rmax]. */
+static void phash_make(phash *h, long total, double rmin, double rmax)
+{
+    h->nb = 16;
+    while (h->nb < 2 * total && h->nb < (1 << 30)) h->nb *= 2;
+    h->head = pala_xrealloc(NULL, (size_t)h->nb * sizeof(int));
+    h->next = pala_xrealloc(NULL, (size_t)(total + 1) * sizeof(int));
+    for (int b = 0; b < h->nb; b++) h->head[b] = -1;
+    h->nlev = 1;
+    h->h[0] = 2 * rmax;
+    if (rmin > 0 && rmax > 2 * rmin) {   /* one level unless the radii differ by more than 2 */
+        h->nlev = 0;
+        for (double e = 2 * rmin; h->nlev < PH_LEVELS; e *= 2) {
+            h->h[h->nlev++] = e;
+            if (e >= 2 * rmax) break;
+        }
+        h->h[h->nlev - 1] = fmax(h->h[h->nlev - 1], 2 * rmax);
+    }
+    for (int L = 0; L < h->nlev; L++) { h->inv[L] = 1 / h->h[L]; h->rmax[L] = 0; h->count[L] = 0; }
+}
+
+static void phash_free(phash *h) { free(h->head); free(h->next); }
+
 static void phash_insert(phash *h, const pala_world *w, int i)
 {
-    unsigned b = phash_key(h, w->x[i], 0, 0, 0);
+    double R = w->tmpl[w->tid[i]].bound_radius;
+    int L = phash_level(h, R);
+    pala_vec3 x = w->x[i];
+    unsigned b = phash_key(h, cell(x.x * h->inv[L]), cell(x.y * h->inv[L]), cell(x.z * h->inv[L]), L);
     h->next[i] = h->head[b];
     h->head[b] = i;
+    h->rmax[L] = fmax(h->rmax[L], R);
+    h->count[L]++;
 }
 
 /* Does a bounding sphere of radius R at x overlap any placed grain? */
 static int phash_hits(const phash *h, const pala_world *w, pala_vec3 x, double R)
 {
-    for (int dz = -1; dz <= 1; dz++)
-        for (int dy = -1; dy <= 1; dy++)
-            for (int dx = -1; dx <= 1; dx++) {
-                unsigned b = phash_key(h, x, dx, dy, dz);
-                for (int j = h->head[b]; j >= 0; j = h->next[j]) {
-                    double rr = R + w->tmpl[w->tid[j]].bound_radius;
-                    if (pala_vnorm2(pala_vsub(x, w->x[j])) < rr * rr) return 1;
-                }
-            }
+    for (int L = 0; L < h->nlev; L++) {
+        if (!h->count[L]) continue;
+        double r = (R + h->rmax[L]) * (1 + 1e-9), iv = h->inv[L];
+        long lo[3] = {cell((x.x - r) * iv), cell((x.y - r) * iv), cell((x.z - r) * iv)};
+        long hi[3] = {cell((x.x + r) * iv), cell((x.y + r) * iv), cell((x.z + r) * iv)};
+        if (w->dim == 2) lo[2] = hi[2] = cell(x.z * iv);
+        for (long cz = lo[2]; cz <= hi[2]; cz++)
+            for (long cy = lo[1]; cy <= hi[1]; cy++)
+                for (long cx = lo[0]; cx <= hi[0]; cx++)
+                    for (int j = h->head[phash_key(h, cx, cy, cz, L)]; j >= 0; j = h->next[j]) {
+                        double rr = R + w->tmpl[w->tid[j]].bound_radius;
+                        if (pala_vnorm2(pala_vsub(x, w->x[j])) < rr * rr) return 1;
+                    }
+    }
     return 0;
 }
 
@@ -77,6 +130,16 @@ static double wall_cut(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, 
         if (d / a > worst) { worst = d / a; *comp = i; *wall = wi; }
     }
     return worst;
+}
+
+int pala_place_deep(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, char *err, size_t errlen)
+{
+    int c = 0, wi = 0;
+    double cut = w->nwalls > 0 ? wall_cut(w, tmpl, x, r, &c, &wi) : 0;
+    if (!(cut > w->max_overlap)) return 0;
+    snprintf(err, errlen, "at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius into %s (at most max_overlap = %g)",
+             x.x, x.y, x.z, c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut, w->walls[wi].kind->what, w->max_overlap);
+    return 1;
 }
 
 /* Axis-aligned box that holds every feasible centre (lo, hi). */
@@ -139,10 +202,15 @@ static pala_vec3 spread_velocity(const pala_world *w, pala_vec3 v, double spread
  * or bounding spheres of more volume than a random packing fills (0.64 of the box of
  * feasible centres, grown by the bounding radius).  Random placement could otherwise try
  * for a long time, and a lattice walk through a huge empty range. */
-static int room_check(const pala_world *w, const pala_group *g, char *err, size_t errlen)
+static int room_check(const pala_world *w, const pala_group *g, const int *tq, char *err, size_t errlen)
 {
-    double R = 0;
-    for (int t = g->tfirst; t < g->tfirst + (g->tcount > 0 ? g->tcount : 1); t++) R = fmax(R, w->tmpl[t].bound_radius);
+    double R = 0, sum = 0;   /* the largest bounding radius; with sizes, the sum of the cubes */
+    for (int t = g->tfirst; !tq && t < g->tfirst + (g->tcount > 0 ? g->tcount : 1); t++) R = fmax(R, w->tmpl[t].bound_radius);
+    for (long q = 0; tq && q < g->count; q++) {
+        double r = w->tmpl[tq[q]].bound_radius;
+        R = fmax(R, r);
+        sum += w->dim == 2 ? r * r : r * r * r;
+    }
     double lo[3], hi[3];
     sample_box(w, g, R, lo, hi);
     int dims = w->dim == 2 ? 2 : 3;
@@ -171,27 +239,102 @@ static int room_check(const pala_world *w, const pala_group *g, char *err, size_
     }
     double vol = 1, vg = dims == 2 ? PALA_PI * R * R : 4.0 / 3.0 * PALA_PI * R * R * R;
     for (int a = 0; a < dims; a++) vol *= hi[a] - lo[a] + 2 * R;
-    if ((double)g->count * vg > 0.64 * vol) {
-        snprintf(err, errlen, "%ld grains of bounding radius %.4g m need %.3g m^%d without overlap, more than a random packing fills of the "
+    double need = tq ? (dims == 2 ? PALA_PI : 4.0 / 3.0 * PALA_PI) * sum : (double)g->count * vg;
+    if (need > 0.64 * vol) {
+        snprintf(err, errlen, "%ld grains of bounding radius %s%.4g m need %.3g m^%d without overlap, more than a random packing fills of the "
                  "region (%.3g m^%d); lower count, enlarge the region or container, or use placement = lattice",
-                 g->count, R, (double)g->count * vg / 0.64, dims, vol, dims);
+                 g->count, tq ? "up to " : "", R, need / 0.64, dims, vol, dims);
         return -1;
     }
     return 0;
 }
 
+/* The template of a size class: a sphere built at its size exactly (like proto, base < 0,
+ * or like a one-sphere base), else a copy of the base scaled to the size (eq. 31: the
+ * volume of a sphere of radius rc; pala_template_scale). */
+static int class_template(pala_world *w, const pala_group *g, int base, double rc)
+{
+    pala_template t = base < 0 ? g->proto : w->tmpl[base];   /* a copy: adding moves w->tmpl */
+    if (t.ncomp <= 1) return pala_world_build_template(w, &t, 1, &(pala_vec3){0, 0, 0}, &rc, 0);
+    pala_vec3 *sh = pala_xrealloc(NULL, (size_t)t.ncomp * sizeof *sh);
+    double *rd = pala_xrealloc(NULL, (size_t)t.ncomp * sizeof *rd);
+    memcpy(sh, w->shape + t.comp0, (size_t)t.ncomp * sizeof *sh);
+    memcpy(rd, w->shape_r + t.comp0, (size_t)t.ncomp * sizeof *rd);
+    pala_template_scale(&t, sh, rd, rc);
+    int k = pala_world_add_template(w, &t, sh, rd);
+    free(sh);
+    free(rd);
+    return k;
+}
+
+typedef struct sized { int base; long cls; double rc; long q; } sized;
+static int cmp_sized(const void *x, const void *y)
+{
+    const sized *a = x, *b = y;
+    if (a->base != b->base) return a->base < b->base ? -1 : 1;
+    if (a->cls != b->cls) return a->cls < b->cls ? -1 : 1;
+    return (a->q > b->q) - (a->q < b->q);
+}
+
+/* The template of each grain of a group with a size distribution (docs/physics.md, "Size
+ * distributions"): its size drawn, its type's template chosen as without sizes, then one
+ * template per (type's template, size class), made in that order.  NULL if the law failed. */
+static int *size_templates(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
+{
+    long n = g->count;
+    double *r = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *r);
+    if (pala_sizes_sample(g->sizes, rng, n, r)) {
+        snprintf(err, errlen, "the size distribution's truncation refused 10^7 draws in a row: widen size_range");
+        free(r);
+        return NULL;
+    }
+    sized *c = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *c);
+    for (long q = 0; q < n; q++) {
+        c[q].base = g->tcount <= 0 ? -1 : g->tcount == 1 ? g->tfirst
+                  : g->random_variant ? g->tfirst + (int)(pala_rng_uniform(rng) * g->tcount) % g->tcount
+                  : g->tfirst + (int)((g->tnext + q) % g->tcount);
+        c[q].cls = pala_sizes_class(g->sizes, r[q], &c[q].rc);
+        c[q].q = q;
+    }
+    qsort(c, (size_t)n, sizeof *c, cmp_sized);
+    int *tq = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *tq), k = -1;
+    for (long i = 0; i < n; i++) {
+        if (i == 0 || c[i].base != c[i - 1].base || c[i].cls != c[i - 1].cls) k = class_template(w, g, c[i].base, c[i].rc);
+        tq[c[i].q] = k;
+    }
+    free(c);
+    free(r);
+    return tq;
+}
+
+/* The order of random placement with sizes: the largest bounding spheres first (then by
+ * the order drawn), while there is room for them. */
+typedef struct bysize { double r; long q; } bysize;
+static int cmp_larger(const void *x, const void *y)
+{
+    const bysize *a = x, *b = y;
+    if (a->r != b->r) return a->r > b->r ? -1 : 1;
+    return (a->q > b->q) - (a->q < b->q);
+}
+
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
 {
-    double rmax = 0;
-    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    int *tq = NULL;   /* with sizes: the template of grain q of the group */
+    long *ord = NULL; /* ... and the order they are placed in */
+    if (g->sizes && g->count > 0) {
+        if (!(tq = size_templates(w, g, rng, err, errlen))) return -1;
+        bysize *o = pala_xrealloc(NULL, (size_t)g->count * sizeof *o);
+        for (long q = 0; q < g->count; q++) o[q] = (bysize){w->tmpl[tq[q]].bound_radius, q};
+        if (g->placement == PALA_PLACE_RANDOM) qsort(o, (size_t)g->count, sizeof *o, cmp_larger);
+        ord = pala_xrealloc(NULL, (size_t)g->count * sizeof *ord);
+        for (long q = 0; q < g->count; q++) ord[q] = o[q].q;
+        free(o);
+    }
+    double rmax = 0, rmin = HUGE_VAL;
+    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius), rmin = fmin(rmin, w->tmpl[t].bound_radius);
     phash h;
     long total = w->n + g->count;
-    h.nb = 16;
-    while (h.nb < 2 * total && h.nb < (1 << 30)) h.nb *= 2;
-    h.head = pala_xrealloc(NULL, (size_t)h.nb * sizeof(int));
-    h.next = pala_xrealloc(NULL, (size_t)total * sizeof(int));
-    h.inv = 1.0 / (2 * rmax);
-    for (int b = 0; b < h.nb; b++) h.head[b] = -1;
+    phash_make(&h, total, rmin, rmax);
     for (int i = 0; i < w->n; i++) phash_insert(&h, w, i);
     long placed = 0, attempts = 0, maxatt = 10000 + 200 * g->count;
     /* lattice state */
@@ -199,9 +342,9 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
     long site[3] = {0, 0, 0};
     int done_sites = 0;
     long visits = 0, maxvisits = 1000000 + 100 * g->count;   /* sites outside a slab or cavity */
-    if (g->placement != PALA_PLACE_LIST && g->count > 0 && room_check(w, g, err, errlen)) goto fail;
+    if (g->placement != PALA_PLACE_LIST && g->count > 0 && room_check(w, g, tq, err, errlen)) goto fail;
     while (placed < g->count) {
-        int tmpl = g->tcount <= 1 ? g->tfirst
+        int tmpl = tq ? tq[ord[placed]] : g->tcount <= 1 ? g->tfirst
                  : g->random_variant ? g->tfirst + (int)(pala_rng_uniform(rng) * g->tcount) % g->tcount
                  : g->tfirst + (int)((g->tnext + placed) % g->tcount);
         double R = w->tmpl[tmpl].bound_radius;
@@ -255,17 +398,10 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
             }
         }
         pala_vec3 r = start_rotation(w, tmpl, g->orient, g->orient_r, rng);
-        if (g->placement == PALA_PLACE_LIST && w->nwalls > 0) {
-            /* an explicit position may touch a wall but not start deep in it: the first
-             * step would fail as a runaway overlap, far from its cause */
-            int c, wi;
-            double cut = wall_cut(w, tmpl, x, r, &c, &wi);
-            if (cut > w->max_overlap) {
-                snprintf(err, errlen, "grain %ld at (%g, %g, %g): its component %d (radius %g m) reaches %.3g of its radius "
-                         "into %s (at most max_overlap = %g); move it inward", placed + 1, x.x, x.y, x.z,
-                         c + 1, w->shape_r[w->tmpl[tmpl].comp0 + c], cut, w->walls[wi].kind->what, w->max_overlap);
-                goto fail;
-            }
+        char deep[256];
+        if (g->placement == PALA_PLACE_LIST && pala_place_deep(w, tmpl, x, r, deep, sizeof deep)) {
+            snprintf(err, errlen, "grain %ld %s; move it inward", placed + 1, deep);
+            goto fail;
         }
         pala_vec3 v = spread_velocity(w, pala_vadd(g->vel, v0), g->vspread, rng);
         int k = pala_world_add_grain(w, tmpl, x, r, v, g->omega);
@@ -273,29 +409,28 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
         phash_insert(&h, w, k);
         placed++;
     }
-    free(h.head); free(h.next);
+    phash_free(&h);
+    free(tq);
+    free(ord);
     return placed;
 fail:
-    free(h.head); free(h.next);
+    phash_free(&h);
+    free(tq);
+    free(ord);
     return -1;
 }
 
 /* ---- the grains of an inserter ------------------------------------------------------------ */
 long pala_place_insert(pala_world *w, const pala_inserter *in, pala_feed_dyn *d, long want, double mass_room, int *full)
 {
-    double rmax = 0, R0 = 0;
-    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    double rmin = INFINITY, rmax = 0, R0 = 0;
+    for (int t = 0; t < w->ntmpl; t++) { rmin = fmin(rmin, w->tmpl[t].bound_radius); rmax = fmax(rmax, w->tmpl[t].bound_radius); }
     for (int t = in->tfirst; t < in->tfirst + in->tcount; t++) R0 = fmax(R0, w->tmpl[t].bound_radius);
     /* the grains whose bounding spheres may reach one placed in the region */
     double lo[3], hi[3];
     pala_region_bounds(&in->region, w->dim, lo, hi);
     phash h;
-    h.nb = 16;
-    while (h.nb < 2 * w->n + 64 && h.nb < (1 << 30)) h.nb *= 2;
-    h.head = pala_xrealloc(NULL, (size_t)h.nb * sizeof(int));
-    h.next = pala_xrealloc(NULL, (size_t)(w->cap > 0 ? w->cap : 1) * sizeof(int));
-    h.inv = 1.0 / (2 * rmax);
-    for (int b = 0; b < h.nb; b++) h.head[b] = -1;
+    phash_make(&h, w->cap > w->n + 32 ? w->cap : w->n + 32, rmin, rmax);
     for (int k = 0; k < w->n; k++) {
         const double x[3] = {w->x[k].x, w->x[k].y, w->x[k].z}, reach = w->tmpl[w->tid[k]].bound_radius + R0;
         int near = 1;
@@ -329,6 +464,6 @@ long pala_place_insert(pala_world *w, const pala_inserter *in, pala_feed_dyn *d,
         mass += tp->mass;
         d->next_tmpl = -1;
     }
-    free(h.head); free(h.next);
+    phash_free(&h);
     return placed;
 }

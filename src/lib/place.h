@@ -4,6 +4,7 @@
 #define PALA_PLACE_H
 #include "pala/pala.h"
 #include "feed.h"
+#include "sizes.h"
 
 /* The placements of a group: at t = 0 (random, lattice, list), or over time (insert: an
  * inserter, feed.h).  The regions and orientations are pala.h's (enum pala_region_kind,
@@ -14,6 +15,10 @@ typedef struct pala_group {
     int tfirst, tcount;      /* templates of the grain type (random types have several) */
     int random_variant;      /* pick a template at random (else grain q takes tfirst + tnext + q) */
     int tnext;               /* templates of this type already used by earlier groups */
+    const pala_sizes *sizes; /* the grain type's size distribution, or NULL: each grain gets the
+                                template of its size class (made as needed), scaled from its
+                                type's (or, tcount 0, a sphere like proto) */
+    pala_template proto;     /* spheres of a size distribution: name, material, charge, dipoles */
     /* set from the group's keys (keys.c binds each key to its field) */
     long count;              /* number of grains (count) */
     int placement;           /* PALA_PLACE_* (placement) */
@@ -33,7 +38,15 @@ typedef struct pala_group {
     double vspread;          /* standard deviation of the random velocity, m/s (velocity_spread) */
 } pala_group;
 
-/* Adds the group's grains to w.  Returns the number placed, or -1 with a message. */
+/* An explicit position may touch a wall but not start deep in it (the first step would fail
+ * as a runaway overlap, far from its cause): 1, and "at (x, y, z): its component ... reaches
+ * ... of its radius into ..." in err, if a component of a grain of template tmpl at x with
+ * rotation r is cut by a wall deeper than max_overlap; else 0. */
+int pala_place_deep(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, char *err, size_t errlen);
+
+/* Adds the group's grains to w.  Returns the number placed, or -1 with a message.  With a
+ * size distribution, random placement places the largest grains first (the grains are
+ * numbered in that order); lattice and list placement keep the order the sizes were drawn in. */
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen);
 /* An insertion of inserter in, whose state is d: up to want grains of total mass at most
  * mass_room (kg), each of the template d->next_tmpl (chosen from d->rng when -1, or the next in

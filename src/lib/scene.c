@@ -24,6 +24,7 @@
 #include "meshclump.h"
 #include "place.h"
 #include "region.h"
+#include "restart.h"
 #include "world.h"
 #include <ctype.h>
 #include <errno.h>
@@ -73,6 +74,14 @@ struct pala_scene {
     } *clumps;
     int nclump;
     char *report;            /* what the meshes and their clumps measure (pala_scene_report) */
+    pala_restart restart;    /* start_from: the run's checkpoint, until the world is prepared */
+    int *secent, *entord;    /* the entries of section i, in file order: entord[secent[i] ..
+                                secent[i + 1]); NULL until asked for (sec_entries), and
+                                again when an entry or a section is added or removed */
+    struct {                 /* pala_scene_setting's place: the setting idx is the key kd of */
+        int idx, sec;        /* section sec (idx -1: none yet), so the walk over every */
+        const pala_keydef *kd;   /* setting in turn is linear, not quadratic */
+    } cur;
 };
 
 /* ---- messages ---------------------------------------------------------------------- */
@@ -267,9 +276,20 @@ static char *xstrdup(const char *p)
     return q;
 }
 
+/* The entries or sections changed: the index of entries by section is made anew when next
+ * asked for, and pala_scene_setting starts over. */
+static void entries_changed(pala_scene *s)
+{
+    free(s->secent);
+    free(s->entord);
+    s->secent = s->entord = NULL;
+    s->cur.kd = NULL;
+}
+
 static int add_section(pala_scene *s, int kind, const char *name, int line)
 {
     PALA_GROW(s->sec, s->nsec + 1);
+    entries_changed(s);
     section *c = &s->sec[s->nsec];
     memset(c, 0, sizeof *c);
     c->kind = kind;
@@ -278,11 +298,33 @@ static int add_section(pala_scene *s, int kind, const char *name, int line)
     return s->nsec++;
 }
 
+/* The entries of section sect, in file order, in *n: one counting sort of all entries
+ * when the index is missing, so a lookup costs the entries of its section, not all of a
+ * scene's (a scene of 1,000 grain types and 1,000 groups has some 10,000). */
+static const int *sec_entries(const pala_scene *cs, int sect, int *n)
+{
+    pala_scene *s = (pala_scene *)cs;   /* the index only: the scene is not changed */
+    if (!s->secent) {
+        s->secent = pala_xrealloc(NULL, (size_t)(s->nsec + 1) * sizeof *s->secent);
+        s->entord = pala_xrealloc(NULL, (size_t)(s->nent ? s->nent : 1) * sizeof *s->entord);
+        memset(s->secent, 0, (size_t)(s->nsec + 1) * sizeof *s->secent);
+        for (int e = 0; e < s->nent; e++) s->secent[s->ent[e].sect + 1]++;
+        for (int i = 0; i < s->nsec; i++) s->secent[i + 1] += s->secent[i];
+        for (int e = 0, *fill = s->secent; e < s->nent; e++) s->entord[fill[s->ent[e].sect]++] = e;
+        for (int i = s->nsec; i > 0; i--) s->secent[i] = s->secent[i - 1];   /* the fill moved each start to the next */
+        s->secent[0] = 0;
+    }
+    *n = s->secent[sect + 1] - s->secent[sect];
+    return s->entord + s->secent[sect];
+}
+
 /* The last entry of key k in section sect, or NULL; find_entry: of key (enum pala_key). */
 static entry *find_entry_k(const pala_scene *s, int sect, const pala_keydef *k)
 {
-    for (int i = s->nent - 1; i >= 0; i--)
-        if (s->ent[i].sect == sect && s->ent[i].k == k) return &s->ent[i];
+    int n;
+    const int *se = sec_entries(s, sect, &n);
+    for (int i = n - 1; i >= 0; i--)
+        if (s->ent[se[i]].k == k) return &s->ent[se[i]];
     return NULL;
 }
 static entry *find_entry(const pala_scene *s, int sect, int key) { return find_entry_k(s, sect, &pala_keys[key]); }
@@ -412,6 +454,7 @@ static int read_file(pala_scene *s)
         }
         PALA_GROW(s->ent, s->nent + 1);
         s->ent[s->nent++] = (entry){cur, k, xstrdup(val), line, NULL};
+        entries_changed(s);
     }
     int rerr = ferror(f);
     fclose(f);
@@ -479,11 +522,13 @@ static int apply_override(pala_scene *s, char *set)
         memmove(o, o + 1, (size_t)(s->nent - i - 1) * sizeof *o);
         s->nent--;
     }
+    entries_changed(s);
     entry *e = find_entry_k(s, sect, k);
     if (e) { free(e->val); e->val = xstrdup(v); e->line = 0; e->set = set; }
     else {
         PALA_GROW(s->ent, s->nent + 1);
         s->ent[s->nent++] = (entry){sect, k, xstrdup(v), 0, set};
+        entries_changed(s);
     }
     return 0;
 }
@@ -549,8 +594,10 @@ static void bind_section(pala_scene *s, int i, void *obj)
         if (v) pala_key_store(kd, wk >= 0 ? s->wpar[wk] : obj, v);
         if (e && kd->pairbit) ((pala_pairset *)obj)->set |= kd->pairbit;
     }
-    for (int e = 0; e < s->nent; e++)
-        if (s->ent[e].sect == i && s->ent[e].k->repeat) pala_key_store(s->ent[e].k, obj, s->ent[e].val);
+    int ne;
+    const int *se = sec_entries(s, i, &ne);
+    for (int q = 0; q < ne; q++)
+        if (s->ent[se[q]].k->repeat) pala_key_store(s->ent[se[q]].k, obj, s->ent[se[q]].val);
 }
 
 /* line of key k for messages: its own line, else the section's header line */
@@ -747,6 +794,65 @@ static int build_mesh_type(pala_scene *s, int i, pala_template *t)
     return 0;
 }
 
+/* The size distribution of grain type i (docs/physics.md, "Size distributions"): the law has
+ * the keys it needs and can be sampled, and its table or sieve curve is read from the lines,
+ * in order.  (The keys of other laws are not read, as the keys of other shapes.) */
+static int grain_sizes(pala_scene *s, int i)
+{
+    pala_grain_keys *gk = &s->sec[i].keys.grain;
+    pala_sizes *d = &gk->size;
+    const char *nm = s->sec[i].name;
+    if (d->law == PALA_SIZE_NONE) return 0;
+    if (gk->volume_radius > 0) { SERR(s, i, PALA_KEY_volume_radius, "[grain %s]: give either volume_radius (one size) or size_distribution, not both", nm); return -1; }
+    const double *rg = d->range;
+    if (d->law == PALA_SIZE_UNIFORM || d->law == PALA_SIZE_NORMAL)
+        if (require(s, i, PALA_KEY_size_range, d->law == PALA_SIZE_UNIFORM ? "for size_distribution = uniform" : "for size_distribution = normal (its truncation)")) return -1;
+    if (find_entry(s, i, PALA_KEY_size_range) && !(rg[0] < rg[1])) {
+        SERR(s, i, PALA_KEY_size_range, "[grain %s]: 'size_range': the least size (%g m) must be below the largest (%g m)", nm, rg[0], rg[1]);
+        return -1;
+    }
+    if (d->law == PALA_SIZE_NORMAL && (require(s, i, PALA_KEY_size_mean, "for size_distribution = normal") || require(s, i, PALA_KEY_size_sd, "for size_distribution = normal")))
+        return -1;
+    if (d->law == PALA_SIZE_LOGNORMAL &&
+        (require(s, i, PALA_KEY_size_median, "for size_distribution = lognormal") || require(s, i, PALA_KEY_size_sigma, "for size_distribution = lognormal")))
+        return -1;
+    if (pala_sizes_acceptance(d) < 1e-3) {
+        SERR(s, i, PALA_KEY_size_range, "[grain %s]: 'size_range' keeps only %.3g of the draws of the %s law%s: widen it, or move it to where the law "
+             "has its grains", nm, pala_sizes_acceptance(d), d->law == PALA_SIZE_NORMAL ? "normal" : "log-normal", d->by_mass ? " by mass" : "");
+        return -1;
+    }
+    if (d->law == PALA_SIZE_TABLE || d->law == PALA_SIZE_SIEVE) {
+        int key = d->law == PALA_SIZE_TABLE ? PALA_KEY_size_class : PALA_KEY_sieve, n = d->law == PALA_SIZE_TABLE ? gk->nclass : gk->nsieve;
+        if (n < (d->law == PALA_SIZE_TABLE ? 1 : 2)) {
+            emsg(s, s->sec[i].line, NULL, "[grain %s] has size_distribution = %s but %s: add '%s = SIZE FRACTION' lines", nm,
+                 d->law == PALA_SIZE_TABLE ? "table" : "sieve", n ? "one 'sieve' line (a curve needs two or more)" : "no such lines", pala_keys[key].name);
+            return -1;
+        }
+        double *rf = pala_xrealloc(NULL, 2 * (size_t)n * sizeof *rf);
+        d->r = rf;
+        d->f = rf + n;
+        d->n = n;
+        int q = 0;
+        for (int e = 0; e < s->nent; e++) {
+            entry *en = &s->ent[e];
+            if (en->sect != i || en->k != &pala_keys[key]) continue;
+            double v[2];
+            int k;
+            pala_key_reals(en->val, v, 2, &k);
+            rf[q] = v[0];
+            rf[n + q] = v[1];
+            const char *why = !(v[0] > 0) ? "the size must be positive"
+                            : d->law == PALA_SIZE_SIEVE && q > 0 && v[0] < rf[q - 1] ? "the sizes must not decrease from line to line"
+                            : d->law == PALA_SIZE_SIEVE && (v[1] > 1 || (q > 0 && v[1] < rf[n + q - 1])) ? "the fractions must grow from 0 to 1 line by line"
+                            : d->law == PALA_SIZE_SIEVE && q == 0 && v[1] != 0 ? "the curve starts at fraction 0 (the least size)"
+                            : d->law == PALA_SIZE_SIEVE && q == n - 1 && v[1] != 1 ? "the curve ends at fraction 1 (the largest size)" : NULL;
+            if (why) { EERR(s, en, "[grain %s]: '%s = %s': %s", nm, pala_keys[key].name, en->val, why); return -1; }
+            q++;
+        }
+    }
+    return 0;
+}
+
 /* A grain type: builds one template (or `variants` random ones).  tfirst/tcount give
  * the range of template indices of section i; ngrains: the grains of the type; open: an
  * inserter of it has no count (its grains are not known: `variants` shapes). */
@@ -755,7 +861,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
     pala_world *w = &s->top.w;
     int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres, random or mesh)");
-    if (bad) return -1;
+    if (bad || grain_sizes(s, i)) return -1;
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
     pala_template t;
     memset(&t, 0, sizeof t);
@@ -794,15 +900,18 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
     }
     int n = 0;
     if (gk->shape == PALA_SHAPE_SPHERE) {
+        if (gk->size.law) return 0;   /* spheres of the sizes drawn: their templates are made as the groups place them */
         if (require(s, i, PALA_KEY_radius, "for shape = sphere")) return -1;
         c[0] = pala_v(0, 0, 0);
         rad[0] = gk->radius;
         n = 1;
     } else {
         if (gk->nsphere == 0) { emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = spheres but no 'sphere = x y z r' lines", s->sec[i].name); return -1; }
-        for (int e = 0; e < s->nent; e++) {
-            entry *en = &s->ent[e];
-            if (en->sect != i || en->k != &pala_keys[PALA_KEY_sphere]) continue;
+        int ne;
+        const int *se = sec_entries(s, i, &ne);
+        for (int q = 0; q < ne; q++) {
+            entry *en = &s->ent[se[q]];
+            if (en->k != &pala_keys[PALA_KEY_sphere]) continue;
             if (n == MAXC) { EERR(s, en, "more than %d components; split the grain", MAXC); return -1; }
             double v[4];
             int k;
@@ -902,7 +1011,7 @@ static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *
 /* A group: check its keys and place its grains (place.c), or make its inserter.  The
  * templates of its grain type are tfirst[ti] .. + tcount[ti]; tnext[ti] of them are already
  * used. */
-static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcount, int *tnext)
+static int build_group(pala_scene *s, int g, const int *matidx, const int *tfirst, const int *tcount, int *tnext)
 {
     pala_world *w = &s->top.w;
     pala_group_keys *gk = &s->sec[g].keys.group;
@@ -913,6 +1022,16 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
     grp->tcount = tcount[ti];
     grp->random_variant = tcount[ti] > 1 && s->sec[ti].keys.grain.variants > 0;
     grp->tnext = tnext[ti];   /* random types without variants: each grain its own shape */
+    const pala_grain_keys *ty = &s->sec[ti].keys.grain;
+    grp->sizes = ty->size.law ? &ty->size : NULL;
+    if (grp->sizes && ty->shape == PALA_SHAPE_SPHERE) {   /* what every sphere of the type has but its size */
+        memset(&grp->proto, 0, sizeof grp->proto);
+        snprintf(grp->proto.name, sizeof grp->proto.name, "%.31s", s->sec[ti].name);
+        grp->proto.material = matidx[find_section(s, PALA_S_MATERIAL, ty->material)];
+        grp->proto.charge = ty->charge;
+        grp->proto.edip = ty->edip;
+        grp->proto.mdip = ty->mdip;
+    }
     int nat = gk->nat, ins = grp->placement == PALA_PLACE_INSERT;
     if (grp->placement == PALA_PLACE_LIST) {
         if (nat == 0) { emsg(s, s->sec[g].line, NULL, "[group %s] has placement = list but no 'at = x y z' lines", s->sec[g].name); return -1; }
@@ -920,9 +1039,11 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
         if (grp->count != nat) { SERR(s, g, PALA_KEY_count, "count = %ld but the group has %d 'at' lines; make them agree", grp->count, nat); return -1; }
         grp->at = pala_xrealloc(NULL, (size_t)nat * 6 * sizeof(double));
         int q = 0, bad = 0;
-        for (int e = 0; e < s->nent; e++) {
-            entry *en = &s->ent[e];
-            if (en->sect != g || en->k != &pala_keys[PALA_KEY_at]) continue;
+        int ne;
+        const int *se = sec_entries(s, g, &ne);
+        for (int e = 0; e < ne; e++) {
+            entry *en = &s->ent[se[e]];
+            if (en->k != &pala_keys[PALA_KEY_at]) continue;
             double v[6] = {0, 0, 0, 0, 0, 0};
             int k;
             pala_key_reals(en->val, v, 6, &k);
@@ -953,6 +1074,11 @@ static int build_group(pala_scene *s, int g, const int *tfirst, const int *tcoun
         if (grp->vel.z != 0) { SERR(s, g, PALA_KEY_velocity, "in 2D the velocity needs z = 0"); return -1; }
         if (grp->omega.x != 0 || grp->omega.y != 0) { SERR(s, g, PALA_KEY_angular_velocity, "in 2D grains turn about z only: use 0 0 wz"); return -1; }
         if (grp->orient == PALA_ORIENT_GIVEN && (grp->orient_r.x != 0 || grp->orient_r.y != 0)) { SERR(s, g, PALA_KEY_orientation, "in 2D the rotation vector must be 0 0 rz"); return -1; }
+    }
+    if (ins && grp->sizes) {   /* an inserter draws its grains from the type's templates, not from a law */
+        SERR(s, g, PALA_KEY_placement, "[group %s]: grain type %s has a size_distribution, which placement = insert does not draw from yet: "
+             "place its grains at t = 0 (placement = random), or insert a grain type of one size", s->sec[g].name, gk->grain);
+        return -1;
     }
     if (ins) return build_inserter(s, g, ti, tfirst, tnext);
     char err[320];
@@ -995,16 +1121,19 @@ static int build_outlets(pala_scene *s)
     return bad ? -1 : 0;
 }
 
-/* lammps_data is relative to the control file's folder; the resolved path replaces the
- * value, so the effective control file of a run (control.txt) finds the file too. */
+/* Paths (lammps_data, start_from, a mesh's file) are relative to the control file's folder;
+ * the resolved path replaces the value, so the effective control file of a run (control.txt)
+ * finds the file too.  A start_from given by --set is relative to the current folder, as any
+ * path of a command. */
 static void resolve_paths(pala_scene *s)
 {
     for (int i = 0; i < s->nent; i++) {
         entry *e = &s->ent[i];
         if (e->k->type != PALA_K_PATH || e->val[0] == '/') continue;
-        const char *slash = strrchr(s->path, '/');
+        int here = e->set && e->k == &pala_keys[PALA_KEY_start_from];
+        const char *slash = here ? NULL : strrchr(s->path, '/');
         char cwd[4096] = "";
-        if (s->path[0] != '/' && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
+        if ((here || s->path[0] != '/') && !getcwd(cwd, sizeof cwd)) cwd[0] = 0;
         int dl = slash ? (int)(slash - s->path) : 0;
         size_t n = strlen(cwd) + (size_t)dl + strlen(e->val) + 4;
         char *p = pala_xrealloc(NULL, n);
@@ -1184,7 +1313,7 @@ static int build_world(pala_scene *s)
     pala_top_keys *top = &s->top;
     pala_world *w = &top->w;
     int bad = 0;
-    resolve_paths(s);   /* lammps_data, a mesh's file: against the control file's folder */
+    resolve_paths(s);   /* lammps_data, start_from, a mesh's file: against the control file's folder */
     for (int i = 0; i < s->nsec; i++) bind_section(s, i, i == 0 ? (void *)top : (void *)&s->sec[i].keys);
     const char *lmp = top->lammps_data;
     pala_rng_seed(&s->rng, (uint64_t)top->seed);
@@ -1192,7 +1321,17 @@ static int build_world(pala_scene *s)
     bad |= require(s, 0, PALA_KEY_dt, "");
     int hs = find_entry(s, 0, PALA_KEY_steps) != NULL, he = find_entry(s, 0, PALA_KEY_end_time) != NULL;
     if (!hs && !he) { emsg(s, 0, NULL, "missing run length: add 'end_time = ...' (s) or 'steps = ...'"); bad = 1; }
-    else if (!bad && he) top->steps = lround(top->end_time / w->dt);
+    else if (!bad && he) {
+        /* checked before it becomes a long: end_time = 1e14 with dt = 1e-6 (or a denormal dt)
+           is 1e20 steps or more, past any integer, and steps allows 1e15 */
+        double q = top->end_time / w->dt;
+        if (q <= pala_keys[PALA_KEY_steps].hi) top->steps = lround(q);
+        else {
+            SERR(s, 0, PALA_KEY_end_time, "end_time = %g s with dt = %g s is %.3g steps, more than the %g a run may take; "
+                 "shorten end_time or raise dt", top->end_time, w->dt, q, pala_keys[PALA_KEY_steps].hi);
+            bad = 1;
+        }
+    }
     if (lmp && w->dim != 3) { SERR(s, 0, PALA_KEY_lammps_data, "lammps_data needs dimension = 3"); bad = 1; }
     int *matidx = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     if (build_materials(s, matidx)) bad = 1;
@@ -1202,17 +1341,24 @@ static int build_world(pala_scene *s)
     /* grain types: count how many grains use each (random types make one shape each) */
     int *tfirst = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int)), *tcount = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
     int *tnext = pala_xrealloc(NULL, (size_t)s->nsec * sizeof(int));
+    int fresh = !top->start_from;   /* the scene places its grains; else they are the run's (its groups and lammps_data's are not placed) */
     for (int i = 0; i < s->nsec; i++) tnext[i] = 0;
-    if (check_resources(s)) bad = 1;
+    if (fresh && check_resources(s)) bad = 1;
     for (int i = 0; i < s->nsec && !bad; i++) {
         tfirst[i] = tcount[i] = 0;
-        if (s->sec[i].kind != PALA_S_GRAIN) continue;
+        if (s->sec[i].kind != PALA_S_GRAIN || !fresh) continue;
         int open;
         long ng = grains_of_type(s, i, &open);
         if (build_grain_type(s, i, matidx, &tfirst[i], &tcount[i], (int)ng, open)) bad = 1;
     }
-    /* grains of a LAMMPS data file, before the groups (which then avoid them) */
-    if (lmp && !bad) {
+    /* the grains of a run the scene starts from, as the run stored them; else those of a
+     * LAMMPS data file, before the groups (which then avoid them) */
+    if (!fresh && !bad) {
+        char err[1024];
+        double T = find_entry(s, 0, PALA_KEY_start_time) ? top->start_time : -1;
+        if (pala_restart_import(w, top->start_from, T, &s->restart, err, sizeof err)) { SERR(s, 0, PALA_KEY_start_from, "%s", err); bad = 1; }
+    }
+    if (lmp && fresh && !bad) {
         if (require(s, 0, PALA_KEY_lammps_material, "")) bad = 1;
         else {
             char err[320];
@@ -1225,19 +1371,25 @@ static int build_world(pala_scene *s)
     if (!bad && check_world(s)) bad = 1;
     /* groups, in file order */
     int ngroups = 0;
-    for (int g = 0; g < s->nsec && !bad; g++)
+    for (int g = 0; g < s->nsec && !bad && fresh; g++)
         if (s->sec[g].kind == PALA_S_GROUP) {
             ngroups++;
-            if (build_group(s, g, tfirst, tcount, tnext)) bad = 1;
+            if (build_group(s, g, matidx, tfirst, tcount, tnext)) bad = 1;
         }
     if (!bad && build_outlets(s)) bad = 1;
-    if (!bad && ngroups == 0 && !lmp) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
+    if (!bad && ngroups == 0 && !lmp && fresh) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
     pala_world_sort(w);
     if (pala_world_prepare(w)) {   /* what the groups' grains brought */
         if (!check_world(s)) emsg(s, 0, NULL, "%s", pala_world_error(w));
         return -1;
+    }
+    if (!fresh) {   /* the run's contact history, into the prepared world */
+        char note[640];
+        const char *m = pala_restart_contacts(w, &s->restart, top->start_contacts == 0, note, sizeof note);
+        if (m) SERR(s, 0, PALA_KEY_start_from, "note: %s", m);
+        pala_restart_free(&s->restart);
     }
     warn_scene(s);
     return check_dt(s);
@@ -1295,6 +1447,9 @@ long pala_scene_traj_every(const pala_scene *s) { return s->top.trajectory_every
 int pala_scene_traj_binary(const pala_scene *s) { return s->top.trajectory_format == 1; }
 long pala_scene_xyz_every(const pala_scene *s) { return s->top.xyz_every; }
 long pala_scene_vtk_every(const pala_scene *s) { return s->top.vtk_every; }
+long pala_scene_contacts_every(const pala_scene *s) { return s->top.contacts_every; }
+int pala_scene_contacts_binary(const pala_scene *s) { return s->top.contacts_format == 1; }
+long pala_scene_grains_every(const pala_scene *s) { return s->top.grains_every; }
 long pala_scene_checkpoint_every(const pala_scene *s) { return s->top.checkpoint_every; }
 
 void *pala_scene_keys(pala_scene *s, int kind, const char *name)
@@ -1310,9 +1465,12 @@ void pala_scene_free(pala_scene *s)
 {
     if (!s) return;
     for (int i = 0; i < s->nent; i++) free(s->ent[i].val);
+    entries_changed(s);
     for (int i = 0; i < s->nsec; i++)
         if (s->sec[i].kind == PALA_S_GROUP) free(s->sec[i].keys.group.place.at);
+        else if (s->sec[i].kind == PALA_S_GRAIN) free((double *)s->sec[i].keys.grain.size.r);
     free(s->ent); free(s->sec); free(s->path);
+    pala_restart_free(&s->restart);
     for (int i = 0; s->wpar && pala_wall_kind_at(i); i++) free(s->wpar[i]);
     free(s->wpar);
     for (int i = 0; i < s->nclump; i++) free(s->clumps[i].file), pala_meshclump_free(s->clumps[i].mc);
@@ -1334,12 +1492,14 @@ void pala_scene_write(const pala_scene *s, FILE *f)
             const char *dot = strchr(c->name, '.');
             fprintf(f, "\n[pair %.*s %s]\n", (int)(dot - c->name), c->name, dot + 1);
         } else if (c->kind != PALA_S_TOP) fprintf(f, "\n[%s %s]\n", pala_sect_names[c->kind], c->name);
+        int ne;
+        const int *se = sec_entries(s, i, &ne);
         for (const pala_keydef *kd = pala_key_first(); kd; kd = pala_key_next(kd)) {
             if (kd->sect != c->kind) continue;
             int any = 0;
-            for (int e = 0; e < s->nent; e++) {
-                const entry *en = &s->ent[e];
-                if (en->sect != i || en->k != kd) continue;
+            for (int e = 0; e < ne; e++) {
+                const entry *en = &s->ent[se[e]];
+                if (en->k != kd) continue;
                 fprintf(f, "%s = %s%s\n", kd->name, en->val, en->set ? "    # --set" : "");
                 any = 1;
             }
@@ -1350,27 +1510,30 @@ void pala_scene_write(const pala_scene *s, FILE *f)
 
 const char *pala_scene_get(const pala_scene *s, const char *key)
 {
-    for (int i = 0; pala_scene_setting(s, i, NULL, NULL); i++) {
-        const char *k, *v;
-        pala_scene_setting(s, i, &k, &v);
+    const char *k, *v;
+    for (int i = 0; pala_scene_setting(s, i, &k, &v); i++)
         if (!strcmp(k, key)) return v;
-    }
     return NULL;
 }
 
-/* Effective non-repeated settings, in table order per section, with dotted names. */
+/* Effective non-repeated settings, in table order per section, with dotted names.  A
+ * call for the setting after the last one asked continues from there (s->cur). */
 int pala_scene_setting(const pala_scene *s, int idx, const char **key, const char **value)
 {
     static char kb[160];
-    int n = 0;
-    for (int i = 0; i < s->nsec; i++) {
+    pala_scene *ms = (pala_scene *)s;   /* the place only: the scene is not changed */
+    int n = 0, i0 = 0;
+    const pala_keydef *kd0 = pala_key_first();
+    if (idx > 0 && idx == s->cur.idx + 1 && s->cur.kd) { n = idx; i0 = s->cur.sec; kd0 = pala_key_next(s->cur.kd); }
+    for (int i = i0; i < s->nsec; i++, kd0 = pala_key_first()) {
         const section *c = &s->sec[i];
-        for (const pala_keydef *kd = pala_key_first(); kd; kd = pala_key_next(kd)) {
+        for (const pala_keydef *kd = kd0; kd; kd = pala_key_next(kd)) {
             if (kd->sect != c->kind || kd->repeat) continue;
             entry *e = find_entry_k(s, i, kd);
             const char *v = e ? e->val : kd->def;
             if (!v) continue;
             if (n++ != idx) continue;
+            ms->cur.idx = idx; ms->cur.sec = i; ms->cur.kd = kd;
             if (key) {
                 if (c->kind == PALA_S_TOP) snprintf(kb, sizeof kb, "%s", kd->name);
                 else snprintf(kb, sizeof kb, "%s.%s.%s", pala_sect_names[c->kind], c->name, kd->name);

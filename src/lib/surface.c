@@ -674,13 +674,20 @@ static void surface_copied(pala_wall *wl)
     if (s->mr) s->mr->refs++;
 }
 
+/* its one face: the section's name */
+static const char *surface_face(const pala_world *w, const pala_wall *wl, int i)
+{
+    (void)w; (void)i;
+    return ((const pala_surface *)wl->par)->name;
+}
+
 /* a [wall] section adds its wall itself (scene.c), never the top-level keys */
 static int surface_present(const void *par) { (void)par; return 0; }
 
 const pala_wall_kind pala_wall_surface = {
     .name = "surface", .what = "a wall", .container = 0, .nfaces = 1, .size = sizeof(pala_surface), .present = surface_present,
     .check = surface_check, .clear = surface_clear, .inside = surface_inside, .bounds = surface_bounds, .cut = surface_cut,
-    .room = surface_room, .touch = surface_touch, .lowest = surface_lowest, .columns = surface_columns, .line = surface_line,
+    .room = surface_room, .touch = surface_touch, .lowest = surface_lowest, .columns = surface_columns, .face = surface_face, .line = surface_line,
     .parse = surface_parse, .draw = surface_draw, .state = surface_state, .release = surface_release, .copied = surface_copied,
 };
 

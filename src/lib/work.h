@@ -61,7 +61,7 @@ typedef struct pala_work {
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */
     double *invm;          /* per template: 1 / mass, 1/kg */
-    int *btid;             /* per block: the template of all its grains, or -1 */
+    int *btid;             /* per block: the template of all its grains, or -1 (-2: of several, all isotropic) */
     int dissipative;       /* some material pair has delta < 1 or mu > 0, or a law with state
                             * or the dashpot, or additional forces */
     int chain;             /* the sweep also starts the next step (pala_world_steps) */

@@ -17,6 +17,7 @@
 #include "grain_forces.h"
 #include "material.h"
 #include "neighbor.h"
+#include "surface.h"
 #include "threads.h"
 #include <math.h>
 #include <stdarg.h>
@@ -238,20 +239,23 @@ void pala_world_sort(pala_world *w)
     /* a few blocks fit in cache in any order, and keep their round-off as given */
     if (w->n < 2 * PALA_BLOCK || w->gid) return;
     free_states(w);   /* what was prepared is for the old order: prepare again */
-    double rmax = 0;
-    for (int t = 0; t < w->ntmpl; t++) rmax = fmax(rmax, w->tmpl[t].bound_radius);
+    /* cells of two bounding radii: the largest, or, if it exceeds twice the median (grains of
+     * sizes far apart, as the neighbour list's levels), the median (a few large grains among
+     * many small ones would otherwise make layers many small grains thick) */
+    double rmin, rmax, rmed;
+    pala_grain_radii(w, 1, &rmin, &rmax, &rmed);
     pala_vec3 lo = w->x[0], hi = w->x[0];
     for (int k = 1; k < w->n; k++) {
         lo = pala_v(fmin(lo.x, w->x[k].x), fmin(lo.y, w->x[k].y), fmin(lo.z, w->x[k].z));
         hi = pala_v(fmax(hi.x, w->x[k].x), fmax(hi.y, w->x[k].y), fmax(hi.z, w->x[k].z));
     }
-    /* cells of two bounding radii; the slowest index runs along the longest extent */
+    /* the slowest index runs along the longest extent */
     const double ext[3] = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}, l0[3] = {lo.x, lo.y, lo.z};
     int ax[3] = {0, 1, 2};
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++)
             if (ext[ax[j]] > ext[ax[i]]) { int t = ax[i]; ax[i] = ax[j]; ax[j] = t; }
-    double cell = rmax > 0 ? 2 * rmax : 1;
+    double cell = rmax > 0 ? 2 * (rmax > 2 * rmed ? rmed : rmax) : 1;
     unsigned long long nc[3];
     for (int i = 0; i < 3; i++) {
         double c = floor(ext[i] / cell) + 1;
@@ -341,8 +345,10 @@ static int check_template(pala_world *w, pala_check *c, int t)
         return pala_fault(c, T, t, KEY(material), "%s: '%s = %d' does not exist (the world has %d materials)", who, NAME(material), tp->material, w->nmat);
     if (tp->ncomp < 1 || !(tp->mass > 0 && isfinite(tp->mass)) || !(tp->inertia[0] > 0 && tp->inertia[1] > 0 && tp->inertia[2] > 0) ||
         !(tp->bound_radius > 0 && isfinite(tp->bound_radius)))
-        return pala_fault(c, T, t, -1, "%s: needs at least one component, a mass > 0, moments > 0 and a bounding radius > 0 (build it with "
-                          "pala_world_build_template)", who);
+        return pala_fault(c, T, t, -1, "%s: its %d components, mass (%g kg), principal moments (%g %g %g kg m^2) "
+                          "and bounding radius (%g m) must be positive and finite: its radii or its material's density are out of the range "
+                          "of double precision; give radii in metres and the density in kg/m^3", who, tp->ncomp, tp->mass, tp->inertia[0],
+                          tp->inertia[1], tp->inertia[2], tp->bound_radius);
     if (!isfinite(tp->charge)) return pala_fault(c, T, t, KEY(charge), "%s: '%s = %g': give a finite charge (C)", who, NAME(charge), tp->charge);
     if (!finite3(tp->edip) || !finite3(tp->mdip)) {
         int k = finite3(tp->edip) ? KEY(magnetic_dipole) : KEY(electric_dipole);
@@ -444,6 +450,18 @@ void pala_world_derive(pala_world *w)
 {
     pala_grain_forces_derive(w);   /* g, the fields, the interactions' settings */
     if ((w->work->cm->laws & PALA_LAWS_FRAC) && w->work->cm->frac_dt != w->dt) pala_contacts_frac_tables(w);   /* the fractional law's coefficients are per dt */
+}
+
+int pala_world_ready(pala_world *w)
+{
+    int st = pala_world_check_prepared(w);
+    if (st) return st;
+    pala_world_derive(w);
+    if (w->pc)
+        for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    if (pala_nlist_update(w)) pala_force_pass_setup(w);
+    if (w->work->moving) pala_surfaces_move(w, w->t);
+    return PALA_OK;
 }
 
 int pala_world_prepare(pala_world *w)

@@ -13,6 +13,12 @@ int pala_world_check_prepared(pala_world *w);
  * centres when g, E, B or their settings changed (grain_forces.c); the fractional law's
  * coefficients when dt changed (force_pass.c).  After pala_world_check_prepared. */
 void pala_world_derive(pala_world *w);
+/* Before a pass over the current state outside the steps (the energy's, energy.c; the contact
+ * list's, contact_list.c): the world prepared (else its status), derived, its pebbles placed,
+ * its neighbour list up to date (the sweep set up again after a build) and its walls where
+ * they are at w->t.  Changes no result of the steps (docs/design.md, "Reproducibility by
+ * construction": nor does the time the list is built at). */
+int pala_world_ready(pala_world *w);
 
 /* The setup of pala_world_prepare after its checks: the pebbles, the neighbour list, the
  * modules' states for the world's grains (the list is built at the next step). */

@@ -1,11 +1,25 @@
-/* fuzz.c: the fuzz targets of pala (docs/fuzzing.md).  One program, two targets chosen at
+/* fuzz.c: the fuzz targets of pala (docs/fuzzing.md).  One program, one target chosen at
  * build time:
- *   -DFUZZ_CONTROL  the control-file reader: the input is a control file, except lines
- *                   that start with "--set ", which become overrides; it is read and every
- *                   value checked (pala_scene_parse: no world is built, so no input can ask
- *                   for legitimately long work such as count = 1e8)
- *   -DFUZZ_LAMMPS   the LAMMPS importer: the input is a data file, imported into a world
- *                   of one material (density 1000) with 100 Monte Carlo samples per shape
+ *   -DFUZZ_CONTROL     the control-file reader: the input is a control file, except lines
+ *                      that start with "--set ", which become overrides; it is read and every
+ *                      value checked (pala_scene_parse: no world is built, so no input can ask
+ *                      for legitimately long work such as count = 1e8)
+ *   -DFUZZ_LAMMPS      the LAMMPS importer: the input is a data file, imported into a world
+ *                      of one material (density 1000) with 100 Monte Carlo samples per shape
+ *   -DFUZZ_CHECKPOINT  the checkpoint reader: the input is the payload of checkpoint.bin (its
+ *                      fields), given a valid header with the checksum recomputed so that every
+ *                      mutation reaches the parser; read (pala_ckpt_read), and applied to the
+ *                      world of tests/fuzz/ckpt-scene.txt (walls and contact history), which then
+ *                      takes two steps, as `pala resume` would
+ *   -DFUZZ_TRAJ        the trajectory readers: the input is trajectory.bin if it starts with
+ *                      its magic, else trajectory.txt, of a run folder; `pala snapshot` (wire
+ *                      frames coloured by speed), `pala view` (at most 1 MB of frames) and
+ *                      `pala export` (xyz, and vtk) read it
+ *   -DFUZZ_TSV         the TSV readers: the input is energy.tsv, up to a line "==walls==", then
+ *                      walls.tsv up to a line "==summary==", then summary.tsv, of a run folder
+ *                      (with a small fixed trajectory.txt); `pala plot`, `pala check` (the run
+ *                      against itself), `pala collect` and `pala view` read them
+ * Every output goes to a scratch folder of the process, whose size the input bounds.
  * Built for AFL++ (afl-clang-fast: persistent mode with the test case in shared memory) or
  * for libFuzzer (-DLIBFUZZER -fsanitize=fuzzer); without either, it runs each file named on
  * the command line once (the regression run of the corpus). */
@@ -16,11 +30,166 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#if defined(FUZZ_CHECKPOINT) || defined(FUZZ_TRAJ) || defined(FUZZ_TSV)
+#include "checkpoint.h"
+#include "commands.h"
+#include "traj.h"
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#define FUZZ_CLI 1
+#endif
 
 static char path[64];
 
+#ifdef FUZZ_CLI
+static char dir[64];   /* the scratch run folder of this process: path names its input file */
+
+/* the scratch folder emptied (its files, and those of its subfolders vtk/ and plots/) */
+static void clean_in(const char *d, int depth)
+{
+    DIR *dd = opendir(d);
+    struct dirent *e;
+    char p[400];
+    while (dd && (e = readdir(dd))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        snprintf(p, sizeof p, "%s/%s", d, e->d_name);
+        if (unlink(p) != 0 && depth < 2) { clean_in(p, depth + 1); rmdir(p); }
+    }
+    if (dd) closedir(dd);
+}
+static void clean(void)
+{
+    clean_in(dir, 0);
+    mkdir(dir, 0777);
+}
+
+#endif
+
+#if defined(FUZZ_TRAJ) || defined(FUZZ_TSV)
+/* a command as the command line would call it (its argv written on) */
+static int cmd(int (*f)(int, char **), const char *const *args)
+{
+    char *argv[16], buf[16][160];
+    int n = 0;
+    for (; args[n] && n < 16; n++) { snprintf(buf[n], sizeof buf[n], "%s", args[n]); argv[n] = buf[n]; }
+    return f(n, argv);
+}
+
+static void put(const char *name, const unsigned char *d, size_t n)
+{
+    char p[160];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "wb");
+    if (!f) abort();
+    fwrite(d, 1, n, f);
+    fclose(f);
+}
+
+#ifdef FUZZ_TSV
+/* a file of the repository (the fixed part of an input), read once */
+static char *slurp(const char *p, size_t *n)
+{
+    FILE *f = fopen(p, "rb");
+    if (!f) { perror(p); abort(); }
+    static char b[1 << 16];
+    *n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    return b;
+}
+#endif
+#endif
+
+#ifdef FUZZ_CHECKPOINT
+/* the payload given a valid header (checkpoint.c: magic, version, byte-order mark,
+ * length, FNV-1a 64 of the payload) */
+static void checkpoint(const unsigned char *d, size_t n)
+{
+    unsigned char h[32];
+    uint32_t ver = PALA_CKPT_VERSION, bom = 0x01020304u;
+    uint64_t len = n, sum = 14695981039346656037ull;
+    for (size_t i = 0; i < n; i++) { sum ^= d[i]; sum *= 1099511628211ull; }
+    memcpy(h, "PALACKPT", 8); memcpy(h + 8, &ver, 4); memcpy(h + 12, &bom, 4); memcpy(h + 16, &len, 8); memcpy(h + 24, &sum, 8);
+    char p[160];
+    snprintf(p, sizeof p, "%s/checkpoint.bin", dir);
+    FILE *f = fopen(p, "wb");
+    if (!f) abort();
+    fwrite(h, 1, 32, f);
+    fwrite(d, 1, n, f);
+    fclose(f);
+    pala_ckpt *ck;
+    pala_ckpt_run cr;
+    FILE *devnull = fopen("/dev/null", "w");
+    if (pala_ckpt_read(dir, &ck, &cr, devnull) == 0) {
+        int np;
+        double t;
+        long step;
+        pala_ckpt_where(ck, &np, &t, &step);
+        (void)pala_ckpt_state_hash(ck);
+        pala_scene *sc;
+        if (pala_scene_load("tests/fuzz/ckpt-scene.txt", 0, NULL, &sc, devnull) == 0) {
+            pala_world *w = pala_scene_world(sc);
+            if (pala_ckpt_apply(ck, w, devnull) == 0) {
+                pala_world_prepare(w);
+                int st = pala_world_steps(w, 2);
+                fprintf(stderr, "checkpoint applied: step %ld, %d grains, two steps: %d\n", step, np, st);   /* FUZZ_VERBOSE */
+            }
+            pala_scene_free(sc);
+        }
+        pala_ckpt_free(ck);
+        pala_ckpt_run_free(&cr);
+    }
+    fclose(devnull);
+}
+#endif
+
 static void one(const unsigned char *data, size_t n)
 {
+#ifdef FUZZ_CLI
+    clean();
+#endif
+#ifdef FUZZ_CHECKPOINT
+    checkpoint(data, n);
+    return;
+#elif defined(FUZZ_TRAJ)
+    /* the binary form if the input starts with its magic (traj.h) */
+    put(n >= 8 && !memcmp(data, PALA_TRAJ_BIN_MAGIC, 8) ? "trajectory.bin" : "trajectory.txt", data, n);
+    char out[160], vo[160], xo[160], ko[160];
+    snprintf(out, sizeof out, "%s/s.svg", dir); snprintf(vo, sizeof vo, "%s/v.html", dir);
+    snprintf(xo, sizeof xo, "%s/t.xyz", dir); snprintf(ko, sizeof ko, "%s/vtk", dir);
+    cmd(pala_cmd_snapshot, (const char *const[]){"snapshot", dir, "--style", "wire", "--colour", "speed", "-o", out, NULL});
+    cmd(pala_cmd_snapshot, (const char *const[]){"snapshot", dir, "--time", "1e300", "--view", "iso", "-o", out, NULL});
+    cmd(pala_cmd_view, (const char *const[]){"view", dir, "--max-mb", "1", "-o", vo, NULL});
+    cmd(pala_cmd_export, (const char *const[]){"export", dir, "--format", "xyz", "-o", xo, NULL});
+    cmd(pala_cmd_export, (const char *const[]){"export", dir, "--format", "vtk", "--every", "3", "-o", ko, NULL});
+    return;
+#elif defined(FUZZ_TSV)
+    /* energy.tsv ==walls== walls.tsv ==summary== summary.tsv */
+    static const char *const names[3] = {"energy.tsv", "walls.tsv", "summary.tsv"}, *const marks[2] = {"\n==walls==\n", "\n==summary==\n"};
+    size_t at = 0;
+    for (int k = 0; k < 3; k++) {
+        const unsigned char *e = NULL;
+        if (k < 2)
+            for (size_t i = at; i + strlen(marks[k]) <= n && !e; i++)
+                if (!memcmp(data + i, marks[k], strlen(marks[k]))) e = data + i;
+        size_t end = e ? (size_t)(e - data) + 1 : n;
+        put(names[k], data + at, end - at);
+        at = e ? end + strlen(marks[k]) - 1 : n;
+    }
+    static size_t tn;
+    static const char *tt;
+    if (!tt) tt = slurp("tests/fuzz/traj/ckpt-scene.txt", &tn);
+    put("trajectory.txt", (const unsigned char *)tt, tn);
+    char out[160], vo[160];
+    snprintf(out, sizeof out, "%s/plots", dir); snprintf(vo, sizeof vo, "%s/v.html", dir);
+    mkdir(out, 0777);
+    cmd(pala_cmd_plot, (const char *const[]){"plot", dir, "-o", out, NULL});
+    cmd(pala_cmd_check, (const char *const[]){"check", dir, dir, NULL});
+    cmd(pala_cmd_check, (const char *const[]){"check", dir, dir, "--columns", "time,E_total,step", "--rtol", "0", NULL});
+    cmd(pala_cmd_collect, (const char *const[]){"collect", dir, dir, "--all", NULL});
+    cmd(pala_cmd_view, (const char *const[]){"view", dir, "-o", vo, NULL});
+    return;
+#endif
     FILE *f = fopen(path, "wb");
     if (!f) abort();
     char *sets[16];
@@ -70,6 +239,9 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t n);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t n)
 {
     if (!path[0]) snprintf(path, sizeof path, "/tmp/pala-fuzz-%ld", (long)getpid());
+#ifdef FUZZ_CLI
+    if (!dir[0]) snprintf(dir, sizeof dir, "/tmp/pala-fuzz-%ld.run", (long)getpid());
+#endif
     one(data, n);
     return 0;
 }
@@ -80,10 +252,21 @@ __AFL_FUZZ_INIT();
 int main(int argc, char **argv)
 {
     snprintf(path, sizeof path, "/tmp/pala-fuzz-%ld", (long)getpid());
+#ifdef FUZZ_CLI
+    /* the commands' messages and tables: not the fuzzer's output */
+    snprintf(dir, sizeof dir, "/tmp/pala-fuzz-%ld.run", (long)getpid());
+    int nul = open("/dev/null", O_WRONLY);
+    if (nul < 0) abort();
+    if (!getenv("FUZZ_VERBOSE")) { dup2(nul, 1); dup2(nul, 2); }
+    close(nul);
+#endif
 #ifdef __AFL_FUZZ_TESTCASE_LEN
     (void)argc; (void)argv;
     __AFL_INIT();
     snprintf(path, sizeof path, "/tmp/pala-fuzz-%ld", (long)getpid());
+#ifdef FUZZ_CLI
+    snprintf(dir, sizeof dir, "/tmp/pala-fuzz-%ld.run", (long)getpid());
+#endif
     unsigned char *buf = __AFL_FUZZ_TESTCASE_BUF;
     while (__AFL_LOOP(10000)) one(buf, (size_t)__AFL_FUZZ_TESTCASE_LEN);
 #else
@@ -98,6 +281,10 @@ int main(int argc, char **argv)
     }
 #endif
     unlink(path);
+#ifdef FUZZ_CLI
+    clean_in(dir, 0);
+    rmdir(dir);
+#endif
     return 0;
 }
 #endif

@@ -1,0 +1,423 @@
+/* restart.c: the state of a run folder (docs/output-formats.md, "checkpoint.bin") and a scene
+ * that starts from it (docs/control-file.md, start_from).
+ *
+ *   - checkpoint.bin read and checked into its named fields (pala_ckfile_*), for `pala resume`
+ *     (src/cli/checkpoint.c, which writes it) and for start_from;
+ *   - what such a start needs beyond the state a resume restores (pala_world_grain_types,
+ *     which the checkpoint holds): the dimension and each template whole with the name and
+ *     density of its material;
+ *   - the start itself (pala_restart_import): the run's templates, then its grains in the
+ *     run's storage order and numbering, in their state (x, r, v, omega, and alpha, beta of the
+ *     last step, so the first step of the new run is the step the run would have made next,
+ *     eqs. 65-66), then, once the world is prepared, the states of its contacts.
+ * The clock, E_diss, W_field and the walls' momentum are not carried: the scene is a new run. */
+#include "restart.h"
+#include "alloc.h"
+#include "container.h"
+#include "place.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- checkpoint files ------------------------------------------------------------------- */
+static const char magic[8] = {'P', 'A', 'L', 'A', 'C', 'K', 'P', 'T'};
+enum { HEADER = 8 + 4 + 4 + 8 + 8 };
+
+uint64_t pala_fnv1a(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+    return h;
+}
+
+void pala_ckfile_free(pala_ckfile *c)
+{
+    free(c->bytes);
+    free(c->f);
+    memset(c, 0, sizeof *c);
+}
+
+const pala_ckfield *pala_ckfile_find(const pala_ckfile *c, const char *name)
+{
+    for (int i = 0; i < c->nf; i++)
+        if (c->f[i].nlen == strlen(name) && !memcmp(c->f[i].name, name, c->f[i].nlen)) return &c->f[i];
+    return NULL;
+}
+
+int pala_ckfile_read(const char *path, pala_ckfile *c, char *why, size_t len)
+{
+    memset(c, 0, sizeof *c);
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(why, len, "%s", strerror(errno)); return PALA_CKFILE_OPEN; }
+    size_t cap = 0, n = 0;
+    for (;;) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1 << 16;
+            PALA_GROW(c->bytes, cap);
+        }
+        size_t k = fread(c->bytes + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) break;
+    }
+    c->n = n;
+    int rerr = ferror(f);
+    fclose(f);
+    const char *bad = NULL;
+    uint32_t bom = 0;
+    uint64_t plen = 0, sum = 0;
+    if (rerr) bad = "it cannot be read";
+    else if (n < HEADER || memcmp(c->bytes, magic, 8)) bad = "it is not a pala checkpoint (no PALACKPT header)";
+    else {
+        memcpy(&c->version, c->bytes + 8, 4);
+        memcpy(&bom, c->bytes + 12, 4);
+        memcpy(&plen, c->bytes + 16, 8);
+        memcpy(&sum, c->bytes + 24, 8);
+        if (bom == 0x04030201u) bad = "it was written on a machine of the other byte order";
+        else if (bom != 0x01020304u) bad = "its byte-order mark is damaged";
+        else if (c->version != PALA_CKPT_VERSION) {
+            snprintf(why, len, "it has another format version");
+            pala_ckfile_free(c);
+            return PALA_CKFILE_VERSION;
+        }
+        else if (plen != n - HEADER) bad = n - HEADER < plen ? "it is truncated (shorter than its header says)" : "it is longer than its header says";
+        else if (pala_fnv1a(PALA_FNV0, c->bytes + HEADER, plen) != sum) bad = "its checksum does not match: the file is damaged";
+    }
+    if (bad) {
+        snprintf(why, len, "%s", bad);
+        pala_ckfile_free(c);
+        return PALA_CKFILE_BAD;
+    }
+    /* the fields: u16 name length, the name, u32 element size, u64 count, the bytes */
+    size_t p = HEADER;
+    while (p < n) {
+        uint16_t l;
+        uint32_t e;
+        uint64_t cnt;
+        if (n - p < 2) break;
+        memcpy(&l, c->bytes + p, 2);
+        if (n - p < 2 + (size_t)l + 12) break;
+        pala_ckfield fl = {(const char *)c->bytes + p + 2, l, 0, 0, NULL};
+        memcpy(&e, c->bytes + p + 2 + l, 4);
+        memcpy(&cnt, c->bytes + p + 6 + l, 8);
+        p += 14 + (size_t)l;
+        if (e == 0 || cnt > (n - p) / e) { p = n + 1; break; }
+        fl.elem = e;
+        fl.count = cnt;
+        fl.data = c->bytes + p;
+        p += (size_t)(e * cnt);
+        PALA_GROW(c->f, c->nf + 1);
+        c->f[c->nf++] = fl;
+    }
+    if (p != n) {
+        snprintf(why, len, "its fields are malformed");
+        pala_ckfile_free(c);
+        return PALA_CKFILE_FIELDS;
+    }
+    return PALA_CKFILE_OK;
+}
+
+/* ---- the grain types of a run ------------------------------------------------------------
+ * Two doubles (dimension, templates), then per template its name and its material's name (32
+ * bytes each, NUL-padded), TNUM doubles (below) and ncomp x (shape vector, radius). */
+enum { TNAME = 32, TNUM = 27 };
+
+static size_t type_bytes(int ncomp) { return 2 * TNAME + (TNUM + 4 * (size_t)ncomp) * sizeof(double); }
+
+void *pala_world_grain_types(const pala_world *w, size_t *bytes)
+{
+    size_t n = 2 * sizeof(double);
+    for (int t = 0; t < w->ntmpl; t++) n += type_bytes(w->tmpl[t].ncomp);
+    unsigned char *b = pala_xrealloc(NULL, n), *p = b;
+    memset(b, 0, n);
+    double h[2] = {w->dim, w->ntmpl};
+    memcpy(p, h, sizeof h);
+    p += sizeof h;
+    for (int t = 0; t < w->ntmpl; t++) {
+        const pala_template *tp = &w->tmpl[t];
+        const pala_material *m = tp->material >= 0 && tp->material < w->nmat ? &w->mat[tp->material] : NULL;
+        snprintf((char *)p, TNAME, "%s", tp->name);
+        snprintf((char *)p + TNAME, TNAME, "%s", m ? m->name : "");
+        p += 2 * TNAME;
+        const double d[TNUM] = {tp->ncomp, m ? m->rho : 0, tp->volume, tp->volume_stderr, (double)tp->mc_samples, tp->mass,
+                                tp->inertia[0], tp->inertia[1], tp->inertia[2], tp->inv_inertia[0], tp->inv_inertia[1], tp->inv_inertia[2],
+                                tp->bound_radius, tp->isotropic, tp->frame.x, tp->frame.y, tp->frame.z,
+                                tp->com_given.x, tp->com_given.y, tp->com_given.z, tp->charge,
+                                tp->edip.x, tp->edip.y, tp->edip.z, tp->mdip.x, tp->mdip.y, tp->mdip.z};
+        memcpy(p, d, sizeof d);
+        p += sizeof d;
+        for (int i = 0; i < tp->ncomp; i++) {
+            const pala_vec3 s = w->shape[tp->comp0 + i];
+            const double c[4] = {s.x, s.y, s.z, w->shape_r[tp->comp0 + i]};
+            memcpy(p, c, sizeof c);
+            p += sizeof c;
+        }
+    }
+    *bytes = n;
+    return b;
+}
+
+/* The run's templates added to w (the first at index *t0); -1 with a message if the field is
+ * malformed, of another dimension, or names a material w lacks. */
+static int add_types(pala_world *w, const pala_ckfield *f, const char *dir, int *t0, char *err, size_t len)
+{
+    const unsigned char *p = f->data, *end = f->data + f->count;
+    double h[2];
+    if (f->elem != 1 || f->count < sizeof h) goto malformed;
+    memcpy(h, p, sizeof h);
+    p += sizeof h;
+    if (h[0] != w->dim) {
+        snprintf(err, len, "the run of %s is in %gD and this scene in %dD: set dimension = %g", dir, h[0], w->dim, h[0]);
+        return -1;
+    }
+    *t0 = w->ntmpl;
+    for (double t = 0; t < h[1]; t++) {
+        double d[TNUM];
+        char name[TNAME + 1] = "", mat[TNAME + 1] = "";
+        if ((size_t)(end - p) < type_bytes(0)) goto malformed;
+        memcpy(name, p, TNAME);
+        memcpy(mat, p + TNAME, TNAME);
+        memcpy(d, p + 2 * TNAME, sizeof d);
+        int nc = d[0] >= 1 && d[0] <= 1e6 ? (int)d[0] : 0;
+        if (!nc || (size_t)(end - p) < type_bytes(nc)) goto malformed;
+        p += type_bytes(0);
+        int m = -1;
+        for (int i = 0; i < w->nmat && m < 0; i++)
+            if (!strcmp(w->mat[i].name, mat)) m = i;
+        if (m < 0) {
+            snprintf(err, len, "the grains of type '%s' of the run of %s are of material '%s'; this scene has no [material %s]: add it "
+                     "(its values may differ from the run's)", name, dir, mat, mat);
+            return -1;
+        }
+        pala_template tp;
+        memset(&tp, 0, sizeof tp);
+        snprintf(tp.name, sizeof tp.name, "%s", name);
+        tp.material = m;
+        tp.ncomp = nc;
+        tp.volume = d[2]; tp.volume_stderr = d[3]; tp.mc_samples = (long)d[4]; tp.mass = d[5];
+        for (int a = 0; a < 3; a++) { tp.inertia[a] = d[6 + a]; tp.inv_inertia[a] = d[9 + a]; }
+        tp.bound_radius = d[12]; tp.isotropic = d[13] != 0;
+        tp.frame = pala_v(d[14], d[15], d[16]); tp.com_given = pala_v(d[17], d[18], d[19]);
+        tp.charge = d[20]; tp.edip = pala_v(d[21], d[22], d[23]); tp.mdip = pala_v(d[24], d[25], d[26]);
+        if (w->mat[m].rho != d[1]) {   /* another density: the mass and the moments scale with it (eqs. 31-33) */
+            double s = w->mat[m].rho / d[1];
+            tp.mass *= s;
+            for (int a = 0; a < 3; a++) { tp.inertia[a] *= s; tp.inv_inertia[a] = 1.0 / tp.inertia[a]; }
+        }
+        pala_vec3 *sh = pala_xrealloc(NULL, (size_t)nc * sizeof *sh);
+        double *rd = pala_xrealloc(NULL, (size_t)nc * sizeof *rd);
+        for (int i = 0; i < nc; i++, p += 4 * sizeof(double)) {
+            double c[4];
+            memcpy(c, p, sizeof c);
+            sh[i] = pala_v(c[0], c[1], c[2]);
+            rd[i] = c[3];
+        }
+        pala_world_add_template(w, &tp, sh, rd);
+        free(sh);
+        free(rd);
+    }
+    if (p == end) return 0;
+malformed:
+    snprintf(err, len, "%s/%s: its field %s is malformed: rerun the first scene", dir, PALA_CKPT_FILE, PALA_GRAIN_TYPES_FIELD);
+    return -1;
+}
+
+/* The field name of n elements of elem bytes (n < 0: any count), or NULL with a message. */
+static const pala_ckfield *need(const pala_ckfile *c, const char *dir, const char *name, size_t elem, long n, char *err, size_t len)
+{
+    const pala_ckfield *f = pala_ckfile_find(c, name);
+    if (!f || f->elem != elem || (n >= 0 && f->count != (uint64_t)n)) {
+        snprintf(err, len, "%s/%s has %s field %s: it was written by another pala, or before start_from existed: rerun the first scene "
+                 "with this pala", dir, PALA_CKPT_FILE, f ? "a malformed" : "no", name);
+        return NULL;
+    }
+    return f;
+}
+
+/* ---- a frame of the run's trajectory ------------------------------------------------------ */
+/* little-endian numbers of trajectory.bin (docs/output-formats.md), whatever the machine */
+static uint64_t le64(const unsigned char *b)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--) v = v << 8 | b[i];
+    return v;
+}
+static double led(const unsigned char *b)
+{
+    uint64_t u = le64(b);
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+/* The frame of DIR's trajectory (trajectory.txt, else trajectory.bin) whose time is nearest to
+ * T: its n grains' x r v omega (12 numbers each, in the run's numbering) into s, its time
+ * and step.  0, or -1 with a message. */
+static int frame_at(const char *dir, long n, double T, double *s, double *tf, long *step, char *err, size_t len)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trajectory.txt", dir);
+    FILE *f = fopen(path, "rb");
+    int bin = !f;
+    if (bin) {
+        snprintf(path, sizeof path, "%s/trajectory.bin", dir);
+        if (!(f = fopen(path, "rb"))) { snprintf(err, len, "%s holds neither trajectory.txt nor trajectory.bin, whose frames start_time picks from", dir); return -1; }
+    }
+    long best = -1, at = 0;
+    double bt = 0;
+    if (bin) {
+        unsigned char h[24], fh[16];
+        if (fread(h, 1, 24, f) != 24 || memcmp(h, "PALATRAJ", 8) || (long)(h[12] | h[13] << 8 | h[14] << 16 | (long)h[15] << 24) != n) {
+            fclose(f);
+            snprintf(err, len, "%s is no trajectory of the run's %ld grains", path, n);
+            return -1;
+        }
+        long off = 24 + (long)le64(h + 16), fb = 16 + 96 * n;
+        for (long k = 0; fseek(f, off + k * fb, SEEK_SET) == 0 && fread(fh, 1, 16, f) == 16; k++)
+            if (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T)) { best = (long)le64(fh); bt = led(fh + 8); at = off + k * fb; }
+        unsigned char *g = pala_xrealloc(NULL, (size_t)(96 * n + 1));
+        int ok = best >= 0 && fseek(f, at + 16, SEEK_SET) == 0 && fread(g, 1, (size_t)(96 * n), f) == (size_t)(96 * n);
+        for (long i = 0; ok && i < 12 * n; i++) s[i] = led(g + 8 * i);
+        free(g);
+        fclose(f);
+        if (!ok) { snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
+    } else {
+        char line[1024];
+        while (fgets(line, sizeof line, f)) {
+            long st;
+            double t;
+            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf", &st, &t) == 2 && (best < 0 || fabs(t - T) < fabs(bt - T))) {
+                best = st;
+                bt = t;
+                at = ftell(f);
+            }
+        }
+        int ok = best >= 0 && fseek(f, at, SEEK_SET) == 0;
+        for (long i = 0; ok && i < n; i++) {
+            char *p = line, *e;
+            ok = fgets(line, sizeof line, f) != NULL;
+            for (int j = 0; ok && j < 12; j++, p = e) {
+                s[12 * i + j] = strtod(p, &e);
+                ok = e != p;
+            }
+        }
+        fclose(f);
+        if (!ok) { snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
+    }
+    *tf = bt;
+    *step = best;
+    return 0;
+}
+
+int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *r, char *err, size_t len)
+{
+    memset(r, 0, sizeof *r);
+    struct stat st;
+    char path[4200], why[256];
+    if (stat(dir, &st) != 0) { snprintf(err, len, "%s: %s; give the folder of a run of pala run (its -o)", dir, strerror(errno)); return -1; }
+    if (!S_ISDIR(st.st_mode)) { snprintf(err, len, "%s is not a folder; give the folder of a run of pala run (its -o)", dir); return -1; }
+    snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
+    int rc = pala_ckfile_read(path, &r->c, why, sizeof why);
+    if (rc == PALA_CKFILE_OPEN) {
+        snprintf(err, len, "%s holds no %s (%s): it is not the folder of a run, or a run of a pala before checkpoints; rerun the first scene",
+                 dir, PALA_CKPT_FILE, why);
+        return -1;
+    }
+    if (rc) {
+        snprintf(err, len, "%s: %s%s; rerun the first scene", path, why, rc == PALA_CKFILE_VERSION ? " than this pala reads" : "");
+        return -1;
+    }
+    const pala_ckfield *ty = need(&r->c, dir, PALA_GRAIN_TYPES_FIELD, 1, -1, err, len), *x = need(&r->c, dir, "world.x", sizeof(pala_vec3), -1, err, len);
+    if (!ty || !x) return -1;
+    long n = (long)x->count;
+    const pala_ckfield *f[6] = {x, need(&r->c, dir, "world.r", sizeof(pala_vec3), n, err, len), need(&r->c, dir, "world.v", sizeof(pala_vec3), n, err, len),
+                                need(&r->c, dir, "world.w", sizeof(pala_vec3), n, err, len), need(&r->c, dir, "world.acc", sizeof(pala_vec3), n, err, len),
+                                need(&r->c, dir, "world.bacc", sizeof(pala_vec3), n, err, len)};
+    const pala_ckfield *tid = need(&r->c, dir, "world.tid", sizeof(int), n, err, len), *gid = need(&r->c, dir, "world.gid", sizeof(int), -1, err, len);
+    for (int i = 0; i < 6; i++)
+        if (!f[i]) return -1;
+    if (!tid || !gid) return -1;
+    if (gid->count != 0 && gid->count != (uint64_t)n) { need(&r->c, dir, "world.gid", sizeof(int), n, err, len); return -1; }
+    int t0;
+    if (add_types(w, ty, dir, &t0, err, len)) return -1;
+    double *fr = NULL;   /* a frame's x r v omega of each grain, in the run's numbering */
+    if (T >= 0) {
+        fr = pala_xrealloc(NULL, (size_t)(12 * n + 1) * sizeof *fr);
+        if (frame_at(dir, n, T, fr, &r->t, &r->step, err, len)) { free(fr); return -1; }
+        r->frame = 1;
+    }
+    int base = w->n;
+    for (long k = 0; k < n; k++) {
+        pala_vec3 s[6];
+        int t, g = (int)k;
+        for (int i = 0; i < 6; i++) memcpy(&s[i], f[i]->data + k * sizeof(pala_vec3), sizeof(pala_vec3));
+        memcpy(&t, tid->data + k * sizeof(int), sizeof t);
+        if (gid->count) memcpy(&g, gid->data + k * sizeof(int), sizeof g);
+        if (fr && g >= 0 && g < n) {   /* the frame's state; no accelerations of a last step (paper section 7: 0) */
+            const double *q = fr + 12 * g;
+            for (int i = 0; i < 4; i++) s[i] = pala_v(q[3 * i], q[3 * i + 1], q[3 * i + 2]);
+            s[4] = s[5] = pala_v(0, 0, 0);
+        }
+        if (t < 0 || t0 + t >= w->ntmpl) {
+            snprintf(err, len, "%s/%s: grain %ld has no template: rerun the first scene", dir, PALA_CKPT_FILE, k + 1);
+            free(fr);
+            return -1;
+        }
+        int i = pala_world_add_grain(w, t0 + t, s[0], s[1], s[2], s[3]);
+        w->acc[i] = s[4];
+        w->bacc[i] = s[5];
+        /* under this scene's walls: the centre inside them, no component deep in one */
+        char deep[256];
+        int in = pala_walls_inside(w, s[0], 0), cut = in && pala_place_deep(w, t0 + t, s[0], s[1], deep, sizeof deep);
+        if (!in || cut) {   /* numbered as the run's output numbers it */
+            if (!in) snprintf(deep, sizeof deep, "lies outside this scene's walls at (%g, %g, %g)", s[0].x, s[0].y, s[0].z);
+            snprintf(err, len, "grain %d of the run of %s %s: give the scene walls that hold the run's grains", g + 1, dir, deep);
+            free(fr);
+            return -1;
+        }
+    }
+    free(fr);
+    if (gid->count && n > 0) {   /* the run's numbering (its input's): grain k of the run is number gid[k] */
+        PALA_GROW(w->gid, w->cap);
+        PALA_GROW(w->inv, w->cap);
+        for (long k = 0; k < n; k++) {
+            int g;
+            memcpy(&g, gid->data + k * sizeof(int), sizeof g);
+            if (g < 0 || g >= n) { snprintf(err, len, "%s/%s: its numbering of the grains is malformed: rerun the first scene", dir, PALA_CKPT_FILE); return -1; }
+            w->gid[base + k] = base + g;
+            w->inv[base + g] = (int)(base + k);
+        }
+    }
+    r->contacts = r->frame ? NULL : pala_ckfile_find(&r->c, "world.contacts");
+    r->n = n;
+    return 0;
+}
+
+const char *pala_restart_contacts(pala_world *w, const pala_restart *r, int keep, char *note, size_t len)
+{
+    const pala_ckfield *f = r->contacts;
+    if (r->frame) {
+        snprintf(note, len, "the grains start from the frame of t = %.17g s (step %ld) of the run; a frame holds neither the "
+                 "accelerations of a last step (they start at 0, as after placement) nor the contact history", r->t, r->step);
+        return note;
+    }
+    if (!f || f->elem != sizeof(double) || f->count == 0) return NULL;
+    if (!keep) { snprintf(note, len, "the run's contact history is dropped (start_contacts = drop)"); return note; }
+    if (!pala_world_keeps_contacts(w)) {
+        snprintf(note, len, "the run's contact history is dropped: this scene's contact laws keep none (no tangential, rolling or torsion spring)");
+        return note;
+    }
+    double *d = pala_xrealloc(NULL, (size_t)f->count * sizeof *d);   /* copied out: the file's bytes need not be aligned */
+    memcpy(d, f->data, (size_t)f->count * sizeof *d);
+    int bad = pala_world_history_set(w, d, (long)f->count);
+    free(d);
+    if (!bad) return NULL;
+    snprintf(note, len, "the run's contact history is dropped: it does not fit this scene (%s): other contact laws, or grains "
+             "added beside the run's", pala_world_error(w));
+    w->why[0] = 0;
+    return note;
+}
+
+void pala_restart_free(pala_restart *r) { pala_ckfile_free(&r->c); }

@@ -1,0 +1,269 @@
+/* test_hostile.c: the findings of issue 29 (hostile folders and big sweeps), one regression
+ * test each; every command under test runs within `timeout 1` (a hang is exit 124), those
+ * of the sizes users reach within `timeout 5` (they took 10 s to minutes before): the plot
+ * of times a few ulps apart, the snapshot of infinite speeds, checkpoints with row counts,
+ * wall tables and wall ids out of range, `pala order` into a run's folder, `view --max-mb
+ * 1e-300`, end_time past any step count, grain sizes out of double precision, collect,
+ * check, view and the scene settings at sizes users reach, a run folder deleted during the
+ * run, names that are not UTF-8, a resume in a read-only folder, and the run folder as one
+ * process's own (a lock, no link followed, no foreign folder used, --force deleting only
+ * pala's files).  bench/hostile.sh repeats the concurrency and symlink trials 50 times
+ * and times the sizes of the issue. */
+#define _DEFAULT_SOURCE
+#include "t.h"
+#include "pala/pala.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_hostile(void);
+
+#define D "build/tmp/hostile"
+#define SCENE "examples/paper-ten-grains.txt"
+
+/* the command's exit, and each NULL-terminated needle in its output */
+static int run(char *out, size_t n, const char *cmd)
+{
+    return t_sh(out, n, "%s", cmd);
+}
+static int has(const char *out, const char *const *needles)
+{
+    int ok = 1;
+    for (int i = 0; needles && needles[i]; i++) ok &= strstr(out, needles[i]) != NULL;
+    return ok;
+}
+#define N(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+static char out[1 << 16];
+
+/* a finished short run of the paper's example in D/name */
+static void short_run(const char *name, const char *sets)
+{
+    t_sh(NULL, 0, "rm -rf " D "/%s && ./pala run " SCENE " -o " D "/%s --quiet --set end_time=0.0004 %s", name, name, sets ? sets : "");
+}
+
+static void plots_and_pictures(void)
+{
+    /* times 1e20 and the next double (16384 apart): the grid's step did not move the time */
+    t_sh(NULL, 0, "mkdir -p " D "/ulps && printf 'step\\ttime\\tE_total\\tdE_rel\\tdE_bal_rel\\tcontacts\\n0\\t1e20\\t1\\t0\\t0\\t0\\n"
+                  "1\\t100000000000000016384\\t1\\t0\\t0\\t0\\n' > " D "/ulps/energy.tsv");
+    int rc = run(out, sizeof out, "timeout 1 ./pala plot " D "/ulps > /dev/null && test $(wc -c < " D "/ulps/energy.svg) -lt 100000");
+    T_CHECK(rc == 0, "plot of times a few ulps apart at 1e20: ends at once, small SVG (exit %d) %s", rc, out);
+
+    /* the last frame of an unstable run: infinite velocities, wire frames by speed */
+    short_run("inf", NULL);
+    t_sh(NULL, 0, "awk '/^frame/{f++} f>=1 && !/^frame/{$4=\"inf\"; $5=\"-inf\"} {print}' " D "/inf/trajectory.txt > " D "/inf/t && mv " D "/inf/t " D "/inf/trajectory.txt");
+    rc = run(out, sizeof out, "timeout 1 ./pala snapshot " D "/inf --style wire --colour speed && timeout 1 ./pala snapshot " D "/inf --colour speed");
+    T_CHECK(rc == 0, "snapshot --colour speed of infinite speeds: no crash (exit %d) %s", rc, out);
+
+    /* names that are not UTF-8 (a byte 0xff, a control character): SVG every parser opens */
+    t_sh(NULL, 0, "mkdir -p " D "/utf && printf 'step\\ttime\\tE_\\377x\\tE_total\\n0\\t0\\t1\\t1\\n1\\t1\\t2\\t2\\n' > " D "/utf/energy.tsv");
+    rc = run(out, sizeof out, "timeout 1 ./pala plot " D "/utf > /dev/null && iconv -f UTF-8 -t UTF-8 " D "/utf/energy.svg > /dev/null");
+    T_CHECK(rc == 0, "a column name with a byte 0xff: energy.svg is valid UTF-8 (exit %d) %s", rc, out);
+
+    /* --max-mb below one frame: refused, not ignored */
+    short_run("mb", NULL);
+    rc = run(out, sizeof out, "timeout 1 ./pala view " D "/mb --max-mb 1e-300");
+    T_CHECK(rc == 1 && has(out, N("--max-mb 1e-300", "less than one frame")), "view --max-mb 1e-300: exit %d (want 1) %s", rc, out);
+}
+
+/* The checkpoint of D/name with field fld's double number k set to v, the checksum made
+ * anew (checkpoint.c's header: 32 bytes, the FNV-1a 64 of the payload at 24). */
+static int poke_checkpoint(const char *name, const char *fld, int k, double v)
+{
+    char p[256];
+    snprintf(p, sizeof p, D "/%s/checkpoint.bin", name);
+    FILE *f = fopen(p, "rb");
+    if (!f) return -1;
+    static unsigned char b[1 << 20];
+    size_t n = fread(b, 1, sizeof b, f);
+    fclose(f);
+    size_t l = strlen(fld);
+    int done = -1;
+    for (size_t i = 32; i + 2 + l + 12 <= n; i++)
+        if (b[i] == l && b[i + 1] == 0 && !memcmp(b + i + 2, fld, l)) { memcpy(b + i + 2 + l + 12 + 8 * (size_t)k, &v, 8); done = 0; break; }
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 32; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+    memcpy(b + 24, &h, 8);
+    f = fopen(p, "wb");
+    if (!f) return -1;
+    fwrite(b, 1, n, f);
+    fclose(f);
+    return done;
+}
+
+static void checkpoints(void)
+{
+    const char *what[2][2] = {{"run.energy_stats", "energy.tsv"}, {"run.walls_prev", "walls.tsv"}};
+    for (int i = 0; i < 2; i++) {
+        short_run("ck", "--set checkpoint_every=100");
+        int pk = poke_checkpoint("ck", what[i][0], i == 0 ? 7 : 0, 1e47);
+        int rc = run(out, sizeof out, "timeout 1 ./pala resume " D "/ck --set end_time=0.0005");
+        T_CHECK(pk == 0 && rc == 1 && has(out, N("row count", what[i][1])), "checkpoint with the %s row count 1e47: refused, exit %d %s", what[i][1], rc, out);
+    }
+    /* a wall table of 2^39 slots, and a stamp of 1e47: refused before anything is allocated */
+    pala_scene *sc;
+    if (pala_scene_load("tests/fuzz/ckpt-scene.txt", 0, NULL, &sc, stderr) != PALA_OK) { T_CHECK(0, "load tests/fuzz/ckpt-scene.txt"); return; }
+    pala_world *w = pala_scene_world(sc);
+    pala_world_prepare(w);
+    pala_world_steps(w, 5);
+    long nh;
+    double *hd = pala_world_history_get(w, &nh);
+    /* hn, np, the np records, nblk, then per block cap and n: one block here */
+    int hn = hd ? (int)hd[0] : 0;
+    long at = 2 + (long)hd[1] * (2 + hn) + 1;
+    double *d = malloc((size_t)(nh + 8) * sizeof *d);
+    memcpy(d, hd, (size_t)nh * sizeof *d);
+    d[at] = 549755813888.0;   /* 2^39 slots */
+    int bad = pala_world_history_set(w, d, nh);
+    T_CHECK(hd && bad && strstr(pala_world_error(w), "a wall table's size"), "a wall table of 2^39 slots: refused (%d) %s", bad, pala_world_error(w));
+    memcpy(d, hd, (size_t)nh * sizeof *d);
+    int e = (int)d[at + 1];
+    if (e > 0) d[at + 2 + 3] = 1e47;   /* the first entry's stamp */
+    bad = e > 0 ? pala_world_history_set(w, d, nh) : 1;
+    T_CHECK(e > 0 && bad && strstr(pala_world_error(w), "out of range"), "a wall contact's stamp of 1e47: refused (%d entries) %s", e, pala_world_error(w));
+    /* a wall id of a membrane in a world without one (found by make fuzz: the energy of the
+       contact read the materials of a wall that does not exist) */
+    memcpy(d, hd, (size_t)nh * sizeof *d);
+    if (e > 0) d[at + 2 + 2] = 9;
+    bad = e > 0 ? pala_world_history_set(w, d, nh) : 1;
+    T_CHECK(e > 0 && bad && strstr(pala_world_error(w), "out of range"), "a wall contact with a membrane's id in a box: refused %s", pala_world_error(w));
+    free(d);
+    free(hd);
+    pala_scene_free(sc);
+}
+
+static void scenes(void)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "timeout 1 ./pala run " SCENE " --set end_time=1e14 -o " D "/long");
+    int rc = run(out, sizeof out, cmd);
+    T_CHECK(rc == 1 && has(out, N("1e+20 steps", "shorten end_time")), "end_time = 1e14 with dt = 1e-6: exit %d (want 1) %s", rc, out);
+    rc = run(out, sizeof out, "timeout 1 ./pala run " SCENE " --set dt=1e-310 -o " D "/long");
+    T_CHECK(rc == 1 && has(out, N("inf steps")), "dt = 1e-310: exit %d (want 1) %s", rc, out);
+    const char *sizes[2] = {"1e-310", "1e300"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd, "timeout 1 ./pala run " SCENE " --set grain.master.volume_radius=%s -o " D "/size", sizes[i]);
+        rc = run(out, sizeof out, cmd);
+        T_CHECK(rc == 1 && has(out, N("metres")) && !strstr(out, "pala_") && !strstr(out, "mc_samples"),
+                "volume_radius = %s: exit %d (want 1), a message of sizes, no API function, no mc_samples: %s", sizes[i], rc, out);
+    }
+}
+
+/* Sizes users reach: each command takes well under a second (the guard allows 5 s on a
+ * busy machine; before, they took 10 s to minutes: quadratic or cubic). */
+static void scales(void)
+{
+    /* 300 grain types and 300 groups (89 s before its first step) */
+    FILE *f = fopen(D "/many.txt", "w");
+    if (f) {
+        fprintf(f, "container = box\nbox = 0 1 0 1 0 1\nwall_material = m\ndt = 1e-6\nsteps = 1\n[material m]\ndensity = 1000\nyoung = 1e7\n");
+        for (int i = 0; i < 300; i++) fprintf(f, "[grain g%d]\nmaterial = m\nshape = sphere\nradius = 0.001\n", i);
+        for (int i = 0; i < 300; i++) fprintf(f, "[group p%d]\ngrain = g%d\ncount = 1\n", i, i);
+        fclose(f);
+    }
+    int rc = run(out, sizeof out, "timeout 5 ./pala run " D "/many.txt -o " D "/many.run --force --quiet");
+    T_CHECK(rc == 0, "300 grain types and 300 groups: run within 5 s (exit %d) %s", rc, out);
+    /* 1,000 runs to collect (12.8 s) */
+    rc = run(out, sizeof out, "cd " D " && rm -rf coll && mkdir coll && cd coll && head -c 0 /dev/null && "
+                              "for i in $(seq 1000); do mkdir r$i; printf 'scene\\tdt\\tseed\\tstatus\\nx\\t1e-6\\t'$i'\\tok\\n' > r$i/summary.tsv; done");
+    rc = rc ? rc : run(out, sizeof out, "cd " D "/coll && timeout 5 ../../../../pala collect r* | wc -l | grep -qx 1001");
+    T_CHECK(rc == 0, "collect of 1,000 runs within 5 s (exit %d) %s", rc, out);
+    /* a header of 100,000 columns (36 s) */
+    rc = run(out, sizeof out, "cd " D " && mkdir -p wide && awk 'BEGIN{printf \"time\"; for(i=1;i<100000;i++) printf \"\\tE_%d\", i; printf \"\\n0\"; for(i=1;i<100000;i++) printf \"\\t1\"; print \"\"}' > wide/energy.tsv "
+                              "&& timeout 5 ../../../pala check wide wide --columns E_99999 > /dev/null");
+    T_CHECK(rc == 0, "check of a 100,000-column header within 5 s (exit %d) %s", rc, out);
+    /* 3,000 distinct template names (the cube: seconds) */
+    rc = run(out, sizeof out, "cd " D " && mkdir -p names && awk 'BEGIN{print \"# pala trajectory 1\"; print \"dimension 3\"; print \"templates 3000\";"
+                              "for(i=0;i<3000;i++){print \"template \" i \" t\" i \" ncomp 1\"; print \"0 0 0 0.001\"} print \"grains 1\"; print \"0\";"
+                              "print \"frame 0 0\"; print \"0 0 0 0 0 0 0 0 0 0 0 0\"}' > names/trajectory.txt && timeout 5 ../../../pala view names > /dev/null");
+    T_CHECK(rc == 0, "view of 3,000 template names within 5 s (exit %d) %s", rc, out);
+}
+
+static int same_files(const char *a, const char *b)
+{
+    return t_sh(NULL, 0, "cmp -s %s %s", a, b) == 0;
+}
+
+static void folders(void)
+{
+    /* pala order into a run's folder: refused, and the run's files kept */
+    short_run("ord", NULL);
+    t_sh(NULL, 0, "cd " D " && md5sum ord/* > ord.md5");
+    int rc = run(out, sizeof out, "timeout 1 ./pala order " SCENE " --set end_time=0.0004 -o " D "/ord");
+    int kept = t_sh(NULL, 0, "cd " D " && md5sum -c --quiet ord.md5") == 0;
+    T_CHECK(rc == 1 && kept && has(out, N("not a folder of a pala order")), "order -o a run's folder: exit %d (want 1), files kept %d: %s", rc, kept, out);
+
+    /* a folder of someone else's files, with or without --force: refused, nothing deleted */
+    t_sh(NULL, 0, "rm -rf " D "/own && mkdir -p " D "/own && echo mine > " D "/own/summary.tsv && echo notes > " D "/own/notes.txt");
+    const char *force[2] = {"", "--force"};
+    for (int i = 0; i < 2; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "timeout 1 ./pala run " SCENE " -o " D "/own --quiet %s", force[i]);
+        rc = run(out, sizeof out, cmd);
+        kept = t_sh(NULL, 0, "grep -qx mine " D "/own/summary.tsv && grep -qx notes " D "/own/notes.txt") == 0;
+        T_CHECK(rc == 1 && kept && has(out, N("not a folder of a pala run")), "run -o a folder of a user's files %s: exit %d (want 1), kept %d: %s", force[i], rc, kept, out);
+    }
+    /* --force on a run's folder: deletes pala's files, keeps the user's */
+    short_run("mix", NULL);
+    t_sh(NULL, 0, "echo notes > " D "/mix/notes.txt");
+    rc = run(out, sizeof out, "timeout 1 ./pala run " SCENE " -o " D "/mix --quiet --force --set end_time=0.0002");
+    kept = t_sh(NULL, 0, "grep -qx notes " D "/mix/notes.txt") == 0;
+    T_CHECK(rc == 0 && kept, "run --force on a run folder with a user's notes.txt: exit %d, notes kept %d %s", rc, kept, out);
+
+    /* a folder another process holds (flock(1) takes the same lock): exit 6 */
+    t_sh(NULL, 0, "rm -rf " D "/busy && mkdir -p " D "/busy");
+    rc = run(out, sizeof out, "flock " D "/busy sh -c 'timeout 1 ./pala run " SCENE " -o " D "/busy --quiet; echo rc=$?'");
+    T_CHECK(strstr(out, "rc=6") && has(out, N("in use by another pala process")), "run into a folder another process holds: exit 6 %s", out);
+    short_run("busy2", "--set checkpoint_every=100");
+    rc = run(out, sizeof out, "flock " D "/busy2 sh -c 'timeout 1 ./pala resume " D "/busy2 --set end_time=0.0005; echo rc=$?'");
+    T_CHECK(strstr(out, "rc=6"), "resume of a folder another process holds: exit 6 %s", out);
+
+    /* links in place of a run's files: refused by every command, no target changed */
+    short_run("ln", "--set checkpoint_every=100");
+    t_sh(NULL, 0, "cd " D " && rm -rf tgt && mkdir tgt && for f in control.txt energy.tsv walls.tsv trajectory.txt summary.tsv checkpoint.bin; do "
+                  "mv ln/$f tgt/$f && ln -s ../tgt/$f ln/$f; done && echo x > tgt/view.html && ln -s ../tgt/view.html ln/view.html && md5sum tgt/* > tgt.md5");
+    const char *cmds[5] = {"resume " D "/ln --set end_time=0.0005", "view " D "/ln", "plot " D "/ln", "snapshot " D "/ln", "export " D "/ln --format xyz"};
+    for (int i = 0; i < 5; i++) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "timeout 1 ./pala %s", cmds[i]);
+        rc = run(out, sizeof out, cmd);
+        kept = t_sh(NULL, 0, "cd " D " && md5sum -c --quiet tgt.md5") == 0;
+        T_CHECK(rc != 0 && rc != 124 && kept && has(out, N("symbolic link")), "pala %s with links in the folder: exit %d, refused, targets unchanged %d: %s", cmds[i], rc, kept, out);
+    }
+    /* a dangling link and a link named like the old shared temporary file: not followed */
+    t_sh(NULL, 0, "cd " D " && rm -rf dl dlt && mkdir dl && ln -s ../dlt dl/energy.tsv && echo keep > dl.keep && ln -s ../dl.keep dl/checkpoint.bin.tmp");
+    rc = run(out, sizeof out, "timeout 1 ./pala run " SCENE " -o " D "/dl --quiet");
+    kept = t_sh(NULL, 0, "cd " D " && test ! -e dlt && grep -qx keep dl.keep") == 0;
+    T_CHECK(rc != 0 && kept, "run into a folder with a dangling link: exit %d, no target created or changed %d %s", rc, kept, out);
+
+    /* the folder deleted during the run: noticed within an output interval */
+    t_sh(NULL, 0, "rm -rf " D "/gone");
+    rc = run(out, sizeof out, "(./pala run " SCENE " -o " D "/gone --quiet --set end_time=10 & p=$!; sleep 0.3; rm -rf " D "/gone; "
+                              "s=0; while kill -0 $p 2>/dev/null && [ $s -lt 10 ]; do sleep 0.1; s=$((s+1)); done; kill $p 2>/dev/null; wait $p; echo rc=$?)");
+    T_CHECK(strstr(out, "rc=5") && has(out, N("was deleted")), "a run whose folder is deleted: stops within 1 s, exit 5: %s", out);
+
+    /* a resume that may not write its folder (a read-only folder: as another user, since
+     * root writes anyway) is an I/O error, exit 5 */
+    short_run("ro", "--set checkpoint_every=100");
+    rc = run(out, sizeof out, "chmod -R a+rX " D "/ro && chmod a-w " D "/ro " D "/ro/* && if [ $(id -u) = 0 ]; then "
+                              "command -v setpriv >/dev/null || { echo no-setpriv; exit 0; }; "
+                              "timeout 1 setpriv --reuid=65534 --regid=65534 --clear-groups ./pala resume " D "/ro --set end_time=0.0005; "
+                              "else timeout 1 ./pala resume " D "/ro --set end_time=0.0005; fi; echo rc=$?");
+    if (strstr(out, "no-setpriv")) t_skip("resume in a read-only folder needs setpriv (util-linux) when the tests run as root");
+    else T_CHECK(strstr(out, "rc=5"), "resume in a read-only folder: exit 5 %s", out);
+    t_sh(NULL, 0, "chmod -R u+w " D "/ro");
+    (void)same_files;
+}
+
+void test_hostile(void)
+{
+    T_CHECK(t_sh(NULL, 0, "rm -rf " D " && mkdir -p " D) == 0, "mkdir " D);
+    plots_and_pictures();
+    checkpoints();
+    scenes();
+    scales();
+    folders();
+}

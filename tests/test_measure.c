@@ -1,0 +1,442 @@
+/* test_measure.c: pala measure against closed forms
+ * (docs/physics.md, "Contacts and stress"): the solid of a sphere in a box, lattices (packing fraction, coordination,
+ * fabric), an ideal gas (kinetic stress n kT), a static column (the stress at the floor is
+ * the weight over the floor's area, and walls.tsv's pressure), an isotropic compression (the
+ * mean stress is the walls' pressure), two clumps (coordination 1 however many of their
+ * components touch), the angle of repose (bench/heap/angle.sh's, and a refusal on a flat
+ * bed). */
+#include "t.h"
+#include "measure.h"
+#include "tsv.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_measure_geometry(void);
+void test_measure_lattice(void);
+void test_measure_gas(void);
+void test_measure_column(void);
+void test_measure_compression(void);
+void test_measure_clumps(void);
+void test_measure_angle(void);
+void test_contacts_output(void);
+
+#define D "build/tmp/measure"
+
+/* a control file from printf's fmt */
+static void scene(const char *path, const char *fmt, ...)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) { T_CHECK(0, "create %s", path); return; }
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(f, fmt, ap);
+    va_end(ap);
+    fclose(f);
+}
+
+/* the mean of quantity name in pala measure's table on its output (NAN if absent) */
+static double mean_of(const char *out, const char *name)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n%s\t", name);
+    const char *p = strstr(out, key);
+    return p ? strtod(p + strlen(key), NULL) : (double)NAN;
+}
+
+/* column col of the last row of TSV file path (NAN if absent) */
+static double tsv_last(const char *path, const char *col)
+{
+    pala_tsv t;
+    double v = NAN;
+    if (pala_tsv_read(&t, path, PALA_TSV_NUMERIC, stderr) == 0 && pala_tsv_col(&t, col) >= 0 && t.nrow > 0)
+        v = t.num[(t.nrow - 1) * t.ncol + pala_tsv_col(&t, col)];
+    pala_tsv_free(&t);
+    return v;
+}
+
+/* the materials and the top of a scene without gravity of spheres of radius a */
+static const char *mat =
+    "[material m]\ndensity = 2600\nyoung = 1e7\npoisson = 0.3\ndelta = 1\nfriction = 0\n\n";
+
+void test_measure_geometry(void)
+{
+    const double a = 1.3, V = 4.0 / 3.0 * PALA_PI * a * a * a;
+    const double all[2][3] = {{-5, -5, -5}, {5, 5, 5}};
+    T_NEAR(pala_sphere_box_volume(a, all[0], all[1]), V, 1e-12 * V, "a ball inside the box: 4/3 pi a^3");
+    /* a cap of height h below the plane z = a - h: pi h^2 (3a - h) / 3 */
+    const double h = 0.4, cap_lo[3] = {-5, -5, a - h}, cap = PALA_PI * h * h * (3 * a - h) / 3;
+    T_NEAR(pala_sphere_box_volume(a, cap_lo, all[1]), cap, 1e-12 * V, "a cap: pi h^2 (3a - h) / 3");
+    /* the eight boxes about any inner point add up to the ball: edges and corners cut it */
+    const double p[3] = {0.31 * a, -0.27 * a, 0.52 * a};
+    double sum = 0, octant = 0;
+    for (int o = 0; o < 8; o++) {
+        double lo[3], hi[3];
+        for (int k = 0; k < 3; k++) {
+            lo[k] = o >> k & 1 ? p[k] : -5;
+            hi[k] = o >> k & 1 ? 5 : p[k];
+        }
+        sum += pala_sphere_box_volume(a, lo, hi);
+    }
+    T_NEAR(sum, V, 1e-9 * V, "the eight boxes about an inner point hold the ball");
+    const double o_lo[3] = {0, 0, 0};
+    octant = pala_sphere_box_volume(a, o_lo, all[1]);
+    T_NEAR(octant, V / 8, 1e-9 * V, "an octant of the ball: 1/8 of it (a corner at its centre)");
+    /* a thin slab across it: pi (a^2 t - ...) exactly, and a wrong factor in the chords fails */
+    const double s_lo[3] = {-5, -0.2, -5}, s_hi[3] = {5, 0.3, 5};
+    double slab = PALA_PI * (a * a * 0.5 - (0.3 * 0.3 * 0.3 + 0.2 * 0.2 * 0.2) / 3);
+    T_NEAR(pala_sphere_box_volume(a, s_lo, s_hi), slab, 1e-9 * V, "a slab across the ball (cut along y, the discs' chords)");
+    /* the disc: a quadrant, and the four rectangles about an inner point */
+    T_NEAR(pala_disc_rect_area(a, 0, 5, 0, 5), PALA_PI * a * a / 4, 1e-12, "a quarter disc");
+    double s2 = pala_disc_rect_area(a, -5, 0.3, -5, -0.6) + pala_disc_rect_area(a, 0.3, 5, -5, -0.6) + pala_disc_rect_area(a, -5, 0.3, -0.6, 5)
+              + pala_disc_rect_area(a, 0.3, 5, -0.6, 5);
+    T_NEAR(s2, PALA_PI * a * a, 1e-12, "the four rectangles about an inner point hold the disc");
+    /* a segment: a^2 acos(d/a) - d sqrt(a^2 - d^2) */
+    double d = 0.5;
+    T_NEAR(pala_disc_rect_area(a, d, 5, -5, 5), a * a * acos(d / a) - d * sqrt(a * a - d * d), 1e-12, "a circular segment");
+}
+
+/* A lattice of spheres of radius a, n^3 cells of side A with basis b[0..nb), scaled by
+ * (1 - 1e-6) so neighbours overlap; steps = 0; measured over 3^3 cells from cell 1 offset by
+ * A/8 (no grain centre, no contact point on the region's faces).  Checks phi, Z, fabric. */
+static void lattice(const char *name, int n, double A, const double (*b)[3], int nb, double phi, int Z, int threads)
+{
+    char path[256], run[256], out[8192];
+    const double a = 0.001, sc = 1 - 1e-6;
+    snprintf(path, sizeof path, D "/%s.txt", name);
+    snprintf(run, sizeof run, D "/%s.run", name);
+    FILE *f = fopen(path, "w");
+    if (!f) { T_CHECK(0, "create %s", path); return; }
+    fprintf(f, "container = box\nbox = %.17g %.17g %.17g %.17g %.17g %.17g\nwall_material = m\ndt = 1e-6\nsteps = 0\ncontacts_every = 1\n"
+               "grains_every = 1\n%s[grain s]\nmaterial = m\nshape = sphere\nradius = %.17g\n\n[group g]\ngrain = s\nplacement = list\n",
+            -A, (n + 1) * A, -A, (n + 1) * A, -A, (n + 1) * A, mat, a);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            for (int k = 0; k < n; k++)
+                for (int q = 0; q < nb; q++)
+                    fprintf(f, "at = %.17g %.17g %.17g\n", sc * (i + b[q][0]) * A, sc * (j + b[q][1]) * A, sc * (k + b[q][2]) * A);
+    fclose(f);
+    double lo = sc * 1.125 * A, hi = sc * 4.125 * A;
+    int rc = t_sh(out, sizeof out, "./pala run %s -o %s --force --quiet --threads %d && ./pala measure %s --region x=%.17g:%.17g --region y=%.17g:%.17g "
+                  "--region z=%.17g:%.17g", path, run, threads, run, lo, hi, lo, hi, lo, hi);
+    T_CHECK(rc == 0, "%s: pala measure on the lattice (exit %d): %s", name, rc, out);
+    double ph = mean_of(out, "phi"), z = mean_of(out, "Z");
+    T_NEAR(ph, phi / (sc * sc * sc), 1e-3, name);   /* the spheres closer by sc: denser by sc^-3 */
+    T_NEAR(z, Z, 1e-12, "the coordination number of the lattice's inner grains");
+    T_NEAR(mean_of(out, "rattlers"), 0, 0, "no rattlers in a lattice");
+    char mt[300];
+    snprintf(mt, sizeof mt, "%s/measure.tsv", run);
+    for (int k = 0; k < 3; k++) {
+        const char *nm[3] = {"f_xx", "f_yy", "f_zz"}, *off[3] = {"f_xy", "f_xz", "f_yz"};
+        T_NEAR(tsv_last(mt, nm[k]), 1.0 / 3, 1e-9, "an isotropic fabric: 1/3 on its diagonal (measure.tsv)");
+        T_NEAR(tsv_last(mt, off[k]), 0, 1e-9, "an isotropic fabric: 0 off its diagonal");
+    }
+}
+
+void test_measure_lattice(void)
+{
+    t_sh(NULL, 0, "mkdir -p " D);
+    /* face-centred cubic: nearest neighbours A / sqrt 2 = 2a apart, phi = pi / (3 sqrt 2), Z 12 */
+    const double fcc[4][3] = {{0, 0, 0}, {0.5, 0.5, 0}, {0.5, 0, 0.5}, {0, 0.5, 0.5}};
+    lattice("fcc", 6, 0.002 * sqrt(2.0), fcc, 4, PALA_PI / (3 * sqrt(2.0)), 12, 2);
+    /* simple cubic: A = 2a, phi = pi / 6, Z 6 */
+    const double sc[1][3] = {{0, 0, 0}};
+    lattice("sc", 6, 0.002, sc, 1, PALA_PI / 6, 6, 1);
+    /* the contacts of a world of 4 blocks do not depend on the threads */
+    int rc = t_sh(NULL, 0, "./pala run " D "/fcc.txt -o " D "/fcc1.run --force --quiet --threads 1 && cmp " D "/fcc.run/contacts.tsv " D
+                  "/fcc1.run/contacts.tsv && cmp " D "/fcc.run/grains.tsv " D "/fcc1.run/grains.tsv");
+    T_CHECK(rc == 0, "contacts.tsv and grains.tsv of 864 grains on 2 threads and on 1 are the same bytes");
+}
+
+/* An ideal gas: spheres far apart at random velocities; the kinetic stress is n kT, kT the
+ * mean translational kinetic energy about the mean velocity times 2/3 (eq. M3). */
+void test_measure_gas(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "mkdir -p " D);
+    scene(D "/gas.txt",
+          "container = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\ndt = 1e-6\nsteps = 0\ncontacts_every = 1\nseed = 5\n%s"
+          "[grain s]\nmaterial = m\nshape = sphere\nradius = 0.0005\n\n[group g]\ngrain = s\ncount = 300\nvelocity = 0.2 0 0\nvelocity_spread = 1\n",
+          mat);
+    int rc = t_sh(out, sizeof out, "./pala run " D "/gas.txt -o " D "/gas.run --force --quiet && ./pala measure " D "/gas.run");
+    T_CHECK(rc == 0, "pala measure on a gas (exit %d): %s", rc, out);
+    /* n kT from the frame itself: the masses and velocities of trajectory.txt */
+    char nk[256];
+    rc = t_sh(nk, sizeof nk,
+              "awk '/^template 0/ { for (i = 1; i <= NF; i++) if ($i == \"mass\") m = $(i + 1) } /^frame/ { f = 1; next } "
+              "f && NF == 12 { n++; vx[n] = $7; vy[n] = $8; vz[n] = $9; sx += $7; sy += $8; sz += $9 } "
+              "END { sx /= n; sy /= n; sz /= n; for (i = 1; i <= n; i++) e += (vx[i] - sx)^2 + (vy[i] - sy)^2 + (vz[i] - sz)^2; "
+              "printf \"%%.17g\\n\", n / 0.001 * m * e / (3 * n) }' " D "/gas.run/trajectory.txt");
+    double nkT = atof(nk), p = mean_of(out, "p");
+    T_CHECK(rc == 0 && nkT > 0, "n kT of the gas from its frame: %s", nk);
+    T_NEAR(p, nkT, 0.03 * nkT, "the kinetic stress of an ideal gas is n kT (3 %)");
+    T_NEAR(mean_of(out, "k_xx") + mean_of(out, "k_yy") + mean_of(out, "k_zz"), 3 * nkT, 1e-6 * nkT, "tr k = 3 n kT, not 6 (a missing 1/2 of m v^2 fails)");
+    T_NEAR(mean_of(out, "s_xx"), 0, 0, "no contacts, no contact stress");
+    T_NEAR(mean_of(out, "vx"), 0.2, 0.05, "the gas's mean velocity, taken out of k");
+}
+
+/* A static column: 3 x 3 stacks of 8 frictionless spheres on the floor z = 0, settled by the
+ * dashpot.  The stress zz at the floor, the profile's line through its bins taken to z = 0,
+ * is the weight over the floor's area (1 %), as is walls.tsv's floor pressure; over the whole
+ * bed V s_zz = g sum m z (the floor's contacts have z = 0); contacts.tsv's floor contacts
+ * carry the weight; grains.tsv's forces are the sums of contacts.tsv's, and m g less. */
+void test_measure_column(void)
+{
+    char out[16384];
+    const double a = 0.001, L = 0.0075, g = 9.81;
+    const int N = 8;
+    t_sh(NULL, 0, "mkdir -p " D);
+    FILE *f = fopen(D "/column.txt", "w");
+    if (!f) { T_CHECK(0, "create column.txt"); return; }
+    fprintf(f, "container = box\nbox = 0 %g 0 %g 0 0.03\nwall_material = m\ngravity = 0 0 -%g\nnormal_damping = dashpot\ndt = 1e-5\n"
+               "end_time = 0.2\nenergy_every = 1000\ntrajectory_every = 20000\ncontacts_every = 20000\ngrains_every = 20000\n"
+               "[material m]\ndensity = 2600\nyoung = 1e7\npoisson = 0.3\nrestitution = 0.3\nfriction = 0\n\n"
+               "[grain s]\nmaterial = m\nshape = sphere\nradius = %g\n\n[group g]\ngrain = s\nplacement = list\n", L, L, g, a);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < N; k++) fprintf(f, "at = %.17g %.17g %.17g\n", 0.00125 + 0.0025 * i, 0.00125 + 0.0025 * j, a + 2 * a * k);
+    fclose(f);
+    int rc = t_sh(out, sizeof out, "./pala run " D "/column.txt -o " D "/column.run --force --quiet && ./pala measure " D "/column.run --last "
+                  "--region z=0:%g --profile z --bins %d", 2 * a * N, N);
+    T_CHECK(rc == 0, "the column settles and is measured (exit %d): %s", rc, out);
+    double m = 2600 * 4.0 / 3.0 * PALA_PI * a * a * a, W = 9 * N * m * g, A = L * L;
+    /* the profile: s_zz of each layer's bin on a line, at z = 0 */
+    pala_tsv pt;
+    rc = pala_tsv_read(&pt, D "/column.run/profile-z.tsv", PALA_TSV_NUMERIC, stderr);
+    int cz = pala_tsv_col(&pt, "z"), cs = pala_tsv_col(&pt, "s_zz");
+    T_CHECK(rc == 0 && pt.nrow == N && cz >= 0 && cs >= 0, "profile-z.tsv has a bin per layer with s_zz");
+    if (rc == 0 && pt.nrow == N && cz >= 0 && cs >= 0) {
+        double sx = 0, sy = 0, sxx = 0, sxy = 0;
+        for (int i = 0; i < N; i++) {
+            double x = pt.num[i * pt.ncol + cz], y = pt.num[i * pt.ncol + cs];
+            sx += x; sy += y; sxx += x * x; sxy += x * y;
+        }
+        double b = (N * sxy - sx * sy) / (N * sxx - sx * sx), s0 = (sy - b * sx) / N;
+        T_NEAR(s0, W / A, 0.01 * W / A, "the stress zz at the floor is the bed's weight over the floor's area (1 %)");
+        T_NEAR(b, -W / A / (2 * a * N), 0.02 * W / A / (2 * a * N), "and falls linearly to 0 at the top: rho_b g");
+    }
+    pala_tsv_free(&pt);
+    /* walls.tsv: the floor's pressure over the last interval */
+    rc = pala_tsv_read(&pt, D "/column.run/walls.tsv", PALA_TSV_NUMERIC, stderr);
+    int cp = rc == 0 ? pala_tsv_col(&pt, "p_zlo") : -1;
+    T_CHECK(cp >= 0, "walls.tsv has p_zlo");
+    if (cp >= 0) T_NEAR(pt.num[(pt.nrow - 1) * pt.ncol + cp], W / A, 0.01 * W / A, "walls.tsv's floor pressure is the weight over the area");
+    pala_tsv_free(&pt);
+    /* contacts.tsv: the floor (wall zlo) carries W, and the walls' moment sum F_z z_c; grains.tsv's
+     * F is the sum of each grain's contacts (1e-12) and -m g (static) */
+    char cs2[512];
+    rc = t_sh(cs2, sizeof cs2,
+              "awk -F'\\t' '/^# frame/ { fr++ } fr == 2 && $1 !~ /^#/ { if ($7 == \"zlo\") w += $15 * $13; if ($5 < 0) wz += $15 * $13 * $10; "
+              "for (a = 0; a < 3; a++) { F = $15 * $(11 + a) + $(16 + a); f[$3, a] += F; if ($5 >= 0) f[$5, a] -= F } } "
+              "END { printf \"%%.17g %%.17g\", w, wz; "
+              "while ((getline l < \"" D "/column.run/grains.tsv\") > 0) { split(l, c, \"\\t\"); if (c[1] != 20000) continue; "
+              "for (a = 0; a < 3; a++) { d = c[21 + a] - f[c[3], a]; if (d < 0) d = -d; if (d > dm) dm = d; "
+              "e = c[21 + a] + (a == 2 ? -%.17g : 0); if (e < 0) e = -e; if (e > em) em = e } } printf \" %%.17g %%.17g\\n\", dm, em }' " D
+              "/column.run/contacts.tsv", m * g);
+    double wf = -1, wz = 0, dmax = 1, emax = 1;
+    T_CHECK(rc == 0 && sscanf(cs2, "%lf %lf %lf %lf", &wf, &wz, &dmax, &emax) == 4, "contacts.tsv and grains.tsv read: %s", cs2);
+    /* over the whole bed, static: V s_zz = g sum m z - sum_walls F_z z_c (eq. M2 summed: the
+     * pairs' forces cancel at their points, each grain's contacts hold m g; the floor's
+     * points lie ov/2 below it, which the wall term carries, 1e-4 of the whole) */
+    rc = t_sh(out, sizeof out, "./pala measure " D "/column.run --last --region z=0:0.03");
+    char mz[256];
+    t_sh(mz, sizeof mz, "awk '/^frame/ { f++ } f == 2 && NF == 12 { s += $3 } END { printf \"%%.17g\\n\", s }' " D "/column.run/trajectory.txt");
+    double V = A * 0.03, szz = tsv_last(D "/column.run/measure.tsv", "s_zz"), want = g * m * atof(mz) - wz;
+    T_NEAR(V * szz, want, 1e-6 * want, "V s_zz = g sum m z - sum_walls F_z z_c over the static bed (eq. M2)");
+    T_NEAR(mean_of(out, "Z"), (2.0 * 9 * (N - 1)) / (9 * N), 1e-12, "each stack's spheres touch the ones above and below");
+    T_NEAR(wf, W, 1e-6 * W, "the floor's contacts in contacts.tsv carry the bed's weight");
+    T_CHECK(dmax <= 1e-12 * 9 * N * m * g, "grains.tsv's force is the sum of the grain's contacts in contacts.tsv (largest difference %g N)", dmax);
+    T_CHECK(emax <= 1e-6 * m * g, "each grain's contact force holds its weight: F - m g . z = 0 (largest %g N of m g = %g N)", emax, m * g);
+}
+
+/* An isotropic compression: a simple cubic lattice of 4^3 spheres, every pair overlapping by
+ * delta, in a box whose walls overlap the outer spheres by delta / 2^(1/3) (the same Hertz
+ * force: r~ = 2a on a wall, a between spheres), no gravity: it stays as it is.  The mean
+ * stress over the box (eq. M4) is the walls' pressure in walls.tsv, equal on every face. */
+void test_measure_compression(void)
+{
+    char out[8192];
+    const double a = 0.001, dl = 1e-5, s = 2 * a - dl, ow = dl / cbrt(2.0), c0 = a - ow, Lb = c0 + 3 * s + a - ow;
+    t_sh(NULL, 0, "mkdir -p " D);
+    FILE *f = fopen(D "/press.txt", "w");
+    if (!f) { T_CHECK(0, "create press.txt"); return; }
+    fprintf(f, "container = box\nbox = 0 %.17g 0 %.17g 0 %.17g\nwall_material = m\ndt = 1e-7\nsteps = 100\nenergy_every = 100\n"
+               "trajectory_every = 100\ncontacts_every = 100\n%s[grain s]\nmaterial = m\nshape = sphere\nradius = %g\n\n"
+               "[group g]\ngrain = s\nplacement = list\n", Lb, Lb, Lb, mat, a);
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            for (int k = 0; k < 4; k++) fprintf(f, "at = %.17g %.17g %.17g\n", c0 + i * s, c0 + j * s, c0 + k * s);
+    fclose(f);
+    int rc = t_sh(out, sizeof out, "./pala run " D "/press.txt -o " D "/press.run --force --quiet && ./pala measure " D "/press.run --last");
+    T_CHECK(rc == 0, "the compressed lattice is measured (exit %d): %s", rc, out);
+    pala_tsv pt;
+    rc = pala_tsv_read(&pt, D "/press.run/walls.tsv", PALA_TSV_NUMERIC, stderr);
+    double pw = 0;
+    const char *faces[6] = {"p_xlo", "p_xhi", "p_ylo", "p_yhi", "p_zlo", "p_zhi"};
+    for (int i = 0; i < 6 && rc == 0; i++) {
+        int c = pala_tsv_col(&pt, faces[i]);
+        double v = c >= 0 ? pt.num[(pt.nrow - 1) * pt.ncol + c] : (double)NAN;
+        pw += v / 6;
+        T_CHECK(c >= 0 && v > 0, "walls.tsv's %s = %g Pa", faces[i], v);
+    }
+    pala_tsv_free(&pt);
+    double p = mean_of(out, "p");
+    T_NEAR(p, pw, 0.01 * pw, "the mean stress of an isotropic compression is the walls' pressure (1 %)");
+    T_NEAR(mean_of(out, "s_xx"), mean_of(out, "s_zz"), 1e-6 * pw, "isotropic: s_xx = s_zz");
+    T_NEAR(mean_of(out, "s_xy"), 0, 1e-6 * pw, "isotropic: no shear stress");
+    T_NEAR(mean_of(out, "Z"), 2 * 3 * 48.0 / 64, 1e-12, "a 4^3 cube of a simple cubic lattice: 144 contacts, Z = 4.5");
+}
+
+/* Two clumps of two spheres side by side, both pairs of components touching: one contact of
+ * grains each (grains.tsv, pala measure), two contacts in contacts.tsv. */
+void test_measure_clumps(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "mkdir -p " D);
+    scene(D "/clumps.txt",
+          "container = box\nbox = -0.01 0.01 -0.01 0.01 -0.01 0.01\nwall_material = m\ndt = 1e-6\nsteps = 0\ncontacts_every = 1\n"
+          "grains_every = 1\n%s[grain d]\nmaterial = m\nshape = spheres\nsphere = 0 -0.001 0 0.001\nsphere = 0 0.001 0 0.001\nmc_samples = 1000\n\n"
+          "[group g]\ngrain = d\nplacement = list\norientation = as_written\nat = 0 0 0\nat = 0.0019998 0 0\n", mat);
+    int rc = t_sh(out, sizeof out, "./pala run " D "/clumps.txt -o " D "/clumps.run --force --quiet && ./pala measure " D "/clumps.run && "
+                  "grep -vc '^#' " D "/clumps.run/contacts.tsv && cut -f 27 " D "/clumps.run/grains.tsv | tail -2 | tr '\\n' ' '");
+    T_CHECK(rc == 0, "two clumps measured (exit %d): %s", rc, out);
+    T_NEAR(mean_of(out, "Z"), 1, 0, "two touching clumps: coordination 1 each, though two pairs of components touch");
+    T_CHECK(strstr(out, "\n3\n1 1 ") != NULL, "contacts.tsv: the header and 2 contacts; grains.tsv: Z = 1 and 1 (%s)", out);
+}
+
+/* The angle of repose: a synthetic cone of spheres (as test_heap.c's) run for 0 steps, so that
+ * angle.sh and pala measure see the same frame; and a flat bed, which pala measure refuses. */
+static void cone_scene(const char *path, double deg, int flat)
+{
+    char out[256];
+    int rc = t_sh(out, sizeof out,
+                  "{ printf 'container = box\\nbox = 0 0.14 0 0.14 0 0.1\\nwall_material = m\\ngravity = 0 0 -9.81\\ndt = 1e-6\\nsteps = 0\\n"
+                  "[material m]\\ndensity = 2600\\nyoung = 1e7\\npoisson = 0.3\\ndelta = 1\\nfriction = 0\\n"
+                  "[grain s]\\nmaterial = m\\nshape = sphere\\nradius = 0.001\\n[group g]\\ngrain = s\\nplacement = list\\n'; "
+                  "awk -v t=%g -v flat=%d 'BEGIN { pi = atan2(0, -1); s = sin(t * pi / 180) / cos(t * pi / 180);"
+                  " for (i = -30; i <= 30; i++) for (j = -30; j <= 30; j++) {"
+                  "   x = 0.07 + 0.002 * i; y = 0.07 + 0.002 * j; r = sqrt((x - 0.07)^2 + (y - 0.07)^2);"
+                  "   h = flat ? 0.006 : 0.02 - s * r; if (h < 0.002) h = 0.002; if (r > 0.06) continue;"
+                  "   u = 1e4 * sin(12.9898 * i + 78.233 * j); h += 0.003 * (u - int(u) + (u < 0) - 0.5);"
+                  "   for (z = h - 0.001; z > 0.0005; z -= 0.002) printf \"at = %%.6f %%.6f %%.6f\\n\", x, y, z } }'; } > %s",
+                  deg, flat, path);
+    T_CHECK(rc == 0, "synthetic %s written (%s)", flat ? "flat bed" : "cone", out);
+}
+
+void test_measure_angle(void)
+{
+    char out[8192], ref[1024];
+    t_sh(NULL, 0, "mkdir -p " D);
+    cone_scene(D "/cone.txt", 30, 0);
+    int rc = t_sh(out, sizeof out, "./pala run " D "/cone.txt -o " D "/cone.run --force --quiet && ./pala measure " D "/cone.run --angle");
+    int rc2 = t_sh(ref, sizeof ref, "bench/heap/angle.sh " D "/cone.run/trajectory.txt");
+    const char *p = strstr(out, "\nangle ");
+    double a = 0, b = 0;
+    T_CHECK(rc == 0 && p && sscanf(p, "\nangle %lf", &a) == 1, "pala measure --angle on a cone (exit %d): %s", rc, out);
+    T_CHECK(rc2 == 0 && sscanf(ref, "angle %lf", &b) == 1, "angle.sh on the same frame: %s", ref);
+    T_NEAR(a, b, 0.005, "pala measure's angle is angle.sh's (the same method)");
+    T_NEAR(a, 30, 0.5, "a rough cone of 30 degrees measures 30 (0.5)");
+    T_CHECK(p && strstr(p, "stderr") && strstr(p, "points"), "the angle comes with its fit's error and points: %s", p ? p : "");
+    cone_scene(D "/flat.txt", 0, 1);
+    rc = t_sh(out, sizeof out, "./pala run " D "/flat.txt -o " D "/flat.run --force --quiet && ./pala measure " D "/flat.run --angle");
+    T_CHECK(rc == 1 && strstr(out, "a flat bed, not a heap") && !strstr(out, "\nangle "),
+            "a flat bed: no angle, exit 1, and why (exit %d): %s", rc, out);
+}
+
+/* grains.tsv's force and torque at step s are the sums of the grain's contacts in
+ * contacts.tsv: F_i = sum F_c, T_i = sum (x_c - X_i) x F_c + m_c, with the signs of j; the
+ * largest difference over the largest |F| (|T|) into e[0] (e[1]); 0 if read */
+static int sums_check(const char *dir, long s, double *e)
+{
+    char out[512];
+    int rc = t_sh(out, sizeof out,
+                  "awk -F'\\t' -v s=%ld 'FNR == NR { if ($1 == s) { X[$3] = $5; Y[$3] = $6; Z[$3] = $7; "
+                  "  gf[$3, 0] = $21; gf[$3, 1] = $22; gf[$3, 2] = $23; gt[$3, 0] = $24; gt[$3, 1] = $25; gt[$3, 2] = $26; n++ } next }"
+                  " /^#/ || $1 != s { next }"
+                  " { m = NF >= 22; mx = m ? $19 + $22 * $11 : 0; my = m ? $20 + $22 * $12 : 0; mz = m ? $21 + $22 * $13 : 0;"
+                  "   Fx = $15 * $11 + $16; Fy = $15 * $12 + $17; Fz = $15 * $13 + $18;"
+                  "   for (side = 0; side < 2; side++) { g = side ? $5 : $3; if (g < 0) continue; sg = side ? -1 : 1;"
+                  "     rx = $8 - X[g]; ry = $9 - Y[g]; rz = $10 - Z[g];"
+                  "     f[g, 0] += sg * Fx; f[g, 1] += sg * Fy; f[g, 2] += sg * Fz;"
+                  "     t[g, 0] += sg * (ry * Fz - rz * Fy + mx); t[g, 1] += sg * (rz * Fx - rx * Fz + my); t[g, 2] += sg * (rx * Fy - ry * Fx + mz) } }"
+                  " END { for (k in gf) { a = gf[k] - f[k]; b = gt[k] - t[k]; if (a < 0) a = -a; if (b < 0) b = -b; if (a > ef) ef = a; if (b > et) et = b;"
+                  "   a = gf[k]; b = gt[k]; if (a < 0) a = -a; if (b < 0) b = -b; if (a > Fm) Fm = a; if (b > Tm) Tm = b }"
+                  "   printf \"%%d %%.17g %%.17g\\n\", n, (Fm > 0 ? ef / Fm : 1), (Tm > 0 ? et / Tm : 1) }' %s/grains.tsv %s/contacts.tsv",
+                  s, dir, dir);
+    int n = 0;
+    return rc == 0 && sscanf(out, "%d %lf %lf", &n, &e[0], &e[1]) == 3 && n > 0 ? 0 : -1;
+}
+
+/* The contact output: the run's other files are the same bytes with it or without it (a heap
+ * of clumps with Mindlin's springs: states copied, never advanced); the same bytes on 1 and 2
+ * threads, and through a resume; grains.tsv sums contacts.tsv to 1e-12; contacts.bin holds
+ * contacts.tsv's numbers (read by the reader of docs/output-formats.md); the moments of
+ * rolling and torsion springs. */
+void test_contacts_output(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "mkdir -p " D);
+#define HEAP "./pala run examples/heap.txt --quiet --force --set steps=300 --set energy_every=50 --set trajectory_every=100 "
+#define CON "--set contacts_every=70 --set grains_every=90 "
+    int rc = t_sh(out, sizeof out,
+                  HEAP "--threads 2 -o " D "/h0 && " HEAP CON "--threads 2 -o " D "/h1 && " HEAP CON "--threads 1 -o " D "/h2 && "
+                  HEAP CON "--set contacts_format=binary -o " D "/h3 && " HEAP CON "--set steps=150 -o " D "/h4 && ./pala resume " D
+                  "/h4 --set steps=300 --quiet");
+    T_CHECK(rc == 0, "the heap's first 300 steps with and without the contacts, on 1 and 2 threads, resumed (exit %d): %s", rc, out);
+    rc = t_sh(out, sizeof out, "for f in energy.tsv walls.tsv trajectory.txt; do cmp " D "/h0/$f " D "/h1/$f || exit 1; done");
+    T_CHECK(rc == 0, "energy.tsv, walls.tsv and trajectory.txt are the same bytes with contacts_every and grains_every (%s)", out);
+    rc = t_sh(out, sizeof out, "cmp " D "/h1/contacts.tsv " D "/h2/contacts.tsv && cmp " D "/h1/grains.tsv " D "/h2/grains.tsv");
+    T_CHECK(rc == 0, "contacts.tsv and grains.tsv: the same bytes on 1 and 2 threads (%s)", out);
+    rc = t_sh(out, sizeof out, "cmp " D "/h1/contacts.tsv " D "/h4/contacts.tsv && cmp " D "/h1/grains.tsv " D "/h4/grains.tsv");
+    T_CHECK(rc == 0, "contacts.tsv and grains.tsv: the same bytes through a resume at step 150 (%s)", out);
+    double e[2] = {1, 1};
+    rc = sums_check(D "/h1", 300, e);
+    T_CHECK(rc == 0 && e[0] <= 1e-12 && e[1] <= 1e-12,
+            "grains.tsv's F and T are the sums of contacts.tsv's (relative %g, %g)", e[0], e[1]);
+    rc = t_sh(out, sizeof out, "grep -c '	mt$' " D "/h1/contacts.tsv");
+    T_CHECK(rc == 1, "no moments' columns without rolling or torsion springs");
+    /* the reader of docs/output-formats.md on contacts.bin against contacts.tsv */
+    if (t_sh(NULL, 0, "python3 -c 1") != 0) t_skip("contacts.bin's reader of docs/output-formats.md not run: no python3");
+    else {
+        rc = t_sh(out, sizeof out,
+                  "awk '/^## contacts.tsv and contacts.bin/ { s = 1 } s && /^```python/ { p = 1; next } p && /^```/ { exit } p' docs/output-formats.md > " D
+                  "/contacts_reader.py && cd " D " && python3 - <<'PY'\n"
+                  "import csv, contacts_reader\n"
+                  "bins = [(s, t, f, r) for s, t, f, rows in contacts_reader.read_contacts('h3/contacts.bin') for r in rows]\n"
+                  "tsv = [row for row in csv.reader(open('h1/contacts.tsv'), delimiter='\\t') if row and not row[0].startswith('#')][1:]\n"
+                  "assert len(bins) == len(tsv) and len(tsv) > 1000, (len(bins), len(tsv))\n"
+                  "for (s, t, faces, r), row in zip(bins, tsv):\n"
+                  "    assert (s, t) == (int(row[0]), float(row[1])) and list(r[:4]) == [int(x) for x in row[2:6]], row\n"
+                  "    assert (faces[r[4]] if r[2] < 0 else '-') == row[6], row\n"
+                  "    assert list(r[5:]) == [float(x) for x in row[7:]], row\n"
+                  "print('same', len(tsv))\n"
+                  "PY\n");
+        T_CHECK(rc == 0 && strstr(out, "same"), "contacts.bin read by the documented reader holds contacts.tsv's numbers: %s", out);
+    }
+    /* rolling and torsion springs: the moments' columns, and the torques still sum */
+    rc = t_sh(out, sizeof out,
+              "./pala run examples/settling-box.txt --quiet --force -o " D "/roll --set end_time=0.15 --set contacts_every=15000 --set grains_every=15000 "
+              "--set tangential_law=spring --set material.sand.tangential_stiffness=1000 --set material.wall.tangential_stiffness=1000 --set material.sand.rolling_stiffness=1e-3 "
+              "--set material.sand.rolling_friction=0.1 --set material.sand.torsion_stiffness=1e-3 --set material.sand.torsion_friction=0.1 && "
+              "sed -n 2p " D "/roll/contacts.tsv | tr '\\t' ' '");
+    T_CHECK(rc == 0 && strstr(out, "ftz mrx mry mrz mt"), "with rolling and torsion springs contacts.tsv has mrx mry mrz mt: %s", out);
+    rc = t_sh(out, sizeof out, "awk -F'\\t' '$1 == 15000 && ($19 != 0 || $22 != 0) { n++ } END { print n + 0 }' " D "/roll/contacts.tsv");
+    T_CHECK(rc == 0 && atoi(out) > 0, "contacts with a rolling or torsion moment: %s", out);
+    rc = sums_check(D "/roll", 15000, e);
+    T_CHECK(rc == 0 && e[0] <= 1e-12 && e[1] <= 1e-12,
+            "with the moments, grains.tsv's T is the sum of (x - X) x F + m (relative %g, %g)", e[0], e[1]);
+    /* grains that enter and leave (examples/pour.txt): the grains by their numbers */
+#define POUR "./pala run examples/pour.txt --quiet --force --set end_time=0.3 "
+    rc = t_sh(out, sizeof out, POUR "-o " D "/p0 && " POUR "--set contacts_every=500 --set grains_every=600 --threads 2 -o " D "/p1 && "
+              POUR "--set contacts_every=500 --set grains_every=600 --threads 1 -o " D "/p2 && for f in energy.tsv flow.tsv trajectory.txt; do "
+              "cmp " D "/p0/$f " D "/p1/$f || exit 1; done && cmp " D "/p1/contacts.tsv " D "/p2/contacts.tsv && cmp " D "/p1/grains.tsv " D
+              "/p2/grains.tsv");
+    T_CHECK(rc == 0, "a pour (grains enter): the same run with the contacts, their files the same on 1 and 2 threads (exit %d): %s", rc, out);
+    rc = sums_check(D "/p1", 30000, e);
+    T_CHECK(rc == 0 && e[0] <= 1e-12 && e[1] <= 1e-12, "a pour: grains.tsv sums contacts.tsv by the grains' numbers (relative %g, %g)", e[0], e[1]);
+#undef POUR
+#undef HEAP
+#undef CON
+}

@@ -1,0 +1,96 @@
+/* test_restart.c: runs that start from runs (start_from; docs/control-file.md, "Runs that
+ * start from runs").  The settling box with a tangential spring, run 0.1 s (contacts with
+ * springs at its end), then continued by a scene that starts from it, gives the same bits as
+ * one run of 0.12 s from 0.1 s on (trajectory frames, the energies, the trajectory's
+ * header), at 1 and 3 threads; with its contact history dropped, it does not.  start_time
+ * picks a frame of the trajectory; a density other than the run's scales the masses; the
+ * effective control file of such a run runs again.  What is refused: no folder, a folder that
+ * holds no checkpoint, a damaged one, another dimension, a material the scene lacks, walls
+ * that do not hold the grains. */
+#include "t.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void test_restart(void);
+
+#define D "build/tmp/restart"
+#define SB "./pala run examples/settling-box.txt --quiet --force --set tangential_law=spring --set material.sand.tangential_stiffness=200 " \
+           "--set material.wall.tangential_stiffness=200 --set trajectory_every=100 --set 'group.bed.region_box=0 0.06 0 0.06 0 0.08'"
+
+/* The frames and energy rows of run b from its step 0 are those of run a from step `from`:
+ * the state lines of every frame of b, the energies but E_diss and dE of every row (a new
+ * run starts its accounts at 0); 0 if so, else what differs. */
+static int continues(const char *a, const char *b, long from, char *why, size_t len)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd,
+             "awk -v off=%ld 'FNR == 1 { f++ } /^frame / { s = $2 + (f == 2 ? off : 0); next } s != \"\" && NF == 12 { print s, $0 > (f == 1 ? \"%s/fa\" : \"%s/fb\") }' "
+             "%s/trajectory.txt %s/trajectory.txt && awk '{ print $1 }' %s/fb | sort -u | wc -l && awk 'NR == FNR { k[$0] = 1; next } !($0 in k) { n++ } END { print n + 0 }' %s/fa %s/fb && "
+             "awk -F'\\t' -v off=%ld 'FNR == 1 { f++; next } { r = $3 FS $4 FS $5 FS $6 FS $7 FS $11 FS $12; if (f == 1) e[$1] = r; else if (e[$1 + off] != r) n++ } END { print n + 0 }' "
+             "%s/energy.tsv %s/energy.tsv",
+             from, D, D, a, b, D, D, D, from, a, b);
+    char out[512];
+    int rc = t_sh(out, sizeof out, "%s", cmd);
+    int frames = 0, bad = -1, ebad = -1;
+    sscanf(out, "%d %d %d", &frames, &bad, &ebad);
+    snprintf(why, len, "%d frames of %s, %d state lines and %d energy rows differ from %s's (exit %d)", frames, b, bad, ebad, a, rc);
+    return !(rc == 0 && frames > 5 && bad == 0 && ebad == 0);
+}
+
+void test_restart(void)
+{
+    char out[8192], why[512];
+    int rc = t_sh(out, sizeof out, "rm -rf " D " && mkdir -p " D " && " SB " --set end_time=0.1 -o " D "/a && " SB " --set end_time=0.12 -o " D "/ab");
+    T_CHECK(rc == 0, "the first scene and the one run: exit %d %.300s", rc, out);
+    t_sh(out, sizeof out, "tail -1 " D "/a/energy.tsv | cut -f 11");
+    T_CHECK(atoi(out) > 20, "at the end of the first run the grains touch (%d contacts): their springs are the contact history", atoi(out));
+    /* the same bits as one run, at 1 and 3 threads, the header too */
+    for (int th = 1; th <= 3; th += 2) {
+        rc = t_sh(out, sizeof out, SB " --set end_time=0.02 --set start_from=" D "/a --threads %d -o " D "/b%d", th, th);
+        char b[64];
+        snprintf(b, sizeof b, D "/b%d", th);
+        T_CHECK(rc == 0 && !continues(D "/ab", b, 10000, why, sizeof why),
+                "a scene that starts from the run at its end continues it bit for bit (%d thread%s): %s %.200s", th, th > 1 ? "s" : "", why, out);
+    }
+    t_sh(out, sizeof out, "sed -n '/^templates/,/^frame/p' " D "/ab/trajectory.txt | sed '$d' > " D "/ha; "
+         "sed -n '/^templates/,/^frame/p' " D "/b1/trajectory.txt | sed '$d' > " D "/hb");
+    rc = t_sh(out, sizeof out, "cmp " D "/b1/trajectory.txt " D "/b3/trajectory.txt && cmp " D "/ha " D "/hb");
+    T_CHECK(rc == 0, "the same trajectory at 1 and 3 threads, and the templates and grains of its header are the one run's %s", out);
+    /* its contact history carries the springs: without it the run goes otherwise */
+    rc = t_sh(out, sizeof out, SB " --set end_time=0.02 --set start_from=" D "/a --set start_contacts=drop -o " D "/bd 2>&1");
+    T_CHECK(rc == 0 && strstr(out, "note: the run's contact history is dropped (start_contacts = drop)") && continues(D "/ab", D "/bd", 10000, why, sizeof why),
+            "with start_contacts = drop (said in a note) the run is another: %s %.200s", why, out);
+    /* its effective control file runs again, to the same bits */
+    rc = t_sh(out, sizeof out, "./pala run " D "/b1/control.txt -o " D "/b1again --quiet && cmp " D "/b1/trajectory.txt " D "/b1again/trajectory.txt");
+    T_CHECK(rc == 0, "control.txt of a run that started from a run runs again to the same bits (exit %d) %.200s", rc, out);
+    /* a frame of the trajectory: its state lines are the run's at that step */
+    rc = t_sh(out, sizeof out, SB " --set end_time=0.001 --set start_from=" D "/a --set start_time=0.05 -o " D "/bt 2>&1 && "
+              "sed -n '/^frame 5000 /,/^frame/p' " D "/a/trajectory.txt | sed '1d;$d' > " D "/fa && "
+              "sed -n '/^frame 0 /,/^frame/p' " D "/bt/trajectory.txt | sed '1d;$d' > " D "/fb && cmp " D "/fa " D "/fb");
+    T_CHECK(rc == 0 && strstr(out, "frame of t = 0.050000000000000003 s (step 5000)"), "start_time = 0.05 starts from the frame of step 5000, said in a note %.300s", out);
+    /* another density: the masses scale with it */
+    rc = t_sh(out, sizeof out, SB " --set end_time=0.001 --set start_from=" D "/a --set material.sand.density=5200 -o " D "/bm && "
+              "awk '/^template 0 / { print $7 }' " D "/a/trajectory.txt " D "/bm/trajectory.txt");
+    double m0 = 0, m1 = 0;
+    sscanf(out, "%lf %lf", &m0, &m1);
+    T_CHECK(rc == 0 && m0 > 0 && m1 == 2 * m0, "density 5200 instead of 2600 doubles the masses of the run's grains: %g -> %g kg", m0, m1);
+    /* what is refused, at the key, saying why and what to do */
+    static const struct { const char *set, *want; } bad[] = {
+        {"--set start_from=" D "/none", "No such file or directory; give the folder of a run"},
+        {"--set start_from=examples", "holds no checkpoint.bin"},
+        {"--set start_from=" D "/damaged", "its checksum does not match"},
+        {"--set start_from=" D "/a --set dimension=2 --set 'box=0 0.06 0 0.06 -1 1' --set gravity='0 -9.81 0'", "is in 3D and this scene in 2D: set dimension = 3"},
+        {"--set start_from=" D "/a --set 'box=0 0.03 0 0.06 0 0.15'", "give the scene walls that hold the run's grains"},
+    };
+    t_sh(out, sizeof out, "mkdir -p " D "/damaged && cp " D "/a/checkpoint.bin " D "/damaged/ && printf 'x' | dd of=" D "/damaged/checkpoint.bin bs=1 seek=100 conv=notrunc 2>/dev/null");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        rc = t_sh(out, sizeof out, SB " --set end_time=0.001 %s -o " D "/x", bad[i].set);
+        T_CHECK(rc == 1 && strstr(out, bad[i].want) && strstr(out, "--set 'start_from="), "refused (exit %d): %s -> %.300s", rc, bad[i].set, out);
+    }
+    /* a material the scene lacks: the run's grains name it */
+    rc = t_sh(out, sizeof out, "(echo 'start_from = a'; sed 's/sand/grit/' examples/settling-box.txt) > " D "/grit.txt && "
+              "./pala run " D "/grit.txt --quiet --set end_time=0.001 -o " D "/x");
+    T_CHECK(rc == 1 && strstr(out, "are of material 'sand'; this scene has no [material sand]: add it") && strstr(out, "grit.txt:1:"),
+            "a material the scene lacks is named; start_from in a file is relative to its folder (exit %d) %.300s", rc, out);
+}
