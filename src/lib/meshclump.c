@@ -462,9 +462,11 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
     }
     if (nsph == 0 && worst > tol) {
         double got = worst;
+        int n = mc->n;
         pala_meshclump_free(mc);
-        return FAIL("%s: %d spheres keep the surface within %g m of the mesh, not within the tolerance %g m: "
-                    "raise the tolerance or give a sphere count", what, PALA_MESHCLUMP_MAX, got, tol);
+        return FAIL("%s: %d spheres keep the surface within %g m of the mesh, not within the tolerance %g m%s: "
+                    "raise the tolerance or give a sphere count", what, n, got, tol,
+                    n < PALA_MESHCLUMP_MAX ? " (no further sphere brings a sample within it)" : "");
     }
     mc->back_max = back_distance(m, mc, size);
     *out = mc;
