@@ -314,6 +314,13 @@ static void refusals(void)
                    "[group a]\ngrain = g\ncount = 2\nplacement = random\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 0.02 0.08\n");
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/open.run --force", scene, dir);
     T_CHECK(rc == 1 && strstr(out, "'spheres = N'") && strstr(out, "'tolerance = L'"), "pala run asks for spheres or tolerance (exit %d): %s", rc, out);
+    /* 2D: refused at the shape */
+    t_write(scene, "dimension = 2\ncontainer = box\nbox = 0 0.1 0 0.1 -0.01 0.01\nwall_material = m\ndt = 1e-5\nsteps = 10\n"
+                   "[material m]\ndensity = 1000\nyoung = 1e7\npoisson = 0.3\n"
+                   "[grain g]\nmaterial = m\nshape = mesh\nfile = ../../../examples/meshes/capsule.stl\nspheres = 3\n"
+                   "[group a]\ngrain = g\ncount = 2\nplacement = random\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 0 0\n");
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/open.run --force", scene, dir);
+    T_CHECK(rc == 1 && strstr(out, "open.txt:13: [grain g]: shape = mesh needs dimension = 3"), "a mesh grain in 2D is refused (exit %d): %s", rc, out);
     /* pala shape refuses it too */
     rc = t_sh(out, sizeof out, "./pala shape %s/turned.stl --spheres 3", dir);
     T_CHECK(rc == 1 && strstr(out, "turned.stl") && strstr(out, "triangle 7 (line 44)"), "pala shape refuses the turned triangle (exit %d): %s", rc, out);
