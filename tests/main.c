@@ -59,6 +59,7 @@ void test_membrane(void);
 void test_walls(void);
 void test_surface(void);
 void test_mesh(void);
+void test_meshclump(void);
 void test_robust(void);
 void test_hostile(void);
 void test_output(void);
@@ -134,6 +135,7 @@ static const struct {
     {"walls", test_walls},
     {"surface", test_surface},
     {"mesh", test_mesh},
+    {"meshclump", test_meshclump},
     {"golden_box", test_golden_box},
     {"matrix", test_matrix},
     {"hooke", test_hooke},

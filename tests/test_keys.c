@@ -22,7 +22,8 @@ void test_keys(void);
  * grains; a cylinder's keys and a rate for group g, which may take any region and
  * placement but line; group p, an insertion, for region = line; outlet o has the keys of
  * every region); the z of everything is 0, so it also loads in 2D.  Grain `spare` is built
- * and never placed, so its keys may take any value.  Material m has both values of each law
+ * and never placed, so its keys may take any value (it has a mesh and a sphere count for
+ * shape = mesh).  Material m has both values of each law
  * with history (the spring's stiffness, rolling and torsion stiffness and friction, the
  * fractional law's c and k, the linear spring's k_n), so any one of them, or any law, may be
  * set alone; [pair m m] sets nothing. */
@@ -40,6 +41,7 @@ static const char *base =
     "arc = 0 0 0.003 0 180\narc = 0 0 0.003 180 360\narcs_shape = square\ncorner_radius = 0.001\nside_radius = 0.01\n"
     "size_range = 0.002 0.003\nsize_mean = 0.0025\nsize_sd = 0.0005\nsize_median = 0.0025\nsize_sigma = 0.2\n"
     "size_class = 0.002 1\nsize_class = 0.003 1\nsieve = 0.002 0\nsieve = 0.003 1\n"
+    "file = ../../examples/meshes/capsule.stl\nspheres = 2\n"
     "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
     "slab_thickness = 0.02\nregion_centre = 0.05 0.05 0\nregion_radius = 0.02\nregion_length = 0.02\n"
     "insert_rate = 1000\ninsert_end = 0.0001\n"
@@ -98,7 +100,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_area] = "0.02", [PALA_KEY_draw_size] = "0.2", [PALA_KEY_wall_velocity] = "0.1 0 0",
     [PALA_KEY_wall_angular_velocity] = "0 0 1", [PALA_KEY_rotation_centre] = "0.05 0.05 0", [PALA_KEY_spin_up] = "1",
     [PALA_KEY_amplitude] = "0.01 0 0", [PALA_KEY_frequency] = "2", [PALA_KEY_servo_pressure] = "100",
-    [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2", [PALA_KEY_scale] = "1.1",
+    [PALA_KEY_servo_gain] = "2e-5", [PALA_KEY_servo_speed] = "0.2", [PALA_KEY_wall_scale] = "1.1", [PALA_KEY_scale] = "0.9", [PALA_KEY_spheres] = "5", [PALA_KEY_tolerance] = "1e-4",
     [PALA_KEY_region_centre] = "0.04 0.05 0", [PALA_KEY_region_axis] = "1 0 0", [PALA_KEY_region_radius] = "0.015",
     [PALA_KEY_region_length] = "0.03", [PALA_KEY_region_line] = "0.02 0.05 0 0.08 0.05 0",
     [PALA_KEY_insert_rate] = "500", [PALA_KEY_insert_mass_rate] = "0.1", [PALA_KEY_insert_start] = "2e-5",

@@ -749,6 +749,17 @@ long pala_scene_energy_every(const pala_scene *s);
 long pala_scene_traj_every(const pala_scene *s);
 /* 1 when the trajectory is written as trajectory.bin (key trajectory_format = binary) */
 int pala_scene_traj_binary(const pala_scene *s);
+/* `pala shape`: the closed STL mesh of path (coordinates times scale, m): its exact volume,
+ * centre of mass and principal moments, its clump of `spheres` spheres (or, with spheres = 0,
+ * as few as bring the surface within tolerance, m), the clump's (the builder's, unit density),
+ * the surface deviation and the spheres as `sphere = x y z r` lines, to out (meshclump.c;
+ * docs/physics.md, "Clumps from surface meshes").  PALA_OK, or PALA_ERR_INPUT with the
+ * message to err. */
+int pala_mesh_shape(const char *path, double scale, int spheres, double tolerance, FILE *out, FILE *err);
+/* What the scene's grains built from meshes (shape = mesh) measure: for each, a line of the
+ * mesh's exact volume, centre of mass and principal moments and one of its clump's, with
+ * the surface deviation; NULL if none. */
+const char *pala_scene_report(const pala_scene *s);
 /* Steps between frames of the exports written during a run; 0: not written. */
 long pala_scene_xyz_every(const pala_scene *s);
 long pala_scene_vtk_every(const pala_scene *s);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <math.h>
 
 static const char *usage =
     "usage: pala COMMAND ...\n"
@@ -28,6 +29,8 @@ static const char *usage =
     "  pala snapshot RUN [--frame K|--time T] [--view x|y|z|iso] [--style solid|wire]\n"
     "                                an SVG picture of one frame\n"
     "  pala view RUN [-o FILE.html]  a self-contained HTML replay (planar or anaglyph stereo)\n"
+    "  pala shape FILE.stl (--spheres N | --tolerance L) [--scale S]\n"
+    "                                a closed mesh's exact solid and its clump of spheres\n"
     "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
     "  pala --version\n"
     "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error, 6 folder in use by another pala\n"
@@ -135,6 +138,41 @@ static void nomem(size_t bytes)
 
 static int dispatch(int argc, char **argv);
 
+/* pala shape FILE.stl (--spheres N | --tolerance L) [--scale S] */
+static int cmd_shape(int argc, char **argv)
+{
+    const char *file = NULL;
+    double scale = 1, tol = 0;
+    long n = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        char *end = NULL;
+        if ((!strcmp(a, "--spheres") || !strcmp(a, "--tolerance") || !strcmp(a, "--scale")) && i + 1 < argc) {
+            const char *v = argv[++i];
+            double x = strtod(v, &end);
+            int count = !strcmp(a, "--spheres");
+            if (end == v || *end || !(x > 0) || (count && (x != floor(x) || x > 64))) {
+                fprintf(stderr, "pala shape: %s %s: expected %s\n", a, v, count ? "an integer 1 .. 64" : "a number > 0");
+                return PALA_ERR_INPUT;
+            }
+            if (count) n = (long)x;
+            else if (!strcmp(a, "--tolerance")) tol = x;
+            else scale = x;
+        } else if (a[0] == '-' || file) {
+            fprintf(stderr, "pala shape: unexpected '%s'\nusage: pala shape FILE.stl (--spheres N | --tolerance L) [--scale S]\n", a);
+            return PALA_ERR_INPUT;
+        } else
+            file = a;
+    }
+    if (!file || (n > 0) == (tol > 0)) {
+        fprintf(stderr, "usage: pala shape FILE.stl (--spheres N | --tolerance L) [--scale S]\n"
+                        "  a closed STL mesh's exact volume, centre of mass and inertia, and its clump of N spheres\n"
+                        "  (or as few as keep its surface within L metres), as shape = mesh builds it\n");
+        return PALA_ERR_INPUT;
+    }
+    return pala_mesh_shape(file, scale, (int)n, tol, stdout, stderr);
+}
+
 /* Every command: output lost on the way to standard output (a full disk, > /dev/full) is
  * an I/O error, never a silent success. */
 int main(int argc, char **argv)
@@ -163,6 +201,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(c, "plot")) return pala_cmd_plot(argc - 1, argv + 1);
     if (!strcmp(c, "snapshot")) return pala_cmd_snapshot(argc - 1, argv + 1);
     if (!strcmp(c, "view")) return pala_cmd_view(argc - 1, argv + 1);
+    if (!strcmp(c, "shape")) return cmd_shape(argc - 1, argv + 1);
     if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("pala %s\n", PALA_VERSION); return 0; }
     if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
         if (argc < 3) { fputs(usage, stdout); return 0; }

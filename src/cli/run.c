@@ -283,6 +283,7 @@ int pala_run(const pala_run_opts *o)
     if (!dtc) memset(&dr, 0, sizeof dr);
     if (!o->quiet && !o->resume) {
         report_templates(w);
+        if (pala_scene_report(sc)) fputs(pala_scene_report(sc), stdout);
         if (dtc) printf("%s\n", dr.line);
     }
     if (asked[0] && !o->quiet)

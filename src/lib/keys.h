@@ -48,6 +48,7 @@ enum pala_key {
     PALA_KEY_electric_dipole, PALA_KEY_magnetic_dipole,
     PALA_KEY_size_distribution, PALA_KEY_size_by, PALA_KEY_size_range, PALA_KEY_size_mean, PALA_KEY_size_sd,
     PALA_KEY_size_median, PALA_KEY_size_sigma, PALA_KEY_size_class, PALA_KEY_sieve, PALA_KEY_size_resolution,
+    PALA_KEY_file, PALA_KEY_scale, PALA_KEY_spheres, PALA_KEY_tolerance,
     /* [group NAME] */
     PALA_KEY_grain, PALA_KEY_count, PALA_KEY_placement, PALA_KEY_region,
     PALA_KEY_region_box, PALA_KEY_region_centre, PALA_KEY_region_axis, PALA_KEY_region_radius,
@@ -63,7 +64,7 @@ enum pala_key {
     PALA_KEY_pair_normal_damping,
     /* [wall NAME] (surface.h) */
     PALA_KEY_wall_shape, PALA_KEY_wall_section_material, PALA_KEY_point, PALA_KEY_normal, PALA_KEY_axis, PALA_KEY_edge,
-    PALA_KEY_size, PALA_KEY_wall_radius, PALA_KEY_radius_end, PALA_KEY_length, PALA_KEY_caps, PALA_KEY_side, PALA_KEY_file, PALA_KEY_scale, PALA_KEY_area,
+    PALA_KEY_size, PALA_KEY_wall_radius, PALA_KEY_radius_end, PALA_KEY_length, PALA_KEY_caps, PALA_KEY_side, PALA_KEY_wall_file, PALA_KEY_wall_scale, PALA_KEY_area,
     PALA_KEY_draw_size, PALA_KEY_wall_velocity, PALA_KEY_wall_angular_velocity, PALA_KEY_rotation_centre,
     PALA_KEY_spin_up, PALA_KEY_amplitude, PALA_KEY_frequency, PALA_KEY_servo_pressure, PALA_KEY_servo_gain,
     PALA_KEY_servo_speed,
@@ -112,7 +113,7 @@ typedef struct pala_top_keys {
 /* [material NAME] fills a pala_material (pala.h). */
 
 /* [grain NAME] */
-enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM, PALA_SHAPE_ARCS };
+enum pala_shape { PALA_SHAPE_SPHERE, PALA_SHAPE_SPHERES, PALA_SHAPE_RANDOM, PALA_SHAPE_ARCS, PALA_SHAPE_MESH };
 enum pala_arcs_shape { PALA_ARCS_LIST, PALA_ARCS_OVAL, PALA_ARCS_TRIANGLE, PALA_ARCS_SQUARE, PALA_ARCS_POLYGON };
 /* exact: the union's volume and moments to rounding (union.c); monte_carlo: the paper's
  * estimate with mc_samples samples (eqs. 29-31) */
@@ -142,6 +143,11 @@ typedef struct pala_grain_keys {
     pala_sizes size;             /* the size distribution (size_* keys; its table or sieve curve
                                     from the size_class or sieve lines, read by the builder) */
     int nclass, nsieve;          /* number of size_class and sieve lines */
+    const char *file;            /* shape = mesh: its STL file, resolved against the control file's folder */
+    double scale;                /* shape = mesh: the file's coordinates times this are metres; 0 (not
+                                    given): 1 */
+    int spheres;                 /* shape = mesh: spheres of the clump; 0: as few as tolerance needs */
+    double tolerance;            /* shape = mesh: the largest distance of the mesh's surface from the clump's, m */
 } pala_grain_keys;
 
 /* [group NAME] */

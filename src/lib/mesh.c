@@ -155,7 +155,7 @@ static int degenerate(pala_vec3 a, pala_vec3 b, pala_vec3 c)
 /* The mesh of ntri triangles xyz (9 each, already scaled and finite): vertices welded by
  * exact position (numbered in order of first use), degenerate and repeated triangles
  * dropped, the edges found. */
-static int build(const double *xyz, long ntri, const char *what, pala_mesh **out, char *err, size_t errlen)
+static int build(const double *xyz, long ntri, const int *lines, const char *what, pala_mesh **out, char *err, size_t errlen)
 {
     long nc = 3 * ntri;
     corner *cs = pala_xrealloc(NULL, (size_t)nc * sizeof *cs);
@@ -197,6 +197,8 @@ static int build(const double *xyz, long ntri, const char *what, pala_mesh **out
     long *vidx = pala_xrealloc(NULL, (size_t)(nc ? nc : 1) * sizeof *vidx);   /* first slot -> vertex */
     for (long i = 0; i < nc; i++) vidx[i] = -1;
     PALA_GROW(m->face, nk ? nk : 1);
+    PALA_GROW(m->tri, nk ? nk : 1);
+    if (lines) PALA_GROW(m->line, nk ? nk : 1);
     PALA_GROW(m->vert, nc ? nc : 1);
     for (long t = 0; t < ntri; t++) {
         if (!keep[t]) { m->ndropped++; continue; }
@@ -208,6 +210,8 @@ static int build(const double *xyz, long ntri, const char *what, pala_mesh **out
             }
             m->face[m->nface][k] = (int)vidx[g];
         }
+        m->tri[m->nface] = (int)t;
+        if (lines) m->line[m->nface] = lines[t];
         m->nface++;
     }
     free(vidx);
@@ -295,7 +299,7 @@ int pala_mesh_from_triangles(const double *xyz, int ntri, double scale, pala_mes
                         i / 9, i % 9 / 3 + 1, "xyz"[i % 3], xyz[i], isfinite(xyz[i]) ? " once scaled" : "");
         }
     }
-    int rc = build(x, ntri, "triangles", out, err, errlen);
+    int rc = build(x, ntri, NULL, "triangles", out, err, errlen);
     free(x);
     return rc;
 }
@@ -398,10 +402,11 @@ static void rest_of_line(lexer *L)
     if (ch == '\n') L->line++;
 }
 
-static int read_ascii(FILE *fp, const char *path, double scale, double **xyz, long *ntri, char *err, size_t errlen)
+static int read_ascii(FILE *fp, const char *path, double scale, double **xyz, int **lines, long *ntri, char *err, size_t errlen)
 {
     lexer L = {fp, path, 1, 1, {0}};
     double *x = NULL;
+    int *ln = NULL;
     long n = 0, cap = 0;
     int r, solids = 0;
     while ((r = word(&L, err, errlen)) == 1) {
@@ -429,7 +434,8 @@ static int read_ascii(FILE *fp, const char *path, double scale, double **xyz, lo
             }
             rest_of_line(&L);   /* the normal: not read, the order of the vertices gives it */
             if (expect(&L, "outer", "'facet normal'", err, errlen) || expect(&L, "loop", "'outer'", err, errlen)) goto bad;
-            if (n >= cap) { cap = cap ? 2 * cap : 1024; PALA_GROW(x, cap * 9); }
+            if (n >= cap) { cap = cap ? 2 * cap : 1024; PALA_GROW(x, cap * 9); PALA_GROW(ln, cap); }
+            ln[n] = facet_line;
             for (int v = 0; v < 3; v++) {
                 if (expect(&L, "vertex", v ? "a vertex" : "'outer loop'", err, errlen)) goto bad;
                 for (int k = 0; k < 3; k++) {
@@ -453,10 +459,12 @@ static int read_ascii(FILE *fp, const char *path, double scale, double **xyz, lo
     if (r < 0) goto bad;
     if (n == 0) { fail(err, errlen, "%s: an ASCII STL file without facets", path); goto bad; }
     *xyz = x;
+    *lines = ln;
     *ntri = n;
     return 0;
 bad:
     free(x);
+    free(ln);
     return -1;
 }
 
@@ -485,6 +493,7 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
     if (got - i >= 5) memcpy(first, head + i, 5);
     int solid = lower_eq(first, "solid");
     double *xyz = NULL;
+    int *lines = NULL;
     long ntri = 0;
     int rc;
     if (count >= 0 && size == 84 + 50 * count) {
@@ -497,7 +506,7 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
         if (rc == 0 && count == 0) rc = fail(err, errlen, "%s: binary STL of 0 triangles", path);
     } else if (solid) {
         rewind(fp);
-        rc = read_ascii(fp, path, scale, &xyz, &ntri, err, errlen);
+        rc = read_ascii(fp, path, scale, &xyz, &lines, &ntri, err, errlen);
         if (rc && count >= 0 && memchr(head, 0, 84)) {   /* binary-looking: say what that would need */
             size_t len = strlen(err);
             snprintf(err + len, errlen > len ? errlen - len : 0, " (read as ASCII: it begins with 'solid'; as binary, its count %ld would need %ld bytes, not %ld)",
@@ -511,8 +520,9 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
     }
     fclose(fp);
     if (rc) return -1;
-    rc = build(xyz, ntri, path, out, err, errlen);
+    rc = build(xyz, ntri, lines, path, out, err, errlen);
     free(xyz);
+    free(lines);
     return rc;
 }
 
@@ -539,7 +549,7 @@ void pala_mesh_free(pala_mesh *m)
         free_boxes(&P->cells); free_boxes(&P->faces);
         free(P);
     }
-    free(m->vert); free(m->face); free(m->edge);
+    free(m->vert); free(m->face); free(m->edge); free(m->tri); free(m->line);
     free(m);
 }
 

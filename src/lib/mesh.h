@@ -59,6 +59,9 @@ typedef struct pala_mesh {
     int ndropped;        /* triangles dropped while reading: degenerate (2 x area below 1e-10
                             times the longest edge squared: a point or a line), or a repeat
                             of another triangle's three vertices */
+    int *tri;            /* each face's triangle in the file or the array given (0, 1, ...;
+                            dropped triangles keep their numbers), for messages */
+    int *line;           /* each face's line of 'facet' in an ASCII STL file; NULL otherwise */
     pala_vec3 lo, hi;    /* the bounding box of the vertices, m */
     double cell;         /* the grid's cell, m (after pala_mesh_prepare) */
     int side;            /* PALA_MESH_BOTH, _OUTSIDE or _INSIDE (pala_mesh_prepare) */

@@ -22,6 +22,7 @@
 #include "lammps.h"
 #include "keys.h"
 #include "material.h"
+#include "meshclump.h"
 #include "place.h"
 #include "region.h"
 #include "restart.h"
@@ -65,6 +66,15 @@ struct pala_scene {
     void **wpar;             /* the parameters of each wall kind (pala_wall_kind_at), which its
                                 keys fill */
     pala_rng rng;            /* random shapes, placement, orientations */
+    struct clump_cache {     /* the clumps of shape = mesh, one per file and parameters */
+        char *file;
+        double scale, tolerance;
+        int spheres;
+        pala_meshclump *mc;
+        int sect;            /* the section of the grain type it was built for */
+    } *clumps;
+    int nclump;
+    char *report;            /* what the meshes and their clumps measure (pala_scene_report) */
     pala_restart restart;    /* start_from: the run's checkpoint, until the world is prepared */
     int *secent, *entord;    /* the entries of section i, in file order: entord[secent[i] ..
                                 secent[i + 1]); NULL until asked for (sec_entries), and
@@ -686,8 +696,8 @@ static int check_world(pala_scene *s)
 }
 
 /* Build a template from n components (eqs. 25-35) and add it to the world, then scale it
- * to volume_radius if given. */
-static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad)
+ * to volume_radius if given; *built (if not NULL): the template before the scaling. */
+static int add_template(pala_scene *s, int i, pala_template *t, int n, const pala_vec3 *c, const double *rad, pala_template *built)
 {
     pala_world *w = &s->top.w;
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
@@ -701,6 +711,7 @@ static int add_template(pala_scene *s, int i, pala_template *t, int n, const pal
         return -1;
     }
     int c0 = w->tmpl[k].comp0;
+    if (built) *built = w->tmpl[k];
     if (gk->volume_radius > 0) pala_template_scale(&w->tmpl[k], w->shape + c0, w->shape_r + c0, gk->volume_radius);
     return 0;
 }
@@ -769,6 +780,86 @@ static int build_arc_type(pala_scene *s, int i, pala_template *t)
     return -1;
 }
 
+/* The clump of grain type i's mesh (shape = mesh): made once per file and parameters
+ * (meshclump.h) and kept for the grain types that ask for it again (*first: the section of
+ * the type it was made for); NULL after a message. */
+static const pala_meshclump *mesh_clump(pala_scene *s, int i, int *first)
+{
+    const pala_grain_keys *gk = &s->sec[i].keys.grain;
+    int ns = find_entry(s, i, PALA_KEY_spheres) != NULL, nt = find_entry(s, i, PALA_KEY_tolerance) != NULL;
+    if (require(s, i, PALA_KEY_file, "for shape = mesh")) return NULL;
+    if (ns == nt) {
+        emsg(s, s->sec[i].line, NULL, "[grain %s] has shape = mesh and needs %s of 'spheres = N' (the clump's spheres, 1 .. %d) and "
+             "'tolerance = L' (m, the largest distance of the mesh's surface from the clump's)", s->sec[i].name, ns ? "only one" : "one",
+             PALA_MESHCLUMP_MAX);
+        return NULL;
+    }
+    if (s->top.w.dim != 3) { SERR(s, i, PALA_KEY_shape, "[grain %s]: shape = mesh needs dimension = 3", s->sec[i].name); return NULL; }
+    int nsph = ns ? gk->spheres : 0;
+    double tol = ns ? 0 : gk->tolerance, scale = gk->scale > 0 ? gk->scale : 1;
+    for (int k = 0; k < s->nclump; k++) {
+        const struct clump_cache *cc = &s->clumps[k];
+        if (!strcmp(cc->file, gk->file) && cc->scale == scale && cc->spheres == nsph && cc->tolerance == tol) {
+            *first = cc->sect;
+            return cc->mc;
+        }
+    }
+    char err[1024];
+    pala_meshclump *mc;
+    if (pala_meshclump_make(gk->file, scale, nsph, tol, &mc, err, sizeof err)) {
+        SERR(s, i, PALA_KEY_file, "[grain %s] 'file': %s", s->sec[i].name, err);
+        return NULL;
+    }
+    size_t len = strlen(gk->file) + 1;
+    char *file = pala_xrealloc(NULL, len);
+    memcpy(file, gk->file, len);
+    PALA_GROW(s->clumps, s->nclump + 1);
+    s->clumps[s->nclump++] = (struct clump_cache){file, scale, tol, nsph, mc, i};
+    *first = i;
+    return mc;
+}
+
+/* appends a line to the scene's report */
+static void report(pala_scene *s, const char *fmt, ...)
+{
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    size_t have = s->report ? strlen(s->report) : 0, add = strlen(line);
+    s->report = pala_xrealloc(s->report, have + add + 2);
+    memcpy(s->report + have, line, add);
+    memcpy(s->report + have + add, "\n", 2);
+}
+
+/* A grain type of shape = mesh: its clump's spheres through the builder like listed
+ * spheres, and the report of the mesh's exact solid beside the clump's (before volume_radius
+ * scales the grain). */
+static int build_mesh_type(pala_scene *s, int i, pala_template *t)
+{
+    int first;
+    const pala_meshclump *mc = mesh_clump(s, i, &first);
+    if (!mc) return -1;
+    pala_template b;
+    if (add_template(s, i, t, mc->n, mc->c, mc->r, &b)) return -1;
+    const pala_solid *m = &mc->mesh;
+    double rho = s->top.w.mat[t->material].rho, a[3][3], mom[3], o[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++) a[r][c] = rho * m->inertia[r][c];
+    pala_sym3_eigen(a, mom, o);
+    const char *file = s->sec[i].keys.grain.file, *base = strrchr(file, '/');
+    report(s, "grain type %s: mesh %s, %d triangles: volume %.6g m^3, centre of mass (%.6g %.6g %.6g) m, principal moments %.4g %.4g %.4g kg m^2 "
+           "(exact, divergence theorem)", b.name, base ? base + 1 : file, mc->ntri, m->volume, m->com.x, m->com.y, m->com.z, mom[0], mom[1], mom[2]);
+    char shared[96] = "";
+    if (first != i) snprintf(shared, sizeof shared, " (built once, for grain type %s)", s->sec[first].name);
+    report(s, "grain type %s: clump of %d spheres%s: volume %.6g m^3 (%+.2g%%), centre of mass (%.6g %.6g %.6g) m, principal moments %.4g %.4g %.4g kg m^2; "
+           "surface deviation largest %.3g m, RMS %.3g m (%d samples of the mesh; clump to mesh largest %.3g m)", b.name, b.ncomp, shared, b.volume,
+           100 * (b.volume / m->volume - 1), b.com_given.x, b.com_given.y, b.com_given.z, b.inertia[0], b.inertia[1], b.inertia[2],
+           mc->dev_max, mc->dev_rms, mc->nsample, mc->back_max);
+    return 0;
+}
+
 /* The size distribution of grain type i (docs/physics.md, "Size distributions"): the law has
  * the keys it needs and can be sampled, and its table or sieve curve is read from the lines,
  * in order.  (The keys of other laws are not read, as the keys of other shapes.) */
@@ -835,7 +926,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
 {
     const pala_grain_keys *gk = &s->sec[i].keys.grain;
     pala_world *w = &s->top.w;
-    int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres, random or arcs)");
+    int bad = require(s, i, PALA_KEY_material, "") | require(s, i, PALA_KEY_shape, "(sphere, spheres, random, arcs or mesh)");
     if (bad || grain_sizes(s, i)) return -1;
     int mat = matidx[find_section(s, PALA_S_MATERIAL, gk->material)];
     pala_template t;
@@ -864,7 +955,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
                      "raise spread or narrow component_radius", s->sec[i].name, n, f.nmin);
                 return -1;
             }
-            if (add_template(s, i, &t, n, c, rad)) return -1;
+            if (add_template(s, i, &t, n, c, rad, NULL)) return -1;
         }
         *tcount = nvar;
         return 0;
@@ -873,6 +964,10 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
         if (build_arc_type(s, i, &t)) return -1;
         *tcount = 1;
         return 0;
+    }
+    if (gk->shape == PALA_SHAPE_MESH) {
+        *tcount = 1;
+        return build_mesh_type(s, i, &t);
     }
     int n = 0;
     if (gk->shape == PALA_SHAPE_SPHERE) {
@@ -899,7 +994,7 @@ static int build_grain_type(pala_scene *s, int i, const int *matidx, int *tfirst
             n++;
         }
     }
-    if (add_template(s, i, &t, n, c, rad)) return -1;
+    if (add_template(s, i, &t, n, c, rad, NULL)) return -1;
     *tcount = 1;
     return 0;
 }
@@ -1150,7 +1245,7 @@ static int check_resources(pala_scene *s)
         const pala_grain_keys *gk = &s->sec[i].keys.grain;
         double n = (double)grains_of_type(s, i, NULL);
         double comp = gk->shape == PALA_SHAPE_SPHERE ? 1 : gk->shape == PALA_SHAPE_SPHERES ? gk->nsphere : gk->shape == PALA_SHAPE_ARCS ? 128
-                                                                                                                       : gk->components[1];
+                    : gk->shape == PALA_SHAPE_MESH ? PALA_MESHCLUMP_MAX : gk->components[1];
         grains += n;
         pebbles += n * comp;
     }
@@ -1227,7 +1322,7 @@ static int build_walls(pala_scene *s, const int *matidx)
         if (require(s, i, PALA_KEY_wall_shape, "") | require(s, i, PALA_KEY_wall_section_material, "")) { bad = 1; continue; }
         snprintf(sf->name, sizeof sf->name, "%.31s", s->sec[i].name);   /* section names have at most 31 characters */
         if (sf->file && strlen(sf->file) >= sizeof sf->path) {
-            SERR(s, i, PALA_KEY_file, "'file': the path has %zu characters; give one shorter than %zu", strlen(sf->file), sizeof sf->path);
+            SERR(s, i, PALA_KEY_wall_file, "'file': the path has %zu characters; give one shorter than %zu", strlen(sf->file), sizeof sf->path);
             bad = 1;
             continue;
         }
@@ -1450,9 +1545,14 @@ void pala_scene_free(pala_scene *s)
     pala_restart_free(&s->restart);
     for (int i = 0; s->wpar && pala_wall_kind_at(i); i++) free(s->wpar[i]);
     free(s->wpar);
+    for (int i = 0; i < s->nclump; i++) free(s->clumps[i].file), pala_meshclump_free(s->clumps[i].mc);
+    free(s->clumps);
+    free(s->report);
     pala_world_free(&s->top.w);
     free(s);
 }
+
+const char *pala_scene_report(const pala_scene *s) { return s->report; }
 
 /* The effective control file: every key that is set or has a default, section by
  * section, overrides marked.  Reading it back gives the same run. */
