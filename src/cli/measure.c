@@ -12,6 +12,7 @@
 #include "measure.h"
 #include "commands.h"
 #include "contacts.h"
+#include "rundir.h"
 #include "svg.h"
 #include "traj.h"
 #include "writer.h"
@@ -560,6 +561,7 @@ int pala_cmd_measure(int argc, char **argv)
     char dir[4096];
     pala_traj_rundir(run, dir, sizeof dir);
     if (!outdir) outdir = dir;
+    else if (pala_mkdir_p(outdir, "measure", stderr)) { pala_traj_close(&m.t); return PALA_ERR_IO; }   /* a new folder, as pala run -o makes one */
     m.dim = m.t.dim;
     m.have_cf = pala_cfile_open(&m.cf, dir, NULL) == PALA_OK;   /* none: said with the means */
     if (!m.have_cf) pala_cfile_close(&m.cf);
