@@ -162,8 +162,9 @@ void test_measure_gas(void)
           mat);
     int rc = t_sh(out, sizeof out, "./pala run " D "/gas.txt -o " D "/gas.run --force --quiet && ./pala measure " D "/gas.run");
     T_CHECK(rc == 0, "pala measure on a gas (exit %d): %s", rc, out);
-    rc = t_sh(out, sizeof out, "rm -rf " D "/new && ./pala measure " D "/gas.run -o " D "/new/sub > /dev/null && test -s " D "/new/sub/measure.tsv");
-    T_CHECK(rc == 0, "pala measure -o into a folder that does not exist yet: made, as pala run -o makes one (exit %d)", rc);
+    char o2[512];
+    int rc2 = t_sh(o2, sizeof o2, "rm -rf " D "/new && ./pala measure " D "/gas.run -o " D "/new/sub > /dev/null && test -s " D "/new/sub/measure.tsv");
+    T_CHECK(rc2 == 0, "pala measure -o into a folder that does not exist yet: made, as pala run -o makes one (exit %d) %s", rc2, o2);
     /* n kT from the frame itself: the masses and velocities of trajectory.txt */
     char nk[256];
     rc = t_sh(nk, sizeof nk,
