@@ -288,8 +288,10 @@ static int cmp_u64(const void *a, const void *b)
 
 void pala_contact_coordination(const pala_contact *c, long nc, long n, int *z, int *zw, unsigned long long *keys)
 {
-    memset(z, 0, (size_t)n * sizeof *z);
-    memset(zw, 0, (size_t)n * sizeof *zw);
+    if (n > 0) {   /* memset takes no NULL either */
+        memset(z, 0, (size_t)n * sizeof *z);
+        memset(zw, 0, (size_t)n * sizeof *zw);
+    }
     long nk = 0;
     for (long q = 0; q < nc; q++) {
         if (c[q].i < 0 || c[q].i >= n || c[q].j >= n) continue;
@@ -297,7 +299,7 @@ void pala_contact_coordination(const pala_contact *c, long nc, long n, int *z, i
         if (c[q].j >= 0 && b < a) { unsigned long long s = a; a = b; b = s; }
         keys[nk++] = a << 32 | b;
     }
-    qsort(keys, (size_t)nk, sizeof *keys, cmp_u64);
+    if (nk > 1) qsort(keys, (size_t)nk, sizeof *keys, cmp_u64);   /* keys may be NULL with no contact: qsort takes no NULL */
     for (long q = 0; q < nk; q++) {
         if (q && keys[q] == keys[q - 1]) continue;
         long a = (long)(keys[q] >> 32), b = (long)(keys[q] & 0xffffffffu);
