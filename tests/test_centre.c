@@ -48,13 +48,19 @@ static void cluster(pala_world *w, int n, const kind *kinds, int nk, double R, d
     for (int k = 0; k < n; k++) {
         pala_vec3 x;
         for (int tries = 0;; tries++) {
-            x = pala_v(L * pala_rng_uniform(&g), L * pala_rng_uniform(&g), L * pala_rng_uniform(&g));
+            /* the draws in sequence (an argument list's order is unspecified: gcc drew z
+             * first, clang x, and clang's cluster was another one); the order gcc used */
+            double rz = pala_rng_uniform(&g), ry = pala_rng_uniform(&g), rx = pala_rng_uniform(&g);
+            x = pala_v(L * rx, L * ry, L * rz);
             int ok = 1;
             for (int j = 0; j < k && ok; j++) ok = pala_vnorm(pala_vsub(x, w->x[j])) >= sep;
             if (ok || tries > 10000) break;
         }
-        pala_world_add_grain(w, k % nk, x, pala_vscale(2 * pala_rng_uniform(&g), pala_rng_unit(&g, 3)), pala_v(0, 0, 0),
-                             pala_vscale(spin * pala_rng_uniform(&g), pala_rng_unit(&g, 3)));
+        pala_vec3 wa = pala_rng_unit(&g, 3);
+        double ws = spin * pala_rng_uniform(&g);
+        pala_vec3 ra = pala_rng_unit(&g, 3);
+        double rs = 2 * pala_rng_uniform(&g);
+        pala_world_add_grain(w, k % nk, x, pala_vscale(rs, ra), pala_v(0, 0, 0), pala_vscale(ws, wa));
     }
 }
 
