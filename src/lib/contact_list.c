@@ -196,11 +196,13 @@ static lpriv *priv_of(const pala_world *w, pala_contact_list *L)
 static void grain_sums(const pala_world *w, pala_contact_list *L, lpriv *P)
 {
     int n = L->ngrains;
-    memset(L->F, 0, (size_t)n * sizeof *L->F);
-    memset(L->T, 0, (size_t)n * sizeof *L->T);
-    memset(L->z, 0, (size_t)n * sizeof *L->z);
-    memset(L->zw, 0, (size_t)n * sizeof *L->zw);
-    memset(P->stamp, 0, (size_t)n * sizeof *P->stamp);
+    if (n > 0) {   /* a world of no grain yet (a pour's start) has no arrays: memset takes no NULL */
+        memset(L->F, 0, (size_t)n * sizeof *L->F);
+        memset(L->T, 0, (size_t)n * sizeof *L->T);
+        memset(L->z, 0, (size_t)n * sizeof *L->z);
+        memset(L->zw, 0, (size_t)n * sizeof *L->zw);
+        memset(P->stamp, 0, (size_t)n * sizeof *P->stamp);
+    }
     int fstamp[PALA_WALL_FACES + 128];
     memset(fstamp, 0, sizeof fstamp);
     for (long q = 0; q < L->n; q++) {
