@@ -134,6 +134,7 @@ static void check_run(const char *name, long steps, long eev, long tev, const ch
                 name, wr->file, ng, wr->every(sc), ng, nw);
     }
     if (o.view) { pala_traj_close(o.view); free(o.view); }
+    if (o.clist) { pala_contact_list_free(o.clist); free(o.clist); }   /* the contact writers' list (writers.c) */
     pala_scene_free(sc);
 }
 
