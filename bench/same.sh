@@ -11,10 +11,15 @@
 #   walls.tsv       OLD's columns but `time`, cut out of NEW's (NEW appends mean pressures);
 #   trajectory.txt  from the `templates` line on, each `frame STEP TIME` cut to `frame STEP`
 #                   (NEW's header also states the container, walls, gravity).
-# Usage: bench/same.sh OLD NEW [numbers]   (OLD e.g. a `git worktree add ../old <commit>`, built)
+# With SAME_SCENES=old, the examples are taken from OLD instead (every one is readable by
+# both builds), and NEW runs each with what reproduces OLD's defaults: `--set dt_check=off`,
+# and `mass_properties = monte_carlo` in every clump grain (shape spheres or random; NEW's
+# default is exact), written into a copy beside the scene.
+# Usage: [SAME_SCENES=old] bench/same.sh OLD NEW [numbers]   (OLD e.g. a `git worktree add ../old <commit>`, built)
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.  Exit 1 if any file differs.
 set -eu
 old=$(cd "$1" && pwd); new=$(cd "$2" && pwd); mode=${3:-bytes}
+from=${SAME_SCENES:-new}; scenes=$new; [ "$from" = old ] && scenes=$old
 root=$(cd "$(dirname "$0")/.." && pwd)
 data=${PALA_BENCH_DATA:-$root/../shared/bench}
 data=$(cd "$data" && pwd)
@@ -24,12 +29,17 @@ bed="--set energy_every=50 --set trajectory_every=500 --quiet"
 for side in old new; do
   p=$(eval echo \$$side)/pala; o=$tmp/$side
   for t in 1 2; do
-    for f in "$new"/examples/*.txt; do
-      b=$(basename "$f" .txt)
-      if [ $side = old ] && ! (cd "$new" && "$old/pala" run "examples/$b.txt" -o "$tmp/probe-$b" --force --quiet --set steps=0 2>/dev/null); then
+    for f in "$scenes"/examples/*.txt; do
+      b=$(basename "$f" .txt); s=examples/$b.txt; extra=
+      if [ "$from" = old ] && [ $side = new ]; then
+        s=examples/same-mc-$$-$b.txt; extra="--set dt_check=off"
+        awk '{ print } /^shape *= *(spheres|random)/ { print "mass_properties = monte_carlo" }' "$f" > "$scenes/$s"
+      fi
+      if [ $side = old ] && ! (cd "$scenes" && "$old/pala" run "$s" -o "$tmp/probe-$b" --force --quiet --set steps=0 2>/dev/null); then
         echo "old: $b is not readable by the old build (new keys?): not compared"; continue
       fi
-      (cd "$new" && "$p" run "examples/$b.txt" -o "$o/ex-$b-$t" --quiet --threads $t) || echo "$side: $b exit $?"
+      (cd "$scenes" && "$p" run "$s" -o "$o/ex-$b-$t" --quiet --threads $t $extra) || echo "$side: $b exit $?"
+      [ "$s" = "examples/$b.txt" ] || rm -f "$scenes/$s"
     done
     "$p" run "$new/bench/spheres.txt" -o "$o/spheres-$t" $bed --threads $t --set "lammps_data=$data/s2_settled_8000.data" --set steps=1000
     "$p" run "$new/bench/clumps.txt" -o "$o/clumps-$t" $bed --threads $t --set "lammps_data=$data/c2_settled_2000.data" --set steps=1000
