@@ -301,8 +301,8 @@ void test_measure_section(void)
     /* errors: the file, the line, the key and the fix */
     static const struct { const char *text, *want; } bad[] = {
         {"[measure m]\nregion_x = 0.05 0.01\n", ":34: [measure m]: 'region_x = 0.05 0.01': give LO HI with LO < HI"},
-        {"[measure m]\nevery = 0\n", ":34: "},
-        {"[measure m]\nregoin_z = 0 1\n", ":34: "},
+        {"[measure m]\nevery = 0\n", ":34: 'every = 0': must be between 1 and"},
+        {"[measure m]\nregoin_z = 0 1\n", ":34: unknown key 'regoin_z' in this section; did you mean 'region_z'?"},
         {"[measure a/b]\n", ":33: [measure a/b]: the name is part of the file name"},
         {"[measure a]\n[measure b]\n[measure c]\n[measure d]\n[measure e]\n", ":37: [measure e]: at most 4 [measure] sections"},
         {"[measure m]\nregion_z = 0 1\n", ":34: [measure m]: 'region_z' in 2D"},
