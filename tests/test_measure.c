@@ -289,6 +289,17 @@ void test_measure_section(void)
               "./pala run " D "/sbm.txt --quiet --force --set energy_every=500 --set steps=3000 -o " D "/sbm.ref && "
               "cmp " D "/sbm.run/measure-low.tsv " D "/sbm.ref/measure-low.tsv && cmp " D "/sbm.run/measure-all.tsv " D "/sbm.ref/measure-all.tsv");
     T_CHECK(rc == 0, "a run of 1234 steps resumed to 3000 gives measure-low.tsv and measure-all.tsv of a run of 3000, byte for byte %s", out);
+    /* interrupted (SIGINT) once measure-low.tsv holds two rows, then resumed: the rows written
+     * before the stop are kept, and the run goes on as if it had never stopped */
+    rc = t_sh(out, sizeof out, "rm -rf " D "/sbm.int; ./pala run " D "/sbm.txt --quiet --set energy_every=500 --set steps=1000000000000 -o " D
+              "/sbm.int & p=$!; while [ \"$(cat " D "/sbm.int/measure-low.tsv 2>/dev/null | wc -l)\" -lt 3 ] && kill -0 $p 2>/dev/null; do sleep 0.01; done; "
+              "kill -INT $p; wait $p");
+    T_CHECK(rc == 4, "a run with [measure] sections stopped by SIGINT (exit %d, want 4) %s", rc, out);
+    rc = t_sh(out, sizeof out, "head -3 " D "/sbm.int/measure-low.tsv > " D "/sbm.int.head && ./pala resume " D "/sbm.int --quiet --set steps=6000 && "
+              "./pala run " D "/sbm.txt --quiet --force --set energy_every=500 --set steps=6000 -o " D "/sbm.ref6 && "
+              "cmp " D "/sbm.int/measure-low.tsv " D "/sbm.ref6/measure-low.tsv && cmp " D "/sbm.int/measure-all.tsv " D "/sbm.ref6/measure-all.tsv && "
+              "head -3 " D "/sbm.ref6/measure-low.tsv | cmp - " D "/sbm.int.head");
+    T_CHECK(rc == 0, "stopped by SIGINT and resumed to 6000 steps: measure-low.tsv and measure-all.tsv of a run of 6000, byte for byte %s", out);
     char rows[256];
     t_sh(rows, sizeof rows, "cut -f1 " D "/sbm.run/measure-low.tsv | tr '\n' ' '");
     T_CHECK(strstr(rows, "step 0 300 600 900 1200 1500 1800 2100 2400 2700 3000 ") == rows, "measure-low.tsv: step 0, every 300 and the last, once each: %s", rows);
