@@ -8,7 +8,9 @@
  *                         averaged over the frames, and their SVG plots
  *   the angle of repose   with --angle: the heap's flank on the last frame, or a refusal
  *                         when the surface is not a slope
- * The formulas are docs/physics.md's "Contacts and stress" (eqs. M1-M6). */
+ * The formulas are docs/physics.md's "Contacts and stress" (eqs. M1-M6).  The same functions
+ * (pala_meas_*, measure.h) give a [measure NAME] section's rows during a run from the world's
+ * own frame and contact list (writers.c), so both agree to the last digit. */
 #include "measure.h"
 #include "commands.h"
 #include "contacts.h"
@@ -24,7 +26,7 @@
 static void *xalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) { fprintf(stderr, "pala measure: out of memory\n"); exit(PALA_ERR_IO); }
+    if (!p) { fprintf(stderr, "pala: out of memory (measuring)\n"); exit(PALA_ERR_IO); }
     return p;
 }
 
