@@ -74,6 +74,7 @@ void test_measure_column(void);
 void test_measure_compression(void);
 void test_measure_clumps(void);
 void test_measure_angle(void);
+void test_measure_section(void);
 void test_contacts_output(void);
 void test_feed(void);
 
@@ -94,6 +95,7 @@ static const struct {
     {"measure_compression", test_measure_compression},
     {"measure_clumps", test_measure_clumps},
     {"measure_angle", test_measure_angle},
+    {"measure_section", test_measure_section},
     {"contacts_output", test_contacts_output},
     {"dynamics", test_dynamics},
     {"keys", test_keys},

@@ -21,7 +21,8 @@ void test_keys(void);
  * component_radius, each size distribution's keys and lines, the membrane's keys: its plane at 0.035 along any axis misses the
  * grains; a cylinder's keys and a rate for group g, which may take any region and
  * placement but line; group p, an insertion, for region = line; outlet o has the keys of
- * every region); the z of everything is 0, so it also loads in 2D.  Grain `spare` is built
+ * every region; measure r its region in x and y, not z, which 2D refuses); the z of everything
+ * is 0, so it also loads in 2D.  Grain `spare` is built
  * and never placed, so its keys may take any value (it has a mesh and a sphere count for
  * shape = mesh).  Material m has both values of each law
  * with history (the spring's stiffness, rolling and torsion stiffness and friction, the
@@ -51,10 +52,11 @@ static const char *base =
     "[wall w]\nshape = plane\nmaterial = m\npoint = 0.05 -0.05 0\nnormal = 0 1 0\nradius = 0.2\nradius_end = 0.1\nlength = 0.1\n"
     "size = 0.1 0.1\narea = 0.01\nservo_gain = 1e-5\nservo_speed = 0.1\nfile = ../../examples/meshes/funnel.stl\n"
     "[outlet o]\nregion = plane\nregion_point = 0 0.001 0\nregion_normal = 0 -1 0\nregion_box = 0 0.1 0 0.01 -0.05 0.05\n"
-    "region_centre = 0.05 0.005 0\nregion_radius = 0.004\nregion_length = 0.1\n";
+    "region_centre = 0.05 0.005 0\nregion_radius = 0.004\nregion_length = 0.1\n"
+    "[measure r]\nregion_x = 0 0.1\nregion_y = 0 0.1\n";
 
 /* The section of each kind that the probes set (the top level has no name). */
-static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m", "w", "o"};
+static const char *const probe_section[PALA_S_N] = {"", "m", "spare", "g", "m.m", "w", "o", "r"};
 
 /* A value for every numeric key, other than the one of base or the default.  Repeated keys
  * are counted from base's lines instead (2 'sphere' and 2 'arc' lines of spare). */
@@ -108,6 +110,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_outlet_region_box] = "0 0.1 0 0.02 -0.05 0.05", [PALA_KEY_outlet_region_centre] = "0.05 0.004 0",
     [PALA_KEY_outlet_region_axis] = "0 1 0", [PALA_KEY_outlet_region_radius] = "0.003", [PALA_KEY_outlet_region_length] = "0.09",
     [PALA_KEY_region_point] = "0 0.002 0", [PALA_KEY_region_normal] = "0 -2 0", [PALA_KEY_every] = "7",
+    [PALA_KEY_measure_every] = "9", [PALA_KEY_region_x] = "0.01 0.02", [PALA_KEY_region_y] = "0.03 0.05", [PALA_KEY_region_z] = "-0.01 0.01",
 };
 
 /* ... and for every numeric key of the wall kinds, by name */
@@ -126,7 +129,7 @@ static const char *probe_of(const pala_keydef *k)
 
 static const size_t struct_size[PALA_S_N] = {
     sizeof(pala_top_keys), sizeof(pala_material), sizeof(pala_grain_keys), sizeof(pala_group_keys), sizeof(pala_pairset),
-    sizeof(pala_surface), sizeof(pala_outlet_keys)};
+    sizeof(pala_surface), sizeof(pala_outlet_keys), sizeof(pala_measure_keys)};
 
 /* The struct key k's values go to in scene s: its section's, or its wall kind's parameters. */
 static void *keys_of(pala_scene *s, const pala_keydef *k, const char *sect)
@@ -282,7 +285,7 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
  * its code; the codes differ. */
 static void probe_words(const char *path, const char *path2d, const pala_keydef *k)
 {
-    static const char *const names[PALA_S_N][3] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l", "p"}, {"m.m", NULL}, {"w", NULL}, {"o", NULL}};
+    static const char *const names[PALA_S_N][3] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l", "p"}, {"m.m", NULL}, {"w", NULL}, {"o", NULL}, {"r", NULL}};
     const char *p = k->choices;
     int w = 0, all = 1;
     char word[64], set[256], err[2048], why[600] = "";

@@ -4,7 +4,9 @@
  * the weight over the floor's area, and walls.tsv's pressure), an isotropic compression (the
  * mean stress is the walls' pressure), two clumps (coordination 1 however many of their
  * components touch), the angle of repose (bench/heap/angle.sh's, and a refusal on a flat
- * bed). */
+ * bed); the same quantities during a run ([measure NAME] sections, measure-NAME.tsv): the
+ * gas's and the column's, equal to pala measure's on the same frame, continued by pala
+ * resume as if the run had never stopped, and their keys' errors. */
 #include "t.h"
 #include "measure.h"
 #include "tsv.h"
@@ -22,6 +24,7 @@ void test_measure_compression(void);
 void test_measure_clumps(void);
 void test_measure_angle(void);
 void test_contacts_output(void);
+void test_measure_section(void);
 
 #define D "build/tmp/measure"
 
@@ -158,7 +161,8 @@ void test_measure_gas(void)
     t_sh(NULL, 0, "mkdir -p " D);
     scene(D "/gas.txt",
           "container = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\ndt = 1e-6\nsteps = 0\ncontacts_every = 1\nseed = 5\n%s"
-          "[grain s]\nmaterial = m\nshape = sphere\nradius = 0.0005\n\n[group g]\ngrain = s\ncount = 300\nvelocity = 0.2 0 0\nvelocity_spread = 1\n",
+          "[grain s]\nmaterial = m\nshape = sphere\nradius = 0.0005\n\n[group g]\ngrain = s\ncount = 300\nvelocity = 0.2 0 0\nvelocity_spread = 1\n"
+          "[measure box]\n",
           mat);
     int rc = t_sh(out, sizeof out, "./pala run " D "/gas.txt -o " D "/gas.run --force --quiet && ./pala measure " D "/gas.run");
     T_CHECK(rc == 0, "pala measure on a gas (exit %d): %s", rc, out);
@@ -178,6 +182,10 @@ void test_measure_gas(void)
     T_NEAR(mean_of(out, "k_xx") + mean_of(out, "k_yy") + mean_of(out, "k_zz"), 3 * nkT, 1e-6 * nkT, "tr k = 3 n kT, not 6 (a missing 1/2 of m v^2 fails)");
     T_NEAR(mean_of(out, "s_xx"), 0, 0, "no contacts, no contact stress");
     T_NEAR(mean_of(out, "vx"), 0.2, 0.05, "the gas's mean velocity, taken out of k");
+    /* the run's own row ([measure box]: the walls' box, as pala measure's default region) */
+    double pr = tsv_last(D "/gas.run/measure-box.tsv", "p");
+    T_NEAR(pr, nkT, 0.03 * nkT, "measure-box.tsv: the kinetic stress of the gas is n kT (3 %), during the run");
+    T_NEAR(pr, tsv_last(D "/gas.run/measure.tsv", "p"), 1e-9 * p, "measure-box.tsv's p is pala measure's on the same frame");
 }
 
 /* A static column: 3 x 3 stacks of 8 frictionless spheres on the floor z = 0, settled by the
@@ -195,8 +203,9 @@ void test_measure_column(void)
     if (!f) { T_CHECK(0, "create column.txt"); return; }
     fprintf(f, "container = box\nbox = 0 %g 0 %g 0 0.03\nwall_material = m\ngravity = 0 0 -%g\nnormal_damping = dashpot\ndt = 1e-5\n"
                "end_time = 0.2\nenergy_every = 1000\ntrajectory_every = 20000\ncontacts_every = 20000\ngrains_every = 20000\n"
+               "[measure bed]\nevery = 5000\nregion_z = 0 %.17g\n"
                "[material m]\ndensity = 2600\nyoung = 1e7\npoisson = 0.3\nrestitution = 0.3\nfriction = 0\n\n"
-               "[grain s]\nmaterial = m\nshape = sphere\nradius = %g\n\n[group g]\ngrain = s\nplacement = list\n", L, L, g, a);
+               "[grain s]\nmaterial = m\nshape = sphere\nradius = %g\n\n[group g]\ngrain = s\nplacement = list\n", L, L, g, 2 * a * N, a);
     for (int i = 0; i < 3; i++)
         for (int j = 0; j < 3; j++)
             for (int k = 0; k < N; k++) fprintf(f, "at = %.17g %.17g %.17g\n", 0.00125 + 0.0025 * i, 0.00125 + 0.0025 * j, a + 2 * a * k);
@@ -252,6 +261,80 @@ void test_measure_column(void)
     T_NEAR(wf, W, 1e-6 * W, "the floor's contacts in contacts.tsv carry the bed's weight");
     T_CHECK(dmax <= 1e-12 * 9 * N * m * g, "grains.tsv's force is the sum of the grain's contacts in contacts.tsv (largest difference %g N)", dmax);
     T_CHECK(emax <= 1e-6 * m * g, "each grain's contact force holds its weight: F - m g . z = 0 (largest %g N of m g = %g N)", emax, m * g);
+    /* [measure bed] over the bed's height H = 2 a N during the run: the stress grows linearly
+     * from 0 at the top to W / A at the floor, so its mean over H is W / (2 A) (exactly: V s_zz =
+     * g sum m z = W a N with V = A H, eq. M2); the last row is pala measure's on that frame */
+    double sb = tsv_last(D "/column.run/measure-bed.tsv", "s_zz");
+    T_NEAR(2 * sb, W / A, 0.01 * W / A, "measure-bed.tsv: twice the mean stress zz over the static bed is its weight over the floor's area (1 %)");
+    T_NEAR(tsv_last(D "/column.run/measure-bed.tsv", "rattlers"), 1.0 / N, 1e-12, "the rattlers: the stacks' top spheres, each held by one contact");
+    rc = t_sh(out, sizeof out, "./pala measure " D "/column.run --last --region z=0:%.17g -o " D "/column.m > /dev/null && "
+              "tail -1 " D "/column.m/measure.tsv > " D "/column.m/a && tail -1 " D "/column.run/measure-bed.tsv > " D "/column.m/b && "
+              "cmp " D "/column.m/a " D "/column.m/b", 2 * a * N);
+    T_CHECK(rc == 0, "the last row of measure-bed.tsv is pala measure's row of the last frame, byte for byte %s", out);
+}
+
+/* [measure NAME] sections: a run extended by pala resume writes the rows of a run that never
+ * stopped, byte for byte, and no row twice; bad keys are refused at their line. */
+void test_measure_section(void)
+{
+    char out[8192];
+    t_sh(NULL, 0, "mkdir -p " D);
+    t_sh(NULL, 0, "cp examples/settling-box.txt " D "/sbm.txt");
+    FILE *f = fopen(D "/sbm.txt", "a");
+    if (!f) { T_CHECK(0, "append to sbm.txt"); return; }
+    fprintf(f, "\n[measure low]\nevery = 300\nregion_z = 0 0.02\n\n[measure all]\nevery = 700\n");
+    fclose(f);
+    int rc = t_sh(out, sizeof out, "./pala run " D "/sbm.txt --quiet --force --set energy_every=500 --set steps=1234 -o " D "/sbm.run && "
+              "./pala resume " D "/sbm.run --quiet --set steps=3000 && "
+              "./pala run " D "/sbm.txt --quiet --force --set energy_every=500 --set steps=3000 -o " D "/sbm.ref && "
+              "cmp " D "/sbm.run/measure-low.tsv " D "/sbm.ref/measure-low.tsv && cmp " D "/sbm.run/measure-all.tsv " D "/sbm.ref/measure-all.tsv");
+    T_CHECK(rc == 0, "a run of 1234 steps resumed to 3000 gives measure-low.tsv and measure-all.tsv of a run of 3000, byte for byte %s", out);
+    /* interrupted (SIGINT) once measure-low.tsv holds two rows, then resumed: the rows written
+     * before the stop are kept, and the run goes on as if it had never stopped */
+    rc = t_sh(out, sizeof out, "rm -rf " D "/sbm.int; ./pala run " D "/sbm.txt --quiet --set energy_every=500 --set steps=1000000000000 -o " D
+              "/sbm.int & p=$!; while [ \"$(cat " D "/sbm.int/measure-low.tsv 2>/dev/null | wc -l)\" -lt 3 ] && kill -0 $p 2>/dev/null; do sleep 0.01; done; "
+              "kill -INT $p; wait $p");
+    T_CHECK(rc == 4, "a run with [measure] sections stopped by SIGINT (exit %d, want 4) %s", rc, out);
+    rc = t_sh(out, sizeof out, "head -3 " D "/sbm.int/measure-low.tsv > " D "/sbm.int.head && ./pala resume " D "/sbm.int --quiet --set steps=6000 && "
+              "./pala run " D "/sbm.txt --quiet --force --set energy_every=500 --set steps=6000 -o " D "/sbm.ref6 && "
+              "cmp " D "/sbm.int/measure-low.tsv " D "/sbm.ref6/measure-low.tsv && cmp " D "/sbm.int/measure-all.tsv " D "/sbm.ref6/measure-all.tsv && "
+              "head -3 " D "/sbm.ref6/measure-low.tsv | cmp - " D "/sbm.int.head");
+    T_CHECK(rc == 0, "stopped by SIGINT and resumed to 6000 steps: measure-low.tsv and measure-all.tsv of a run of 6000, byte for byte %s", out);
+    char rows[256];
+    t_sh(rows, sizeof rows, "cut -f1 " D "/sbm.run/measure-low.tsv | tr '\n' ' '");
+    T_CHECK(strstr(rows, "step 0 300 600 900 1200 1500 1800 2100 2400 2700 3000 ") == rows, "measure-low.tsv: step 0, every 300 and the last, once each: %s", rows);
+    /* collect takes NAME.COL (the last row), check its columns */
+    rc = t_sh(out, sizeof out, "./pala collect " D "/sbm.run --columns low.phi,all.s_zz | tail -1 | cut -f2 && tail -1 " D "/sbm.run/measure-low.tsv | cut -f4");
+    char c1[64] = "", c2[64] = "";
+    T_CHECK(rc == 0 && sscanf(out, "%63s %63s", c1, c2) == 2 && !strcmp(c1, c2), "pala collect --columns low.phi: measure-low.tsv's last phi (%s)", out);
+    rc = t_sh(out, sizeof out, "./pala check " D "/sbm.run/measure-all.tsv " D "/sbm.ref/measure-all.tsv --window 0.01:0.03 --columns phi,Z,s_zz,k_zz");
+    T_CHECK(rc == 0 && strstr(out, "PASS"), "pala check compares measure-NAME.tsv's window means (exit %d) %s", rc, out);
+    /* errors: the file, the line, the key and the fix */
+    static const struct { const char *text, *want; } bad[] = {
+        {"[measure m]\nregion_x = 0.05 0.01\n", ":34: [measure m]: 'region_x = 0.05 0.01': give LO HI with LO < HI"},
+        {"[measure m]\nevery = 0\n", ":34: 'every = 0': must be between 1 and"},
+        {"[measure m]\nregoin_z = 0 1\n", ":34: unknown key 'regoin_z' in this section; did you mean 'region_z'?"},
+        {"[measure a/b]\n", ":33: [measure a/b]: the name is part of the file name"},
+        {"[measure a]\n[measure b]\n[measure c]\n[measure d]\n[measure e]\n", ":37: [measure e]: at most 4 [measure] sections"},
+        {"[measure m]\nregion_z = 0 1\n", ":34: [measure m]: 'region_z' in 2D"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        f = fopen(D "/bad.txt", "w");
+        if (!f) { T_CHECK(0, "create bad.txt"); return; }
+        /* the 2D case: a 2D scene of the same length (32 lines before the section) */
+        fprintf(f, "%s", strstr(bad[i].text, "region_z") && !strstr(bad[i].text, "regoin") ? "dimension = 2\n" : "# 3D\n");
+        fprintf(f, "container = box\nbox = 0 0.01 0 0.01 0 0.01\nwall_material = m\ndt = 1e-6\nsteps = 1\n%s", mat);
+        fprintf(f, "[grain s]\nmaterial = m\nshape = sphere\nradius = 0.001\n\n[group g]\ngrain = s\ncount = 1\n");
+        fclose(f);
+        t_sh(NULL, 0, "n=$(wc -l < " D "/bad.txt); while [ $n -lt 32 ]; do echo '#' >> " D "/bad.txt; n=$((n + 1)); done");
+        f = fopen(D "/bad.txt", "a");
+        if (!f) { T_CHECK(0, "append to bad.txt"); return; }
+        fputs(bad[i].text, f);
+        fclose(f);
+        rc = t_sh(out, sizeof out, "./pala run " D "/bad.txt -o " D "/bad.run --force --quiet");
+        T_CHECK(rc == 1 && strstr(out, "bad.txt") && strstr(out, bad[i].want), "refused at its line with the key and the fix (exit %d, want '%s'): %s", rc,
+                bad[i].want, out);
+    }
 }
 
 /* An isotropic compression: a simple cubic lattice of 4^3 spheres, every pair overlapping by

@@ -244,6 +244,6 @@ void test_pairs(void)
             strstr(out, "default: regularised") && strstr(out, "default: the top-level tangential_law") &&
             strstr(out, "one of regularised|spring|mindlin"), "pala help tangential_law: its three sections, defaults and words: %.300s", out);
     rc = t_sh(out, sizeof out, "./pala help keys | grep -c '^== '");
-    T_CHECK(rc == 0 && atoi(out) == 7 && t_sh(out, sizeof out, "./pala help keys | grep -q '^== \\[pair A B\\] =='") == 0,
-            "pala help keys has the [pair A B] section (and the others: 7)");
+    T_CHECK(rc == 0 && atoi(out) == 8 && t_sh(out, sizeof out, "./pala help keys | grep -q '^== \\[pair A B\\] =='") == 0,
+            "pala help keys has the [pair A B] section (and the others: 8)");
 }

@@ -143,16 +143,19 @@ static void check_run(const char *name, long steps, long eev, long tev, const ch
  * file, and only that one. */
 static void check_full_disk_each(void)
 {
-    pala_scene *sc0 = NULL, *scb = NULL, *scf = NULL;
+    pala_scene *sc0 = NULL, *scb = NULL, *scf = NULL, *scm = NULL;
+    /* measure-NAME.tsv: the scene with a [measure] section per writer of them */
+    t_sh(NULL, 0, "mkdir -p " DIR " && { cat " SCENE "; for n in a b c d; do printf '[measure %%s]\\nevery = 3\\n' $n; done; } > " DIR "/measures.txt");
     char on1[] = "xyz_every=1", on2[] = "vtk_every=1", on3[] = "contacts_every=1", on4[] = "grains_every=1", on5[] = "trajectory_format=binary",
          on6[] = "contacts_format=binary", *on[] = {on1, on2, on3, on4, on5, on6};   /* every writer writes */
     if (pala_scene_load(SCENE, 4, on, &sc0, stderr) != PALA_OK || pala_scene_load(SCENE, 6, on, &scb, stderr) != PALA_OK ||
-        pala_scene_load("examples/pour.txt", 0, NULL, &scf, stderr) != PALA_OK) {   /* flow.tsv: a scene whose grains enter and leave */
-        T_CHECK(0, "load %s and examples/pour.txt", SCENE);
+        pala_scene_load("examples/pour.txt", 0, NULL, &scf, stderr) != PALA_OK ||   /* flow.tsv: a scene whose grains enter and leave */
+        pala_scene_load(DIR "/measures.txt", 0, NULL, &scm, stderr) != PALA_OK) {
+        T_CHECK(0, "load %s, examples/pour.txt and measures.txt", SCENE);
         return;
     }
     for (int i = 0; i < pala_nwriters; i++) {
-        pala_scene *sc = pala_writers[i].every(sc0) >= 0 ? sc0 : pala_writers[i].every(scb) >= 0 ? scb : scf;
+        pala_scene *sc = pala_writers[i].every(sc0) >= 0 ? sc0 : pala_writers[i].every(scb) >= 0 ? scb : pala_writers[i].measure ? scm : scf;
         char dir[256], path[600], errpath[300];
         snprintf(dir, sizeof dir, DIR "/full%d", i);
         snprintf(path, sizeof path, "%s/%s", dir, pala_writers[i].file);
@@ -183,15 +186,16 @@ static void check_full_disk_each(void)
         char *msg = slurp(errpath, NULL);
         int only = 1;
         for (int k = 0; msg && k < pala_nwriters; k++)
-            if (k != i && strstr(msg, pala_writers[k].file)) only = 0;
-        T_CHECK(bad == 1 && msg && strstr(msg, pala_writers[i].file) && strstr(msg, "failed") && only,
+            if (k != i && strstr(msg, logs.file[k])) only = 0;
+        T_CHECK(bad == 1 && msg && strstr(msg, logs.file[i]) && strstr(msg, "failed") && only,
                 "%s on a full disk: close reports it and no other file (close %d, message: %s)",
-                pala_writers[i].file, bad, msg ? msg : "(none)");
+                logs.file[i], bad, msg ? msg : "(none)");
         free(msg);
     }
     pala_scene_free(sc0);
     pala_scene_free(scb);
     pala_scene_free(scf);
+    pala_scene_free(scm);
 }
 
 /* Every file a writer writes is a run folder's file (rundir.c), so that --force replaces it

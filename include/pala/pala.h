@@ -771,6 +771,18 @@ long pala_scene_contacts_every(const pala_scene *s);
 int pala_scene_contacts_binary(const pala_scene *s);
 long pala_scene_grains_every(const pala_scene *s);
 long pala_scene_checkpoint_every(const pala_scene *s);
+/* The [measure NAME] sections (docs/control-file.md): pala measure's quantities over a region
+ * during the run, a row every `every` steps into measure-NAME.tsv (writers.c). */
+enum { PALA_MAX_MEASURES = 4 };
+typedef struct pala_measure_spec {
+    const char *name;         /* the section's name (letters, digits, _ and -) */
+    long every;               /* steps between rows, >= 1 */
+    int set[3];               /* the region is given along x, y, z (region_x ...); else the
+                                 walls' box along it, as pala measure's --region */
+    double lo[3], hi[3];      /* where set: the region's extent, m */
+} pala_measure_spec;
+/* Section i (from 0, in file order) into *m: 1, or 0 past the last. */
+int pala_scene_measure(const pala_scene *s, int i, pala_measure_spec *m);
 /* `pala help keys` and `pala help KEY` */
 void pala_scene_help_keys(FILE *f);
 int pala_scene_help_key(const char *key, FILE *f);

@@ -166,7 +166,7 @@ static void put_run(buf *b, const pala_ckpt_run *r, const pala_world *w)
     put_field(b, "run.flow_prev", sizeof(double), 2 + 2 * PALA_MAX_FEEDS, fp);
     for (int i = 0; i < pala_nwriters; i++) {
         char nm[128];
-        snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
+        pala_writer_key(i, nm, sizeof nm);
         put_field(b, nm, sizeof(long), 1, &r->offset[i]);
     }
 }
@@ -299,7 +299,7 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
     }
     for (int i = 0; i < pala_nwriters && !bad; i++) {
         char nm[128];
-        snprintf(nm, sizeof nm, "run.offset:%s", pala_writers[i].file);
+        pala_writer_key(i, nm, sizeof nm);
         /* a writer added after the checkpoint was written (trajectory.bin) had no file then */
         const rfield *o = find(c, nm) ? need(c, path, nm, sizeof(long), 1, err) : NULL;
         if (!o) r->offset[i] = -1, bad = find(c, nm) != NULL;

@@ -6,7 +6,8 @@
  * Result columns are a fixed list of names written by `pala run`; every other column
  * of summary.tsv is a parameter.  --columns A,B,... chooses the columns instead: any of
  * summary.tsv, or of the measure.tsv pala measure wrote into the folder (its mean over the
- * file's rows: the frames measured). */
+ * file's rows: the frames measured), or NAME.COL: column COL of the measure-NAME.tsv of a
+ * [measure NAME] section (its last row: the state at the run's end). */
 #include "commands.h"
 #include "rundir.h"
 #include "tsv.h"
@@ -34,7 +35,8 @@ static void usage(FILE *f)
         "  --force   overwrite FILE if it exists\n"
         "  --all     include every parameter column, not only those that differ\n"
         "  --columns A,B,...  these columns only: of summary.tsv, or of DIR/measure.tsv (written by\n"
-        "            pala measure; its mean over its rows)\n"
+        "            pala measure; its mean over its rows), or NAME.COL: column COL of DIR/measure-NAME.tsv\n"
+        "            (a [measure NAME] section's; its last row)\n"
         "  --skip-incomplete  leave out the folders without a readable summary.tsv (a run\n"
         "            killed or still running) and list them on standard error\n"
         "exit status: 0 ok, 1 bad input (missing or malformed summary.tsv), 5 write error\n");
@@ -178,6 +180,28 @@ static const char *measure_mean(const pala_tsv *ms, const char *name, char *buf,
     return buf;
 }
 
+/* Column NAME.COL of the measure-NAME.tsv a [measure NAME] section wrote during the run in
+ * dir: its last row's value (the state at the run's end) into buf; NULL if the folder has no
+ * such file or the file no such column. */
+static const char *section_final(const char *dir, const char *col, char *buf, size_t len)
+{
+    const char *dot = strchr(col, '.');
+    char path[4300];
+    struct stat st;
+    pala_tsv t;
+    if (!dot || dot == col || strchr(dot + 1, '.')) return NULL;
+    snprintf(path, sizeof path, "%s/measure-%.*s.tsv", dir, (int)(dot - col), col);
+    if (stat(path, &st) != 0 || pala_tsv_read(&t, path, PALA_TSV_NUMERIC, stderr) != PALA_OK) return NULL;
+    int c = pala_tsv_col(&t, dot + 1);
+    const char *v = NULL;
+    if (c >= 0 && t.nrow > 0) {
+        snprintf(buf, len, "%.10g", t.num[(t.nrow - 1) * t.ncol + c]);
+        v = buf;
+    }
+    pala_tsv_free(&t);
+    return v;
+}
+
 /* Write the table: header, then one row per run; missing cells are empty.  ms (or NULL):
  * each run's measure.tsv, whose means serve the columns its summary.tsv has not. */
 static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
@@ -192,6 +216,7 @@ static void write_table(FILE *f, char **dirs, const pala_tsv *runs, int n,
             char buf[64];
             const char *v = cell(&runs[k], cols[c]);
             if (!v && ms) v = measure_mean(&ms[k], cols[c], buf, sizeof buf);
+            if (!v && ms) v = section_final(dirs[k], cols[c], buf, sizeof buf);
             fputc('\t', f);
             if (v) put_value(v, f);
         }
@@ -218,9 +243,12 @@ static int write_columns(FILE *f, char **dirs, const pala_tsv *runs, int n, cons
     }
     for (int c = 0; c < m && rc == PALA_OK; c++) {
         int found = 0;
-        for (int k = 0; k < n && !found; k++) found = cell(&runs[k], col[c]) || pala_tsv_col(&ms[k], col[c]) >= 0;
+        char buf[64];
+        for (int k = 0; k < n && !found; k++)
+            found = cell(&runs[k], col[c]) || pala_tsv_col(&ms[k], col[c]) >= 0 || section_final(dirs[k], col[c], buf, sizeof buf);
         if (!found) {
-            fprintf(stderr, "pala collect: --columns: no run has a column '%s' in summary.tsv or measure.tsv (columns of %s/summary.tsv: ", col[c], dirs[0]);
+            fprintf(stderr, "pala collect: --columns: no run has a column '%s' in summary.tsv, measure.tsv or (NAME.COL) a [measure NAME] "
+                    "section's measure-NAME.tsv (columns of %s/summary.tsv: ", col[c], dirs[0]);
             pala_tsv_print_names(&runs[0], stderr);
             if (ms[0].ncol) { fprintf(stderr, "; of its measure.tsv: "); pala_tsv_print_names(&ms[0], stderr); }
             fprintf(stderr, ")\n");

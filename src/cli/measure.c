@@ -8,7 +8,9 @@
  *                         averaged over the frames, and their SVG plots
  *   the angle of repose   with --angle: the heap's flank on the last frame, or a refusal
  *                         when the surface is not a slope
- * The formulas are docs/physics.md's "Contacts and stress" (eqs. M1-M6). */
+ * The formulas are docs/physics.md's "Contacts and stress" (eqs. M1-M6).  The same functions
+ * (pala_meas_*, measure.h) give a [measure NAME] section's rows during a run from the world's
+ * own frame and contact list (writers.c), so both agree to the last digit. */
 #include "measure.h"
 #include "commands.h"
 #include "contacts.h"
@@ -24,7 +26,7 @@
 static void *xalloc(size_t n, size_t size)
 {
     void *p = calloc(n ? n : 1, size ? size : 1);
-    if (!p) { fprintf(stderr, "pala measure: out of memory\n"); exit(PALA_ERR_IO); }
+    if (!p) { fprintf(stderr, "pala: out of memory (measuring)\n"); exit(PALA_ERR_IO); }
     return p;
 }
 
@@ -205,8 +207,8 @@ typedef struct msum {
 } msum;
 
 /* the quantities of a box, as written (their names: cols) */
-enum { NQ = 29 };
-static const char *const qname[NQ] = {"n", "phi", "Z", "Z_m", "rattlers", "p", "s_xx", "s_yy", "s_zz", "s_xy", "s_xz", "s_yz",
+enum { NQ = PALA_MEAS_NQ };
+const char *const pala_meas_names[NQ] = {"n", "phi", "Z", "Z_m", "rattlers", "p", "s_xx", "s_yy", "s_zz", "s_xy", "s_xz", "s_yz",
                                       "k_xx", "k_yy", "k_zz", "k_xy", "k_xz", "k_yz", "f_xx", "f_yy", "f_zz", "f_xy", "f_xz", "f_yz",
                                       "T", "vx", "vy", "vz", "grains"};
 
@@ -244,18 +246,23 @@ static void quantities(const msum *s, int dim, double *q)
  * clump in a box; and its volume (2D: the union's area). */
 typedef struct tcloud { long n; pala_vec3 *p; double vol; } tcloud;
 
-typedef struct meas {
-    pala_traj t;
-    pala_cfile cf;
-    int have_cf, dim;
+struct pala_meas {
+    const pala_traj *t;       /* the grains: a frame read (pala measure) or the world's (a run) */
+    const pala_contact *c;    /* the frame's contacts (their grain numbers as t's) */
+    long nc;
+    int dim;
     tcloud *tc;
+    int ntc;                  /* templates with a cloud */
     /* per grain number (the contacts' numbering; when grains enter and leave, the frame's
      * grains are some of them): coordination, wall faces, the grain's place in the frame */
     int *z, *zw, *num2k;
     long nnum, cnum;
     unsigned long long *keys;
     long nkeys;
-} meas;
+    msum *bins;               /* the sums of a frame's bins (pala_meas_frame) */
+    int nbins;
+};
+typedef struct pala_meas meas;
 
 /* the radical-inverse sequence in base b (Halton), deterministic */
 static double halton(long i, int b)
@@ -267,8 +274,9 @@ static double halton(long i, int b)
 
 static void make_clouds(meas *m)
 {
-    const pala_traj *t = &m->t;
+    const pala_traj *t = m->t;
     m->tc = xalloc((size_t)t->ntmpl, sizeof *m->tc);
+    m->ntc = t->ntmpl;
     enum { NS = 16384 };
     for (int i = 0; i < t->ntmpl; i++) {
         tcloud *c = &m->tc[i];
@@ -289,7 +297,7 @@ static void make_clouds(meas *m)
 /* The part of grain k's solid in box [lo, hi] (2D: its area in the rectangle). */
 static double solid_in(const meas *m, int k, const double lo[3], const double hi[3])
 {
-    const pala_traj *t = &m->t;
+    const pala_traj *t = m->t;
     int tp = t->tid[k];
     const tcloud *c = &m->tc[tp];
     const double x[3] = {t->x[k].x, t->x[k].y, t->x[k].z}, R = t->bound[tp];
@@ -319,9 +327,8 @@ static double solid_in(const meas *m, int k, const double lo[3], const double hi
  * once, however many components touch) and the wall faces (contacts.c). */
 static void coordination(meas *m)
 {
-    const pala_cfile *cf = &m->cf;
-    if (cf->n > m->nkeys) { m->nkeys = cf->n; free(m->keys); m->keys = xalloc((size_t)cf->n, sizeof *m->keys); }
-    pala_contact_coordination(cf->c, cf->n, m->nnum, m->z, m->zw, m->keys);
+    if (m->nc > m->nkeys) { m->nkeys = m->nc; free(m->keys); m->keys = xalloc((size_t)m->nc, sizeof *m->keys); }
+    pala_contact_coordination(m->c, m->nc, m->nnum, m->z, m->zw, m->keys);
 }
 
 /* The box of bin i of nb along axis ax of the region [lo, hi]. */
@@ -347,7 +354,7 @@ static int bin_of(const double *p, const double lo[3], const double hi[3], int a
 /* The numbers of the frame's grains (they increase) and the place of each in the frame. */
 static void frame_numbers(meas *m)
 {
-    const pala_traj *t = &m->t;
+    const pala_traj *t = m->t;
     m->nnum = t->n ? pala_traj_id(t, t->n - 1) + 1 : 0;
     if (m->nnum > m->cnum) {
         m->cnum = m->nnum;
@@ -363,7 +370,7 @@ static void frame_numbers(meas *m)
 /* The sums of the current frame over nb bins along ax (ax < 0: the region as one bin). */
 static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, int nb, int contacts, msum *s)
 {
-    const pala_traj *t = &m->t;
+    const pala_traj *t = m->t;
     const int dim = m->dim;
     for (int i = 0; i < nb; i++) {
         memset(&s[i], 0, sizeof s[i]);
@@ -404,9 +411,8 @@ static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, 
     if (!contacts) return;
     /* eq. (M2): each contact adds f (x) (x_p - x_c) to the bin of each of its grains p, f the
      * force on p; eq. (M5): n n to the bin of its point */
-    const pala_cfile *cf = &m->cf;
-    for (long q = 0; q < cf->n; q++) {
-        const pala_contact *c = &cf->c[q];
+    for (long q = 0; q < m->nc; q++) {
+        const pala_contact *c = &m->c[q];
         if (c->i < 0 || c->i >= m->nnum || c->j >= m->nnum || m->num2k[c->i] < 0 || (c->j >= 0 && m->num2k[c->j] < 0)) continue;
         pala_vec3 F = pala_vaxpy(c->ft, c->fn, c->n);
         const double f[3] = {F.x, F.y, F.z}, xc[3] = {c->x.x, c->x.y, c->x.z};
@@ -428,6 +434,59 @@ static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, 
             for (int e = 0; e < 3; e++) s[b].Fab[a][e] += n[a] * n[e];
         s[b].nfab++;
     }
+}
+
+/* ---- what the command and the run's writers call (measure.h) ---------------------------- */
+pala_meas *pala_meas_new(const pala_traj *t)
+{
+    meas *m = xalloc(1, sizeof *m);
+    m->t = t;
+    m->dim = t->dim;
+    make_clouds(m);
+    return m;
+}
+
+void pala_meas_free(pala_meas *m)
+{
+    if (!m) return;
+    for (int i = 0; i < m->ntc; i++) free(m->tc[i].p);
+    free(m->tc); free(m->z); free(m->zw); free(m->num2k); free(m->keys); free(m->bins);
+    free(m);
+}
+
+void pala_meas_region(const pala_traj *t, const int set[3], const double rlo[3], const double rhi[3], double lo[3], double hi[3])
+{
+    pala_vec3 bl, bh;
+    pala_traj_bounds(t, &bl, &bh);
+    const double l3[3] = {bl.x, bl.y, bl.z}, h3[3] = {bh.x, bh.y, bh.z};
+    for (int a = 0; a < 3; a++) { lo[a] = set[a] ? rlo[a] : l3[a]; hi[a] = set[a] ? rhi[a] : h3[a]; }
+    if (t->dim == 2) { lo[2] = -HUGE_VAL; hi[2] = HUGE_VAL; }
+}
+
+double pala_meas_frame(pala_meas *m, const pala_contact *c, long nc, int contacts, const double lo[3], const double hi[3], int ax, int nb, double *q)
+{
+    if (nb > m->nbins) { free(m->bins); m->nbins = nb; m->bins = xalloc((size_t)nb, sizeof *m->bins); }
+    m->c = c;
+    m->nc = contacts ? nc : 0;
+    frame_sums(m, lo, hi, ax, nb, contacts, m->bins);
+    for (int b = 0; b < nb; b++) quantities(&m->bins[b], m->dim, q + (long)b * NQ);
+    return m->bins[0].V;
+}
+
+void pala_meas_header(FILE *f)
+{
+    fprintf(f, "step\ttime");
+    for (int q = 0; q < NQ; q++) fprintf(f, "\t%s", pala_meas_names[q]);
+    fputc('\n', f);
+}
+
+static void put(FILE *f, double v) { if (isnan(v)) fputs("\tnan", f); else fprintf(f, "\t%.10g", v); }
+
+void pala_meas_row(FILE *f, long step, double time, const double *q)
+{
+    fprintf(f, "%ld\t%.17g", step, time);
+    for (int k = 0; k < NQ - 1; k++) put(f, q[k]);
+    fprintf(f, "\t%.0f\n", q[NQ - 1]);
 }
 
 /* ---- the command ------------------------------------------------------------------------ */
@@ -473,8 +532,6 @@ static FILE *out_file(const char *dir, const char *name, char *path, size_t len)
     return pala_output_fopen(dir, name);
 }
 
-static void put(FILE *f, double v) { if (isnan(v)) fputs("\tnan", f); else fprintf(f, "\t%.10g", v); }
-
 /* The profile's plots: a quantity (or three) against the bins' centres. */
 static int profile_svg(const char *dir, const char *axname, const char *what, const double *pos, const double *prof, int nb,
                        const int *qi, int nq, const char *ylabel)
@@ -502,7 +559,7 @@ static int profile_svg(const char *dir, const char *axname, const char *what, co
     for (int j = 0; j < nq; j++) {
         for (int i = 0; i < nb; i++) y[i] = prof[(long)i * NQ + qi[j]];
         pala_svg_line(&p, nb, pos, y, pala_svg_colour(j), 1.5, NULL, 1);
-        if (nq > 1) pala_svg_legend(&p, qname[qi[j]], pala_svg_colour(j), NULL);
+        if (nq > 1) pala_svg_legend(&p, pala_meas_names[qi[j]], pala_svg_colour(j), NULL);
     }
     pala_svg_end(&p);
     free(y);
@@ -554,26 +611,27 @@ int pala_cmd_measure(int argc, char **argv)
     }
     if (!run) { fprintf(stderr, "pala measure: which run? e.g. pala measure settling-box.run\n"); usage(stderr); return PALA_ERR_INPUT; }
     if (last && isfinite(t0)) { fprintf(stderr, "pala measure: give --window or --last, not both\n"); return PALA_ERR_INPUT; }
-    meas m;
-    memset(&m, 0, sizeof m);
-    int rc = pala_traj_open(&m.t, run, stderr);
-    if (rc) { pala_traj_close(&m.t); return rc; }
+    pala_traj tr;
+    pala_cfile cf;
+    memset(&cf, 0, sizeof cf);
+    int rc = pala_traj_open(&tr, run, stderr);
+    if (rc) { pala_traj_close(&tr); return rc; }
     char dir[4096];
     pala_traj_rundir(run, dir, sizeof dir);
     if (!outdir) outdir = dir;
-    else if (pala_mkdir_p(outdir, "measure", stderr)) { pala_traj_close(&m.t); return PALA_ERR_IO; }   /* a new folder, as pala run -o makes one */
-    m.dim = m.t.dim;
-    m.have_cf = pala_cfile_open(&m.cf, dir, NULL) == PALA_OK;   /* none: said with the means */
-    if (!m.have_cf) pala_cfile_close(&m.cf);
-    long nframes = pala_traj_count(&m.t);
-    if (nframes < 1) { fprintf(stderr, "pala measure: %s holds no frame yet\n", m.t.path); pala_traj_close(&m.t); pala_cfile_close(&m.cf); return PALA_ERR_INPUT; }
-    make_clouds(&m);
+    else if (pala_mkdir_p(outdir, "measure", stderr)) { pala_traj_close(&tr); return PALA_ERR_IO; }   /* a new folder, as pala run -o makes one */
+    const int dim = tr.dim;
+    int have_cf = pala_cfile_open(&cf, dir, NULL) == PALA_OK;   /* none: said with the means */
+    if (!have_cf) pala_cfile_close(&cf);
+    long nframes = pala_traj_count(&tr);
+    if (nframes < 1) { fprintf(stderr, "pala measure: %s holds no frame yet\n", tr.path); pala_traj_close(&tr); pala_cfile_close(&cf); return PALA_ERR_INPUT; }
+    pala_meas *m = pala_meas_new(&tr);
     char path[4300];
     FILE *fo = out_file(outdir, "measure.tsv", path, sizeof path);
     if (!fo) rc = PALA_ERR_IO;
     const int nb = pax >= 0 ? nbins : 1;
-    msum *bins = xalloc((size_t)nb, sizeof *bins), reg;
-    double *prof = xalloc((size_t)nb * NQ, sizeof *prof), *pcount = xalloc((size_t)nb * NQ, sizeof *pcount);
+    double *prof = xalloc((size_t)nb * NQ, sizeof *prof), *pcount = xalloc((size_t)nb * NQ, sizeof *pcount), *qb = xalloc((size_t)nb * NQ, sizeof *qb);
+    double V = 0;
     double qsum[NQ] = {0}, qsq[NQ] = {0}, qmin[NQ], qmax[NQ], qn[NQ] = {0};
     for (int q = 0; q < NQ; q++) { qmin[q] = HUGE_VAL; qmax[q] = -HUGE_VAL; }
     double lo[3], hi[3];
@@ -583,85 +641,68 @@ int pala_cmd_measure(int argc, char **argv)
     pala_vec3 *angc = NULL;
     double *angr = NULL;
     long nang = 0;
-    if (fo) {
-        fprintf(fo, "step\ttime");
-        for (int q = 0; q < NQ - 1; q++) fprintf(fo, "\t%s", qname[q]);
-        fprintf(fo, "\tgrains\n");
-    }
+    if (fo) pala_meas_header(fo);
     long fno = 0;
-    while (!rc && (st = pala_traj_next(&m.t, stderr)) == 1) {
+    while (!rc && (st = pala_traj_next(&tr, stderr)) == 1) {
         fno++;
-        if (last ? fno != nframes : (m.t.time < t0 || m.t.time > t1)) continue;
+        if (last ? fno != nframes : (tr.time < t0 || tr.time > t1)) continue;
         if (!used) {   /* the region: the walls' box (or the grains'), narrowed by --region */
-            pala_vec3 bl, bh;
-            pala_traj_bounds(&m.t, &bl, &bh);
-            const double l3[3] = {bl.x, bl.y, bl.z}, h3[3] = {bh.x, bh.y, bh.z};
-            for (int a = 0; a < 3; a++) { lo[a] = rset[a] ? rlo[a] : l3[a]; hi[a] = rset[a] ? rhi[a] : h3[a]; }
-            if (m.dim == 2) { lo[2] = -HUGE_VAL; hi[2] = HUGE_VAL; }
-            tfirst = m.t.time;
+            pala_meas_region(&tr, rset, rlo, rhi, lo, hi);
+            tfirst = tr.time;
         }
         used++;
-        tlast = m.t.time;
+        tlast = tr.time;
         /* the contacts of this frame's step, if the file has it */
         int con;
-        while (m.have_cf && lastc < m.t.step) {
-            int cs = pala_cfile_next(&m.cf, stderr);
+        while (have_cf && lastc < tr.step) {
+            int cs = pala_cfile_next(&cf, stderr);
             if (cs < 0) { rc = PALA_ERR_INPUT; break; }
-            if (cs == 0) { m.have_cf = 0; break; }
-            lastc = m.cf.step;
+            if (cs == 0) { have_cf = 0; break; }
+            lastc = cf.step;
         }
         if (rc) break;
-        con = lastc == m.t.step;
+        con = lastc == tr.step;
         withc += con;
         double q[NQ];
-        frame_sums(&m, lo, hi, -1, 1, con, &reg);
-        quantities(&reg, m.dim, q);
-        if (fo) {
-            fprintf(fo, "%ld\t%.17g", m.t.step, m.t.time);
-            for (int k = 0; k < NQ - 1; k++) put(fo, q[k]);
-            fprintf(fo, "\t%.0f\n", q[NQ - 1]);
-        }
+        V = pala_meas_frame(m, cf.c, cf.n, con, lo, hi, -1, 1, q);
+        if (fo) pala_meas_row(fo, tr.step, tr.time, q);
         for (int k = 0; k < NQ; k++)
             if (!isnan(q[k])) { qsum[k] += q[k]; qsq[k] += q[k] * q[k]; qn[k]++; qmin[k] = fmin(qmin[k], q[k]); qmax[k] = fmax(qmax[k], q[k]); }
         if (pax >= 0) {
-            frame_sums(&m, lo, hi, pax, nb, con, bins);
-            for (int b = 0; b < nb; b++) {
-                double qb[NQ];
-                quantities(&bins[b], m.dim, qb);
-                for (int k = 0; k < NQ; k++)
-                    if (!isnan(qb[k])) { prof[(long)b * NQ + k] += qb[k]; pcount[(long)b * NQ + k]++; }
-            }
+            pala_meas_frame(m, cf.c, cf.n, con, lo, hi, pax, nb, qb);
+            for (long k = 0; k < (long)nb * NQ; k++)
+                if (!isnan(qb[k])) { prof[k] += qb[k]; pcount[k]++; }
         }
         if (angle) {   /* the component spheres of the frame (the last one used is kept) */
             free(angc); free(angr);
-            angc = xalloc((size_t)m.t.npeb + 1, sizeof *angc);
-            angr = xalloc((size_t)m.t.npeb + 1, sizeof *angr);
+            angc = xalloc((size_t)tr.npeb + 1, sizeof *angc);
+            angr = xalloc((size_t)tr.npeb + 1, sizeof *angr);
             nang = 0;
-            for (int k = 0; k < m.t.n; k++)
-                for (int c = m.t.comp0[m.t.tid[k]]; c < m.t.comp0[m.t.tid[k]] + m.t.ncomp[m.t.tid[k]]; c++) {
-                    angc[nang] = pala_traj_centre(&m.t, k, c);
-                    angr[nang++] = m.t.srad[c];
+            for (int k = 0; k < tr.n; k++)
+                for (int c = tr.comp0[tr.tid[k]]; c < tr.comp0[tr.tid[k]] + tr.ncomp[tr.tid[k]]; c++) {
+                    angc[nang] = pala_traj_centre(&tr, k, c);
+                    angr[nang++] = tr.srad[c];
                 }
         }
     }
     if (!rc && st < 0) rc = PALA_ERR_INPUT;
     if (fo && pala_output_fclose(fo, outdir, "measure.tsv") && !rc) rc = PALA_ERR_IO;
     if (!rc && !used) {
-        fprintf(stderr, "pala measure: no frame of %s is in the window %g:%g s (%ld frames)\n", m.t.path, t0, t1, nframes);
+        fprintf(stderr, "pala measure: no frame of %s is in the window %g:%g s (%ld frames)\n", tr.path, t0, t1, nframes);
         rc = PALA_ERR_INPUT;
     }
     if (!rc) {
         printf("pala measure: %ld frame%s from t = %.6g to %.6g s, region x %.6g:%.6g y %.6g:%.6g", used, used == 1 ? "" : "s", tfirst, tlast, lo[0], hi[0],
                lo[1], hi[1]);
-        if (m.dim == 3) printf(" z %.6g:%.6g", lo[2], hi[2]);
-        printf(" (%.6g m^%d) -> %s\n", reg.V, m.dim, path);
+        if (dim == 3) printf(" z %.6g:%.6g", lo[2], hi[2]);
+        printf(" (%.6g m^%d) -> %s\n", V, dim, path);
         if (!withc)
             printf("no contacts at these frames (write them with contacts_every = the trajectory's cadence): Z, rattlers, s_ and f_ are nan\n");
         printf("quantity\tmean\tstd\tmin\tmax\n");
         for (int k = 0; k < NQ - 1; k++) {
             if (!qn[k]) continue;
             double mean = qsum[k] / qn[k], var = qn[k] > 1 ? (qsq[k] - qn[k] * mean * mean) / (qn[k] - 1) : 0;
-            printf("%s\t%.6g\t%.3g\t%.6g\t%.6g\n", qname[k], mean, sqrt(var > 0 ? var : 0), qmin[k], qmax[k]);
+            printf("%s\t%.6g\t%.3g\t%.6g\t%.6g\n", pala_meas_names[k], mean, sqrt(var > 0 ? var : 0), qmin[k], qmax[k]);
         }
     }
     if (!rc && pax >= 0) {   /* the profile: bins' means over the frames */
@@ -673,7 +714,7 @@ int pala_cmd_measure(int argc, char **argv)
         if (!fp) rc = PALA_ERR_IO;
         else {
             fprintf(fp, "%s\tlo\thi", axn[pax]);
-            for (int k = 0; k < NQ; k++) fprintf(fp, "\t%s", qname[k]);
+            for (int k = 0; k < NQ; k++) fprintf(fp, "\t%s", pala_meas_names[k]);
             fputc('\n', fp);
             for (int b = 0; b < nb; b++) {
                 double bl[3], bh[3];
@@ -699,7 +740,7 @@ int pala_cmd_measure(int argc, char **argv)
     }
     if (!rc && angle) {
         /* up: against g (z if there is none); the floor: the region's low side along it */
-        const double g[3] = {m.t.g.x, m.t.g.y, m.t.g.z};
+        const double g[3] = {tr.g.x, tr.g.y, tr.g.z};
         int up = 2;
         for (int a = 0; a < 3; a++)
             if (fabs(g[a]) > fabs(g[up])) up = a;
@@ -718,10 +759,9 @@ int pala_cmd_measure(int argc, char **argv)
             printf("angle %.2f deg  stderr %.2f deg  points %ld  flank r %.4g to %.4g m  height %.4g m  axis %.5g %.5g m\n", A.deg, A.stderr_deg,
                    A.points, A.r0, A.r1, A.height, A.axis[0], A.axis[1]);
     }
-    free(angc); free(angr); free(bins); free(prof); free(pcount);
-    for (int i = 0; m.tc && i < m.t.ntmpl; i++) free(m.tc[i].p);
-    free(m.tc); free(m.z); free(m.zw); free(m.num2k); free(m.keys);
-    pala_traj_close(&m.t);
-    pala_cfile_close(&m.cf);
+    free(angc); free(angr); free(prof); free(pcount); free(qb);
+    pala_meas_free(m);
+    pala_traj_close(&tr);
+    pala_cfile_close(&cf);
     return rc;
 }

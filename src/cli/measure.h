@@ -6,6 +6,8 @@
 #ifndef PALA_MEASURE_H
 #define PALA_MEASURE_H
 #include "pala/pala.h"
+#include "traj.h"
+#include <stdio.h>
 
 /* The area of the disc of radius a about the origin inside the rectangle [x0, x1] x [y0, y1]
  * (exact: the integral of the circle's chords, docs/physics.md, "Packing fraction"), m^2. */
@@ -31,5 +33,27 @@ typedef struct pala_angle {
  * points) in why. */
 int pala_heap_angle(long n, const pala_vec3 *c, const double *r, int up, double z0, double dr, double lo, double hi, pala_angle *A,
                     char *why, size_t len);
+
+/* The quantities of a region (docs/physics.md, "Contacts and stress", eqs. M1-M6), one
+ * implementation for `pala measure` (a run's frames read back) and the [measure NAME]
+ * sections' writer (the world's frame and contact list during the run, writers.c): their
+ * names as measure.tsv's columns after step and time, in the order of q below. */
+enum { PALA_MEAS_NQ = 29 };
+extern const char *const pala_meas_names[PALA_MEAS_NQ];
+typedef struct pala_meas pala_meas;
+/* A measurer of the frames of t (kept by the caller; its templates' clouds made here). */
+pala_meas *pala_meas_new(const pala_traj *t);
+void pala_meas_free(pala_meas *m);
+/* The region [lo, hi]: [rlo, rhi] along the axes set, else the walls' box at t's frame (or
+ * the grains'); in 2D z is unbounded. */
+void pala_meas_region(const pala_traj *t, const int set[3], const double rlo[3], const double rhi[3], double lo[3], double hi[3]);
+/* The quantities of t's current frame over [lo, hi] (ax < 0, nb 1) or over its nb bins along
+ * axis ax, into q[nb * PALA_MEAS_NQ]; c[0..nc) the frame's contacts when contacts is set
+ * (else Z, rattlers, s_ and f_ are nan).  Returns the volume of the first bin (2D: area). */
+double pala_meas_frame(pala_meas *m, const pala_contact *c, long nc, int contacts, const double lo[3], const double hi[3], int ax, int nb,
+                       double *q);
+/* measure.tsv's header line, and a row of q at a step and time (s). */
+void pala_meas_header(FILE *f);
+void pala_meas_row(FILE *f, long step, double time, const double *q);
 
 #endif

@@ -57,6 +57,10 @@ typedef struct pala_output {
     pala_contact_list *clist;
     long clist_step;
     double clist_t;
+    /* the [measure NAME] sections (measure-NAME.tsv): each one's keys, and its measurer of the
+       world's frame (measure.h), made at its first row */
+    pala_measure_spec measure[PALA_MAX_MEASURES];
+    struct pala_meas *meas[PALA_MAX_MEASURES];
 } pala_output;
 
 typedef struct pala_writer {
@@ -71,16 +75,24 @@ typedef struct pala_writer {
        frames written so far (an errno, 0 if none); with wait, once the last frame is in
        the file.  The run calls it before it flushes, measures or closes the file. */
     int (*sync)(pala_output *o, int wait);
+    int measure;                               /* 0, or 1 + k: the writer of the k-th [measure
+                                                  NAME] section, whose file is measure-NAME.tsv
+                                                  (file: "measure-*", the pattern of them all) */
 } pala_writer;
 
 /* The table, in the order the writers write at a common step (writers.c). */
 extern const pala_writer pala_writers[];
 extern const int pala_nwriters;
 
+/* The name of writer i's offset in checkpoint.bin: "run.offset:" and its file (a [measure]
+ * section's: "measure-*#k", k from 1). */
+void pala_writer_key(int i, char *buf, size_t len);
+
 /* The writers of one run, open. */
 #define PALA_MAX_WRITERS 16
 typedef struct pala_writer_set {
     pala_output out;
+    char file[PALA_MAX_WRITERS][48];    /* the file of each writer in the run folder */
     FILE *f[PALA_MAX_WRITERS];
     long every[PALA_MAX_WRITERS];
     double flushed[PALA_MAX_WRITERS];   /* pala_now() of each file's last flush */

@@ -5,6 +5,7 @@
 #include "writer.h"
 #include "export.h"
 #include "contacts.h"
+#include "measure.h"
 #include "rundir.h"
 #include <errno.h>
 #include <pthread.h>
@@ -422,8 +423,9 @@ static long traj_bin_every(const pala_scene *sc) { return pala_scene_traj_binary
 static long xyz_every(const pala_scene *sc) { return pala_scene_xyz_every(sc) > 0 ? pala_scene_xyz_every(sc) : -1; }
 static long vtk_every(const pala_scene *sc) { return pala_scene_vtk_every(sc) > 0 ? pala_scene_vtk_every(sc) : -1; }
 
-/* the current state in input order, as `pala export` reads it from trajectory.txt */
-static const pala_traj *export_view(pala_output *o)
+/* the current state in input order, as `pala export` and `pala measure` read it from
+ * trajectory.txt */
+static const pala_traj *world_view(pala_output *o)
 {
     if (!o->view) {
         o->view = malloc(sizeof *o->view);
@@ -435,7 +437,7 @@ static const pala_traj *export_view(pala_output *o)
 }
 
 static void xyz_open(FILE *f, pala_output *o) { (void)f; (void)o; }
-static void xyz_frame(FILE *f, pala_output *o) { pala_xyz_frame(f, export_view(o)); }
+static void xyz_frame(FILE *f, pala_output *o) { pala_xyz_frame(f, world_view(o)); }
 
 static void vtk_dir(const pala_output *o, char *buf, size_t len) { snprintf(buf, len, "%s/vtk", o->dir); }
 
@@ -444,7 +446,7 @@ static void vtk_open(FILE *f, pala_output *o)
     char d[4200];
     vtk_dir(o, d, sizeof d);
     pala_vtk_pvd_begin(f);
-    const pala_traj *t = export_view(o);
+    const pala_traj *t = world_view(o);
     if (pala_vtk_container(d, t)) fprintf(f, "<!-- container.vtp could not be written -->\n");
 }
 
@@ -452,7 +454,7 @@ static void vtk_frame(FILE *f, pala_output *o)
 {
     char d[4200];
     vtk_dir(o, d, sizeof d);
-    if (pala_vtk_frame(d, export_view(o), o->vtk_binary, f, NULL))
+    if (pala_vtk_frame(d, world_view(o), o->vtk_binary, f, NULL))
         fprintf(f, "<!-- a frame could not be written -->\n");
 }
 
@@ -508,28 +510,86 @@ static void contacts_bin_frame(FILE *f, pala_output *o) { pala_contacts_bin_fram
 static void grains_open(FILE *f, pala_output *o) { (void)o; pala_grains_tsv_open(f); }
 static void grains_frame(FILE *f, pala_output *o) { pala_grains_tsv_frame(f, o->w, contacts_now(o)); }
 
+/* ---- measure-NAME.tsv: pala measure's quantities of a [measure NAME] section's region ----- */
+
+/* A row: the quantities of the region at the current state, by the functions of `pala
+ * measure` (measure.c, eqs. M1-M6) from the world's frame and its contact list, so both
+ * give the same numbers from the same state.  The sides not given are the walls' box at
+ * the row's time (moving walls: the region follows them). */
+static void measure_frame(FILE *f, pala_output *o, int k)
+{
+    const pala_traj *t = world_view(o);
+    const pala_contact_list *L = contacts_now(o);
+    const pala_measure_spec *sp = &o->measure[k];
+    if (!o->meas[k]) o->meas[k] = pala_meas_new(t);
+    double lo[3], hi[3], q[PALA_MEAS_NQ];
+    pala_meas_region(t, sp->set, sp->lo, sp->hi, lo, hi);
+    pala_meas_frame(o->meas[k], L->c, L->n, 1, lo, hi, -1, 1, q);
+    pala_meas_row(f, o->w->step, pala_output_time(o->w), q);
+}
+
+static void measure_open(FILE *f, pala_output *o) { (void)o; pala_meas_header(f); }
+static long measure_every(const pala_scene *sc, int k)
+{
+    pala_measure_spec sp;
+    return pala_scene_measure(sc, k, &sp) ? sp.every : -1;
+}
+/* the writers of sections 0 .. PALA_MAX_MEASURES - 1 (the table's rows take no argument) */
+#define MEASURE_SLOT(k)                                                                      \
+    static long measure_every##k(const pala_scene *sc) { return measure_every(sc, k); }     \
+    static void measure_frame##k(FILE *f, pala_output *o) { measure_frame(f, o, k); }
+MEASURE_SLOT(0) MEASURE_SLOT(1) MEASURE_SLOT(2) MEASURE_SLOT(3)
+#undef MEASURE_SLOT
+_Static_assert(PALA_MAX_MEASURES == 4, "a MEASURE_SLOT and a row of the table per [measure] section");
+
 /* ---- the table ------------------------------------------------------------------------- */
 
 /* At a step where several write, they write in this order.  energy.tsv comes first, as
  * it always has: its energy is a contact pass over the world (the neighbour list update,
  * the contact diagnostics, the wall sums), which the others have always followed. */
 const pala_writer pala_writers[] = {
-    {"energy.tsv", pala_scene_energy_every, energy_open, energy_frame, NULL, NULL},
-    {"walls.tsv", pala_scene_energy_every, walls_open, walls_frame, NULL, NULL},
-    {"flow.tsv", flow_every, flow_open, flow_frame, NULL, NULL},
-    {"trajectory.txt", traj_txt_every, traj_open, traj_frame, NULL, NULL},
-    {"trajectory.bin", traj_bin_every, traj_bin_open, traj_bin_frame, traj_bin_close, traj_bin_sync},
-    {"trajectory.xyz", xyz_every, xyz_open, xyz_frame, NULL, NULL},
-    {"vtk/spheres.pvd", vtk_every, vtk_open, vtk_frame, vtk_close, NULL},
-    {"contacts.tsv", contacts_tsv_every, contacts_tsv_open, contacts_tsv_frame, NULL, NULL},
-    {"contacts.bin", contacts_bin_every, contacts_bin_open, contacts_bin_frame, NULL, NULL},
-    {"grains.tsv", grains_every, grains_open, grains_frame, NULL, NULL},
+    {"energy.tsv", pala_scene_energy_every, energy_open, energy_frame, NULL, NULL, 0},
+    {"walls.tsv", pala_scene_energy_every, walls_open, walls_frame, NULL, NULL, 0},
+    {"flow.tsv", flow_every, flow_open, flow_frame, NULL, NULL, 0},
+    {"trajectory.txt", traj_txt_every, traj_open, traj_frame, NULL, NULL, 0},
+    {"trajectory.bin", traj_bin_every, traj_bin_open, traj_bin_frame, traj_bin_close, traj_bin_sync, 0},
+    {"trajectory.xyz", xyz_every, xyz_open, xyz_frame, NULL, NULL, 0},
+    {"vtk/spheres.pvd", vtk_every, vtk_open, vtk_frame, vtk_close, NULL, 0},
+    {"contacts.tsv", contacts_tsv_every, contacts_tsv_open, contacts_tsv_frame, NULL, NULL, 0},
+    {"contacts.bin", contacts_bin_every, contacts_bin_open, contacts_bin_frame, NULL, NULL, 0},
+    {"grains.tsv", grains_every, grains_open, grains_frame, NULL, NULL, 0},
+    {"measure-*", measure_every0, measure_open, measure_frame0, NULL, NULL, 1},
+    {"measure-*", measure_every1, measure_open, measure_frame1, NULL, NULL, 2},
+    {"measure-*", measure_every2, measure_open, measure_frame2, NULL, NULL, 3},
+    {"measure-*", measure_every3, measure_open, measure_frame3, NULL, NULL, 4},
 };
 enum { NWRITERS = sizeof pala_writers / sizeof pala_writers[0] };
 const int pala_nwriters = NWRITERS;
 _Static_assert(NWRITERS <= PALA_MAX_WRITERS, "pala_writer_set has room for PALA_MAX_WRITERS files");
 
 /* ---- driving them ---------------------------------------------------------------------- */
+
+void pala_writer_key(int i, char *buf, size_t len)
+{
+    if (pala_writers[i].measure) snprintf(buf, len, "run.offset:%s#%d", pala_writers[i].file, pala_writers[i].measure);
+    else snprintf(buf, len, "run.offset:%s", pala_writers[i].file);
+}
+
+/* A writer set for dir, not open yet: each writer's cadence (< 0: not asked for) and file. */
+static void writers_init(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w)
+{
+    memset(ws, 0, sizeof *ws);
+    ws->out.w = w;
+    ws->out.dir = dir;
+    ws->out.vtk_binary = pala_scene_vtk_binary(sc);
+    for (int i = 0; i < NWRITERS; i++) {
+        ws->every[i] = pala_writers[i].every(sc);
+        int k = pala_writers[i].measure - 1;
+        if (k >= 0 && pala_scene_measure(sc, k, &ws->out.measure[k]))   /* the name: at most 31 letters, digits, _ and - */
+            snprintf(ws->file[i], sizeof ws->file[i], "measure-%s.tsv", ws->out.measure[k].name);
+        else snprintf(ws->file[i], sizeof ws->file[i], "%s", pala_writers[i].file);
+    }
+}
 
 FILE *pala_output_fopen(const char *dir, const char *name)
 {
@@ -550,17 +610,13 @@ int pala_output_fclose(FILE *f, const char *dir, const char *name)
 
 int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w)
 {
-    memset(ws, 0, sizeof *ws);
-    ws->out.w = w;
-    ws->out.dir = dir;
-    ws->out.vtk_binary = pala_scene_vtk_binary(sc);
+    writers_init(ws, dir, sc, w);
     for (int i = 0; i < NWRITERS; i++) {
-        ws->every[i] = pala_writers[i].every(sc);
         if (ws->every[i] < 0) continue;   /* not asked for: no file */
-        const char *sl = strchr(pala_writers[i].file, '/');
+        const char *sl = strchr(ws->file[i], '/');
         if (sl) {   /* its folder in the run folder */
             char p[4200];
-            snprintf(p, sizeof p, "%s/%.*s", dir, (int)(sl - pala_writers[i].file), pala_writers[i].file);
+            snprintf(p, sizeof p, "%s/%.*s", dir, (int)(sl - ws->file[i]), ws->file[i]);
             int e = 0;
             if (mkdir(p, 0777) != 0 && errno != EEXIST) fprintf(stderr, "pala: cannot create %s: %s\n", p, strerror(errno));
             else if ((e = pala_dir_check(p)) != 0) {   /* not written through a link to another folder */
@@ -569,7 +625,7 @@ int pala_writers_open(pala_writer_set *ws, const char *dir, const pala_scene *sc
                 return PALA_ERR_IO;
             }
         }
-        ws->f[i] = pala_output_fopen(dir, pala_writers[i].file);
+        ws->f[i] = pala_output_fopen(dir, ws->file[i]);
         if (!ws->f[i]) {
             while (i-- > 0) if (ws->f[i]) fclose(ws->f[i]);
             return PALA_ERR_IO;
@@ -586,7 +642,7 @@ static int checked_flush(pala_writer_set *ws, int i, int force)
     if (pala_writers[i].sync) {   /* a writer's thread: its errors so far, the file itself once it is idle */
         int e = pala_writers[i].sync(&ws->out, force);
         if (e) {
-            fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, pala_writers[i].file, strerror(e));
+            fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, ws->file[i], strerror(e));
             return 1;
         }
         if (!force) return 0;
@@ -597,7 +653,7 @@ static int checked_flush(pala_writer_set *ws, int i, int force)
         ws->flushed[i] = force ? pala_now() : now;
     }
     if (!ferror(ws->f[i])) return 0;
-    fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, pala_writers[i].file, strerror(errno));
+    fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, ws->file[i], strerror(errno));
     return 1;
 }
 
@@ -651,11 +707,12 @@ int pala_writers_close(pala_writer_set *ws)
         if (!ws->f[i]) continue;
         if (pala_writers[i].sync && pala_writers[i].sync(&ws->out, 1)) bad = 1;   /* reported by pala_output_fclose */
         if (pala_writers[i].close) pala_writers[i].close(ws->f[i], &ws->out);
-        bad |= pala_output_fclose(ws->f[i], ws->out.dir, pala_writers[i].file);
+        bad |= pala_output_fclose(ws->f[i], ws->out.dir, ws->file[i]);
         ws->f[i] = NULL;
     }
     if (ws->out.view) { pala_traj_close(ws->out.view); free(ws->out.view); ws->out.view = NULL; }
     if (ws->out.clist) { pala_contact_list_free(ws->out.clist); free(ws->out.clist); ws->out.clist = NULL; }
+    for (int k = 0; k < PALA_MAX_MEASURES; k++) { pala_meas_free(ws->out.meas[k]); ws->out.meas[k] = NULL; }
     return bad;
 }
 
@@ -684,18 +741,14 @@ int pala_writers_offsets(pala_writer_set *ws, long *off)
 
 int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off)
 {
-    memset(ws, 0, sizeof *ws);
-    ws->out.w = w;
-    ws->out.dir = dir;
-    ws->out.vtk_binary = pala_scene_vtk_binary(sc);
+    writers_init(ws, dir, sc, w);
     for (int i = 0; i < NWRITERS; i++) {
         char p[4096 + 64];
-        snprintf(p, sizeof p, "%s/%s", dir, pala_writers[i].file);
-        ws->every[i] = pala_writers[i].every(sc);
+        snprintf(p, sizeof p, "%s/%s", dir, ws->file[i]);
         if (ws->every[i] < 0) continue;   /* not asked for: no file */
-        const char *sl = strchr(pala_writers[i].file, '/');
+        const char *sl = strchr(ws->file[i], '/');
         char sub[4200];
-        snprintf(sub, sizeof sub, "%s/%.*s", dir, sl ? (int)(sl - pala_writers[i].file) : 0, pala_writers[i].file);
+        snprintf(sub, sizeof sub, "%s/%.*s", dir, sl ? (int)(sl - ws->file[i]) : 0, ws->file[i]);
         int de = sl ? pala_dir_check(sub) : 0;   /* vtk/: a folder itself, not a link to one */
         FILE *f = de ? NULL : pala_fopen(p, "r+");
         int bad = !f, e = de ? de : errno;

@@ -7,7 +7,7 @@
 #include "pala/pala.h"
 #include <stddef.h>
 
-enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_PAIR, PALA_S_WALL, PALA_S_OUTLET, PALA_S_N };
+enum pala_sect { PALA_S_TOP, PALA_S_MATERIAL, PALA_S_GRAIN, PALA_S_GROUP, PALA_S_PAIR, PALA_S_WALL, PALA_S_OUTLET, PALA_S_MEASURE, PALA_S_N };
 enum pala_ktype {
     PALA_K_INT,     /* one integer in [lo, hi] */
     PALA_K_REAL,    /* one real number in [lo, hi] */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair", "wall", "outlet"};
+const char *const pala_sect_names[PALA_S_N] = {"", "material", "grain", "group", "pair", "wall", "outlet", "measure"};
 
 /* ---- setters: values that need converting --------------------------------------------- */
 /* orientation = random | as_written | rx ry rz */
@@ -480,6 +480,13 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(OUTLET, every, INT, "100", "steps", 1, 1e15, AT(pala_outlet_keys, out.every),
         .doc = "steps between removals: the grains whose centre of mass is in the region then leave"),
 #undef CYLINDER
+    /* ---- [measure NAME]: pala measure's quantities during the run, into measure-NAME.tsv ---- */
+    KEYIN(MEASURE, measure, every, INT, "100", "steps", 1, 1e15, AT(pala_measure_keys, every),
+          .doc = "write a row of measure-NAME.tsv (packing, coordination, stress, fabric over the region) every this many steps"),
+#define SIDE(ax) KEY(MEASURE, region_##ax, REALS, NULL, "m", -INF, INF, AT(pala_measure_keys, r##ax), .nmin = 2, .nmax = 2, \
+                     .unset = "the walls' box along " #ax " (or the grains')", .doc = "the region's extent LO HI along " #ax)
+    SIDE(x), SIDE(y), SIDE(z),
+#undef SIDE
 };
 const int pala_nkeys = PALA_NKEYS;
 

@@ -72,6 +72,8 @@ enum pala_key {
     PALA_KEY_outlet_region, PALA_KEY_outlet_region_box, PALA_KEY_outlet_region_centre, PALA_KEY_outlet_region_axis,
     PALA_KEY_outlet_region_radius, PALA_KEY_outlet_region_length, PALA_KEY_region_point, PALA_KEY_region_normal,
     PALA_KEY_every,
+    /* [measure NAME] */
+    PALA_KEY_measure_every, PALA_KEY_region_x, PALA_KEY_region_y, PALA_KEY_region_z,
     PALA_NKEYS
 };
 
@@ -168,6 +170,12 @@ typedef struct pala_outlet_keys {
     pala_outlet out;             /* its region (region, region_box, the cylinder's keys) and every */
     pala_vec3 point, normal;     /* region = plane: a point of the plane, its normal into the region */
 } pala_outlet_keys;
+
+/* [measure NAME] (pala_scene_measure) */
+typedef struct pala_measure_keys {
+    long every;                  /* steps between rows */
+    double rx[2], ry[2], rz[2];  /* the region's extent along x, y, z (region_x ...), m */
+} pala_measure_keys;
 
 /* [pair A B] fills a pala_pairset (pala.h): the values given, each with its PALA_PAIR_* bit
  * in `set` (the row's pairbit); a, b are the materials' indices, set when the world is built.

@@ -47,6 +47,7 @@ typedef struct section {
         pala_pairset pair;
         pala_surface wall;
         pala_outlet_keys outlet;
+        pala_measure_keys measure;
     } keys;
 } section;
 typedef struct entry {
@@ -404,7 +405,7 @@ static int read_file(pala_scene *s)
             if (kind < 0) {
                 const char *c = close_section(kindw);
                 if (c) emsg(s, line, NULL, "unknown section [%s]: did you mean [%s %s]?", kindw, c, name[0] ? name : "NAME");
-                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME], [group NAME], [pair A B], [wall NAME] or [outlet NAME]", kindw);
+                else emsg(s, line, NULL, "unknown section [%s]: expected [material NAME], [grain NAME], [group NAME], [pair A B], [wall NAME], [outlet NAME] or [measure NAME]", kindw);
                 bad = 1;
                 continue;
             }
@@ -490,7 +491,7 @@ static int apply_override(pala_scene *s, char *set)
         int kind = -1;
         for (int k = 1; k < PALA_S_N; k++)
             if (!strcmp(kk, pala_sect_names[k])) kind = k;
-        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain, group, pair, wall or outlet", kk); return -1; }
+        if (kind < 0) { emsg(s, 0, set, "'%s' is not a section kind: use material, grain, group, pair, wall, outlet or measure", kk); return -1; }
         name = d2 + 1;
         if (kind == PALA_S_PAIR) {
             char *d3 = strchr(d2 + 1, '.');
@@ -1192,6 +1193,43 @@ static int build_outlets(pala_scene *s)
     return bad ? -1 : 0;
 }
 
+/* The [measure NAME] sections (pala_scene_measure): at most PALA_MAX_MEASURES, a name that
+ * can stand in a file's name (measure-NAME.tsv), each side given LO < HI, no z in 2D. */
+static int check_measures(pala_scene *s)
+{
+    int bad = 0, n = 0;
+    for (int i = 0; i < s->nsec; i++) {
+        if (s->sec[i].kind != PALA_S_MEASURE) continue;
+        const char *nm = s->sec[i].name;
+        if (++n > PALA_MAX_MEASURES) {
+            emsg(s, s->sec[i].line, NULL, "[measure %s]: at most %d [measure] sections; measure more regions in fewer sections' runs, or "
+                 "with pala measure RUN --region afterwards", nm, PALA_MAX_MEASURES);
+            bad = 1;
+            continue;
+        }
+        if (nm[strspn(nm, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")]) {
+            emsg(s, s->sec[i].line, NULL, "[measure %s]: the name is part of the file name measure-%s.tsv: use letters, digits, '_' and '-' only",
+                 nm, nm);
+            bad = 1;
+        }
+        const pala_measure_keys *mk = &s->sec[i].keys.measure;
+        const double *side[3] = {mk->rx, mk->ry, mk->rz};
+        for (int a = 0; a < 3; a++) {
+            const int key = PALA_KEY_region_x + a;
+            if (!find_entry(s, i, key)) continue;
+            if (a == 2 && s->top.w.dim == 2) {
+                SERR(s, i, key, "[measure %s]: 'region_z' in 2D: the grains lie in the plane z = 0; remove it (the region is a rectangle in x and y)", nm);
+                bad = 1;
+            } else if (!(side[a][1] > side[a][0])) {
+                SERR(s, i, key, "[measure %s]: '%s = %g %g': give LO HI with LO < HI (m), e.g. '%s = 0 0.02'", nm, pala_keys[key].name, side[a][0],
+                     side[a][1], pala_keys[key].name);
+                bad = 1;
+            }
+        }
+    }
+    return bad ? -1 : 0;
+}
+
 /* Paths (lammps_data, start_from, a mesh's file) are relative to the control file's folder;
  * the resolved path replaces the value, so the effective control file of a run (control.txt)
  * finds the file too.  A start_from given by --set is relative to the current folder, as any
@@ -1448,6 +1486,7 @@ static int build_world(pala_scene *s)
             if (build_group(s, g, matidx, tfirst, tcount, tnext)) bad = 1;
         }
     if (!bad && build_outlets(s)) bad = 1;
+    if (!bad && check_measures(s)) bad = 1;
     if (!bad && ngroups == 0 && !lmp && fresh) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);
     if (bad) return -1;
@@ -1523,6 +1562,25 @@ long pala_scene_contacts_every(const pala_scene *s) { return s->top.contacts_eve
 int pala_scene_contacts_binary(const pala_scene *s) { return s->top.contacts_format == 1; }
 long pala_scene_grains_every(const pala_scene *s) { return s->top.grains_every; }
 long pala_scene_checkpoint_every(const pala_scene *s) { return s->top.checkpoint_every; }
+
+int pala_scene_measure(const pala_scene *s, int i, pala_measure_spec *m)
+{
+    for (int k = 0; k < s->nsec; k++) {
+        if (s->sec[k].kind != PALA_S_MEASURE || i-- > 0) continue;
+        const pala_measure_keys *mk = &s->sec[k].keys.measure;
+        const double *side[3] = {mk->rx, mk->ry, mk->rz};
+        memset(m, 0, sizeof *m);
+        m->name = s->sec[k].name;
+        m->every = mk->every;
+        for (int a = 0; a < 3; a++) {
+            m->set[a] = find_entry(s, k, PALA_KEY_region_x + a) != NULL;
+            m->lo[a] = side[a][0];
+            m->hi[a] = side[a][1];
+        }
+        return 1;
+    }
+    return 0;
+}
 
 void *pala_scene_keys(pala_scene *s, int kind, const char *name)
 {
