@@ -75,6 +75,7 @@ void test_measure_compression(void);
 void test_measure_clumps(void);
 void test_measure_angle(void);
 void test_measure_section(void);
+void test_measure_reader(void);
 void test_contacts_output(void);
 void test_feed(void);
 
@@ -96,6 +97,7 @@ static const struct {
     {"measure_clumps", test_measure_clumps},
     {"measure_angle", test_measure_angle},
     {"measure_section", test_measure_section},
+    {"measure_reader", test_measure_reader},
     {"contacts_output", test_contacts_output},
     {"dynamics", test_dynamics},
     {"keys", test_keys},

@@ -8,6 +8,7 @@
  * gas's and the column's, equal to pala measure's on the same frame, continued by pala
  * resume as if the run had never stopped, and their keys' errors. */
 #include "t.h"
+#include "contacts.h"
 #include "measure.h"
 #include "tsv.h"
 #include <math.h>
@@ -25,6 +26,7 @@ void test_measure_clumps(void);
 void test_measure_angle(void);
 void test_contacts_output(void);
 void test_measure_section(void);
+void test_measure_reader(void);
 
 #define D "build/tmp/measure"
 
@@ -525,4 +527,64 @@ void test_contacts_output(void)
 #undef POUR
 #undef HEAP
 #undef CON
+}
+
+/* The contacts.tsv reader on a frame large enough for several threads (its rows are parsed
+ * in parallel): every row in its place, the same as on one thread; a bad row deep inside
+ * reported at its own line; a header that claims more rows than the file has is a cut frame,
+ * not an allocation of its count. */
+static void big_contacts(const char *path, long n, long bad_row, long claim)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) { T_CHECK(0, "create %s", path); return; }
+    fprintf(f, "# pala contacts 1\nstep\ttime\ti\tci\tj\tcj\twall\tx\ty\tz\tnx\tny\tnz\toverlap\tfn\tftx\tfty\tftz\n");
+    fprintf(f, "# frame 7 0.25 %ld\n", claim);
+    for (long k = 0; k < n; k++)
+        if (k == bad_row) fprintf(f, "7\t0.25\t%ld\t0\t-1\t-1\tfloor\t%.17g\t0\tx\t0\t0\t1\t1e-6\t2\t0\t0\t0\n", k, k * 0.001);
+        else fprintf(f, "7\t0.25\t%ld\t0\t%ld\t%d\t%s\t%.17g\t0\t%.17g\t0\t0\t1\t1e-6\t%.17g\t0\t0\t0\n", k, k % 7 ? k + 1 : -1,
+                     k % 7 ? 0 : -1, k % 7 ? "-" : (k % 2 ? "floor" : "lid"), k * 0.001, 1.0 / (k + 3), 2.0 + k);
+    fclose(f);
+}
+
+void test_measure_reader(void)
+{
+    enum { N = 20000 };
+    t_sh(NULL, 0, "mkdir -p " D);
+    big_contacts(D "/big.tsv", N, -1, N);
+    pala_cfile cf = {0};
+    int rc = pala_cfile_open(&cf, D "/big.tsv", stderr);
+    T_CHECK(rc == PALA_OK, "a contacts.tsv of one frame of %d rows opens (%d)", N, rc);
+    if (rc != PALA_OK) return;
+    rc = pala_cfile_next(&cf, stderr);
+    T_CHECK(rc == 1 && cf.n == N && cf.step == 7, "its frame read: %d, %ld rows, step %ld", rc, cf.n, cf.step);
+    long wrong = 0;
+    for (long k = 0; k < cf.n; k++) {
+        const pala_contact *c = &cf.c[k];
+        int wall = k % 7 == 0;
+        wrong += c->i != k || c->j != (wall ? -1 : k + 1) || c->x.x != k * 0.001 || c->x.z != 1.0 / (k + 3) || c->fn != 2.0 + k ||
+                 c->face != (wall ? (k % 2 ? 1 : 0) : -1);
+    }
+    T_CHECK(wrong == 0, "every row in its place, its numbers to the last bit, the walls' faces named as met (lid, floor): %ld wrong", wrong);
+    T_CHECK(cf.nface == 2 && !strcmp(cf.face[0], "lid") && !strcmp(cf.face[1], "floor"), "two faces, lid then floor (%d)", cf.nface);
+    T_CHECK(pala_cfile_next(&cf, stderr) == 0, "then the end of the file");
+    pala_cfile_close(&cf);
+
+    big_contacts(D "/bigbad.tsv", N, 15000, N);
+    pala_cfile cb = {0};
+    FILE *e = fopen(D "/bigbad.err", "w+");
+    int got = e && pala_cfile_open(&cb, D "/bigbad.tsv", e) == PALA_OK ? pala_cfile_next(&cb, e) : -9;
+    char msg[512] = "";
+    if (e) { rewind(e); if (!fgets(msg, sizeof msg, e)) msg[0] = 0; fclose(e); }
+    pala_cfile_close(&cb);
+    T_CHECK(got == -1 && strstr(msg, "bigbad.tsv:15004:") && strstr(msg, "not a contact"),
+            "row 15,000 of 20,000 (a letter for z) refused at its own line 15004: %d, %s", got, msg);
+
+    big_contacts(D "/bigcut.tsv", 10, -1, 4000000000000L);
+    pala_cfile cc = {0};
+    e = fopen(D "/bigcut.err", "w+");
+    got = e && pala_cfile_open(&cc, D "/bigcut.tsv", e) == PALA_OK ? pala_cfile_next(&cc, e) : -9;
+    msg[0] = 0;
+    if (e) { rewind(e); if (!fgets(msg, sizeof msg, e)) msg[0] = 0; fclose(e); }
+    pala_cfile_close(&cc);
+    T_CHECK(got == -1 && strstr(msg, "cut"), "a frame that claims 4e12 rows and has 10: a cut frame (%d, %s)", got, msg);
 }

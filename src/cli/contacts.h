@@ -44,8 +44,11 @@ typedef struct pala_cfile {
     size_t buflen;
     int pending;           /* text: buf holds the next frame's line */
     int rec, dbl;          /* binary: bytes of a record, float64 per record */
-    unsigned char *rbuf;
+    unsigned char *rbuf;   /* binary: a frame's records; text: its rows, each ended by a 0 */
     size_t rcap;
+    size_t *off;           /* text: where each row starts in rbuf */
+    char (*wname)[PALA_CONT_NAME];   /* text: each row's wall face name */
+    long ocap;
 } pala_cfile;
 
 /* Open RUN's contacts.tsv or else contacts.bin (RUN a run folder or either file): PALA_OK,
