@@ -11,7 +11,7 @@
  * h|v| + 2|exp(h w)| |s| more) in nl->drift, so no reference positions are stored.
  *
  * Cells of edge 2 a_max + skin: a dense grid over the pebbles' bounding box when it has at
- * most two cells per pebble, else hashed into >= npeb buckets, so memory and time are O(N)
+ * most two cells per pebble, else hashed into >= 4 npeb buckets, so memory and time are O(N)
  * whatever the container's shape (tall columns, sparse gases).  Each row is sorted, so
  * the order in which contact forces are summed does not depend on when the list was
  * rebuilt: results are bit-identical for any rebuild schedule and any thread count. */
@@ -58,7 +58,7 @@ void pala_nlist_free(pala_nlist *nl)
  * into that row, which stays sorted, so the list is the same whichever side found it. */
 /* The cells: a dense grid over the pebbles' bounding box when it has at most 2 cells per
  * pebble (dense packings: no hash collisions, no duplicates in a row), else a hash of the cell
- * coordinates into >= npeb buckets (sparse gases, tall columns: O(N) memory whatever the
+ * coordinates into >= 4 npeb buckets (sparse gases, tall columns: O(N) memory whatever the
  * shape).  nl->head[c] .. nl->head[c + 1] are the pebbles of bucket c in nl->next, in
  * increasing order. */
 typedef struct cellgrid { double inv; pala_vec3 lo; long nx, ny, nz; int dense; int nbucket; } cellgrid;
@@ -398,7 +398,10 @@ static int out_of_range(pala_world *w, int finite, pala_vec3 lo, pala_vec3 hi, c
 }
 
 /* Buckets of a grid of ncell cells for n pebbles: the cells themselves if dense (at most
- * `per` cells a pebble), else a hash of >= n (a power of 2, at least 16). */
+ * `per` cells a pebble), else a hash of >= 4 n (a power of 2, at least 16): each pebble
+ * scans 27 buckets, and at one bucket a pebble most hold another cell's pebble too, each
+ * a distance to compute (bench/pour: 4 n buckets, 8 % fewer instructions than n; 8 n 0.6 %
+ * fewer again). */
 static int buckets(cellgrid *g, int bad, double ncell, int n, const double ext[3], double per)
 {
     g->dense = !bad && ncell <= per * n + 16;
@@ -407,7 +410,7 @@ static int buckets(cellgrid *g, int bad, double ncell, int n, const double ext[3
         return g->nbucket = (int)ncell;
     }
     int nb = 16;
-    while (nb < n) nb *= 2;
+    while (nb < 4L * n && nb < 1 << 30) nb *= 2;
     return g->nbucket = nb;
 }
 
