@@ -9,7 +9,8 @@
 #     pala_bench's cost per particle-step (1 thread, 50 steps untimed, nrun timed), and that
 #     cost against the scene's monodisperse reference: for a quiet machine;
 #   callgrind: instructions per particle-step of nrun steps (valgrind --tool=callgrind,
-#     counted in pala_world_steps only, one thread, the first list build included), and the
+#     counted in pala_world_steps only, one thread; the list built when the run starts, for
+#     the energy of step 0, is not counted: only the builds that the steps make), and the
 #     ratio: counts do not depend on the load of a shared machine.
 # BUILD: a built checkout whose pala and build/pala_bench run the scenes (default: this one),
 # e.g. one from before the levels of cells; a scene it refuses (a key it does not know) is a
