@@ -421,9 +421,9 @@ static int out_of_range(pala_world *w, int finite, pala_vec3 lo, pala_vec3 hi, c
 
 /* Buckets of a grid of ncell cells for n pebbles: the cells themselves if dense (at most
  * `per` cells a pebble), else a hash of >= 4 n (a power of 2, at least 16): each pebble
- * scans 27 buckets, and at one bucket a pebble most hold another cell's pebble too, each
- * a distance to compute (bench/pour: 4 n buckets, 8 % fewer instructions than n; 8 n 0.6 %
- * fewer again). */
+ * scans 27 buckets, and with about one bucket a pebble many of them hold another cell's
+ * pebbles, each a distance computed in vain (bench/pour: 4 n buckets, 8 % fewer
+ * instructions than n; 8 n 0.6 % fewer again). */
 static int buckets(cellgrid *g, int bad, double ncell, int n, const double ext[3], double per)
 {
     g->dense = !bad && ncell <= per * n + 16;
