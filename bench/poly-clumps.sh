@@ -8,8 +8,9 @@
 # Usage: bench/poly-clumps.sh [time|callgrind] [nrun=500] [BUILD]   (as bench/poly.sh; a
 #   BUILD from before the levels of cells, e.g. a checkout of dbb04c0, gives the one grid's
 #   cost: the comparison of the seed's section 4.8, one level against several)
-# SKIN=S (m): both scenes with neighbor_skin = S instead of the default (0.2 x the median
-#   pebble radius, 0.01 mm here, which a clump crosses in a few steps)
+# SKIN=S (m): both scenes with neighbor_skin = S instead of the default (0.1 x the median
+#   bounding radius here, 0.255 mm; before session 15 0.2 x the median pebble radius,
+#   0.01 mm, which a clump crosses in a few steps)
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 c=$root/bench/poly-clumps.txt

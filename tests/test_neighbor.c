@@ -4,7 +4,9 @@
  * cells (a sparse gas), for polyspherical grains; and the levels of cells of sizes that
  * differ by 50 (spheres and clumps, 3D and 2D), whose list is also the same at 1 and 3
  * threads.  A missing pair would be a missed contact; skipping one column of neighbour
- * cells, or one bucket of the hash, or a pair of levels, fails it. */
+ * cells, or one bucket of the hash, or a pair of levels, fails it.  And the default skin:
+ * spheres' and compact clumps' 0.2 x the median pebble radius, small pebbles on large
+ * grains' 0.1 x the median bounding radius. */
 #include "t.h"
 #include "pala/pala.h"
 #include "neighbor.h"
@@ -129,8 +131,49 @@ static void levels(const char *name, int dim, int clumps)
     check_scene(name, scene, 0, NULL, -1);
 }
 
+static int cmp_double(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
+
+/* The default skin (neighbor_skin = 0) of GRAIN (the lines of a [grain] section), 40 of
+ * them at random in a box of 40 mm: 0.2 x the median component radius, at least 0.1 x the
+ * median bounding radius (neighbor.c, pala_nlist_default_skin), written out again here. */
+static void default_skin(const char *name, const char *grain, int want_bound)
+{
+    char scene[256], text[1200];
+    snprintf(scene, sizeof scene, "%s/%s.txt", t_tmpdir(), name);
+    snprintf(text, sizeof text,
+             "dimension = 3\ncontainer = box\nbox = 0 0.04 0 0.04 0 0.04\nwall_material = m\ndt = 1e-7\nsteps = 1\nseed = 3\n"
+             "[material m]\ndensity = 2500\nyoung = 5e8\npoisson = 0.3\n[grain g]\nmaterial = m\n%s\n[group a]\ngrain = g\ncount = 40\n", grain);
+    t_write(scene, text);
+    pala_scene *sc;
+    if (pala_scene_load(scene, 0, NULL, &sc, stderr)) { T_CHECK(0, "%s: %s does not load", name, scene); return; }
+    pala_world *w = pala_scene_world(sc);
+    double U = 0;
+    pala_world_contacts(w, &U);   /* prepares and builds the list */
+    double *a = malloc((size_t)w->npeb * sizeof *a), *b = malloc((size_t)w->n * sizeof *b);
+    for (int p = 0; p < w->npeb; p++) a[p] = rad(w, p);
+    for (int k = 0; k < w->n; k++) b[k] = w->tmpl[w->tid[k]].bound_radius;
+    qsort(a, (size_t)w->npeb, sizeof *a, cmp_double);
+    qsort(b, (size_t)w->n, sizeof *b, cmp_double);
+    double amed = a[(w->npeb - 1) / 2], bmed = b[(w->n - 1) / 2];
+    double want = 0.1 * bmed > 0.2 * amed ? 0.1 * bmed : 0.2 * amed;
+    T_CHECK(w->nl->skin == want && (want == 0.2 * amed) == !want_bound,
+            "%s: default skin %.6g m = %s (0.2 x median pebble radius %.6g m, 0.1 x median bounding radius %.6g m)",
+            name, w->nl->skin, want_bound ? "0.1 x the bounding radius" : "0.2 x the pebble radius", 0.2 * amed, 0.1 * bmed);
+    free(a);
+    free(b);
+    pala_scene_free(sc);
+}
+
 void test_neighbor(void)
 {
+    /* the default skin: spheres of a size distribution keep 0.2 x their median radius, and
+     * so does a compact clump (bounding radius 1.5 times its pebbles'); small pebbles on a
+     * large core (bench/poly-clumps.txt's raspberry, 6 pebbles of 0.02 mm on 1 mm) get 0.1 x
+     * the grain's bounding radius */
+    default_skin("skin_spheres", "shape = sphere\nsize_distribution = uniform\nsize_range = 0.0005 0.0015", 0);
+    default_skin("skin_pair", "shape = spheres\nsphere = -0.0005 0 0 0.001\nsphere = 0.0005 0 0 0.001\nmc_samples = 2000", 0);
+    default_skin("skin_raspberry", "shape = spheres\nsphere = 0 0 0 0.001\nsphere = 0.001 0 0 2e-5\nsphere = -0.001 0 0 2e-5\n"
+                 "sphere = 0 0.001 0 2e-5\nsphere = 0 -0.001 0 2e-5\nsphere = 0 0 0.001 2e-5\nsphere = 0 0 -0.001 2e-5\nmc_samples = 2000", 1);
     /* sizes 50 apart: levels of cells */
     levels("nb_levels", 3, 0);
     levels("nb_levels_2d", 2, 0);

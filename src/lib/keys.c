@@ -109,7 +109,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
     KEY(TOP, max_overlap, REAL, "0.5", "-", 1e-6, 1, AT(pala_top_keys, w.max_overlap),
         .doc = "stop as unstable when an overlap exceeds this fraction of the smaller component radius"),
     KEY(TOP, neighbor_skin, REAL, "0", "m", 0, INF, AT(pala_top_keys, w.skin),
-        .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the median component radius"),
+        .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the median component radius, at least 0.1 x the median bounding radius"),
     KEY(TOP, lammps_data, PATH, NULL, "-", 0, 0, AT(pala_top_keys, lammps_data),
         .doc = "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
                "path relative to this control file; with container = box and no box key, its box"),

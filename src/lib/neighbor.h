@@ -61,9 +61,12 @@ typedef struct pala_nlist {
  * (8 bytes a sphere less; the tid read instead is as near as the radius was). */
 static inline double pala_nlist_rad(const pala_nlist *nl, const int *tid, int p) { return nl->prad ? nl->prad[p] : nl->trad[tid[p]]; }
 
-/* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: 0.2 x the largest
- * component radius); the next update rebuilds. */
+/* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: the default below);
+ * the next update rebuilds. */
 void pala_nlist_prepare(pala_world *w);
+/* The skin of neighbor_skin = 0, m: 0.2 x the median component radius amed, and at least
+ * 0.1 x the median bounding radius of the grains (neighbor.c). */
+double pala_nlist_default_skin(const pala_world *w, double amed);
 void pala_nlist_free(pala_nlist *nl);
 /* Rebuild when nl->drift exceeds 0.45 skin, a margin below skin/2 (or never built).
  * Returns 1 if it rebuilt. */
