@@ -164,6 +164,26 @@ static void default_skin(const char *name, const char *grain, int want_bound)
     pala_scene_free(sc);
 }
 
+/* Arc grains (2D) under the same rule: bench/arcs/triangle.txt's quasi-triangle, whose arcs'
+ * bounding circles (0.28 mm median) would give 0.056 mm, a skin its grains cross in 7 steps,
+ * gets 0.1 x its bounding radius. */
+static void default_skin_arcs(void)
+{
+    char scene[256];
+    snprintf(scene, sizeof scene, "%s/skin_arcs.txt", t_tmpdir());
+    t_write(scene, "dimension = 2\ncontainer = box\nbox = 0 0.04 0 0.04 -0.01 0.01\nwall_material = m\ndt = 1e-7\nsteps = 1\nseed = 3\n"
+                   "[material m]\ndensity = 2500\nyoung = 1e7\nnormal_law = hooke\nnormal_stiffness = 5000\n[grain g]\nmaterial = m\nshape = arcs\n"
+                   "arcs_shape = triangle\nradius = 0.0014\ncorner_radius = 0.00042\nside_radius = 0.0056\n[group a]\ngrain = g\ncount = 40\n");
+    pala_scene *sc;
+    if (pala_scene_load(scene, 0, NULL, &sc, stderr)) { T_CHECK(0, "skin_arcs: %s does not load", scene); return; }
+    pala_world *w = pala_scene_world(sc);
+    double U = 0;
+    pala_world_contacts(w, &U);
+    double b = w->tmpl[w->tid[0]].bound_radius;
+    T_CHECK(w->nl->skin == 0.1 * b, "arc quasi-triangles: default skin %.6g m = 0.1 x their bounding radius %.6g m", w->nl->skin, b);
+    pala_scene_free(sc);
+}
+
 void test_neighbor(void)
 {
     /* the default skin: spheres of a size distribution keep 0.2 x their median radius, and
@@ -174,6 +194,7 @@ void test_neighbor(void)
     default_skin("skin_pair", "shape = spheres\nsphere = -0.0005 0 0 0.001\nsphere = 0.0005 0 0 0.001\nmc_samples = 2000", 0);
     default_skin("skin_raspberry", "shape = spheres\nsphere = 0 0 0 0.001\nsphere = 0.001 0 0 2e-5\nsphere = -0.001 0 0 2e-5\n"
                  "sphere = 0 0.001 0 2e-5\nsphere = 0 -0.001 0 2e-5\nsphere = 0 0 0.001 2e-5\nsphere = 0 0 -0.001 2e-5\nmc_samples = 2000", 1);
+    default_skin_arcs();
     /* sizes 50 apart: levels of cells */
     levels("nb_levels", 3, 0);
     levels("nb_levels_2d", 2, 0);

@@ -100,7 +100,6 @@ static inline int level_of(const pala_nlist *nl, double a)
 double pala_nlist_default_skin(const pala_world *w, double amed)
 {
     double skin = 0.2 * amed;
-    if (w->arc) return skin;
     double bmin, bmax, bmed;
     pala_grain_radii(w, 1, &bmin, &bmax, &bmed);
     if (bmed == 0)   /* no grains yet: the largest template's */
