@@ -587,4 +587,21 @@ void test_measure_reader(void)
     if (e) { rewind(e); if (!fgets(msg, sizeof msg, e)) msg[0] = 0; fclose(e); }
     pala_cfile_close(&cc);
     T_CHECK(got == -1 && strstr(msg, "cut"), "a frame that claims 4e12 rows and has 10: a cut frame (%d, %s)", got, msg);
+
+    /* trajectory.txt, 9,000 grains a frame (several threads), read as trajectory.bin is: the
+     * same grains.csv of pala export (XYZ) to the byte; a bad line deep in a frame at its line */
+    const char *gas = "container = box\nbox = 0 0.1 0 0.1 0 0.1\nwall_material = m\ndt = 1e-6\nsteps = 2\ntrajectory_every = 1\n"
+                      "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\n[grain s]\nmaterial = m\nshape = sphere\nradius = 0.0005\n"
+                      "[group g]\ngrain = s\ncount = 9000\nvelocity_spread = 0.1\n";
+    scene(D "/gas9k.txt", "%s", gas);
+    char out[4096];
+    rc = t_sh(out, sizeof out, "./pala run " D "/gas9k.txt -o " D "/gas9k.txt.run --force --quiet && ./pala run " D "/gas9k.txt -o " D
+                  "/gas9k.bin.run --force --quiet --set trajectory_format=binary && ./pala export " D "/gas9k.txt.run --format xyz -o " D
+                  "/gas9k.txt.xyz && ./pala export " D "/gas9k.bin.run --format xyz -o " D "/gas9k.bin.xyz && cmp " D "/gas9k.txt.xyz " D
+                  "/gas9k.bin.xyz && wc -l < " D "/gas9k.txt.xyz");
+    T_CHECK(rc == 0 && strstr(out, "\n27006") != NULL, "9,000 grains x 3 frames from trajectory.txt equal to those of trajectory.bin (exit %d): %s", rc, out);
+    rc = t_sh(out, sizeof out, "sed '9000s/^[^ ]*/x/' " D "/gas9k.txt.run/trajectory.txt > " D "/gas9k.bad.txt && ./pala export " D
+                  "/gas9k.bad.txt --format xyz -o " D "/gas9k.bad.xyz 2>&1");
+    T_CHECK(rc != 0 && strstr(out, "gas9k.bad.txt:9000:") && strstr(out, "expected 12 numbers"),
+            "a letter for x on line 9000 (a frame's middle) refused at that line (exit %d): %s", rc, out);
 }

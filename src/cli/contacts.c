@@ -8,11 +8,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 /* ---- writing ------------------------------------------------------------------------------- */
 static const char *const cols = "step\ttime\ti\tci\tj\tcj\twall\tx\ty\tz\tnx\tny\tnz\toverlap\tfn\tftx\tfty\tftz";
@@ -236,55 +234,21 @@ static int row_fields(char *s, long *st, double *t, int *i, int *ci, int *j, int
     return 1;
 }
 
-/* Rows [k0, k1) of a text frame into their contacts (row_fields); J->bad: the first row that
- * is not a contact of the frame, or k1. */
-typedef struct rowjob { pala_cfile *cf; long k0, k1, bad; } rowjob;
-static void *rows_job(void *arg)
+/* Row k of a text frame into its contact (row_fields; pala_rows_parse's callback): 1 if it
+ * is not a contact of the frame. */
+static int contact_row(void *ctx, char *text, long k)
 {
-    rowjob *J = arg;
-    pala_cfile *cf = J->cf;
-    J->bad = J->k1;
-    for (long k = J->k0; k < J->k1; k++) {
-        pala_contact *c = &cf->c[k];
-        long st;
-        double t, d[15] = {0};
-        if (!row_fields((char *)cf->rbuf + cf->off[k], &st, &t, &c->i, &c->ci, &c->j, &c->cj, cf->wname[k], d, cf->moments ? 15 : 11) || st != cf->step) {
-            J->bad = k;
-            return NULL;
-        }
-        c->x = pala_v(d[0], d[1], d[2]);
-        c->n = pala_v(d[3], d[4], d[5]);
-        c->overlap = d[6]; c->fn = d[7];
-        c->ft = pala_v(d[8], d[9], d[10]);
-        c->m = pala_vaxpy(pala_v(d[11], d[12], d[13]), d[14], c->n);
-    }
-    return NULL;
-}
-
-/* A frame's rows parsed by up to 8 threads (one per CPU) when it has many: parsing 17-digit
- * numbers is nearly all of a text frame's cost, and each row is read alone, so the contacts
- * are the same whatever the thread count.  Returns the first row that is not a contact, or
- * cnt. */
-static long parse_rows(pala_cfile *cf, long cnt)
-{
-    enum { MAXT = 8, PER = 4096 };
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int nt = (int)(cnt / PER);
-    nt = nt < 1 ? 1 : nt > MAXT ? MAXT : nt;
-    if (ncpu > 0 && nt > ncpu) nt = (int)ncpu;
-    rowjob J[MAXT];
-    pthread_t th[MAXT];
-    int started[MAXT] = {0};
-    for (int i = 0; i < nt; i++) J[i] = (rowjob){cf, cnt * i / nt, cnt * (i + 1) / nt, 0};
-    for (int i = 1; i < nt; i++) started[i] = pthread_create(&th[i], NULL, rows_job, &J[i]) == 0;
-    rows_job(&J[0]);
-    for (int i = 1; i < nt; i++) {
-        if (started[i]) pthread_join(th[i], NULL);
-        else rows_job(&J[i]);   /* no thread: this one reads them */
-    }
-    for (int i = 0; i < nt; i++)
-        if (J[i].bad < J[i].k1) return J[i].bad;
-    return cnt;
+    pala_cfile *cf = ctx;
+    pala_contact *c = &cf->c[k];
+    long st;
+    double t, d[15] = {0};
+    if (!row_fields(text, &st, &t, &c->i, &c->ci, &c->j, &c->cj, cf->wname[k], d, cf->moments ? 15 : 11) || st != cf->step) return 1;
+    c->x = pala_v(d[0], d[1], d[2]);
+    c->n = pala_v(d[3], d[4], d[5]);
+    c->overlap = d[6]; c->fn = d[7];
+    c->ft = pala_v(d[8], d[9], d[10]);
+    c->m = pala_vaxpy(pala_v(d[11], d[12], d[13]), d[14], c->n);
+    return 0;
 }
 
 /* a text frame's rows */
@@ -304,23 +268,13 @@ static int tsv_frame(pala_cfile *cf, FILE *err)
         /* the rows' text first (the arrays grow with the rows read, not with the count a
          * header claims), then their numbers, by several threads on a large frame */
         long line0 = cf->line;
-        size_t used = 0;
-        for (long k = 0; k < cnt; k++) {
-            cf->line++;
-            ssize_t len = getline(&cf->buf, &cf->buflen, cf->f);
-            if (len < 0) return bad(cf, err, "%s", "the frame is cut: fewer rows than its count");
-            if (used + (size_t)len + 1 > cf->rcap) { cf->rcap = 2 * (used + (size_t)len + 1); cf->rbuf = grow(cf->rbuf, cf->rcap); }
-            memcpy(cf->rbuf + used, cf->buf, (size_t)len + 1);
-            if (k >= cf->ocap) {
-                cf->ocap = 2 * k + 1024;
-                cf->off = grow(cf->off, (size_t)cf->ocap * sizeof *cf->off);
-                cf->wname = grow(cf->wname, (size_t)cf->ocap * sizeof *cf->wname);
-            }
-            cf->off[k] = used;
-            used += (size_t)len + 1;
+        if (pala_rows_read(&cf->rows, cf->f, cnt, &cf->line) < cnt) return bad(cf, err, "%s", "the frame is cut: fewer rows than its count");
+        if (cnt > cf->cap) {
+            cf->cap = cnt;
+            cf->c = grow(cf->c, (size_t)cnt * sizeof *cf->c);
+            cf->wname = grow(cf->wname, (size_t)cnt * sizeof *cf->wname);
         }
-        if (cnt > cf->cap) { cf->cap = cnt; cf->c = grow(cf->c, (size_t)cnt * sizeof *cf->c); }
-        long first_bad = parse_rows(cf, cnt);
+        long first_bad = pala_rows_parse(&cf->rows, contact_row, cf);
         for (long k = 0; k < cnt; k++) {
             pala_contact *c = &cf->c[k];
             if (k == first_bad) {
@@ -382,7 +336,8 @@ int pala_cfile_next(pala_cfile *cf, FILE *err) { return cf->binary ? bin_frame(c
 void pala_cfile_close(pala_cfile *cf)
 {
     if (cf->f) fclose(cf->f);
-    free(cf->face); free(cf->c); free(cf->buf); free(cf->rbuf); free(cf->off); free(cf->wname);
+    free(cf->face); free(cf->c); free(cf->buf); free(cf->rbuf); free(cf->wname);
+    pala_rows_free(&cf->rows);
     memset(cf, 0, sizeof *cf);
 }
 

@@ -6,6 +6,7 @@
 #ifndef PALA_CONTACTS_H
 #define PALA_CONTACTS_H
 #include "pala/pala.h"
+#include "par.h"
 #include <stdio.h>
 
 /* contacts.bin: the magic, uint32 version, uint32 bytes of a record R, uint32 float64 per
@@ -44,11 +45,10 @@ typedef struct pala_cfile {
     size_t buflen;
     int pending;           /* text: buf holds the next frame's line */
     int rec, dbl;          /* binary: bytes of a record, float64 per record */
-    unsigned char *rbuf;   /* binary: a frame's records; text: its rows, each ended by a 0 */
+    unsigned char *rbuf;   /* binary: a frame's records */
     size_t rcap;
-    size_t *off;           /* text: where each row starts in rbuf */
+    pala_rows rows;        /* text: a frame's rows */
     char (*wname)[PALA_CONT_NAME];   /* text: each row's wall face name */
-    long ocap;
 } pala_cfile;
 
 /* Open RUN's contacts.tsv or else contacts.bin (RUN a run folder or either file): PALA_OK,

@@ -356,6 +356,31 @@ long pala_traj_count(pala_traj *t)
     return t->frames + n;
 }
 
+/* Grain k's line of a text frame (pala_rows_parse's callback): 1 if it is not one; a bad
+ * number or template of a variable frame leaves tid[k] = -1. */
+static int grain_row(void *ctx, char *e, long k)
+{
+    pala_traj *t = ctx;
+    if (t->variable) {   /* the grain's number and template first */
+        long id = strtol(e, &e, 10), tp = strtol(e, &e, 10);
+        if (tp < 0 || tp >= t->ntmpl || id < 0 || id > 0x7fffffff) { t->tid[k] = -1; return 1; }
+        t->id[k] = (int)id;
+        t->tid[k] = (int)tp;
+    }
+    double q[12];
+    for (int i = 0; i < 12; i++) {
+        char *e2;
+        q[i] = strtod(e, &e2);
+        if (e2 == e) return 1;
+        e = e2;
+    }
+    t->x[k] = pala_v(q[0], q[1], q[2]);
+    t->r[k] = pala_v(q[3], q[4], q[5]);
+    t->v[k] = pala_v(q[6], q[7], q[8]);
+    t->w[k] = pala_v(q[9], q[10], q[11]);
+    return 0;
+}
+
 int pala_traj_next(pala_traj *t, FILE *err)
 {
     if (t->binary) return next_binary(t, err);
@@ -369,29 +394,22 @@ int pala_traj_next(pala_traj *t, FILE *err)
     t->walls.t = t->time;
     if (t->variable) room(t, n);
     t->n = n;
-    for (int k = 0; k < t->n; k++) {
-        if (!(l = next_line(t))) { bad(t, err, t->variable ? "the frame ends early (fewer grain lines than it says)" : "the frame ends early (fewer grain lines than 'grains N')"); return -1; }
-        double q[12];
-        char *e = l;
-        if (t->variable) {   /* the grain's number and template first */
-            long id = strtol(e, &e, 10), tp = strtol(e, &e, 10);
-            if (tp < 0 || tp >= t->ntmpl || id < 0 || id > 0x7fffffff || (k > 0 && id <= t->id[k - 1])) {
-                bad(t, err, "expected 'NUMBER TEMPLATE x y z ...' with a template of the header and numbers increasing");
-                return -1;
-            }
-            t->id[k] = (int)id;
-            t->tid[k] = (int)tp;
-        }
-        for (int i = 0; i < 12; i++) {
-            char *e2;
-            q[i] = strtod(e, &e2);
-            if (e2 == e) { bad(t, err, "expected 12 numbers 'x y z rx ry rz vx vy vz wx wy wz'"); return -1; }
-            e = e2;
-        }
-        t->x[k] = pala_v(q[0], q[1], q[2]);
-        t->r[k] = pala_v(q[3], q[4], q[5]);
-        t->v[k] = pala_v(q[6], q[7], q[8]);
-        t->w[k] = pala_v(q[9], q[10], q[11]);
+    /* the rows' text, then their numbers, by several threads on a large frame (par.h) */
+    long line0 = t->line;
+    if (pala_rows_read(&t->rows, t->f, t->n, &t->line) < t->n) {
+        bad(t, err, t->variable ? "the frame ends early (fewer grain lines than it says)" : "the frame ends early (fewer grain lines than 'grains N')");
+        return -1;
+    }
+    long k = pala_rows_parse(&t->rows, grain_row, t);
+    for (long j = 1; t->variable && j < k; j++)
+        if (t->id[j] <= t->id[j - 1]) { k = j; break; }
+    if (k < t->n) {
+        t->line = line0 + 1 + k;
+        long id = t->variable ? strtol(t->rows.text + t->rows.off[k], NULL, 10) : 0;
+        bad(t, err, t->variable && (t->tid[k] < 0 || (k > 0 && id <= t->id[k - 1]) || id < 0 || id > 0x7fffffff)
+                        ? "expected 'NUMBER TEMPLATE x y z ...' with a template of the header and numbers increasing"
+                        : "expected 12 numbers 'x y z rx ry rz vx vy vz wx wy wz'");
+        return -1;
     }
     if (t->variable) count_pebbles(t);
     t->frames++;
@@ -403,6 +421,7 @@ void pala_traj_close(pala_traj *t)
     if (t->f) fclose(t->f);
     free(t->tname); free(t->ncomp); free(t->comp0); free(t->bound); free(t->mass); free(t->volume); free(t->shape); free(t->srad); free(t->sarc);
     free(t->tid); free(t->id); free(t->x); free(t->r); free(t->v); free(t->w); free(t->buf); free(t->fbuf);
+    pala_rows_free(&t->rows);
     pala_world_free(&t->walls);
     memset(t, 0, sizeof *t);
 }

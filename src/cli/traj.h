@@ -7,6 +7,7 @@
 #ifndef PALA_TRAJ_H
 #define PALA_TRAJ_H
 #include "pala/pala.h"
+#include "par.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,6 +73,7 @@ typedef struct pala_traj {
     int binary;                 /* 1: trajectory.bin */
     long data0;                 /* binary: the offset of the first frame */
     unsigned char *fbuf;        /* binary: one frame's bytes */
+    pala_rows rows;             /* text: one frame's lines */
 } pala_traj;
 
 /* Open RUN's trajectory (RUN a run folder, whose trajectory.txt or else trajectory.bin is
