@@ -304,7 +304,6 @@ static void grains_file(vtp *w, const pala_traj *t)
  * arc to rounding.  The polygon is convex and inside the outline; its points are in the
  * plane z = 0. */
 #define ARC_STEP (PALA_PI / 36)
-enum { MAXARC = 128 };
 
 static int arc_pieces(double span) { int n = (int)ceil(span / ARC_STEP); return n < 2 ? 2 : n; }
 

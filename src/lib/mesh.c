@@ -1387,7 +1387,7 @@ static int by_cand(const void *pa, const void *pb)
  * reads all faces, else by the first of its cells that lists them; a face no cell of the
  * scan lists is not the scan's), takes the same face.  If that face is not at U (rmax cut
  * it off), the scan itself answers: the same hit as scan_nearest, bit for bit
- * (tests/test_mesh.c). */
+ * (tests/test_meshclump.c). */
 static int far_nearest(const pala_mesh *m, pala_vec3 x, double rmax, faces_iter it, pala_mesh_hit *best)
 {
     const struct pala_mesh_priv *P = m->p;
@@ -1440,7 +1440,7 @@ int pala_mesh_nearest_by(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh
     faces_begin(m, x, rmax, &it);
     if (it.done) return 0;
     /* more than 8 cells: the hierarchy (far_nearest) */
-    int found = far && (it.all || it.cells > 8) ? far_nearest(m, x, rmax, it, &best) : scan_nearest(m, x, rmax, it, &best);
+    int found = far && m->nface > 0 && (it.all || it.cells > 8) ? far_nearest(m, x, rmax, it, &best) : scan_nearest(m, x, rmax, it, &best);
     if (!found) return 0;
     if (inside && P->oriented) {
         pala_vec3 pn = best.kind == PALA_MESH_FACE ? P->f[best.index].n : best.kind == PALA_MESH_EDGE ? P->e[best.index].pn : P->v[best.index].pn;
