@@ -409,9 +409,51 @@ static void arc_outlines_vtk(void)
     T_CHECK(rc == 0 && !strncmp(out, "1\n", 2) && strstr(out, "\n1\n"), "outlines.pvd lists the frame; --binary writes the 2 polygons too (%s)", out);
 }
 
+/* The snapshot draws the same ovals (arcvtk.run, arc_outlines_vtk's) as paths of 4 arcs each,
+ * checked where a picture's scale and place do not enter: the sides' radius over the
+ * corners' is OS/OR, each chord over its radius is 2 sin(span/2) of the oval's arcs (eq. A7),
+ * no flag of a large arc or of a clockwise sweep (y points down), and the long axis, from
+ * the second corner's chord to the first's, at the grain's turn 2 atan(r_z). */
+static void arc_snapshot_geometry(void)
+{
+    char out[256];
+    const double rz[2] = {0.3, -0.5};
+    int rc = t_sh(out, sizeof out, "cd %s && ../../pala snapshot arcvtk.run -o arcvtk.run/geo.svg --size 2000 --frame-on grains", t_tmpdir());
+    char path[512];
+    snprintf(path, sizeof path, "%s/arcvtk.run/geo.svg", t_tmpdir());
+    FILE *f = fopen(path, "r");
+    static char text[1 << 20];
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = 0;
+    double beta = asin((OA - OR) / (OS - OR)), span[4] = {PALA_PI - 2 * beta, 2 * beta, PALA_PI - 2 * beta, 2 * beta};
+    double worst = 0, turn = 0;
+    int paths = 0, flags = 0;
+    for (const char *p = strstr(text, "<path d=\"M"); p && paths < 2; p = strstr(p + 1, "<path d=\"M")) {
+        double x[5], y[5], r[4];
+        int large, sweep, k = 0;
+        if (sscanf(p, "<path d=\"M%lf %lf", &x[0], &y[0]) != 2) continue;
+        const char *q = p;
+        for (; k < 4 && (q = strchr(q + 1, 'A')) && q < strchr(p, '>'); k++) {
+            if (sscanf(q, "A%lf %*f 0 %d %d %lf %lf", &r[k], &large, &sweep, &x[k + 1], &y[k + 1]) != 5) break;
+            flags += large != 0 || sweep != 0;
+        }
+        if (k != 4) continue;
+        worst = fmax(worst, fmax(fabs(r[1] / r[0] - OS / OR), fabs(r[3] / r[2] - OS / OR)) / (OS / OR));
+        for (int i = 0; i < 4; i++) worst = fmax(worst, fabs(hypot(x[i + 1] - x[i], y[i + 1] - y[i]) / r[i] - 2 * sin(0.5 * span[i])));
+        double ax = 0.5 * (x[0] + x[1] - x[2] - x[3]), ay = -0.5 * (y[0] + y[1] - y[2] - y[3]);   /* y up */
+        turn = fmax(turn, fabs(remainder(atan2(ay, ax) - 2 * atan(rz[paths]), 2 * PALA_PI)));
+        paths++;
+    }
+    T_CHECK(rc == 0 && paths == 2 && flags == 0 && worst < 2e-3 && turn < 2e-3,
+            "the snapshot's ovals: 2 paths of 4 arcs, radii and chords of the oval's arcs to %.2g, turned as the grains to %.2g rad, %d wrong flags (%s)",
+            worst, turn, flags, out);
+}
+
 void test_arcs(void)
 {
     arc_outlines_vtk();
+    arc_snapshot_geometry();
     oval_mass();
     ovals_touch(0);
     ovals_touch(1);
