@@ -322,8 +322,138 @@ static void arc_pictures(void)
             "sphere beyond the grain (%d %d %d %d %d; %.300s)", paths, circles, lines6, nx, big, out);
 }
 
+/* the numbers of a VTK DataArray named name in text (after its '>'), n at most, into v; how many */
+static long vtk_array(const char *text, const char *name, double *v, long n)
+{
+    char key[64];
+    snprintf(key, sizeof key, "Name=\"%s\"", name);
+    const char *p = strstr(text, key);
+    if (!p || !(p = strchr(p, '>'))) return 0;
+    p++;
+    long k = 0;
+    for (char *e; k < n; p = e) {
+        double x = strtod(p, &e);
+        if (e == p) break;
+        v[k++] = x;
+    }
+    return k;
+}
+
+/* The VTK export draws arc grains as their outlines: two ovals placed turned by 2 atan(0.3)
+ * and 2 atan(-0.5) about z (eq. 8), exported; outlines_000000.vtp holds a polygon each,
+ * every point of which lies on an arc of the oval pala_arcs_regular gives in the frame as
+ * written (at distance R from its centre to 1e-12 of the size, its direction within the
+ * arc's range), every arc carrying points; spheres_ still has the arcs' bounding circles. */
+static void arc_outlines_vtk(void)
+{
+    char path[512], out[4096];
+    const double at[2][3] = {{0.012, 0.013, 0.3}, {0.031, 0.022, -0.5}};   /* x, y, r_z */
+    snprintf(path, sizeof path, "%s/arcvtk.txt", t_tmpdir());
+    char scene[2048];
+    snprintf(scene, sizeof scene,
+             "dimension = 2\ndt = 1e-6\nsteps = 0\ncontainer = box\nbox = -0.05 0.1 -0.05 0.1 -0.01 0.01\nwall_material = m\n"
+             "[material m]\ndensity = 2500\nyoung = 1e8\n[grain o]\nmaterial = m\nshape = arcs\narcs_shape = oval\nradius = %g\n"
+             "corner_radius = %g\nside_radius = %g\n[group a]\ngrain = o\nplacement = list\norientation = 0 0 %g\nat = %g %g 0\n"
+             "[group b]\ngrain = o\nplacement = list\norientation = 0 0 %g\nat = %g %g 0\n",
+             OA, OR, OS, at[0][2], at[0][0], at[0][1], at[1][2], at[1][0], at[1][1]);
+    t_write(path, scene);
+    int rc = t_sh(out, sizeof out, "cd %s && rm -rf arcvtk.run && ../../pala run arcvtk.txt --quiet && ../../pala export arcvtk.run --format vtk "
+                  "&& ls arcvtk.run/vtk", t_tmpdir());
+    T_CHECK(rc == 0 && strstr(out, "outlines.pvd") && strstr(out, "outlines_000000.vtp"), "an arc run exported to VTK: outlines.pvd and outlines_000000.vtp (%s)", out);
+    snprintf(path, sizeof path, "%s/arcvtk.run/vtk/outlines_000000.vtp", t_tmpdir());
+    FILE *f = fopen(path, "r");
+    static char text[1 << 20];
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = 0;
+    long np = 0, ncell = 0;
+    const char *pc = strstr(text, "<Piece ");
+    if (pc) sscanf(pc, "<Piece NumberOfPoints=\"%ld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"%ld\"", &np, &ncell);
+    static double pts[3 * 4096];
+    double offs[2] = {0, 0}, grain[2] = {-1, -1};
+    long got = np > 0 && np <= 4096 ? vtk_array(text, "outline", pts, 3 * np) : 0;
+    long go = vtk_array(text, "offsets", offs, 2), gg = vtk_array(text, "grain", grain, 2);
+    T_CHECK(ncell == 2 && got == 3 * np && go == 2 && gg == 2 && offs[1] == np && grain[0] == 0 && grain[1] == 1,
+            "outlines_000000.vtp: 2 polygons of grains 0 and 1, %ld points (%ld read), offsets %g %g", np, got / 3, offs[0], offs[1]);
+    pala_arc arcs[4];
+    char err[256];
+    pala_arcs_regular(2, OA, OR, OS, arcs, err, sizeof err);
+    double worst = 0, outside = 0;
+    int onarc[2][4] = {{0}};
+    for (long i = 0; i < np && go == 2; i++) {
+        int g = i < (long)offs[0] ? 0 : 1;
+        double th = 2 * atan(at[g][2]), x = pts[3 * i] - at[g][0], y = pts[3 * i + 1] - at[g][1];
+        double u = cos(th) * x + sin(th) * y, v = -sin(th) * x + cos(th) * y;   /* in the frame as written */
+        worst = fmax(worst, fabs(pts[3 * i + 2]));
+        double best = HUGE_VAL;
+        int which = -1;
+        for (int a = 0; a < 4; a++) {   /* the arc whose circle it is on */
+            double e = fabs(hypot(u - arcs[a].c.x, v - arcs[a].c.y) - arcs[a].R);
+            if (e < best) best = e, which = a;
+        }
+        worst = fmax(worst, best);
+        const pala_arc *A = &arcs[which];
+        double phi = atan2(v - A->c.y, u - A->c.x), mid = 0.5 * (A->a0 + A->a1), d = remainder(phi - mid, 2 * PALA_PI);
+        outside = fmax(outside, fabs(d) - 0.5 * (A->a1 - A->a0));
+        onarc[g][which]++;
+    }
+    int all = 1;
+    for (int g = 0; g < 2; g++)
+        for (int a = 0; a < 4; a++) all &= onarc[g][a] >= 2;
+    T_CHECK(np > 0 && worst <= 1e-12 * OA && outside <= 1e-12 && all,
+            "every outline point on an arc of the oval as written, turned and moved to its grain: off its circle by %.3g m, beyond its arc's "
+            "ends by %.3g rad, every arc with 2 points or more (%d %d %d %d, %d %d %d %d)", worst, outside, onarc[0][0], onarc[0][1], onarc[0][2],
+            onarc[0][3], onarc[1][0], onarc[1][1], onarc[1][2], onarc[1][3]);
+    rc = t_sh(out, sizeof out, "cd %s && grep -c 'file=\"outlines_' arcvtk.run/vtk/outlines.pvd && ../../pala export arcvtk.run --format vtk --binary "
+              "-o arcvtk.run/vtkb && grep -c 'NumberOfPolys=\"2\"' arcvtk.run/vtkb/outlines_000000.vtp", t_tmpdir());
+    T_CHECK(rc == 0 && !strncmp(out, "1\n", 2) && strstr(out, "\n1\n"), "outlines.pvd lists the frame; --binary writes the 2 polygons too (%s)", out);
+}
+
+/* The snapshot draws the same ovals (arcvtk.run, arc_outlines_vtk's) as paths of 4 arcs each,
+ * checked where a picture's scale and place do not enter: the sides' radius over the
+ * corners' is OS/OR, each chord over its radius is 2 sin(span/2) of the oval's arcs (eq. A7),
+ * no flag of a large arc or of a clockwise sweep (y points down), and the long axis, from
+ * the second corner's chord to the first's, at the grain's turn 2 atan(r_z). */
+static void arc_snapshot_geometry(void)
+{
+    char out[256];
+    const double rz[2] = {0.3, -0.5};
+    int rc = t_sh(out, sizeof out, "cd %s && ../../pala snapshot arcvtk.run -o arcvtk.run/geo.svg --size 2000 --frame-on grains", t_tmpdir());
+    char path[512];
+    snprintf(path, sizeof path, "%s/arcvtk.run/geo.svg", t_tmpdir());
+    FILE *f = fopen(path, "r");
+    static char text[1 << 20];
+    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = 0;
+    double beta = asin((OA - OR) / (OS - OR)), span[4] = {PALA_PI - 2 * beta, 2 * beta, PALA_PI - 2 * beta, 2 * beta};
+    double worst = 0, turn = 0;
+    int paths = 0, flags = 0;
+    for (const char *p = strstr(text, "<path d=\"M"); p && paths < 2; p = strstr(p + 1, "<path d=\"M")) {
+        double x[5], y[5], r[4];
+        int large, sweep, k = 0;
+        if (sscanf(p, "<path d=\"M%lf %lf", &x[0], &y[0]) != 2) continue;
+        const char *q = p;
+        for (; k < 4 && (q = strchr(q + 1, 'A')) && q < strchr(p, '>'); k++) {
+            if (sscanf(q, "A%lf %*f 0 %d %d %lf %lf", &r[k], &large, &sweep, &x[k + 1], &y[k + 1]) != 5) break;
+            flags += large != 0 || sweep != 0;
+        }
+        if (k != 4) continue;
+        worst = fmax(worst, fmax(fabs(r[1] / r[0] - OS / OR), fabs(r[3] / r[2] - OS / OR)) / (OS / OR));
+        for (int i = 0; i < 4; i++) worst = fmax(worst, fabs(hypot(x[i + 1] - x[i], y[i + 1] - y[i]) / r[i] - 2 * sin(0.5 * span[i])));
+        double ax = 0.5 * (x[0] + x[1] - x[2] - x[3]), ay = -0.5 * (y[0] + y[1] - y[2] - y[3]);   /* y up */
+        turn = fmax(turn, fabs(remainder(atan2(ay, ax) - 2 * atan(rz[paths]), 2 * PALA_PI)));
+        paths++;
+    }
+    T_CHECK(rc == 0 && paths == 2 && flags == 0 && worst < 2e-3 && turn < 2e-3,
+            "the snapshot's ovals: 2 paths of 4 arcs, radii and chords of the oval's arcs to %.2g, turned as the grains to %.2g rad, %d wrong flags (%s)",
+            worst, turn, flags, out);
+}
+
 void test_arcs(void)
 {
+    arc_outlines_vtk();
+    arc_snapshot_geometry();
     oval_mass();
     ovals_touch(0);
     ovals_touch(1);

@@ -427,6 +427,27 @@ void test_measure_angle(void)
     T_NEAR(a, b, 0.005, "pala measure's angle is angle.sh's (the same method)");
     T_NEAR(a, 30, 0.5, "a rough cone of 30 degrees measures 30 (0.5)");
     T_CHECK(p && strstr(p, "stderr") && strstr(p, "points"), "the angle comes with its fit's error and points: %s", p ? p : "");
+    /* a 2D heap of quasi-squares (shape = arcs) on the floor y = 0: the surface is their
+     * outlines' tops, not the tops of their sides' circles (up to 10 mm beyond the grain; the
+     * walls 20 mm away, where no circle reaches) */
+    rc = t_sh(out, sizeof out,
+              "{ printf 'dimension = 2\ncontainer = box\nbox = -0.02 0.22 -0.02 0.1 -0.01 0.01\nwall_material = m\ngravity = 0 -9.81 0\ndt = 1e-6\n"
+              "steps = 0\n[material m]\ndensity = 2600\nyoung = 1e7\n[grain q]\nmaterial = m\nshape = arcs\narcs_shape = square\n"
+              "radius = 0.0014\ncorner_radius = 0.0004\nside_radius = 0.006\n[group g]\ngrain = q\nplacement = list\n'; "
+              "awk 'BEGIN { s = sin(atan2(0, -1) / 6) / cos(atan2(0, -1) / 6);"
+              " for (i = -30; i <= 30; i++) { x = 0.1 + 0.003 * i; h = 0.05 - s * (x < 0.1 ? 0.1 - x : x - 0.1); if (h < 0.004) h = 0.004;"
+              "   for (y = 0.0015; y < h - 0.0014; y += 0.003) printf \"at = %%.6f %%.6f 0\\n\", x, y } }'; } > " D "/archeap.txt && "
+              "./pala run " D "/archeap.txt -o " D "/archeap.run --force --quiet && ./pala measure " D "/archeap.run --angle --region y=0:0.1");
+    p = strstr(out, "\nangle ");
+    a = 0;
+    T_CHECK(rc == 0 && p && sscanf(p, "\nangle %lf", &a) == 1, "pala measure --angle on a 2D heap of arc grains (exit %d): %s", rc, out);
+    T_NEAR(a, 30, 1.5, "a 2D heap of quasi-squares sloping 30 degrees measures 30 (1.5)");
+    const char *hp = p ? strstr(p, "height ") : NULL;
+    double H = 0;
+    if (hp) sscanf(hp, "height %lf", &H);
+    T_CHECK(H > 0.0465 && H <= 0.0465 + 0.0014 + 1e-12,
+            "the heap's height is an outline's top: above the highest centre (0.0465 m), at most a tip (1.4 mm) above it (%g m; "
+            "the sides' circles reach 10 mm higher)", H);
     cone_scene(D "/flat.txt", 0, 1);
     rc = t_sh(out, sizeof out, "./pala run " D "/flat.txt -o " D "/flat.run --force --quiet && ./pala measure " D "/flat.run --angle");
     T_CHECK(rc == 1 && strstr(out, "a flat bed, not a heap") && !strstr(out, "\nangle "),

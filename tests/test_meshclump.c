@@ -358,8 +358,70 @@ static void example(void)
         T_CHECK(0, "capsule clumps: %s", err);
 }
 
+/* pala_mesh_nearest (through the faces' hierarchy when the query reaches past 8 cells)
+ * against the scan of every face near the point (pala_mesh_nearest_by, far = 0): the same
+ * answer, hit and inside flag, bit for bit, on an icosphere of 1,280 triangles, one of 80
+ * moved off the origin, an axis-aligned cube (whose centre is equally far from all its
+ * faces: ties broken alike) and a turned box, for grids of two sizes, at random points in
+ * and around each, at its vertices, face centres, edge midpoints and centre, for search
+ * radii from 1/50 of the mesh to unbounded. */
+static void nearest_agree(void)
+{
+    double *ico, *ico1, cube[12 * 9], box[12 * 9];
+    int n3 = icosphere(0.01, 3, pala_v(0, 0, 0), &ico), n1 = icosphere(0.02, 1, pala_v(0.3, -0.1, 0.05), &ico1);
+    box_triangles(1, 1, 1, pala_v(0, 0, 0), pala_v(0, 0, 0), 0, cube);
+    box_triangles(0.3, 0.5, 0.7, pala_v(0.2, -0.3, 0.4), pala_v(1, 2, 3), 0, box);
+    const double *xyz[4] = {ico, ico1, cube, box};
+    const int nt[4] = {n3, n1, 12, 12};
+    long queries = 0, bad = 0, hits = 0;
+    unsigned long long seed = 12345;
+    for (int k = 0; k < 4; k++)
+        for (int g = 0; g < 2; g++) {
+            pala_mesh *m = mesh_of(xyz[k], nt[k]);
+            if (!m) continue;
+            pala_vec3 lo = m->lo, hi = m->hi, ext = pala_vsub(hi, lo), mid = pala_vscale(0.5, pala_vadd(lo, hi));
+            double size = pala_vnorm(ext), big = fmax(fmax(ext.x, ext.y), ext.z);
+            if (pala_mesh_prepare(m, g ? 0 : big / 32, g ? PALA_MESH_BOTH : PALA_MESH_OUTSIDE, err, sizeof err)) { T_CHECK(0, "prepare: %s", err); pala_mesh_free(m); continue; }
+            const double rmax[5] = {HUGE_VAL, size, size / 4, size / 20, size / 50};
+            for (int i = 0; i < 600 + 6 * m->nface; i++) {
+                pala_vec3 x;
+                if (i < 300) {   /* random, in and around */
+                    double u[3];
+                    for (int a = 0; a < 3; a++) seed = seed * 6364136223846793005ull + 1442695040888963407ull, u[a] = (double)(seed >> 11) / 9007199254740992.0 - 0.5;
+                    x = pala_v(mid.x + 1.4 * u[0] * ext.x, mid.y + 1.4 * u[1] * ext.y, mid.z + 1.4 * u[2] * ext.z);
+                } else if (i < 300 + m->nvert) x = m->vert[i - 300];
+                else if (i == 300 + m->nvert) x = mid;
+                else {   /* face centres and edge midpoints, and points below them */
+                    int j = (i - 301 - m->nvert) % (3 * m->nface), f = j / 3, e = j % 3, depth = (i - 301 - m->nvert) / (3 * m->nface);
+                    const int *v = m->face[f];
+                    pala_vec3 c = pala_vscale(1.0 / 3, pala_vadd(pala_vadd(m->vert[v[0]], m->vert[v[1]]), m->vert[v[2]]));
+                    pala_vec3 em = pala_vscale(0.5, pala_vadd(m->vert[v[e]], m->vert[v[(e + 1) % 3]]));
+                    x = e == 0 ? c : em;
+                    x = pala_vadd(x, pala_vscale(0.15 * depth, pala_vsub(mid, x)));
+                }
+                for (int r = 0; r < 5; r++) {
+                    pala_mesh_hit a, b;
+                    int ia = -1, ib = -1;
+                    memset(&a, 0, sizeof a), memset(&b, 0, sizeof b);
+                    int fa = pala_mesh_nearest_by(m, x, rmax[r], &a, &ia, 1), fb = pala_mesh_nearest_by(m, x, rmax[r], &b, &ib, 0);
+                    queries++;
+                    hits += fb;
+                    bad += fa != fb || ia != ib ||
+                           (fb && (a.q.x != b.q.x || a.q.y != b.q.y || a.q.z != b.q.z || a.n.x != b.n.x || a.n.y != b.n.y || a.n.z != b.n.z || a.d != b.d ||
+                                   a.ov != b.ov || a.kind != b.kind || a.index != b.index || a.id != b.id));
+                }
+            }
+            pala_mesh_free(m);
+        }
+    free(ico);
+    free(ico1);
+    T_CHECK(queries > 50000 && hits > queries / 2 && bad == 0, "the nearest point through the hierarchy is the scan's, bit for bit: %ld of %ld queries differ (%ld hits)",
+            bad, queries, hits);
+}
+
 void test_meshclump(void)
 {
+    nearest_agree();
     box_solid(0);
     box_solid(1);
     icosphere_solid();

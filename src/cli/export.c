@@ -165,15 +165,33 @@ static void vec(vtp *w, pala_vec3 p)
     tup(w, q, 3);
 }
 
-static void frame_begin(vtp *w, long n)
+static void file_head(vtp *w)
 {
     if (w->bin) fprintf(w->f, "<?xml version=\"1.0\"?>\n<VTKFile type=\"PolyData\" version=\"0.1\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n<PolyData>\n");
     else vtp_head(w->f);
+}
+
+/* the end of the piece and the file (binary: the appended data after the XML) */
+static void file_tail(vtp *w)
+{
+    piece_end(w->f);
+    fprintf(w->f, "</PolyData>\n");
+    if (w->bin) {
+        fprintf(w->f, "<AppendedData encoding=\"raw\">\n_");
+        fwrite(w->data, 1, w->len, w->f);
+        fprintf(w->f, "\n</AppendedData>\n");
+    }
+    fprintf(w->f, "</VTKFile>\n");
+    free(w->data);
+}
+
+static void frame_begin(vtp *w, long n)
+{
+    file_head(w);
     piece_begin(w->f, n, n, 0, 0);
 }
 
-/* cells of one vertex per point (connectivity 0..n-1, offsets 1..n), the end of the file
- * (binary: the appended data after the XML) */
+/* cells of one vertex per point (connectivity 0..n-1, offsets 1..n), the end of the file */
 static void frame_end(vtp *w, long n)
 {
     fprintf(w->f, "<Verts>\n");
@@ -184,15 +202,7 @@ static void frame_end(vtp *w, long n)
     for (long i = 0; i < n; i++) one(w, (double)(i + 1));
     arr_end(w);
     fprintf(w->f, "</Verts>\n");
-    piece_end(w->f);
-    fprintf(w->f, "</PolyData>\n");
-    if (w->bin) {
-        fprintf(w->f, "<AppendedData encoding=\"raw\">\n_");
-        fwrite(w->data, 1, w->len, w->f);
-        fprintf(w->f, "\n</AppendedData>\n");
-    }
-    fprintf(w->f, "</VTKFile>\n");
-    free(w->data);
+    file_tail(w);
 }
 
 /* the component spheres of grain k, c their global shape index */
@@ -288,9 +298,81 @@ static void grains_file(vtp *w, const pala_traj *t)
     frame_end(w, t->n);
 }
 
+/* Arc grains (docs/physics.md, "Arc grains"): each grain's outline, one polygon of points on
+ * its arcs, every arc cut into pieces of at most ARC_STEP (at least 2; its end is the next
+ * arc's start), each point its circle's centre plus R along a direction of the arc, so on the
+ * arc to rounding.  The polygon is convex and inside the outline; its points are in the
+ * plane z = 0. */
+#define ARC_STEP (PALA_PI / 36)
+
+static int arc_pieces(double span) { int n = (int)ceil(span / ARC_STEP); return n < 2 ? 2 : n; }
+
+/* the outline's points of grain k (NULL: only their count) */
+static long outline_points(const pala_traj *t, int k, pala_vec3 *out)
+{
+    const int tp = t->tid[k], c0 = t->comp0[tp];
+    if (!pala_traj_is_arc(t, c0)) return 0;
+    long n = 0;
+    for (int c = c0; c < c0 + t->ncomp[tp]; c++) {
+        double a0 = t->sarc[2 * c], span = t->sarc[2 * c + 1] - a0;
+        int m = arc_pieces(span);
+        pala_vec3 o = pala_traj_centre(t, k, c);
+        for (int j = 0; j < m; j++, n++)
+            if (out) out[n] = pala_vaxpy(o, t->srad[c], pala_rot_apply(t->r[k], pala_v(cos(a0 + span * j / m), sin(a0 + span * j / m), 0)));
+    }
+    return n;
+}
+
+/* outlines_STEP.vtp: a polygon per arc grain (cells in grain order), the cell arrays grain
+ * and type; written only when the run has arc grains */
+static void outlines_file(vtp *w, const pala_traj *t)
+{
+    long np = 0, ng = 0, most = 0;
+    for (int k = 0; k < t->n; k++) {
+        long n = outline_points(t, k, NULL);
+        np += n;
+        ng += n > 0;
+        most = n > most ? n : most;
+    }
+    pala_vec3 *p = malloc(sizeof *p * (size_t)(most > 0 ? most : 1));
+    if (!p) { fprintf(stderr, "pala: out of memory\n"); exit(PALA_ERR_IO); }
+    file_head(w);
+    piece_begin(w->f, np, 0, 0, ng);
+    fprintf(w->f, "<CellData Scalars=\"type\">\n");
+    arr(w, V_INT, "grain", 1);
+    for (int k = 0; k < t->n; k++)
+        if (outline_points(t, k, NULL)) one(w, pala_traj_id(t, k));
+    arr_end(w);
+    arr(w, V_INT, "type", 1);
+    for (int k = 0; k < t->n; k++)
+        if (outline_points(t, k, NULL)) one(w, t->tid[k]);
+    arr_end(w);
+    fprintf(w->f, "</CellData>\n<Points>\n");
+    arr(w, V_POINT, "outline", 3);
+    for (int k = 0; k < t->n; k++) {
+        long n = outline_points(t, k, p);
+        for (long i = 0; i < n; i++) vec(w, p[i]);
+    }
+    arr_end(w);
+    fprintf(w->f, "</Points>\n<Polys>\n");
+    arr(w, V_ID, "connectivity", 1);
+    for (long i = 0; i < np; i++) one(w, (double)i);
+    arr_end(w);
+    arr(w, V_ID, "offsets", 1);
+    long end = 0;
+    for (int k = 0; k < t->n; k++) {
+        long n = outline_points(t, k, NULL);
+        if (n) one(w, (double)(end += n));
+    }
+    arr_end(w);
+    fprintf(w->f, "</Polys>\n");
+    file_tail(w);
+    free(p);
+}
+
 static int walls_file(const char *dir, const char *name, const pala_traj *t);
 
-int pala_vtk_frame(const char *dir, const pala_traj *t, int binary, FILE *pvd_spheres, FILE *pvd_grains)
+int pala_vtk_frame(const char *dir, const pala_traj *t, int binary, FILE *pvd_spheres, FILE *pvd_grains, FILE *pvd_outlines)
 {
     char nm[64];
     int badw = 0;
@@ -305,6 +387,13 @@ int pala_vtk_frame(const char *dir, const pala_traj *t, int binary, FILE *pvd_sp
     grains_file(&(vtp){.f = f, .bin = binary}, t);
     badw |= close_in(f, dir, nm);
     if (pvd_grains) fprintf(pvd_grains, "<DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", t->time, nm);
+    if (t->sarc) {   /* arc grains: their outlines */
+        snprintf(nm, sizeof nm, "outlines_%06ld.vtp", t->step);
+        if (!(f = open_in(dir, nm))) return 1;
+        outlines_file(&(vtp){.f = f, .bin = binary}, t);
+        badw |= close_in(f, dir, nm);
+        if (pvd_outlines) fprintf(pvd_outlines, "<DataSet timestep=\"%.17g\" part=\"0\" file=\"%s\"/>\n", t->time, nm);
+    }
     if (pala_world_walls_move(&t->walls)) {   /* walls that move: where they are at this frame */
         snprintf(nm, sizeof nm, "walls_%06ld.vtp", t->step);
         badw |= walls_file(dir, nm, t);
@@ -458,7 +547,8 @@ static void usage(FILE *f)
         "                 component sphere (default PATH: RUN/trajectory.xyz)\n"
         "  --format vtk   VTK PolyData for ParaView: per frame spheres_STEP.vtp (component spheres)\n"
         "                 and grains_STEP.vtp (centres, orientations); spheres.pvd and grains.pvd\n"
-        "                 tie them to their times; container.vtp (default PATH: RUN/vtk/)\n"
+        "                 tie them to their times; container.vtp (default PATH: RUN/vtk/); arc\n"
+        "                 grains: also outlines_STEP.vtp (a polygon on each grain's arcs), outlines.pvd\n"
         "  --binary       vtk: the frames' arrays as raw appended data, 3 to 3.5x smaller than\n"
         "                 the ASCII default (points float64, other reals float32)\n"
         "  --every K      every K-th frame of the trajectory (default 1: all)\n"
@@ -496,7 +586,7 @@ int pala_cmd_export(int argc, char **argv)
     pala_traj_rundir(run, rundir, sizeof rundir);
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
-    FILE *f = NULL, *ps = NULL, *pg = NULL;
+    FILE *f = NULL, *ps = NULL, *pg = NULL, *po = NULL;
     int badw = 0;
     if (xyz) {
         if (!(f = pala_fopen(path, "w"))) { fprintf(stderr, "pala export: cannot write %s: %s\n", path, pala_strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
@@ -510,9 +600,11 @@ int pala_cmd_export(int argc, char **argv)
         }
         ps = open_in(path, "spheres.pvd");
         pg = ps ? open_in(path, "grains.pvd") : NULL;
-        if (!ps || !pg) { if (ps) fclose(ps); pala_traj_close(&t); return PALA_ERR_IO; }
+        po = pg && t.sarc ? open_in(path, "outlines.pvd") : NULL;
+        if (!ps || !pg || (t.sarc && !po)) { if (ps) fclose(ps); if (pg) fclose(pg); pala_traj_close(&t); return PALA_ERR_IO; }
         pala_vtk_pvd_begin(ps);
         pala_vtk_pvd_begin(pg);
+        if (po) pala_vtk_pvd_begin(po);
         badw |= pala_vtk_container(path, &t);
     }
     long written = 0;
@@ -520,7 +612,7 @@ int pala_cmd_export(int argc, char **argv)
     while ((st = pala_traj_next(&t, stderr)) == 1) {
         if ((t.frames - 1) % every) continue;
         if (xyz) pala_xyz_frame(f, &t);
-        else badw |= pala_vtk_frame(path, &t, binary, ps, pg);
+        else badw |= pala_vtk_frame(path, &t, binary, ps, pg, po);
         written++;
         if (badw) break;
     }
@@ -530,6 +622,7 @@ int pala_cmd_export(int argc, char **argv)
         pala_vtk_pvd_end(pg);
         badw |= close_in(ps, path, "spheres.pvd");
         badw |= close_in(pg, path, "grains.pvd");
+        if (po) pala_vtk_pvd_end(po), badw |= close_in(po, path, "outlines.pvd");
     }
     if (st < 0) rc = PALA_ERR_INPUT;
     else if (badw) rc = PALA_ERR_IO;

@@ -191,6 +191,32 @@ done:
     return rc;
 }
 
+/* The axis against gravity (z if there is none): a heap's height is along it. */
+static int up_axis(const pala_traj *t)
+{
+    const double g[3] = {t->g.x, t->g.y, t->g.z};
+    int up = 2;
+    for (int a = 0; a < 3; a++)
+        if (fabs(g[a]) > fabs(g[up])) up = a;
+    return up;
+}
+
+/* The highest point along axis up of arc c of grain k (docs/physics.md, "Arc grains"): its
+ * circle's top where the arc's normals hold the direction up (m . e_up >= cos h, as eq. A6),
+ * else its higher end.  The heap's surface is the outline's, not the arcs' circles' (a
+ * side's circle reaches far beyond its grain). */
+static pala_vec3 arc_top(const pala_traj *t, int k, int c, int up)
+{
+    double a0 = t->sarc[2 * c], a1 = t->sarc[2 * c + 1], R = t->srad[c];
+    pala_vec3 o = pala_traj_centre(t, k, c), m = pala_rot_apply(t->r[k], pala_v(cos(0.5 * (a0 + a1)), sin(0.5 * (a0 + a1)), 0));
+    const double mu[3] = {m.x, m.y, m.z};
+    if (mu[up] >= cos(0.5 * (a1 - a0))) return pala_vaxpy(o, R, pala_v(up == 0, up == 1, up == 2));
+    pala_vec3 p = pala_vaxpy(o, R, pala_rot_apply(t->r[k], pala_v(cos(a0), sin(a0), 0)));
+    pala_vec3 q = pala_vaxpy(o, R, pala_rot_apply(t->r[k], pala_v(cos(a1), sin(a1), 0)));
+    const double hp[3] = {p.x, p.y, p.z}, hq[3] = {q.x, q.y, q.z};
+    return hq[up] > hp[up] ? q : p;
+}
+
 /* ---- the quantities of a region or a bin ------------------------------------------------- */
 /* Sums over the grains whose centre lies in a box, and over their contacts (eqs. M1-M6). */
 typedef struct msum {
@@ -639,7 +665,7 @@ int pala_cmd_measure(int argc, char **argv)
     double tfirst = 0, tlast = 0;
     int st;
     pala_vec3 *angc = NULL;
-    double *angr = NULL;
+    double *angr = NULL, angsize = 0;
     long nang = 0;
     if (fo) pala_meas_header(fo);
     long fno = 0;
@@ -678,10 +704,13 @@ int pala_cmd_measure(int argc, char **argv)
             angc = xalloc((size_t)tr.npeb + 1, sizeof *angc);
             angr = xalloc((size_t)tr.npeb + 1, sizeof *angr);
             nang = 0;
+            angsize = 0;
             for (int k = 0; k < tr.n; k++)
                 for (int c = tr.comp0[tr.tid[k]]; c < tr.comp0[tr.tid[k]] + tr.ncomp[tr.tid[k]]; c++) {
-                    angc[nang] = pala_traj_centre(&tr, k, c);
-                    angr[nang++] = tr.srad[c];
+                    int arc = pala_traj_is_arc(&tr, c);   /* an arc: its outline's top, a point */
+                    angc[nang] = arc ? arc_top(&tr, k, c, up_axis(&tr)) : pala_traj_centre(&tr, k, c);
+                    angr[nang++] = arc ? 0 : tr.srad[c];
+                    angsize += arc ? tr.bound[tr.tid[k]] : tr.srad[c];
                 }
         }
     }
@@ -741,13 +770,10 @@ int pala_cmd_measure(int argc, char **argv)
     if (!rc && angle) {
         /* up: against g (z if there is none); the floor: the region's low side along it */
         const double g[3] = {tr.g.x, tr.g.y, tr.g.z};
-        int up = 2;
-        for (int a = 0; a < 3; a++)
-            if (fabs(g[a]) > fabs(g[up])) up = a;
+        int up = up_axis(&tr);
         if (g[up] > 0) { fprintf(stderr, "pala measure: --angle: gravity points along +%c; a heap stands on a floor below it\n", "xyz"[up]); rc = PALA_ERR_INPUT; }
-        double dr = ring, rmean = 0;
-        for (long i = 0; i < nang; i++) rmean += angr[i];
-        if (!(dr > 0)) dr = nang ? 2 * rmean / (double)nang : 1;
+        double dr = ring;
+        if (!(dr > 0)) dr = nang ? 2 * angsize / (double)nang : 1;
         pala_angle A;
         char why[512];
         if (!rc && pala_heap_angle(nang, angc, angr, up, lo[up], dr, 0.35, 0.8, &A, why, sizeof why)) {

@@ -47,7 +47,7 @@ int pala_dir_check(const char *path)
 /* ---- kinds of folder --------------------------------------------------------------- */
 
 static const char *const run_files[] = {"control.txt", "energy.tsv", "walls.tsv", "trajectory.txt", "trajectory.bin", "trajectory.xyz", "flow.tsv", "contacts.tsv", "contacts.bin", "grains.tsv", "measure-*",
-                                        "vtk/spheres.pvd", "vtk/grains.pvd", "summary.tsv", "checkpoint.bin", "checkpoint.bin.tmp*", NULL};
+                                        "vtk/spheres.pvd", "vtk/grains.pvd", "vtk/outlines.pvd", "summary.tsv", "checkpoint.bin", "checkpoint.bin.tmp*", NULL};
 static const char *const run_marker[] = {"control.txt", "checkpoint.bin", NULL};
 static const char *const run_head[] = {"# effective control file written by pala", "PALACKPT", NULL};
 const pala_folder_kind pala_run_folder = {"run", run_files, run_marker, run_head};

@@ -454,29 +454,37 @@ static void vtk_frame(FILE *f, pala_output *o)
 {
     char d[4200];
     vtk_dir(o, d, sizeof d);
-    if (pala_vtk_frame(d, world_view(o), o->vtk_binary, f, NULL))
+    if (pala_vtk_frame(d, world_view(o), o->vtk_binary, f, NULL, NULL))
         fprintf(f, "<!-- a frame could not be written -->\n");
 }
 
-/* grains.pvd lists the same frames as spheres.pvd: it is written at the end from the
- * finished spheres.pvd, so a resumed run (which cuts and continues spheres.pvd) gets it
- * whole too. */
+/* vtk/NAME.pvd from the finished spheres.pvd: the same frames, each file NAME_STEP.vtp */
+static void pvd_like(FILE *f, pala_output *o, const char *name)
+{
+    char p[4200], nm[64];
+    snprintf(p, sizeof p, "%s/vtk/spheres.pvd", o->dir);
+    snprintf(nm, sizeof nm, "vtk/%s.pvd", name);
+    FILE *in = pala_fopen(p, "r");   /* not a device (a test's /dev/full) */
+    FILE *out = in ? pala_output_fopen(o->dir, nm) : NULL;
+    char line[1024];
+    while (in && out && fgets(line, sizeof line, in)) {
+        char *q = strstr(line, "file=\"spheres_");
+        if (q) fprintf(out, "%.*sfile=\"%s_%s", (int)(q - line), line, name, q + strlen("file=\"spheres_"));
+        else fputs(line, out);
+    }
+    if (in) fclose(in);
+    if (!out || pala_output_fclose(out, o->dir, nm)) fprintf(f, "<!-- %s.pvd could not be written -->\n", name);
+}
+
+/* grains.pvd (and with arc grains outlines.pvd) lists the same frames as spheres.pvd: it is
+ * written at the end from the finished spheres.pvd, so a resumed run (which cuts and
+ * continues spheres.pvd) gets it whole too. */
 static void vtk_close(FILE *f, pala_output *o)
 {
     pala_vtk_pvd_end(f);
     fflush(f);
-    char p[4200];
-    snprintf(p, sizeof p, "%s/vtk/spheres.pvd", o->dir);
-    FILE *in = pala_fopen(p, "r");   /* not a device (a test's /dev/full) */
-    FILE *out = in ? pala_output_fopen(o->dir, "vtk/grains.pvd") : NULL;
-    char line[1024];
-    while (in && out && fgets(line, sizeof line, in)) {
-        char *q = strstr(line, "file=\"spheres_");
-        if (q) fprintf(out, "%.*sfile=\"grains_%s", (int)(q - line), line, q + strlen("file=\"spheres_"));
-        else fputs(line, out);
-    }
-    if (in) fclose(in);
-    if (!out || pala_output_fclose(out, o->dir, "vtk/grains.pvd")) fputs("<!-- grains.pvd could not be written -->\n", f);
+    pvd_like(f, o, "grains");
+    if (world_view(o)->sarc) pvd_like(f, o, "outlines");
 }
 
 /* ---- contacts.tsv, contacts.bin, grains.tsv: the contacts (contacts.c) --------------------- */

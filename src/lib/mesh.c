@@ -91,7 +91,15 @@ struct pala_mesh_priv {
     unsigned hbits;
     boxes cells;        /* the cells' faces */
     boxes faces;        /* each face's box (the queries that read all faces) */
+    /* a bounding-volume hierarchy of the faces' boxes, for pala_mesh_nearest's far
+     * queries: node 0 the root; bvf the faces in the order of its leaves */
+    struct bnode *bvh;
+    int *bvf;
 };
+
+/* A node of the hierarchy: the box of its faces (as the faces' boxes, rounded outwards);
+ * n > 0: a leaf of the faces bvf[lo .. lo + n), else its children are nodes lo and lo + 1. */
+typedef struct bnode { float b[6]; int lo, n; } bnode;
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -547,6 +555,7 @@ void pala_mesh_free(pala_mesh *m)
         free(P->f); free(P->e); free(P->v); free(P->efs); free(P->vfs); free(P->patch);
         free(P->hkey); free(P->hstart); free(P->hcount);
         free_boxes(&P->cells); free_boxes(&P->faces);
+        free(P->bvh); free(P->bvf);
         free(P);
     }
     free(m->vert); free(m->face); free(m->edge); free(m->tri); free(m->line);
@@ -780,6 +789,58 @@ static void grid(pala_mesh *m, double amax)
     free(pr);
 }
 
+/* The hierarchy (bvh_build): the faces' boxes split in halves at the median of their
+ * centres along the longest extent of those centres (ties by face number), down to leaves
+ * of 4 faces or fewer. */
+typedef struct bkey { double x; int f; } bkey;
+static int by_bkey(const void *pa, const void *pb)
+{
+    const bkey *a = pa, *b = pb;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    return (a->f > b->f) - (a->f < b->f);
+}
+
+static void bvh_node(struct pala_mesh_priv *P, bkey *k, int node, int lo, int n, int *used)
+{
+    bnode *B = &P->bvh[node];
+    double c0[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, c1[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < 3; i++) B->b[i] = INFINITY, B->b[3 + i] = -INFINITY;
+    for (int j = lo; j < lo + n; j++)
+        for (int i = 0; i < 3; i++) {
+            int f = P->bvf[j];
+            B->b[i] = fminf(B->b[i], P->faces.b[i][f]);
+            B->b[3 + i] = fmaxf(B->b[3 + i], P->faces.b[3 + i][f]);
+            double c = 0.5 * ((double)P->faces.b[i][f] + (double)P->faces.b[3 + i][f]);
+            c0[i] = fmin(c0[i], c);
+            c1[i] = fmax(c1[i], c);
+        }
+    if (n <= 4) { B->lo = lo, B->n = n; return; }
+    int ax = c1[0] - c0[0] >= c1[1] - c0[1] && c1[0] - c0[0] >= c1[2] - c0[2] ? 0 : c1[1] - c0[1] >= c1[2] - c0[2] ? 1 : 2;
+    for (int j = lo; j < lo + n; j++) {
+        int f = P->bvf[j];
+        k[j - lo] = (bkey){0.5 * ((double)P->faces.b[ax][f] + (double)P->faces.b[3 + ax][f]), f};
+    }
+    qsort(k, (size_t)n, sizeof *k, by_bkey);
+    for (int j = lo; j < lo + n; j++) P->bvf[j] = k[j - lo].f;
+    int child = *used;
+    *used += 2;
+    B->lo = child, B->n = 0;
+    bvh_node(P, k, child, lo, n / 2, used);
+    bvh_node(P, k, child + 1, lo + n / 2, n - n / 2, used);
+}
+
+static void bvh_build(pala_mesh *m)
+{
+    struct pala_mesh_priv *P = m->p;
+    int nf = m->nface, used = 1;
+    P->bvh = pala_xrealloc(NULL, (size_t)(2 * nf + 1) * sizeof *P->bvh);
+    P->bvf = pala_xrealloc(NULL, (size_t)(nf ? nf : 1) * sizeof *P->bvf);
+    bkey *k = pala_xrealloc(NULL, (size_t)(nf ? nf : 1) * sizeof *k);
+    for (int f = 0; f < nf; f++) P->bvf[f] = f;
+    bvh_node(P, k, 0, 0, nf, &used);
+    free(k);
+}
+
 int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t errlen)
 {
     if (side != PALA_MESH_BOTH && side != PALA_MESH_OUTSIDE && side != PALA_MESH_INSIDE)
@@ -787,9 +848,9 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
     if (!(amax >= 0)) return fail(err, errlen, "mesh: the largest sphere's radius %g is not a number >= 0", amax);
     struct pala_mesh_priv *P = m->p;
     free(P->e); free(P->v); free(P->efs); free(P->vfs); free(P->patch);
-    free(P->hkey); free(P->hstart); free(P->hcount);
+    free(P->hkey); free(P->hstart); free(P->hcount); free(P->bvh); free(P->bvf);
     P->e = NULL; P->v = NULL; P->efs = P->vfs = P->patch = NULL;
-    P->hkey = NULL; P->hstart = P->hcount = NULL;
+    P->hkey = NULL; P->hstart = P->hcount = NULL; P->bvh = NULL; P->bvf = NULL;
     free_boxes(&P->cells); free_boxes(&P->faces);
     int nf = m->nface, ne = m->nedge, nv = m->nvert;
     /* the faces of each edge and of each vertex, increasing */
@@ -906,6 +967,7 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
     free(seedof);
     free(nrm);
     grid(m, amax);
+    bvh_build(m);
     return 0;
 }
 
@@ -1117,6 +1179,7 @@ static int touch_face(const pala_mesh *m, int f, pala_vec3 c, double a, pala_mes
 typedef struct faces_iter {
     int lo[3], hi[3], i, j, k;   /* the cells, the cell to read next */
     int all, done;               /* every face; no more */
+    double cells;                /* the cells' number */
 } faces_iter;
 
 static void faces_begin(const pala_mesh *m, pala_vec3 c, double r, faces_iter *it)
@@ -1133,6 +1196,7 @@ static void faces_begin(const pala_mesh *m, pala_vec3 c, double r, faces_iter *i
         cells *= it->hi[i] - it->lo[i] + 1;
     }
     it->all = !isfinite(g) || cells > m->nface;
+    it->cells = cells;
     it->i = it->lo[0];
     it->j = it->lo[1];
     it->k = it->lo[2];
@@ -1219,33 +1283,164 @@ int pala_mesh_touch(const pala_mesh *m, pala_vec3 c, double a, pala_mesh_hit *ou
     return n;
 }
 
+/* One face (entry i of bs) of a nearest-point scan: best becomes its hit if its point is
+ * closer, or as close on a feature of lower (kind, index); the faces come in the scan's
+ * order, so of equals the first stays. */
+static void consider(const pala_mesh *m, const boxes *bs, int i, pala_vec3 x, double rmax, pala_mesh_hit *best, int *found)
+{
+    const struct pala_mesh_priv *P = m->p;
+    int f = bs->f[i];
+    const fdata *F = &P->f[f];
+    if (!(box_dist2(bs, i, x) <= best->d * best->d) || fabs(pala_vdot(F->n, x) - F->off) > best->d) return;
+    pala_vec3 q;
+    int kind, index;
+    double d = closest_on_face(m, f, x, &q, &kind, &index);
+    if (d < best->d || (*found && d == best->d && (kind < best->kind || (kind == best->kind && index < best->index)))) {
+        unsigned id = kind == PALA_MESH_FACE ? (unsigned)P->patch[index] : kind == PALA_MESH_EDGE ? P->e[index].id : P->v[index].id;
+        *best = make_hit(q, pala_vsub(x, q), d, rmax, F->n, kind, index, id);
+        *found = 1;
+    }
+}
+
+/* the scan: every face the iterator gives (the faces of the cells near x, or all), in
+ * its order; 1 if one is within rmax */
+static int scan_nearest(const pala_mesh *m, pala_vec3 x, double rmax, faces_iter it, pala_mesh_hit *best)
+{
+    const boxes *bs;
+    int i0, i1, found = 0;
+    best->d = rmax;
+    while (faces_next(m, &it, &bs, &i0, &i1))
+        for (int i = i0; i < i1; i++) consider(m, bs, i, x, rmax, best, &found);
+    return found;
+}
+
+/* the square of the distance from x to a node's box (relaxed by the callers) */
+static double node_dist2(const bnode *B, pala_vec3 x)
+{
+    double p[3] = {x.x, x.y, x.z}, d2 = 0;
+    for (int k = 0; k < 3; k++) {
+        double t = p[k] < (double)B->b[k] ? (double)B->b[k] - p[k] : p[k] > (double)B->b[3 + k] ? p[k] - (double)B->b[3 + k] : 0;
+        d2 += t * t;
+    }
+    return d2;
+}
+
+/* A face the hierarchy's walk read: its number, the square of its box's distance from x
+ * and its plane's distance (the scan's tests), its distance. */
+typedef struct seen { int f; double b2, pl, d; } seen;
+
+/* The walk of the hierarchy, nearer child first, for the smallest distance from x to a
+ * face (lim if none is closer): a node or face is passed over when its box or plane is
+ * farther than the closest distance so far (relaxed by 1e-6 and 2 eps beyond rounding, so
+ * no face within the smallest distance (1 + 1e-9) + eps is).  The faces it reads go into *out (grown, *n of them). */
+static double bvh_walk(const pala_mesh *m, pala_vec3 x, double lim, seen **out, int *n, int *cap)
+{
+    const struct pala_mesh_priv *P = m->p;
+    struct { int node; double d2; } stack[128];
+    int top = 0;
+    double best = lim;
+    stack[top].node = 0, stack[top++].d2 = node_dist2(&P->bvh[0], x);
+    while (top > 0) {
+        --top;
+        double reach = best * (1 + 1e-6) + 2 * P->eps;
+        if (stack[top].d2 > reach * reach) continue;
+        const bnode *B = &P->bvh[stack[top].node];
+        if (B->n == 0) {   /* the nearer child last, so first off the stack */
+            double da = node_dist2(&P->bvh[B->lo], x), db = node_dist2(&P->bvh[B->lo + 1], x);
+            int near = da <= db ? B->lo : B->lo + 1;
+            stack[top].node = B->lo + (near == B->lo), stack[top++].d2 = da <= db ? db : da;
+            stack[top].node = near, stack[top++].d2 = da <= db ? da : db;
+            continue;
+        }
+        for (int j = B->lo; j < B->lo + B->n; j++) {
+            int f = P->bvf[j];
+            const fdata *F = &P->f[f];
+            double b2 = box_dist2(&P->faces, f, x), pl = fabs(pala_vdot(F->n, x) - F->off);
+            if (b2 > reach * reach || pl > reach) continue;
+            pala_vec3 q;
+            int kind, index;
+            double d = closest_on_face(m, f, x, &q, &kind, &index);
+            if (*n == *cap) *cap = 2 * *cap + 16, *out = pala_xrealloc(*out, (size_t)*cap * sizeof **out);
+            (*out)[(*n)++] = (seen){f, b2, pl, d};
+            best = fmin(best, d);
+            reach = best * (1 + 1e-6) + 2 * P->eps;
+        }
+    }
+    return best;
+}
+
+/* a candidate of the far query: its place in the scan's order (the first cell of the scan
+ * that lists it, then its number) */
+typedef struct cand { uint64_t cell; int f; } cand;
+static int by_cand(const void *pa, const void *pb)
+{
+    const cand *a = pa, *b = pb;
+    if (a->cell != b->cell) return a->cell < b->cell ? -1 : 1;
+    return (a->f > b->f) - (a->f < b->f);
+}
+
+/* The scan's answer without reading every face (a query far from the surface: deep inside
+ * a mesh, the scan reads all its faces or many cells).  The hierarchy gives the smallest
+ * distance U; the faces that may come within U (1 + 1e-9) + eps of x are the only ones that
+ * can be the scan's answer or be taken before it (every other face is farther than any of
+ * theirs), so the scan's test run over them alone, in the scan's order (by number when it
+ * reads all faces, else by the first of its cells that lists them; a face no cell of the
+ * scan lists is not the scan's), takes the same face.  If that face is not at U (rmax cut
+ * it off), the scan itself answers: the same hit as scan_nearest, bit for bit
+ * (tests/test_meshclump.c). */
+static int far_nearest(const pala_mesh *m, pala_vec3 x, double rmax, faces_iter it, pala_mesh_hit *best)
+{
+    const struct pala_mesh_priv *P = m->p;
+    seen *sn = NULL;
+    int n = 0, cap = 0, found = 0;
+    double U = bvh_walk(m, x, rmax, &sn, &n, &cap);
+    if (!(U < rmax)) { free(sn); return 0; }   /* no face within rmax: the scan finds none either */
+    double T = U * (1 + 1e-9) + P->eps;   /* the walk read every face within T */
+    cand *c = pala_xrealloc(NULL, (size_t)(n ? n : 1) * sizeof *c);
+    pair cell[64], *many = NULL;
+    int nc = 0;
+    for (int j = 0; j < n; j++) {
+        if (sn[j].b2 > T * T || sn[j].pl > T) continue;
+        uint64_t first = 0;
+        if (!it.all) {   /* the first cell of the scan's box that lists the face */
+            long np = face_cells(m, sn[j].f, NULL);
+            pair *pc = np <= 64 ? cell : (many = pala_xrealloc(many, (size_t)np * sizeof *many));
+            face_cells(m, sn[j].f, pc);
+            first = UINT64_MAX;
+            for (long i = 0; i < np && first == UINT64_MAX; i++) {
+                uint64_t key = pc[i].key - 1;
+                int ci = (int)(key % (uint64_t)P->dim[0]), cj = (int)(key / (uint64_t)P->dim[0] % (uint64_t)P->dim[1]);
+                int ck = (int)(key / ((uint64_t)P->dim[0] * (uint64_t)P->dim[1]));
+                if (ci >= it.lo[0] && ci <= it.hi[0] && cj >= it.lo[1] && cj <= it.hi[1] && ck >= it.lo[2] && ck <= it.hi[2]) first = pc[i].key;
+            }
+            if (first == UINT64_MAX) continue;
+        }
+        c[nc++] = (cand){first, sn[j].f};
+    }
+    qsort(c, (size_t)nc, sizeof *c, by_cand);
+    best->d = rmax;
+    for (int j = 0; j < nc; j++) consider(m, &P->faces, c[j].f, x, rmax, best, &found);
+    free(sn); free(c); free(many);
+    if (found && best->d == U) return 1;
+    return scan_nearest(m, x, rmax, it, best);
+}
+
 int pala_mesh_nearest(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hit *out, int *inside)
+{
+    return pala_mesh_nearest_by(m, x, rmax, out, inside, 1);
+}
+
+int pala_mesh_nearest_by(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hit *out, int *inside, int far)
 {
     const struct pala_mesh_priv *P = m->p;
     pala_mesh_hit best;
-    best.d = rmax;
-    int found = 0;
     if (inside) *inside = 0;
     if (!P->hkey) return 0;   /* not prepared */
     faces_iter it;
-    const boxes *bs;
-    int i0, i1;
     faces_begin(m, x, rmax, &it);
-    while (faces_next(m, &it, &bs, &i0, &i1))
-      for (int i = i0; i < i1; i++) {
-        int f = bs->f[i];
-        const fdata *F = &P->f[f];
-        if (!(box_dist2(bs, i, x) <= best.d * best.d) || fabs(pala_vdot(F->n, x) - F->off) > best.d) continue;
-        pala_vec3 q;
-        int kind, index;
-        double d = closest_on_face(m, f, x, &q, &kind, &index);
-        if (d < best.d || (found && d == best.d && (kind < best.kind || (kind == best.kind && index < best.index)))) {
-            unsigned id = kind == PALA_MESH_FACE ? (unsigned)P->patch[index] : kind == PALA_MESH_EDGE ? P->e[index].id : P->v[index].id;
-            best = make_hit(q, pala_vsub(x, q), d, rmax, F->n, kind, index, id);
-            found = 1;
-        }
-    }
-    if (inside) *inside = 0;
+    if (it.done) return 0;
+    /* more than 8 cells: the hierarchy (far_nearest) */
+    int found = far && m->nface > 0 && (it.all || it.cells > 8) ? far_nearest(m, x, rmax, it, &best) : scan_nearest(m, x, rmax, it, &best);
     if (!found) return 0;
     if (inside && P->oriented) {
         pala_vec3 pn = best.kind == PALA_MESH_FACE ? P->f[best.index].n : best.kind == PALA_MESH_EDGE ? P->e[best.index].pn : P->v[best.index].pn;

@@ -96,6 +96,10 @@ int pala_mesh_touch(const pala_mesh *m, pala_vec3 c, double a, pala_mesh_hit *ou
  * (may be NULL): for a closed mesh, 1 if x is inside it (by the pseudo-normal of the
  * closest feature), else 0. */
 int pala_mesh_nearest(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hit *out, int *inside);
+/* pala_mesh_nearest (far = 1), or (far = 0) by reading every face of the grid's cells near x
+ * (all faces when those cells are more), in order: the same hit, bit for bit, at a cost that
+ * grows with the faces read (the tests compare the two). */
+int pala_mesh_nearest_by(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hit *out, int *inside, int far);
 void pala_mesh_free(pala_mesh *m);
 
 #endif
