@@ -677,6 +677,11 @@ static int find_cell(const struct pala_mesh_priv *P, uint64_t key)
 }
 
 typedef struct pair { uint64_t key; int f; } pair;
+static int by_int(const void *pa, const void *pb)
+{
+    int a = *(const int *)pa, b = *(const int *)pb;
+    return (a > b) - (a < b);
+}
 static int by_key(const void *pa, const void *pb)
 {
     const pair *a = pa, *b = pb;
@@ -1216,6 +1221,61 @@ int pala_mesh_touch(const pala_mesh *m, pala_vec3 c, double a, pala_mesh_hit *ou
     int i0, i1;
     faces_begin(m, c, a, &it);
     while (faces_next(m, &it, &bs, &i0, &i1)) n = scan(m, bs, i0, i1, c, a, out, n, cap);
+    return n;
+}
+
+/* The faces that may touch a sphere of radius up to a whose centre stays within r - a of c
+ * (docs/physics.md, "Triangle-mesh walls", the faces near a component): each face of the
+ * grid's cells around c whose box comes within r of c, whose plane does, and beside which
+ * c is by less than r past an edge's line (touch_face's tests, with r for a and a margin
+ * for rounding; a face that passes them at a centre within r - a of c may pass them here).
+ * Appended to (*fs)[*n ..], increasing, each once, *fs grown (capacity *cap). */
+void pala_mesh_near(const pala_mesh *m, pala_vec3 c, double r, int **fs, long *n, long *cap)
+{
+    const struct pala_mesh_priv *P = m->p;
+    if (!(r > 0) || !P->hkey) return;
+    double rr = r * (1 + 1e-9) + P->eps;
+    long n0 = *n;
+    int ncell = 0;
+    faces_iter it;
+    const boxes *bs;
+    int i0, i1;
+    faces_begin(m, c, r, &it);
+    while (faces_next(m, &it, &bs, &i0, &i1)) {
+        ncell++;
+        for (int i = i0; i < i1; i++) {
+            int f = bs->f[i];
+            const fdata *F = &P->f[f];
+            double io[3];
+            if (!(box_dist2(bs, i, c) <= rr * rr) || !(fabs(pala_vdot(F->n, c) - F->off) <= rr)) continue;
+            side_values(F, c, io);
+            double low = io[0] < io[1] ? io[0] : io[1];
+            low = low < io[2] ? low : io[2];
+            if (-low - 1e-6 * (F->rad + rr) > rr) continue;
+            if (*n == *cap) {
+                *cap = 2 * *cap + 64;
+                PALA_GROW(*fs, *cap);
+            }
+            (*fs)[(*n)++] = f;
+        }
+    }
+    if (ncell > 1) {   /* a face of several cells comes once per cell: sorted, each once */
+        int *a = *fs + n0;
+        long k = *n - n0, u = 0;
+        qsort(a, (size_t)k, sizeof *a, by_int);
+        for (long i = 0; i < k; i++)
+            if (i == 0 || a[i] != a[u - 1]) a[u++] = a[i];
+        *n = n0 + u;
+    }
+}
+
+int pala_mesh_touch_near(const pala_mesh *m, const int *fs, int nf, pala_vec3 c, double a, pala_mesh_hit *out, int cap)
+{
+    const struct pala_mesh_priv *P = m->p;
+    if (!(a > 0) || !P->hkey) return 0;
+    if (a > P->reach) return pala_mesh_touch(m, c, a, out, cap);   /* its faces come in another order */
+    int n = 0;
+    for (int i = 0; i < nf; i++) n = touch_face(m, fs[i], c, a, out, n, cap);
     return n;
 }
 
