@@ -161,12 +161,15 @@ static int meridian(const pala_surface *s, double rho[NVERT], double z[NVERT])
 }
 
 /* A mesh's touches closer than a of a point xb (wall frame): of the faces fs[0 .. nf)
- * (pala_meshnear's), or of all (fs NULL); their number. */
-static int mesh_hits(const pala_surface *s, const int *fs, int nf, pala_vec3 xb, double a, hit *out)
+ * (pala_meshnear's) for a centre within `moved` of where they were gathered, or of all
+ * (fs NULL); their number. */
+static int mesh_hits(const pala_surface *s, const pala_mesh_nearface *fs, int nf, double moved, pala_vec3 xb, double a, hit *out)
 {
     pala_vec3 q = pala_vsub(xb, s->point);   /* its own frame (mesh.c), at point */
     pala_mesh_hit h[PALA_MESH_ROOM];
-    int n = !mesh_of(s) ? 0 : fs ? pala_mesh_touch_near(mesh_of(s), fs, nf, q, a, h, PALA_MESH_ROOM) : pala_mesh_touch(mesh_of(s), q, a, h, PALA_MESH_ROOM);
+    int n = !mesh_of(s) ? 0
+          : fs      ? pala_mesh_touch_near(mesh_of(s), fs, nf, moved, q, a, h, PALA_MESH_ROOM)
+                    : pala_mesh_touch(mesh_of(s), q, a, h, PALA_MESH_ROOM);
     for (int i = 0; i < n; i++) out[i] = (hit){h[i].d, h[i].n, (int)h[i].id};
     return n;
 }
@@ -175,7 +178,7 @@ static int mesh_hits(const pala_surface *s, const int *fs, int nf, pala_vec3 xb,
 static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 {
     pala_vec3 q = pala_vsub(xb, s->point);
-    if (s->shape == PALA_SURF_MESH) return mesh_hits(s, NULL, 0, xb, a, out);
+    if (s->shape == PALA_SURF_MESH) return mesh_hits(s, NULL, 0, 0, xb, a, out);
     if (planar(s->shape)) {
         double h = pala_vdot(q, s->n);
         out[0] = (hit){h, s->n, 0};
@@ -505,7 +508,7 @@ void pala_surfaces_listed(pala_world *w)
             for (int c = 0; c < t->ncomp; c++, p++) {
                 mn->start[p] = (int)mn->nface;
                 pala_vec3 x = pala_vsub(w->pc ? w->pc[p] : w->x[k], s->point);
-                pala_mesh_near(mesh_of(s), x, w->shape_r[t->comp0 + c] + w->nl->skin, &mn->face, &mn->nface, &mn->cap);
+                pala_mesh_near(mesh_of(s), x, w->shape_r[t->comp0 + c], w->nl->skin, &mn->face, &mn->nface, &mn->cap);
             }
         }
         mn->start[np] = (int)mn->nface;
@@ -527,7 +530,7 @@ static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, 
     for (int i = 0; i < t->ncomp; i++) {
         pala_vec3 c = w->pc ? w->pc[p0 + i] : w->x[k];
         hit h[NHIT];
-        int nh = mn ? mesh_hits(s, mn->face + mn->start[p0 + i], mn->start[p0 + i + 1] - mn->start[p0 + i], c, rad[i], h)
+        int nh = mn ? mesh_hits(s, mn->face + mn->start[p0 + i], mn->start[p0 + i + 1] - mn->start[p0 + i], mn->drift + w->nl->drift, c, rad[i], h)
                     : shape_hits(s, p ? to_body(p, c) : c, rad[i], h);
         for (int j = 0; j < nh; j++) {
             double ov = rad[i] - h[j].d;

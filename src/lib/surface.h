@@ -27,16 +27,18 @@ typedef struct pala_pose {
 } pala_pose;
 
 /* A fixed mesh's faces near each pebble p, face[start[p] .. start[p + 1]): those a
- * component of radius a touches while its centre stays within the skin of where it was
- * at list build `builds` (pala_mesh_near with r = a + skin), when the list's drift bound
- * was `drift`.  A pebble stays within drift + (the bound now) of there: below the skin,
- * they hold every face it touches, so each step asks these few faces rather than the grid
- * (the same hits, bit for bit: pala_mesh_touch_near). */
+ * component of radius a may touch while its centre stays within the skin of where it was
+ * at list build `builds` (pala_mesh_near), when the list's drift bound was `drift`, each
+ * with the distance the centre must move before it can touch.  A pebble stays within
+ * drift + (the bound now) of there: while that is below the skin, these faces, less those
+ * whose gap it has not reached, hold every face it touches, so each step asks them alone
+ * rather than the grid (the same hits, bit for bit: pala_mesh_touch_near). */
 typedef struct pala_meshnear {
     long builds;
     double drift, skin;
     int npeb;
-    int *start, *face;
+    int *start;
+    struct pala_mesh_nearface *face;
     long nface, cap;
 } pala_meshnear;
 
