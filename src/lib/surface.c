@@ -519,14 +519,15 @@ void pala_surfaces_listed(pala_world *w)
     }
 }
 
-static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+/* The touches of grain k's components: from the faces near them (mn, valid: near_now), or
+ * from the shape (mn NULL; inlined with it, so the other walls pay nothing for meshes). */
+static inline int grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out, const pala_meshnear *mn)
 {
     const pala_surface *s = wl->par;
     const pala_pose *p = pose_of(s);
     const pala_template *t = &w->tmpl[w->tid[k]];
     int m = 0, p0 = pala_grain_peb0(w, k);
     const double *rad = w->shape_r + t->comp0;
-    const pala_meshnear *mn = s->shape == PALA_SURF_MESH ? near_now(w, s) : NULL;
     for (int i = 0; i < t->ncomp; i++) {
         pala_vec3 c = w->pc ? w->pc[p0 + i] : w->x[k];
         hit h[NHIT];
@@ -551,8 +552,16 @@ static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, 
     return m;
 }
 
+static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out) { return grain_touch(w, wl, k, out, NULL); }
+static int near_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+{
+    return grain_touch(w, wl, k, out, ((const pala_surface *)wl->par)->near);
+}
+
 static int surface_touch(const pala_world *w, const pala_wall *wl, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
 {
+    const pala_surface *s = wl->par;
+    if (s->shape == PALA_SURF_MESH && near_now(w, s)) return pala_touch_grains(w, wl, cand, n, out, cap, used, surface_room, near_grain_touch);
     return pala_touch_grains(w, wl, cand, n, out, cap, used, surface_room, surface_grain_touch);
 }
 
