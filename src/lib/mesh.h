@@ -6,7 +6,8 @@
  *
  * Everything here is in the mesh's own frame: a wall kind that moves the mesh turns the
  * sphere's centre into that frame and the hits back.  A prepared mesh is read only by
- * pala_mesh_touch and pala_mesh_nearest, so threads may query it at once.
+ * the queries (pala_mesh_touch, pala_mesh_nearest, pala_mesh_near and
+ * pala_mesh_touch_near), so threads may query it at once.
  *
  *   pala_mesh *m;
  *   if (pala_mesh_read_stl("hopper.stl", 0.001, &m, err, sizeof err) ||   (mm -> m)
