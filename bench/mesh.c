@@ -5,8 +5,10 @@
  * triangles of about 2.8 mm, each its own flat patch: the grid's cells hold several), the
  * spheres have radius 1 mm and centres 0.1 m + 0.9 mm from its centre, in random
  * directions (each touches one to three faces), queried in the order of their cells (as a
- * simulation's spatially sorted grains are), or at random with `random`.  Prints one line
- * per case:
+ * simulation's spatially sorted grains are), or at random with `random`.  `mesh-near` is
+ * the mesh's query as a simulation makes it: from the faces gathered at the last list
+ * build (pala_mesh_near, skin 0.2 a, not timed) with the centre half a skin from there
+ * (pala_mesh_touch_near; the same hits).  Prints one line per case:
  *   <case> <faces> <ns per query> <hits per query> <x the plane>
  * A timing, not a test: run it on a quiet machine (docs/performance.md).
  * usage: mesh_bench [QUERIES] [PASSES] [random] */
@@ -108,17 +110,27 @@ int main(int argc, char **argv)
         qsort(cc, (size_t)nq, sizeof *cc, by_cell);
     }
     pala_vec3 pn = pala_v(0, 0, 1);
-    const char *names[3] = {"plane", "mesh", "cube"};
-    int faces[3] = {1, big->nface, cube->nface};
-    double best[3] = {1e30, 1e30, 1e30}, hits[3] = {0, 0, 0};
+    const char *names[4] = {"plane", "mesh", "cube", "mesh-near"};
+    int faces[4] = {1, big->nface, cube->nface, big->nface};
+    double best[4] = {1e30, 1e30, 1e30, 1e30}, hits[4] = {0, 0, 0, 0}, skin = 0.2 * a;
+    /* the faces near each centre, gathered where it was half a skin away (along z) */
+    pala_mesh_nearface *nf = NULL;
+    long nnf = 0, cap = 0, *start = malloc((size_t)(nq + 1) * sizeof *start);
+    for (int i = 0; i < nq; i++) {
+        start[i] = nnf;
+        pala_mesh_near(big, pala_vaxpy(c[i], 0.5 * skin, pala_v(0, 0, 1)), a, skin, &nf, &nnf, &cap);
+    }
+    start[nq] = nnf;
     pala_mesh_hit h[PALA_MESH_ROOM];
     volatile double sink = 0;
     for (int p = 0; p < passes; p++)
-        for (int k = 0; k < 3; k++) {
+        for (int k = 0; k < 4; k++) {
             long nh = 0;
             double s = 0, t0 = now();
             for (int i = 0; i < nq; i++) {
-                int n = k == 0 ? plane_touch(pn, 0.2, cc[i], a, h) : pala_mesh_touch(k == 1 ? big : cube, k == 1 ? c[i] : cc[i], a, h, PALA_MESH_ROOM);
+                int n = k == 0   ? plane_touch(pn, 0.2, cc[i], a, h)
+                        : k == 3 ? pala_mesh_touch_near(big, nf + start[i], (int)(start[i + 1] - start[i]), 0.5 * skin, c[i], a, h, PALA_MESH_ROOM)
+                                 : pala_mesh_touch(k == 1 ? big : cube, k == 1 ? c[i] : cc[i], a, h, PALA_MESH_ROOM);
                 nh += n;
                 if (n) s += h[0].ov;
             }
@@ -129,10 +141,11 @@ int main(int argc, char **argv)
         }
     printf("# case faces ns/query hits/query x_plane (CPU time, best of %d passes of %d queries %s; grid cell %.3g m)\n", passes, nq,
            sorted ? "in the order of their cells" : "in random order", big->cell);
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         printf("%s %d %.1f %.2f %.1f\n", names[k], faces[k], 1e9 * best[k] / nq, hits[k], best[k] / best[0]);
+    printf("# mesh-near: %.2f faces gathered per centre\n", (double)nnf / nq);
     pala_mesh_free(big);
     pala_mesh_free(cube);
-    free(xyz); free(c); free(cc);
+    free(xyz); free(c); free(cc); free(nf); free(start);
     return sink < 0;
 }

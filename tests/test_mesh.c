@@ -457,6 +457,34 @@ static void grid_vs_all(void)
                 "%s (%d faces): the grid (cell %.3g) gives the hits of all faces bit for bit on 10^4 spheres (%d hits, %d spheres with several)",
                 which ? "soup" : "bumpy sphere", m->nface, m->cell, hits, multi);
         T_CHECK(near_same, "%s: pala_mesh_nearest within a finds the closest hit's distance", which ? "soup" : "bumpy sphere");
+        /* the faces near a centre, gathered once (pala_mesh_near within a skin), give the
+         * grid's hits bit for bit wherever the centre goes within the skin, those whose gap
+         * exceeds the distance moved left out */
+        pala_rng g2;
+        pala_rng_seed(&g2, 11);
+        pala_mesh_nearface *fs = NULL;
+        int same_near = 1, nhit = 0, nedge = 0;
+        long nfs = 0, cap = 0, gathered = 0;
+        for (int s = 0; s < 3000 && same_near; s++) {
+            pala_vec3 c0 = which == 0 ? pala_vscale(frand(&g2, 0.85, 1.15), pala_rng_unit(&g2, 3)) : pala_v(frand(&g2, -0.1, 1.1), frand(&g2, -0.1, 1.1), frand(&g2, -0.1, 1.1));
+            double a = frand(&g2, 0.005, 0.04), skin = frand(&g2, 0, 0.5) * a;
+            nfs = 0;
+            pala_mesh_near(m, c0, a, skin, &fs, &nfs, &cap);
+            gathered += nfs;
+            for (int i = 1; i < nfs; i++) same_near &= fs[i - 1].f < fs[i].f;
+            for (int t = 0; t < 8; t++) {
+                double moved = skin * (t == 0 ? 1 : pala_rng_uniform(&g2));
+                pala_vec3 c = pala_vaxpy(c0, moved * (1 - 1e-9), pala_rng_unit(&g2, 3));
+                pala_mesh_hit h1[PALA_MESH_ROOM], h2[PALA_MESH_ROOM];
+                int n1 = pala_mesh_touch_near(m, fs, (int)nfs, moved, c, a, h1, PALA_MESH_ROOM), n2 = pala_mesh_touch(m, c, a, h2, PALA_MESH_ROOM);
+                same_near &= same_hits(h1, n1, h2, n2);
+                nhit += n1;
+                for (int i = 0; i < n1; i++) nedge += h1[i].kind != PALA_MESH_FACE;
+            }
+        }
+        T_CHECK(same_near && nhit > 2000 && nedge > 200, "%s: the faces gathered within a + skin of a centre (%.1f a centre) give the grid's hits bit for bit "
+                "anywhere within the skin (%d hits, %d on edges or vertices)", which ? "soup" : "bumpy sphere", (double)gathered / 3000, nhit, nedge);
+        free(fs);
         pala_mesh_free(m);
         pala_mesh_free(one);
     }

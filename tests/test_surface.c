@@ -9,6 +9,8 @@
 #include "t_world.h"
 #include "contact_law.h"
 #include "surface.h"
+#include "container.h"
+#include "neighbor.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -400,8 +402,73 @@ static void mesh_box(void)
     pala_scene_free(b);
 }
 
+/* Nine spheres rolling and bouncing across a bumpy floor of 7200 triangles (every face its own
+ * patch: contacts on faces, edges and vertices): after each step, the floor's touches of
+ * every grain from the faces gathered at the last list build (pala_meshnear) are those of
+ * the mesh's grid, bit for bit, so the forces are. */
+static void mesh_near(void)
+{
+    char stl[256], text[2048];
+    snprintf(stl, sizeof stl, "%s/surface_bumps.stl", t_tmpdir());
+    FILE *f = fopen(stl, "w");
+    if (!f) { T_CHECK(0, "create %s", stl); return; }
+    enum { N = 60 };
+    const double h = 0.001;
+    fprintf(f, "solid bumps\n");
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            double p[4][3];
+            for (int k = 0; k < 4; k++) {
+                double x = (i + (k == 1 || k == 2)) * h, y = (j + (k >= 2)) * h;
+                p[k][0] = x; p[k][1] = y; p[k][2] = 2e-4 * sin(2 * PALA_PI * x / 0.007) * cos(2 * PALA_PI * y / 0.011);
+            }
+            static const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+            for (int t = 0; t < 2; t++) {
+                fprintf(f, "facet normal 0 0 0\nouter loop\n");
+                for (int k = 0; k < 3; k++) fprintf(f, "vertex %.17g %.17g %.17g\n", p[tri[t][k]][0], p[tri[t][k]][1], p[tri[t][k]][2]);
+                fprintf(f, "endloop\nendfacet\n");
+            }
+        }
+    fprintf(f, "endsolid bumps\n");
+    fclose(f);
+    snprintf(text, sizeof text,
+             "container = none\ngravity = 0 0 -9.81\ndt = 1e-5\nsteps = 1\n"
+             "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 0.1\nfriction = 0.5\n"
+             "[wall floor]\nshape = mesh\nmaterial = m\nfile = surface_bumps.stl\n"
+             "[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.0015\n"
+             "[group g]\ngrain = ball\ncount = 9\nplacement = lattice\nregion = box\nregion_box = 0.02 0.04 0.02 0.04 0.00175 0.0018\n"
+             "lattice_spacing = 0.008\n");
+    pala_scene *sc = scene("bumps", text);
+    if (!sc) return;
+    pala_world *w = pala_scene_world(sc);
+    for (int k = 0; k < w->n; k++) w->v[k] = pala_v(0.4 * cos(k), 0.4 * sin(k), 0);
+    const pala_wall *wl = &w->walls[w->surf0];
+    pala_surface *sf = wl->par;
+    int cand[9] = {0, 1, 2, 3, 4, 5, 6, 7, 8}, same = 1, cached = 0, touches = 0, edges = 0;
+    for (int step = 0; step < 4000; step++) {
+        pala_world_step(w);
+        pala_wall_touch t1[64], t2[64];
+        memset(t1, 0, sizeof t1);
+        memset(t2, 0, sizeof t2);
+        int u1, u2, n1 = wl->kind->touch(w, wl, cand, w->n, t1, 64, &u1);
+        const pala_meshnear *mn = sf->near;
+        cached += n1 > 0 && mn && mn->builds == w->nl->builds && mn->drift + w->nl->drift < mn->skin;
+        sf->near = NULL;   /* the grid's query */
+        int n2 = wl->kind->touch(w, wl, cand, w->n, t2, 64, &u2);
+        sf->near = (pala_meshnear *)mn;
+        same &= n1 == n2 && u1 == u2 && !memcmp(t1, t2, (size_t)n1 * sizeof *t1);
+        touches += n1;
+        for (int i = 0; i < n1; i++) edges += (t1[i].id & 0xffffffu) >= (unsigned)7200;   /* past the patches: an edge or a vertex */
+    }
+    T_CHECK(same && w->n == 9 && cached > 3000 && touches > 10000 && edges > 100,
+            "%d spheres rolling across a bumpy floor of 7200 triangles for 0.04 s: the touches from the faces gathered at each list build are the grid's, "
+            "bit for bit (%s; %d steps compared from the gathered faces, %d touches, %d on edges or vertices)", w->n, same ? "same" : "DIFFERENT", cached, touches, edges);
+    pala_scene_free(sc);
+}
+
 void test_surface(void)
 {
+    mesh_near();
     mesh_box();
     by_api();
     pictures();

@@ -437,6 +437,7 @@ void pala_force_pass_setup(pala_world *w)
         }
     }
     wk->wcb[wk->nblk] = (int)nc;
+    pala_surfaces_listed(w);   /* a fixed mesh's faces near the candidates */
     for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
         int r = wk->bbrank[b] >= 0;
         for (int s = st[pala_grain_peb0(w, b * PALA_BLOCK)]; s < st[pala_grain_peb0(w, pala_block_end(w->n, b))] && !r; s++)

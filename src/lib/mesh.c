@@ -686,6 +686,11 @@ static int find_cell(const struct pala_mesh_priv *P, uint64_t key)
 }
 
 typedef struct pair { uint64_t key; int f; } pair;
+static int by_face(const void *pa, const void *pb)
+{
+    int a = ((const pala_mesh_nearface *)pa)->f, b = ((const pala_mesh_nearface *)pb)->f;
+    return (a > b) - (a < b);
+}
 static int by_key(const void *pa, const void *pb)
 {
     const pair *a = pa, *b = pb;
@@ -1423,6 +1428,69 @@ static int far_nearest(const pala_mesh *m, pala_vec3 x, double rmax, faces_iter 
     free(sn); free(c); free(many);
     if (found && best->d == U) return 1;
     return scan_nearest(m, x, rmax, it, best);
+}
+
+/* The faces a sphere of radius a may touch while its centre stays within s of c, each with
+ * its gap (docs/physics.md, "Triangle-mesh walls", the faces near a component).  A face
+ * that touch_face keeps has |h| < a for c's height h over its plane and, if c is beyond an
+ * edge's line by b > 0 (b less touch_face's allowance for a patch's normal), b^2 + h^2 < a^2:
+ * the point P = (max(0, b), |h|) lies within a of 0.  P moves no more than the centre (h
+ * and b are distances along the face's normal and along a unit vector across an edge,
+ * perpendicular to it within 1e-6), so a face whose P is at |P| > a here keeps nothing
+ * until the centre has moved by more than gap = (|P| - a) / (1 + 1e-6) (less a margin for
+ * rounding).  The faces of the grid's cells around c with gap < s, appended to
+ * (*fs)[*n ..] in increasing order of face, each once, *fs grown (capacity *cap). */
+void pala_mesh_near(const pala_mesh *m, pala_vec3 c, double a, double s, pala_mesh_nearface **fs, long *n, long *cap)
+{
+    const struct pala_mesh_priv *P = m->p;
+    if (!(a > 0) || !(s >= 0) || !P->hkey) return;
+    double r = a + s, tol = 1e-9 * r + 4 * P->eps, rr = r + tol;
+    long n0 = *n;
+    int ncell = 0;
+    faces_iter it;
+    const boxes *bs;
+    int i0, i1;
+    faces_begin(m, c, r, &it);
+    while (faces_next(m, &it, &bs, &i0, &i1)) {
+        ncell++;
+        for (int i = i0; i < i1; i++) {
+            int f = bs->f[i];
+            const fdata *F = &P->f[f];
+            double io[3], h = fabs(pala_vdot(F->n, c) - F->off);
+            if (!(box_dist2(bs, i, c) <= rr * rr) || !(h <= rr)) continue;
+            side_values(F, c, io);
+            double low = io[0] < io[1] ? io[0] : io[1];
+            low = low < io[2] ? low : io[2];
+            double b = -low - 1e-6 * (F->rad + a);   /* touch_face's beyond */
+            b = b > 0 ? b : 0;
+            double gap = (sqrt(b * b + h * h) - a) / (1 + 1e-6) - tol;
+            if (!(gap < s)) continue;
+            if (*n == *cap) {
+                *cap = 2 * *cap + 64;
+                PALA_GROW(*fs, *cap);
+            }
+            (*fs)[(*n)++] = (pala_mesh_nearface){f, gap};
+        }
+    }
+    if (ncell > 1) {   /* a face of several cells comes once per cell: sorted, each once */
+        pala_mesh_nearface *q = *fs + n0;
+        long k = *n - n0, u = 0;
+        qsort(q, (size_t)k, sizeof *q, by_face);
+        for (long i = 0; i < k; i++)
+            if (i == 0 || q[i].f != q[u - 1].f) q[u++] = q[i];
+        *n = n0 + u;
+    }
+}
+
+int pala_mesh_touch_near(const pala_mesh *m, const pala_mesh_nearface *fs, int nf, double moved, pala_vec3 c, double a, pala_mesh_hit *out, int cap)
+{
+    const struct pala_mesh_priv *P = m->p;
+    if (!(a > 0) || !P->hkey) return 0;
+    if (a > P->reach) return pala_mesh_touch(m, c, a, out, cap);   /* the grid's faces come in another order */
+    int n = 0;
+    for (int i = 0; i < nf; i++)
+        if (fs[i].gap < moved) n = touch_face(m, fs[i].f, c, a, out, n, cap);   /* else it keeps nothing */
+    return n;
 }
 
 int pala_mesh_nearest(const pala_mesh *m, pala_vec3 x, double rmax, pala_mesh_hit *out, int *inside)

@@ -6,7 +6,8 @@
  *
  * Everything here is in the mesh's own frame: a wall kind that moves the mesh turns the
  * sphere's centre into that frame and the hits back.  A prepared mesh is read only by
- * pala_mesh_touch and pala_mesh_nearest, so threads may query it at once.
+ * the queries (pala_mesh_touch, pala_mesh_nearest, pala_mesh_near and
+ * pala_mesh_touch_near), so threads may query it at once.
  *
  *   pala_mesh *m;
  *   if (pala_mesh_read_stl("hopper.stl", 0.001, &m, err, sizeof err) ||   (mm -> m)
@@ -91,6 +92,20 @@ int pala_mesh_prepare(pala_mesh *m, double amax, int side, char *err, size_t err
  * of them into out, in the order of (kind, index); their number.  If there are more than
  * cap, the cap deepest are kept.  No two hits have the same id. */
 int pala_mesh_touch(const pala_mesh *m, pala_vec3 c, double a, pala_mesh_hit *out, int cap);
+/* A face near a sphere (pala_mesh_near): the face, and how far the sphere's centre must
+ * move before the face can touch it (m; <= 0: it may touch now). */
+typedef struct pala_mesh_nearface { int f; double gap; } pala_mesh_nearface;
+/* The faces near a sphere, gathered once for many queries (a wall's faces near each
+ * component, at each build of the neighbour list): every face a sphere of radius a may
+ * touch while its centre stays within s of c, with its gap, appended to (*fs)[*n ..] in
+ * increasing order of face, *fs grown as needed (capacity *cap). */
+void pala_mesh_near(const pala_mesh *m, pala_vec3 c, double a, double s, pala_mesh_nearface **fs, long *n, long *cap);
+/* The contacts of the sphere (c, a) with the faces fs[0 .. nf) that pala_mesh_near gave
+ * for a centre now within `moved` of where it was, those of gap >= moved left out: the
+ * hits of pala_mesh_touch, bit for bit (it reads the faces of a grid cell in the same
+ * order, and a face left out or not in fs touches nothing).  For a above the mesh's amax it
+ * is pala_mesh_touch. */
+int pala_mesh_touch_near(const pala_mesh *m, const pala_mesh_nearface *fs, int nf, double moved, pala_vec3 c, double a, pala_mesh_hit *out, int cap);
 /* The point of the mesh closest to x within rmax (m): 1 and *out (its ov = rmax - d, and
  * its feature the one the point is on), or 0 if the mesh is farther than rmax.  *inside
  * (may be NULL): for a closed mesh, 1 if x is inside it (by the pseudo-normal of the

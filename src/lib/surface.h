@@ -26,6 +26,22 @@ typedef struct pala_pose {
     double grow, growv;        /* a cylinder's servo: its radius grows by grow, at growv, m/s */
 } pala_pose;
 
+/* A fixed mesh's faces near each pebble p, face[start[p] .. start[p + 1]): those a
+ * component of radius a may touch while its centre stays within the skin of where it was
+ * at list build `builds` (pala_mesh_near), when the list's drift bound was `drift`, each
+ * with the distance the centre must move before it can touch.  A pebble stays within
+ * drift + (the bound now) of there: while that is below the skin, these faces, less those
+ * whose gap it has not reached, hold every face it touches, so each step asks them alone
+ * rather than the grid (the same hits, bit for bit: pala_mesh_touch_near). */
+typedef struct pala_meshnear {
+    long builds;
+    double drift, skin;
+    int npeb;
+    int *start;
+    struct pala_mesh_nearface *face;
+    long nface, cap;
+} pala_meshnear;
+
 /* A [wall NAME] section's keys and the wall's state (pala_wall.par of kind "surface"). */
 typedef struct pala_surface {
     /* the keys (keys.c binds them) */
@@ -42,6 +58,8 @@ typedef struct pala_surface {
     double scale;              /* mesh: its coordinates times this are metres */
     char path[1024];           /* mesh: the file, resolved against the control file's folder */
     struct pala_meshref *mr;   /* mesh: the mesh read (shared by the copies of the wall) */
+    struct pala_meshnear *near;   /* a mesh that does not move: its faces near each component,
+                               * gathered at each list build (pala_surfaces_listed); its own */
     pala_vec3 velocity, omega, centre, amplitude;
     int centre_set;            /* 0: rotation_centre not given, the point */
     double spin_up, frequency;
@@ -76,6 +94,9 @@ int pala_surfaces_moving(const pala_world *w);
 /* The fastest a [wall]'s surface moves where the grains are, m/s (the check of dt adds it
  * to the grains' impact speed). */
 double pala_surfaces_speed(const pala_world *w);
+/* The neighbour list was built (or the sweep set up again): each mesh wall that does not
+ * move gathers the faces near the components of the wall candidates (serial). */
+void pala_surfaces_listed(pala_world *w);
 /* The pose of every surface wall at time t (serial; before the sweep). */
 void pala_surfaces_move(pala_world *w, double t);
 /* The pose of wall s at time t. */
