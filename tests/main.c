@@ -76,6 +76,7 @@ void test_measure_clumps(void);
 void test_measure_angle(void);
 void test_measure_section(void);
 void test_measure_reader(void);
+void test_measure_fmt17(void);
 void test_contacts_output(void);
 void test_feed(void);
 
@@ -98,6 +99,7 @@ static const struct {
     {"measure_angle", test_measure_angle},
     {"measure_section", test_measure_section},
     {"measure_reader", test_measure_reader},
+    {"measure_fmt17", test_measure_fmt17},
     {"contacts_output", test_contacts_output},
     {"dynamics", test_dynamics},
     {"keys", test_keys},

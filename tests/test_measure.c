@@ -27,6 +27,7 @@ void test_measure_angle(void);
 void test_contacts_output(void);
 void test_measure_section(void);
 void test_measure_reader(void);
+void test_measure_fmt17(void);
 
 #define D "build/tmp/measure"
 
@@ -625,4 +626,46 @@ void test_measure_reader(void)
                   "/gas9k.bad.txt --format xyz -o " D "/gas9k.bad.xyz 2>&1");
     T_CHECK(rc != 0 && strstr(out, "gas9k.bad.txt:9000:") && strstr(out, "expected 12 numbers"),
             "a letter for x on line 9000 (a frame's middle) refused at that line (exit %d): %s", rc, out);
+}
+
+/* pala_fmt17 (par.c), the contact writer's numbers: the characters of printf's "%.17g" for
+ * doubles of every magnitude (random bit patterns, and random 17-digit values from 1e-35 to
+ * 1e35, some rounded to 6 decimals) and for the edges: the powers of ten and the values
+ * just below them (where log10 rounds up), ties, zeros of both signs, subnormals. */
+void test_measure_fmt17(void)
+{
+    unsigned long long s = 88172645463325252ULL;
+    long bad = 0, n = 300000;
+    char a[64], b[64], first[160] = "";
+    for (long i = 0; i < n; i++) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        double x;
+        if (i % 3 == 0) memcpy(&x, &s, sizeof x);
+        else {
+            x = (double)(s >> 11) / 9007199254740992.0 * pow(10, (double)((int)((s >> 3) % 70) - 35));
+            if (s & 1) x = -x;
+            if (i % 7 == 0) x = round(x * 1e6) / 1e6;
+        }
+        if (isnan(x)) continue;
+        pala_fmt17(a, x);
+        snprintf(b, sizeof b, "%.17g", x);
+        if (strcmp(a, b) && !bad++) snprintf(first, sizeof first, "%s for %s", a, b);
+    }
+    for (int e = -20; e <= 20; e++)
+        for (int k = -2; k <= 2; k++) {
+            double p = pow(10, e), x = k < 0 ? nextafter(p, 0) : k > 0 ? nextafter(p, 1e300) : p;
+            if (k == 2) x = -x;
+            if (k == -2) x = p * 0.5;
+            pala_fmt17(a, x);
+            snprintf(b, sizeof b, "%.17g", x);
+            if (strcmp(a, b) && !bad++) snprintf(first, sizeof first, "%s for %s", a, b);
+        }
+    const double edge[] = {0.0, -0.0, 0.5, 0.1, 0.3, 1234.5, 5e-324, 2.5e-300, 1e300, 123456789012345678.0, 9999999999999998.0, 99999999999999999.0,
+                           9.9999999999999995e-07, 1.0000000000000001e-16, HUGE_VAL, -HUGE_VAL};
+    for (unsigned i = 0; i < sizeof edge / sizeof *edge; i++) {
+        pala_fmt17(a, edge[i]);
+        snprintf(b, sizeof b, "%.17g", edge[i]);
+        if (strcmp(a, b) && !bad++) snprintf(first, sizeof first, "%s for %s", a, b);
+    }
+    T_CHECK(bad == 0, "pala_fmt17 writes what printf's %%.17g writes: %ld of %ld numbers differ (first: %s)", bad, n + 205 + 16, first);
 }

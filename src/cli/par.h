@@ -1,4 +1,4 @@
-/* par.h: the rows of a large frame of a text file (trajectory.txt, contacts.tsv) parsed by
+/* par.h: the text frames of trajectory.txt and contacts.tsv, fast: their rows parsed by
  * several threads.  Parsing 17-digit numbers is nearly all the cost of reading those files,
  * and each row is read alone, so what is read does not depend on the thread count. */
 #ifndef PALA_PAR_H
@@ -23,3 +23,9 @@ long pala_rows_parse(const pala_rows *R, int (*row)(void *ctx, char *text, long 
 void pala_rows_free(pala_rows *R);
 
 #endif
+
+/* x as printf's "%.17g" writes it (the same characters: 17 significant digits, correctly
+ * rounded, ties to even; the exponent form below 1e-4 and from 1e17), into out (at least 32
+ * bytes) without printf's cost; returns the length.  Exact integer arithmetic for
+ * 1e-16 <= |x| < 1e16 and zero, snprintf otherwise. */
+int pala_fmt17(char *out, double x);
