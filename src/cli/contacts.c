@@ -246,6 +246,17 @@ static int row_fields(char *s, long *st, double *t, int *i, int *ci, int *j, int
     return 1;
 }
 
+/* A contact's 15 numbers as both files hold them (x, n, overlap, fn, ft, then the rolling
+ * moment and the torsion about n) into c. */
+static void from_numbers(pala_contact *c, const double d[15])
+{
+    c->x = pala_v(d[0], d[1], d[2]);
+    c->n = pala_v(d[3], d[4], d[5]);
+    c->overlap = d[6]; c->fn = d[7];
+    c->ft = pala_v(d[8], d[9], d[10]);
+    c->m = pala_vaxpy(pala_v(d[11], d[12], d[13]), d[14], c->n);
+}
+
 /* Row k of a text frame into its contact (row_fields; pala_rows_parse's callback): 1 if it
  * is not a contact of the frame. */
 static int contact_row(void *ctx, char *text, long k)
@@ -255,11 +266,7 @@ static int contact_row(void *ctx, char *text, long k)
     long st;
     double t, d[15] = {0};
     if (!row_fields(text, &st, &t, &c->i, &c->ci, &c->j, &c->cj, cf->wname[k], d, cf->moments ? 15 : 11) || st != cf->step) return 1;
-    c->x = pala_v(d[0], d[1], d[2]);
-    c->n = pala_v(d[3], d[4], d[5]);
-    c->overlap = d[6]; c->fn = d[7];
-    c->ft = pala_v(d[8], d[9], d[10]);
-    c->m = pala_vaxpy(pala_v(d[11], d[12], d[13]), d[14], c->n);
+    from_numbers(c, d);
     return 0;
 }
 
@@ -334,11 +341,7 @@ static int bin_frame(pala_cfile *cf, FILE *err)
         double d[15] = {0};
         for (int a = 0; a < cf->dbl; a++) d[a] = pala_get_le_double(r + 24 + 8 * a);
         c->i = iv[0]; c->ci = iv[1]; c->j = iv[2]; c->cj = iv[3]; c->face = iv[4];
-        c->x = pala_v(d[0], d[1], d[2]);
-        c->n = pala_v(d[3], d[4], d[5]);
-        c->overlap = d[6]; c->fn = d[7];
-        c->ft = pala_v(d[8], d[9], d[10]);
-        c->m = pala_vaxpy(pala_v(d[11], d[12], d[13]), d[14], c->n);
+        from_numbers(c, d);
     }
     return 1;
 }
