@@ -339,6 +339,15 @@ static long vtk_array(const char *text, const char *name, double *v, long n)
     return k;
 }
 
+/* the file at path into text (cap bytes at most, 0-ended; empty if it cannot be read) */
+static void slurp(const char *path, char *text, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    size_t len = f ? fread(text, 1, cap - 1, f) : 0;
+    if (f) fclose(f);
+    text[len] = 0;
+}
+
 /* The VTK export draws arc grains as their outlines: two ovals placed turned by 2 atan(0.3)
  * and 2 atan(-0.5) about z (eq. 8), exported; outlines_000000.vtp holds a polygon each,
  * every point of which lies on an arc of the oval pala_arcs_regular gives in the frame as
@@ -361,11 +370,8 @@ static void arc_outlines_vtk(void)
                   "&& ls arcvtk.run/vtk", t_tmpdir());
     T_CHECK(rc == 0 && strstr(out, "outlines.pvd") && strstr(out, "outlines_000000.vtp"), "an arc run exported to VTK: outlines.pvd and outlines_000000.vtp (%s)", out);
     snprintf(path, sizeof path, "%s/arcvtk.run/vtk/outlines_000000.vtp", t_tmpdir());
-    FILE *f = fopen(path, "r");
     static char text[1 << 20];
-    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) fclose(f);
-    text[len] = 0;
+    slurp(path, text, sizeof text);
     long np = 0, ncell = 0;
     const char *pc = strstr(text, "<Piece ");
     if (pc) sscanf(pc, "<Piece NumberOfPoints=\"%ld\" NumberOfVerts=\"0\" NumberOfLines=\"0\" NumberOfStrips=\"0\" NumberOfPolys=\"%ld\"", &np, &ncell);
@@ -421,11 +427,8 @@ static void arc_snapshot_geometry(void)
     int rc = t_sh(out, sizeof out, "cd %s && ../../pala snapshot arcvtk.run -o arcvtk.run/geo.svg --size 2000 --frame-on grains", t_tmpdir());
     char path[512];
     snprintf(path, sizeof path, "%s/arcvtk.run/geo.svg", t_tmpdir());
-    FILE *f = fopen(path, "r");
     static char text[1 << 20];
-    size_t len = f ? fread(text, 1, sizeof text - 1, f) : 0;
-    if (f) fclose(f);
-    text[len] = 0;
+    slurp(path, text, sizeof text);
     double beta = asin((OA - OR) / (OS - OR)), span[4] = {PALA_PI - 2 * beta, 2 * beta, PALA_PI - 2 * beta, 2 * beta};
     double worst = 0, turn = 0;
     int paths = 0, flags = 0;
