@@ -79,6 +79,7 @@ void test_measure_reader(void);
 void test_measure_fmt17(void);
 void test_contacts_output(void);
 void test_feed(void);
+void test_sort(void);
 
 static const struct {
     const char *name;
@@ -153,6 +154,7 @@ static const struct {
     {"output", test_output},
     {"checkpoint", test_checkpoint},
     {"feed", test_feed},
+    {"sort", test_sort},
     {"heap", test_heap},
     {"docs", test_docs},
 };

@@ -351,6 +351,9 @@ typedef struct pala_world {
     long step;
     double skin;                   /* Verlet skin of the neighbour list, m; 0: 0.2 x the largest
                                       component radius (chosen by pala_world_prepare) */
+    long sort_every;               /* steps between the checks of the grains' spatial order
+                                      (pala_world_resort); 0: never (the default of
+                                      pala_world_init; control files: 1000) */
     /* internals of the step, made by pala_world_prepare, each owned by its module (src/lib/) */
     struct pala_nlist *nl;         /* neighbour list (neighbor.h) */
     struct pala_team *team;        /* threads and the split of the work (threads.h) */
@@ -460,6 +463,14 @@ void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, 
  * each grain's number in the input for output.  Worlds of fewer than 512 grains stay as
  * they are.  Call after adding grains, before pala_world_prepare. */
 void pala_world_sort(pala_world *w);
+/* In a run, at the steps that are multiples of w->sort_every (pala_world_steps calls it
+ * between two steps): if the grains have left their spatial order (their mean distance in
+ * storage from where pala_world_sort would put them exceeds n / 16), store them in that
+ * order again, with their contacts' states.  Worlds of fewer than 512 grains, and worlds
+ * with interactions between centres or additional forces (whose state is in storage
+ * order), are left as they are.  The check and the order depend only on the state, so the
+ * results do not depend on the threads, and a resume is exact.  Returns 1 if it reordered. */
+int pala_world_resort(pala_world *w);
 /* Check what the world was given and finish setup: pair-material table, pebbles,
  * neighbour list.  Returns PALA_OK, or PALA_ERR_INPUT with the first thing wrong in
  * pala_world_error, in this order: the world's settings (each field that has a key in a

@@ -378,6 +378,36 @@ static int population(const pala_ckpt *c, pala_world *w, FILE *err)
     return bad;
 }
 
+/* A world whose grains were stored in a new order during the run (pala_world_resort, key
+ * sort_every): the checkpoint holds the scene's grains, each number with its template, in
+ * another order, which the world takes before its state is put back.  0: not so (the checks
+ * of pala_ckpt_apply then say what differs), 1: the world took it, -1: refused. */
+static int reordered(const pala_ckpt *c, pala_world *w, FILE *err)
+{
+    const rfield *t = find(c, "world.tid"), *g = find(c, "world.gid");
+    int n = w->n;
+    if (!t || !g || n < 1 || !w->gid || t->elem != sizeof(int) || g->elem != sizeof(int) || t->count != (uint64_t)n ||
+        g->count != (uint64_t)n)
+        return 0;
+    int *tid = malloc((size_t)n * sizeof *tid), *gid = malloc((size_t)n * sizeof *gid);
+    unsigned char *seen = calloc((size_t)n, 1);
+    int ok = tid && gid && seen, moved = 0;
+    if (ok) { memcpy(tid, t->data, (size_t)n * sizeof *tid); memcpy(gid, g->data, (size_t)n * sizeof *gid); }
+    for (int k = 0; ok && k < n; k++) {   /* number gid[k]: the scene's grain of that number, once, of its template */
+        int i = gid[k], ks = i >= 0 && i < w->nid ? w->inv[i] : -1;
+        ok = ks >= 0 && !seen[ks] && w->tid[ks] == tid[k];
+        if (ok) seen[ks] = 1;
+        moved |= ks != k;
+    }
+    int r = ok && moved;
+    if (r && pala_world_set_population(w, n, w->nid, tid, gid)) {
+        fprintf(err, "pala resume: %s; rerun the scene instead\n", pala_world_error(w));
+        r = -1;
+    }
+    free(tid); free(gid); free(seen);
+    return r;
+}
+
 int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
 {
     const rfield *hc = find(c, "world.contacts");
@@ -397,6 +427,8 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
             if (!need(c, "the checkpoint", nm, elem, n, err)) return 1;
     int feeds = pala_world_feed_state(w, 0, &nm, &elem, &n) != NULL;
     if (feeds && population(c, w, err)) return 1;
+    int moved = feeds ? 0 : reordered(c, w, err);
+    if (moved < 0) return 1;
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < NFIELDS; i++) {
             if (!fields[i].at) {
@@ -419,7 +451,7 @@ int pala_ckpt_apply(const pala_ckpt *c, pala_world *w, FILE *err)
             }
             if (pass == 1 && n) memcpy(p, f->data, (size_t)n * fields[i].elem);
         }
-    if (feeds && pala_world_prepare(w)) {   /* set up for its grains, before their contacts' states */
+    if ((feeds || moved) && pala_world_prepare(w)) {   /* set up for its grains, before their contacts' states */
         fprintf(err, "pala resume: the checkpoint's grains do not fit the scene: %s; rerun the scene instead\n", pala_world_error(w));
         return 1;
     }

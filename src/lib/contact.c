@@ -490,6 +490,19 @@ void pala_contacts_prepare(pala_world *w)
     pala_nlist_history(w, hn);
 }
 
+/* A pair's state seen from its other pebble (pala_contact_states_move, when a new order of
+ * the grains swaps which of the two comes first): the relative velocity u of eq. (54) and
+ * the rolling part of omega_c = omega_G - omega_G' change sign with the roles (n turns
+ * too), so the tangential and rolling springs do; the torsion's omega_c . n does not, nor
+ * does the fractional law's state (of the overlap). */
+void pala_contact_state_swap(const pala_contacts *cm, double *st)
+{
+    for (int a = 0; a < 3; a++) {
+        if (cm->ho_t >= 0) st[cm->ho_t + a] = -st[cm->ho_t + a];
+        if (cm->ho_r >= 0) st[cm->ho_r + a] = -st[cm->ho_r + a];
+    }
+}
+
 void pala_contacts_free(pala_contacts *cm)
 {
     if (!cm) return;

@@ -83,6 +83,8 @@ typedef struct pala_contacts {
  * (the list and the wall tables get room for it), the fractional law's tables. */
 void pala_contacts_prepare(pala_world *w);
 void pala_contacts_free(pala_contacts *cm);
+/* A pair's state st as seen from its other pebble: the tangential and rolling springs turn. */
+void pala_contact_state_swap(const pala_contacts *cm, double *st);
 /* The fractional law's tables for the step w->dt (after a change of dt). */
 void pala_contacts_frac_tables(pala_world *w);
 /* The kernels produce the energy each contact's step dissipates (B->D): laws with state

@@ -278,21 +278,53 @@ static void wallhist_put(pala_wallhist *h, int hn, long step, unsigned long key,
     h->n++;
 }
 
+/* The pending pairs row[2c], row[2c + 1] with their states hs + c hn into increasing (p, q),
+ * the order in which the next rebuild places them (neighbor.c). */
+typedef struct pend { long key, c; } pend;
+static int cmp_pend(const void *a, const void *b)
+{
+    const pend *x = a, *y = b;
+    return (x->key > y->key) - (x->key < y->key);
+}
+
+static void sort_pending(pala_nlist *nl, long c, int hn)
+{
+    pend *o = pala_xrealloc(NULL, (size_t)(c + 1) * sizeof *o);
+    for (long r = 0; r < c; r++) o[r] = (pend){(long)nl->row[2 * r] << 32 | (unsigned)nl->row[2 * r + 1], r};
+    qsort(o, (size_t)c, sizeof *o, cmp_pend);
+    int *row = pala_xrealloc(NULL, (size_t)(2 * c + 1) * sizeof *row);
+    double *hs = pala_xrealloc(NULL, (size_t)(c * hn + 1) * sizeof *hs);
+    for (long r = 0; r < c; r++) {
+        row[2 * r] = nl->row[2 * o[r].c]; row[2 * r + 1] = nl->row[2 * o[r].c + 1];
+        memcpy(hs + r * hn, nl->hs + o[r].c * hn, (size_t)hn * sizeof *hs);
+    }
+    memcpy(nl->row, row, (size_t)(2 * c) * sizeof *row);
+    memcpy(nl->hs, hs, (size_t)(c * hn) * sizeof *hs);
+    free(row); free(hs); free(o);
+}
+
 void pala_contact_states_move(pala_world *w, const double *d, long n, const int *map, int nold)
 {
     pala_work *wk = w->work;
     const int hn = wk->cm->hn;
     if (!hn || n < 3 || d[0] != hn) return;   /* the laws are the world's: the same state size */
     long np = (long)d[1], c = 0, i = 2;
-    /* the pairs, in slot order still: map keeps the order of the pebbles that stay */
+    /* the pairs, in slot order still when map keeps the order of the pebbles that stay (grains
+     * that leave); a new order (pala_world_resort) turns some pairs and needs a sort */
     pala_nlist_history_room(w, np);
+    int sorted = 1;
     for (long r = 0; r < np; r++, i += 2 + hn) {
         int p = (int)d[i], q = (int)d[i + 1];
         if (p < 0 || q < 0 || p >= nold || q >= nold || map[p] < 0 || map[q] < 0) continue;
-        w->nl->row[2 * c] = map[p]; w->nl->row[2 * c + 1] = map[q];
-        memcpy(w->nl->hs + c * hn, d + i + 2, (size_t)hn * sizeof *d);
+        int a = map[p], b = map[q];
+        double *st = w->nl->hs + c * hn;
+        memcpy(st, d + i + 2, (size_t)hn * sizeof *d);
+        if (a > b) { int t = a; a = b; b = t; pala_contact_state_swap(wk->cm, st); }   /* the half list has p < q */
+        if (c > 0 && ((long)a << 32 | (unsigned)b) < ((long)w->nl->row[2 * c - 2] << 32 | (unsigned)w->nl->row[2 * c - 1])) sorted = 0;
+        w->nl->row[2 * c] = a; w->nl->row[2 * c + 1] = b;
         c++;
     }
+    if (!sorted) sort_pending(w->nl, c, hn);
     w->nl->hpend = c;
     /* the wall tables: every live entry, in the order of the old blocks and slots, into the
      * table of its pebble's new block */

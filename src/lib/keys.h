@@ -25,7 +25,7 @@ enum pala_key {
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_vtk_format, PALA_KEY_contacts_every, PALA_KEY_contacts_format, PALA_KEY_grains_every,
     PALA_KEY_max_overlap,
-    PALA_KEY_neighbor_skin, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
+    PALA_KEY_neighbor_skin, PALA_KEY_sort_every, PALA_KEY_lammps_data, PALA_KEY_lammps_material,
     PALA_KEY_lammps_mc_samples, PALA_KEY_start_from, PALA_KEY_start_time, PALA_KEY_start_contacts, PALA_KEY_gravitational_constant, PALA_KEY_permittivity,
     PALA_KEY_interaction_cutoff, PALA_KEY_electric_field, PALA_KEY_electric_field_turn,
     PALA_KEY_magnetic_field, PALA_KEY_magnetic_field_turn, PALA_KEY_lorentz_step,

@@ -14,6 +14,7 @@
 #include "population.h"
 #include "threads.h"
 #include "world.h"
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -164,15 +165,35 @@ static int chained_steps(pala_world *w, long n)
     return PALA_OK;
 }
 
+/* The world's spatial order is checked between steps (world.c: pala_world_resort). */
+static int resorts(const pala_world *w)
+{
+    return w->sort_every > 0 && w->n >= 2 * PALA_BLOCK && !w->ninter && !w->additional_forces;
+}
+
+/* The next step after w->step at which something happens between steps: a feed acts, or
+ * the spatial order is checked. */
+static long next_stop(const pala_world *w)
+{
+    long s = w->feed ? pala_feed_next(w, w->step) : LONG_MAX;
+    if (resorts(w)) {
+        long k = (w->step / w->sort_every + 1) * w->sort_every;
+        if (k < s) s = k;
+    }
+    return s;
+}
+
 int pala_world_steps(pala_world *w, long n)
 {
     int st = pala_world_check_prepared(w);
-    if (st || !w->feed) return st ? st : chained_steps(w, n);
-    /* grains enter and leave between steps, at the steps of the feeds (population.c): the
-     * steps up to the next of them run chained, and that step starts a call of its own */
+    if (st || (!w->feed && !resorts(w))) return st ? st : chained_steps(w, n);
+    /* between steps, at the steps of the feeds, grains enter and leave (population.c), and
+     * at multiples of sort_every the grains may be stored in spatial order again (world.c):
+     * the steps up to the next such step run chained, and that step starts a call of its own */
     while (n > 0 && st == PALA_OK) {
-        pala_population_act(w);
-        long before = w->step, m = pala_feed_next(w, w->step) - w->step;
+        if (w->feed) pala_population_act(w);
+        pala_world_resort(w);
+        long before = w->step, m = next_stop(w) - w->step;
         st = chained_steps(w, m < 1 || m > n ? n : m);
         n -= w->step - before;
     }

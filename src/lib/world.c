@@ -269,11 +269,10 @@ static int cmp_sortkey(const void *a, const void *b)
         (arr) = tmp_;                                                       \
     } while (0)
 
-void pala_world_sort(pala_world *w)
+/* The spatial order of the grains: keys of cells of two bounding radii, the slowest index
+ * along the longest extent of the packing, ascending (ties in storage order). */
+static sortkey *spatial_order(const pala_world *w)
 {
-    /* a few blocks fit in cache in any order, and keep their round-off as given */
-    if (w->n < 2 * PALA_BLOCK || w->gid) return;
-    free_states(w);   /* what was prepared is for the old order: prepare again */
     /* cells of two bounding radii: the largest, or, if it exceeds twice the median (grains of
      * sizes far apart, as the neighbour list's levels), the median (a few large grains among
      * many small ones would otherwise make layers many small grains thick) */
@@ -309,6 +308,15 @@ void pala_world_sort(pala_world *w)
         order[k].k = k;
     }
     qsort(order, (size_t)w->n, sizeof *order, cmp_sortkey);
+    return order;
+}
+
+void pala_world_sort(pala_world *w)
+{
+    /* a few blocks fit in cache in any order, and keep their round-off as given */
+    if (w->n < 2 * PALA_BLOCK || w->gid) return;
+    free_states(w);   /* what was prepared is for the old order: prepare again */
+    sortkey *order = spatial_order(w);
     PERMUTE(w->x, pala_vec3); PERMUTE(w->r, pala_vec3); PERMUTE(w->v, pala_vec3); PERMUTE(w->w, pala_vec3);
     PERMUTE(w->acc, pala_vec3); PERMUTE(w->bacc, pala_vec3); PERMUTE(w->tid, int);
     w->cap = w->icap = w->n;
@@ -316,6 +324,43 @@ void pala_world_sort(pala_world *w)
     w->inv = pala_xrealloc(NULL, (size_t)w->n * sizeof *w->inv);
     for (int i = 0; i < w->n; i++) { w->gid[i] = order[i].k; w->inv[order[i].k] = i; }
     free(order);
+}
+
+/* A run's grains mix (a drum, a hopper, a pour whose grains enter at the end of storage):
+ * neighbours drift apart in storage, and the sweep's window and the threads' boundary
+ * blocks grow with them (force_pass.c), as do the cache misses.  So every sort_every steps
+ * the grains are stored in spatial order again, as LAMMPS does (atom_modify sort): the
+ * drum of bench/drum on two threads ran 1.2 s in 32.3 s instead of 42.4 s (docs/
+ * performance.md).  An order that is spatial already is kept as it is. */
+int pala_world_resort(pala_world *w)
+{
+    if (w->sort_every <= 0 || w->step % w->sort_every || w->n < 2 * PALA_BLOCK || w->ninter || w->additional_forces ||
+        pala_world_check_prepared(w) != PALA_OK)
+        return 0;
+    sortkey *order = spatial_order(w);
+    int same = 1;
+    for (int i = 0; i < w->n && same; i++) same = order[i].k == i;
+    if (same) { free(order); return 0; }
+    long nh;
+    double *hist = pala_world_history_get(w, &nh);
+    const int np0 = w->npeb;
+    int *pmap = hist ? pala_xrealloc(NULL, (size_t)(np0 + 1) * sizeof *pmap) : NULL;
+    for (int i = 0, pm = 0; pmap && i < w->n; i++) {   /* old pebbles -> new ones */
+        int k = order[i].k, nc = w->tmpl[w->tid[k]].ncomp, p = pala_grain_peb0(w, k);
+        for (int c = 0; c < nc; c++) pmap[p + c] = pm + c;
+        pm += nc;
+    }
+    number(w);
+    PERMUTE(w->x, pala_vec3); PERMUTE(w->r, pala_vec3); PERMUTE(w->v, pala_vec3); PERMUTE(w->w, pala_vec3);
+    PERMUTE(w->acc, pala_vec3); PERMUTE(w->bacc, pala_vec3); PERMUTE(w->tid, int); PERMUTE(w->gid, int);
+    w->cap = w->n;   /* arrays of n now; room() grows them for grains to come */
+    for (int i = 0; i < w->n; i++) w->inv[w->gid[i]] = i;
+    free(order);
+    pala_world_setup(w);
+    if (hist) pala_contact_states_move(w, hist, nh, pmap, np0);
+    free(pmap);
+    free(hist);
+    return 1;
 }
 
 int pala_world_add_interaction(pala_world *w, const pala_interaction *it)
@@ -354,7 +399,7 @@ static int check_settings(pala_world *w, pala_check *c)
     if (WORLD_KEY(dimension) || WORLD_KEY(dt) || WORLD_KEY(gravity) || WORLD_KEY(electric_field) || WORLD_KEY(electric_field_turn) ||
         WORLD_KEY(magnetic_field) || WORLD_KEY(magnetic_field_turn) || WORLD_KEY(gravitational_constant) || WORLD_KEY(interaction_cutoff) ||
         (w->eps_r != 0 && WORLD_KEY(permittivity)) ||   /* 0 is read as 1 */
-        WORLD_KEY(lorentz_step) || WORLD_KEY(hertz) || WORLD_KEY(rotation_step) || WORLD_KEY(max_overlap) || WORLD_KEY(neighbor_skin) ||
+        WORLD_KEY(lorentz_step) || WORLD_KEY(hertz) || WORLD_KEY(rotation_step) || WORLD_KEY(max_overlap) || WORLD_KEY(neighbor_skin) || WORLD_KEY(sort_every) ||
         (w->tlaw != 0 && WORLD_KEY(tangential_law)) || (w->damp != 0 && WORLD_KEY(normal_damping)))   /* 0: the default */
         return PALA_ERR_INPUT;
     if (w->dim == 2) {
