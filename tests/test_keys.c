@@ -68,7 +68,7 @@ static const char *const probe[PALA_NKEYS] = {
     [PALA_KEY_trajectory_every] = "4", [PALA_KEY_xyz_every] = "5", [PALA_KEY_vtk_every] = "6",
     [PALA_KEY_contacts_every] = "8", [PALA_KEY_grains_every] = "9",
     [PALA_KEY_max_overlap] = "0.3",
-    [PALA_KEY_neighbor_skin] = "0.001", [PALA_KEY_lammps_mc_samples] = "200",
+    [PALA_KEY_neighbor_skin] = "0.001", [PALA_KEY_sort_every] = "500", [PALA_KEY_lammps_mc_samples] = "200",
     [PALA_KEY_gravitational_constant] = "6.674e-11", [PALA_KEY_permittivity] = "2.5",
     [PALA_KEY_interaction_cutoff] = "0.05", [PALA_KEY_electric_field] = "100 0 0",
     [PALA_KEY_electric_field_turn] = "0 0 2", [PALA_KEY_magnetic_field] = "0 0 0.1",
