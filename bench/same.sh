@@ -15,7 +15,9 @@
 # both builds), and NEW runs each with what reproduces OLD's defaults: `--set dt_check=off`,
 # and `mass_properties = monte_carlo` in every clump grain (shape spheres or random; NEW's
 # default is exact), written into a copy beside the scene.
-# Usage: [SAME_SCENES=old] bench/same.sh OLD NEW [numbers]   (OLD e.g. a `git worktree add ../old <commit>`, built)
+# SAME_NEW_SET adds options to NEW's runs only, e.g. "--set sort_every=0" (NEW's default
+# stores the grains anew every 1000 steps, which changes round-off in scenes that mix).
+# Usage: [SAME_SCENES=old] [SAME_NEW_SET=...] bench/same.sh OLD NEW [numbers]   (OLD e.g. a `git worktree add ../old <commit>`, built)
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.  Exit 1 if any file differs.
 set -eu
 old=$(cd "$1" && pwd); new=$(cd "$2" && pwd); mode=${3:-bytes}
@@ -27,12 +29,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 sh "$root/bench/replicate.sh" "$data/s2_settled_8000.data" 4 2 > "$tmp/s64k.data"
 bed="--set energy_every=50 --set trajectory_every=500 --quiet"
 for side in old new; do
-  p=$(eval echo \$$side)/pala; o=$tmp/$side
+  p=$(eval echo \$$side)/pala; o=$tmp/$side; ns=
+  [ $side = new ] && ns=${SAME_NEW_SET:-}
   for t in 1 2; do
     for f in "$scenes"/examples/*.txt; do
-      b=$(basename "$f" .txt); s=examples/$b.txt; extra=
+      b=$(basename "$f" .txt); s=examples/$b.txt; extra=$ns
       if [ "$from" = old ] && [ $side = new ]; then
-        s=examples/same-mc-$$-$b.txt; extra="--set dt_check=off"
+        s=examples/same-mc-$$-$b.txt; extra="--set dt_check=off $ns"
         awk '{ print } /^shape *= *(spheres|random)/ { print "mass_properties = monte_carlo" }' "$f" > "$scenes/$s"
       fi
       if [ $side = old ] && ! (cd "$scenes" && "$old/pala" run "$s" -o "$tmp/probe-$b" --force --quiet --set steps=0 2>/dev/null); then
@@ -41,11 +44,11 @@ for side in old new; do
       (cd "$scenes" && "$p" run "$s" -o "$o/ex-$b-$t" --quiet --threads $t $extra) || echo "$side: $b exit $?"
       [ "$s" = "examples/$b.txt" ] || rm -f "$scenes/$s"
     done
-    "$p" run "$new/bench/spheres.txt" -o "$o/spheres-$t" $bed --threads $t --set "lammps_data=$data/s2_settled_8000.data" --set steps=1000
-    "$p" run "$new/bench/clumps.txt" -o "$o/clumps-$t" $bed --threads $t --set "lammps_data=$data/c2_settled_2000.data" --set steps=1000
+    "$p" run "$new/bench/spheres.txt" -o "$o/spheres-$t" $bed $ns --threads $t --set "lammps_data=$data/s2_settled_8000.data" --set steps=1000
+    "$p" run "$new/bench/clumps.txt" -o "$o/clumps-$t" $bed $ns --threads $t --set "lammps_data=$data/c2_settled_2000.data" --set steps=1000
   done
   for t in 1 2 3; do
-    "$p" run "$new/bench/spheres.txt" -o "$o/s64k-$t" $bed --threads $t --set "lammps_data=$tmp/s64k.data" --set steps=600
+    "$p" run "$new/bench/spheres.txt" -o "$o/s64k-$t" $bed $ns --threads $t --set "lammps_data=$tmp/s64k.data" --set steps=600
   done
 done
 norm() {   # norm FILE NAME OLD-WALL-COLUMNS: the file as mode compares it
