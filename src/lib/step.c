@@ -165,18 +165,12 @@ static int chained_steps(pala_world *w, long n)
     return PALA_OK;
 }
 
-/* The world's spatial order is checked between steps (world.c: pala_world_resort). */
-static int resorts(const pala_world *w)
-{
-    return w->sort_every > 0 && w->n >= 2 * PALA_BLOCK && !w->ninter && !w->additional_forces;
-}
-
 /* The next step after w->step at which something happens between steps: a feed acts, or
  * the spatial order is checked. */
 static long next_stop(const pala_world *w)
 {
     long s = w->feed ? pala_feed_next(w, w->step) : LONG_MAX;
-    if (resorts(w)) {
+    if (pala_world_resorts(w)) {
         long k = (w->step / w->sort_every + 1) * w->sort_every;
         if (k < s) s = k;
     }
@@ -186,7 +180,7 @@ static long next_stop(const pala_world *w)
 int pala_world_steps(pala_world *w, long n)
 {
     int st = pala_world_check_prepared(w);
-    if (st || (!w->feed && !resorts(w))) return st ? st : chained_steps(w, n);
+    if (st || (!w->feed && !pala_world_resorts(w))) return st ? st : chained_steps(w, n);
     /* between steps, at the steps of the feeds, grains enter and leave (population.c), and
      * at multiples of sort_every the grains may be stored in spatial order again (world.c):
      * the steps up to the next such step run chained, and that step starts a call of its own */

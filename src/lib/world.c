@@ -332,11 +332,14 @@ void pala_world_sort(pala_world *w)
  * the grains are stored in spatial order again, as LAMMPS does (atom_modify sort): the
  * drum of bench/drum on two threads ran 1.2 s in 32.3 s instead of 42.4 s (docs/
  * performance.md).  An order that is spatial already is kept as it is. */
+int pala_world_resorts(const pala_world *w)
+{
+    return w->sort_every > 0 && w->n >= 2 * PALA_BLOCK && !w->ninter && !w->additional_forces;
+}
+
 int pala_world_resort(pala_world *w)
 {
-    if (w->sort_every <= 0 || w->step % w->sort_every || w->n < 2 * PALA_BLOCK || w->ninter || w->additional_forces ||
-        pala_world_check_prepared(w) != PALA_OK)
-        return 0;
+    if (!pala_world_resorts(w) || w->step % w->sort_every || pala_world_check_prepared(w) != PALA_OK) return 0;
     sortkey *order = spatial_order(w);
     int same = 1;
     for (int i = 0; i < w->n && same; i++) same = order[i].k == i;

@@ -23,6 +23,9 @@ int pala_world_ready(pala_world *w);
 /* The setup of pala_world_prepare after its checks: the pebbles, the neighbour list, the
  * modules' states for the world's grains (the list is built at the next step). */
 void pala_world_setup(pala_world *w);
+/* 1 if pala_world_resort may reorder w: sort_every set, 512 grains or more, and no
+ * interactions or additional forces whose state is in storage order. */
+int pala_world_resorts(const pala_world *w);
 /* The grains changed between steps (population.c): grain k with gone[k] leaves (gone NULL:
  * none), the grains added since the last setup (pala_world_add_grain) stay at the end; the
  * arrays are compacted in order (the grains keep their numbers, gid), the world is set up
