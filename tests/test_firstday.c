@@ -7,6 +7,7 @@
 #include "t_world.h"
 #include "pala/pala.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_firstday(void);
@@ -208,6 +209,22 @@ static void health(void)
     sscanf(out, "%lf %31s", &bal, warn);
     T_CHECK(rc0 == 0 && bal > 0.01 && !strcmp(warn, "-") && !strstr(out, "warning:"),
             "magnetic brush: |dE_bal_rel| %.3g of E_total(0), small against the energy that flowed: no warning (exit %d) %s", bal, rc0, out);
+    /* a pour: the drift in joules is dE_bal_rel times its denominator |E_total(0)| + E_in, and the
+     * energy brought in and taken out flowed (docs/physics.md, "The health of a run"); the pour
+     * example of beads of 25 kg/m^3 (E_in 1.9e-4 J) drifts by 8.5e-7 J at dt = 1e-5: no warning
+     * (before session 16: the dimensionless dE_bal_rel 4.6e-3 read as joules, over E_diss alone,
+     * 237 times what flowed); at dt = 2e-5 by 7.8e-6 J, 3.4 % of it: a warning in those joules */
+    const char *pour = "./pala run examples/pour.txt --set material.glass.density=25 --set end_time=0.1 --set dt_check=warn --quiet --force -o " DIR "/pour";
+    const char *joules = "printf 'J=' && awk -F'\\t' 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {d = $c[\"dE_bal_rel\"] * $c[\"E_in\"]; "
+                         "if (d < 0) d = -d; if (d > m) m = d} END {print m}' " DIR "/pour/energy.tsv";
+    rc0 = t_sh(out, sizeof out, "%s --set dt=1e-5 2>&1 && %s", pour, joules);
+    double j = strstr(out, "J=") ? atof(strstr(out, "J=") + 2) : 0;
+    T_CHECK(rc0 == 0 && !strstr(out, "warning") && j > 5e-7 && j < 1.5e-6, "pour at dt = 1e-5: drift %.3g J, small against E_in: no warning (exit %d) %s", j, rc0, out);
+    rc0 = t_sh(out, sizeof out, "%s --set dt=2e-5 2>&1 && %s", pour, joules);
+    const char *said = strstr(out, "drifted by up to ");
+    double jw = said ? atof(said + strlen("drifted by up to ")) : 0, jr = strstr(out, "J=") ? atof(strstr(out, "J=") + 2) : 0;
+    T_CHECK(rc0 == 0 && said && strstr(out, "E_in, E_out; warning above") && fabs(jw - jr) <= 0.01 * jr && jr > 5e-6,
+            "pour at dt = 2e-5: warned, the drift in joules %.3g as energy.tsv's largest |dE_bal_rel| E_in %.3g (exit %d) %s", jw, jr, rc0, out);
     /* a real imbalance, dt ten times too large with the regularised friction: the advice is the
      * friction's (slip_velocity); the run's folder is named, --quiet too */
     int rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt --set dt=1e-4 --set dt_check=warn --set end_time=0.2 --quiet --force -o " DIR "/imb 2>&1");
