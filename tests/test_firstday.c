@@ -210,7 +210,7 @@ static void health(void)
     T_CHECK(rc0 == 0 && bal > 0.01 && !strcmp(warn, "-") && !strstr(out, "warning:"),
             "magnetic brush: |dE_bal_rel| %.3g of E_total(0), small against the energy that flowed: no warning (exit %d) %s", bal, rc0, out);
     /* a pour: the drift in joules is dE_bal_rel times its denominator |E_total(0)| + E_in, and the
-     * energy brought in and taken out flowed (docs/physics.md, "The health of a run"); the pour
+     * energy brought in and taken out flowed (docs/physics.md, "Choosing dt": the health of a run); the pour
      * example of beads of 25 kg/m^3 (E_in 1.9e-4 J) drifts by 8.5e-7 J at dt = 1e-5: no warning
      * (before session 16: the dimensionless dE_bal_rel 4.6e-3 read as joules, over E_diss alone,
      * 237 times what flowed); at dt = 2e-5 by 7.8e-6 J, 3.4 % of it: a warning in those joules */
