@@ -27,26 +27,30 @@ typedef struct matgrains { int used; double m, a, I, M, aM; } matgrains;
  * unstable. */
 #define PALA_DT_CONTACT_MIN 2.0
 
-/* Hertz contact (docs/physics.md, "Choosing dt"): d_max = (5 m v^2 / (4 k))^(2/5),
- * t_c = 2.9432 d_max / v; the linear spring: pi sqrt(m / k_n), d_max = v sqrt(m / k_n) (its
- * energy 1/2 k_n d^2 takes 1/2 m v^2); the fractional law, as a spring of its stiffness at the
- * frequency it makes: omega^(2 - alpha) = c^alpha k^(1-alpha) / m (no d_max). */
+/* The largest overlap of an impact at speed v, reduced mass m (docs/physics.md, "Choosing
+ * dt"): Hertz's d_max = (5 m v^2 / (4 k))^(2/5), k = c_H E~ sqrt(r~) (eq. 57); the linear
+ * spring's v sqrt(m / k_n) (its energy 1/2 k_n d^2 takes 1/2 m v^2); none for the fractional law. */
+static double overlap_max(const pala_pairmat *p, double m, double rt, double v)
+{
+    if (p->nlaw == PALA_NLAW_HOOKE) return p->kn > 0 ? v * sqrt(m / p->kn) : 0;
+    if (p->nlaw == PALA_NLAW_FRACTIONAL) return 0;
+    double k = p->kE * sqrt(rt);
+    return v > 0 && k > 0 ? pow(5 * m * v * v / (4 * k), 0.4) : 0;
+}
+
+/* Hertz contact (docs/physics.md, "Choosing dt"): t_c = 2.9432 d_max / v (*dmax set, for
+ * Mindlin's spring); the linear spring: pi sqrt(m / k_n); the fractional law, as a spring of
+ * its stiffness at the frequency it makes: omega^(2 - alpha) = c^alpha k^(1-alpha) / m. */
 static double contact_time(const pala_pairmat *p, double m, double rt, double v, double *dmax)
 {
     *dmax = 0;
-    if (p->nlaw == PALA_NLAW_HOOKE) {
-        if (!(p->kn > 0)) return 0;
-        *dmax = v * sqrt(m / p->kn);
-        return PALA_PI * sqrt(m / p->kn);
-    }
+    if (p->nlaw == PALA_NLAW_HOOKE) return p->kn > 0 ? PALA_PI * sqrt(m / p->kn) : 0;
     if (p->nlaw == PALA_NLAW_FRACTIONAL) {
         double om = pow(pow(p->fc, p->alpha) * pow(p->fk, 1 - p->alpha) / m, 1 / (2 - p->alpha));
         return om > 0 ? PALA_PI / om : 0;
     }
-    double k = p->kE * sqrt(rt);
-    if (!(v > 0) || !(k > 0)) return 0;
-    *dmax = pow(5 * m * v * v / (4 * k), 0.4);
-    return 2.9432 * *dmax / v;
+    *dmax = overlap_max(p, m, rt, v);
+    return *dmax > 0 ? 2.9432 * *dmax / v : 0;
 }
 
 static double tmin(double a, double b) { return a > 0 && (b <= 0 || a < b) ? a : b; }
@@ -136,9 +140,8 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
             /* the overlap of that impact head-on between the grains that press their smallest
              * components deepest, against the smaller radius as the run's limit max_overlap
              * takes it (docs/physics.md, "Unstable runs"): no dt changes it */
-            double M = wall ? mg[a].M : mg[a].M * mg[b].M / (mg[a].M + mg[b].M), aM = wall ? mg[a].aM : fmin(mg[a].aM, mg[b].aM), dM;
-            contact_time(p, M, wall ? 2 * mg[a].aM : pala_harmonic(mg[a].aM, mg[b].aM), wall ? v : 2 * v, &dM);
-            r->overlap = fmax(r->overlap, dM / aM);
+            double M = wall ? mg[a].M : mg[a].M * mg[b].M / (mg[a].M + mg[b].M), aM = wall ? mg[a].aM : fmin(mg[a].aM, mg[b].aM);
+            r->overlap = fmax(r->overlap, overlap_max(p, M, wall ? 2 * mg[a].aM : pala_harmonic(mg[a].aM, mg[b].aM), wall ? v : 2 * v) / aM);
             /* the tangential spring moves the reduced mass with its rolling: 2/7 of it for spheres */
             double kt = p->tlaw == PALA_TLAW_SPRING ? p->kt : p->tlaw == PALA_TLAW_MINDLIN ? p->kG * sqrt(rt * dmax) : 0;
             if (kt > 0) tt = tmin(tt, 2 * PALA_PI * sqrt(2.0 / 7.0 * m / kt));
