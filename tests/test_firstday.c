@@ -7,6 +7,7 @@
 #include "t_world.h"
 #include "pala/pala.h"
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_firstday(void);
@@ -114,6 +115,53 @@ static void traps(void)
             "lammps_data with the default hertz: a note %s", out);
 }
 
+/* The largest overlap along a run of a scene (the ratio to the smaller radius, as the runaway
+ * check takes it), stepped one step at a time; *o the check's foreseen one. */
+static double run_overlap(const char *path, double *o, char *err, size_t len)
+{
+    pala_scene *s = t_load_scene(path, 0, NULL, err, len);
+    if (!s) return -1;
+    pala_world *w = pala_scene_world(s);
+    pala_dt_report r;
+    *o = pala_world_dt_check(w, &r) == PALA_OK ? r.overlap : -1;
+    double worst = 0;
+    for (long k = 0; k < pala_scene_steps(s); k++) {
+        pala_world_steps(w, 1);
+        worst = fmax(worst, w->worst_overlap);
+    }
+    pala_scene_free(s);
+    return worst;
+}
+
+/* The deepest overlap the check foresees (docs/physics.md, "Choosing dt") against the closed
+ * forms and the run: two spheres head on (head_on: a = 1 mm, 0.1 m/s each, so 0.2 m/s
+ * between them, reduced mass m/2); then the clumps of bench/poly-clumps.txt, whose 0.05 mm
+ * pebbles of glass cannot stop two raspberries (the run stops at step 86 at any dt). */
+static void foreseen_overlap(void)
+{
+    char err[4096], out[16384], path[256];
+    snprintf(path, sizeof path, "%s/head-on-overlap.txt", t_tmpdir());
+    const double a = 1e-3, m = 2500 * 4.0 / 3.0 * PALA_PI * a * a * a, v = 0.2;
+    /* Hertz (eqs. 55-57): k = (sqrt 3 / 2) E / (1 - sigma^2) sqrt(r~), r~ = H(a, a) = a; d_max = (5 m* v^2 / (4 k))^(2/5) */
+    head_on(path, "poisson = 0.3", "");
+    double o, seen = run_overlap(path, &o, err, sizeof err);
+    double k = sqrt(3.0) / 2 * 1e7 / (1 - 0.09) * sqrt(a), want = pow(5 * (m / 2) * v * v / (4 * k), 0.4) / a;
+    T_NEAR(o, want, 1e-12 * want, "Hertz head on: foreseen overlap over a = (5 m* v^2 / (4 k))^(2/5) / a");
+    T_NEAR(seen, want, 0.01 * want, "Hertz head on: the run's deepest overlap over a, as foreseen");
+    /* the linear spring (docs/physics.md, "The linear spring-dashpot"): 1/2 k_n d^2 = 1/2 m* v^2 */
+    head_on(path, "normal_law = hooke\nnormal_stiffness = 50", "");
+    seen = run_overlap(path, &o, err, sizeof err);
+    want = v * sqrt(m / 2 / 50) / a;
+    T_NEAR(o, want, 1e-12 * want, "linear spring head on: foreseen overlap over a = v sqrt(m* / k_n) / a");
+    T_NEAR(seen, want, 0.01 * want, "linear spring head on: the run's deepest overlap over a, as foreseen");
+    /* the raspberries of glass: warned before the run (no dt helps), and the run stops as foreseen */
+    int rc = t_sh(out, sizeof out, "./pala run bench/poly-clumps.txt --set material.stiff.young=5e8 --quiet --force -o " DIR "/pc 2>&1");
+    T_CHECK(rc == 2 && strstr(out, "warning: an impact at the largest speed foreseen") && strstr(out, "by 3.8 of its radius") &&
+            strstr(out, "at any dt") && strstr(out, "runaway overlap"), "raspberries of glass: the overlap foreseen, then the run stops (exit %d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala run bench/poly-clumps.txt --quiet --force -o " DIR "/pc 2>&1 && tail -n 1 " DIR "/pc/energy.tsv | cut -f 1");
+    T_CHECK(rc == 0 && !strstr(out, "warning") && !strcmp(out, "200\n"), "raspberries of the stiff material: no warning, the run to its end (exit %d) %s", rc, out);
+}
+
 static void dt_check(void)
 {
     char out[16384];
@@ -143,6 +191,7 @@ static void dt_check(void)
     T_CHECK(s && r.n >= 1 && !strcmp(r.scale[0].name, "contact") && r.scale[0].t > 30e-6 && r.scale[0].t < 70e-6 && r.v > 39 && r.v < 50,
             "ten grains: t_c %.3g s at %.3g m/s", r.scale[0].t, r.v);
     pala_scene_free(s);
+    foreseen_overlap();
 }
 
 static void health(void)
@@ -160,6 +209,22 @@ static void health(void)
     sscanf(out, "%lf %31s", &bal, warn);
     T_CHECK(rc0 == 0 && bal > 0.01 && !strcmp(warn, "-") && !strstr(out, "warning:"),
             "magnetic brush: |dE_bal_rel| %.3g of E_total(0), small against the energy that flowed: no warning (exit %d) %s", bal, rc0, out);
+    /* a pour: the drift in joules is dE_bal_rel times its denominator |E_total(0)| + E_in, and the
+     * energy brought in and taken out flowed (docs/physics.md, "Choosing dt": the health of a run); the pour
+     * example of beads of 25 kg/m^3 (E_in 1.9e-4 J) drifts by 8.5e-7 J at dt = 1e-5: no warning
+     * (before session 16: the dimensionless dE_bal_rel 4.6e-3 read as joules, over E_diss alone,
+     * 237 times what flowed); at dt = 2e-5 by 7.8e-6 J, 3.4 % of it: a warning in those joules */
+    const char *pour = "./pala run examples/pour.txt --set material.glass.density=25 --set end_time=0.1 --set dt_check=warn --quiet --force -o " DIR "/pour";
+    const char *joules = "printf 'J=' && awk -F'\\t' 'NR == 1 {for (i = 1; i <= NF; i++) c[$i] = i; next} {d = $c[\"dE_bal_rel\"] * $c[\"E_in\"]; "
+                         "if (d < 0) d = -d; if (d > m) m = d} END {print m}' " DIR "/pour/energy.tsv";
+    rc0 = t_sh(out, sizeof out, "%s --set dt=1e-5 2>&1 && %s", pour, joules);
+    double j = strstr(out, "J=") ? atof(strstr(out, "J=") + 2) : 0;
+    T_CHECK(rc0 == 0 && !strstr(out, "warning") && j > 5e-7 && j < 1.5e-6, "pour at dt = 1e-5: drift %.3g J, small against E_in: no warning (exit %d) %s", j, rc0, out);
+    rc0 = t_sh(out, sizeof out, "%s --set dt=2e-5 2>&1 && %s", pour, joules);
+    const char *said = strstr(out, "drifted by up to ");
+    double jw = said ? atof(said + strlen("drifted by up to ")) : 0, jr = strstr(out, "J=") ? atof(strstr(out, "J=") + 2) : 0;
+    T_CHECK(rc0 == 0 && said && strstr(out, "E_in, E_out; warning above") && fabs(jw - jr) <= 0.01 * jr && jr > 5e-6,
+            "pour at dt = 2e-5: warned, the drift in joules %.3g as energy.tsv's largest |dE_bal_rel| E_in %.3g (exit %d) %s", jw, jr, rc0, out);
     /* a real imbalance, dt ten times too large with the regularised friction: the advice is the
      * friction's (slip_velocity); the run's folder is named, --quiet too */
     int rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt --set dt=1e-4 --set dt_check=warn --set end_time=0.2 --quiet --force -o " DIR "/imb 2>&1");

@@ -499,6 +499,10 @@ typedef struct pala_dt_report {
     double dt;                     /* s */
     double v;                      /* the largest impact speed foreseen, m/s */
     double rayleigh;               /* Rayleigh's time of the smallest component, s (no verdict) */
+    double overlap;                /* the largest overlap foreseen, d_max over the smaller component
+                                      radius (Hertz and linear laws; 0 if none): above max_overlap
+                                      such an impact stops the run as unstable at any dt */
+    double max_overlap;            /* the world's limit of it */
     pala_dt_scale scale[PALA_DT_SCALES];
     int n;                         /* scales the world has */
     int verdict;                   /* the worst of theirs */

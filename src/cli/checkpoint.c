@@ -152,6 +152,7 @@ static void put_run(buf *b, const pala_ckpt_run *r, const pala_world *w)
     const pala_energy_stats *e = &r->energy;
     double es[8] = {e->initial, e->final, e->min, e->max, e->final_rel, e->max_abs_rel, e->max_abs_bal, (double)e->rows};
     put_field(b, "run.energy_stats", sizeof(double), 8, es);
+    put_field(b, "run.energy_drift", sizeof(double), 1, &e->max_abs_drift);
     /* the walls.tsv writer's previous row, for the mean pressures of the next interval */
     double wp[2 + PALA_MAX_WALL_COLUMNS] = {(double)r->walls.rows, r->walls.t};
     memcpy(wp + 2, r->walls.P, sizeof r->walls.P);
@@ -338,7 +339,15 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
         pala_ckpt_free(c);
         return 1;
     }
-    r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6]};
+    r->energy = (pala_energy_stats){(long)e[7], e[0], e[1], e[2], e[3], e[4], e[5], e[6], -1};
+    /* not in checkpoints of builds before session 16: -1, unknown (run.c bounds it) */
+    const rfield *ed = find(c, "run.energy_drift") ? need(c, path, "run.energy_drift", sizeof(double), 1, err) : NULL;
+    if (ed) memcpy(&r->energy.max_abs_drift, ed->data, sizeof(double));
+    else if (find(c, "run.energy_drift")) {
+        pala_ckpt_run_free(r);
+        pala_ckpt_free(c);
+        return 1;
+    }
     r->walls.rows = (long)pw[0];
     r->walls.t = pw[1];
     memcpy(r->walls.P, pw + 2, sizeof r->walls.P);

@@ -50,10 +50,10 @@ static void report_templates(const pala_world *w)
     if (w->ntmpl > 4) printf("... and %d more grain shapes (all in trajectory.txt)\n", w->ntmpl - 4);
 }
 
-/* The health of a run: E_total + E_diss - W_field - W_walls is constant up to the
- * time-discretisation error (docs/physics.md, "Energy accounting"); its largest drift in
- * joules over the energy that flowed through the run (E_total(0), |E_diss|, |W_field|,
- * |W_walls|) above this is a warning
+/* The health of a run: E_total + E_diss - W_field - W_walls + E_out - E_in is constant up to
+ * the time-discretisation error (docs/physics.md, "Energy accounting", "Grains that enter and
+ * leave"); its largest drift in joules over the energy that flowed through the run
+ * (|E_total(0)|, |E_diss|, |W_field|, |W_walls|, |E_in|, |E_out|) above this is a warning
  * (docs/physics.md, "Choosing dt"). */
 #define PALA_BALANCE_WARN 0.01
 
@@ -61,12 +61,15 @@ static void report_templates(const pala_world *w)
  * most one per CPU (docs/cli.md, "--threads"). */
 #define PALA_BLOCKS_PER_THREAD 4
 
-/* The drift of the balance relative to the energy that flowed: the largest |dE_bal_rel| is
- * relative to |E_total(0)| (writers.c), so times that, over the flow.  *drift and *flow in J. */
+/* The drift of the balance relative to the energy that flowed: the largest drift in joules
+ * (writers.c); after a resume from a checkpoint without it, the largest |dE_bal_rel| times
+ * its denominator |E_total(0)| + |E_in| at the end (at least each row's while E_in grows).
+ * *drift and *flow in J. */
 static double balance_health(const pala_world *w, const pala_energy_stats *es, double *drift, double *flow)
 {
-    *drift = es->max_abs_bal * (es->initial != 0 ? fabs(es->initial) : 1.0);
-    *flow = fabs(es->initial) + fabs(w->diss) + fabs(w->wfield) + fabs(pala_world_wall_work(w));
+    double den = fabs(es->initial) + fabs(w->ein);   /* E_in = 0 without inserters */
+    *drift = es->max_abs_drift >= 0 ? es->max_abs_drift : es->max_abs_bal * (den != 0 ? den : 1.0);
+    *flow = fabs(es->initial) + fabs(w->diss) + fabs(w->wfield) + fabs(pala_world_wall_work(w)) + fabs(w->ein) + fabs(w->eout);
     return *flow > 0 ? *drift / *flow : es->max_abs_bal;
 }
 
@@ -75,8 +78,9 @@ static double balance_health(const pala_world *w, const pala_energy_stats *es, d
  * dt it asks for; else to halve dt (the drift falls as dt^2). */
 static void balance_warning(const pala_world *w, const pala_dt_report *r, const char *dir, double health, double drift, double flow)
 {
-    fprintf(stderr, "pala: warning: %s: the energy balance E_total + E_diss - W_field - W_walls drifted by up to %.3g J, %.3g of the %.3g J that "
-            "flowed through the run (E_total(0), E_diss, W_field, W_walls; warning above %g): the time step %g s is too large for this scene's laws",
+    fprintf(stderr, "pala: warning: %s: the energy balance E_total + E_diss - W_field - W_walls + E_out - E_in drifted by up to %.3g J, %.3g of the "
+            "%.3g J that flowed through the run (E_total(0), E_diss, W_field, W_walls, E_in, E_out; warning above %g): the time step %g s is too large "
+            "for this scene's laws",
             dir, drift, health, flow, PALA_BALANCE_WARN, w->dt);
     int n = 0;
     for (int i = 0; i < r->n; i++)

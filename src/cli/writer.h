@@ -15,6 +15,9 @@ typedef struct pala_energy_stats {
     double initial, final, min, max;   /* J */
     double final_rel, max_abs_rel;     /* dE_rel of the last row, largest |dE_rel| */
     double max_abs_bal;                /* largest |dE_bal_rel|: the health of the run */
+    double max_abs_drift;              /* largest |E_total + E_diss - W_field - W_walls + E_out - E_in
+                                          - E_total(0)|, J: the same drift in joules (each row's
+                                          dE_bal_rel times its own denominator) */
 } pala_energy_stats;
 
 /* The momentum columns of walls.tsv at its previous row, for the mean pressures over the

@@ -47,7 +47,7 @@ static void energy_frame(FILE *f, pala_output *o)
     pala_world *w = o->w;
     pala_energy_stats *es = &o->energy;
     pala_energy e = pala_world_energy(w);
-    if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = es->max_abs_bal = 0; }
+    if (es->rows++ == 0) { es->initial = es->min = es->max = e.total; es->max_abs_rel = es->max_abs_bal = es->max_abs_drift = 0; }
     int terms = pala_world_energy_terms(w);
     /* relative to E_total(0), and to the energy brought in by grains that came since */
     double den = terms & PALA_TERM_FEED ? fabs(es->initial) + fabs(w->ein) : fabs(es->initial);
@@ -61,6 +61,7 @@ static void energy_frame(FILE *f, pala_output *o)
     if (e.total > es->max) es->max = e.total;
     if (fabs(rel) > es->max_abs_rel) es->max_abs_rel = fabs(rel);
     if (fabs(bal) > es->max_abs_bal || bal != bal) es->max_abs_bal = fabs(bal);
+    if (fabs(sum - es->initial) > es->max_abs_drift || sum != sum) es->max_abs_drift = fabs(sum - es->initial);
     es->final = e.total;
     es->final_rel = rel;
     fprintf(f, "%ld\t%.17g\t%.16g\t%.16g\t%.16g\t%.16g\t", w->step, pala_output_time(w), e.kin, e.rot, e.contact, e.field);

@@ -471,8 +471,9 @@ static void runaway_message(pala_world *w)
         if (!w->why[0]) {
             snprintf(msg, sizeof msg,
                      "runaway overlap at t = %.6g s: %s %d%s%.0d overlap by %.3g of a component radius "
-                     "(limit max_overlap = %g). The time step is too large for the impact speed, or "
-                     "the material too soft: reduce dt or raise young",
+                     "(limit max_overlap = %g). The time step is too large for the impact speed (the dt check's contact "
+                     "steps are few: reduce dt), or the material too soft for its grains' masses and speeds (the dt check's "
+                     "overlap is above max_overlap: raise young, no dt helps)",
                      w->t, j >= 0 ? "grains" : "wall and grain", i + 1, j >= 0 ? " and " : "", j >= 0 ? j + 1 : 0, ratio, w->max_overlap);
             size_t l = strlen(msg);
             if (l >= sizeof w->why) l = sizeof w->why - 1;

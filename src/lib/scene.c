@@ -1373,11 +1373,18 @@ static int build_walls(pala_scene *s, const int *matidx)
 }
 
 /* The check of dt before the first step (pala_world_dt_check): a dt that is surely unstable
- * is refused at the line of dt, unless dt_check = warn. */
+ * is refused at the line of dt, unless dt_check = warn.  An impact foreseen to overlap beyond
+ * max_overlap is a warning: it stops the run at any dt, and the estimate is the worst case. */
 static int check_dt(pala_scene *s)
 {
     pala_dt_report r;
-    if (s->top.dt_check == PALA_DT_CHECK_OFF || pala_world_dt_check(&s->top.w, &r) || r.verdict != PALA_DT_UNSTABLE) return 0;
+    if (s->top.dt_check == PALA_DT_CHECK_OFF || pala_world_dt_check(&s->top.w, &r)) return 0;
+    if (r.overlap > r.max_overlap)
+        SERR(s, 0, PALA_KEY_max_overlap, "warning: an impact at the largest speed foreseen (%.2g m/s, twice that between two grains) "
+             "presses the smallest component of a grain by %.2g of its radius (d_max of the contact law, the grain of the heaviest such impact), beyond max_overlap = %g: "
+             "such an impact stops the run as unstable at any dt. Stiffen the material (young: d_max ~ E^(-2/5)), slow the grains "
+             "(d_max ~ v^(4/5)) or enlarge the smallest components (docs/physics.md, \"Choosing dt\"). %s", r.v, r.overlap, r.max_overlap, r.line);
+    if (r.verdict != PALA_DT_UNSTABLE) return 0;
     const pala_dt_scale *u = r.scale;
     while (u->verdict != PALA_DT_UNSTABLE) u++;
     int warn = s->top.dt_check == PALA_DT_CHECK_WARN;

@@ -15,8 +15,10 @@
 #include <string.h>
 
 /* What the grains of one material bring to the time scales: the least effective mass of a
- * component's contact, the smallest component radius and principal moment. */
-typedef struct matgrains { int used; double m, a, I; } matgrains;
+ * component's contact, the smallest component radius and principal moment; and for the
+ * deepest overlap, the mass M and smallest radius aM of the grain that presses its smallest
+ * component deepest (Hertz: d_max / a ~ M^(2/5) a^(-6/5), a central impact moving the whole mass). */
+typedef struct matgrains { int used; double m, a, I, M, aM; } matgrains;
 
 /* Steps per time scale: below `coarse` the verdict is coarse (a contact: 10; docs/physics.md
  * asks for 20 for accuracy); a contact lasting fewer than PALA_DT_CONTACT_MIN steps (the
@@ -25,9 +27,20 @@ typedef struct matgrains { int used; double m, a, I; } matgrains;
  * unstable. */
 #define PALA_DT_CONTACT_MIN 2.0
 
-/* Hertz contact (docs/physics.md, "Choosing dt"): d_max = (5 m v^2 / (4 k))^(2/5),
- * t_c = 2.9432 d_max / v; the linear spring: pi sqrt(m / k_n); the fractional law, as a
- * spring of its stiffness at the frequency it makes: omega^(2 - alpha) = c^alpha k^(1-alpha) / m. */
+/* The largest overlap of an impact at speed v, reduced mass m (docs/physics.md, "Choosing
+ * dt"): Hertz's d_max = (5 m v^2 / (4 k))^(2/5), k = c_H E~ sqrt(r~) (eq. 57); the linear
+ * spring's v sqrt(m / k_n) (its energy 1/2 k_n d^2 takes 1/2 m v^2); none for the fractional law. */
+static double overlap_max(const pala_pairmat *p, double m, double rt, double v)
+{
+    if (p->nlaw == PALA_NLAW_HOOKE) return p->kn > 0 ? v * sqrt(m / p->kn) : 0;
+    if (p->nlaw == PALA_NLAW_FRACTIONAL) return 0;
+    double k = p->kE * sqrt(rt);
+    return v > 0 && k > 0 ? pow(5 * m * v * v / (4 * k), 0.4) : 0;
+}
+
+/* Hertz contact (docs/physics.md, "Choosing dt"): t_c = 2.9432 d_max / v (*dmax set, for
+ * Mindlin's spring); the linear spring: pi sqrt(m / k_n); the fractional law, as a spring of
+ * its stiffness at the frequency it makes: omega^(2 - alpha) = c^alpha k^(1-alpha) / m. */
 static double contact_time(const pala_pairmat *p, double m, double rt, double v, double *dmax)
 {
     *dmax = 0;
@@ -36,10 +49,8 @@ static double contact_time(const pala_pairmat *p, double m, double rt, double v,
         double om = pow(pow(p->fc, p->alpha) * pow(p->fk, 1 - p->alpha) / m, 1 / (2 - p->alpha));
         return om > 0 ? PALA_PI / om : 0;
     }
-    double k = p->kE * sqrt(rt);
-    if (!(v > 0) || !(k > 0)) return 0;
-    *dmax = pow(5 * m * v * v / (4 * k), 0.4);
-    return 2.9432 * *dmax / v;
+    *dmax = overlap_max(p, m, rt, v);
+    return *dmax > 0 ? 2.9432 * *dmax / v : 0;
 }
 
 static double tmin(double a, double b) { return a > 0 && (b <= 0 || a < b) ? a : b; }
@@ -105,6 +116,7 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
         if (!g->used || me < g->m) g->m = me;
         if (!g->used || amin < g->a) g->a = amin;
         if (!g->used || Imin < g->I) g->I = Imin;
+        if (!g->used || pow(tp->mass, 0.4) * pow(amin, -1.2) > pow(g->M, 0.4) * pow(g->aM, -1.2)) { g->M = tp->mass; g->aM = amin; }
         g->used = 1;
         /* Stokes drag (docs/physics.md, "Drag and buoyancy"): m / (6 pi eta sum a) and
          * I / (pi eta sum (8 a^3 + 6 a s^2)) */
@@ -113,6 +125,7 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
     const double dt = w->dt, v = impact_speed(w), g = pala_vnorm(w->g);
     r->dt = dt;
     r->v = v;
+    r->max_overlap = w->max_overlap;
     double tc = 0, tt = 0, troll = 0, ttor = 0, tfric = 0;
     /* every pair of materials of grains (approaching at 2 v), and each with the walls' (at v) */
     for (int a = 0; a < nm; a++)
@@ -124,6 +137,11 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
             double rt = wall ? 2 * mg[a].a : pala_harmonic(mg[a].a, mg[b].a);
             double I = wall ? mg[a].I : mg[a].I * mg[b].I / (mg[a].I + mg[b].I), dmax;
             tc = tmin(tc, contact_time(p, m, rt, wall ? v : 2 * v, &dmax));
+            /* the overlap of that impact head-on between the grains that press their smallest
+             * components deepest, against the smaller radius as the run's limit max_overlap
+             * takes it (docs/physics.md, "Unstable runs"): no dt changes it */
+            double M = wall ? mg[a].M : mg[a].M * mg[b].M / (mg[a].M + mg[b].M), aM = wall ? mg[a].aM : fmin(mg[a].aM, mg[b].aM);
+            r->overlap = fmax(r->overlap, overlap_max(p, M, wall ? 2 * mg[a].aM : pala_harmonic(mg[a].aM, mg[b].aM), wall ? v : 2 * v) / aM);
             /* the tangential spring moves the reduced mass with its rolling: 2/7 of it for spheres */
             double kt = p->tlaw == PALA_TLAW_SPRING ? p->kt : p->tlaw == PALA_TLAW_MINDLIN ? p->kG * sqrt(rt * dmax) : 0;
             if (kt > 0) tt = tmin(tt, 2 * PALA_PI * sqrt(2.0 / 7.0 * m / kt));
@@ -156,6 +174,8 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
         if (!strcmp(s->name, "contact") && v > 0 && n < (int)sizeof r->line) n += snprintf(r->line + n, sizeof r->line - (size_t)n, " at %.2g m/s", v);
         if (n < (int)sizeof r->line) n += snprintf(r->line + n, sizeof r->line - (size_t)n, " (%.3g steps)", s->steps);
     }
+    if (r->overlap > 0 && n < (int)sizeof r->line)
+        n += snprintf(r->line + n, sizeof r->line - (size_t)n, "%s overlap %.2g of a radius (max_overlap %g)", r->n ? "," : "", r->overlap, r->max_overlap);
     if (r->rayleigh > 0 && n < (int)sizeof r->line)
         n += snprintf(r->line + n, sizeof r->line - (size_t)n, "%s Rayleigh time %.2g s (dt = %.2g%% of it)", r->n ? "," : "", r->rayleigh, 100 * dt / r->rayleigh);
     if (n < (int)sizeof r->line)
