@@ -54,8 +54,8 @@ static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T
  * grains that turn by less than 0.1 rad in a half step (exp's series, pala_rot_exp). */
 static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict Xb, pala_vec3 *restrict Rb,
                                           pala_vec3 *restrict Vb, pala_vec3 *restrict Wb, const pala_vec3 *restrict AC,
-                                          const pala_vec3 *restrict BA, double *restrict d2, double *restrict qn, double chk,
-                                          const int chain)
+                                          const pala_vec3 *restrict BA, double *restrict d2, double *restrict dr,
+                                          double *restrict qn, pala_vec3 u, double chk, const int chain)
 {
     const double h2 = tau * tau;
     for (int i = 0; i < m; i++) {   /* eq. (69) */
@@ -66,6 +66,7 @@ static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict
         pala_vec3 r = pala_rot_compose(q, Rb[i]);
         chk += 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
         d2[i] = h2 * pala_vnorm2(v);
+        dr[i] = h2 * pala_vnorm2(pala_vsub(v, u));
         qn[i] = pala_vnorm2(q);
         if (chain) {   /* eqs. (65)-(66) of the next step, with the same turn */
             x = pala_vaxpy(x, tau, v);
@@ -83,25 +84,32 @@ static void drift_isotropic(pala_world *w, int k0, int k1, pala_finish *fa)
 {
     const pala_work *wk = w->work;
     const int chain = wk->chain;
-    double d2[PALA_BLOCK], qn[PALA_BLOCK];
+    double d2[PALA_BLOCK], dr[PALA_BLOCK], qn[PALA_BLOCK];
     const double tau = 0.5 * w->dt;
     const int m = k1 - k0;
-    double chk = chain ? drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 1)
-                       : drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 0);
+    const pala_vec3 u = pala_list_frame(w);
+    double chk = chain ? drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, dr, qn, u, fa->chk, 1)
+                       : drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, dr, qn, u, fa->chk, 0);
     fa->chk = chk;
     /* displacement bounds (pala_free_motion_h), the same for both free motions */
-    double mv = 0;
+    double mv = 0, rv = 0;
     for (int k = k0; k < k1; k++) {
-        double d = d2[k - k0];
+        double d = d2[k - k0], e = dr[k - k0];
         if (!wk->spheres_only && w->tmpl[w->tid[k]].ncomp > 1) {
-            d = sqrt(d) + 2 * sqrt(qn[k - k0]) * wk->smax[w->tid[k]];
+            double s = 2 * sqrt(qn[k - k0]) * wk->smax[w->tid[k]];
+            d = sqrt(d) + s;
             d = d * d;
+            e = sqrt(e) + s;
+            e = e * e;
         }
         mv = d > mv ? d : mv;
+        rv = e > rv ? e : rv;
     }
     if (mv > fa->mv) fa->mv = mv;
+    if (rv > fa->rv) fa->rv = rv;
     if (chain) {
         if (mv > fa->mv2) fa->mv2 = mv;
+        if (rv > fa->rv2) fa->rv2 = rv;
         if (w->pc)
             for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
     }
@@ -110,23 +118,27 @@ static void drift_isotropic(pala_world *w, int k0, int k1, pala_finish *fa)
 /* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1), grain by grain. */
 static void drift_general(pala_world *w, int k0, int k1, pala_finish *fa)
 {
-    double mv = fa->mv, chk = fa->chk;
+    double mv = fa->mv, rv = fa->rv, chk = fa->chk, e;
     for (int k = k0; k < k1; k++) {
-        double d2 = pala_grain_end_drift(w, k);                                /* eq. (69) */
+        double d2 = pala_grain_end_drift(w, k, &e);                            /* eq. (69) */
         mv = d2 > mv ? d2 : mv;
+        rv = e > rv ? e : rv;
         chk += pala_grain_check(w, k);
     }
     fa->mv = mv;
+    fa->rv = rv;
     fa->chk = chk;
     if (!w->work->chain) return;
     /* the next step's eqs. (65)-(66) at once, while the grains are in cache: the same
      * operations in the same order as a separate pass */
-    double mv2 = fa->mv2;
+    double mv2 = fa->mv2, rv2 = fa->rv2;
     for (int k = k0; k < k1; k++) {
-        double d2a = pala_grain_start_step(w, k);
+        double d2a = pala_grain_start_step(w, k, &e);
         mv2 = d2a > mv2 ? d2a : mv2;
+        rv2 = e > rv2 ? e : rv2;
     }
     fa->mv2 = mv2;
+    fa->rv2 = rv2;
 }
 
 /* The kick (eqs. 61, 62, 68), grain by grain: any template, 2D or 3D.  Spheres: all torque
@@ -294,11 +306,13 @@ void pala_integrator_start(void *ctx, int t, int b0, int b1)
     (void)t;
     for (int b = b0; b < b1; b++) {
         int k0 = b * PALA_BLOCK, k1 = pala_block_end(w->n, b);
-        double mv = 0;
+        double mv = 0, rv = 0, e;
         for (int k = k0; k < k1; k++) {
-            double d2 = pala_grain_start_step(w, k);                          /* eqs. (65)-(66) */
+            double d2 = pala_grain_start_step(w, k, &e);                      /* eqs. (65)-(66) */
             if (d2 > mv) mv = d2;
+            if (e > rv) rv = e;
         }
         w->work->bs[b].move = mv;
+        w->work->bs[b].rmove = rv;
     }
 }
