@@ -183,10 +183,11 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
  * over the block's 3 m components (x, y, z of one grain, then the next's), which the
  * compiler vectorises four at a time; a loop over the grains, with their 3-vectors, is
  * vectorised across the grains only by shuffling their components (docs/performance.md,
- * "A polydisperse pour against LAMMPS": 127 instructions a grain before, 75 now).  one:
- * the grains are of template tid, else (several templates, a size distribution's spheres)
- * each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I exactly, isotropic = 1 in 3D).  Returns whether a grain
- * turns by 0.1 rad or more in a half step (then the block takes drift_general). */
+ * "A polydisperse pour against LAMMPS": 127 instructions a grain-step before, 75 now; 126
+ * and 92 with several templates).  one: the grains are of template tid, else (several
+ * templates, a size distribution's spheres) each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I
+ * exactly, isotropic = 1 in 3D).  Returns whether a grain turns by 0.1 rad or more in a
+ * half step (then the block takes drift_general). */
 static inline int kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int one,
                                  const int diss, const int spheres, pala_finish *fa)
 {
