@@ -6,7 +6,8 @@
  * threads.  A missing pair would be a missed contact; skipping one column of neighbour
  * cells, or one bucket of the hash, or a pair of levels, fails it.  And the default skin:
  * spheres' and compact clumps' 0.2 x the median pebble radius, small pebbles on large
- * grains' 0.1 x the median bounding radius. */
+ * grains' 0.1 x the median bounding radius.  And the frame of the list's displacement bound:
+ * grains that fall together, with and without one at rest among them. */
 #include "t.h"
 #include "pala/pala.h"
 #include "neighbor.h"
@@ -131,6 +132,55 @@ static void levels(const char *name, int dim, int clumps)
     check_scene(name, scene, 0, NULL, -1);
 }
 
+/* 1 if pair p < q is in the list (rows sorted) */
+static int listed(const pala_nlist *nl, int p, int q)
+{
+    int lo = nl->start[p], hi = nl->start[p + 1];
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (nl->nbr[mid] < q) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < nl->start[p + 1] && nl->nbr[lo] == q;
+}
+
+/* The list's frame (neighbor.c): 300 spheres (solid fraction 0.03) that fall together at
+ * 1 m/s move little in a frame that falls with them, so the list is built once over 400
+ * steps in which each falls 30 times 0.45 skin; with every tenth held at rest at the start
+ * (rest), the others fall onto them at 1 m/s, 0.5 m/s in the frame, and the list is built
+ * again as that requires.  Either way every touching pair is listed at every step (a
+ * bound ten times too loose misses some). */
+static void falling(int rest)
+{
+    char scene[256];
+    snprintf(scene, sizeof scene, "%s/nb_falling.txt", t_tmpdir());
+    t_write(scene, "dimension = 3\ncontainer = box\nbox = 0 0.04 0 0.04 0 0.2\nwall_material = m\ngravity = 0 0 -9.81\n"
+                   "dt = 1e-5\nsteps = 400\nseed = 3\n[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\n"
+                   "[grain g]\nmaterial = m\nshape = sphere\nsize_distribution = uniform\nsize_range = 0.001 0.002\n"
+                   "[group a]\ngrain = g\ncount = 300\nregion = box\nregion_box = 0 0.04 0 0.04 0.1 0.2\nvelocity = 0 0 -1\n");
+    pala_scene *s;
+    if (pala_scene_load(scene, 0, NULL, &s, stderr)) { T_CHECK(0, "%s does not load", scene); return; }
+    pala_world *w = pala_scene_world(s);
+    if (rest)
+        for (int k = 0; k < w->n; k += 10) w->v[k] = pala_v(0, 0, 0);
+    long missing = 0, touching = 0;
+    for (int step = 0; step < 400; step++) {
+        pala_world_steps(w, 1);
+        for (int p = 0; p < w->n; p++)
+            for (int q = p + 1; q < w->n; q++) {
+                double rc = rad(w, p) + rad(w, q);
+                if (pala_vnorm2(pala_vsub(w->x[p], w->x[q])) >= rc * rc) continue;
+                touching++;
+                missing += !listed(w->nl, p, q);
+            }
+    }
+    long builds = w->nl->builds;
+    T_CHECK(missing == 0 && (rest ? touching > 0 && builds > 10 && builds < 40 : builds == 1),
+            "falling together%s: the list built %ld times in 400 steps (at rest it would be about 30), "
+            "%ld touching pair-steps, %ld not listed", rest ? ", one in ten held at rest" : "", builds, touching, missing);
+    pala_scene_free(s);
+}
+
 static int cmp_double(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
 /* The default skin (neighbor_skin = 0) of GRAIN (the lines of a [grain] section), 40 of
@@ -195,6 +245,9 @@ void test_neighbor(void)
     default_skin("skin_raspberry", "shape = spheres\nsphere = 0 0 0 0.001\nsphere = 0.001 0 0 2e-5\nsphere = -0.001 0 0 2e-5\n"
                  "sphere = 0 0.001 0 2e-5\nsphere = 0 -0.001 0 2e-5\nsphere = 0 0 0.001 2e-5\nsphere = 0 0 -0.001 2e-5\nmc_samples = 2000", 1);
     default_skin_arcs();
+    /* the list's frame: grains that fall together */
+    falling(0);
+    falling(1);
     /* sizes 50 apart: levels of cells */
     levels("nb_levels", 3, 0);
     levels("nb_levels_2d", 2, 0);

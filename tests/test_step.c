@@ -75,7 +75,7 @@ static void fast_path(void)
                 A[k].T = pala_vscale(1e-9, pala_rng_unit(&g, 3));
                 A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, 3));
             }
-            pala_finish fa = {0, 0, 0, 0}, fb = {0, 0, 0, 0};
+            pala_finish fa = {0}, fb = {0};
             if (sz) pala_integrator_end_mixed(&a, 0, a.n, A, 255, &fa);
             else pala_integrator_end_isotropic(&a, 0, a.n, A, 255, tid, &fa);
             pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);

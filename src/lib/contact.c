@@ -340,7 +340,8 @@ static void stage_laws(const pala_world *w, pala_batch *B, int m, int pairs, uns
 
 /* The vectorised driver's kernel loop: the laws of the families laws, constants of the one
  * material pair pm0 (one; with the spring, laws' PALA_LAWS_MINDLIN then says whether it is
- * Mindlin's, so that the selects on it fold) or the batch's arrays. */
+ * Mindlin's, so that the selects on it fold; with the dashpot, 1/m* is each contact's in
+ * B->im, docs/physics.md, "The normal dashpot") or the batch's arrays. */
 AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt, const int shape, const unsigned laws, const int one,
                    const pala_pairmat *pm0)
 {
@@ -348,6 +349,7 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
     if (one && (laws & PALA_LAWS_SPRING)) L0.mind = (laws & PALA_LAWS_MINDLIN) != 0;   /* a constant: its selects fold */
     for (int i = 0; i < m; i++) {
         lawp L = L0;
+        if (one && (laws & PALA_LAWS_DASH)) L.im = B->im[i];
         if (!one) {
             L.kE = B->kE[i]; L.de = B->de[i]; L.mu = B->mu[i]; L.nu = B->nu[i];
             if (laws & PALA_LAWS_SPRING) { L.spr = B->spr[i]; L.mind = B->mind[i]; L.kf = B->kf[i]; }
@@ -384,6 +386,10 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN))
         drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm);
     else if (w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
+    else if (w->nmat == 1 && laws == (PALA_LAWS_SPRING | PALA_LAWS_DASH) && (cm->laws & PALA_LAWS_MINDLIN)) {   /* LAMMPS's gran/hertz/history */
+        for (int i = 0; i < m; i++) B->im[i] = inv_mass(w, B, i, pairs);   /* apart: the kernel loop stays vectorised */
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN | PALA_LAWS_DASH, 1, w->pm);
+    }
     else {
         if (pairs || laws != PALA_LAWS_REG) stage_laws(w, B, m, pairs, laws);   /* a wall touch has eq. 53's coefficients */
         switch (laws) {

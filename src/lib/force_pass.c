@@ -333,6 +333,8 @@ static void finish_block(pala_world *w, int b, pala_blocksum *s, pala_runaway *r
     s->pdiss = fa->pdiss;
     s->move = fa->mv;
     s->move2 = fa->mv2;
+    s->rmove = fa->rv;
+    s->rmove2 = fa->rv2;
     s->finite = fa->chk == 0;
     s->bad_ratio = ru->ratio; s->bad_i = ru->i; s->bad_j = ru->j;
     w->work->bs[b] = *s;
@@ -361,7 +363,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         pala_runaway ru = {0, 0, -1};
         sw.records = wk->brec[b];   /* the record checks only where needed */
         block_pairs(&sw, k0, k1, &s, &ru);
-        pala_finish fa = {0, 0, 0, 0};
+        pala_finish fa = {0};
         if (wk->bbrank[b] < 0) finish_range(w, sw.S, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
@@ -400,7 +402,7 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
         int b = wk->bb[r];
         pala_blocksum s = wk->bs[b];
         pala_runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
-        pala_finish fa = {0, 0, 0, 0};
+        pala_finish fa = {0};
         finish_range(w, S, b * PALA_BLOCK, pala_block_end(w->n, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }

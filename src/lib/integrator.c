@@ -54,8 +54,8 @@ static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T
  * grains that turn by less than 0.1 rad in a half step (exp's series, pala_rot_exp). */
 static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict Xb, pala_vec3 *restrict Rb,
                                           pala_vec3 *restrict Vb, pala_vec3 *restrict Wb, const pala_vec3 *restrict AC,
-                                          const pala_vec3 *restrict BA, double *restrict d2, double *restrict qn, double chk,
-                                          const int chain)
+                                          const pala_vec3 *restrict BA, double *restrict d2, double *restrict dr,
+                                          double *restrict qn, pala_vec3 u, double chk, const int chain)
 {
     const double h2 = tau * tau;
     for (int i = 0; i < m; i++) {   /* eq. (69) */
@@ -66,6 +66,7 @@ static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict
         pala_vec3 r = pala_rot_compose(q, Rb[i]);
         chk += 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
         d2[i] = h2 * pala_vnorm2(v);
+        dr[i] = h2 * pala_vnorm2(pala_vsub(v, u));
         qn[i] = pala_vnorm2(q);
         if (chain) {   /* eqs. (65)-(66) of the next step, with the same turn */
             x = pala_vaxpy(x, tau, v);
@@ -83,25 +84,32 @@ static void drift_isotropic(pala_world *w, int k0, int k1, pala_finish *fa)
 {
     const pala_work *wk = w->work;
     const int chain = wk->chain;
-    double d2[PALA_BLOCK], qn[PALA_BLOCK];
+    double d2[PALA_BLOCK], dr[PALA_BLOCK], qn[PALA_BLOCK];
     const double tau = 0.5 * w->dt;
     const int m = k1 - k0;
-    double chk = chain ? drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 1)
-                       : drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, qn, fa->chk, 0);
+    const pala_vec3 u = pala_list_frame(w);
+    double chk = chain ? drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, dr, qn, u, fa->chk, 1)
+                       : drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, dr, qn, u, fa->chk, 0);
     fa->chk = chk;
     /* displacement bounds (pala_free_motion_h), the same for both free motions */
-    double mv = 0;
+    double mv = 0, rv = 0;
     for (int k = k0; k < k1; k++) {
-        double d = d2[k - k0];
+        double d = d2[k - k0], e = dr[k - k0];
         if (!wk->spheres_only && w->tmpl[w->tid[k]].ncomp > 1) {
-            d = sqrt(d) + 2 * sqrt(qn[k - k0]) * wk->smax[w->tid[k]];
+            double s = 2 * sqrt(qn[k - k0]) * wk->smax[w->tid[k]];
+            d = sqrt(d) + s;
             d = d * d;
+            e = sqrt(e) + s;
+            e = e * e;
         }
         mv = d > mv ? d : mv;
+        rv = e > rv ? e : rv;
     }
     if (mv > fa->mv) fa->mv = mv;
+    if (rv > fa->rv) fa->rv = rv;
     if (chain) {
         if (mv > fa->mv2) fa->mv2 = mv;
+        if (rv > fa->rv2) fa->rv2 = rv;
         if (w->pc)
             for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
     }
@@ -110,23 +118,27 @@ static void drift_isotropic(pala_world *w, int k0, int k1, pala_finish *fa)
 /* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1), grain by grain. */
 static void drift_general(pala_world *w, int k0, int k1, pala_finish *fa)
 {
-    double mv = fa->mv, chk = fa->chk;
+    double mv = fa->mv, rv = fa->rv, chk = fa->chk, e;
     for (int k = k0; k < k1; k++) {
-        double d2 = pala_grain_end_drift(w, k);                                /* eq. (69) */
+        double d2 = pala_grain_end_drift(w, k, &e);                            /* eq. (69) */
         mv = d2 > mv ? d2 : mv;
+        rv = e > rv ? e : rv;
         chk += pala_grain_check(w, k);
     }
     fa->mv = mv;
+    fa->rv = rv;
     fa->chk = chk;
     if (!w->work->chain) return;
     /* the next step's eqs. (65)-(66) at once, while the grains are in cache: the same
      * operations in the same order as a separate pass */
-    double mv2 = fa->mv2;
+    double mv2 = fa->mv2, rv2 = fa->rv2;
     for (int k = k0; k < k1; k++) {
-        double d2a = pala_grain_start_step(w, k);
+        double d2a = pala_grain_start_step(w, k, &e);
         mv2 = d2a > mv2 ? d2a : mv2;
+        rv2 = e > rv2 ? e : rv2;
     }
     fa->mv2 = mv2;
+    fa->rv2 = rv2;
 }
 
 /* The kick (eqs. 61, 62, 68), grain by grain: any template, 2D or 3D.  Spheres: all torque
@@ -166,34 +178,29 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
     drift_general(w, k0, k1, fa);
 }
 
-/* A block of isotropic grains of several templates in 3D (spheres of a size distribution):
- * the kick grain by grain, then, if no grain turns by 0.1 rad or more in a half step, the
- * free motions of drift_isotropic (the same bits as drift_general, which the others take). */
-void pala_integrator_end_mixed(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+/* The kick (eqs. 61, 62, 68) of a block of isotropic grains in 3D (spheres, symmetric
+ * clumps): the operations of kick_general in the same order, so the same bits, but in loops
+ * over the block's 3 m components (x, y, z of one grain, then the next's), which the
+ * compiler vectorises four at a time; a loop over the grains, with their 3-vectors, is
+ * vectorised across the grains only by shuffling their components (docs/performance.md,
+ * "A polydisperse pour against LAMMPS": 127 instructions a grain-step before, 75 now; 126
+ * and 92 with several templates).  one: the grains are of template tid, else (several
+ * templates, a size distribution's spheres) each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I
+ * exactly, isotropic = 1 in 3D).  Returns whether a grain turns by 0.1 rad or more in a
+ * half step (then the block takes drift_general). */
+static inline int kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int one,
+                                 const int diss, const int spheres, pala_finish *fa)
 {
-    kick_general(w, k0, k1, A, mask, fa);
+    _Static_assert(sizeof(pala_vec3) == 3 * sizeof(double), "pala_vec3 is three doubles, unpadded");
+    const pala_work *wk = w->work;
     const double tau = 0.5 * w->dt;
-    int big = 0;
-    for (int k = k0; k < k1; k++) {   /* as kick_isotropic's th2 */
-        pala_vec3 h = pala_vscale(0.5 * tau, pala_vadd(w->w[k], w->w[k]));
-        big += !(pala_vdot(h, h) < 0.01);
-    }
-    if (big) drift_general(w, k0, k1, fa);
-    else drift_isotropic(w, k0, k1, fa);
-}
-
-/* The kick of a block of grains of one isotropic template in 3D (spheres, symmetric
- * clumps): the operations of pala_integrator_end_general in the same order, in short
- * loops over the grains.  *big counts grains that turn by 0.1 rad or more in a half step
- * (they take drift_general). */
-static inline void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int diss,
-                                  const int spheres, pala_finish *fa, int *big)
-{
-    const double tau = 0.5 * w->dt, im = w->work->invm[tid], ii = w->tmpl[tid].inv_inertia[0];
-    pala_vec3 *restrict Vb = w->v + k0, *restrict Wb = w->w + k0, *restrict AC = w->acc + k0, *restrict BA = w->bacc + k0;
-    double pd[PALA_BLOCK], th2[PALA_BLOCK];
+    const int m = k1 - k0, n3 = 3 * m;
+    double *restrict V = &w->v[k0].x, *restrict W = &w->w[k0].x, *restrict AC = &w->acc[k0].x, *restrict BA = &w->bacc[k0].x;
+    /* the block's sums, and (several templates) 1/m and 1/I, as runs of 3 m components;
+     * the non-conservative torque of spheres is T itself (force_pass.c) */
+    double F[3 * PALA_BLOCK], T[3 * PALA_BLOCK], G[3 * PALA_BLOCK], TN[3 * PALA_BLOCK], IM[3 * PALA_BLOCK], II[3 * PALA_BLOCK];
+    const double *H = spheres ? T : TN;
     const pala_facc *restrict Ab = &A[k0 & mask];   /* a block never wraps around the ring */
-    const int m = k1 - k0;
     /* The next block's state, fetched while this one is processed: at sizes beyond the
      * cache the hardware prefetcher alone leaves the start of each block's kick waiting
      * on memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md). */
@@ -204,36 +211,72 @@ static inline void kick_isotropic(pala_world *w, int k0, int k1, const pala_facc
         if (i < np)
             for (int j = 0; j < 5; j++) __builtin_prefetch(pf[j] + sizeof(pala_vec3) * (size_t)i);
         const pala_facc *a = &Ab[i];
-        pala_vec3 an = pala_vscale(im, a->F);                                  /* eq. (61) */
-        pala_vec3 be = pala_vscale(ii, a->T);                                  /* eq. (62) */
-        pala_vec3 v = Vb[i], om = Wb[i], ac = AC[i], ba = BA[i];
-        pala_vec3 vm = pala_vaxpy(v, tau, pala_vsub(an, ac));                 /* see end_general */
-        pala_vec3 omm = pala_vaxpy(om, tau, pala_vsub(be, ba));
-        pd[i] = pala_vdot(a->Fnc, vm) + pala_vdot(spheres ? a->T : a->Tnc, omm);
-        v = pala_vaxpy(v, tau, pala_vsub(pala_vscale(2, an), ac));            /* eq. (68) */
-        om = pala_vaxpy(om, tau, pala_vsub(pala_vscale(2, be), ba));
-        Vb[i] = v; Wb[i] = om; AC[i] = an; BA[i] = be;
-        pala_vec3 h = pala_vscale(0.5 * tau, pala_vadd(om, om));
-        th2[i] = pala_vdot(h, h);
+        F[3 * i] = a->F.x; F[3 * i + 1] = a->F.y; F[3 * i + 2] = a->F.z;
+        T[3 * i] = a->T.x; T[3 * i + 1] = a->T.y; T[3 * i + 2] = a->T.z;
+        G[3 * i] = a->Fnc.x; G[3 * i + 1] = a->Fnc.y; G[3 * i + 2] = a->Fnc.z;
+        if (!spheres) { TN[3 * i] = a->Tnc.x; TN[3 * i + 1] = a->Tnc.y; TN[3 * i + 2] = a->Tnc.z; }
+        if (!one) {
+            const int g = w->tid[k0 + i];
+            const double im = wk->invm[g], ii = w->tmpl[g].inv_inertia[0];
+            IM[3 * i] = IM[3 * i + 1] = IM[3 * i + 2] = im;
+            II[3 * i] = II[3 * i + 1] = II[3 * i + 2] = ii;
+        }
+    }
+    /* per component: the products of the two dot products of the dissipated power, and the
+     * squares of the half turn h = (tau / 2) (om + om), and how many reach 0.003 */
+    double PF[3 * PALA_BLOCK], PT[3 * PALA_BLOCK], H2[3 * PALA_BLOCK];
+    int over = 0;
+    const double im0 = one ? wk->invm[tid] : 0, ii0 = one ? w->tmpl[tid].inv_inertia[0] : 0;
+    for (int j = 0; j < n3; j++) {
+        double an = (one ? im0 : IM[j]) * F[j];                           /* eq. (61) */
+        double be = (one ? ii0 : II[j]) * T[j];                           /* eq. (62) */
+        double v = V[j], om = W[j], ac = AC[j], ba = BA[j];
+        double vm = v + tau * (an - ac);                                      /* see kick_general */
+        double omm = om + tau * (be - ba);
+        PF[j] = G[j] * vm;
+        PT[j] = H[j] * omm;
+        v = v + tau * (2 * an - ac);                                          /* eq. (68) */
+        om = om + tau * (2 * be - ba);
+        V[j] = v; W[j] = om; AC[j] = an; BA[j] = be;
+        double h = 0.5 * tau * (om + om);
+        H2[j] = h * h;
+        over += !(H2[j] < 0.003);
     }
     double pdiss = 0;
-    int nbig = 0;
-    for (int i = 0; i < m; i++) {   /* in grain order, as the general path */
-        if (diss) pdiss += pd[i];
-        nbig += !(th2[i] < 0.01);
-    }
+    if (diss)
+        for (int i = 0; i < m; i++) {   /* in grain order, as the general path */
+            const double *pf3 = PF + 3 * i, *pt3 = PT + 3 * i;
+            pdiss += (pf3[0] + pf3[1] + pf3[2]) + (pt3[0] + pt3[1] + pt3[2]);
+        }
     fa->pdiss += pdiss;
-    *big = nbig;
+    /* |h|^2 < 0.01 for every grain when no component's square reaches 0.003 (a sum of three
+     * below 0.009, rounded); else grain by grain, as pala_rot_exp decides */
+    int big = 0;
+    if (over)
+        for (int i = 0; i < m; i++) big += !(H2[3 * i] + H2[3 * i + 1] + H2[3 * i + 2] < 0.01);
+    return big;
+}
+
+static inline void end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, const int one,
+                                 pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    int big = !wk->tsep ? kick_isotropic(w, k0, k1, A, mask, tid, one, wk->dissipative, 1, fa)
+                        : kick_isotropic(w, k0, k1, A, mask, tid, one, wk->dissipative, 0, fa);
+    if (big) drift_general(w, k0, k1, fa);
+    else drift_isotropic(w, k0, k1, fa);
 }
 
 void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa)
 {
-    const pala_work *wk = w->work;
-    int big;
-    if (!wk->tsep) kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 1, fa, &big);
-    else kick_isotropic(w, k0, k1, A, mask, tid, wk->dissipative, 0, fa, &big);
-    if (big) drift_general(w, k0, k1, fa);
-    else drift_isotropic(w, k0, k1, fa);
+    end_isotropic(w, k0, k1, A, mask, tid, 1, fa);
+}
+
+/* A block of isotropic grains of several templates in 3D (spheres of a size distribution):
+ * as pala_integrator_end_isotropic, with each grain's 1/m and 1/I. */
+void pala_integrator_end_mixed(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    end_isotropic(w, k0, k1, A, mask, -1, 0, fa);
 }
 
 /* A block not of one isotropic template: of isotropic grains of several (btid -2: spheres of a
@@ -264,11 +307,13 @@ void pala_integrator_start(void *ctx, int t, int b0, int b1)
     (void)t;
     for (int b = b0; b < b1; b++) {
         int k0 = b * PALA_BLOCK, k1 = pala_block_end(w->n, b);
-        double mv = 0;
+        double mv = 0, rv = 0, e;
         for (int k = k0; k < k1; k++) {
-            double d2 = pala_grain_start_step(w, k);                          /* eqs. (65)-(66) */
+            double d2 = pala_grain_start_step(w, k, &e);                      /* eqs. (65)-(66) */
             if (d2 > mv) mv = d2;
+            if (e > rv) rv = e;
         }
         w->work->bs[b].move = mv;
+        w->work->bs[b].rmove = rv;
     }
 }

@@ -5,6 +5,7 @@
  * step is step.c. */
 #ifndef PALA_INTEGRATOR_H
 #define PALA_INTEGRATOR_H
+#include "neighbor.h"
 #include "work.h"
 #include <math.h>
 
@@ -12,9 +13,12 @@
  * (eq. 59 and the rotation_step option; integrator.c). */
 pala_vec3 pala_free_rotation(const pala_world *w, const pala_template *t, pala_vec3 r, pala_vec3 om, double h);
 
+/* The velocity of the neighbour list's frame (neighbor.h), m/s. */
+static inline pala_vec3 pala_list_frame(const pala_world *w) { return w->nl ? w->nl->frame : pala_v(0, 0, 0); }
+
 /* Free rigid-body motion Phi(h), eq. (59), of grain k; returns the squared bound on the
- * displacement of its pebbles (neighbor.c). */
-static inline double pala_free_motion_h(pala_world *w, int k, double h)
+ * displacement of its pebbles (neighbor.c), *rel the same in the list's frame. */
+static inline double pala_free_motion_h(pala_world *w, int k, double h, double *rel)
 {
     const pala_template *t = &w->tmpl[w->tid[k]];
     pala_vec3 v = w->v[k];
@@ -27,18 +31,21 @@ static inline double pala_free_motion_h(pala_world *w, int k, double h)
     w->w[k] = om2;
     /* Bound on the squared displacement of the grain's pebbles (neighbor.c): the centre
      * moves by h v; a pebble at s from it turns by 2 sin(phi/2) |s| <= 2 |q| |s| more. */
-    double dx2 = h * h * pala_vnorm2(v);
+    double dx2 = h * h * pala_vnorm2(v), dr2 = h * h * pala_vnorm2(pala_vsub(v, pala_list_frame(w)));
+    *rel = dr2;
     if (t->ncomp == 1) return dx2;
-    double d = sqrt(dx2) + 2 * pala_vnorm(q) * w->work->smax[w->tid[k]];
+    double s = 2 * pala_vnorm(q) * w->work->smax[w->tid[k]], d = sqrt(dx2) + s, e = sqrt(dr2) + s;
+    *rel = e * e;
     return d * d;
 }
 
 /* eqs. (65)-(66) for grain k: free motion over dt/2, half kick with the accelerations of
- * the previous step, then its pebbles (eq. 50).  Returns the squared displacement bound. */
-static inline double pala_grain_start_step(pala_world *w, int k)
+ * the previous step, then its pebbles (eq. 50).  Returns the squared displacement bound,
+ * *rel the same in the list's frame. */
+static inline double pala_grain_start_step(pala_world *w, int k, double *rel)
 {
     double tau = 0.5 * w->dt;
-    double d2 = pala_free_motion_h(w, k, tau);                              /* eq. (65) */
+    double d2 = pala_free_motion_h(w, k, tau, rel);                         /* eq. (65) */
     w->v[k] = pala_vaxpy(w->v[k], tau, w->acc[k]);                          /* eq. (66) */
     w->w[k] = pala_vaxpy(w->w[k], tau, w->bacc[k]);
     if (w->pc) pala_world_place_pebbles(w, k);   /* eq. (50) */
@@ -75,10 +82,10 @@ static inline pala_vec3 pala_lorentz_accel(const pala_world *w, int k, pala_vec3
 }
 
 /* eq. (69) for grain k after pala_grain_end_kick: the free motion over dt/2.  Returns the
- * squared displacement bound of its pebbles. */
-static inline double pala_grain_end_drift(pala_world *w, int k)
+ * squared displacement bound of its pebbles, *rel the same in the list's frame. */
+static inline double pala_grain_end_drift(pala_world *w, int k, double *rel)
 {
-    double d2 = pala_free_motion_h(w, k, 0.5 * w->dt);                      /* eq. (69) */
+    double d2 = pala_free_motion_h(w, k, 0.5 * w->dt, rel);                 /* eq. (69) */
     if (w->dim == 2) {
         /* docs/physics.md, "2D mode": in-plane motion, omega along z.  The dynamics keeps these zero
          * exactly already; the projection only makes it a guarantee. */
@@ -102,6 +109,7 @@ typedef struct pala_finish {
     double pdiss;   /* power of the non-conservative forces, W */
     double mv;      /* largest squared displacement bound of eq. (69), m^2 */
     double mv2;     /* ... of the next step's eq. (65) when chained, m^2 */
+    double rv, rv2; /* the same two in the neighbour list's frame (neighbor.h), m^2 */
     double chk;     /* 0, or NaN if a grain's state is not finite */
 } pala_finish;
 
@@ -112,7 +120,7 @@ typedef struct pala_finish {
 void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa);
 /* Stage start, blocks [b0, b1) (ctx: the world): eqs. (65)-(66) for their grains (free
  * motion over dt/2, half kick, pebbles), each block's largest squared displacement bound
- * into w->work->bs[b].move. */
+ * into w->work->bs[b].move, in the list's frame into .rmove. */
 void pala_integrator_start(void *ctx, int t, int b0, int b1);
 /* The paths, for the test that compares them: any block, one of one isotropic template, one
  * of isotropic grains of several templates (btid -2). */

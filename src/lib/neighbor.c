@@ -9,6 +9,12 @@
  * no pebble has moved more than skin/2; the integrator adds up a bound on the largest
  * pebble displacement of each free motion (x moves by h v, a pebble at most by
  * h|v| + 2|exp(h w)| |s| more) in nl->drift, so no reference positions are stored.
+ * A pair's relative displacement is the same in any frame, so the pairs' bound, nl->rdrift,
+ * counts h|v - u| instead, u the velocity of a frame chosen at each build (the centre of the
+ * grains' velocities): grains that fall together, in a pour, then move little in it, and the
+ * list is built less often; the walls' candidates (force_pass.c), against walls that do not
+ * move with the frame, are listed again when nl->drift, the bound at rest, reaches the same
+ * limit.
  *
  * Cells of edge 2 a_max + skin: a dense grid over the pebbles' bounding box when it has at
  * most two cells per pebble, else hashed into >= 4 npeb buckets, so memory and time are O(N)
@@ -697,6 +703,28 @@ static void slots_job(void *ctx, int t, int b0, int b1)
         for (int s = w->nl->start[p]; s < w->nl->start[p + 1]; s++) w->nl->row[s] = p;
 }
 
+/* The frame of nl->rdrift until the next build: the centre of the box that bounds the grains'
+ * velocities, or rest when that is no nearer to all of them (the largest |v - u| is then no
+ * larger than the largest |v|: the list is never built more often than at rest). */
+static pala_vec3 list_frame(const pala_world *w)
+{
+    if (w->n == 0) return pala_v(0, 0, 0);
+    pala_vec3 lo = w->v[0], hi = lo;
+    for (int k = 1; k < w->n; k++) {
+        pala_vec3 v = w->v[k];
+        lo = pala_v(v.x < lo.x ? v.x : lo.x, v.y < lo.y ? v.y : lo.y, v.z < lo.z ? v.z : lo.z);
+        hi = pala_v(v.x > hi.x ? v.x : hi.x, v.y > hi.y ? v.y : hi.y, v.z > hi.z ? v.z : hi.z);
+    }
+    pala_vec3 u = pala_vscale(0.5, pala_vadd(lo, hi));
+    double at_rest = 0, moving = 0;
+    for (int k = 0; k < w->n; k++) {
+        double a = pala_vnorm2(w->v[k]), b = pala_vnorm2(pala_vsub(w->v[k], u));
+        at_rest = a > at_rest ? a : at_rest;
+        moving = b > moving ? b : moving;
+    }
+    return moving < at_rest ? u : pala_v(0, 0, 0);   /* NaN velocities: at rest */
+}
+
 static void nlist_build(pala_world *w)
 {
     pala_nlist *nl = w->nl;
@@ -739,7 +767,8 @@ static void nlist_build(pala_world *w)
         pala_team_run(w->team, copy_job, w);
     }
     nl->hvalid = 1;
-    nl->drift = 0;
+    nl->drift = nl->rdrift = 0;
+    nl->frame = list_frame(w);
     nl->builds++;
 }
 
@@ -747,7 +776,11 @@ int pala_nlist_update(pala_world *w)
 {
     pala_nlist *nl = w->nl;
     /* 0.45 rather than 0.5: room for the rounding of the displacement bounds */
-    if (nl->builds > 0 && nl->drift <= 0.45 * nl->skin) return 0;
+    if (nl->builds > 0 && nl->rdrift <= 0.45 * nl->skin) {
+        if (nl->drift <= 0.45 * nl->skin) return 0;
+        nl->drift = 0;   /* the pairs hold; the walls' candidates are listed again */
+        return 1;
+    }
     nlist_build(w);
     return 1;
 }

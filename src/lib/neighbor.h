@@ -19,6 +19,10 @@ typedef struct pala_nlist {
     double *prad;          /* radius of every pebble, m (clumps; NULL in worlds of spheres) */
     double *trad;          /* worlds of spheres: the radius of each template, m (pala_nlist_rad) */
     double drift;          /* bound on any pebble's displacement since the last build, m */
+    pala_vec3 frame;       /* the velocity of the frame in which rdrift is counted, m/s */
+    double rdrift;         /* bound on any pebble's displacement since the last build in a
+                            * frame moving at `frame`, m: two pebbles' relative displacement
+                            * is the difference of theirs in any frame (neighbor.c) */
     /* cells: a dense grid, or a hash of cells (O(N) in any container shape) */
     int *head, *next;      /* bucket starts (nbucket + 1) and the pebbles by bucket */
     int nbucket, capb;
@@ -68,8 +72,9 @@ void pala_nlist_prepare(pala_world *w);
  * 0.1 x the median bounding radius of the grains (neighbor.c). */
 double pala_nlist_default_skin(const pala_world *w, double amed);
 void pala_nlist_free(pala_nlist *nl);
-/* Rebuild when nl->drift exceeds 0.45 skin, a margin below skin/2 (or never built).
- * Returns 1 if it rebuilt. */
+/* Rebuild when nl->rdrift exceeds 0.45 skin, a margin below skin/2 (or never built); when
+ * only nl->drift does, the pairs stay listed and nl->drift restarts.  Returns 1 if it
+ * rebuilt or nl->drift restarted: the walls' candidates are then listed again. */
 int pala_nlist_update(pala_world *w);
 /* Contact history: make room for hn doubles per slot (states are dropped if hn changes). */
 void pala_nlist_history(pala_world *w, int hn);

@@ -46,17 +46,22 @@ static int boundary_blocks(const pala_world *w) { return w->work->nbb > 0; }
 static int walls_move(const pala_world *w) { return w->work->moving; }
 static int move_walls(pala_world *w) { pala_surfaces_move(w, w->t); return PALA_OK; }
 
-/* The list's drift bound takes the largest displacement of the phase, summed over the
- * blocks in block order, then (chained) that of the next step's first free motion. */
+/* The list's drift bounds (at rest and in its frame) take the largest displacement of the
+ * phase, summed over the blocks in block order, then (chained) that of the next step's
+ * first free motion. */
 static void add_drift(pala_world *w, int chained)
 {
-    double mv = 0, mv2 = 0;
+    double mv = 0, mv2 = 0, rv = 0, rv2 = 0;
     for (int b = 0; b < w->work->nblk; b++) {
-        if (w->work->bs[b].move > mv) mv = w->work->bs[b].move;
-        if (chained && w->work->bs[b].move2 > mv2) mv2 = w->work->bs[b].move2;
+        const pala_blocksum *s = &w->work->bs[b];
+        if (s->move > mv) mv = s->move;
+        if (s->rmove > rv) rv = s->rmove;
+        if (chained && s->move2 > mv2) mv2 = s->move2;
+        if (chained && s->rmove2 > rv2) rv2 = s->rmove2;
     }
     w->nl->drift += sqrt(mv);
-    if (chained) w->nl->drift += sqrt(mv2);
+    w->nl->rdrift += sqrt(rv);
+    if (chained) { w->nl->drift += sqrt(mv2); w->nl->rdrift += sqrt(rv2); }
 }
 static int drift(pala_world *w) { add_drift(w, 0); return PALA_OK; }
 static int drift_step(pala_world *w) { add_drift(w, w->work->chain); return PALA_OK; }

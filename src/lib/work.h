@@ -21,6 +21,7 @@ typedef struct pala_blocksum {
     double worst;          /* largest overlap / smaller radius */
     double move;           /* largest pebble displacement bound in this phase, m */
     double move2;          /* ... of the next step's first free motion when chained, m */
+    double rmove, rmove2;  /* the same two in the neighbour list's frame (neighbor.h), m */
     long ngg, nwall;       /* touching pebble pairs (each once), wall contacts */
     pala_vec3 imp[8];      /* wall impulse increments: faces 0-5, membrane sides 6-7 */
     double rimp;           /* their outward radial part, sum of dt F.n (the cavity's) */
