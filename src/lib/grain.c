@@ -4,6 +4,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An arc world's grain k of n > 1 components turned about z alone (2D: r = (0, 0, g), eq. 8):
+ * pala_rot_matrix's entries are then m00 = m11 = c b = cos phi, m10 = -m01 = c g = sin phi
+ * and m22 = c (g^2 + b), the others zero (b = (1 - g^2)/2, c = 2/(1 + g^2), eqs. 11-13), so
+ * c_i = x + r * x_i (eq. 50) is the same operations on the nonzero entries as the general
+ * product: the same bits, at half the instructions.  Each arc's bisector and bounding
+ * circle turn with it (docs/physics.md, "Arc grains"). */
+static void place_arcs(pala_world *w, int k, const pala_template *t, pala_vec3 *restrict pc)
+{
+    const pala_vec3 r = w->r[k], x = w->x[k];
+    const double rho = r.x * r.x + r.y * r.y + r.z * r.z, b = 0.5 * (1.0 - rho), c = 2.0 / (1.0 + rho);
+    const double cs = c * (r.x * r.x + b), sn = c * r.z, m22 = c * (r.z * r.z + b);
+    const pala_vec3 *restrict s = w->shape + t->comp0;
+    const pala_arcrange *restrict a = w->arc + t->comp0;
+    pala_arcrange *restrict q = w->parc + w->p0[k];
+    for (int i = 0, n = t->ncomp; i < n; i++) {
+        pc[i] = pala_v(x.x + cs * s[i].x - sn * s[i].y, x.y + sn * s[i].x + cs * s[i].y, x.z + m22 * s[i].z);
+        q[i].mx = cs * a[i].mx - sn * a[i].my;
+        q[i].my = sn * a[i].mx + cs * a[i].my;
+        q[i].ch = a[i].ch;
+        q[i].bx = x.x + cs * a[i].bx - sn * a[i].by;
+        q[i].by = x.y + sn * a[i].bx + cs * a[i].by;
+        q[i].br = a[i].br;
+    }
+}
+
 /* c_i = x + r * x_i (eq. 50): always from the constant shape vectors. */
 void pala_world_place_pebbles(pala_world *w, int k)
 {
@@ -20,6 +45,7 @@ void pala_world_place_pebbles(pala_world *w, int k)
         if (w->parc) w->parc[w->p0[k]] = (pala_arcrange){1, 0, -2, pc[0].x, pc[0].y, w->shape_r[t->comp0]};   /* a sphere among arcs */
         return;
     }
+    if (w->parc && w->r[k].x == 0 && w->r[k].y == 0) { place_arcs(w, k, t, pc); return; }
     const pala_vec3 *s = w->shape + t->comp0;
     double m[3][3];
     pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */
@@ -29,8 +55,6 @@ void pala_world_place_pebbles(pala_world *w, int k)
                        x.y + m[1][0] * s[i].x + m[1][1] * s[i].y + m[1][2] * s[i].z,
                        x.z + m[2][0] * s[i].x + m[2][1] * s[i].y + m[2][2] * s[i].z);
     if (!w->parc) return;
-    /* arc grains (2D: the rotation is about z): each arc's bisector and bounding circle
-     * turned with the grain (docs/physics.md, "Arc grains") */
     const pala_arcrange *a = w->arc + t->comp0;
     pala_arcrange *q = w->parc + w->p0[k];
     for (int i = 0; i < t->ncomp; i++)
