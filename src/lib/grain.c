@@ -9,8 +9,10 @@
  * and m22 = c (g^2 + b), the others zero (b = (1 - g^2)/2, c = 2/(1 + g^2), eqs. 11-13), so
  * c_i = x + r * x_i (eq. 50) is the same operations on the nonzero entries as the general
  * product: the same bits, at half the instructions.  Each arc's bisector and bounding
- * circle turn with it (docs/physics.md, "Arc grains"). */
-static void place_arcs(pala_world *w, int k, const pala_template *t, pala_vec3 *restrict pc)
+ * circle turn with it (docs/physics.md, "Arc grains").  Not vectorised: over a grain's few
+ * arcs, GCC's two-wide loop with its shuffles of the vec3 fields took 1.8x the instructions
+ * of this one (callgrind, bench/arcs/triangle.txt). */
+__attribute__((optimize("no-tree-vectorize", "no-tree-loop-distribution", "no-tree-loop-distribute-patterns"))) static void place_arcs(pala_world *w, int k, const pala_template *t, pala_vec3 *restrict pc)
 {
     const pala_vec3 r = w->r[k], x = w->x[k];
     const double rho = r.x * r.x + r.y * r.y + r.z * r.z, b = 0.5 * (1.0 - rho), c = 2.0 / (1.0 + rho);
