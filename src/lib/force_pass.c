@@ -523,7 +523,7 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb); free(wk->wsum);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
@@ -561,6 +561,8 @@ void pala_work_prepare(pala_world *w)
     memset(wk->brec, 0, (size_t)nblk + 1);
     for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
     PALA_GROW(wk->btid, nblk + 1);
+    PALA_GROW(wk->flat, nblk + 1);
+    memset(wk->flat, 0, (size_t)nblk + 1);
     for (int b = 0; b < nblk; b++) {
         int iso = 1;
         wk->btid[b] = w->tid[b * PALA_BLOCK];

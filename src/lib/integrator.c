@@ -243,18 +243,19 @@ void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, 
  * exp(a) = (0, 0, f a_z) (|a|^2 = a_z^2 exactly) and its composition with r the scalar
  * (q + g) / (1 - q g) of eq. (7); the projection of pala_grain_end_drift sets the rest to 0.
  * A grain with a force along z or a torque in the plane (an additional force, say) takes the
- * general path, which carries them until that projection. */
+ * general path, which carries them until that projection; so do the grains of a block whose
+ * state was not in the plane at the start of pala_world_steps (wk->flat: a state set by the
+ * caller; the projection keeps it there from the first step on). */
 static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_work *wk = w->work;
     const double tau = 0.5 * w->dt, h2 = tau * tau;
-    const int chain = wk->chain;
+    const int chain = wk->chain, flat = wk->flat[k0 / PALA_BLOCK];
     double pdiss = 0, mv = fa->mv, mv2 = fa->mv2, chk = fa->chk;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
         const pala_vec3 v0 = w->v[k], w0 = w->w[k];
-        if (a->F.z != 0 || a->T.x != 0 || a->T.y != 0 || v0.z != 0 || w0.x != 0 || w0.y != 0 || w->x[k].z != 0 || w->r[k].x != 0 ||
-            w->r[k].y != 0 || w->acc[k].z != 0 || w->bacc[k].x != 0 || w->bacc[k].y != 0) {   /* the general path, grain k alone */
+        if (!flat || a->F.z != 0 || a->T.x != 0 || a->T.y != 0) {   /* the general path, grain k alone */
             pala_finish f1 = {0, mv, mv2, chk};
             pala_integrator_end_general(w, k, k + 1, A, mask, &f1);
             pdiss += f1.pdiss; mv = f1.mv; mv2 = f1.mv2; chk = f1.chk;   /* kick_general's sum from 0: 0 + p_k = p_k */
@@ -348,5 +349,11 @@ void pala_integrator_start(void *ctx, int t, int b0, int b1)
             if (d2 > mv) mv = d2;
         }
         w->work->bs[b].move = mv;
+        if (w->dim != 2) continue;
+        int flat = 1;   /* end_planar's premise: every component off the plane is zero */
+        for (int k = k0; k < k1; k++)
+            flat &= w->x[k].z == 0 && w->v[k].z == 0 && w->acc[k].z == 0 && w->w[k].x == 0 && w->w[k].y == 0 && w->bacc[k].x == 0 &&
+                    w->bacc[k].y == 0 && w->r[k].x == 0 && w->r[k].y == 0;
+        w->work->flat[b] = (unsigned char)flat;
     }
 }
