@@ -103,7 +103,6 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
-        if (w->parc) n = pala_walls_keep_arcs(w, S->touch, n);   /* arc grains: eq. (A6) */
         for (int i = 0; i < n; i++) {
             /* a full batch runs; so does one whose states would move when the table grows */
             if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
@@ -263,7 +262,8 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
 }
 
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
- * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
+ * branch per neighbour (but arcs, of which most listed pairs do not touch: 8 in 9 in the
+ * settled bench/arcs/triangle.txt); full batches run through the kernel.  spheres: pebble k is grain
  * k at x[k] (a constant, so each world gets its own loop).  hist (contact history): each
  * pair takes its slot's state (neighbor.h), and a slot whose pair touched at the last
  * evaluation and does not now has its state cleared (pair_ended; the slot's byte hl
@@ -289,11 +289,15 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         int p = row[s0], q = nb[s0];
         double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? trad[tid[p]] : prad[p], aj = spheres ? trad[tid[q]] : prad[q], sr = ai + aj;
         double d2 = dx * dx + dy * dy + dz * dz;
+        const int t = pala_pair_touch(pa, p, q, dx, dy, d2, sr);   /* eq. (49); arcs: (A5) */
+        if (arcs && !t) {   /* most listed arc pairs: skipped by a branch, not written and discarded */
+            if (hist && hl[s0]) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
+            if (hist) hl[s0] = 0;
+            continue;
+        }
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-        int t = d2 < sr * sr;
-        if (arcs) t &= pala_arcs_face(&pa[p], &pa[q], dx, dy, sqrt(d2));   /* the circles touch as arcs (eq. A5) */
         if (hist) {
             B->hp[n] = hs + s0 * hn;
             if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);

@@ -485,6 +485,119 @@ static void one_grid(pala_world *w)
     nl->maxrow = (w->dim == 2 ? 9 : 27) * most;
 }
 
+/* ---- arc grains: the rows from the grains' cells ----------------------------------------
+ * An arc world lists the same pairs as near() does (the grains' bounding circles within the
+ * skin, then the arcs' bounding circles), but finds them as the seed does (Potapov and
+ * Campbell: grains by their bounding circles, then their arcs pairwise): cells of grains,
+ * edge 2 b_max + skin, and for pebble p of grain k the pebbles of the grains j > k near k, in
+ * increasing order, so each row comes out sorted.  A pebble's cells held 8 grains' 48 arcs
+ * of two sizes (levels); grain k's hold its few neighbours (bench/arcs/triangle.txt: the
+ * build 3x fewer instructions). */
+static double grain_cell(const pala_world *w)
+{
+    double b = 0;
+    for (int t = 0; t < w->ntmpl; t++) b = fmax(b, w->tmpl[t].bound_radius);
+    return 2 * b + w->nl->skin;
+}
+
+/* The grains into cells (head, next), as one_grid the pebbles; maxrow. */
+static void grain_grid(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    int n = w->n;
+    double inv = 1.0 / grain_cell(w);
+    pala_vec3 lo = n ? w->x[0] : pala_v(0, 0, 0), hi = lo;
+    int finite = 1;
+    for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->pc[p].x) && isfinite(w->pc[p].y) && isfinite(w->pc[p].z);
+    for (int k = 0; k < n; k++) {
+        pala_vec3 x = w->x[k];
+        lo = pala_v(fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z));
+        hi = pala_v(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
+    }
+    double ext[3] = {floor((hi.x - lo.x) * inv) + 1, floor((hi.y - lo.y) * inv) + 1, floor((hi.z - lo.z) * inv) + 1};
+    nl->bad = out_of_range(w, finite, lo, hi, ext);
+    nl->glo = lo;
+    cellgrid g = {0};
+    int nb = buckets(&g, nl->bad, ext[0] * ext[1] * ext[2], n, ext, 2);
+    nl->dense = g.dense;
+    nl->gn[0] = g.nx; nl->gn[1] = g.ny; nl->gn[2] = g.nz;
+    if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
+    nl->nbucket = nb;
+    g.lo = lo;
+    g.inv = inv;
+    int *cs = nl->head, *bof = nl->start;   /* start holds the buckets for now */
+    memset(cs, 0, (size_t)(nb + 1) * sizeof *cs);
+    for (int k = 0; k < n; k++) {
+        bof[k] = bucket(&g, cell_of(&g, w->x[k].x, lo.x), cell_of(&g, w->x[k].y, lo.y), cell_of(&g, w->x[k].z, lo.z));
+        cs[bof[k] + 1]++;
+    }
+    sort_buckets(nl, bof, n, nb);
+    long most = 0, comp = 1;
+    for (int b = 0; b < nb; b++) most = cs[b + 1] - cs[b] > most ? cs[b + 1] - cs[b] : most;
+    for (int t = 0; t < w->ntmpl; t++) comp = w->tmpl[t].ncomp > comp ? w->tmpl[t].ncomp : comp;
+    nl->maxrow = (w->dim == 2 ? 9 : 27) * most * comp;
+}
+
+/* The grains j > k whose bounding spheres come within the skin of grain k's (near()'s
+ * test, the same operations), in increasing order, into out; returns their number. */
+static int grains_near(const pala_world *w, const cellgrid *g, int k, int *out)
+{
+    const pala_nlist *nl = w->nl;
+    const int *cs = nl->head, *cp = nl->next;
+    pala_vec3 x = w->x[k];
+    double bk = w->tmpl[w->tid[k]].bound_radius;
+    long c[3] = {cell_of(g, x.x, g->lo.x), cell_of(g, x.y, g->lo.y), cell_of(g, x.z, g->lo.z)};
+    int m = 0, zr = w->dim == 2 ? 0 : 1;
+    for (long dz = -zr; dz <= zr; dz++)
+        for (long dy = -1; dy <= 1; dy++)
+            for (long dx = -1; dx <= 1; dx++) {
+                long ix = c[0] + dx, iy = c[1] + dy, iz = c[2] + dz;
+                if (g->dense && (ix < 0 || iy < 0 || iz < 0 || ix >= g->nx || iy >= g->ny || iz >= g->nz)) continue;
+                int b = bucket(g, ix, iy, iz);
+                for (int i = cs[b]; i < cs[b + 1]; i++) {
+                    int j = cp[i];
+                    double rb = bk + w->tmpl[w->tid[j]].bound_radius + nl->skin;
+                    if (j > k && pala_vnorm2(pala_vsub(x, w->x[j])) < rb * rb) out[m++] = j;
+                }
+            }
+    sort_row(out, m);
+    return g->dense ? m : unique(out, m);
+}
+
+/* Rows of thread t's pebbles (as rows_job), grain by grain: each pebble of grain k against
+ * the pebbles of the grains near it (grains_near), near() past the grains' test. */
+static void rows_job_arcs(void *ctx, int t, int b0, int b1)
+{
+    const pala_world *w = ctx;
+    pala_nlist *nl = w->nl;
+    struct nl_rows *S = &nl->rows[t];
+    cellgrid g = the_grid(w);
+    g.inv = 1.0 / grain_cell(w);
+    long n = 0;
+    S->direct = b0 == 0;
+    int **buf = S->direct ? &nl->nbr : &S->buf;
+    long *cap = S->direct ? &nl->cap : &S->cap;
+    if (S->rcap < nl->maxrow || !S->rbuf) { S->rcap = nl->maxrow + 1024; PALA_GROW(S->rbuf, S->rcap); }   /* the grains near k */
+    const double skin = nl->skin;
+    for (int k = b0 * PALA_BLOCK; k < pala_block_end(w->n, b1 - 1) && b1 > b0; k++) {
+        int ng = grains_near(w, &g, k, S->rbuf);
+        for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
+            if (*cap - n < nl->maxrow || !*buf) { *cap = 2 * *cap + nl->maxrow + 1024; PALA_GROW(*buf, *cap); }
+            int *out = *buf + n, m = 0;
+            const pala_vec3 x = peb_pos(w, p);
+            const double ap = peb_rad(w, p);
+            for (int i = 0; i < ng; i++)
+                for (int q = w->p0[S->rbuf[i]]; q < w->p0[S->rbuf[i] + 1]; q++) {
+                    double rc = ap + peb_rad(w, q) + skin;
+                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc) out[m++] = q;
+                }
+            nl->start[p + 1] = m;
+            n += m;
+        }
+    }
+    S->n = n;
+}
+
 /* ---- the levels' cells and rows (see "Levels" above) ----------------------------------- */
 /* The reach of a search from a pebble of level a (radius up to its amax) into level b: the
  * centre distance within which a pair may be listed, with room for rounding. */
@@ -700,7 +813,7 @@ static void slots_job(void *ctx, int t, int b0, int b1)
 static void nlist_build(pala_world *w)
 {
     pala_nlist *nl = w->nl;
-    int n = w->npeb, levels = nl->nlev > 1;
+    int n = w->npeb, levels = nl->nlev > 1 && !w->parc;
     long nc = nl->hn ? compact_states(nl, n) : 0;   /* before start[] is reused below */
     if (!nl->next || nl->nalloc != n || (levels && !nl->rc)) {   /* sized once per pebble count: no allocation per rebuild */
         PALA_GROW(nl->next, n + 1);
@@ -708,7 +821,8 @@ static void nlist_build(pala_world *w)
         if (levels) PALA_GROW(nl->rc, n + 1);
         nl->nalloc = n;
     }
-    if (levels) level_grids(w);
+    if (w->parc) grain_grid(w);
+    else if (levels) level_grids(w);
     else one_grid(w);
     /* rows, each thread into its buffer; then the offsets and one copy per thread */
     nl->start[0] = 0;
@@ -718,7 +832,7 @@ static void nlist_build(pala_world *w)
         memset(nl->rows + nl->nrows, 0, (size_t)(nth - nl->nrows) * sizeof *nl->rows);
         nl->nrows = nth;
     }
-    pala_team_run(w->team, levels ? rows_job_levels : rows_job, w);
+    pala_team_run(w->team, levels ? rows_job_levels : w->parc ? rows_job_arcs : rows_job, w);
     if (levels) hand_over(w);
     for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
     long m = nl->start[n];
