@@ -506,6 +506,7 @@ static void grain_grid(pala_world *w)
     pala_nlist *nl = w->nl;
     int n = w->n;
     double inv = 1.0 / grain_cell(w);
+    pala_world_arc_bounds(w);   /* the arcs' bounding circles, which rows_job_arcs reads (grain.h) */
     pala_vec3 lo = n ? w->x[0] : pala_v(0, 0, 0), hi = lo;
     int finite = 1;
     for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->pc[p].x) && isfinite(w->pc[p].y) && isfinite(w->pc[p].z);
