@@ -35,7 +35,7 @@ void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
     free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
-    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev);
+    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach);
     for (int t = 0; t < nl->nrows; t++) { free(nl->rows[t].buf); free(nl->rows[t].rbuf); }
     free(nl->rows);
     free(nl);
@@ -507,6 +507,15 @@ static void grain_grid(pala_world *w)
     int n = w->n;
     double inv = 1.0 / grain_cell(w);
     pala_world_arc_bounds(w);   /* the arcs' bounding circles, which rows_job_arcs reads (grain.h) */
+    PALA_GROW(nl->areach, w->ntmpl + 1);
+    for (int t = 0; t < w->ntmpl; t++) {   /* the farthest reach of a template's widened bounding circles */
+        const pala_template *tp = &w->tmpl[t];
+        nl->areach[t] = 0;
+        for (int i = 0; i < tp->ncomp; i++) {
+            const pala_arcrange *a = &w->arc[tp->comp0 + i];
+            nl->areach[t] = fmax(nl->areach[t], hypot(a->bx, a->by) + a->br + ARC_MARGIN * nl->skin);
+        }
+    }
     pala_vec3 lo = n ? w->x[0] : pala_v(0, 0, 0), hi = lo;
     int finite = 1;
     for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->pc[p].x) && isfinite(w->pc[p].y) && isfinite(w->pc[p].z);
@@ -587,11 +596,18 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
             int *out = *buf + n, m = 0;
             const pala_vec3 x = peb_pos(w, p);
             const double ap = peb_rad(w, p);
-            for (int i = 0; i < ng; i++)
-                for (int q = w->p0[S->rbuf[i]]; q < w->p0[S->rbuf[i] + 1]; q++) {
+            for (int i = 0; i < ng; i++) {
+                const int j = S->rbuf[i];
+                /* none of grain j's pebbles if p's circle stays off the circle about x_j that
+                 * holds them all (nl->areach: a pebble q passing the test below is within
+                 * ap + a_q + skin of p, so x_j within ap + |b_q| + a_q + skin) */
+                double rj = (ap + nl->areach[w->tid[j]] + skin) * (1 + 1e-9);
+                if (pala_vnorm2(pala_vsub(x, w->x[j])) >= rj * rj) continue;
+                for (int q = w->p0[j]; q < w->p0[j + 1]; q++) {
                     double rc = ap + peb_rad(w, q) + skin;
                     if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc) out[m++] = q;
                 }
+            }
             nl->start[p + 1] = m;
             n += m;
         }
