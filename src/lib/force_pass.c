@@ -262,16 +262,13 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
 }
 
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
- * branch per neighbour (but arcs, of which most listed pairs do not touch: 8 in 9 in the
- * settled bench/arcs/triangle.txt); full batches run through the kernel.  spheres: pebble k is grain
+ * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
  * k at x[k] (a constant, so each world gets its own loop).  hist (contact history): each
  * pair takes its slot's state (neighbor.h), and a slot whose pair touched at the last
  * evaluation and does not now has its state cleared (pair_ended; the slot's byte hl
  * says so, so the states of pairs that do not touch are not read). */
-static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist,
-                                 const int arcs)
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist)
 {
-    const pala_arcrange *pa = arcs ? sw->w->parc : NULL;
     pala_world *w = sw->w;
     double *hs = hist ? w->nl->hs : NULL;
     unsigned char *hl = hist ? w->nl->hl : NULL;
@@ -289,15 +286,10 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         int p = row[s0], q = nb[s0];
         double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? trad[tid[p]] : prad[p], aj = spheres ? trad[tid[q]] : prad[q], sr = ai + aj;
         double d2 = dx * dx + dy * dy + dz * dz;
-        const int t = pala_pair_touch(pa, p, q, dx, dy, d2, sr);   /* eq. (49); arcs: (A5) */
-        if (arcs && !t) {   /* most listed arc pairs: skipped by a branch, not written and discarded */
-            if (hist && hl[s0]) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
-            if (hist) hl[s0] = 0;
-            continue;
-        }
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        const int t = pala_pair_touch(NULL, p, q, dx, dy, d2, sr);   /* eq. (49) */
         if (hist) {
             B->hp[n] = hs + s0 * hn;
             if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
@@ -309,16 +301,55 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     if (n) { B->n = n; run(sw, B, s, ru); }
 }
 
+/* collect_pairs in an arc world, row by row: pebble p's centre, radius and range are read
+ * once for its row, and a listed pair that does not touch (most: 8 in 9 in the settled
+ * bench/arcs/triangle.txt) costs its distance and a branch.  The same batches. */
+static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int hist)
+{
+    pala_world *w = sw->w;
+    const pala_arcrange *pa = w->parc;
+    double *hs = hist ? w->nl->hs : NULL;
+    unsigned char *hl = hist ? w->nl->hl : NULL;
+    const long hn = hist ? w->nl->hn : 0;
+    const int *nb = w->nl->nbr, *st = w->nl->start, *pg = w->pg;
+    const double *prad = w->nl->prad;
+    const pala_vec3 *P = w->pc;
+    pala_batch *restrict B = sw->S->B;
+    int n = 0;
+    for (int p = pala_grain_peb0(w, k0), p1 = pala_grain_peb0(w, k1); p < p1; p++) {
+        const pala_vec3 c = P[p];
+        const double ai = prad[p];
+        for (int s0 = st[p], e = st[p + 1]; s0 < e; s0++) {
+            int q = nb[s0];
+            double dx = c.x - P[q].x, dy = c.y - P[q].y, dz = c.z - P[q].z, aj = prad[q], sr = ai + aj;
+            double d2 = dx * dx + dy * dy + dz * dz;
+            if (!pala_pair_touch(pa, p, q, dx, dy, d2, sr)) {   /* eq. (49), (A5) */
+                if (hist && hl[s0]) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
+                if (hist) hl[s0] = 0;
+                continue;
+            }
+            B->k[n] = pg[p]; B->j[n] = pg[q]; B->p[n] = p;
+            B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+            if (hist) {
+                B->hp[n] = hs + s0 * hn;
+                hl[s0] = 1;
+            }
+            if (++n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
+        }
+    }
+    if (n) { B->n = n; run_clumps(sw, B, s, ru); }
+}
+
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
     if (sw->w->parc) {   /* arc grains: a loop of their own, so other worlds pay nothing */
-        if (sw->w->work->cm->hn) collect_pairs(sw, k0, k1, s, ru, 0, 1, 1);
-        else collect_pairs(sw, k0, k1, s, ru, 0, 0, 1);
+        if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1);
+        else collect_arcs(sw, k0, k1, s, ru, 0);
     } else if (sw->w->work->cm->hn) {
-        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
-        else collect_pairs(sw, k0, k1, s, ru, 0, 1, 0);
-    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0, 0);
-    else collect_pairs(sw, k0, k1, s, ru, 0, 0, 0);
+        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1);
+        else collect_pairs(sw, k0, k1, s, ru, 0, 1);
+    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0);
+    else collect_pairs(sw, k0, k1, s, ru, 0, 0);
 }
 
 /* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
