@@ -441,6 +441,30 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
     }
 }
 
+/* An arc world's grains whose pebbles anything reads until the next build: those of a listed
+ * pair (the sweep, the energy pass) and the wall candidates (wcand).  The end of the step
+ * places these alone (integrator.c, end_planar: a grain far from all others, as most are in
+ * a falling cloud, skips its arcs' placement); a grain that joins them has its pebbles placed
+ * here, from its x and r of now, as that placement would have. */
+static void mark_live(pala_world *w)
+{
+    pala_work *wk = w->work;
+    if (wk->nlive < w->n + 1) {
+        wk->nlive = w->n + 1;
+        PALA_GROW(wk->live, wk->nlive);
+        memset(wk->live, 0, (size_t)wk->nlive);
+    }
+    unsigned char *L = wk->live;   /* bit 0: live until now, bit 1: from now on */
+    const int *st = w->nl->start, *nb = w->nl->nbr, *pg = w->pg;
+    for (int p = 0; p < w->npeb; p++)
+        for (int s = st[p]; s < st[p + 1]; s++) { L[pg[p]] |= 2; L[pg[nb[s]]] |= 2; }
+    for (int i = 0; i < wk->wcb[wk->nblk]; i++) L[wk->wcand[i]] |= 2;
+    for (int k = 0; k < w->n; k++) {
+        if (L[k] == 2) pala_world_place_pebbles(w, k);
+        L[k] >>= 1;
+    }
+}
+
 void pala_force_pass_setup(pala_world *w)
 {
     pala_work *wk = w->work;
@@ -472,6 +496,7 @@ void pala_force_pass_setup(pala_world *w)
         }
     }
     wk->wcb[wk->nblk] = (int)nc;
+    if (w->parc) mark_live(w);
     pala_surfaces_listed(w);   /* a fixed mesh's faces near the candidates */
     for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
         int r = wk->bbrank[b] >= 0;
@@ -558,7 +583,7 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->wcand); free(wk->wcb); free(wk->wsum);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
@@ -598,6 +623,7 @@ void pala_work_prepare(pala_world *w)
     PALA_GROW(wk->btid, nblk + 1);
     PALA_GROW(wk->flat, nblk + 1);
     memset(wk->flat, 0, (size_t)nblk + 1);
+    if (wk->live) memset(wk->live, 0, (size_t)wk->nlive);   /* other grains, maybe: all placed at the next build */
     for (int b = 0; b < nblk; b++) {
         int iso = 1;
         wk->btid[b] = w->tid[b * PALA_BLOCK];
