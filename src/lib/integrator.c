@@ -290,7 +290,7 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
             }
             if (half == 0) {
                 mv = d2 > mv ? d2 : mv;
-                chk += 0.0 * (x + y + 0.0 + 0.0 + 0.0 + g);
+                chk += 0.0 * (x + y + g);   /* pala_grain_check's NaN (its zeros would only make -0 +0) */
             } else {
                 mv2 = d2 > mv2 ? d2 : mv2;
                 vx += tau * an.x;                                                      /* eq. (66) */
@@ -304,7 +304,7 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
         w->r[k] = pala_v(0, 0, g);
         w->acc[k] = pala_v(an.x, an.y, 0);
         w->bacc[k] = pala_v(0, 0, be.z);
-        if (chain && w->pc && (!w->parc || wk->live[k])) pala_world_place_pebbles(w, k);   /* arcs: the grains read (work.h) */
+        if (chain && w->pc && (!w->parc || !wk->live || wk->live[k])) pala_world_place_pebbles(w, k);   /* arcs: the grains read (work.h) */
     }
     fa->pdiss += pdiss;
     fa->mv = mv;
