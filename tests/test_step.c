@@ -56,6 +56,22 @@ static int same(const pala_world *a, const pala_world *b)
            !memcmp(a->acc, b->acc, n) && !memcmp(a->bacc, b->bacc, n);
 }
 
+/* Random sums of forces and torques of n grains, in 3D or in the plane (dim 2: torques
+ * along z), for the paths' tests (room for a ring of 256). */
+static pala_facc *random_sums(int n, int dim, unsigned seed)
+{
+    pala_facc *A = calloc(256, sizeof *A);
+    pala_rng g;
+    pala_rng_seed(&g, seed);
+    for (int k = 0; k < n; k++) {
+        A[k].F = pala_vscale(1e-4, pala_rng_unit(&g, dim));
+        A[k].T = dim == 3 ? pala_vscale(1e-9, pala_rng_unit(&g, 3)) : pala_v(0, 0, 1e-9 * (2 * pala_rng_uniform(&g) - 1));
+        A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, dim));
+        if (dim == 2) A[k].Tnc = pala_v(0, 0, 1e-10);
+    }
+    return A;
+}
+
 static void fast_path(void)
 {
     const double spins[2] = {50, 5000};   /* 5000 1/s turns by more than 0.1 rad in dt/2 */
@@ -68,14 +84,7 @@ static void fast_path(void)
             int tid = sz ? -2 : 0;
             T_CHECK(a.work->btid[0] == tid && a.tmpl[0].isotropic, "fast path: one block of %s", sz ? "spheres of three templates (btid -2)" : "one isotropic template");
             a.work->chain = b.work->chain = chain;
-            pala_facc *A = calloc(256, sizeof *A);
-            pala_rng g;
-            pala_rng_seed(&g, 3);
-            for (int k = 0; k < a.n; k++) {
-                A[k].F = pala_vscale(1e-4, pala_rng_unit(&g, 3));
-                A[k].T = pala_vscale(1e-9, pala_rng_unit(&g, 3));
-                A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, 3));
-            }
+            pala_facc *A = random_sums(a.n, 3, 3);
             pala_finish fa = {0, 0, 0, 0}, fb = {0, 0, 0, 0};
             if (sz) pala_integrator_end_mixed(&a, 0, a.n, A, 255, &fa);
             else pala_integrator_end_isotropic(&a, 0, a.n, A, 255, tid, &fa);
@@ -141,15 +150,7 @@ static void planar_path(void)
                 planar(&b, arcs, spin);
                 T_CHECK(a.work->flat[0] == 1, "planar path: the block's state is in the plane");
                 a.work->chain = b.work->chain = chain;
-                pala_facc *A = calloc(256, sizeof *A);
-                pala_rng g;
-                pala_rng_seed(&g, 5);
-                for (int k = 0; k < a.n; k++) {
-                    A[k].F = pala_vscale(1e-4, pala_rng_unit(&g, 2));
-                    A[k].T = pala_v(0, 0, 1e-9 * (2 * pala_rng_uniform(&g) - 1));
-                    A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, 2));
-                    A[k].Tnc = pala_v(0, 0, 1e-10);
-                }
+                pala_facc *A = random_sums(a.n, 2, 5);
                 A[7].F.z = 1e-6;
                 pala_finish fa = {0, 0, 0, 0}, fb = {0, 0, 0, 0};
                 pala_integrator_end_block(&a, 0, a.n, A, 255, &fa);

@@ -219,14 +219,10 @@ static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int 
     return pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc;
 }
 
-/* Row of pebble p into out (room for any row); returns its length. */
-static int row(const pala_world *w, const cellgrid *g, int p, int *out)
+/* The buckets of the 27 cells (9 in 2D) around the point x that exist, into b; returns their
+ * number. */
+static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27])
 {
-    const pala_nlist *nl = w->nl;
-    const int *cs = nl->head, *cp = nl->next;
-    pala_vec3 x = peb_pos(w, p);
-    double ap = peb_rad(w, p);
-    int gp = pala_peb_grain(w, p);
     long c[3] = {cell_of(g, x.x, g->lo.x), cell_of(g, x.y, g->lo.y), cell_of(g, x.z, g->lo.z)};
     int m = 0, zr = w->dim == 2 ? 0 : 1;
     for (long dz = -zr; dz <= zr; dz++)
@@ -234,13 +230,25 @@ static int row(const pala_world *w, const cellgrid *g, int p, int *out)
             for (long dx = -1; dx <= 1; dx++) {
                 long ix = c[0] + dx, iy = c[1] + dy, iz = c[2] + dz;
                 if (g->dense && (ix < 0 || iy < 0 || iz < 0 || ix >= g->nx || iy >= g->ny || iz >= g->nz)) continue;
-                int b = bucket(g, ix, iy, iz);
-                for (int i = cs[b]; i < cs[b + 1]; i++) {
-                    int q = cp[i];
-                    if (q <= p || !near(w, gp, x, ap, q)) continue;
-                    out[m++] = q;
-                }
+                b[m++] = bucket(g, ix, iy, iz);
             }
+    return m;
+}
+
+/* Row of pebble p into out (room for any row); returns its length. */
+static int row(const pala_world *w, const cellgrid *g, int p, int *out)
+{
+    const pala_nlist *nl = w->nl;
+    const int *cs = nl->head, *cp = nl->next;
+    pala_vec3 x = peb_pos(w, p);
+    double ap = peb_rad(w, p);
+    int gp = pala_peb_grain(w, p), bk[27], nbk = around(w, g, x, bk), m = 0;
+    for (int u = 0; u < nbk; u++)
+        for (int i = cs[bk[u]]; i < cs[bk[u] + 1]; i++) {
+            int q = cp[i];
+            if (q <= p || !near(w, gp, x, ap, q)) continue;
+            out[m++] = q;
+        }
     sort_row(out, m);
     if (g->dense) return m;
     /* hashed: two of the cells in one bucket list its pebbles twice, next to each other
@@ -446,17 +454,16 @@ static void sort_buckets(pala_nlist *nl, const int *bof, int n, int nb)
     cs[0] = 0;
 }
 
-/* One grid: cells of edge 2 a_max + skin, dense over the bounding box if it has at most 2
- * cells per pebble.  Sets head, next, maxrow. */
-static void one_grid(pala_world *w)
+/* Cells of edge 1/inv over the points X[0 .. n) (pebbles, or an arc world's grains), dense over
+ * their bounding box if it has at most 2 cells per point, else hashed: head, next (the points
+ * by bucket), glo, gn, dense, nbucket; bad if a point (or, finite = 0, the caller's) is not
+ * finite.  Returns the most points of one bucket. */
+static long fill_cells(pala_world *w, const pala_vec3 *X, int n, double inv, int finite)
 {
     pala_nlist *nl = w->nl;
-    int n = w->npeb;
-    double cell = 2 * nl->amax + nl->skin, inv = 1.0 / cell;
-    pala_vec3 lo = n ? peb_pos(w, 0) : pala_v(0, 0, 0), hi = lo;
-    int finite = 1;
+    pala_vec3 lo = n ? X[0] : pala_v(0, 0, 0), hi = lo;
     for (int p = 0; p < n; p++) {
-        pala_vec3 x = peb_pos(w, p);
+        pala_vec3 x = X[p];
         finite &= isfinite(x.x) && isfinite(x.y) && isfinite(x.z);
         lo = pala_v(fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z));
         hi = pala_v(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
@@ -470,18 +477,28 @@ static void one_grid(pala_world *w)
     nl->gn[0] = g.nx; nl->gn[1] = g.ny; nl->gn[2] = g.nz;
     if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
     nl->nbucket = nb;
-    g = the_grid(w);
+    g.lo = lo;
+    g.inv = inv;
     int *cs = nl->head, *bof = nl->start;   /* start holds the buckets for now */
     memset(cs, 0, (size_t)(nb + 1) * sizeof *cs);
     for (int p = 0; p < n; p++) {
-        pala_vec3 x = peb_pos(w, p);
+        pala_vec3 x = X[p];
         bof[p] = bucket(&g, cell_of(&g, x.x, lo.x), cell_of(&g, x.y, lo.y), cell_of(&g, x.z, lo.z));
         cs[bof[p] + 1]++;
     }
     sort_buckets(nl, bof, n, nb);
-    /* the longest possible row: the pebbles of the 27 (9 in 2D) buckets around one */
     long most = 0;
     for (int b = 0; b < nb; b++) most = cs[b + 1] - cs[b] > most ? cs[b + 1] - cs[b] : most;
+    return most;
+}
+
+/* One grid: cells of edge 2 a_max + skin, dense over the bounding box if it has at most 2
+ * cells per pebble.  Sets head, next, maxrow. */
+static void one_grid(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    long most = fill_cells(w, w->pc ? w->pc : w->x, w->npeb, 1.0 / (2 * nl->amax + nl->skin), 1);
+    /* the longest possible row: the pebbles of the 27 (9 in 2D) buckets around one */
     nl->maxrow = (w->dim == 2 ? 9 : 27) * most;
 }
 
@@ -516,34 +533,9 @@ static void grain_grid(pala_world *w)
             nl->areach[t] = fmax(nl->areach[t], hypot(a->bx, a->by) + a->br + ARC_MARGIN * nl->skin);
         }
     }
-    pala_vec3 lo = n ? w->x[0] : pala_v(0, 0, 0), hi = lo;
-    int finite = 1;
-    for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->pc[p].x) && isfinite(w->pc[p].y) && isfinite(w->pc[p].z);
-    for (int k = 0; k < n; k++) {
-        pala_vec3 x = w->x[k];
-        lo = pala_v(fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z));
-        hi = pala_v(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
-    }
-    double ext[3] = {floor((hi.x - lo.x) * inv) + 1, floor((hi.y - lo.y) * inv) + 1, floor((hi.z - lo.z) * inv) + 1};
-    nl->bad = out_of_range(w, finite, lo, hi, ext);
-    nl->glo = lo;
-    cellgrid g = {0};
-    int nb = buckets(&g, nl->bad, ext[0] * ext[1] * ext[2], n, ext, 2);
-    nl->dense = g.dense;
-    nl->gn[0] = g.nx; nl->gn[1] = g.ny; nl->gn[2] = g.nz;
-    if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
-    nl->nbucket = nb;
-    g.lo = lo;
-    g.inv = inv;
-    int *cs = nl->head, *bof = nl->start;   /* start holds the buckets for now */
-    memset(cs, 0, (size_t)(nb + 1) * sizeof *cs);
-    for (int k = 0; k < n; k++) {
-        bof[k] = bucket(&g, cell_of(&g, w->x[k].x, lo.x), cell_of(&g, w->x[k].y, lo.y), cell_of(&g, w->x[k].z, lo.z));
-        cs[bof[k] + 1]++;
-    }
-    sort_buckets(nl, bof, n, nb);
-    long most = 0, comp = 1;
-    for (int b = 0; b < nb; b++) most = cs[b + 1] - cs[b] > most ? cs[b + 1] - cs[b] : most;
+    int finite = 1;   /* the arcs' bounding circles, placed just now (fill_cells checks the grains) */
+    for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->parc[p].bx) && isfinite(w->parc[p].by);
+    long most = fill_cells(w, w->x, n, inv, finite), comp = 1;
     for (int t = 0; t < w->ntmpl; t++) comp = w->tmpl[t].ncomp > comp ? w->tmpl[t].ncomp : comp;
     nl->maxrow = (w->dim == 2 ? 9 : 27) * most * comp;
 }
@@ -556,20 +548,13 @@ static int grains_near(const pala_world *w, const cellgrid *g, int k, int *out)
     const int *cs = nl->head, *cp = nl->next;
     pala_vec3 x = w->x[k];
     double bk = w->tmpl[w->tid[k]].bound_radius;
-    long c[3] = {cell_of(g, x.x, g->lo.x), cell_of(g, x.y, g->lo.y), cell_of(g, x.z, g->lo.z)};
-    int m = 0, zr = w->dim == 2 ? 0 : 1;
-    for (long dz = -zr; dz <= zr; dz++)
-        for (long dy = -1; dy <= 1; dy++)
-            for (long dx = -1; dx <= 1; dx++) {
-                long ix = c[0] + dx, iy = c[1] + dy, iz = c[2] + dz;
-                if (g->dense && (ix < 0 || iy < 0 || iz < 0 || ix >= g->nx || iy >= g->ny || iz >= g->nz)) continue;
-                int b = bucket(g, ix, iy, iz);
-                for (int i = cs[b]; i < cs[b + 1]; i++) {
-                    int j = cp[i];
-                    double rb = bk + w->tmpl[w->tid[j]].bound_radius + nl->skin;
-                    if (j > k && pala_vnorm2(pala_vsub(x, w->x[j])) < rb * rb) out[m++] = j;
-                }
-            }
+    int b[27], nb = around(w, g, x, b), m = 0;
+    for (int u = 0; u < nb; u++)
+        for (int i = cs[b[u]]; i < cs[b[u] + 1]; i++) {
+            int j = cp[i];
+            double rb = bk + w->tmpl[w->tid[j]].bound_radius + nl->skin;
+            if (j > k && pala_vnorm2(pala_vsub(x, w->x[j])) < rb * rb) out[m++] = j;
+        }
     sort_row(out, m);
     return g->dense ? m : unique(out, m);
 }
