@@ -301,9 +301,10 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     if (n) { B->n = n; run(sw, B, s, ru); }
 }
 
-/* collect_pairs in an arc world, row by row: pebble p's centre, radius and range are read
- * once for its row, and a listed pair that does not touch (most: 8 in 9 in the settled
- * bench/arcs/triangle.txt) costs its distance and a branch.  The same batches. */
+/* collect_pairs in an arc world: pebble p's centre and radius are read once for its row
+ * (slot by slot: a loop per row cost 30 instructions a row, and rows are short), and a
+ * listed pair that does not touch (most: 8 in 9 in the settled bench/arcs/triangle.txt)
+ * costs its distance and a branch, not the batch's stores.  The same batches. */
 static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int hist)
 {
     pala_world *w = sw->w;
@@ -316,26 +317,27 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
     const pala_vec3 *P = w->pc;
     pala_batch *restrict B = sw->S->B;
     int n = 0;
-    for (int p = pala_grain_peb0(w, k0), p1 = pala_grain_peb0(w, k1); p < p1; p++) {
-        const pala_vec3 c = P[p];
-        const double ai = prad[p];
-        for (int s0 = st[p], e = st[p + 1]; s0 < e; s0++) {
-            int q = nb[s0];
-            double dx = c.x - P[q].x, dy = c.y - P[q].y, dz = c.z - P[q].z, aj = prad[q], sr = ai + aj;
-            double d2 = dx * dx + dy * dy + dz * dz;
-            if (!pala_pair_touch(pa, p, q, dx, dy, d2, sr)) {   /* eq. (49), (A5) */
-                if (hist && hl[s0]) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
-                if (hist) hl[s0] = 0;
-                continue;
-            }
-            B->k[n] = pg[p]; B->j[n] = pg[q]; B->p[n] = p;
-            B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-            if (hist) {
-                B->hp[n] = hs + s0 * hn;
-                hl[s0] = 1;
-            }
-            if (++n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
+    const int *row = w->nl->row;
+    int p = -1;
+    pala_vec3 c = {0, 0, 0};
+    double ai = 0;
+    for (int s0 = st[pala_grain_peb0(w, k0)], s1 = st[pala_grain_peb0(w, k1)]; s0 < s1; s0++) {
+        if (row[s0] != p) { p = row[s0]; c = P[p]; ai = prad[p]; }
+        int q = nb[s0];
+        double dx = c.x - P[q].x, dy = c.y - P[q].y, dz = c.z - P[q].z, aj = prad[q], sr = ai + aj;
+        double d2 = dx * dx + dy * dy + dz * dz;
+        if (!pala_pair_touch(pa, p, q, dx, dy, d2, sr)) {   /* eq. (49), (A5) */
+            if (hist && hl[s0]) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
+            if (hist) hl[s0] = 0;
+            continue;
         }
+        B->k[n] = pg[p]; B->j[n] = pg[q]; B->p[n] = p;
+        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        if (hist) {
+            B->hp[n] = hs + s0 * hn;
+            hl[s0] = 1;
+        }
+        if (++n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
     }
     if (n) { B->n = n; run_clumps(sw, B, s, ru); }
 }
