@@ -1,7 +1,8 @@
 /* test_step.c: the structure of the step.
  *  - the isotropic fast path of the integrator (integrator.c) against the general path on
  *    the same grains and sums, bit for bit, unchained and chained, small and large turns; and
- *    that of a block of spheres of three templates (a size distribution's);
+ *    that of a block of spheres of three templates (a size distribution's); and that of a
+ *    block of isotropic 2D grains (discs, arc grains) with the pebbles it places;
  *  - an embedding program's additional forces (pala_world_set_additional_forces): a
  *    constant force against x = F t^2 / 2m, its work in E_diss;
  *  - an interaction between centres (pala_interaction): a spring between two grains
@@ -55,6 +56,22 @@ static int same(const pala_world *a, const pala_world *b)
            !memcmp(a->acc, b->acc, n) && !memcmp(a->bacc, b->bacc, n);
 }
 
+/* Random sums of forces and torques of n grains, in 3D or in the plane (dim 2: torques
+ * along z), for the paths' tests (room for a ring of 256). */
+static pala_facc *random_sums(int n, int dim, unsigned seed)
+{
+    pala_facc *A = calloc(256, sizeof *A);
+    pala_rng g;
+    pala_rng_seed(&g, seed);
+    for (int k = 0; k < n; k++) {
+        A[k].F = pala_vscale(1e-4, pala_rng_unit(&g, dim));
+        A[k].T = dim == 3 ? pala_vscale(1e-9, pala_rng_unit(&g, 3)) : pala_v(0, 0, 1e-9 * (2 * pala_rng_uniform(&g) - 1));
+        A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, dim));
+        if (dim == 2) A[k].Tnc = pala_v(0, 0, 1e-10);
+    }
+    return A;
+}
+
 static void fast_path(void)
 {
     const double spins[2] = {50, 5000};   /* 5000 1/s turns by more than 0.1 rad in dt/2 */
@@ -67,19 +84,12 @@ static void fast_path(void)
             int tid = sz ? -2 : 0;
             T_CHECK(a.work->btid[0] == tid && a.tmpl[0].isotropic, "fast path: one block of %s", sz ? "spheres of three templates (btid -2)" : "one isotropic template");
             a.work->chain = b.work->chain = chain;
-            pala_facc *A = calloc(256, sizeof *A);
-            pala_rng g;
-            pala_rng_seed(&g, 3);
-            for (int k = 0; k < a.n; k++) {
-                A[k].F = pala_vscale(1e-4, pala_rng_unit(&g, 3));
-                A[k].T = pala_vscale(1e-9, pala_rng_unit(&g, 3));
-                A[k].Fnc = pala_vscale(1e-5, pala_rng_unit(&g, 3));
-            }
+            pala_facc *A = random_sums(a.n, 3, 3);
             pala_finish fa = {0}, fb = {0};
             if (sz) pala_integrator_end_mixed(&a, 0, a.n, A, 255, &fa);
             else pala_integrator_end_isotropic(&a, 0, a.n, A, 255, tid, &fa);
             pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
-            T_CHECK(same(&a, &b) && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.chk == fb.chk,
+            T_CHECK(same(&a, &b) && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.rv == fb.rv && fa.rv2 == fb.rv2 && fa.chk == fb.chk,
                     "fast path = general path bit for bit (%s, %s turns%s): pdiss %.17g vs %.17g, bound %.17g vs %.17g",
                     chain ? "chained" : "unchained", si ? "large" : "small", sz ? ", three sizes" : "", fa.pdiss, fb.pdiss, fa.mv, fb.mv);
             /* and the test can fail: a changed sum changes the state */
@@ -93,6 +103,71 @@ static void fast_path(void)
             pala_world_free(&a);
             pala_world_free(&b);
         }
+}
+
+/* A 2D world of one block: arc grains (a quasi-triangle's template) or discs, in the plane
+ * (x.z = 0, r and omega along z), with random in-plane velocities, spins and accelerations. */
+static void planar(pala_world *w, int arcs, double spin)
+{
+    pala_world_init(w);
+    w->dim = 2;
+    pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 0.5, .mu = 0.3, .nu = 1e-3};
+    pala_world_add_material(w, &m);
+    int t = 0;
+    if (arcs) {
+        pala_arc a[6];
+        char err[256];
+        pala_arcs_regular(3, 0.0014, 0.00042, 0.0056, a, err, sizeof err);
+        pala_template tp;
+        memset(&tp, 0, sizeof tp);
+        t = pala_world_build_arc_template(w, &tp, 6, a, 0);
+    } else t = pala_world_add_sphere_template(w, 0, 0.001);
+    pala_rng g;
+    pala_rng_seed(&g, 11);
+    for (int k = 0; k < 200; k++) {
+        pala_vec3 v = pala_vscale(0.5, pala_rng_unit(&g, 2));
+        pala_world_add_grain(w, t, pala_v(0.01 * k, 0.003 * pala_rng_uniform(&g), 0), pala_v(0, 0, 2 * pala_rng_uniform(&g) - 1), v,
+                             pala_v(0, 0, spin * (2 * pala_rng_uniform(&g) - 1)));
+        w->acc[k] = pala_vscale(3, pala_rng_unit(&g, 2));
+        w->bacc[k] = pala_v(0, 0, 500 * (2 * pala_rng_uniform(&g) - 1));
+    }
+    w->dt = 1e-4;
+    pala_world_prepare(w);
+    pala_integrator_start(w, 0, 0, 1);   /* the start stage: the block's state is in the plane (work.h, flat) */
+}
+
+/* The end of the step of a block of isotropic 2D grains (end_planar, through
+ * pala_integrator_end_block) against the general path, bit for bit, and the pebbles it places;
+ * grain 7 with a force along z takes the general path within it. */
+static void planar_path(void)
+{
+    for (int arcs = 0; arcs < 2; arcs++)
+        for (int si = 0; si < 2; si++)
+            for (int chain = 0; chain < 2; chain++) {
+                const double spin = si ? 5000 : 50;
+                pala_world a, b;
+                planar(&a, arcs, spin);
+                planar(&b, arcs, spin);
+                T_CHECK(a.work->flat[0] == 1, "planar path: the block's state is in the plane");
+                a.work->chain = b.work->chain = chain;
+                if (a.nl && b.nl) a.nl->frame = b.nl->frame = pala_v(0.3, -0.2, 0);   /* the list's frame (neighbor.h): the bounds in it */
+                pala_facc *A = random_sums(a.n, 2, 5);
+                A[7].F.z = 1e-6;
+                pala_finish fa = {0}, fb = {0};
+                pala_integrator_end_block(&a, 0, a.n, A, 255, &fa);
+                pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
+                size_t np = (size_t)a.npeb * sizeof *a.pc;
+                int pebs = !a.pc || (!memcmp(a.pc, b.pc, np) && (!a.parc || !memcmp(a.parc, b.parc, (size_t)a.npeb * sizeof *a.parc)));
+                T_CHECK(same(&a, &b) && pebs && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.rv == fb.rv && fa.rv2 == fb.rv2 &&
+                            fa.chk == fb.chk && fa.rv != fa.mv,
+                        "planar path = general path bit for bit (%s, %s, %s turns): pdiss %.17g vs %.17g, bound %.17g vs %.17g, in the "
+                        "list's frame %.17g vs %.17g",
+                        arcs ? "arc grains" : "discs", chain ? "chained" : "unchained", si ? "large" : "small", fa.pdiss, fb.pdiss, fa.mv, fb.mv,
+                        fa.rv, fb.rv);
+                free(A);
+                pala_world_free(&a);
+                pala_world_free(&b);
+            }
 }
 
 /* ---- additional forces ---------------------------------------------------------------- */
@@ -353,6 +428,7 @@ void test_step(void)
 {
     embed_example();
     fast_path();
+    planar_path();
     additional_forces();
     interaction();
     dipole_pendulum();

@@ -4,6 +4,7 @@
 #ifndef PALA_ARCS_H
 #define PALA_ARCS_H
 #include "pala/pala.h"
+#include <math.h>
 
 /* Builds the template of n arcs (checked as pala_world_build_arc_template says) of density
  * rho and thickness h (<= 0: 4/3 of the radius of the disc of the same area): t's mass,
@@ -24,6 +25,15 @@ void pala_arcs_moments(int n, const pala_arc *arcs, double out[6]);
 static inline int pala_arcs_face(const pala_arcrange *p, const pala_arcrange *q, double dx, double dy, double dd)
 {
     return (-(dx * p->mx + dy * p->my) >= p->ch * dd) & (dx * q->mx + dy * q->my >= q->ch * dd);
+}
+
+/* Components p and q, their circles' centres d = c_p - c_q apart (d2 = |d|^2) and their radii
+ * adding up to sr, touch: their circles overlap (eq. 49) and, in a world of arc grains (pa, its
+ * pebbles' ranges, not NULL), as arcs (eq. A5).  The one test of the loops over listed pairs
+ * (force_pass.c, contact_list.c, energy.c); with pa NULL it is eq. (49) alone. */
+static inline int pala_pair_touch(const pala_arcrange *pa, int p, int q, double dx, double dy, double d2, double sr)
+{
+    return d2 < sr * sr && (!pa || pala_arcs_face(&pa[p], &pa[q], dx, dy, sqrt(d2)));
 }
 
 /* An arc touches a wall whose inward normal is n when -n lies within its range (eq. A6). */

@@ -108,8 +108,7 @@ static void block_pairs(const pala_world *w, pala_batch *B, lscr *S, int b, bloc
         double ai = pala_nlist_rad(nl, w->tid, p), aj = pala_nlist_rad(nl, w->tid, q), sr = ai + aj;
         pala_vec3 d = pala_vsub(P[p], P[q]);
         double d2 = pala_vnorm2(d);
-        if (!(d2 < sr * sr)) continue;
-        if (w->parc && !pala_arcs_face(&w->parc[p], &w->parc[q], d.x, d.y, sqrt(d2))) continue;   /* arc grains: eq. (A5) */
+        if (!pala_pair_touch(w->parc, p, q, d.x, d.y, d2, sr)) continue;   /* eq. (49); arcs: (A5) */
         int m = B->n++;
         B->k[m] = pala_peb_grain(w, p); B->j[m] = pala_peb_grain(w, q); B->p[m] = p;
         B->dx[m] = d.x; B->dy[m] = d.y; B->dz[m] = d.z; B->d2[m] = d2; B->ai[m] = ai; B->aj[m] = aj;
@@ -130,7 +129,6 @@ static void block_walls(const pala_world *w, pala_tscr *T, lscr *S, int b, block
     B->n = 0;
     for (int cur = 0; cur < nc;) {
         int used, nt = pala_walls_touch(w, cand + cur, nc - cur, T->touch, T->ntouch, &used);
-        if (w->parc) nt = pala_walls_keep_arcs(w, T->touch, nt);   /* arc grains: eq. (A6) */
         for (int i = 0; i < nt; i++) {
             if (B->n == BATCH) run_batch(w, B, S, o, 0, moments);
             const pala_wall_touch *t = &T->touch[i];

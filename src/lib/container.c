@@ -88,25 +88,29 @@ int pala_walls_room(const pala_world *w, double a)
     return n;
 }
 
-int pala_walls_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
-{
-    if (w->nwalls == 1) return w->walls[0].kind->touch(w, &w->walls[0], cand, n, out, cap, used);
-    int m = 0, i = 0;
-    for (; i < n; i++) {
-        const pala_template *t = &w->tmpl[w->tid[cand[i]]];
-        if (cap - m < t->ncomp * pala_walls_room(w, t->bound_radius)) break;
-        for (int j = 0, u; j < w->nwalls; j++) m += w->walls[j].kind->touch(w, &w->walls[j], cand + i, 1, out + m, cap - m, &u);
-    }
-    *used = i;
-    return m;
-}
-
-int pala_walls_keep_arcs(const pala_world *w, pala_wall_touch *t, int n)
+/* Of the n touches of a world of arc grains, those of an arc's circle that are the arc's
+ * (docs/physics.md, eq. A6), kept in order; returns their number. */
+static int keep_arcs(const pala_world *w, pala_wall_touch *t, int n)
 {
     int m = 0;
     for (int i = 0; i < n; i++)
         if (pala_arcs_wall_face(&w->parc[t[i].p], t[i].n)) t[m++] = t[i];
     return m;
+}
+
+int pala_walls_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
+{
+    int m = 0, i = 0;
+    if (w->nwalls == 1) m = w->walls[0].kind->touch(w, &w->walls[0], cand, n, out, cap, used);
+    else {
+        for (; i < n; i++) {
+            const pala_template *t = &w->tmpl[w->tid[cand[i]]];
+            if (cap - m < t->ncomp * pala_walls_room(w, t->bound_radius)) break;
+            for (int j = 0, u; j < w->nwalls; j++) m += w->walls[j].kind->touch(w, &w->walls[j], cand + i, 1, out + m, cap - m, &u);
+        }
+        *used = i;
+    }
+    return w->parc ? keep_arcs(w, out, m) : m;
 }
 
 int pala_walls_columns(const pala_world *w, const char **names, double *values, double *area, int max)

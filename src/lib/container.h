@@ -173,11 +173,9 @@ double pala_walls_cut(const pala_world *w, pala_vec3 c, double a, int *which);
 /* the most touches of all walls with one component of radius at most a */
 int pala_walls_room(const pala_world *w, double a);
 /* every touch of every wall with the grains cand[0 .. n): grain by grain, wall by wall
- * (as pala_wall_kind.touch) */
+ * (as pala_wall_kind.touch); in a world of arc grains (w->parc) only an arc's circle's touches
+ * that are the arc's (docs/physics.md, eq. A6) */
 int pala_walls_touch(const pala_world *w, const int *cand, int n, pala_wall_touch *out, int cap, int *used);
-/* In a world of arc grains (w->parc): of the n touches, those of an arc's circle that are the
- * arc's (docs/physics.md, eq. A6), kept in order; returns their number. */
-int pala_walls_keep_arcs(const pala_world *w, pala_wall_touch *t, int n);
 /* the columns of walls.tsv: wall by wall (as pala_wall_kind.columns) */
 int pala_walls_columns(const pala_world *w, const char **names, double *values, double *area, int max);
 /* NULL if every wall is usable (its material, its kind's check), else what is wrong, naming

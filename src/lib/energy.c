@@ -39,8 +39,7 @@ static void energy_blocks(void *ctx, int t, int b0, int b1)
                     int q = nb[s0];
                     pala_vec3 cj = w->pc && !w->work->spheres_only ? w->pc[q] : w->x[q];
                     double ai = pala_nlist_rad(w->nl, w->tid, p), aj = pala_nlist_rad(w->nl, w->tid, q), sr = ai + aj, d2 = pala_vnorm2(pala_vsub(ci, cj));
-                    if (d2 >= sr * sr) continue;
-                    if (w->parc && !pala_arcs_face(&w->parc[p], &w->parc[q], ci.x - cj.x, ci.y - cj.y, sqrt(d2))) continue;   /* eq. (A5) */
+                    if (!pala_pair_touch(w->parc, p, q, ci.x - cj.x, ci.y - cj.y, d2, sr)) continue;   /* eq. (49); arcs: (A5) */
                     int j = pala_peb_grain(w, q);
                     const pala_pairmat *pm = pala_pm_of(w, k, pala_mat_of(w, j));
                     double ov = sr - sqrt(d2);

@@ -103,7 +103,6 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
-        if (w->parc) n = pala_walls_keep_arcs(w, S->touch, n);   /* arc grains: eq. (A6) */
         for (int i = 0; i < n; i++) {
             /* a full batch runs; so does one whose states would move when the table grows */
             if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
@@ -268,10 +267,8 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
  * pair takes its slot's state (neighbor.h), and a slot whose pair touched at the last
  * evaluation and does not now has its state cleared (pair_ended; the slot's byte hl
  * says so, so the states of pairs that do not touch are not read). */
-static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist,
-                                 const int arcs)
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist)
 {
-    const pala_arcrange *pa = arcs ? sw->w->parc : NULL;
     pala_world *w = sw->w;
     double *hs = hist ? w->nl->hs : NULL;
     unsigned char *hl = hist ? w->nl->hl : NULL;
@@ -292,8 +289,7 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-        int t = d2 < sr * sr;
-        if (arcs) t &= pala_arcs_face(&pa[p], &pa[q], dx, dy, sqrt(d2));   /* the circles touch as arcs (eq. A5) */
+        const int t = pala_pair_touch(NULL, p, q, dx, dy, d2, sr);   /* eq. (49) */
         if (hist) {
             B->hp[n] = hs + s0 * hn;
             if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
@@ -305,16 +301,57 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     if (n) { B->n = n; run(sw, B, s, ru); }
 }
 
+/* collect_pairs in an arc world: pebble p's centre and radius are read once for its row
+ * (slot by slot: a loop per row cost 30 instructions a row, and rows are short), and a
+ * listed pair that does not touch (most: 8 in 9 in the settled bench/arcs/triangle.txt)
+ * costs its distance and a branch, not the batch's stores.  The same batches. */
+static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int hist)
+{
+    pala_world *w = sw->w;
+    const pala_arcrange *pa = w->parc;
+    double *hs = hist ? w->nl->hs : NULL;
+    unsigned char *hl = hist ? w->nl->hl : NULL;
+    const long hn = hist ? w->nl->hn : 0;
+    const int *nb = w->nl->nbr, *st = w->nl->start, *pg = w->pg;
+    const double *prad = w->nl->prad;
+    const pala_vec3 *P = w->pc;
+    pala_batch *restrict B = sw->S->B;
+    int n = 0;
+    const int *row = w->nl->row;
+    int p = -1;
+    pala_vec3 c = {0, 0, 0};
+    double ai = 0;
+    for (int s0 = st[pala_grain_peb0(w, k0)], s1 = st[pala_grain_peb0(w, k1)]; s0 < s1; s0++) {
+        if (row[s0] != p) { p = row[s0]; c = P[p]; ai = prad[p]; }
+        int q = nb[s0];
+        double dx = c.x - P[q].x, dy = c.y - P[q].y, dz = c.z - P[q].z, aj = prad[q], sr = ai + aj;
+        double d2 = dx * dx + dy * dy + dz * dz;
+        if (!pala_pair_touch(pa, p, q, dx, dy, d2, sr)) {   /* eq. (49), (A5) */
+            if (hist && hl[s0]) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
+            if (hist) hl[s0] = 0;
+            continue;
+        }
+        B->k[n] = pg[p]; B->j[n] = pg[q]; B->p[n] = p;
+        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        if (hist) {
+            B->hp[n] = hs + s0 * hn;
+            hl[s0] = 1;
+        }
+        if (++n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
+    }
+    if (n) { B->n = n; run_clumps(sw, B, s, ru); }
+}
+
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
     if (sw->w->parc) {   /* arc grains: a loop of their own, so other worlds pay nothing */
-        if (sw->w->work->cm->hn) collect_pairs(sw, k0, k1, s, ru, 0, 1, 1);
-        else collect_pairs(sw, k0, k1, s, ru, 0, 0, 1);
+        if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1);
+        else collect_arcs(sw, k0, k1, s, ru, 0);
     } else if (sw->w->work->cm->hn) {
-        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
-        else collect_pairs(sw, k0, k1, s, ru, 0, 1, 0);
-    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0, 0);
-    else collect_pairs(sw, k0, k1, s, ru, 0, 0, 0);
+        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1);
+        else collect_pairs(sw, k0, k1, s, ru, 0, 1);
+    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0);
+    else collect_pairs(sw, k0, k1, s, ru, 0, 0);
 }
 
 /* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
@@ -408,6 +445,30 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
     }
 }
 
+/* An arc world's grains whose pebbles anything reads until the next build: those of a listed
+ * pair (the sweep, the energy pass) and the wall candidates (wcand).  The end of the step
+ * places these alone (integrator.c, end_planar: a grain far from all others, as most are in
+ * a falling cloud, skips its arcs' placement); a grain that joins them has its pebbles placed
+ * here, from its x and r of now, as that placement would have. */
+static void mark_live(pala_world *w)
+{
+    pala_work *wk = w->work;
+    if (wk->nlive < w->n + 1) {
+        wk->nlive = w->n + 1;
+        PALA_GROW(wk->live, wk->nlive);
+        memset(wk->live, 0, (size_t)wk->nlive);
+    }
+    unsigned char *L = wk->live;   /* bit 0: live until now, bit 1: from now on */
+    const int *st = w->nl->start, *nb = w->nl->nbr, *pg = w->pg;
+    for (int p = 0; p < w->npeb; p++)
+        for (int s = st[p]; s < st[p + 1]; s++) { L[pg[p]] |= 2; L[pg[nb[s]]] |= 2; }
+    for (int i = 0; i < wk->wcb[wk->nblk]; i++) L[wk->wcand[i]] |= 2;
+    for (int k = 0; k < w->n; k++) {
+        if (L[k] == 2) pala_world_place_pebbles(w, k);
+        L[k] >>= 1;
+    }
+}
+
 void pala_force_pass_setup(pala_world *w)
 {
     pala_work *wk = w->work;
@@ -439,6 +500,7 @@ void pala_force_pass_setup(pala_world *w)
         }
     }
     wk->wcb[wk->nblk] = (int)nc;
+    if (w->parc) mark_live(w);
     pala_surfaces_listed(w);   /* a fixed mesh's faces near the candidates */
     for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
         int r = wk->bbrank[b] >= 0;
@@ -526,7 +588,7 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->wcand); free(wk->wcb); free(wk->wsum);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
@@ -564,6 +626,9 @@ void pala_work_prepare(pala_world *w)
     memset(wk->brec, 0, (size_t)nblk + 1);
     for (int b = 0; b <= nblk; b++) wk->bbrank[b] = -1;
     PALA_GROW(wk->btid, nblk + 1);
+    PALA_GROW(wk->flat, nblk + 1);
+    memset(wk->flat, 0, (size_t)nblk + 1);
+    if (wk->live) memset(wk->live, 0, (size_t)wk->nlive);   /* other grains, maybe: all placed at the next build */
     for (int b = 0; b < nblk; b++) {
         int iso = 1;
         wk->btid[b] = w->tid[b * PALA_BLOCK];

@@ -4,6 +4,64 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* An arc world's grain k of n > 1 components turned about z alone (2D: r = (0, 0, g), eq. 8):
+ * pala_rot_matrix's entries are then m00 = m11 = c b = cos phi, m10 = -m01 = c g = sin phi
+ * and m22 = c (g^2 + b), the others zero (b = (1 - g^2)/2, c = 2/(1 + g^2), eqs. 11-13), so
+ * c_i = x + r * x_i (eq. 50) is the same operations on the nonzero entries as the general
+ * product: the same bits, at half the instructions.  Each arc's bisector turns with it
+ * (docs/physics.md, "Arc grains"); its bounding circle only when the list is built
+ * (arc_bounds).  Neither vectorised nor split into loops: over a grain's few arcs, GCC's
+ * versions of the loop took 1.5x the instructions (callgrind, bench/arcs/triangle.txt). */
+__attribute__((optimize("no-tree-vectorize", "no-tree-loop-distribution", "no-tree-loop-distribute-patterns")))
+static void place_arcs(pala_world *w, int k, const pala_template *t, pala_vec3 *restrict pc)
+{
+    const pala_vec3 r = w->r[k], x = w->x[k];
+    const double rho = r.x * r.x + r.y * r.y + r.z * r.z, b = 0.5 * (1.0 - rho), c = 2.0 / (1.0 + rho);
+    const double cs = c * (r.x * r.x + b), sn = c * r.z, m22 = c * (r.z * r.z + b);
+    const pala_vec3 *restrict s = w->shape + t->comp0;
+    const pala_arcrange *restrict a = w->arc + t->comp0;
+    pala_arcrange *restrict q = w->parc + w->p0[k];
+    for (int i = 0, n = t->ncomp; i < n; i++) {
+        pc[i] = pala_v(x.x + cs * s[i].x - sn * s[i].y, x.y + sn * s[i].x + cs * s[i].y, x.z + m22 * s[i].z);
+        q[i].mx = cs * a[i].mx - sn * a[i].my;
+        q[i].my = sn * a[i].mx + cs * a[i].my;
+        q[i].ch = a[i].ch;
+        q[i].br = a[i].br;
+    }
+}
+
+/* The bounding circles' centres x + r * b_i of grain k's arcs, as place_arcs or the
+ * matrix would turn them (the same bits as when every step placed them). */
+static void arc_bounds(pala_world *w, int k)
+{
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    if (t->ncomp == 1) return;   /* a sphere: its centre, placed with it */
+    const pala_vec3 r = w->r[k], x = w->x[k];
+    const pala_arcrange *a = w->arc + t->comp0;
+    pala_arcrange *q = w->parc + w->p0[k];
+    double m[3][3];
+    if (r.x == 0 && r.y == 0) {
+        const double rho = r.x * r.x + r.y * r.y + r.z * r.z, b = 0.5 * (1.0 - rho), c = 2.0 / (1.0 + rho);
+        const double cs = c * (r.x * r.x + b), sn = c * r.z;
+        for (int i = 0; i < t->ncomp; i++) {
+            q[i].bx = x.x + cs * a[i].bx - sn * a[i].by;
+            q[i].by = x.y + sn * a[i].bx + cs * a[i].by;
+        }
+        return;
+    }
+    pala_rot_matrix(r, m);
+    for (int i = 0; i < t->ncomp; i++) {
+        q[i].bx = x.x + m[0][0] * a[i].bx + m[0][1] * a[i].by;
+        q[i].by = x.y + m[1][0] * a[i].bx + m[1][1] * a[i].by;
+    }
+}
+
+void pala_world_arc_bounds(pala_world *w)
+{
+    if (w->parc)
+        for (int k = 0; k < w->n; k++) arc_bounds(w, k);
+}
+
 /* c_i = x + r * x_i (eq. 50): always from the constant shape vectors. */
 void pala_world_place_pebbles(pala_world *w, int k)
 {
@@ -20,6 +78,7 @@ void pala_world_place_pebbles(pala_world *w, int k)
         if (w->parc) w->parc[w->p0[k]] = (pala_arcrange){1, 0, -2, pc[0].x, pc[0].y, w->shape_r[t->comp0]};   /* a sphere among arcs */
         return;
     }
+    if (w->parc && w->r[k].x == 0 && w->r[k].y == 0) { place_arcs(w, k, t, pc); return; }
     const pala_vec3 *s = w->shape + t->comp0;
     double m[3][3];
     pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */
@@ -29,13 +88,10 @@ void pala_world_place_pebbles(pala_world *w, int k)
                        x.y + m[1][0] * s[i].x + m[1][1] * s[i].y + m[1][2] * s[i].z,
                        x.z + m[2][0] * s[i].x + m[2][1] * s[i].y + m[2][2] * s[i].z);
     if (!w->parc) return;
-    /* arc grains (2D: the rotation is about z): each arc's bisector and bounding circle
-     * turned with the grain (docs/physics.md, "Arc grains") */
     const pala_arcrange *a = w->arc + t->comp0;
     pala_arcrange *q = w->parc + w->p0[k];
     for (int i = 0; i < t->ncomp; i++)
-        q[i] = (pala_arcrange){m[0][0] * a[i].mx + m[0][1] * a[i].my, m[1][0] * a[i].mx + m[1][1] * a[i].my, a[i].ch,
-                               x.x + m[0][0] * a[i].bx + m[0][1] * a[i].by, x.y + m[1][0] * a[i].bx + m[1][1] * a[i].by, a[i].br};
+        q[i] = (pala_arcrange){m[0][0] * a[i].mx + m[0][1] * a[i].my, m[1][0] * a[i].mx + m[1][1] * a[i].my, a[i].ch, 0, 0, a[i].br};
 }
 
 typedef struct radcount { double a; long n; } radcount;

@@ -9,7 +9,11 @@
 static inline int pala_peb_grain(const pala_world *w, int p) { return w->pg ? w->pg[p] : p; }
 /* The first pebble of grain k (k == n: the pebble count). */
 static inline int pala_grain_peb0(const pala_world *w, int k) { return w->p0 ? w->p0[k] : k; }
-/* c_i = x + r * x_i (eq. 50) for grain k: pala_world_place_pebbles (pala.h, grain.c). */
+/* c_i = x + r * x_i (eq. 50) for grain k: pala_world_place_pebbles (pala.h, grain.c).  In an
+ * arc world it turns each arc's range (parc's m) with the grain but not its bounding circle,
+ * which the neighbour list alone reads: pala_world_arc_bounds places those of every grain
+ * when the list is built. */
+void pala_world_arc_bounds(pala_world *w);
 /* The sizes of the world's grains, each counted once per grain: their bounding radii
  * (bound = 1), or the radii of their components (bound = 0; an arc's: its bounding circle's,
  * the neighbour list's, docs/physics.md "Arc grains"): the least, the largest and the

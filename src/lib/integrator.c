@@ -279,14 +279,100 @@ void pala_integrator_end_mixed(pala_world *w, int k0, int k1, pala_facc *A, long
     end_isotropic(w, k0, k1, A, mask, -1, 0, fa);
 }
 
+/* The end of the step of grains [k0, k1) in 2D, all isotropic (discs, arc grains, symmetric
+ * clumps): in-plane motion, omega along z, r = (0, 0, g) (docs/physics.md, "2D mode").  The
+ * operations of pala_integrator_end_general on the components that are not zero, in the same
+ * order, so the same bits: with omega = (0, 0, w) the free motion's a = (0, 0, a_z), its
+ * exp(a) = (0, 0, f a_z) (|a|^2 = a_z^2 exactly) and its composition with r the scalar
+ * (q + g) / (1 - q g) of eq. (7); the projection of pala_grain_end_drift sets the rest to 0.
+ * A grain with a force along z or a torque in the plane (an additional force, say) takes the
+ * general path, which carries them until that projection; so do the grains of a block whose
+ * state was not in the plane at the start of pala_world_steps (wk->flat: a state set by the
+ * caller; the projection keeps it there from the first step on). */
+static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    const double tau = 0.5 * w->dt, h2 = tau * tau;
+    const int chain = wk->chain, flat = wk->flat[k0 / PALA_BLOCK];
+    const pala_vec3 u = pala_list_frame(w);
+    double pdiss = 0, mv = fa->mv, mv2 = fa->mv2, rv = fa->rv, rv2 = fa->rv2, chk = fa->chk;
+    for (int k = k0; k < k1; k++) {
+        pala_facc *a = &A[k & mask];
+        const pala_vec3 v0 = w->v[k], w0 = w->w[k];
+        if (!flat || a->F.z != 0 || a->T.x != 0 || a->T.y != 0) {   /* the general path, grain k alone */
+            pala_finish f1 = {.mv = mv, .mv2 = mv2, .rv = rv, .rv2 = rv2, .chk = chk};
+            pala_integrator_end_general(w, k, k + 1, A, mask, &f1);
+            pdiss += f1.pdiss; mv = f1.mv; mv2 = f1.mv2; rv = f1.rv; rv2 = f1.rv2; chk = f1.chk;   /* kick_general's sum from 0: 0 + p_k = p_k */
+            continue;
+        }
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        pala_vec3 an = pala_vscale(wk->invm[w->tid[k]], a->F);                 /* eq. (61) */
+        pala_vec3 be = pala_vscale(t->inv_inertia[t->isotropic - 1], a->T);    /* eq. (62) */
+        if (wk->dissipative) {   /* as kick_general */
+            pala_vec3 vm = pala_vaxpy(v0, tau, pala_vsub(an, w->acc[k]));
+            pala_vec3 om = pala_vaxpy(w0, tau, pala_vsub(be, w->bacc[k]));
+            pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(wk->tsep ? a->Tnc : a->T, om);
+        }
+        /* eq. (68) */
+        double vx = v0.x + tau * (2 * an.x - w->acc[k].x), vy = v0.y + tau * (2 * an.y - w->acc[k].y);
+        double om = w0.z + tau * (2 * be.z - w->bacc[k].z);
+        double x = w->x[k].x, y = w->x[k].y, g = w->r[k].z;
+        const double sm = t->ncomp > 1 ? wk->smax[w->tid[k]] : 0;
+        for (int half = 0; half < 1 + chain; half++) {   /* eq. (69), and when chained the next step's (65) */
+            x += tau * vx;
+            y += tau * vy;
+            double az = 0.5 * tau * (om + om);
+            const double th2 = az * az;
+            double q = (th2 < 0.01 ? pala_rot_exp_series(th2) : tan(0.5 * sqrt(th2)) / sqrt(th2)) * az;   /* pala_rot_exp */
+            double den = 1.0 - q * g;                                                 /* pala_rot_compose */
+            if (fabs(den) < 1e-12) den = den < 0 ? -1e-12 : 1e-12;
+            g = 1.0 / den * (q + g);
+            double d2 = h2 * (vx * vx + vy * vy);                                    /* pala_free_motion_h */
+            double dx = vx - u.x, dy = vy - u.y, dz = 0 - u.z, e2 = h2 * (dx * dx + dy * dy + dz * dz);   /* ... in the list's frame */
+            if (t->ncomp > 1) {
+                double s = 2 * sqrt(q * q) * sm, d = sqrt(d2) + s, e = sqrt(e2) + s;
+                d2 = d * d;
+                e2 = e * e;
+            }
+            if (half == 0) {
+                mv = d2 > mv ? d2 : mv;
+                rv = e2 > rv ? e2 : rv;
+                chk += 0.0 * (x + y + g);   /* pala_grain_check's NaN (its zeros would only make -0 +0) */
+            } else {
+                mv2 = d2 > mv2 ? d2 : mv2;
+                rv2 = e2 > rv2 ? e2 : rv2;
+                vx += tau * an.x;                                                      /* eq. (66) */
+                vy += tau * an.y;
+                om += tau * be.z;
+            }
+        }
+        w->x[k] = pala_v(x, y, 0);
+        w->v[k] = pala_v(vx, vy, 0);
+        w->w[k] = pala_v(0, 0, om);
+        w->r[k] = pala_v(0, 0, g);
+        w->acc[k] = pala_v(an.x, an.y, 0);
+        w->bacc[k] = pala_v(0, 0, be.z);
+        if (chain && w->pc && (!w->parc || !wk->live || wk->live[k])) pala_world_place_pebbles(w, k);   /* arcs: the grains read (work.h) */
+    }
+    fa->pdiss += pdiss;
+    fa->mv = mv;
+    fa->mv2 = mv2;
+    fa->rv = rv;
+    fa->rv2 = rv2;
+    fa->chk = chk;
+}
+
 /* A block not of one isotropic template: of isotropic grains of several (btid -2: spheres of a
  * size distribution) in 3D, or any.  Not inlined into pala_integrator_end_block, whose path
  * for one isotropic template stays as short as it was before there were several. */
 __attribute__((noinline)) static void end_other(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_grain_forces *gf = w->forces;
-    if (w->dim == 3 && w->work->btid[k0 / PALA_BLOCK] == -2 && !(gf->ext && (gf->tc_any || w->field->lorentz)))
+    const int tid = w->work->btid[k0 / PALA_BLOCK], plain = !(gf->ext && (gf->tc_any || w->field->lorentz));
+    if (w->dim == 3 && tid == -2 && plain)
         pala_integrator_end_mixed(w, k0, k1, A, mask, fa);
+    else if (w->dim == 2 && (tid == -2 || (tid >= 0 && w->tmpl[tid].isotropic)) && plain)
+        end_planar(w, k0, k1, A, mask, fa);
     else
         pala_integrator_end_general(w, k0, k1, A, mask, fa);
 }
@@ -315,5 +401,11 @@ void pala_integrator_start(void *ctx, int t, int b0, int b1)
         }
         w->work->bs[b].move = mv;
         w->work->bs[b].rmove = rv;
+        if (w->dim != 2) continue;
+        int flat = 1;   /* end_planar's premise: every component off the plane is zero */
+        for (int k = k0; k < k1; k++)
+            flat &= w->x[k].z == 0 && w->v[k].z == 0 && w->acc[k].z == 0 && w->w[k].x == 0 && w->w[k].y == 0 && w->bacc[k].x == 0 &&
+                    w->bacc[k].y == 0 && w->r[k].x == 0 && w->r[k].y == 0;
+        w->work->flat[b] = (unsigned char)flat;
     }
 }

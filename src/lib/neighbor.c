@@ -41,7 +41,7 @@ void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
     free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
-    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev);
+    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach);
     for (int t = 0; t < nl->nrows; t++) { free(nl->rows[t].buf); free(nl->rows[t].rbuf); }
     free(nl->rows);
     free(nl);
@@ -225,14 +225,10 @@ static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int 
     return pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc;
 }
 
-/* Row of pebble p into out (room for any row); returns its length. */
-static int row(const pala_world *w, const cellgrid *g, int p, int *out)
+/* The buckets of the 27 cells (9 in 2D) around the point x that exist, into b; returns their
+ * number. */
+static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27])
 {
-    const pala_nlist *nl = w->nl;
-    const int *cs = nl->head, *cp = nl->next;
-    pala_vec3 x = peb_pos(w, p);
-    double ap = peb_rad(w, p);
-    int gp = pala_peb_grain(w, p);
     long c[3] = {cell_of(g, x.x, g->lo.x), cell_of(g, x.y, g->lo.y), cell_of(g, x.z, g->lo.z)};
     int m = 0, zr = w->dim == 2 ? 0 : 1;
     for (long dz = -zr; dz <= zr; dz++)
@@ -240,13 +236,25 @@ static int row(const pala_world *w, const cellgrid *g, int p, int *out)
             for (long dx = -1; dx <= 1; dx++) {
                 long ix = c[0] + dx, iy = c[1] + dy, iz = c[2] + dz;
                 if (g->dense && (ix < 0 || iy < 0 || iz < 0 || ix >= g->nx || iy >= g->ny || iz >= g->nz)) continue;
-                int b = bucket(g, ix, iy, iz);
-                for (int i = cs[b]; i < cs[b + 1]; i++) {
-                    int q = cp[i];
-                    if (q <= p || !near(w, gp, x, ap, q)) continue;
-                    out[m++] = q;
-                }
+                b[m++] = bucket(g, ix, iy, iz);
             }
+    return m;
+}
+
+/* Row of pebble p into out (room for any row); returns its length. */
+static int row(const pala_world *w, const cellgrid *g, int p, int *out)
+{
+    const pala_nlist *nl = w->nl;
+    const int *cs = nl->head, *cp = nl->next;
+    pala_vec3 x = peb_pos(w, p);
+    double ap = peb_rad(w, p);
+    int gp = pala_peb_grain(w, p), bk[27], nbk = around(w, g, x, bk), m = 0;
+    for (int u = 0; u < nbk; u++)
+        for (int i = cs[bk[u]]; i < cs[bk[u] + 1]; i++) {
+            int q = cp[i];
+            if (q <= p || !near(w, gp, x, ap, q)) continue;
+            out[m++] = q;
+        }
     sort_row(out, m);
     if (g->dense) return m;
     /* hashed: two of the cells in one bucket list its pebbles twice, next to each other
@@ -452,17 +460,16 @@ static void sort_buckets(pala_nlist *nl, const int *bof, int n, int nb)
     cs[0] = 0;
 }
 
-/* One grid: cells of edge 2 a_max + skin, dense over the bounding box if it has at most 2
- * cells per pebble.  Sets head, next, maxrow. */
-static void one_grid(pala_world *w)
+/* Cells of edge 1/inv over the points X[0 .. n) (pebbles, or an arc world's grains), dense over
+ * their bounding box if it has at most 2 cells per point, else hashed: head, next (the points
+ * by bucket), glo, gn, dense, nbucket; bad if a point (or, finite = 0, the caller's) is not
+ * finite.  Returns the most points of one bucket. */
+static long fill_cells(pala_world *w, const pala_vec3 *X, int n, double inv, int finite)
 {
     pala_nlist *nl = w->nl;
-    int n = w->npeb;
-    double cell = 2 * nl->amax + nl->skin, inv = 1.0 / cell;
-    pala_vec3 lo = n ? peb_pos(w, 0) : pala_v(0, 0, 0), hi = lo;
-    int finite = 1;
+    pala_vec3 lo = n ? X[0] : pala_v(0, 0, 0), hi = lo;
     for (int p = 0; p < n; p++) {
-        pala_vec3 x = peb_pos(w, p);
+        pala_vec3 x = X[p];
         finite &= isfinite(x.x) && isfinite(x.y) && isfinite(x.z);
         lo = pala_v(fmin(lo.x, x.x), fmin(lo.y, x.y), fmin(lo.z, x.z));
         hi = pala_v(fmax(hi.x, x.x), fmax(hi.y, x.y), fmax(hi.z, x.z));
@@ -476,19 +483,127 @@ static void one_grid(pala_world *w)
     nl->gn[0] = g.nx; nl->gn[1] = g.ny; nl->gn[2] = g.nz;
     if (nb + 1 > nl->capb || !nl->head) { nl->capb = nb + 1; PALA_GROW(nl->head, nl->capb); }
     nl->nbucket = nb;
-    g = the_grid(w);
+    g.lo = lo;
+    g.inv = inv;
     int *cs = nl->head, *bof = nl->start;   /* start holds the buckets for now */
     memset(cs, 0, (size_t)(nb + 1) * sizeof *cs);
     for (int p = 0; p < n; p++) {
-        pala_vec3 x = peb_pos(w, p);
+        pala_vec3 x = X[p];
         bof[p] = bucket(&g, cell_of(&g, x.x, lo.x), cell_of(&g, x.y, lo.y), cell_of(&g, x.z, lo.z));
         cs[bof[p] + 1]++;
     }
     sort_buckets(nl, bof, n, nb);
-    /* the longest possible row: the pebbles of the 27 (9 in 2D) buckets around one */
     long most = 0;
     for (int b = 0; b < nb; b++) most = cs[b + 1] - cs[b] > most ? cs[b + 1] - cs[b] : most;
+    return most;
+}
+
+/* One grid: cells of edge 2 a_max + skin, dense over the bounding box if it has at most 2
+ * cells per pebble.  Sets head, next, maxrow. */
+static void one_grid(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    long most = fill_cells(w, w->pc ? w->pc : w->x, w->npeb, 1.0 / (2 * nl->amax + nl->skin), 1);
+    /* the longest possible row: the pebbles of the 27 (9 in 2D) buckets around one */
     nl->maxrow = (w->dim == 2 ? 9 : 27) * most;
+}
+
+/* ---- arc grains: the rows from the grains' cells ----------------------------------------
+ * An arc world lists the same pairs as near() does (the grains' bounding circles within the
+ * skin, then the arcs' bounding circles), but finds them as the seed does (Potapov and
+ * Campbell: grains by their bounding circles, then their arcs pairwise): cells of grains,
+ * edge 2 b_max + skin, and for pebble p of grain k the pebbles of the grains j > k near k, in
+ * increasing order, so each row comes out sorted.  A pebble's cells held 8 grains' 48 arcs
+ * of two sizes (levels); grain k's hold its few neighbours (bench/arcs/triangle.txt: the
+ * build 3x fewer instructions). */
+static double grain_cell(const pala_world *w)
+{
+    double b = 0;
+    for (int t = 0; t < w->ntmpl; t++) b = fmax(b, w->tmpl[t].bound_radius);
+    return 2 * b + w->nl->skin;
+}
+
+/* The grains into cells (head, next), as one_grid the pebbles; maxrow. */
+static void grain_grid(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    int n = w->n;
+    double inv = 1.0 / grain_cell(w);
+    pala_world_arc_bounds(w);   /* the arcs' bounding circles, which rows_job_arcs reads (grain.h) */
+    PALA_GROW(nl->areach, w->ntmpl + 1);
+    for (int t = 0; t < w->ntmpl; t++) {   /* the farthest reach of a template's widened bounding circles */
+        const pala_template *tp = &w->tmpl[t];
+        nl->areach[t] = 0;
+        for (int i = 0; i < tp->ncomp; i++) {
+            const pala_arcrange *a = &w->arc[tp->comp0 + i];
+            nl->areach[t] = fmax(nl->areach[t], hypot(a->bx, a->by) + a->br + ARC_MARGIN * nl->skin);
+        }
+    }
+    int finite = 1;   /* the arcs' bounding circles, placed just now (fill_cells checks the grains) */
+    for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->parc[p].bx) && isfinite(w->parc[p].by);
+    long most = fill_cells(w, w->x, n, inv, finite), comp = 1;
+    for (int t = 0; t < w->ntmpl; t++) comp = w->tmpl[t].ncomp > comp ? w->tmpl[t].ncomp : comp;
+    nl->maxrow = (w->dim == 2 ? 9 : 27) * most * comp;
+}
+
+/* The grains j > k whose bounding spheres come within the skin of grain k's (near()'s
+ * test, the same operations), in increasing order, into out; returns their number. */
+static int grains_near(const pala_world *w, const cellgrid *g, int k, int *out)
+{
+    const pala_nlist *nl = w->nl;
+    const int *cs = nl->head, *cp = nl->next;
+    pala_vec3 x = w->x[k];
+    double bk = w->tmpl[w->tid[k]].bound_radius;
+    int b[27], nb = around(w, g, x, b), m = 0;
+    for (int u = 0; u < nb; u++)
+        for (int i = cs[b[u]]; i < cs[b[u] + 1]; i++) {
+            int j = cp[i];
+            double rb = bk + w->tmpl[w->tid[j]].bound_radius + nl->skin;
+            if (j > k && pala_vnorm2(pala_vsub(x, w->x[j])) < rb * rb) out[m++] = j;
+        }
+    sort_row(out, m);
+    return g->dense ? m : unique(out, m);
+}
+
+/* Rows of thread t's pebbles (as rows_job), grain by grain: each pebble of grain k against
+ * the pebbles of the grains near it (grains_near), near() past the grains' test. */
+static void rows_job_arcs(void *ctx, int t, int b0, int b1)
+{
+    const pala_world *w = ctx;
+    pala_nlist *nl = w->nl;
+    struct nl_rows *S = &nl->rows[t];
+    cellgrid g = the_grid(w);
+    g.inv = 1.0 / grain_cell(w);
+    long n = 0;
+    S->direct = b0 == 0;
+    int **buf = S->direct ? &nl->nbr : &S->buf;
+    long *cap = S->direct ? &nl->cap : &S->cap;
+    if (S->rcap < nl->maxrow || !S->rbuf) { S->rcap = nl->maxrow + 1024; PALA_GROW(S->rbuf, S->rcap); }   /* the grains near k */
+    const double skin = nl->skin;
+    for (int k = b0 * PALA_BLOCK; k < pala_block_end(w->n, b1 - 1) && b1 > b0; k++) {
+        int ng = grains_near(w, &g, k, S->rbuf);
+        for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
+            if (*cap - n < nl->maxrow || !*buf) { *cap = 2 * *cap + nl->maxrow + 1024; PALA_GROW(*buf, *cap); }
+            int *out = *buf + n, m = 0;
+            const pala_vec3 x = peb_pos(w, p);
+            const double ap = peb_rad(w, p);
+            for (int i = 0; i < ng; i++) {
+                const int j = S->rbuf[i];
+                /* none of grain j's pebbles if p's circle stays off the circle about x_j that
+                 * holds them all (nl->areach: a pebble q passing the test below is within
+                 * ap + a_q + skin of p, so x_j within ap + |b_q| + a_q + skin) */
+                double rj = (ap + nl->areach[w->tid[j]] + skin) * (1 + 1e-9);
+                if (pala_vnorm2(pala_vsub(x, w->x[j])) >= rj * rj) continue;
+                for (int q = w->p0[j]; q < w->p0[j + 1]; q++) {
+                    double rc = ap + peb_rad(w, q) + skin;
+                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc) out[m++] = q;
+                }
+            }
+            nl->start[p + 1] = m;
+            n += m;
+        }
+    }
+    S->n = n;
 }
 
 /* ---- the levels' cells and rows (see "Levels" above) ----------------------------------- */
@@ -728,7 +843,7 @@ static pala_vec3 list_frame(const pala_world *w)
 static void nlist_build(pala_world *w)
 {
     pala_nlist *nl = w->nl;
-    int n = w->npeb, levels = nl->nlev > 1;
+    int n = w->npeb, levels = nl->nlev > 1 && !w->parc;
     long nc = nl->hn ? compact_states(nl, n) : 0;   /* before start[] is reused below */
     if (!nl->next || nl->nalloc != n || (levels && !nl->rc)) {   /* sized once per pebble count: no allocation per rebuild */
         PALA_GROW(nl->next, n + 1);
@@ -736,7 +851,8 @@ static void nlist_build(pala_world *w)
         if (levels) PALA_GROW(nl->rc, n + 1);
         nl->nalloc = n;
     }
-    if (levels) level_grids(w);
+    if (w->parc) grain_grid(w);
+    else if (levels) level_grids(w);
     else one_grid(w);
     /* rows, each thread into its buffer; then the offsets and one copy per thread */
     nl->start[0] = 0;
@@ -746,7 +862,7 @@ static void nlist_build(pala_world *w)
         memset(nl->rows + nl->nrows, 0, (size_t)(nth - nl->nrows) * sizeof *nl->rows);
         nl->nrows = nth;
     }
-    pala_team_run(w->team, levels ? rows_job_levels : rows_job, w);
+    pala_team_run(w->team, levels ? rows_job_levels : w->parc ? rows_job_arcs : rows_job, w);
     if (levels) hand_over(w);
     for (int p = 0; p < n; p++) nl->start[p + 1] += nl->start[p];
     long m = nl->start[n];

@@ -30,6 +30,7 @@ typedef struct pala_nlist {
     long gn[3];
     pala_vec3 glo;
     long maxrow;           /* room a row may need */
+    double *areach;        /* arc worlds, per template: the largest |b| + a of its pebbles' widened bounding circles, m */
     /* a hierarchy of grids for components of very different sizes (neighbor.c, "Levels");
      * nlev 1: the one grid above */
     int nlev;

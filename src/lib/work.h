@@ -66,6 +66,10 @@ typedef struct pala_work {
     int dissipative;       /* some material pair has delta < 1 or mu > 0, or a law with state
                             * or the dashpot, or additional forces */
     int chain;             /* the sweep also starts the next step (pala_world_steps) */
+    unsigned char *flat;   /* per block, 2D: its grains' state lies in the plane (integrator.c, end_planar) */
+    unsigned char *live;   /* arc worlds, per grain: in a listed pair or a wall candidate at the last build
+                            * (pala_force_pass_setup); only these grains' pebbles are placed each step */
+    int nlive;             /* room in live */
     /* wall candidates (set at each list build): the grains whose bounding sphere comes
      * within the skin of a wall, in increasing order; those of block b are
      * wcand[wcb[b] .. wcb[b+1]).  Until the next build no other grain reaches a wall. */

@@ -585,6 +585,7 @@ void pala_world_setup(pala_world *w)
     pala_nlist_prepare(w);
     if (w->pc)
         for (int k = 0; k < w->n; k++) pala_world_place_pebbles(w, k);
+    pala_world_arc_bounds(w);   /* and the arcs' bounding circles (the list's builds place them again) */
     make_states(w);
     w->prep_n = w->n;
     w->prep_nmat = w->nmat;
