@@ -289,7 +289,7 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-        const int t = pala_pair_touch(NULL, p, q, dx, dy, d2, sr);   /* eq. (49) */
+        const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
         if (hist) {
             B->hp[n] = hs + s0 * hn;
             if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
