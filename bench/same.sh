@@ -15,8 +15,8 @@
 # both builds), and NEW runs each with what reproduces OLD's defaults: `--set dt_check=off`,
 # and `mass_properties = monte_carlo` in every clump grain (shape spheres or random; NEW's
 # default is exact), written into a copy beside the scene.
-# SAME_NEW_SET adds options to NEW's runs only, e.g. "--set sort_every=0" (NEW's default
-# stores the grains anew every 1000 steps, which changes round-off in scenes that mix).
+# SAME_NEW_SET adds options to NEW's runs only, e.g. "--set sort_every=1000" (the grains
+# stored anew every 1000 steps: scenes that mix then change by round-off).
 # Usage: [SAME_SCENES=old] [SAME_NEW_SET=...] bench/same.sh OLD NEW [numbers]   (OLD e.g. a `git worktree add ../old <commit>`, built)
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.  Exit 1 if any file differs.
 set -eu

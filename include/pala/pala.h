@@ -353,7 +353,7 @@ typedef struct pala_world {
                                       component radius (chosen by pala_world_prepare) */
     long sort_every;               /* steps between the checks of the grains' spatial order
                                       (pala_world_resort); 0: never (the default of
-                                      pala_world_init; control files: 1000) */
+                                      pala_world_init and of control files) */
     /* internals of the step, made by pala_world_prepare, each owned by its module (src/lib/) */
     struct pala_nlist *nl;         /* neighbour list (neighbor.h) */
     struct pala_team *team;        /* threads and the split of the work (threads.h) */

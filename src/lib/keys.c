@@ -110,9 +110,9 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "stop as unstable when an overlap exceeds this fraction of the smaller component radius"),
     KEY(TOP, neighbor_skin, REAL, "0", "m", 0, INF, AT(pala_top_keys, w.skin),
         .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the median component radius, at least 0.1 x the median bounding radius"),
-    KEY(TOP, sort_every, INT, "1000", "steps", 0, 1e15, AT(pala_top_keys, w.sort_every),
+    KEY(TOP, sort_every, INT, "0", "steps", 0, 1e15, AT(pala_top_keys, w.sort_every),
         .doc = "steps between checks of the grains' order in memory: when the grains have mixed (a drum, a hopper, a pour), "
-               "they are stored in spatial order again, which keeps the threads' shared work small; 0: never (LAMMPS: atom_modify sort)"),
+               "they are stored in spatial order again, which keeps the threads' shared work small (1000 advised there); 0: never (LAMMPS: atom_modify sort)"),
     KEY(TOP, lammps_data, PATH, NULL, "-", 0, 0, AT(pala_top_keys, lammps_data),
         .doc = "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
                "path relative to this control file; with container = box and no box key, its box"),

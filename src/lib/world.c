@@ -270,9 +270,12 @@ static int cmp_sortkey(const void *a, const void *b)
     } while (0)
 
 /* The spatial order of the grains: keys of cells of two bounding radii, the slowest index
- * along the longest extent of the packing, ascending (ties in storage order). */
-static sortkey *spatial_order(const pala_world *w)
+ * along the longest extent of the packing. */
+typedef struct cellkeys { double l0[3], cell; int ax[3]; unsigned long long nc[3]; } cellkeys;
+
+static cellkeys cell_keys(const pala_world *w)
 {
+    cellkeys c;
     /* cells of two bounding radii: the largest, or, if it exceeds twice the median (grains of
      * sizes far apart, as the neighbour list's levels), the median (a few large grains among
      * many small ones would otherwise make layers many small grains thick) */
@@ -284,27 +287,48 @@ static sortkey *spatial_order(const pala_world *w)
         hi = pala_v(fmax(hi.x, w->x[k].x), fmax(hi.y, w->x[k].y), fmax(hi.z, w->x[k].z));
     }
     /* the slowest index runs along the longest extent */
-    const double ext[3] = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z}, l0[3] = {lo.x, lo.y, lo.z};
-    int ax[3] = {0, 1, 2};
+    const double ext[3] = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z};
+    c.l0[0] = lo.x; c.l0[1] = lo.y; c.l0[2] = lo.z;
+    for (int i = 0; i < 3; i++) c.ax[i] = i;
     for (int i = 0; i < 3; i++)
         for (int j = i + 1; j < 3; j++)
-            if (ext[ax[j]] > ext[ax[i]]) { int t = ax[i]; ax[i] = ax[j]; ax[j] = t; }
-    double cell = rmax > 0 ? 2 * (rmax > 2 * rmed ? rmed : rmax) : 1;
-    unsigned long long nc[3];
+            if (ext[c.ax[j]] > ext[c.ax[i]]) { int t = c.ax[i]; c.ax[i] = c.ax[j]; c.ax[j] = t; }
+    c.cell = rmax > 0 ? 2 * (rmax > 2 * rmed ? rmed : rmax) : 1;
     for (int i = 0; i < 3; i++) {
-        double c = floor(ext[i] / cell) + 1;
-        nc[i] = c < 1e6 ? (unsigned long long)c : 1000000ull;
+        double n = floor(ext[i] / c.cell) + 1;
+        c.nc[i] = n < 1e6 ? (unsigned long long)n : 1000000ull;
     }
+    return c;
+}
+
+static unsigned long long cell_key(const cellkeys *c, pala_vec3 x)
+{
+    const double xs[3] = {x.x, x.y, x.z};
+    unsigned long long key = 0;
+    for (int i = 0; i < 3; i++) {
+        const int a = c->ax[i];
+        double f = floor((xs[a] - c->l0[a]) / c->cell);
+        unsigned long long ic = f < 0 ? 0 : f >= (double)c->nc[a] ? c->nc[a] - 1 : (unsigned long long)f;
+        key = key * c->nc[a] + ic;
+    }
+    return key;
+}
+
+/* The grains in spatial order, ascending (ties in storage order); NULL if they are in it
+ * already (their keys do not decrease: nothing allocated for the check). */
+static sortkey *spatial_order(const pala_world *w)
+{
+    const cellkeys c = cell_keys(w);
+    int sorted = 1;
+    for (unsigned long long k0 = 0, k = 0; (int)k < w->n && sorted; k++) {
+        unsigned long long key = cell_key(&c, w->x[k]);
+        sorted = k == 0 || key >= k0;
+        k0 = key;
+    }
+    if (sorted) return NULL;
     sortkey *order = pala_xrealloc(NULL, (size_t)w->n * sizeof *order);
     for (int k = 0; k < w->n; k++) {
-        const double xs[3] = {w->x[k].x, w->x[k].y, w->x[k].z};
-        unsigned long long key = 0;
-        for (int i = 0; i < 3; i++) {
-            double c = floor((xs[ax[i]] - l0[ax[i]]) / cell);
-            unsigned long long ic = c < 0 ? 0 : c >= (double)nc[ax[i]] ? nc[ax[i]] - 1 : (unsigned long long)c;
-            key = key * nc[ax[i]] + ic;
-        }
-        order[k].key = key;
+        order[k].key = cell_key(&c, w->x[k]);
         order[k].k = k;
     }
     qsort(order, (size_t)w->n, sizeof *order, cmp_sortkey);
@@ -317,6 +341,10 @@ void pala_world_sort(pala_world *w)
     if (w->n < 2 * PALA_BLOCK || w->gid) return;
     free_states(w);   /* what was prepared is for the old order: prepare again */
     sortkey *order = spatial_order(w);
+    if (!order) {   /* in spatial order already: numbered as it is */
+        number(w);
+        return;
+    }
     PERMUTE(w->x, pala_vec3); PERMUTE(w->r, pala_vec3); PERMUTE(w->v, pala_vec3); PERMUTE(w->w, pala_vec3);
     PERMUTE(w->acc, pala_vec3); PERMUTE(w->bacc, pala_vec3); PERMUTE(w->tid, int);
     w->cap = w->icap = w->n;
@@ -341,9 +369,7 @@ int pala_world_resort(pala_world *w)
 {
     if (!pala_world_resorts(w) || w->step % w->sort_every || pala_world_check_prepared(w) != PALA_OK) return 0;
     sortkey *order = spatial_order(w);
-    int same = 1;
-    for (int i = 0; i < w->n && same; i++) same = order[i].k == i;
-    if (same) { free(order); return 0; }
+    if (!order) return 0;
     long nh;
     double *hist = pala_world_history_get(w, &nh);
     const int np0 = w->npeb;
