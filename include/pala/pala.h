@@ -464,9 +464,8 @@ void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, 
  * they are.  Call after adding grains, before pala_world_prepare. */
 void pala_world_sort(pala_world *w);
 /* In a run, at the steps that are multiples of w->sort_every (pala_world_steps calls it
- * between two steps): if the grains have left their spatial order (their mean distance in
- * storage from where pala_world_sort would put them exceeds n / 16), store them in that
- * order again, with their contacts' states.  Worlds of fewer than 512 grains, and worlds
+ * between two steps): if the grains are no longer in the order pala_world_sort would give
+ * them, store them in that order again, with their contacts' states.  Worlds of fewer than 512 grains, and worlds
  * with interactions between centres or additional forces (whose state is in storage
  * order), are left as they are.  The check and the order depend only on the state, so the
  * results do not depend on the threads, and a resume is exact.  Returns 1 if it reordered. */
