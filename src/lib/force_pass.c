@@ -41,10 +41,22 @@
 
 
 /* ---- walls ---------------------------------------------------------------------------- */
-/* The wall contacts of a batch into the grains' sums A[k & mask], in batch order: the
- * forces of eqs. (53)-(57), wall impulses of a step dt (and their outward radial part,
- * the cavity's, dt F.n: n is the wall's inward normal), and the Hertz energy into *U. */
-static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s, pala_runaway *ru)
+/* A wall contact's contribution c into a grain's sum a (its four parts, whatever the
+ * world's dissipation: the one addition of walls_run and of phase 2). */
+static inline void wall_add(pala_facc *a, const pala_facc *c)
+{
+    a->Fnc = pala_vadd(a->Fnc, c->Fnc);
+    a->Tnc = pala_vadd(a->Tnc, c->Tnc);
+    a->F = pala_vadd(a->F, c->F);
+    a->T = pala_vadd(a->T, c->T);
+}
+
+/* The wall contacts of a batch into the grains' sums A[k & mask], in batch order (A NULL:
+ * into S->wout, the sums of a boundary block, which phase 2 forms): the forces of eqs.
+ * (53)-(57), wall impulses of a step dt (and their outward radial part, the cavity's,
+ * dt F.n: n is the wall's inward normal), and the Hertz energy into *U. */
+static void walls_run(const pala_world *w, pala_tscr *S, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s,
+                      pala_runaway *ru)
 {
     int m = B->n;
     const pala_contacts *cm = w->work->cm;
@@ -52,14 +64,15 @@ static void walls_run(const pala_world *w, pala_batch *B, pala_facc *A, long mas
     const int nlaw = (cm->laws & (PALA_LAWS_NLAW | PALA_LAWS_FRAC)) != 0;
     pala_contact_walls(w, B, dt);
     for (int i = 0; i < m; i++) {
-        pala_facc *a = &A[B->k[i] & mask];
         if (diss) s->ediss += B->D[i];
         if (mind) s->emind += B->E[i];
         pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
-        a->Fnc = pala_vadd(a->Fnc, pala_v(B->Gx[i], B->Gy[i], B->Gz[i]));
-        a->Tnc = pala_vadd(a->Tnc, pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i]));
-        a->F = pala_vadd(a->F, F);
-        a->T = pala_vadd(a->T, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]));
+        const pala_facc c = {F, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]), pala_v(B->Gx[i], B->Gy[i], B->Gz[i]), pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i])};
+        if (A) wall_add(&A[B->k[i] & mask], &c);
+        else {
+            if (S->nwout == S->capwout) { S->capwout = 2 * S->capwout + 256; PALA_GROW(S->wout, S->capwout); }
+            S->wout[S->nwout++] = (pala_frec){B->k[i], c};
+        }
         *U += nlaw ? pala_law_normal_energy(pala_pm_of(w, B->k[i], B->jmat[i]), B->sq[i], B->ov[i])
                    : pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
         int f = B->face[i];
@@ -105,7 +118,7 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
             /* a full batch runs; so does one whose states would move when the table grows */
-            if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
+            if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, S, B, A, mask, dt, U, s, ru);
             pala_contact_wall_join(w, B, S->touch[i].k, &S->touch[i]);
             if (hist) {
                 const pala_wall_touch *t = &S->touch[i];
@@ -115,7 +128,7 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
         }
         *cur += used;
     }
-    if (B->n) walls_run(w, B, A, mask, dt, U, s, ru);
+    if (B->n) walls_run(w, S, B, A, mask, dt, U, s, ru);
 }
 
 /* ---- the sweep ------------------------------------------------------------------------ */
@@ -354,14 +367,21 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runawa
     else collect_pairs(sw, k0, k1, s, ru, 0, 0);
 }
 
-/* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
- * walls (batched through the kernel), then the end of their step (integrator.c). */
-static void finish_range(pala_world *w, pala_tscr *S, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, pala_runaway *ru, pala_finish *fa)
+/* The walls of the grains [k0, k1), one block, batched through the kernel: into their sums
+ * A[k & mask], or with A NULL into S->wout for phase 2. */
+static void block_walls(pala_world *w, pala_tscr *S, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, pala_runaway *ru)
 {
     double U = 0;
     int cur = w->work->wcb[k0 / PALA_BLOCK];
     pala_force_pass_walls(w, S, &cur, k1, A, mask, w->dt, &U, s, ru);
     if (w->work->cm->hn) s->ediss += pala_wallhist_ended(w, k0 / PALA_BLOCK);
+}
+
+/* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
+ * walls, then the end of their step (integrator.c). */
+static void finish_range(pala_world *w, pala_tscr *S, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, pala_runaway *ru, pala_finish *fa)
+{
+    block_walls(w, S, k0, k1, A, mask, s, ru);
     pala_integrator_end_block(w, k0, k1, A, mask, fa);
 }
 
@@ -383,7 +403,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     double t0 = pala_now();
     pala_work *wk = w->work;
     sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep};
-    sw.S->nout = 0;
+    sw.S->nout = sw.S->nwout = 0;
     int kend = pala_block_end(w->n, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
     for (int b = b0; b < b1; b++) {
@@ -402,6 +422,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         block_pairs(&sw, k0, k1, &s, &ru);
         pala_finish fa = {0};
         if (wk->bbrank[b] < 0) finish_range(w, sw.S, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
+        else block_walls(w, sw.S, k0, k1, NULL, 0, &s, &ru);   /* a boundary block's walls now: they need no sum, and phase 2 waits for nothing else */
         finish_block(w, b, &s, &ru, &fa);
     }
     w->team->busy[t] += pala_now() - t0;
@@ -410,7 +431,9 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
 /* Phase 2: thread t finishes the boundary blocks among its own [b0, b1) (ranks [r0, r1)
  * of the boundary blocks).  Each grain's sum is its field plus its records of threads
  * 0..t, added in one pass over the records in that order (each thread's in slot order,
- * the threads' slots increasing): the order of the one-thread sweep, without sorting.
+ * the threads' slots increasing), then its walls' contributions, which thread t computed
+ * in the sweep (S->wout, in the walls' order): the order of the one-thread sweep, without
+ * sorting.  What is left here is each grain's end of step.
  * The blocks stay with the thread that swept them: sharing them out evenly was 2-4 %
  * slower (their state and records are in the owner's cache). */
 void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
@@ -435,12 +458,16 @@ void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
             if (r >= r0 && r < r1) pala_facc_add(&A[(long)(r - r0) * PALA_BLOCK + g % PALA_BLOCK], &o[i].a, wk->dissipative);
         }
     }
+    for (long i = 0; i < S->nwout; i++) {   /* all of them of these blocks */
+        long g = S->wout[i].g;
+        wall_add(&A[(long)(wk->bbrank[g / PALA_BLOCK] - r0) * PALA_BLOCK + g % PALA_BLOCK], &S->wout[i].a);
+    }
     for (int r = r0; r < r1; r++) {
         int b = wk->bb[r];
         pala_blocksum s = wk->bs[b];
         pala_runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
         pala_finish fa = {0};
-        finish_range(w, S, b * PALA_BLOCK, pala_block_end(w->n, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &s, &ru, &fa);
+        pala_integrator_end_block(w, b * PALA_BLOCK, pala_block_end(w->n, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 }
@@ -579,7 +606,7 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
 /* ---- the scratch of the step ------------------------------------------------------------ */
 static void tscr_free(pala_tscr *S)
 {
-    free(S->ring); free(S->out); free(S->sum); free(S->B); free(S->touch);
+    free(S->ring); free(S->out); free(S->wout); free(S->sum); free(S->B); free(S->touch);
 }
 
 void pala_work_free(pala_world *w)

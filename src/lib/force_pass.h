@@ -28,8 +28,8 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1);
 /* Phase 2: the boundary blocks among thread t's blocks (only if w->work->nbb > 0). */
 void pala_force_pass_boundary(void *ctx, int t, int b0, int b1);
 /* The walls of grains [.., k1) among the wall candidates from wcand[*cur] on, into the
- * sums A[k & mask], through thread scratch S: wall impulses of a time dt, Hertz energy
- * into *U. */
+ * sums A[k & mask] (A NULL: kept in S->wout, in order, for phase 2), through thread
+ * scratch S: wall impulses of a time dt, Hertz energy into *U. */
 void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, pala_facc *A, long mask, double dt, double *U,
                            pala_blocksum *s, pala_runaway *ru);
 /* Sum the blocks in order: contact energy into *U, dissipated power into *pdiss (either

@@ -43,6 +43,8 @@ typedef struct pala_tscr {
     long nring;
     pala_frec *out;        /* contributions to grains of boundary blocks, in slot order */
     long nout, capout;
+    pala_frec *wout;       /* the walls' contributions to the grains of its boundary blocks, in order */
+    long nwout, capwout;
     pala_facc *sum;        /* phase 2: the sums of the thread's boundary grains */
     long nsum;
     struct pala_batch *B;  /* touching pairs on their way through the kernel (contact.h) */
