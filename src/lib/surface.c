@@ -427,7 +427,10 @@ static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, 
         return !mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(x, s->point), nextafter(R, HUGE_VAL), &h, NULL);
     }
     if (!moves(s)) return dist_world(s, x) > R;
-    return still(s) && shape_distance(s, x) > R;
+    /* shape_distance(s, x) > R, without the features farther than R (the cost of a list
+     * build in a turning drum): no feature within nextafter(R) is none at distance <= R */
+    hit h[NHIT];
+    return still(s) && shape_hits(s, x, nextafter(R, HUGE_VAL), h) == 0;
 }
 
 /* 1 if a point of the wall's frame is inside its cylinder or cone, between its ends */
