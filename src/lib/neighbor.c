@@ -230,14 +230,24 @@ static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int 
 static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27])
 {
     long c[3] = {cell_of(g, x.x, g->lo.x), cell_of(g, x.y, g->lo.y), cell_of(g, x.z, g->lo.z)};
-    int m = 0, zr = w->dim == 2 ? 0 : 1;
-    for (long dz = -zr; dz <= zr; dz++)
-        for (long dy = -1; dy <= 1; dy++)
-            for (long dx = -1; dx <= 1; dx++) {
-                long ix = c[0] + dx, iy = c[1] + dy, iz = c[2] + dz;
-                if (g->dense && (ix < 0 || iy < 0 || iz < 0 || ix >= g->nx || iy >= g->ny || iz >= g->nz)) continue;
-                b[m++] = bucket(g, ix, iy, iz);
+    long zr = w->dim == 2 ? 0 : 1, lo[3] = {c[0] - 1, c[1] - 1, c[2] - zr}, hi[3] = {c[0] + 1, c[1] + 1, c[2] + zr};
+    int m = 0;
+    if (g->dense) {   /* the cells that exist: the ranges clipped once, not each of the 27 tested */
+        const long n[3] = {g->nx, g->ny, g->nz};
+        for (int a = 0; a < 3; a++) {
+            lo[a] = lo[a] < 0 ? 0 : lo[a];
+            hi[a] = hi[a] > n[a] - 1 ? n[a] - 1 : hi[a];
+        }
+        for (long iz = lo[2]; iz <= hi[2]; iz++)
+            for (long iy = lo[1]; iy <= hi[1]; iy++) {
+                int r = (int)(g->nx * (iy + g->ny * iz));
+                for (long ix = lo[0]; ix <= hi[0]; ix++) b[m++] = r + (int)ix;
             }
+        return m;
+    }
+    for (long iz = lo[2]; iz <= hi[2]; iz++)
+        for (long iy = lo[1]; iy <= hi[1]; iy++)
+            for (long ix = lo[0]; ix <= hi[0]; ix++) b[m++] = bucket(g, ix, iy, iz);
     return m;
 }
 
