@@ -496,6 +496,17 @@ static void mark_live(pala_world *w)
     }
 }
 
+/* Thread t's part of a build's wall candidates: wflag[k], for the grains of blocks [b0, b1),
+ * 1 if a wall may come within the grain's bounding radius and the skin (pala_walls_clear). */
+static void candidates_job(void *ctx, int t, int b0, int b1)
+{
+    pala_world *w = ctx;
+    (void)t;
+    for (int b = b0; b < b1; b++)
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++)
+            w->work->wflag[k] = !pala_walls_clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius + w->nl->skin);
+}
+
 void pala_force_pass_setup(pala_world *w)
 {
     pala_work *wk = w->work;
@@ -515,13 +526,17 @@ void pala_force_pass_setup(pala_world *w)
                 }
     }
     wk->span = span;
-    /* wall candidates: until the next build every grain moves by less than the skin */
+    /* wall candidates: until the next build every grain moves by less than the skin (the
+     * tests on the team, the list in grain order here) */
     long nc = 0;
+    if (w->nwalls > 0) {
+        if (wk->nwflag < w->n) { wk->nwflag = w->n; PALA_GROW(wk->wflag, wk->nwflag); }
+        pala_team_run(w->team, candidates_job, w);
+    }
     for (int b = 0; b < wk->nblk; b++) {
         wk->wcb[b] = (int)nc;
         for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b) && w->nwalls > 0; k++) {
-            double R = w->tmpl[w->tid[k]].bound_radius + w->nl->skin;
-            if (pala_walls_clear(w, w->x[k], R)) continue;
+            if (!wk->wflag[k]) continue;
             if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
             wk->wcand[nc++] = k;
         }
@@ -614,7 +629,7 @@ void pala_work_free(pala_world *w)
     pala_work *wk = w->work;
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
-    free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->bs);
+    free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->wflag); free(wk->bs);
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);

@@ -61,6 +61,8 @@ typedef struct pala_work {
     int *bb, nbb, capbb;   /* the boundary blocks, increasing */
     long span;             /* largest grain(q) - grain(p) of a listed pair */
     unsigned char *brec;   /* per block: its rows add to a boundary block (take records) */
+    unsigned char *wflag;  /* per grain, at a build: a wall candidate (force_pass.c, candidates_job) */
+    int nwflag;
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */
     double *invm;          /* per template: 1 / mass, 1/kg */
