@@ -18,8 +18,11 @@
  *
  * Threads take contiguous ranges of blocks (threads.c).  A block whose grains are listed
  * by rows of an earlier thread is a boundary block: its grains' contributions are kept as
- * records (in slot order) and summed after the sweep (phase 2), so earlier threads still
- * read the state they expect.  Only the few blocks at thread boundaries pay for records. */
+ * records (in slot order) and summed at the end of the thread's sweep (phase 2), once the
+ * earlier threads have sent out their last records (recdone: they may still be finishing
+ * their own last blocks meanwhile), so earlier threads still read the state they expect.
+ * Its walls are computed in the sweep, their contributions kept in order.  Only the few
+ * blocks at thread boundaries pay for records. */
 #include "force_pass.h"
 #include "alloc.h"
 #include "arcs.h"
@@ -35,6 +38,7 @@
 #include "surface.h"
 #include "threads.h"
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,13 +401,22 @@ static void finish_block(pala_world *w, int b, pala_blocksum *s, pala_runaway *r
     w->work->bs[b] = *s;
 }
 
+static void boundary(pala_world *w, int t, int b0, int b1);
+
 void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
 {
     pala_world *w = ctx;
     double t0 = pala_now();
     pala_work *wk = w->work;
+    const long run = w->team->runs;
     sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep};
     sw.S->nout = sw.S->nwout = 0;
+    int lastrec = -1, bnd = 0;   /* its last block whose rows add to a boundary block; its boundary blocks */
+    for (int b = b0; b < b1; b++) {
+        if (wk->brec[b]) lastrec = b;
+        bnd |= wk->bbrank[b] >= 0;
+    }
+    if (lastrec < 0) atomic_store_explicit(&sw.S->recdone, run, memory_order_release);
     int kend = pala_block_end(w->n, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
     for (int b = b0; b < b1; b++) {
@@ -420,25 +433,32 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         pala_runaway ru = {0, 0, -1};
         sw.records = wk->brec[b];   /* the record checks only where needed */
         block_pairs(&sw, k0, k1, &s, &ru);
+        if (b == lastrec) atomic_store_explicit(&sw.S->recdone, run, memory_order_release);   /* later threads may finish their boundary blocks */
         pala_finish fa = {0};
         if (wk->bbrank[b] < 0) finish_range(w, sw.S, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         else block_walls(w, sw.S, k0, k1, NULL, 0, &s, &ru);   /* a boundary block's walls now: they need no sum, and phase 2 waits for nothing else */
         finish_block(w, b, &s, &ru, &fa);
     }
+    if (bnd) {   /* its boundary blocks, once the earlier threads' records are out (they may still be finishing their last blocks) */
+        double t1 = pala_now();
+        for (int u = 0; u < t; u++) pala_team_wait(&wk->ts[u].recdone, run);
+        double t2 = pala_now();
+        boundary(w, t, b0, b1);
+        t0 += t2 - t1;   /* the wait is not its work (the balance, threads.c) */
+    }
     w->team->busy[t] += pala_now() - t0;
 }
 
-/* Phase 2: thread t finishes the boundary blocks among its own [b0, b1) (ranks [r0, r1)
- * of the boundary blocks).  Each grain's sum is its field plus its records of threads
+/* Phase 2, at the end of thread t's sweep: it finishes the boundary blocks among its own
+ * [b0, b1) (ranks [r0, r1) of the boundary blocks).  Each grain's sum is its field plus its records of threads
  * 0..t, added in one pass over the records in that order (each thread's in slot order,
  * the threads' slots increasing), then its walls' contributions, which thread t computed
  * in the sweep (S->wout, in the walls' order): the order of the one-thread sweep, without
  * sorting.  What is left here is each grain's end of step.
  * The blocks stay with the thread that swept them: sharing them out evenly was 2-4 %
  * slower (their state and records are in the owner's cache). */
-void pala_force_pass_boundary(void *ctx, int t, int b0, int b1)
+static void boundary(pala_world *w, int t, int b0, int b1)
 {
-    pala_world *w = ctx;
     pala_work *wk = w->work;
     pala_tscr *S = &wk->ts[t];
     int r0 = 0, r1;

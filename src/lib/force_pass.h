@@ -25,8 +25,6 @@ void pala_force_pass_setup(pala_world *w);
 /* Phase 1, thread t over its blocks [b0, b1) (ctx: the world): the contacts of every
  * pair and wall into the grains' sums, each grain then finishing its step. */
 void pala_force_pass_sweep(void *ctx, int t, int b0, int b1);
-/* Phase 2: the boundary blocks among thread t's blocks (only if w->work->nbb > 0). */
-void pala_force_pass_boundary(void *ctx, int t, int b0, int b1);
 /* The walls of grains [.., k1) among the wall candidates from wcand[*cur] on, into the
  * sums A[k & mask] (A NULL: kept in S->wout, in order, for phase 2), through thread
  * scratch S: wall impulses of a time dt, Hertz energy into *U. */

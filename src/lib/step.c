@@ -40,7 +40,6 @@ static int list(pala_world *w)
     return PALA_OK;
 }
 
-static int boundary_blocks(const pala_world *w) { return w->work->nbb > 0; }
 
 /* The moving walls where they are at the step's midpoint. */
 static int walls_move(const pala_world *w) { return w->work->moving; }
@@ -104,7 +103,6 @@ static const stage each_step[] = {
     {"list",          NULL,            NULL,                      list},           /* neighbor.c */
     {"walls",         walls_move,      NULL,                      move_walls},     /* surface.c: the pose of the moving walls */
     {"sweep",         NULL,            pala_force_pass_sweep,     NULL},           /* force_pass.c, contact.c, integrator.c */
-    {"boundary",      boundary_blocks, pala_force_pass_boundary,  NULL},           /* force_pass.c: thread-boundary blocks */
     {"balance",       NULL,            NULL,                      balance},        /* threads.c */
     {"reduce",        NULL,            NULL,                      reduce},         /* force_pass.c: sums, E_diss */
     {"drift",         NULL,            NULL,                      drift_step},     /* neighbor.c's bound */

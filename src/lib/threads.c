@@ -2,8 +2,9 @@
 /* threads.c: the threads of a step: a small pool of POSIX threads that run one function
  * on every thread and wait for all of them (a fork-join barrier), the split of the fixed
  * blocks of grains between them, and its balance by measured time.  A chained step uses
- * the pool once for the force sweep (force_pass.c) and once more for the thread-boundary
- * blocks, a list rebuild twice more (the rows, their copy into the list); every sum is
+ * the pool once, for the force sweep (force_pass.c: a thread finishes its boundary blocks
+ * when the earlier threads' records are out, pala_team_wait), a list rebuild twice more (the
+ * rows, their copy into the list) and once for the wall candidates; every sum is
  * formed in an order that does not depend on the split, so results are bit-identical for
  * any number of threads (docs/design.md).
  *
@@ -219,9 +220,18 @@ static void team_entry(void *arg, int t, int n)
 
 void pala_team_run(pala_team *tm, void (*fn)(void *ctx, int t, int b0, int b1), void *ctx)
 {
+    tm->runs++;
     if (pala_team_size(tm) == 1) { fn(ctx, 0, 0, tm->nblk); return; }
     teamjob j = {tm, fn, ctx};
     pool_run(tm->pool, team_entry, &j);
+}
+
+void pala_team_wait(const _Atomic long *a, long v)
+{
+    int spins = 0;
+    double t0 = 0;
+    while (atomic_load_explicit(a, memory_order_acquire) != v)
+        if (!spin_on(&spins, &t0)) sched_yield();   /* the thread waited for may want this core */
 }
 
 /* Every 128 steps with threads: move the split so that the threads' measured times in the

@@ -17,6 +17,7 @@ typedef struct pala_team {
                                  half of the array (n + 1 more) is scratch of the balance */
     double *busy;             /* per thread: s spent in the timed stage since the split was set */
     long bsteps;              /* steps timed since the split was last set */
+    long runs;                /* jobs run (pala_team_run): the threads of a job tag what they publish to each other with it */
 } pala_team;
 
 /* (Re)make a team of nthreads threads for nblk blocks (tm NULL: a new one), split evenly. */
@@ -28,6 +29,9 @@ int pala_team_size(const pala_team *tm);
 /* fn(ctx, t, b0, b1) on threads t = 0..size-1 (0 is the caller), blocks [b0, b1) of the
  * split, and wait for all. */
 void pala_team_run(pala_team *tm, void (*fn)(void *ctx, int t, int b0, int b1), void *ctx);
+/* Wait (spinning, then yielding the core) until *a, stored with release order by another
+ * thread of the team, is v: what that thread wrote before is visible after. */
+void pala_team_wait(const _Atomic long *a, long v);
 /* Called once a step, after each thread has added its time to busy[t]: every 128 steps,
  * move the split towards equal times.  Returns 1 if it moved. */
 int pala_team_balance(pala_team *tm);

@@ -45,6 +45,7 @@ typedef struct pala_tscr {
     long nout, capout;
     pala_frec *wout;       /* the walls' contributions to the grains of its boundary blocks, in order */
     long nwout, capwout;
+    _Atomic long recdone;  /* = the team's run number once this thread's records for later threads are all out */
     pala_facc *sum;        /* phase 2: the sums of the thread's boundary grains */
     long nsum;
     struct pala_batch *B;  /* touching pairs on their way through the kernel (contact.h) */
