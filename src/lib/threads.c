@@ -230,8 +230,9 @@ void pala_team_wait(const _Atomic long *a, long v)
 {
     int spins = 0;
     double t0 = 0;
+    const struct timespec nap = {0, 20000};
     while (atomic_load_explicit(a, memory_order_acquire) != v)
-        if (!spin_on(&spins, &t0)) sched_yield();   /* the thread waited for may want this core */
+        if (!spin_on(&spins, &t0)) nanosleep(&nap, NULL);   /* the thread waited for may want this core */
 }
 
 /* Every 128 steps with threads: move the split so that the threads' measured times in the

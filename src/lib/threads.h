@@ -29,7 +29,7 @@ int pala_team_size(const pala_team *tm);
 /* fn(ctx, t, b0, b1) on threads t = 0..size-1 (0 is the caller), blocks [b0, b1) of the
  * split, and wait for all. */
 void pala_team_run(pala_team *tm, void (*fn)(void *ctx, int t, int b0, int b1), void *ctx);
-/* Wait (spinning, then yielding the core) until *a, stored with release order by another
+/* Wait (spinning for PALA_SPIN_S, then in naps of 20 us) until *a, stored with release order by another
  * thread of the team, is v: what that thread wrote before is visible after. */
 void pala_team_wait(const _Atomic long *a, long v);
 /* Called once a step, after each thread has added its time to busy[t]: every 128 steps,
