@@ -450,11 +450,11 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
 }
 
 /* Phase 2, at the end of thread t's sweep: it finishes the boundary blocks among its own
- * [b0, b1) (ranks [r0, r1) of the boundary blocks).  Each grain's sum is its field plus its records of threads
- * 0..t, added in one pass over the records in that order (each thread's in slot order,
- * the threads' slots increasing), then its walls' contributions, which thread t computed
- * in the sweep (S->wout, in the walls' order): the order of the one-thread sweep, without
- * sorting.  What is left here is each grain's end of step.
+ * [b0, b1) (ranks [r0, r1) of the boundary blocks).  Each grain's sum is its field plus
+ * its records of threads 0..t, added in one pass over the records in that order (each
+ * thread's in slot order, the threads' slots increasing), then its walls' contributions,
+ * which thread t computed in the sweep (S->wout, in the walls' order): the order of the
+ * one-thread sweep, without sorting.  What is left here is each grain's end of step.
  * The blocks stay with the thread that swept them: sharing them out evenly was 2-4 %
  * slower (their state and records are in the owner's cache). */
 static void boundary(pala_world *w, int t, int b0, int b1)
