@@ -38,7 +38,6 @@
 #include "surface.h"
 #include "threads.h"
 #include <math.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -416,7 +415,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         if (wk->brec[b]) lastrec = b;
         bnd |= wk->bbrank[b] >= 0;
     }
-    if (lastrec < 0) atomic_store_explicit(&sw.S->recdone, run, memory_order_release);
+    if (lastrec < 0) pala_team_post(w->team, &sw.S->recdone, run);
     int kend = pala_block_end(w->n, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
     for (int b = b0; b < b1; b++) {
@@ -433,7 +432,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         pala_runaway ru = {0, 0, -1};
         sw.records = wk->brec[b];   /* the record checks only where needed */
         block_pairs(&sw, k0, k1, &s, &ru);
-        if (b == lastrec) atomic_store_explicit(&sw.S->recdone, run, memory_order_release);   /* later threads may finish their boundary blocks */
+        if (b == lastrec) pala_team_post(w->team, &sw.S->recdone, run);   /* later threads may finish their boundary blocks */
         pala_finish fa = {0};
         if (wk->bbrank[b] < 0) finish_range(w, sw.S, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         else block_walls(w, sw.S, k0, k1, NULL, 0, &s, &ru);   /* a boundary block's walls now: they need no sum, and phase 2 waits for nothing else */
@@ -441,7 +440,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     }
     if (bnd) {   /* its boundary blocks, once the earlier threads' records are out (they may still be finishing their last blocks) */
         double t1 = pala_now();
-        for (int u = 0; u < t; u++) pala_team_wait(&wk->ts[u].recdone, run);
+        for (int u = 0; u < t; u++) pala_team_wait(w->team, &wk->ts[u].recdone, run);
         double t2 = pala_now();
         boundary(w, t, b0, b1);
         t0 += t2 - t1;   /* the wait is not its work (the balance, threads.c) */

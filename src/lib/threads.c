@@ -42,6 +42,8 @@ typedef struct pala_pool {
     pthread_mutex_t mu;
     pthread_cond_t cv;              /* a new job (gen) */
     pthread_cond_t done;            /* the last worker finished the job (pending 0) */
+    pthread_cond_t posted;          /* a thread posted a flag (pala_team_post) */
+    atomic_int sleepers;            /* threads asleep on posted, or about to be */
     int waiting;                    /* the caller sleeps on done (under mu) */
     atomic_long gen;                /* incremented for each job */
     atomic_int pending;             /* workers still running the job */
@@ -111,6 +113,8 @@ static pala_pool *pool_create(int n)
     pthread_mutex_init(&p->mu, NULL);
     pthread_cond_init(&p->cv, NULL);
     pthread_cond_init(&p->done, NULL);
+    pthread_cond_init(&p->posted, NULL);
+    atomic_init(&p->sleepers, 0);
     p->waiting = 0;
     atomic_init(&p->gen, 0);
     atomic_init(&p->pending, 0);
@@ -162,6 +166,7 @@ static void pool_free(pala_pool *p)
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
     pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->posted);
     free(p->th);
     free(p);
 }
@@ -226,13 +231,33 @@ void pala_team_run(pala_team *tm, void (*fn)(void *ctx, int t, int b0, int b1), 
     pool_run(tm->pool, team_entry, &j);
 }
 
-void pala_team_wait(const _Atomic long *a, long v)
+/* A flag and the sleepers (sequentially consistent, as a pair: a poster that sees no sleeper
+ * stored its flag before the sleeper's count went up, so the sleeper sees the flag before it
+ * sleeps; else the poster wakes it under mu). */
+void pala_team_post(pala_team *tm, _Atomic long *a, long v)
+{
+    atomic_store(a, v);
+    pala_pool *p = tm->pool;
+    if (p && atomic_load(&p->sleepers) > 0) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->posted);
+        pthread_mutex_unlock(&p->mu);
+    }
+}
+
+void pala_team_wait(pala_team *tm, const _Atomic long *a, long v)
 {
     int spins = 0;
     double t0 = 0;
-    const struct timespec nap = {0, 20000};
     while (atomic_load_explicit(a, memory_order_acquire) != v)
-        if (!spin_on(&spins, &t0)) nanosleep(&nap, NULL);   /* the thread waited for may want this core */
+        if (!spin_on(&spins, &t0)) {   /* asleep until posted: the core is free for the thread waited for */
+            pala_pool *p = tm->pool;
+            pthread_mutex_lock(&p->mu);
+            atomic_fetch_add(&p->sleepers, 1);
+            while (atomic_load(a) != v) pthread_cond_wait(&p->posted, &p->mu);
+            atomic_fetch_sub(&p->sleepers, 1);
+            pthread_mutex_unlock(&p->mu);
+        }
 }
 
 /* Every 128 steps with threads: move the split so that the threads' measured times in the

@@ -29,9 +29,11 @@ int pala_team_size(const pala_team *tm);
 /* fn(ctx, t, b0, b1) on threads t = 0..size-1 (0 is the caller), blocks [b0, b1) of the
  * split, and wait for all. */
 void pala_team_run(pala_team *tm, void (*fn)(void *ctx, int t, int b0, int b1), void *ctx);
-/* Wait (spinning for PALA_SPIN_S, then in naps of 20 us) until *a, stored with release order by another
- * thread of the team, is v: what that thread wrote before is visible after. */
-void pala_team_wait(const _Atomic long *a, long v);
+/* A thread of the team's job posts v into its flag *a; another waits (spinning for at most
+ * PALA_SPIN_S, then asleep until a post) until *a is v: what the poster wrote before its
+ * post is visible after the wait. */
+void pala_team_post(pala_team *tm, _Atomic long *a, long v);
+void pala_team_wait(pala_team *tm, const _Atomic long *a, long v);
 /* Called once a step, after each thread has added its time to busy[t]: every 128 steps,
  * move the split towards equal times.  Returns 1 if it moved. */
 int pala_team_balance(pala_team *tm);
