@@ -104,13 +104,15 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     while (*cur < end) {
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
+            const pala_wall_touch *t = &S->touch[i];
+            /* the state of a contact that goes on, where its lookup starts (most are) */
+            double *st = hist && dt > 0 ? pala_wallhist_home(w, t->k, t->p, t->id) : NULL;
             /* a full batch runs; so does one whose states would move when the table grows */
-            if (B->n == BATCH || (hist && B->n && pala_wallhist_full(w, S->touch[i].p))) walls_run(w, B, A, mask, dt, U, s, ru);
-            pala_contact_wall_join(w, B, S->touch[i].k, &S->touch[i]);
-            if (hist) {
-                const pala_wall_touch *t = &S->touch[i];
-                double *st = pala_wallhist_find(w, t->p, t->id, dt > 0);
-                B->hp[B->n - 1] = dt > 0 ? st : NULL;   /* the energy pass (dt 0) leaves them alone */
+            if (B->n == BATCH || (hist && !st && B->n && pala_wallhist_full(w, t->p))) walls_run(w, B, A, mask, dt, U, s, ru);
+            pala_contact_wall_join(w, B, t->k, t);
+            if (hist) {   /* the energy pass (dt 0) leaves the states alone */
+                if (!st && dt > 0) st = pala_wallhist_find(w, t->p, t->id, 1);
+                B->hp[B->n - 1] = st;
             }
         }
         *cur += used;
