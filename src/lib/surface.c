@@ -97,7 +97,7 @@ pala_pose pala_surface_pose(const pala_surface *s, double t)
     return p;
 }
 
-static pala_vec3 to_body(const pala_pose *p, pala_vec3 x)
+static inline __attribute__((always_inline)) pala_vec3 to_body(const pala_pose *p, pala_vec3 x)
 {
     pala_vec3 q = pala_vsub(pala_vsub(x, p->c), p->d);
     return pala_vadd(p->c, p->turned ? mul_t(p->R, q) : q);
@@ -561,6 +561,7 @@ static inline __attribute__((always_inline)) int grain_touch(const pala_world *w
     const pala_pose *p = pose_of(s);
     const pala_template *t = &w->tmpl[w->tid[k]];
     int m = 0, p0 = pala_grain_peb0(w, k);
+    const unsigned id0 = feature_id(w, wl, 0);
     const double *rad = w->shape_r + t->comp0;
     for (int i = 0; i < t->ncomp; i++) {
         pala_vec3 c = w->pc ? w->pc[p0 + i] : w->x[k];
@@ -580,14 +581,19 @@ static inline __attribute__((always_inline)) int grain_touch(const pala_world *w
                 }
             }
             out[m++] = (pala_wall_touch){.c = c, .n = n, .vs = vs, .a = rad[i], .ov = ov, .rt = 2 * rad[i], .face = wl->face0,
-                                         .k = k, .p = p0 + i, .id = feature_id(w, wl, h[j].feat)};
+                                         .k = k, .p = p0 + i, .id = id0 | ((unsigned)h[j].feat & 0xffffffu)};
         }
     }
     return m;
 }
 
-static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out) { return grain_touch(w, wl, k, out, NULL); }
-static int near_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+/* (inline into surface_touch's loops over the candidates: the wall's constants are read once a
+ * block, not once a grain) */
+static inline __attribute__((always_inline)) int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+{
+    return grain_touch(w, wl, k, out, NULL);
+}
+static inline __attribute__((always_inline)) int near_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
 {
     return grain_touch(w, wl, k, out, ((const pala_surface *)wl->par)->near);
 }
