@@ -198,7 +198,7 @@ static int mesh_hits(const pala_surface *s, const pala_mesh_nearface *fs, int nf
 }
 
 /* The touches closer than a of a point xb (wall frame) with the shape: their number. */
-static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
+static inline __attribute__((always_inline)) int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 {
     pala_vec3 q = pala_vsub(xb, s->point);
     if (s->shape == PALA_SURF_MESH) return mesh_hits(s, NULL, 0, 0, xb, a, out);
