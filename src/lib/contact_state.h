@@ -30,13 +30,12 @@ static inline long pala_wallhist_slot(unsigned long key, long cap) { return (lon
 /* The state of the contact of pebble p with wall id, for the force evaluation of this step
  * (write: it is advanced; else read only, NULL if there is none). */
 double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write);
-/* pala_wallhist_find(w, p, id, 1) for a contact of pebble p of grain k that goes on (it
+/* pala_wallhist_find(w, p, id, 1) for a contact of pebble p (of table h) that goes on (it
  * touched at the last step or this one), as most do: its state, advanced to this step; else
  * NULL and nothing changed (the caller asks pala_wallhist_find, which may move the states).
  * Inline: every wall touch of a step asks. */
-static inline double *pala_wallhist_home(const pala_world *w, int k, int p, unsigned id)
+static inline double *pala_wallhist_home(const pala_world *w, pala_wallhist *h, int p, unsigned id)
 {
-    pala_wallhist *h = pala_wallhist_of(w, k);
     unsigned long key = pala_wallhist_key(p, id);
     if (!h->cap) return NULL;
     long j = pala_wallhist_slot(key, h->cap);
