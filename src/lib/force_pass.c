@@ -99,14 +99,14 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
     const int hist = w->work->cm->hn > 0;
     pala_batch *B = S->B;
-    int end = *cur, hb = -1;
-    pala_wallhist *h = NULL;   /* the table of block hb */
+    int end = *cur, hk = -PALA_BLOCK;
+    pala_wallhist *h = NULL;   /* the table of the block of grains hk .. hk + PALA_BLOCK - 1 */
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
             const pala_wall_touch *t = &S->touch[i];
-            if (hist && t->k / PALA_BLOCK != hb) { hb = t->k / PALA_BLOCK; h = pala_wallhist_of(w, t->k); }
+            if (hist && (unsigned)(t->k - hk) >= PALA_BLOCK) { hk = t->k - t->k % PALA_BLOCK; h = pala_wallhist_of(w, t->k); }
             /* the state of a contact that goes on (most do) */
             double *st = hist && dt > 0 ? pala_wallhist_home(w, h, t->p, t->id) : NULL;
             /* a full batch runs; so does one whose states would move when the table grows */

@@ -459,8 +459,11 @@ static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, 
         pala_mesh_hit h;
         return !mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(x, s->point), nextafter(R, HUGE_VAL), &h, NULL);
     }
-    if (!moves(s)) return dist_world(s, x) > R;
-    return still(s) && shape_distance(s, x) > R;
+    if (moves(s) && !still(s)) return 0;
+    /* farther than R: no touch closer than the next double above R (shape_distance(s, x) > R,
+     * but the shape's far parts are not computed: shape_hits) */
+    hit h[NHIT];
+    return shape_hits(s, x, nextafter(R, HUGE_VAL), h) == 0;
 }
 
 /* 1 if a point of the wall's frame is inside its cylinder or cone, between its ends */
