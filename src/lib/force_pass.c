@@ -99,7 +99,8 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     const int *wc = w->work->wcand, cend = w->work->wcb[w->work->nblk];
     const int hist = w->work->cm->hn > 0;
     pala_batch *B = S->B;
-    int end = *cur, hk = -PALA_BLOCK;
+    const int b = k1 > 0 ? (k1 - 1) / PALA_BLOCK : 0;   /* k1 ends block b: its candidates end at wcb[b + 1] */
+    int end = k1 > 0 && k1 == pala_block_end(w->n, b) && w->work->wcb[b + 1] > *cur ? w->work->wcb[b + 1] : *cur, hk = -PALA_BLOCK;
     pala_wallhist *h = NULL;   /* the table of the block of grains hk .. hk + PALA_BLOCK - 1 */
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
