@@ -255,7 +255,7 @@ static inline __attribute__((always_inline)) int shape_hits(const pala_surface *
              * from the centre: no touch on it, nor at its ends (as far) */
             const double *b = s->mbox[i];
             double ti = (double)NAN, tp = tb, pr, pz;
-            if (!(r < b[0] - lim || r > b[1] + lim || z < b[2] - lim || z > b[3] + lim))
+            if (!(z < b[2] - lim || z > b[3] + lim || r < b[0] - lim || r > b[1] + lim))
                 ti = ((r - R[i]) * (R[i + 1] - R[i]) + (z - Z[i]) * (Z[i + 1] - Z[i])) / s->mden[i];
             tb = ti;
             int feat;
