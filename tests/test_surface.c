@@ -466,8 +466,67 @@ static void mesh_near(void)
     pala_scene_free(sc);
 }
 
+/* A surface of revolution skips the segments of its meridian whose box lies farther than a
+ * component's radius (surface.c, shape_hits): for spheres at many places about a funnel
+ * closed at its wide end, a capped cylinder and a disc (near the axis, the rims, inside and out), the touches
+ * are those of every segment, bit for bit, and a wall candidate is listed (kind.clear) exactly
+ * when the shape's distance is at most its reach. */
+static void revolution_far(void)
+{
+    static const char *const walls[3] = {
+        "shape = cone\npoint = 0 0 0\naxis = 0 0 1\nradius = 0.005\nradius_end = 0.03\nlength = 0.04\ncaps = end\n",
+        "shape = cylinder\npoint = 0 0 0\naxis = 0 0 1\nradius = 0.03\nlength = 0.04\ncaps = both\n",
+        "shape = disc\npoint = 0 0 0.02\nnormal = 0 0 1\nradius = 0.03\n"};
+    int same = 1, listed = 1, touches = 0, rims = 0, across = 0;
+    for (int c = 0; c < 3; c++) {
+        char text[2048], name[32];
+        snprintf(text, sizeof text,
+                 "container = none\ngravity = 0 0 0\ndt = 1e-5\nsteps = 1\n"
+                 "[material m]\ndensity = 2500\nyoung = 1e8\npoisson = 0.3\ndelta = 1\nfriction = 0.5\n"
+                 "[wall w]\nmaterial = m\n%s[grain ball]\nmaterial = m\nshape = sphere\nradius = 0.006\n"
+                 "[group one]\ngrain = ball\ncount = 1\nplacement = list\nat = 1 1 1\n", walls[c]);
+        snprintf(name, sizeof name, "far%d", c);
+        pala_scene *sc = scene(name, text);
+        if (!sc) return;
+        pala_world *w = pala_scene_world(sc);
+        const pala_wall *wl = &w->walls[w->surf0];
+        pala_surface *sf = wl->par;
+        int cand[1] = {0};
+        for (int i = 0; i < 20000; i++) {
+            /* a quasi-random centre: rho up to 35 mm (a tenth of them on the axis), z from -10 to 50 mm */
+            double u = fmod(i * 0.6180339887498949, 1), v = fmod(i * 0.7548776662466927, 1), f = fmod(i * 0.5698402909980532, 1);
+            double rho = i % 10 ? 0.035 * u : 0, z = -0.01 + 0.06 * v;
+            pala_vec3 x = pala_v(rho * cos(2 * PALA_PI * f), rho * sin(2 * PALA_PI * f), z);
+            w->x[0] = x;
+            if (w->pc) w->pc[0] = x;
+            pala_wall_touch t1[64], t2[64];
+            memset(t1, 0, sizeof t1);
+            memset(t2, 0, sizeof t2);
+            int u1, u2, n1 = wl->kind->touch(w, wl, cand, 1, t1, 64, &u1);
+            double box[3][4];
+            memcpy(box, sf->mbox, sizeof box);
+            for (int k = 0; k < 3; k++) { sf->mbox[k][0] = sf->mbox[k][2] = -HUGE_VAL; sf->mbox[k][1] = sf->mbox[k][3] = HUGE_VAL; }
+            int n2 = wl->kind->touch(w, wl, cand, 1, t2, 64, &u2);   /* every segment */
+            memcpy(sf->mbox, box, sizeof box);
+            same &= n1 == n2 && u1 == u2 && !memcmp(t1, t2, (size_t)n1 * sizeof *t1);
+            touches += n1;
+            for (int k = 0; k < n1; k++) { rims += (t1[k].id & 1u) != 0; across += (t1[k].id & 0xffffffu) >= 16; }
+            for (int k = 0; k < 3; k++) {   /* listed exactly when the distance (-cut at radius 0) is at most R */
+                double R = 0.006 + 0.001 * k;
+                listed &= wl->kind->clear(w, wl, x, R) == (-wl->kind->cut(w, wl, x, 0) > R);
+            }
+        }
+        pala_scene_free(sc);
+    }
+    T_CHECK(same && listed && touches > 5000 && rims > 200 && across > 100,
+            "spheres about a funnel (a cone closed at its wide end), a capped cylinder and a disc: the touches with the far segments skipped are those of every segment, bit for bit "
+            "(%s; %d touches, %d at rims, %d across the axis), and the candidates' test is the distance's (%s)", same ? "same" : "DIFFERENT", touches,
+            rims, across, listed ? "same" : "DIFFERENT");
+}
+
 void test_surface(void)
 {
+    revolution_far();
     mesh_near();
     mesh_box();
     by_api();

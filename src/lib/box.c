@@ -76,36 +76,42 @@ static int box_room(const pala_world *w, const pala_wall *wl, double a)
 }
 
 /* A flat wall is a sphere of infinite radius: r~ = H(a, inf) = 2a (docs/physics.md).  The
- * walls do not move: vs = 0. */
+ * walls do not move: vs = 0.  The touches of grain k's components (of template t) with the
+ * two faces across axis ax, at lo and hi, component by component, lo first (inline with ax a
+ * constant: the coordinate is a load, the normal constants). */
+static inline __attribute__((always_inline)) int box_axis(const pala_world *w, const pala_wall *wl, int k, const pala_template *t, int ax,
+                                                          double lo, double hi, pala_wall_touch *out)
+{
+    const double *rad = w->shape_r + t->comp0;
+    int m = 0, p0 = pala_grain_peb0(w, k);
+    for (int i = 0; i < t->ncomp; i++) {
+        pala_vec3 pc = w->pc ? w->pc[p0 + i] : w->x[k];
+        double c = ax == 0 ? pc.x : ax == 1 ? pc.y : pc.z;
+        for (int side = 0; side < 2; side++) {
+            double dist = side ? hi - c : c - lo;
+            double ov = rad[i] - dist;
+            if (ov <= 0) continue;
+            double nn = side ? -1 : 1;
+            int face = wl->face0 + 2 * ax + side;
+            out[m++] = (pala_wall_touch){.c = pc, .n = pala_v(ax == 0 ? nn : 0, ax == 1 ? nn : 0, ax == 2 ? nn : 0), .vs = pala_v(0, 0, 0),
+                                         .a = rad[i], .ov = ov, .rt = 2 * rad[i], .face = face, .k = k, .p = p0 + i, .id = (unsigned)face};
+        }
+    }
+    return m;
+}
+
+/* The axes whose faces grain k's bounding sphere reaches, x, y, then z (none: it is clear
+ * of the box). */
 static int box_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
 {
     const box_par *b = wl->par;
     const pala_template *t = &w->tmpl[w->tid[k]];
     double R = t->bound_radius;
     pala_vec3 x = w->x[k];
-    if (box_clear(w, wl, x, R)) return 0;
     int m = 0;
-    int p0 = pala_grain_peb0(w, k);
-    const double *rad = w->shape_r + t->comp0;
-    const double xs[3] = {x.x, x.y, x.z};
-    const double lo[3] = {b->lo.x, b->lo.y, b->lo.z}, hi[3] = {b->hi.x, b->hi.y, b->hi.z};
-    for (int ax = 0; ax < box_axes(w); ax++) {
-        if (xs[ax] - R > lo[ax] && hi[ax] - xs[ax] > R) continue;   /* bounding sphere clear */
-        for (int i = 0; i < t->ncomp; i++) {
-            pala_vec3 pc = w->pc ? w->pc[p0 + i] : x;
-            const double c[3] = {pc.x, pc.y, pc.z};
-            for (int side = 0; side < 2; side++) {
-                double dist = side ? hi[ax] - c[ax] : c[ax] - lo[ax];
-                double ov = rad[i] - dist;
-                if (ov <= 0) continue;
-                double nn[3] = {0, 0, 0};
-                nn[ax] = side ? -1 : 1;
-                int face = wl->face0 + 2 * ax + side;
-                out[m++] = (pala_wall_touch){.c = pc, .n = pala_v(nn[0], nn[1], nn[2]), .vs = pala_v(0, 0, 0), .a = rad[i], .ov = ov,
-                                             .rt = 2 * rad[i], .face = face, .k = k, .p = p0 + i, .id = (unsigned)face};
-            }
-        }
-    }
+    if (!(x.x - R > b->lo.x && b->hi.x - x.x > R)) m += box_axis(w, wl, k, t, 0, b->lo.x, b->hi.x, out + m);
+    if (!(x.y - R > b->lo.y && b->hi.y - x.y > R)) m += box_axis(w, wl, k, t, 1, b->lo.y, b->hi.y, out + m);
+    if (w->dim == 3 && !(x.z - R > b->lo.z && b->hi.z - x.z > R)) m += box_axis(w, wl, k, t, 2, b->lo.z, b->hi.z, out + m);
     return m;
 }
 

@@ -125,8 +125,8 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     int face = t->face;
     pala_vec3 c = t->c, n = t->n;
     double a = t->a, ov = t->ov, rt = t->rt;
-    int jm = pala_face_mat(w, face);
-    const pala_pairmat *pm = pala_pm_of(w, k, jm);
+    int jm = w->nmat == 1 ? 0 : pala_face_mat(w, face);   /* (one material: every face's) */
+    const pala_pairmat *pm = w->nmat == 1 ? w->pm : pala_pm_of(w, k, jm);
     int m = B->n++;   /* the caller leaves room */
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);

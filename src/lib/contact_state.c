@@ -19,9 +19,7 @@
  * of step n has stamp n; at step n + 1 an entry of another stamp is a contact that ended
  * (its state reads as zero).  Stale entries are dropped when the table is rehashed. */
 
-/* Fibonacci hashing: the top bits of key times 2^64 / golden ratio (the low bits of a
- * product depend on the key's low bits alone: here the wall id, and 2 bits of the pebble) */
-static inline long slot_of(unsigned long key, long cap) { return (long)((key * 0x9E3779B97F4A7C15ul) >> (64 - __builtin_ctzl((unsigned long)cap))); }
+/* (an entry's key and the slot its lookup starts at: contact_state.h) */
 
 static void wallhist_rehash(pala_wallhist *h, int hn, long step)
 {
@@ -34,9 +32,10 @@ static void wallhist_rehash(pala_wallhist *h, int hn, long step)
     g.stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *g.stamp);
     g.st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *g.st);
     memset(g.key, 0, (size_t)cap * sizeof *g.key);
+    memset(g.stamp, 0, (size_t)cap * sizeof *g.stamp);   /* (an empty slot's is read, pala_wallhist_ended) */
     for (long i = 0; i < h->cap; i++) {
         if (!h->key[i] || h->stamp[i] < step - 1) continue;
-        long j = slot_of(h->key[i], cap);
+        long j = pala_wallhist_slot(h->key[i], cap);
         while (g.key[j]) j = (j + 1) & (cap - 1);
         g.key[j] = h->key[i]; g.stamp[j] = h->stamp[i];
         memcpy(g.st + j * hn, h->st + i * hn, (size_t)hn * sizeof *g.st);
@@ -44,13 +43,6 @@ static void wallhist_rehash(pala_wallhist *h, int hn, long step)
     }
     free(h->key); free(h->stamp); free(h->st);
     *h = g;
-}
-
-/* The next new entry of pebble p's table would make it grow (its states move). */
-int pala_wallhist_full(const pala_world *w, int p)
-{
-    const pala_wallhist *h = &w->work->cm->wh[pala_peb_grain(w, p) / PALA_BLOCK];
-    return !h->cap || 4 * (h->n + 1) > 3 * h->cap;
 }
 
 /* The state of the contact of pebble p with wall id, for the force evaluation of this step
@@ -61,9 +53,9 @@ double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
     pala_wallhist *h = &wk->cm->wh[pala_peb_grain(w, p) / PALA_BLOCK];
     const int hn = wk->cm->hn;
     const long step = w->step;
-    unsigned long key = ((unsigned long)(unsigned)p << 32 | id) + 1;
+    unsigned long key = pala_wallhist_key(p, id);
     if (!h->cap) { if (!write) return NULL; wallhist_rehash(h, hn, step); }
-    long j = slot_of(key, h->cap);
+    long j = pala_wallhist_slot(key, h->cap);
     while (h->key[j] && h->key[j] != key) j = (j + 1) & (h->cap - 1);
     if (h->key[j] == key) {
         double *st = h->st + j * hn;
@@ -100,11 +92,16 @@ static double wallhist_energy(const pala_world *w, const pala_wallhist *h, long 
 double pala_wallhist_ended(const pala_world *w, int b)
 {
     pala_wallhist *h = &w->work->cm->wh[b];
+    const long last = w->step - 1;
     double e = 0;
-    for (long i = 0; i < h->cap; i++) {
-        if (!h->key[i] || h->stamp[i] != w->step - 1) continue;
-        e += wallhist_energy(w, h, i);
-        h->stamp[i] = -2;
+    for (long i0 = 0; i0 < h->cap; i0 += 8) {   /* a capacity is a power of 2, at least 16 */
+        long any = 0;   /* eight slots at once, without a branch (vectorised): most hold no ended contact */
+        for (long i = i0; i < i0 + 8; i++) any |= (h->key[i] != 0) & (h->stamp[i] == last);
+        for (long i = i0; i < i0 + 8 && any; i++) {
+            if (!h->key[i] || h->stamp[i] != last) continue;
+            e += wallhist_energy(w, h, i);
+            h->stamp[i] = -2;
+        }
     }
     return e;
 }
@@ -270,7 +267,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
 static void wallhist_put(pala_wallhist *h, int hn, long step, unsigned long key, long stamp, const double *st)
 {
     if (!h->cap || 4 * (h->n + 1) > 3 * h->cap) wallhist_rehash(h, hn, step);
-    long j = slot_of(key, h->cap);
+    long j = pala_wallhist_slot(key, h->cap);
     while (h->key[j]) j = (j + 1) & (h->cap - 1);
     h->key[j] = key;
     h->stamp[j] = stamp;

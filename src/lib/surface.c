@@ -38,6 +38,8 @@ static const char *const shape_names[] = {"plane", "rectangle", "disc", "cylinde
 typedef struct pala_meshref { pala_mesh *m; int refs; double area; } pala_meshref;
 static const pala_mesh *mesh_of(const pala_surface *s) { return s->mr ? s->mr->m : NULL; }
 enum { NSEG = 3, NVERT = 4, SECTORS = 16, NHIT = PALA_MESH_ROOM > 2 * (2 * NSEG + 1) ? PALA_MESH_ROOM : 2 * (2 * NSEG + 1) };
+_Static_assert(sizeof ((pala_surface *)0)->mrho == NVERT * sizeof(double) && sizeof ((pala_surface *)0)->mden == NSEG * sizeof(double),
+               "pala_surface keeps a meridian of NVERT vertices (surface.h)");
 
 static int planar(int sh) { return sh == PALA_SURF_PLANE || sh == PALA_SURF_LINE; }
 /* a cylinder (a circle) whose servo moves its radius */
@@ -95,7 +97,7 @@ pala_pose pala_surface_pose(const pala_surface *s, double t)
     return p;
 }
 
-static pala_vec3 to_body(const pala_pose *p, pala_vec3 x)
+static inline __attribute__((always_inline)) pala_vec3 to_body(const pala_pose *p, pala_vec3 x)
 {
     pala_vec3 q = pala_vsub(pala_vsub(x, p->c), p->d);
     return pala_vadd(p->c, p->turned ? mul_t(p->R, q) : q);
@@ -131,6 +133,8 @@ double pala_surfaces_speed(const pala_world *w)
     return vmax;
 }
 
+static void set_meridian(pala_surface *s);
+
 void pala_surfaces_move(pala_world *w, double t)
 {
     for (int i = 0; i < w->nwalls; i++) {
@@ -139,6 +143,7 @@ void pala_surfaces_move(pala_world *w, double t)
         if (!moves(s)) continue;
         s->pose = pala_surface_pose(s, t);
         s->Rg = s->radius + s->pose.grow;
+        set_meridian(s);
     }
 }
 
@@ -160,6 +165,24 @@ static int meridian(const pala_surface *s, double rho[NVERT], double z[NVERT])
     return m;
 }
 
+/* The meridian of a finite surface of revolution as its radius is now, kept with the wall
+ * (shape_hits reads it for every component near the wall), with each segment's box and
+ * squared length. */
+static void set_meridian(pala_surface *s)
+{
+    s->nmer = 0;
+    if (planar(s->shape) || flat_sheet(s->shape) || s->shape == PALA_SURF_MESH || !isfinite(s->L)) return;
+    s->nmer = meridian(s, s->mrho, s->mz);
+    s->mext = 0;
+    for (int i = 0; i < s->nmer; i++) s->mext = fmax(s->mext, fmax(fabs(s->mrho[i]), fabs(s->mz[i])));
+    for (int i = 0; i + 1 < s->nmer; i++) {
+        double dr = s->mrho[i + 1] - s->mrho[i], dz = s->mz[i + 1] - s->mz[i];
+        s->mden[i] = dr * dr + dz * dz;
+        s->mbox[i][0] = fmin(s->mrho[i], s->mrho[i + 1]); s->mbox[i][1] = fmax(s->mrho[i], s->mrho[i + 1]);
+        s->mbox[i][2] = fmin(s->mz[i], s->mz[i + 1]); s->mbox[i][3] = fmax(s->mz[i], s->mz[i + 1]);
+    }
+}
+
 /* A mesh's touches closer than a of a point xb (wall frame): of the faces fs[0 .. nf)
  * (pala_meshnear's) for a centre within `moved` of where they were gathered, or of all
  * (fs NULL); their number. */
@@ -175,7 +198,7 @@ static int mesh_hits(const pala_surface *s, const pala_mesh_nearface *fs, int nf
 }
 
 /* The touches closer than a of a point xb (wall frame) with the shape: their number. */
-static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
+static inline __attribute__((always_inline)) int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 {
     pala_vec3 q = pala_vsub(xb, s->point);
     if (s->shape == PALA_SURF_MESH) return mesh_hits(s, NULL, 0, 0, xb, a, out);
@@ -206,8 +229,15 @@ static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
         out[0] = (hit){d, rho > s->Rg ? er : pala_vneg(er), 0};
         return d < a;
     }
-    double R[NVERT], Z[NVERT];
-    int nv = meridian(s, R, Z), m = 0;
+    const double *R = s->mrho, *Z = s->mz;
+    const int nv = s->nmer;
+    /* a segment whose box in (rho, z) is farther than lim from the centre's point touches it
+     * neither on its face nor at its ends: their points computed below lie within a few
+     * rounding errors of the box (far less than 1e-9 of the meridian's extent), and a distance
+     * computed as sqrt(mr^2 + mz^2) is at least |mr| and at least |mz| (sqrt(x^2) rounded
+     * is |x|, above underflow) */
+    const double lim = a + 1e-9 * (a + s->mext);
+    int m = 0;
     /* the meridian half-plane of the centre, then the opposite one (rho < 0 there), where a
      * sphere near the axis touches too: a ball resting in a funnel is held on both sides
      * (a centred ball would touch a whole ring; the two points of its meridian plane stand
@@ -219,17 +249,19 @@ static int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
         if (side < 0 && rho >= a && rho > 1e-100) break;
         double r = side * rho;
         pala_vec3 es = side > 0 ? er : pala_vneg(er);
-        double t[NSEG];
+        double tb = 0;   /* t of the segment before */
         for (int i = 0; i + 1 < nv; i++) {
-            double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i];
-            t[i] = ((r - R[i]) * dr + (z - Z[i]) * dz) / (dr * dr + dz * dz);
-        }
-        for (int i = 0; i + 1 < nv; i++) {
-            double pr, pz;
+            /* the closest point of segment i's line, at t along it; NaN for a segment far
+             * from the centre: no touch on it, nor at its ends (as far) */
+            const double *b = s->mbox[i];
+            double ti = (double)NAN, tp = tb, pr, pz;
+            if (!(z < b[2] - lim || z > b[3] + lim || r < b[0] - lim || r > b[1] + lim))
+                ti = ((r - R[i]) * (R[i + 1] - R[i]) + (z - Z[i]) * (Z[i + 1] - Z[i])) / s->mden[i];
+            tb = ti;
             int feat;
-            if (t[i] >= 0 && t[i] <= 1) { pr = R[i] + t[i] * (R[i + 1] - R[i]); pz = Z[i] + t[i] * (Z[i + 1] - Z[i]); feat = 2 * i; }
-            else if (t[i] < 0 && (i == 0 || t[i - 1] > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
-            else if (t[i] > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
+            if (ti >= 0 && ti <= 1) { pr = R[i] + ti * (R[i + 1] - R[i]); pz = Z[i] + ti * (Z[i + 1] - Z[i]); feat = 2 * i; }
+            else if (ti < 0 && (i == 0 || tp > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
+            else if (ti > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
             else continue;
             if (side < 0 && !(pr > 0)) continue;
             double mr = r - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
@@ -282,6 +314,7 @@ static void derive(pala_surface *s)
     u = unit(pala_vaxpy(u, -pala_vdot(u, ax), ax));
     s->u = u;
     s->v = pala_vcross(ax, u);
+    set_meridian(s);
 }
 
 /* Reads a mesh wall's file once (its copies share it) and prepares it for the world's
@@ -426,11 +459,11 @@ static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, 
         pala_mesh_hit h;
         return !mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(x, s->point), nextafter(R, HUGE_VAL), &h, NULL);
     }
-    if (!moves(s)) return dist_world(s, x) > R;
-    /* shape_distance(s, x) > R, without the features farther than R (the cost of a list
-     * build in a turning drum): no feature within nextafter(R) is none at distance <= R */
+    if (moves(s) && !still(s)) return 0;
+    /* farther than R: no touch closer than the next double above R (shape_distance(s, x) > R,
+     * but the shape's far parts are not computed: shape_hits) */
     hit h[NHIT];
-    return still(s) && shape_hits(s, x, nextafter(R, HUGE_VAL), h) == 0;
+    return shape_hits(s, x, nextafter(R, HUGE_VAL), h) == 0;
 }
 
 /* 1 if a point of the wall's frame is inside its cylinder or cone, between its ends */
@@ -531,6 +564,7 @@ static inline __attribute__((always_inline)) int grain_touch(const pala_world *w
     const pala_pose *p = pose_of(s);
     const pala_template *t = &w->tmpl[w->tid[k]];
     int m = 0, p0 = pala_grain_peb0(w, k);
+    const unsigned id0 = feature_id(w, wl, 0);
     const double *rad = w->shape_r + t->comp0;
     for (int i = 0; i < t->ncomp; i++) {
         pala_vec3 c = w->pc ? w->pc[p0 + i] : w->x[k];
@@ -550,14 +584,19 @@ static inline __attribute__((always_inline)) int grain_touch(const pala_world *w
                 }
             }
             out[m++] = (pala_wall_touch){.c = c, .n = n, .vs = vs, .a = rad[i], .ov = ov, .rt = 2 * rad[i], .face = wl->face0,
-                                         .k = k, .p = p0 + i, .id = feature_id(w, wl, h[j].feat)};
+                                         .k = k, .p = p0 + i, .id = id0 | ((unsigned)h[j].feat & 0xffffffu)};
         }
     }
     return m;
 }
 
-static int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out) { return grain_touch(w, wl, k, out, NULL); }
-static int near_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+/* (inline into surface_touch's loops over the candidates: the wall's constants are read once a
+ * block, not once a grain) */
+static inline __attribute__((always_inline)) int surface_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+{
+    return grain_touch(w, wl, k, out, NULL);
+}
+static inline __attribute__((always_inline)) int near_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
 {
     return grain_touch(w, wl, k, out, ((const pala_surface *)wl->par)->near);
 }

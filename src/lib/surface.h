@@ -70,6 +70,12 @@ typedef struct pala_surface {
     double L;                  /* cylinder, cone: its length (inf: infinite both ways) */
     int cap;                   /* its caps (a circle none) */
     double Rg;                 /* a cylinder's radius now (its servo moves it), m */
+    /* a finite surface of revolution: its meridian as Rg makes it (surface.c, meridian) */
+    int nmer;                  /* its vertices */
+    double mrho[4], mz[4];     /* each vertex (rho, z), m */
+    double mbox[3][4];         /* each segment's box: rho from, to, z from, to, m */
+    double mden[3];            /* each segment's squared length, dr^2 + dz^2, m^2 */
+    double mext;               /* the largest |rho| or |z| of a vertex, m */
     char name[32];             /* the section's name */
     /* ---- state: the accounts, the servo (checkpointed, pala_world_wall_state) ---- */
     pala_vec3 imp;             /* momentum received, N s */
