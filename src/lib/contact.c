@@ -53,13 +53,18 @@ static void stage_geometry(pala_batch *B, int m)
     }
 }
 
-/* The velocities of sphere pairs: v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel
- * forms the relative velocity at the contact point (eq. 54) with the lever arms -l_i n and
- * l_j n (eq. 50): w = v_i - v_j - s x n.  (Reads of the grains in a loop of their own; the
- * arithmetic in the kernel's vectorised loop.) */
-static void stage_sphere_points(const pala_world *w, pala_batch *B, int m)
+/* The reads of a batch of sphere pairs before the kernel, in one loop: the velocities
+ * v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel forms the relative velocity at
+ * the contact point (eq. 54) with the lever arms -l_i n and l_j n (eq. 50): w = v_i - v_j -
+ * s x n; with spr, the springs' states from hp (spring_read); with im, 1/m* of each pair
+ * (inv_mass: the dashpot's).  (Reads of the grains and states in a loop of their own, the
+ * arithmetic in the kernel's vectorised loop; one loop for all three reads saves a loop's
+ * overhead and the reloads of k and j.) */
+AI void stage_sphere_points(const pala_world *w, pala_batch *B, int m, const int spr, const int im, const int ho)
 {
     const pala_vec3 *V = w->v, *W = w->w;
+    const double *invm = w->work->invm;
+    const int *tid = w->tid;
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         double li = B->li[i], lj = B->lj[i];
@@ -67,6 +72,11 @@ static void stage_sphere_points(const pala_world *w, pala_batch *B, int m)
         B->sx[i] = li * W[k].x + lj * W[j].x;
         B->sy[i] = li * W[k].y + lj * W[j].y;
         B->sz[i] = li * W[k].z + lj * W[j].z;
+        if (spr) {
+            const double *st = B->hp[i];
+            B->hx[i] = st[ho]; B->hy[i] = st[ho + 1]; B->hz[i] = st[ho + 2];
+        }
+        if (im) B->im[i] = invm[tid[k]] + invm[tid[j]];
     }
 }
 
@@ -338,18 +348,38 @@ static void stage_laws(const pala_world *w, pala_batch *B, int m, int pairs, uns
     }
 }
 
+/* The reads before the kernel loop: sphere pairs' velocities (stage_sphere_points), with
+ * spr the springs' states (spring_read: zero in an energy pass, dt 0), with im 1/m* of each
+ * contact (inv_mass); for sphere pairs in one loop. */
+AI void stage_reads(const pala_world *w, pala_batch *B, int m, double dt, const int shape, const int spr, const int im)
+{
+    const pala_contacts *cm = w->work->cm;
+    const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
+    if (shape == SH_SPHERES && spr && dt > 0) {
+        stage_sphere_points(w, B, m, 1, im, cm->ho_t);
+        return;
+    }
+    if (shape == SH_SPHERES) stage_sphere_points(w, B, m, 0, im, 0);
+    else if (im)
+        for (int i = 0; i < m; i++) B->im[i] = inv_mass(w, B, i, pairs);   /* apart: the kernel loop stays vectorised */
+    if (spr) spring_read(cm, B, m, dt);
+}
+
 /* The vectorised driver's kernel loop: the laws of the families laws, constants of the one
  * material pair pm0 (one; with the spring, laws' PALA_LAWS_MINDLIN then says whether it is
  * Mindlin's, so that the selects on it fold; with the dashpot, 1/m* is each contact's in
- * B->im, docs/physics.md, "The normal dashpot") or the batch's arrays. */
+ * B->im, docs/physics.md, "The normal dashpot", or with im1 > 0 (grains of one mass) the
+ * constant of inv_mass, im1 + im1 for a pair, im1 + 0 for a wall touch) or the batch's
+ * arrays. */
 AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt, const int shape, const unsigned laws, const int one,
-                   const pala_pairmat *pm0)
+                   const pala_pairmat *pm0, const double im1)
 {
-    lawp L0 = lawp_of(pm0, 0);
+    const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
+    lawp L0 = lawp_of(pm0, im1 + (pairs ? im1 : 0));
     if (one && (laws & PALA_LAWS_SPRING)) L0.mind = (laws & PALA_LAWS_MINDLIN) != 0;   /* a constant: its selects fold */
     for (int i = 0; i < m; i++) {
         lawp L = L0;
-        if (one && (laws & PALA_LAWS_DASH)) L.im = B->im[i];
+        if (one && (laws & PALA_LAWS_DASH) && !(im1 > 0)) L.im = B->im[i];
         if (!one) {
             L.kE = B->kE[i]; L.de = B->de[i]; L.mu = B->mu[i]; L.nu = B->nu[i];
             if (laws & PALA_LAWS_SPRING) { L.spr = B->spr[i]; L.mind = B->mind[i]; L.kf = B->kf[i]; }
@@ -363,34 +393,41 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
 /* The families the vectorised driver is instantiated for: the regularised friction, the
  * spring, both; each with or without the dashpot and another normal law. */
 #define VEC_LAWS (PALA_LAWS_REG | PALA_LAWS_SPRING | PALA_LAWS_DASH | PALA_LAWS_NLAW)
-#define VEC_CASE(f) case f: drive_loop(w, B, m, dt, shape, f, 0, w->pm); break;
+#define VEC_CASE(f) case f: drive_loop(w, B, m, dt, shape, f, 0, w->pm, 0); break;
 
-/* The vectorised driver: the laws' coefficients (constants when the world has one material
- * pair and neither dashpot nor another normal law, for pairs and walls alike: a wall touch
- * has that pair too), the springs' states in, the kernel loop, the states out.  A world
- * with rolling, torsion or the fractional law takes the general driver's loop (those laws
- * are stepped contact by contact). */
+/* The vectorised driver: the reads (velocities of sphere pairs, the springs' states), the
+ * laws' coefficients (constants when the world has one material pair and neither dashpot
+ * nor another normal law, for pairs and walls alike: a wall touch has that pair too), the
+ * kernel loop, the states out.  A world with rolling, torsion or the fractional law takes
+ * the general driver's loop (those laws are stepped contact by contact). */
 AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape)
 {
     const pala_contacts *cm = w->work->cm;
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
     const unsigned laws = cm->laws & VEC_LAWS;
+    const int spr = (laws & PALA_LAWS_SPRING) != 0;
     if (cm->general || (cm->laws & (PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC))) {
-        if (cm->laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
+        stage_reads(w, B, m, dt, shape, (cm->laws & PALA_LAWS_SPRING) != 0, 0);
         drive_general(w, B, m, dt, shape);
         if (cm->laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
         return;
     }
-    if (laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
-    if (w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
-    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN))
-        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm);
-    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
-    else if (w->nmat == 1 && laws == (PALA_LAWS_SPRING | PALA_LAWS_DASH) && (cm->laws & PALA_LAWS_MINDLIN)) {   /* LAMMPS's gran/hertz/history */
-        for (int i = 0; i < m; i++) B->im[i] = inv_mass(w, B, i, pairs);   /* apart: the kernel loop stays vectorised */
-        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN | PALA_LAWS_DASH, 1, w->pm);
-    }
-    else {
+    if (w->nmat == 1 && laws == PALA_LAWS_REG) {
+        stage_reads(w, B, m, dt, shape, 0, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN)) {
+        stage_reads(w, B, m, dt, shape, 1, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == PALA_LAWS_SPRING) {
+        stage_reads(w, B, m, dt, shape, 1, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == (PALA_LAWS_SPRING | PALA_LAWS_DASH) && (cm->laws & PALA_LAWS_MINDLIN)) {   /* LAMMPS's gran/hertz/history */
+        const unsigned f = PALA_LAWS_SPRING | PALA_LAWS_MINDLIN | PALA_LAWS_DASH;
+        stage_reads(w, B, m, dt, shape, 1, !(cm->im1 > 0));
+        if (cm->im1 > 0) drive_loop(w, B, m, dt, shape, f, 1, w->pm, cm->im1);   /* grains of one mass: 1/m* a constant */
+        else drive_loop(w, B, m, dt, shape, f, 1, w->pm, 0);
+    } else {
+        stage_reads(w, B, m, dt, shape, spr, 0);
         if (pairs || laws != PALA_LAWS_REG) stage_laws(w, B, m, pairs, laws);   /* a wall touch has eq. 53's coefficients */
         switch (laws) {
             VEC_CASE(1) VEC_CASE(2) VEC_CASE(3) VEC_CASE(9) VEC_CASE(10) VEC_CASE(11)
@@ -398,14 +435,13 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
             default: drive_general(w, B, m, dt, shape);
         }
     }
-    if (laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
+    if (spr) spring_write(cm, B, m, dt);
 }
 
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
     stage_geometry(B, m);
-    stage_sphere_points(w, B, m);
     drive_vector(w, B, m, dt, SH_SPHERES);
 }
 
@@ -484,6 +520,8 @@ void pala_contacts_prepare(pala_world *w)
         laws |= pm->nlaw == PALA_NLAW_FRACTIONAL ? PALA_LAWS_FRAC : pm->nlaw != PALA_NLAW_HERTZ ? PALA_LAWS_NLAW : 0;
     }
     cm->laws = laws;
+    cm->im1 = w->ntmpl > 0 ? w->work->invm[0] : 0;   /* 1/m of every grain, if all templates have the same mass */
+    for (int t = 1; t < w->ntmpl; t++) cm->im1 = w->work->invm[t] == cm->im1 ? cm->im1 : 0;
     /* the history layout: the sum of the states the laws present declare */
     int hn = 0, roll = 0, tor = 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) { roll |= w->pm[i].kroll > 0; tor |= w->pm[i].ktor > 0; }

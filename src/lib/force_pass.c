@@ -157,11 +157,21 @@ static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, con
     pala_facc o = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
-        if (!records || k != cur) {
-            if (cur >= 0 && !curbnd) R[cur & mask] = o;
+        if (!records || k != cur) {   /* the row grain's sums: the parts this world adds to (spheres: no Tnc) */
+            if (cur >= 0 && !curbnd) {
+                pala_facc *a = &R[cur & mask];
+                a->F = o.F; a->T = o.T;
+                if (diss) a->Fnc = o.Fnc;
+                if (diss && !spheres) a->Tnc = o.Tnc;
+            }
             cur = k;
             curbnd = records && sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
-            if (!curbnd) o = R[k & mask];
+            if (!curbnd) {
+                const pala_facc *a = &R[k & mask];
+                o.F = a->F; o.T = a->T;
+                if (diss) o.Fnc = a->Fnc;
+                if (diss && !spheres) o.Tnc = a->Tnc;
+            }
         }
         pala_facc ci, cj;
         ci.F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
@@ -197,7 +207,12 @@ static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, con
             }
         }
     }
-    if (cur >= 0 && !curbnd) R[cur & mask] = o;
+    if (cur >= 0 && !curbnd) {
+        pala_facc *a = &R[cur & mask];
+        a->F = o.F; a->T = o.T;
+        if (diss) a->Fnc = o.Fnc;
+        if (diss && !spheres) a->Tnc = o.Tnc;
+    }
 }
 
 /* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
@@ -228,8 +243,15 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
     }
-    double mx = s->worst;   /* the largest ratio (a vectorised max); a scan finds the first runaway */
-    for (int i = 0; i < m; i++) mx = B->ratio[i] > mx ? B->ratio[i] : mx;
+    /* the largest ratio, in four lanes (a vectorised max; the same value as one lane's: the
+     * ratios are positive, and a NaN enters neither); a scan finds the first runaway */
+    double m4[4] = {s->worst, s->worst, s->worst, s->worst}, mx;
+    int i4 = 0;
+    for (; i4 + 4 <= m; i4 += 4)
+        for (int l = 0; l < 4; l++) m4[l] = B->ratio[i4 + l] > m4[l] ? B->ratio[i4 + l] : m4[l];
+    for (; i4 < m; i4++) m4[0] = B->ratio[i4] > m4[0] ? B->ratio[i4] : m4[0];
+    mx = m4[0];
+    for (int l = 1; l < 4; l++) mx = m4[l] > mx ? m4[l] : mx;
     if (mx > sw->w->max_overlap && !s->bad)
         for (int i = 0; i < m; i++) pala_note_overlap(sw->w, B->ratio[i], B->k[i], B->j[i], s, ru);
     s->worst = mx;
@@ -266,15 +288,16 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
  * k at x[k] (a constant, so each world gets its own loop).  hist (contact history): each
  * pair takes its slot's state (neighbor.h), and a slot whose pair touched at the last
  * evaluation and does not now has its state cleared (pair_ended; the slot's byte hl
- * says so, so the states of pairs that do not touch are not read). */
-static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist)
+ * says so, so the states of pairs that do not touch are not read).  one: spheres of one
+ * radius (nl->trad1; no reads of tid and trad per listed pair). */
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist, const int one)
 {
     pala_world *w = sw->w;
     double *hs = hist ? w->nl->hs : NULL;
     unsigned char *hl = hist ? w->nl->hl : NULL;
     const long hn = hist ? w->nl->hn : 0;
     const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
-    const double *prad = w->nl->prad, *trad = w->nl->trad;
+    const double *prad = w->nl->prad, *trad = w->nl->trad, r1 = w->nl->trad1;
     const int *tid = w->tid;
     const pala_vec3 *P = spheres ? w->x : w->pc;
     pala_batch *restrict B = sw->S->B;
@@ -284,7 +307,8 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
     for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1; s0++) {
         int p = row[s0], q = nb[s0];
-        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? trad[tid[p]] : prad[p], aj = spheres ? trad[tid[q]] : prad[q], sr = ai + aj;
+        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
+        double sr = ai + aj;
         double d2 = dx * dx + dy * dy + dz * dz;
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
@@ -348,10 +372,12 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runawa
         if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1);
         else collect_arcs(sw, k0, k1, s, ru, 0);
     } else if (sw->w->work->cm->hn) {
-        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1);
-        else collect_pairs(sw, k0, k1, s, ru, 0, 1);
-    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0);
-    else collect_pairs(sw, k0, k1, s, ru, 0, 0);
+        if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 1, 1);
+        else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
+        else collect_pairs(sw, k0, k1, s, ru, 0, 1, 0);
+    } else if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 0, 1);
+    else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0, 0);
+    else collect_pairs(sw, k0, k1, s, ru, 0, 0, 0);
 }
 
 /* The grains [k0, k1) have complete sums (A[k & mask]: field and contributions): their
