@@ -368,18 +368,19 @@ AI void stage_reads(const pala_world *w, pala_batch *B, int m, double dt, const 
 /* The vectorised driver's kernel loop: the laws of the families laws, constants of the one
  * material pair pm0 (one; with the spring, laws' PALA_LAWS_MINDLIN then says whether it is
  * Mindlin's, so that the selects on it fold; with the dashpot, 1/m* is each contact's in
- * B->im, docs/physics.md, "The normal dashpot", or with im1 > 0 (grains of one mass) the
- * constant of inv_mass, im1 + im1 for a pair, im1 + 0 for a wall touch) or the batch's
+ * B->im, docs/physics.md, "The normal dashpot", or with imc (grains of one mass, cm->im1)
+ * the constant of inv_mass, im1 + im1 for a pair, im1 + 0 for a wall touch) or the batch's
  * arrays. */
 AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt, const int shape, const unsigned laws, const int one,
-                   const pala_pairmat *pm0, const double im1)
+                   const pala_pairmat *pm0, const int imc)
 {
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
+    const double im1 = imc ? w->work->cm->im1 : 0;
     lawp L0 = lawp_of(pm0, im1 + (pairs ? im1 : 0));
     if (one && (laws & PALA_LAWS_SPRING)) L0.mind = (laws & PALA_LAWS_MINDLIN) != 0;   /* a constant: its selects fold */
     for (int i = 0; i < m; i++) {
         lawp L = L0;
-        if (one && (laws & PALA_LAWS_DASH) && !(im1 > 0)) L.im = B->im[i];
+        if (one && (laws & PALA_LAWS_DASH) && !imc) L.im = B->im[i];
         if (!one) {
             L.kE = B->kE[i]; L.de = B->de[i]; L.mu = B->mu[i]; L.nu = B->nu[i];
             if (laws & PALA_LAWS_SPRING) { L.spr = B->spr[i]; L.mind = B->mind[i]; L.kf = B->kf[i]; }
@@ -423,9 +424,13 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
         drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm, 0);
     } else if (w->nmat == 1 && laws == (PALA_LAWS_SPRING | PALA_LAWS_DASH) && (cm->laws & PALA_LAWS_MINDLIN)) {   /* LAMMPS's gran/hertz/history */
         const unsigned f = PALA_LAWS_SPRING | PALA_LAWS_MINDLIN | PALA_LAWS_DASH;
-        stage_reads(w, B, m, dt, shape, 1, !(cm->im1 > 0));
-        if (cm->im1 > 0) drive_loop(w, B, m, dt, shape, f, 1, w->pm, cm->im1);   /* grains of one mass: 1/m* a constant */
-        else drive_loop(w, B, m, dt, shape, f, 1, w->pm, 0);
+        if (cm->im1 > 0) {   /* grains of one mass: 1/m* a constant */
+            stage_reads(w, B, m, dt, shape, 1, 0);
+            drive_loop(w, B, m, dt, shape, f, 1, w->pm, 1);
+        } else {
+            stage_reads(w, B, m, dt, shape, 1, 1);
+            drive_loop(w, B, m, dt, shape, f, 1, w->pm, 0);
+        }
     } else {
         stage_reads(w, B, m, dt, shape, spr, 0);
         if (pairs || laws != PALA_LAWS_REG) stage_laws(w, B, m, pairs, laws);   /* a wall touch has eq. 53's coefficients */

@@ -150,28 +150,28 @@ static void record(sweep *sw, int g, const pala_facc *c)
  * partners j > k are never a cached row grain.  Without, its sums go through memory at
  * every contact: the branch at each new row costs more (the processor mispredicts it
  * about once per row; measured 3 % slower on the sphere bed). */
-static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss,
+/* The sums a sphere world adds to, F, T, and Fnc if dissipative (its Tnc is not used), from
+ * a to o (clumps copy the whole: deliver_ring). */
+static inline void facc_copy(pala_facc *o, const pala_facc *a, const int diss)
+{
+    o->F = a->F; o->T = a->T;
+    if (diss) o->Fnc = a->Fnc;
+}
+
+static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss,
                                 const int spheres, const int records)
 {
     int cur = -1, curbnd = 0;
     pala_facc o = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
-        if (!records || k != cur) {   /* the row grain's sums: the parts this world adds to (spheres: no Tnc) */
-            if (cur >= 0 && !curbnd) {
-                pala_facc *a = &R[cur & mask];
-                a->F = o.F; a->T = o.T;
-                if (diss) a->Fnc = o.Fnc;
-                if (diss && !spheres) a->Tnc = o.Tnc;
-            }
+        if (!records || k != cur) {   /* the row grain's sums (facc_copy: spheres' without Tnc) */
+            if (cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
+            else if (cur >= 0 && !curbnd) R[cur & mask] = o;
             cur = k;
             curbnd = records && sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
-            if (!curbnd) {
-                const pala_facc *a = &R[k & mask];
-                o.F = a->F; o.T = a->T;
-                if (diss) o.Fnc = a->Fnc;
-                if (diss && !spheres) o.Tnc = a->Tnc;
-            }
+            if (!curbnd && spheres) facc_copy(&o, &R[k & mask], diss);
+            else if (!curbnd) o = R[k & mask];
         }
         pala_facc ci, cj;
         ci.F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
@@ -207,12 +207,8 @@ static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, con
             }
         }
     }
-    if (cur >= 0 && !curbnd) {
-        pala_facc *a = &R[cur & mask];
-        a->F = o.F; a->T = o.T;
-        if (diss) a->Fnc = o.Fnc;
-        if (diss && !spheres) a->Tnc = o.Tnc;
-    }
+    if (cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
+    else if (cur >= 0 && !curbnd) R[cur & mask] = o;
 }
 
 /* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
