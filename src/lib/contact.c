@@ -37,13 +37,16 @@ enum { SH_SPHERES, SH_CLUMPS, SH_WALLS_S, SH_WALLS_C };
 /* ---- stages of geometry and velocity ----------------------------------------------------- */
 /* Distance, normal n_ij and overlap (eq. 50), sqrt(r~ (-d)) of eq. (57) with
  * r~ = H(a_i, a_j) (eq. 55; contact_law.h), the lever arms a - ov/2 of the contact point
- * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50), overlap / smaller radius. */
-static void stage_geometry(pala_batch *B, int m)
+ * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50), overlap / smaller radius.
+ * one: spheres of one radius a1 (nl->trad1), which the sweep did not write into ai and aj
+ * (force_pass.c, collect_pairs): written here, each expression of the same values. */
+AI void geometry(pala_batch *B, int m, const int one, const double a1)
 {
     for (int i = 0; i < m; i++) {
-        double ai = B->ai[i], aj = B->aj[i], sr = ai + aj;
+        double ai = one ? a1 : B->ai[i], aj = one ? a1 : B->aj[i], sr = ai + aj;
         double dist = sqrt(B->d2[i]), inv = 1.0 / dist;
         double ov = sr - dist;
+        if (one) B->ai[i] = B->aj[i] = a1;
         B->ov[i] = ov;
         B->sq[i] = pala_law_root(pala_law_rt(ai, aj), ov);
         B->nx[i] = B->dx[i] * inv; B->ny[i] = B->dy[i] * inv; B->nz[i] = B->dz[i] * inv;
@@ -52,6 +55,8 @@ static void stage_geometry(pala_batch *B, int m)
         B->ratio[i] = ov / (ai < aj ? ai : aj);
     }
 }
+
+static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0); }
 
 /* The reads of a batch of sphere pairs before the kernel, in one loop: the velocities
  * v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel forms the relative velocity at
@@ -446,7 +451,8 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
-    stage_geometry(B, m);
+    if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1);   /* spheres of one radius */
+    else stage_geometry(B, m);
     drive_vector(w, B, m, dt, SH_SPHERES);
 }
 

@@ -308,7 +308,8 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
         double d2 = dx * dx + dy * dy + dz * dz;
         B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
         if (!spheres) B->p[n] = p;
-        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
+        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
+        if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: written by the kernel (contact.c) */
         const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
         if (hist) {
             B->hp[n] = hs + s0 * hn;
