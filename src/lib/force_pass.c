@@ -279,6 +279,8 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
     memset(st, 0, (size_t)hn * sizeof *st);
 }
 
+enum { CHUNK = 256 };   /* slots collect_pairs takes between calls */
+
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
  * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
  * k at x[k] (a constant, so each world gets its own loop).  hist (contact history): each
@@ -299,24 +301,36 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     pala_batch *restrict B = sw->S->B;
     void (*run)(sweep *, pala_batch *, pala_blocksum *, pala_runaway *) = spheres ? run_spheres : run_clumps;
     int n = 0;   /* the batch's count, in a register (B->n when the kernel runs) */
-    /* one loop over the block's slots (rows in order): no branch at the end of a row */
+    int ended[CHUNK];   /* hist: the slots of a chunk whose pairs stopped touching */
+    /* one loop over the block's slots (rows in order): no branch at the end of a row; in
+     * chunks that call nothing (so the loop's pointers stay in registers), each ending when
+     * the batch is full or after CHUNK slots; the ended pairs' states are cleared, then the
+     * batch runs: the order of the one loop, which did both at their slot */
     const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
-    for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1; s0++) {
-        int p = row[s0], q = nb[s0];
-        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
-        double sr = ai + aj;
-        double d2 = dx * dx + dy * dy + dz * dz;
-        B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
-        if (!spheres) B->p[n] = p;
-        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
-        if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: written by the kernel (contact.c) */
-        const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
-        if (hist) {
-            B->hp[n] = hs + s0 * hn;
-            if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
-            hl[s0] = (unsigned char)t;
+    for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1;) {
+        int lim = s1 - s0 > CHUNK ? s0 + CHUNK : s1, ne = 0;
+        for (; s0 < lim && (!hist || n < BATCH); s0++) {   /* two forms of one test: gcc's fewer instructions for each */
+            int p = row[s0], q = nb[s0];
+            double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
+            double sr = ai + aj;
+            double d2 = dx * dx + dy * dy + dz * dz;
+            B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
+            if (!spheres) B->p[n] = p;
+            B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
+            if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: written by the kernel (contact.c) */
+            const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
+            if (hist) {
+                B->hp[n] = hs + s0 * hn;
+                if (hl[s0] > t) ended[ne++] = s0;
+                hl[s0] = (unsigned char)t;
+            }
+            n += t;
+            if (!hist && n == BATCH) { s0++; break; }
         }
-        n += t;
+        for (int e = 0; e < ne; e++) {
+            int p = row[ended[e]], q = nb[ended[e]];
+            pair_ended(w, spheres ? p : pg[p], spheres ? q : pg[q], hs + ended[e] * hn, s);
+        }
         if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
     }
     if (n) { B->n = n; run(sw, B, s, ru); }
