@@ -37,13 +37,16 @@ enum { SH_SPHERES, SH_CLUMPS, SH_WALLS_S, SH_WALLS_C };
 /* ---- stages of geometry and velocity ----------------------------------------------------- */
 /* Distance, normal n_ij and overlap (eq. 50), sqrt(r~ (-d)) of eq. (57) with
  * r~ = H(a_i, a_j) (eq. 55; contact_law.h), the lever arms a - ov/2 of the contact point
- * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50), overlap / smaller radius. */
-static void stage_geometry(pala_batch *B, int m)
+ * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50), overlap / smaller radius.
+ * one: spheres of one radius a1 (nl->trad1), which the sweep did not write into ai and aj
+ * (force_pass.c, collect_pairs): written here, each expression of the same values. */
+AI void geometry(pala_batch *B, int m, const int one, const double a1)
 {
     for (int i = 0; i < m; i++) {
-        double ai = B->ai[i], aj = B->aj[i], sr = ai + aj;
+        double ai = one ? a1 : B->ai[i], aj = one ? a1 : B->aj[i], sr = ai + aj;
         double dist = sqrt(B->d2[i]), inv = 1.0 / dist;
         double ov = sr - dist;
+        if (one) B->ai[i] = B->aj[i] = a1;
         B->ov[i] = ov;
         B->sq[i] = pala_law_root(pala_law_rt(ai, aj), ov);
         B->nx[i] = B->dx[i] * inv; B->ny[i] = B->dy[i] * inv; B->nz[i] = B->dz[i] * inv;
@@ -53,13 +56,20 @@ static void stage_geometry(pala_batch *B, int m)
     }
 }
 
-/* The velocities of sphere pairs: v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel
- * forms the relative velocity at the contact point (eq. 54) with the lever arms -l_i n and
- * l_j n (eq. 50): w = v_i - v_j - s x n.  (Reads of the grains in a loop of their own; the
- * arithmetic in the kernel's vectorised loop.) */
-static void stage_sphere_points(const pala_world *w, pala_batch *B, int m)
+static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0); }
+
+/* The reads of a batch of sphere pairs before the kernel, in one loop: the velocities
+ * v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel forms the relative velocity at
+ * the contact point (eq. 54) with the lever arms -l_i n and l_j n (eq. 50): w = v_i - v_j -
+ * s x n; with spr, the springs' states from hp (spring_read); with im, 1/m* of each pair
+ * (inv_mass: the dashpot's).  (Reads of the grains and states in a loop of their own, the
+ * arithmetic in the kernel's vectorised loop; one loop for all three reads saves a loop's
+ * overhead and the reloads of k and j.) */
+AI void stage_sphere_points(const pala_world *w, pala_batch *B, int m, const int spr, const int im, const int ho)
 {
     const pala_vec3 *V = w->v, *W = w->w;
+    const double *invm = w->work->invm;
+    const int *tid = w->tid;
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         double li = B->li[i], lj = B->lj[i];
@@ -67,6 +77,11 @@ static void stage_sphere_points(const pala_world *w, pala_batch *B, int m)
         B->sx[i] = li * W[k].x + lj * W[j].x;
         B->sy[i] = li * W[k].y + lj * W[j].y;
         B->sz[i] = li * W[k].z + lj * W[j].z;
+        if (spr) {
+            const double *st = B->hp[i];
+            B->hx[i] = st[ho]; B->hy[i] = st[ho + 1]; B->hz[i] = st[ho + 2];
+        }
+        if (im) B->im[i] = invm[tid[k]] + invm[tid[j]];
     }
 }
 
@@ -338,18 +353,39 @@ static void stage_laws(const pala_world *w, pala_batch *B, int m, int pairs, uns
     }
 }
 
+/* The reads before the kernel loop: sphere pairs' velocities (stage_sphere_points), with
+ * spr the springs' states (spring_read: zero in an energy pass, dt 0), with im 1/m* of each
+ * contact (inv_mass); for sphere pairs in one loop. */
+AI void stage_reads(const pala_world *w, pala_batch *B, int m, double dt, const int shape, const int spr, const int im)
+{
+    const pala_contacts *cm = w->work->cm;
+    const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
+    if (shape == SH_SPHERES && spr && dt > 0) {
+        stage_sphere_points(w, B, m, 1, im, cm->ho_t);
+        return;
+    }
+    if (shape == SH_SPHERES) stage_sphere_points(w, B, m, 0, im, 0);
+    else if (im)
+        for (int i = 0; i < m; i++) B->im[i] = inv_mass(w, B, i, pairs);   /* apart: the kernel loop stays vectorised */
+    if (spr) spring_read(cm, B, m, dt);
+}
+
 /* The vectorised driver's kernel loop: the laws of the families laws, constants of the one
  * material pair pm0 (one; with the spring, laws' PALA_LAWS_MINDLIN then says whether it is
  * Mindlin's, so that the selects on it fold; with the dashpot, 1/m* is each contact's in
- * B->im, docs/physics.md, "The normal dashpot") or the batch's arrays. */
+ * B->im, docs/physics.md, "The normal dashpot", or with imc (grains of one mass, cm->im1)
+ * the constant of inv_mass, im1 + im1 for a pair, im1 + 0 for a wall touch) or the batch's
+ * arrays. */
 AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt, const int shape, const unsigned laws, const int one,
-                   const pala_pairmat *pm0)
+                   const pala_pairmat *pm0, const int imc)
 {
-    lawp L0 = lawp_of(pm0, 0);
+    const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
+    const double im1 = imc ? w->work->cm->im1 : 0;
+    lawp L0 = lawp_of(pm0, im1 + (pairs ? im1 : 0));
     if (one && (laws & PALA_LAWS_SPRING)) L0.mind = (laws & PALA_LAWS_MINDLIN) != 0;   /* a constant: its selects fold */
     for (int i = 0; i < m; i++) {
         lawp L = L0;
-        if (one && (laws & PALA_LAWS_DASH)) L.im = B->im[i];
+        if (one && (laws & PALA_LAWS_DASH) && !imc) L.im = B->im[i];
         if (!one) {
             L.kE = B->kE[i]; L.de = B->de[i]; L.mu = B->mu[i]; L.nu = B->nu[i];
             if (laws & PALA_LAWS_SPRING) { L.spr = B->spr[i]; L.mind = B->mind[i]; L.kf = B->kf[i]; }
@@ -363,34 +399,45 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
 /* The families the vectorised driver is instantiated for: the regularised friction, the
  * spring, both; each with or without the dashpot and another normal law. */
 #define VEC_LAWS (PALA_LAWS_REG | PALA_LAWS_SPRING | PALA_LAWS_DASH | PALA_LAWS_NLAW)
-#define VEC_CASE(f) case f: drive_loop(w, B, m, dt, shape, f, 0, w->pm); break;
+#define VEC_CASE(f) case f: drive_loop(w, B, m, dt, shape, f, 0, w->pm, 0); break;
 
-/* The vectorised driver: the laws' coefficients (constants when the world has one material
- * pair and neither dashpot nor another normal law, for pairs and walls alike: a wall touch
- * has that pair too), the springs' states in, the kernel loop, the states out.  A world
- * with rolling, torsion or the fractional law takes the general driver's loop (those laws
- * are stepped contact by contact). */
+/* The vectorised driver: the reads (velocities of sphere pairs, the springs' states), the
+ * laws' coefficients (constants when the world has one material pair and neither dashpot
+ * nor another normal law, for pairs and walls alike: a wall touch has that pair too), the
+ * kernel loop, the states out.  A world with rolling, torsion or the fractional law takes
+ * the general driver's loop (those laws are stepped contact by contact). */
 AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape)
 {
     const pala_contacts *cm = w->work->cm;
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
     const unsigned laws = cm->laws & VEC_LAWS;
+    const int spr = (laws & PALA_LAWS_SPRING) != 0;
     if (cm->general || (cm->laws & (PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC))) {
-        if (cm->laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
+        stage_reads(w, B, m, dt, shape, (cm->laws & PALA_LAWS_SPRING) != 0, 0);
         drive_general(w, B, m, dt, shape);
         if (cm->laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
         return;
     }
-    if (laws & PALA_LAWS_SPRING) spring_read(cm, B, m, dt);
-    if (w->nmat == 1 && laws == PALA_LAWS_REG) drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm);
-    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN))
-        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm);
-    else if (w->nmat == 1 && laws == PALA_LAWS_SPRING) drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm);
-    else if (w->nmat == 1 && laws == (PALA_LAWS_SPRING | PALA_LAWS_DASH) && (cm->laws & PALA_LAWS_MINDLIN)) {   /* LAMMPS's gran/hertz/history */
-        for (int i = 0; i < m; i++) B->im[i] = inv_mass(w, B, i, pairs);   /* apart: the kernel loop stays vectorised */
-        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN | PALA_LAWS_DASH, 1, w->pm);
-    }
-    else {
+    if (w->nmat == 1 && laws == PALA_LAWS_REG) {
+        stage_reads(w, B, m, dt, shape, 0, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN)) {
+        stage_reads(w, B, m, dt, shape, 1, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == PALA_LAWS_SPRING) {
+        stage_reads(w, B, m, dt, shape, 1, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == (PALA_LAWS_SPRING | PALA_LAWS_DASH) && (cm->laws & PALA_LAWS_MINDLIN)) {   /* LAMMPS's gran/hertz/history */
+        const unsigned f = PALA_LAWS_SPRING | PALA_LAWS_MINDLIN | PALA_LAWS_DASH;
+        if (cm->im1 > 0) {   /* grains of one mass: 1/m* a constant */
+            stage_reads(w, B, m, dt, shape, 1, 0);
+            drive_loop(w, B, m, dt, shape, f, 1, w->pm, 1);
+        } else {
+            stage_reads(w, B, m, dt, shape, 1, 1);
+            drive_loop(w, B, m, dt, shape, f, 1, w->pm, 0);
+        }
+    } else {
+        stage_reads(w, B, m, dt, shape, spr, 0);
         if (pairs || laws != PALA_LAWS_REG) stage_laws(w, B, m, pairs, laws);   /* a wall touch has eq. 53's coefficients */
         switch (laws) {
             VEC_CASE(1) VEC_CASE(2) VEC_CASE(3) VEC_CASE(9) VEC_CASE(10) VEC_CASE(11)
@@ -398,14 +445,14 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
             default: drive_general(w, B, m, dt, shape);
         }
     }
-    if (laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
+    if (spr) spring_write(cm, B, m, dt);
 }
 
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
-    stage_geometry(B, m);
-    stage_sphere_points(w, B, m);
+    if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1);   /* spheres of one radius */
+    else stage_geometry(B, m);
     drive_vector(w, B, m, dt, SH_SPHERES);
 }
 
@@ -484,6 +531,8 @@ void pala_contacts_prepare(pala_world *w)
         laws |= pm->nlaw == PALA_NLAW_FRACTIONAL ? PALA_LAWS_FRAC : pm->nlaw != PALA_NLAW_HERTZ ? PALA_LAWS_NLAW : 0;
     }
     cm->laws = laws;
+    cm->im1 = w->ntmpl > 0 ? w->work->invm[0] : 0;   /* 1/m of every grain, if all templates have the same mass */
+    for (int t = 1; t < w->ntmpl; t++) cm->im1 = w->work->invm[t] == cm->im1 ? cm->im1 : 0;
     /* the history layout: the sum of the states the laws present declare */
     int hn = 0, roll = 0, tor = 0;
     for (int i = 0; i < w->nmat * w->nmat; i++) { roll |= w->pm[i].kroll > 0; tor |= w->pm[i].ktor > 0; }

@@ -77,6 +77,8 @@ typedef struct pala_contacts {
     double frac_dt;
     struct pala_wallhist *wh;   /* per block: the states of its grains' wall contacts (contact_state.c) */
     int nwh, whn;          /* blocks and state size wh was made for */
+    double im1;            /* 1/m of every grain when all templates have the same mass (so 1/m* of
+                            * a pair is 2 im1, of a wall touch im1: the dashpot's, contact.c), else 0 */
 } pala_contacts;
 
 /* The contact model for the world's material pairs: the laws present, the state layout

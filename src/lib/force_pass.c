@@ -171,18 +171,28 @@ static void record(sweep *sw, int g, const pala_facc *c)
  * partners j > k are never a cached row grain.  Without, its sums go through memory at
  * every contact: the branch at each new row costs more (the processor mispredicts it
  * about once per row; measured 3 % slower on the sphere bed). */
-static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss,
+/* The sums a sphere world adds to, F, T, and Fnc if dissipative (its Tnc is not used), from
+ * a to o (clumps copy the whole: deliver_ring). */
+static inline void facc_copy(pala_facc *o, const pala_facc *a, const int diss)
+{
+    o->F = a->F; o->T = a->T;
+    if (diss) o->Fnc = a->Fnc;
+}
+
+static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss,
                                 const int spheres, const int records)
 {
     int cur = -1, curbnd = 0;
     pala_facc o = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
-        if (!records || k != cur) {
-            if (cur >= 0 && !curbnd) R[cur & mask] = o;
+        if (!records || k != cur) {   /* the row grain's sums (facc_copy: spheres' without Tnc) */
+            if (cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
+            else if (cur >= 0 && !curbnd) R[cur & mask] = o;
             cur = k;
             curbnd = records && sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
-            if (!curbnd) o = R[k & mask];
+            if (!curbnd && spheres) facc_copy(&o, &R[k & mask], diss);
+            else if (!curbnd) o = R[k & mask];
         }
         pala_facc ci, cj;
         ci.F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
@@ -218,7 +228,8 @@ static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, con
             }
         }
     }
-    if (cur >= 0 && !curbnd) R[cur & mask] = o;
+    if (cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
+    else if (cur >= 0 && !curbnd) R[cur & mask] = o;
 }
 
 /* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
@@ -249,8 +260,15 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
     }
-    double mx = s->worst;   /* the largest ratio (a vectorised max); a scan finds the first runaway */
-    for (int i = 0; i < m; i++) mx = B->ratio[i] > mx ? B->ratio[i] : mx;
+    /* the largest ratio, in four lanes (a vectorised max; the same value as one lane's: the
+     * ratios are positive, and a NaN enters neither); a scan finds the first runaway */
+    double m4[4] = {s->worst, s->worst, s->worst, s->worst}, mx;
+    int i4 = 0;
+    for (; i4 + 4 <= m; i4 += 4)
+        for (int l = 0; l < 4; l++) m4[l] = B->ratio[i4 + l] > m4[l] ? B->ratio[i4 + l] : m4[l];
+    for (; i4 < m; i4++) m4[0] = B->ratio[i4] > m4[0] ? B->ratio[i4] : m4[0];
+    mx = m4[0];
+    for (int l = 1; l < 4; l++) mx = m4[l] > mx ? m4[l] : mx;
     if (mx > sw->w->max_overlap && !s->bad)
         for (int i = 0; i < m; i++) pala_note_overlap(sw->w, B->ratio[i], B->k[i], B->j[i], s, ru);
     s->worst = mx;
@@ -282,41 +300,58 @@ static void pair_ended(const pala_world *w, int k, int j, double *st, pala_block
     memset(st, 0, (size_t)hn * sizeof *st);
 }
 
+enum { CHUNK = 256 };   /* slots collect_pairs takes between calls */
+
 /* eq. (49): the touching pairs of the rows of grains [k0, k1) join the batch, without a
  * branch per neighbour; full batches run through the kernel.  spheres: pebble k is grain
  * k at x[k] (a constant, so each world gets its own loop).  hist (contact history): each
  * pair takes its slot's state (neighbor.h), and a slot whose pair touched at the last
  * evaluation and does not now has its state cleared (pair_ended; the slot's byte hl
- * says so, so the states of pairs that do not touch are not read). */
-static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist)
+ * says so, so the states of pairs that do not touch are not read).  one: spheres of one
+ * radius (nl->trad1; no reads of tid and trad per listed pair). */
+static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int spheres, const int hist, const int one)
 {
     pala_world *w = sw->w;
     double *hs = hist ? w->nl->hs : NULL;
     unsigned char *hl = hist ? w->nl->hl : NULL;
     const long hn = hist ? w->nl->hn : 0;
     const int *nb = w->nl->nbr, *row = w->nl->row, *pg = w->pg;
-    const double *prad = w->nl->prad, *trad = w->nl->trad;
+    const double *prad = w->nl->prad, *trad = w->nl->trad, r1 = w->nl->trad1;
     const int *tid = w->tid;
     const pala_vec3 *P = spheres ? w->x : w->pc;
     pala_batch *restrict B = sw->S->B;
     void (*run)(sweep *, pala_batch *, pala_blocksum *, pala_runaway *) = spheres ? run_spheres : run_clumps;
     int n = 0;   /* the batch's count, in a register (B->n when the kernel runs) */
-    /* one loop over the block's slots (rows in order): no branch at the end of a row */
+    int ended[CHUNK];   /* hist: the slots of a chunk whose pairs stopped touching */
+    /* one loop over the block's slots (rows in order): no branch at the end of a row; in
+     * chunks that call nothing (so the loop's pointers stay in registers), each ending when
+     * the batch is full or after CHUNK slots; the ended pairs' states are cleared, then the
+     * batch runs: the order of the one loop, which did both at their slot */
     const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
-    for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1; s0++) {
-        int p = row[s0], q = nb[s0];
-        double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? trad[tid[p]] : prad[p], aj = spheres ? trad[tid[q]] : prad[q], sr = ai + aj;
-        double d2 = dx * dx + dy * dy + dz * dz;
-        B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
-        if (!spheres) B->p[n] = p;
-        B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-        const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
-        if (hist) {
-            B->hp[n] = hs + s0 * hn;
-            if (hl[s0] > t) pair_ended(w, B->k[n], B->j[n], B->hp[n], s);
-            hl[s0] = (unsigned char)t;
+    for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1;) {
+        int lim = s1 - s0 > CHUNK ? s0 + CHUNK : s1, ne = 0;
+        for (; s0 < lim && (!hist || n < BATCH); s0++) {   /* two forms of one test: gcc's fewer instructions for each */
+            int p = row[s0], q = nb[s0];
+            double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
+            double sr = ai + aj;
+            double d2 = dx * dx + dy * dy + dz * dz;
+            B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
+            if (!spheres) B->p[n] = p;
+            B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
+            if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: written by the kernel (contact.c) */
+            const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
+            if (hist) {
+                B->hp[n] = hs + s0 * hn;
+                if (hl[s0] > t) ended[ne++] = s0;
+                hl[s0] = (unsigned char)t;
+            }
+            n += t;
+            if (!hist && n == BATCH) { s0++; break; }
         }
-        n += t;
+        for (int e = 0; e < ne; e++) {
+            int p = row[ended[e]], q = nb[ended[e]];
+            pair_ended(w, spheres ? p : pg[p], spheres ? q : pg[q], hs + ended[e] * hn, s);
+        }
         if (n == BATCH) { B->n = n; run(sw, B, s, ru); n = 0; }
     }
     if (n) { B->n = n; run(sw, B, s, ru); }
@@ -369,10 +404,12 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runawa
         if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1);
         else collect_arcs(sw, k0, k1, s, ru, 0);
     } else if (sw->w->work->cm->hn) {
-        if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1);
-        else collect_pairs(sw, k0, k1, s, ru, 0, 1);
-    } else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0);
-    else collect_pairs(sw, k0, k1, s, ru, 0, 0);
+        if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 1, 1);
+        else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
+        else collect_pairs(sw, k0, k1, s, ru, 0, 1, 0);
+    } else if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 0, 1);
+    else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0, 0);
+    else collect_pairs(sw, k0, k1, s, ru, 0, 0, 0);
 }
 
 /* The walls of the grains [k0, k1), one block, batched through the kernel: into their sums

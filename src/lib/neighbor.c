@@ -152,6 +152,8 @@ void pala_nlist_prepare(pala_world *w)
         nl->prad = NULL;
         PALA_GROW(nl->trad, w->ntmpl + 1);
         for (int t = 0; t < w->ntmpl; t++) nl->trad[t] = w->shape_r[w->tmpl[t].comp0];
+        nl->trad1 = w->ntmpl > 0 ? nl->trad[0] : 0;
+        for (int t = 1; t < w->ntmpl; t++) nl->trad1 = nl->trad[t] == nl->trad1 ? nl->trad1 : 0;
         return;
     }
     PALA_GROW(nl->prad, w->npeb + 1);

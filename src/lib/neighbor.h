@@ -18,6 +18,8 @@ typedef struct pala_nlist {
     double amax;           /* largest component radius, m */
     double *prad;          /* radius of every pebble, m (clumps; NULL in worlds of spheres) */
     double *trad;          /* worlds of spheres: the radius of each template, m (pala_nlist_rad) */
+    double trad1;          /* ... the radius of every template when they have one, else 0 (the sweep
+                            * then reads no radius per pair: force_pass.c, collect_pairs) */
     double drift;          /* bound on any pebble's displacement since the last build, m */
     pala_vec3 frame;       /* the velocity of the frame in which rdrift is counted, m/s */
     double rdrift;         /* bound on any pebble's displacement since the last build in a
