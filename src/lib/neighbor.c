@@ -41,7 +41,7 @@ void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
     free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
-    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach);
+    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach); free(nl->apeb); free(nl->ashape); free(nl->kst); free(nl->kq);
     for (int t = 0; t < nl->nrows; t++) { free(nl->rows[t].buf); free(nl->rows[t].rbuf); }
     free(nl->rows);
     free(nl);
@@ -523,8 +523,105 @@ static double grain_cell(const pala_world *w)
     return 2 * b + w->nl->skin;
 }
 
-/* The grains into cells (head, next), as one_grid the pebbles; maxrow. */
-static void grain_grid(pala_world *w)
+/* ---- The arcs' faces: the angular filter of the build ------------------------------------
+ * Two listed arcs p (of grain k) and q (of grain j) touch only if the line between their
+ * circles' centres lies within both arcs' ranges (eq. A5): the direction u_p = -d/|d| of
+ * d = c_p - c_q within p's half-width h_p of its bisector m_p, and d/|d| within h_q of m_q.
+ * The build lists a pair within the skin only if that can hold at some evaluation before
+ * the next build (docs/design.md, "The arcs' faces at the build"):
+ *  - the list is used while nl->rdrift <= 0.45 skin (pala_nlist_update), and each step adds
+ *    to it, for every grain, h|v - u| + 2|q| s_max >= h|v - u| + phi s_max (integrator.h:
+ *    a half step turns a grain by phi = 2 atan|q| <= 2|q| about z), so until the next build,
+ *    with D = 0.5 skin (the same half skin the distance test relies on), grain k turns by at
+ *    most Theta_k = D / s_max(k) (s_max: the largest |b_i| of its template, work.h's smax),
+ *    and a circle's centre at |s_p| from x_k moves (in the list's frame) by at most
+ *    T_k + Theta_k |s_p| <= D_p = D max(1, |s_p| / s_max), T_k the path of x_k;
+ *  - so d moves by at most E = D_p + D_q: if E < |d_0|, its direction turns by at most
+ *    asin(E / |d_0|) =: psi, and m_p by at most Theta_k: the angle between u_p and m_p shrinks
+ *    by at most Theta_k + psi.  With b_p = h_p + Theta_k < pi/2 (else p's side filters
+ *    nothing), the pair cannot touch while cos of its angle at the build is below
+ *    cos(b_p + psi) = cos b_p sqrt(1 - E^2/|d_0|^2) - sin b_p E/|d_0|; likewise for q;
+ *  - nor while the circles cannot overlap: |d| >= |d_0| - E >= a_p + a_q (eq. 49).
+ * Margins of 1e-6 (rad, relative) cover the rounding.  A pair that holds a contact state
+ * (it touched at the last evaluation, before the build: kq) is listed whatever the test, so
+ * its end is seen and counted as before (force_pass.c, pair_ended).  Positions and angles
+ * are those of x and r now (a grain that was not live has stale pebbles, force_pass.c);
+ * a world with a grain turned off the plane is not filtered. */
+typedef struct pala_arcpeb arcpeb;
+#define ARC_TURN 0.5   /* D / skin: the displacement bound the list's tests rely on */
+
+/* The filter's data of every pebble (nl->apeb; nl->afilt) and the pairs that hold a state
+ * (nl->kst, nl->kq: the nc compacted pairs row[2c], row[2c + 1], by p). */
+static void arc_faces(pala_world *w, long nc)
+{
+    pala_nlist *nl = w->nl;
+    nl->afilt = w->dim == 2;
+    for (int k = 0; k < w->n && nl->afilt; k++) nl->afilt = w->r[k].x == 0 && w->r[k].y == 0;
+    if (!nl->afilt) return;
+    PALA_GROW(nl->apeb, w->npeb + 1);
+    PALA_GROW(nl->kst, w->npeb + 2);
+    if (nc + 1 > nl->kqcap) { nl->kqcap = nc + nc / 8 + 16; PALA_GROW(nl->kq, nl->kqcap); }
+    const double D = ARC_TURN * nl->skin;
+    PALA_GROW(nl->ashape, w->nshape + 1);
+    for (int t = 0; t < w->ntmpl; t++) {   /* per component of each template: cos b, sin b, D_p */
+        const pala_template *tp = &w->tmpl[t];
+        double sm = 0;
+        for (int i = 0; i < tp->ncomp && tp->ncomp > 1; i++) sm = fmax(sm, hypot(w->arc[tp->comp0 + i].bx, w->arc[tp->comp0 + i].by));
+        for (int i = 0; i < tp->ncomp; i++) {
+            const pala_arcrange *a = &w->arc[tp->comp0 + i];
+            double b = tp->ncomp > 1 && sm > 0 && a->ch > -1 ? acos(fmin(a->ch, 1.0)) + D / sm + 1e-6 : PALA_PI;   /* h_p + Theta_k */
+            arcpeb *o = &nl->ashape[tp->comp0 + i];
+            o->cb = b < 0.5 * PALA_PI ? cos(b) : -2;
+            o->sb = b < 0.5 * PALA_PI ? sin(b) : 0;
+            o->D = D * (sm > 0 ? fmax(1.0, hypot(w->shape[tp->comp0 + i].x, w->shape[tp->comp0 + i].y) / sm) : 1.0) * (1 + 1e-6);
+        }
+    }
+    for (int k = 0; k < w->n; k++) {
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        const pala_vec3 r = w->r[k], x = w->x[k];
+        const double rho = r.z * r.z, c = 2.0 / (1.0 + rho), cs = c * 0.5 * (1.0 - rho), sn = c * r.z;   /* eqs. (11)-(13) about z */
+        for (int i = 0; i < t->ncomp; i++) {
+            const pala_vec3 s = w->shape[t->comp0 + i];
+            const pala_arcrange *a = &w->arc[t->comp0 + i];
+            arcpeb *o = &nl->apeb[w->p0[k] + i];
+            *o = nl->ashape[t->comp0 + i];
+            o->cx = x.x + cs * s.x - sn * s.y;
+            o->cy = x.y + sn * s.x + cs * s.y;
+            o->mx = cs * a->mx - sn * a->my;
+            o->my = sn * a->mx + cs * a->my;
+        }
+    }
+    int *ks = nl->kst;   /* counting sort of the kept pairs by p */
+    memset(ks, 0, (size_t)(w->npeb + 2) * sizeof *ks);
+    for (long c = 0; c < nc; c++) {
+        int p = nl->row[2 * c];
+        if (p >= 0 && p < w->npeb) ks[p + 2]++;
+    }
+    for (int p = 0; p < w->npeb; p++) ks[p + 2] += ks[p + 1];
+    for (long c = 0; c < nc; c++) {
+        int p = nl->row[2 * c];
+        if (p >= 0 && p < w->npeb) nl->kq[ks[p + 1]++] = nl->row[2 * c + 1];
+    }
+}
+
+/* Pebbles p and q (the list's distance test passed) cannot touch until the next build and
+ * hold no state: the pair need not be listed (see above). */
+static inline int arcs_apart(const pala_nlist *nl, int p, int q)
+{
+    const arcpeb *P = &nl->apeb[p], *Q = &nl->apeb[q];
+    const double dx = P->cx - Q->cx, dy = P->cy - Q->cy, L2 = dx * dx + dy * dy, E = P->D + Q->D;
+    if (L2 <= E * E) return 0;
+    const double L = sqrt(L2), s = sqrt(L2 - E * E);
+    int apart = L - E > (nl->prad[p] + nl->prad[q]) * (1 + 1e-6) ||                       /* eq. (49) */
+                (P->cb > -1 && -(dx * P->mx + dy * P->my) < P->cb * s - P->sb * E) ||      /* eq. (A5), p's side */
+                (Q->cb > -1 && dx * Q->mx + dy * Q->my < Q->cb * s - Q->sb * E);           /* q's side */
+    for (int i = nl->kst[p]; i < nl->kst[p + 1] && apart; i++) apart = nl->kq[i] != q;
+    return apart;
+}
+
+/* The grains into cells (head, next), as one_grid the pebbles; maxrow; the filter's data
+ * (arc_faces, nc compacted states). */
+static void grain_grid(pala_world *w, long nc)
 {
     pala_nlist *nl = w->nl;
     int n = w->n;
@@ -539,6 +636,7 @@ static void grain_grid(pala_world *w)
             nl->areach[t] = fmax(nl->areach[t], hypot(a->bx, a->by) + a->br + ARC_MARGIN * nl->skin);
         }
     }
+    arc_faces(w, nc);
     int finite = 1;   /* the arcs' bounding circles, placed just now (fill_cells checks the grains) */
     for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->parc[p].bx) && isfinite(w->parc[p].by);
     long most = fill_cells(w, w->x, n, inv, finite), comp = 1;
@@ -580,6 +678,7 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
     long *cap = S->direct ? &nl->cap : &S->cap;
     if (S->rcap < nl->maxrow || !S->rbuf) { S->rcap = nl->maxrow + 1024; PALA_GROW(S->rbuf, S->rcap); }   /* the grains near k */
     const double skin = nl->skin;
+    const int filt = nl->afilt;
     for (int k = b0 * PALA_BLOCK; k < pala_block_end(w->n, b1 - 1) && b1 > b0; k++) {
         int ng = grains_near(w, &g, k, S->rbuf);
         for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
@@ -596,7 +695,7 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
                 if (pala_vnorm2(pala_vsub(x, w->x[j])) >= rj * rj) continue;
                 for (int q = w->p0[j]; q < w->p0[j + 1]; q++) {
                     double rc = ap + peb_rad(w, q) + skin;
-                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc) out[m++] = q;
+                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc && !(filt && arcs_apart(nl, p, q))) out[m++] = q;
                 }
             }
             nl->start[p + 1] = m;
@@ -851,7 +950,7 @@ static void nlist_build(pala_world *w)
         if (levels) PALA_GROW(nl->rc, n + 1);
         nl->nalloc = n;
     }
-    if (w->parc) grain_grid(w);
+    if (w->parc) grain_grid(w, nc);
     else if (levels) level_grids(w);
     else one_grid(w);
     /* rows, each thread into its buffer; then the offsets and one copy per thread */
