@@ -528,7 +528,7 @@ static double grain_cell(const pala_world *w)
  * circles' centres lies within both arcs' ranges (eq. A5): the direction u_p = -d/|d| of
  * d = c_p - c_q within p's half-width h_p of its bisector m_p, and d/|d| within h_q of m_q.
  * The build lists a pair within the skin only if that can hold at some evaluation before
- * the next build (docs/design.md, "The arcs' faces at the build"):
+ * the next build (docs/physics.md, "Arc grains", "The arcs' faces at the build"):
  *  - the list is used while nl->rdrift <= 0.45 skin (pala_nlist_update), and each step adds
  *    to it, for every grain, h|v - u| + 2|q| s_max >= h|v - u| + phi s_max (integrator.h:
  *    a half step turns a grain by phi = 2 atan|q| <= 2|q| about z), so until the next build,
