@@ -265,11 +265,11 @@ static uint64_t pour(int nthr)
 }
 
 /* The build's angular filter (neighbor.c, "The arcs' faces") drops no pair that touches:
- * ovals, quasi-triangles and quasi-squares packed loosely in a box, thrown at 1.5 m/s and
- * spun at up to 1000 rad/s, linear springs with friction; at every evaluation each touching
- * pair of all pairs (eqs. 49, A5, brute force over the grains) must be listed.  And the
- * filter drops most of what the distance test alone lists (at each build). */
-static void arc_filter(void)
+ * ovals, quasi-triangles and quasi-squares in a box, linear springs with friction, thrown
+ * at v (m/s), every every-th spun at up to om (rad/s), their centres gap apart; at every evaluation each
+ * touching pair of all pairs (eqs. 49, A5, brute force over the grains) must be listed.
+ * And the filter drops most of what the distance test alone lists (at each build). */
+static void arc_filter(const char *what, double v, double om, int every, double gap)
 {
     pala_world w;
     pala_world_init(&w);
@@ -281,8 +281,8 @@ static void arc_filter(void)
     int tmpl[3] = {regular(&w, 2, 0.001, 0.0003, 0.004, 0), regular(&w, 3, 0.001, 0.0003, 0.004, 0), regular(&w, 4, 0.001, 0.0003, 0.004, 0)};
     t_box(&w, pala_v(0, 0, -0.01), pala_v(0.03, 0.04, 0.01));
     for (int i = 0; i < 240; i++)
-        pala_world_add_grain(&w, tmpl[(i * 7) % 3], pala_v(0.0012 + 0.0021 * (i % 14), 0.0012 + 0.0021 * (i / 14), 0), pala_v(0, 0, tan(0.37 * (i % 17))),
-                             pala_v(1.5 * cos(2.1 * i), 1.5 * sin(2.1 * i), 0), pala_v(0, 0, 1000.0 * sin(1.3 * i)));
+        pala_world_add_grain(&w, tmpl[(i * 7) % 3], pala_v(0.0012 + gap * (i % 14), 0.0012 + gap * (i / 14), 0), pala_v(0, 0, tan(0.37 * (i % 17))),
+                             pala_v(v * cos(2.1 * i), v * sin(2.1 * i), 0), pala_v(0, 0, i % every ? 0 : om * sin(1.3 * i + 0.5)));
     w.g = pala_v(0, -9.81, 0);
     w.dt = 5e-7;
     pala_world_prepare(&w);
@@ -330,10 +330,10 @@ static void arc_filter(void)
         if (built) listed += nl->start[w.npeb];
         evals++;
     }
-    T_CHECK(missed == 0 && touching > 10 * evals, "arc grains spun and thrown: every touching arc pair listed at each of %ld evaluations (%ld touching, %ld "
-            "not listed)", evals, touching, missed);
-    T_CHECK(builds > 20 && listed < unfiltered / 2, "the filter lists %ld arc pairs at %ld builds, the distance test alone %ld (at most half)", listed,
-            builds, unfiltered);
+    T_CHECK(missed == 0 && touching > 10 * evals, "arc grains %s: every touching arc pair listed at each of %ld evaluations (%ld touching, %ld "
+            "not listed)", what, evals, touching, missed);
+    T_CHECK(builds > 20 && listed < unfiltered / 2, "arc grains %s: the filter lists %ld arc pairs at %ld builds, the distance test alone %ld (at "
+            "most half)", what, listed, builds, unfiltered);
     free(bc);
     pala_world_free(&w);
 }
@@ -538,7 +538,9 @@ void test_arcs(void)
     ovals_touch(0);
     ovals_touch(1);
     switch_arcs();
-    arc_filter();
+    arc_filter("thrown at 1.5 m/s", 1.5, 1000, 1, 0.0021);
+    arc_filter("spun at 1500 rad/s", 0.05, 1500, 1, 0.0019);
+    arc_filter("at rest, every fifth spun at 2000 rad/s", 0, 2000, 5, 0.0019);
     double e1 = bounce(4e-6), e2 = bounce(2e-6);
     T_CHECK(e1 / e2 > 3.2 && e1 / e2 < 5, "ovals and quasi-triangles bouncing, linear springs, no friction: max |dE|/E %.3g at dt, %.3g at dt/2: "
             "ratio %.3g (second order: 4)", e1, e2, e1 / e2);

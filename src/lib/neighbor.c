@@ -525,23 +525,17 @@ static double grain_cell(const pala_world *w)
 
 /* ---- The arcs' faces: the angular filter of the build ------------------------------------
  * Two listed arcs p (of grain k) and q (of grain j) touch only if the line between their
- * circles' centres lies within both arcs' ranges (eq. A5): the direction u_p = -d/|d| of
- * d = c_p - c_q within p's half-width h_p of its bisector m_p, and d/|d| within h_q of m_q.
- * The build lists a pair within the skin only if that can hold at some evaluation before
- * the next build (docs/physics.md, "Arc grains", "The arcs' faces at the build"):
- *  - the list is used while nl->rdrift <= 0.45 skin (pala_nlist_update), and each step adds
- *    to it, for every grain, h|v - u| + 2|q| s_max >= h|v - u| + phi s_max (integrator.h:
- *    a half step turns a grain by phi = 2 atan|q| <= 2|q| about z), so until the next build,
- *    with D = 0.5 skin (the same half skin the distance test relies on), grain k turns by at
- *    most Theta_k = D / s_max(k) (s_max: the largest |b_i| of its template, work.h's smax),
- *    and a circle's centre at |s_p| from x_k moves (in the list's frame) by at most
- *    T_k + Theta_k |s_p| <= D_p = D max(1, |s_p| / s_max), T_k the path of x_k;
- *  - so d moves by at most E = D_p + D_q: if E < |d_0|, its direction turns by at most
- *    asin(E / |d_0|) =: psi, and m_p by at most Theta_k: the angle between u_p and m_p shrinks
- *    by at most Theta_k + psi.  With b_p = h_p + Theta_k < pi/2 (else p's side filters
- *    nothing), the pair cannot touch while cos of its angle at the build is below
- *    cos(b_p + psi) = cos b_p sqrt(1 - E^2/|d_0|^2) - sin b_p E/|d_0|; likewise for q;
- *  - nor while the circles cannot overlap: |d| >= |d_0| - E >= a_p + a_q (eq. 49).
+ * circles' centres lies within both arcs' ranges (eq. A5).  The build lists a pair within
+ * the skin only if that can hold at some evaluation before the next build; the argument is
+ * docs/physics.md's ("Arc grains", "The arcs' faces at the build"), in short:
+ *  - the list is used while nl->rdrift <= 0.45 skin, and each half step adds to it, for
+ *    every grain, h|v - u| + 2|q| s_max, the grain turning by 2 atan|q| <= 2|q| about z; so
+ *    until the next build (D = 0.5 skin) grain k turns by at most Theta_k = D / s_max(k)
+ *    (th) and a point at |s| from x_k moves by at most D max(1, |s| / s_max(k)) (D_p);
+ *  - in the frame of grain k, c_p and m_p stay put and c_q moves by at most
+ *    E_p = D max(1, |c_q - x_k| / s_max(k)) + D_q, so the line from c_p to c_q turns by at
+ *    most asin(E_p / |d|) against m_p: (A8) on p's side (side_apart), likewise on q's;
+ *  - and the circles cannot overlap while |d| - D_p - D_q >= a_p + a_q (eq. 49).
  * Margins of 1e-6 (rad, relative) cover the rounding.  A pair that holds a contact state
  * (it touched at the last evaluation, before the build: kq) is listed whatever the test, so
  * its end is seen and counted as before (force_pass.c, pair_ended).  Positions and angles
@@ -562,6 +556,7 @@ static void arc_faces(pala_world *w, long nc)
     PALA_GROW(nl->kst, w->npeb + 2);
     if (nc + 1 > nl->kqcap) { nl->kqcap = nc + nc / 8 + 16; PALA_GROW(nl->kq, nl->kqcap); }
     const double D = ARC_TURN * nl->skin;
+    nl->adisp = D;
     PALA_GROW(nl->ashape, w->nshape + 1);
     for (int t = 0; t < w->ntmpl; t++) {   /* per component of each template: cos b, sin b, D_p */
         const pala_template *tp = &w->tmpl[t];
@@ -569,10 +564,11 @@ static void arc_faces(pala_world *w, long nc)
         for (int i = 0; i < tp->ncomp && tp->ncomp > 1; i++) sm = fmax(sm, hypot(w->arc[tp->comp0 + i].bx, w->arc[tp->comp0 + i].by));
         for (int i = 0; i < tp->ncomp; i++) {
             const pala_arcrange *a = &w->arc[tp->comp0 + i];
-            double b = tp->ncomp > 1 && sm > 0 && a->ch > -1 ? acos(fmin(a->ch, 1.0)) + D / sm + 1e-6 : PALA_PI;   /* h_p + Theta_k */
+            double b = tp->ncomp > 1 && sm > 0 && a->ch > -1 ? acos(fmin(a->ch, 1.0)) + 1e-6 : PALA_PI;   /* h_p */
             arcpeb *o = &nl->ashape[tp->comp0 + i];
             o->cb = b < 0.5 * PALA_PI ? cos(b) : -2;
             o->sb = b < 0.5 * PALA_PI ? sin(b) : 0;
+            o->th = sm > 0 ? D / sm : 0;   /* Theta_k (unused on a side not filtered) */
             o->D = D * (sm > 0 ? fmax(1.0, hypot(w->shape[tp->comp0 + i].x, w->shape[tp->comp0 + i].y) / sm) : 1.0) * (1 + 1e-6);
         }
     }
@@ -604,17 +600,26 @@ static void arc_faces(pala_world *w, long nc)
     }
 }
 
+/* (A8) on p's side: the line from c_p to c_q (d = c_p - c_q, L2 = |d|^2 at the build) stays
+ * off p's range until the next build; the other circle's centre c_q moves, in the frame of
+ * p's grain k (x_k: xk), by at most D max(1, |c_q - x_k| / s_max(k)) + D_q (see above). */
+static inline int side_apart(const pala_nlist *nl, const arcpeb *P, const arcpeb *Q, pala_vec3 xk, double dx, double dy, double L2)
+{
+    if (!(P->cb > -1)) return 0;
+    const double rx = Q->cx - xk.x, ry = Q->cy - xk.y, E = (fmax(nl->adisp, sqrt(rx * rx + ry * ry) * P->th) + Q->D) * (1 + 1e-6);
+    return L2 > E * E && -(dx * P->mx + dy * P->my) < P->cb * sqrt(L2 - E * E) - P->sb * E;   /* (A8) */
+}
+
 /* Pebbles p and q (the list's distance test passed) cannot touch until the next build and
  * hold no state: the pair need not be listed (see above). */
-static inline int arcs_apart(const pala_nlist *nl, int p, int q)
+static inline int arcs_apart(const pala_world *w, int p, int q)
 {
+    const pala_nlist *nl = w->nl;
     const arcpeb *P = &nl->apeb[p], *Q = &nl->apeb[q];
-    const double dx = P->cx - Q->cx, dy = P->cy - Q->cy, L2 = dx * dx + dy * dy, E = P->D + Q->D;
-    if (L2 <= E * E) return 0;
-    const double L = sqrt(L2), s = sqrt(L2 - E * E);
-    int apart = L - E > (nl->prad[p] + nl->prad[q]) * (1 + 1e-6) ||                       /* eq. (49) */
-                (P->cb > -1 && -(dx * P->mx + dy * P->my) < P->cb * s - P->sb * E) ||      /* eq. (A5), p's side */
-                (Q->cb > -1 && dx * Q->mx + dy * Q->my < Q->cb * s - Q->sb * E);           /* q's side */
+    const double dx = P->cx - Q->cx, dy = P->cy - Q->cy, L2 = dx * dx + dy * dy, E = P->D + Q->D, sr = (nl->prad[p] + nl->prad[q]) * (1 + 1e-6) + E;
+    int apart = L2 > sr * sr ||                                           /* eq. (49): |d| - E > a_p + a_q */
+                side_apart(nl, P, Q, w->x[w->pg[p]], dx, dy, L2) ||      /* (A8), p's side */
+                side_apart(nl, Q, P, w->x[w->pg[q]], -dx, -dy, L2);      /* q's */
     for (int i = nl->kst[p]; i < nl->kst[p + 1] && apart; i++) apart = nl->kq[i] != q;
     return apart;
 }
@@ -695,7 +700,7 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
                 if (pala_vnorm2(pala_vsub(x, w->x[j])) >= rj * rj) continue;
                 for (int q = w->p0[j]; q < w->p0[j + 1]; q++) {
                     double rc = ap + peb_rad(w, q) + skin;
-                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc && !(filt && arcs_apart(nl, p, q))) out[m++] = q;
+                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc && !(filt && arcs_apart(w, p, q))) out[m++] = q;
                 }
             }
             nl->start[p + 1] = m;

@@ -36,7 +36,8 @@ typedef struct pala_nlist {
      * half-width widened by its grain's largest turn until the next build (cb < -1: no
      * filter on its side) and the bound D on its circle centre's displacement, m; per pebble
      * p the pebbles q of the pairs that hold a state (kq[kst[p] .. kst[p + 1]]), always listed */
-    struct pala_arcpeb { double cx, cy, mx, my, cb, sb, D; } *apeb, *ashape;   /* ashape: cb, sb, D per component */
+    struct pala_arcpeb { double cx, cy, mx, my, cb, sb, D, th; } *apeb, *ashape;   /* ashape: cb, sb, D, th per component */
+    double adisp;          /* D, m */
     int afilt;             /* the last build filtered (every grain turned about z alone) */
     int *kst, *kq;
     long kqcap;
