@@ -556,7 +556,7 @@ static void arc_faces(pala_world *w, long nc)
     PALA_GROW(nl->kst, w->npeb + 2);
     if (nc + 1 > nl->kqcap) { nl->kqcap = nc + nc / 8 + 16; PALA_GROW(nl->kq, nl->kqcap); }
     const double D = ARC_TURN * nl->skin;
-    nl->adisp = D;
+    nl->adisp = D * (1 + 1e-6);   /* with the margins of rounding, as th and D_p */
     PALA_GROW(nl->ashape, w->nshape + 1);
     for (int t = 0; t < w->ntmpl; t++) {   /* per component of each template: cos b, sin b, D_p */
         const pala_template *tp = &w->tmpl[t];
@@ -568,7 +568,7 @@ static void arc_faces(pala_world *w, long nc)
             arcpeb *o = &nl->ashape[tp->comp0 + i];
             o->cb = b < 0.5 * PALA_PI ? cos(b) : -2;
             o->sb = b < 0.5 * PALA_PI ? sin(b) : 0;
-            o->th = sm > 0 ? D / sm : 0;   /* Theta_k (unused on a side not filtered) */
+            o->th = sm > 0 ? D / sm * (1 + 1e-6) : 0;   /* Theta_k (unused on a side not filtered) */
             o->D = D * (sm > 0 ? fmax(1.0, hypot(w->shape[tp->comp0 + i].x, w->shape[tp->comp0 + i].y) / sm) : 1.0) * (1 + 1e-6);
         }
     }
@@ -603,11 +603,11 @@ static void arc_faces(pala_world *w, long nc)
 /* (A8) on p's side: the line from c_p to c_q (d = c_p - c_q, L2 = |d|^2 at the build) stays
  * off p's range until the next build; the other circle's centre c_q moves, in the frame of
  * p's grain k (x_k: xk), by at most D max(1, |c_q - x_k| / s_max(k)) + D_q (see above). */
-static inline int side_apart(const pala_nlist *nl, const arcpeb *P, const arcpeb *Q, pala_vec3 xk, double dx, double dy, double L2)
+static inline int side_apart(double D, const arcpeb *P, const arcpeb *Q, pala_vec3 xk, double dx, double dy, double L2)
 {
     if (!(P->cb > -1)) return 0;
-    const double rx = Q->cx - xk.x, ry = Q->cy - xk.y, E = (fmax(nl->adisp, sqrt(rx * rx + ry * ry) * P->th) + Q->D) * (1 + 1e-6);
-    return L2 > E * E && -(dx * P->mx + dy * P->my) < P->cb * sqrt(L2 - E * E) - P->sb * E;   /* (A8) */
+    const double rx = Q->cx - xk.x, ry = Q->cy - xk.y, e = sqrt(rx * rx + ry * ry) * P->th, E = (e > D ? e : D) + Q->D;
+    return L2 > E * E && -(dx * P->mx + dy * P->my) + P->sb * E < P->cb * sqrt(L2 - E * E);   /* (A8) */
 }
 
 /* Pebbles p and q (the list's distance test passed) cannot touch until the next build and
@@ -618,8 +618,8 @@ static inline int arcs_apart(const pala_world *w, int p, int q)
     const arcpeb *P = &nl->apeb[p], *Q = &nl->apeb[q];
     const double dx = P->cx - Q->cx, dy = P->cy - Q->cy, L2 = dx * dx + dy * dy, E = P->D + Q->D, sr = (nl->prad[p] + nl->prad[q]) * (1 + 1e-6) + E;
     int apart = L2 > sr * sr ||                                           /* eq. (49): |d| - E > a_p + a_q */
-                side_apart(nl, P, Q, w->x[w->pg[p]], dx, dy, L2) ||      /* (A8), p's side */
-                side_apart(nl, Q, P, w->x[w->pg[q]], -dx, -dy, L2);      /* q's */
+                side_apart(nl->adisp, P, Q, w->x[w->pg[p]], dx, dy, L2) ||      /* (A8), p's side */
+                side_apart(nl->adisp, Q, P, w->x[w->pg[q]], -dx, -dy, L2);      /* q's */
     for (int i = nl->kst[p]; i < nl->kst[p + 1] && apart; i++) apart = nl->kq[i] != q;
     return apart;
 }
