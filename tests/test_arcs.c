@@ -230,17 +230,24 @@ static double bounce(double dt)
     return worst / e0;
 }
 
+/* A world of dimension 2 with material 0 of friction mu and restitution delta (Hertz, or
+ * hooke: the linear spring). */
+static void rough_world(pala_world *w, int hooke, double mu, double delta)
+{
+    pala_world_init(w);
+    w->dim = 2;
+    pala_material m = arc_mat(hooke);
+    m.mu = mu;
+    m.delta = delta;
+    pala_world_add_material(w, &m);
+}
+
 /* 600 quasi-triangles poured in a box, Hertz with friction: the same bits on 1 and 3
  * threads (three blocks of 256 grains). */
 static uint64_t pour(int nthr)
 {
     pala_world w;
-    pala_world_init(&w);
-    w.dim = 2;
-    pala_material m = arc_mat(0);
-    m.mu = 0.4;
-    m.delta = 0.3;
-    pala_world_add_material(&w, &m);
+    rough_world(&w, 0, 0.4, 0.3);
     int tri = regular(&w, 3, 0.001, 0.0003, 0.004, 0);
     t_box(&w, pala_v(0, 0, -0.01), pala_v(0.05, 0.2, 0.01));
     for (int i = 0; i < 600; i++)
@@ -272,12 +279,7 @@ static uint64_t pour(int nthr)
 static void arc_filter(const char *what, double v, double om, int every, double gap)
 {
     pala_world w;
-    pala_world_init(&w);
-    w.dim = 2;
-    pala_material m = arc_mat(1);
-    m.mu = 0.5;
-    m.delta = 0.5;
-    pala_world_add_material(&w, &m);
+    rough_world(&w, 1, 0.5, 0.5);
     int tmpl[3] = {regular(&w, 2, 0.001, 0.0003, 0.004, 0), regular(&w, 3, 0.001, 0.0003, 0.004, 0), regular(&w, 4, 0.001, 0.0003, 0.004, 0)};
     t_box(&w, pala_v(0, 0, -0.01), pala_v(0.03, 0.04, 0.01));
     for (int i = 0; i < 240; i++)
