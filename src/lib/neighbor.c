@@ -128,6 +128,7 @@ void pala_nlist_prepare(pala_world *w)
         for (int i = 0; i < w->nshape; i++) amax = amed = fmax(amax, w->arc ? w->arc[i].br : w->shape_r[i]);
     nl->amax = amax;
     nl->skin = w->skin > 0 ? w->skin : pala_nlist_default_skin(w, amed);
+    if (w->arc) PALA_GROW(nl->ashape, w->nshape + 1);   /* the arcs' filter's constants (arc_faces) */
     if (w->arc) { amin += ARC_MARGIN * nl->skin; amax += ARC_MARGIN * nl->skin; nl->amax = amax; }   /* the arcs' bounding circles, widened (peb_rad) */
     /* levels: one grid unless the cells of the largest and the smallest differ by more than 2 */
     double h0 = 2 * amin + nl->skin, H = 2 * amax + nl->skin;
@@ -552,12 +553,9 @@ static void arc_faces(pala_world *w, long nc)
     nl->afilt = w->dim == 2;
     for (int k = 0; k < w->n && nl->afilt; k++) nl->afilt = w->r[k].x == 0 && w->r[k].y == 0;
     if (!nl->afilt) return;
-    PALA_GROW(nl->apeb, w->npeb + 1);
-    PALA_GROW(nl->kst, w->npeb + 2);
     if (nc + 1 > nl->kqcap) { nl->kqcap = nc + nc / 8 + 16; PALA_GROW(nl->kq, nl->kqcap); }
     const double D = ARC_TURN * nl->skin;
     nl->adisp = D * (1 + 1e-6);   /* with the margins of rounding, as th and D_p */
-    PALA_GROW(nl->ashape, w->nshape + 1);
     for (int t = 0; t < w->ntmpl; t++) {   /* per component of each template: cos b, sin b, D_p */
         const pala_template *tp = &w->tmpl[t];
         double sm = 0;
@@ -949,10 +947,11 @@ static void nlist_build(pala_world *w)
     pala_nlist *nl = w->nl;
     int n = w->npeb, levels = nl->nlev > 1 && !w->parc;
     long nc = nl->hn ? compact_states(nl, n) : 0;   /* before start[] is reused below */
-    if (!nl->next || nl->nalloc != n || (levels && !nl->rc)) {   /* sized once per pebble count: no allocation per rebuild */
+    if (!nl->next || nl->nalloc != n || (levels && !nl->rc) || (w->parc && !nl->apeb)) {   /* sized once per pebble count: no allocation per rebuild */
         PALA_GROW(nl->next, n + 1);
         PALA_GROW(nl->start, n + 1);
         if (levels) PALA_GROW(nl->rc, n + 1);
+        if (w->parc) { PALA_GROW(nl->apeb, n + 1); PALA_GROW(nl->kst, n + 2); }   /* the arcs' filter (arc_faces) */
         nl->nalloc = n;
     }
     if (w->parc) grain_grid(w, nc);
