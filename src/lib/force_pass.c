@@ -202,8 +202,8 @@ static inline void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, con
 }
 
 /* deliver_ring without records, of clumps, in an arc world whose every grain lies in the
- * plane (wk->flat: x, r, v, omega and the pebbles in z = 0 exactly, the arcs' centres with
- * z = 0, arcs.c): each contribution's F_z, T_x, T_y (and Fnc's, Tnc's) are zeros (+-0), which
+ * plane (wk->flat: x, r, v, omega in it; wk->plane: every component's centre at z = 0, so
+ * every pebble in z = 0 exactly): each contribution's F_z, T_x, T_y (and Fnc's, Tnc's) are zeros (+-0), which
  * leave the sums as they are (a zero added to +0 or to a number), so only F_x, F_y, T_z
  * (Fnc_x, Fnc_y, Tnc_z) are added, in the same order: the same bits but for the sign of a
  * zero in the sums' out-of-plane components, which end_planar reads only as != 0. */
@@ -424,7 +424,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     pala_world *w = ctx;
     double t0 = pala_now();
     pala_work *wk = w->work;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, w->parc && w->dim == 2};
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, wk->plane};
     for (int b = 0; b < wk->nblk && sw.planar; b++) sw.planar = wk->flat[b];   /* deliver_planar's premise */
     sw.S->nout = 0;
     int kend = pala_block_end(w->n, b1 - 1);
@@ -698,6 +698,8 @@ void pala_work_prepare(pala_world *w)
     if (w->nsurf) PALA_GROW(wk->wsum, (long)nblk * w->nsurf);
     wk->moving = pala_surfaces_moving(w);
     wk->spheres_only = 1;
+    wk->plane = w->parc && w->dim == 2;   /* deliver_planar: every component in z = 0 */
+    for (int i = 0; i < w->nshape; i++) wk->plane &= w->shape[i].z == 0;
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];
         double m = 0;
