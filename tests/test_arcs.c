@@ -9,6 +9,9 @@
 #include "t.h"
 #include "t_world.h"
 #include "arcs.h"
+#include "force_pass.h"
+#include "grain.h"
+#include "neighbor.h"
 #include "pala/pala.h"
 #include <math.h>
 #include <stdlib.h>
@@ -227,17 +230,24 @@ static double bounce(double dt)
     return worst / e0;
 }
 
+/* A world of dimension 2 with material 0 of friction mu and restitution delta (Hertz, or
+ * hooke: the linear spring). */
+static void rough_world(pala_world *w, int hooke, double mu, double delta)
+{
+    pala_world_init(w);
+    w->dim = 2;
+    pala_material m = arc_mat(hooke);
+    m.mu = mu;
+    m.delta = delta;
+    pala_world_add_material(w, &m);
+}
+
 /* 600 quasi-triangles poured in a box, Hertz with friction: the same bits on 1 and 3
  * threads (three blocks of 256 grains). */
 static uint64_t pour(int nthr)
 {
     pala_world w;
-    pala_world_init(&w);
-    w.dim = 2;
-    pala_material m = arc_mat(0);
-    m.mu = 0.4;
-    m.delta = 0.3;
-    pala_world_add_material(&w, &m);
+    rough_world(&w, 0, 0.4, 0.3);
     int tri = regular(&w, 3, 0.001, 0.0003, 0.004, 0);
     t_box(&w, pala_v(0, 0, -0.01), pala_v(0.05, 0.2, 0.01));
     for (int i = 0; i < 600; i++)
@@ -259,6 +269,75 @@ static uint64_t pour(int nthr)
     T_CHECK(nthr > 1 || w.ncontact > 100, "the pour has its grains in contact (%ld contacts)", w.ncontact);
     pala_world_free(&w);
     return h;
+}
+
+/* The build's angular filter (neighbor.c, "The arcs' faces") drops no pair that touches:
+ * ovals, quasi-triangles and quasi-squares in a box, linear springs with friction, thrown
+ * at v (m/s), every every-th spun at up to om (rad/s), their centres gap apart; at every evaluation each
+ * touching pair of all pairs (eqs. 49, A5, brute force over the grains) must be listed.
+ * And the filter drops most of what the distance test alone lists (at each build). */
+static void arc_filter(const char *what, double v, double om, int every, double gap)
+{
+    pala_world w;
+    rough_world(&w, 1, 0.5, 0.5);
+    int tmpl[3] = {regular(&w, 2, 0.001, 0.0003, 0.004, 0), regular(&w, 3, 0.001, 0.0003, 0.004, 0), regular(&w, 4, 0.001, 0.0003, 0.004, 0)};
+    t_box(&w, pala_v(0, 0, -0.01), pala_v(0.03, 0.04, 0.01));
+    for (int i = 0; i < 240; i++)
+        pala_world_add_grain(&w, tmpl[(i * 7) % 3], pala_v(0.0012 + gap * (i % 14), 0.0012 + gap * (i / 14), 0), pala_v(0, 0, tan(0.37 * (i % 17))),
+                             pala_v(v * cos(2.1 * i), v * sin(2.1 * i), 0), pala_v(0, 0, i % every ? 0 : om * sin(1.3 * i + 0.5)));
+    w.g = pala_v(0, -9.81, 0);
+    w.dt = 5e-7;
+    pala_world_prepare(&w);
+    long touching = 0, missed = 0, listed = 0, unfiltered = 0, builds = -1, evals = 0;
+    pala_vec3 *bc = malloc((size_t)w.npeb * sizeof *bc);
+    for (int i = 0; i < 3000; i++) {
+        if (i > 0 && pala_world_step(&w) != PALA_OK) { T_CHECK(0, "the filter's run runs (%s)", pala_world_error(&w)); break; }
+        if (pala_nlist_update(&w)) pala_force_pass_setup(&w);   /* the list of the next evaluation, as the step's first stage */
+        const pala_nlist *nl = w.nl;
+        for (int k = 0; k < w.n; k++) {   /* every pebble where it is now, and its arc's bounding circle */
+            pala_world_place_pebbles(&w, k);
+            const pala_template *t = &w.tmpl[w.tid[k]];
+            double g = w.r[k].z, cs = (1 - g * g) / (1 + g * g), sn = 2 * g / (1 + g * g);   /* eqs. (11)-(13) about z */
+            for (int c = 0; c < t->ncomp; c++) {
+                const pala_arcrange *a = &w.arc[t->comp0 + c];
+                bc[w.p0[k] + c] = pala_v(w.x[k].x + cs * a->bx - sn * a->by, w.x[k].y + sn * a->bx + cs * a->by, 0);
+            }
+        }
+        int built = nl->builds != builds;
+        builds = nl->builds;
+        for (int k = 0; k < w.n; k++)
+            for (int j = k + 1; j < w.n; j++) {
+                double bk = w.tmpl[w.tid[k]].bound_radius, bj = w.tmpl[w.tid[j]].bound_radius, d2 = pala_vnorm2(pala_vsub(w.x[k], w.x[j]));
+                if (built && d2 < (bk + bj + nl->skin) * (bk + bj + nl->skin))   /* what the distance test lists (neighbor.c, near) */
+                    for (int p = w.p0[k]; p < w.p0[k + 1]; p++)
+                        for (int q = w.p0[j]; q < w.p0[j + 1]; q++) {
+                            double rc = w.parc[p].br + w.parc[q].br + 1.5 * nl->skin, dx = w.parc[p].bx - w.parc[q].bx, dy = w.parc[p].by - w.parc[q].by;
+                            unfiltered += dx * dx + dy * dy < rc * rc;
+                        }
+                if (d2 >= (bk + bj) * (bk + bj)) continue;
+                for (int p = w.p0[k]; p < w.p0[k + 1]; p++)
+                    for (int q = w.p0[j]; q < w.p0[j + 1]; q++) {
+                        pala_vec3 d = pala_vsub(w.pc[p], w.pc[q]);
+                        double sr = nl->prad[p] + nl->prad[q];
+                        /* (A5) holds far from the arcs too (a corner deep in a side's circle,
+                         * off its arc): a contact is of arcs whose bounding circles meet */
+                        double bx = bc[p].x - bc[q].x, by = bc[p].y - bc[q].y, br = w.parc[p].br + w.parc[q].br;
+                        if (!pala_pair_touch(w.parc, p, q, d.x, d.y, pala_vnorm2(d), sr) || bx * bx + by * by >= br * br) continue;
+                        touching++;
+                        int found = 0;
+                        for (int s = nl->start[p]; s < nl->start[p + 1]; s++) found |= nl->nbr[s] == q;
+                        missed += !found;
+                    }
+            }
+        if (built) listed += nl->start[w.npeb];
+        evals++;
+    }
+    T_CHECK(missed == 0 && touching > 10 * evals, "arc grains %s: every touching arc pair listed at each of %ld evaluations (%ld touching, %ld "
+            "not listed)", what, evals, touching, missed);
+    T_CHECK(builds > 20 && listed < unfiltered / 2, "arc grains %s: the filter lists %ld arc pairs at %ld builds, the distance test alone %ld (at "
+            "most half)", what, listed, builds, unfiltered);
+    free(bc);
+    pala_world_free(&w);
 }
 
 /* Bad input: refused at the line of the key, naming it. */
@@ -461,6 +540,9 @@ void test_arcs(void)
     ovals_touch(0);
     ovals_touch(1);
     switch_arcs();
+    arc_filter("thrown at 1.5 m/s", 1.5, 1000, 1, 0.0021);
+    arc_filter("spun at 1500 rad/s", 0.05, 1500, 1, 0.0019);
+    arc_filter("at rest, every fifth spun at 2000 rad/s", 0, 2000, 5, 0.0019);
     double e1 = bounce(4e-6), e2 = bounce(2e-6);
     T_CHECK(e1 / e2 > 3.2 && e1 / e2 < 5, "ovals and quasi-triangles bouncing, linear springs, no friction: max |dE|/E %.3g at dt, %.3g at dt/2: "
             "ratio %.3g (second order: 4)", e1, e2, e1 / e2);

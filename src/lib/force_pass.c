@@ -149,6 +149,7 @@ typedef struct sweep {
     int dissipative, spheres;
     int records;           /* the current block's rows add to a boundary block */
     int tsep;              /* Tnc is summed apart from T (work.h) */
+    int planar;            /* an arc world in the plane: deliver_planar */
 } sweep;
 
 /* Add contribution c to grain g as a record: g is in a boundary block (its sum is formed
@@ -232,6 +233,44 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
     else if (cur >= 0 && !curbnd) R[cur & mask] = o;
 }
 
+/* deliver_ring without records, of clumps, in an arc world whose every grain lies in the
+ * plane (wk->flat: x, r, v, omega in it; wk->plane: every component's centre at z = 0, so
+ * every pebble in z = 0 exactly): each contribution's F_z, T_x, T_y (and Fnc's, Tnc's) are zeros (+-0), which
+ * leave the sums as they are (a zero added to +0 or to a number), so only F_x, F_y, T_z
+ * (Fnc_x, Fnc_y, Tnc_z) are added, in the same order: the same bits but for the sign of a
+ * zero in the sums' out-of-plane components, which end_planar reads only as != 0. */
+static inline void deliver_planar(pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss)
+{
+    int cur = -1;
+    double fx = 0, fy = 0, tz = 0, gx = 0, gy = 0, hz = 0;
+    for (int i = 0; i < m; i++) {
+        int k = B->k[i], j = B->j[i];
+        if (k != cur) {   /* row grain k's sums in registers while its contacts last (j > k: never k) */
+            if (cur >= 0) {
+                pala_facc *a = &R[cur & mask];
+                a->F.x = fx; a->F.y = fy; a->T.z = tz;
+                if (diss) { a->Fnc.x = gx; a->Fnc.y = gy; a->Tnc.z = hz; }
+            }
+            cur = k;
+            const pala_facc *a = &R[k & mask];
+            fx = a->F.x; fy = a->F.y; tz = a->T.z;
+            if (diss) { gx = a->Fnc.x; gy = a->Fnc.y; hz = a->Tnc.z; }
+        }
+        fx += B->Fx[i]; fy += B->Fy[i]; tz += B->Tiz[i];
+        pala_facc *b = &R[j & mask];
+        b->F.x += -B->Fx[i]; b->F.y += -B->Fy[i]; b->T.z += B->Tjz[i];
+        if (diss) {
+            gx += B->Gx[i]; gy += B->Gy[i]; hz += B->Hiz[i];
+            b->Fnc.x += -B->Gx[i]; b->Fnc.y += -B->Gy[i]; b->Tnc.z += B->Hjz[i];
+        }
+    }
+    if (cur >= 0) {
+        pala_facc *a = &R[cur & mask];
+        a->F.x = fx; a->F.y = fy; a->T.z = tz;
+        if (diss) { a->Fnc.x = gx; a->Fnc.y = gy; a->Tnc.z = hz; }
+    }
+}
+
 /* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
 static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pala_runaway *ru)
 {
@@ -256,6 +295,9 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
     } else if (spheres) {
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 1, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 1, 0);
+    } else if (sw->planar) {
+        if (diss) deliver_planar(R, mask, B, m, 1);
+        else deliver_planar(R, mask, B, m, 0);
     } else {
         if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
         else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
@@ -450,14 +492,15 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     double t0 = pala_now();
     pala_work *wk = w->work;
     const long run = w->team->runs;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep};
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, w->parc && w->dim == 2};
+    for (int b = 0; b < wk->nblk && sw.planar; b++) sw.planar = wk->flat[b];   /* deliver_planar's premise */
     sw.S->nout = sw.S->nwout = 0;
     int lastrec = -1, bnd = 0;   /* its last block whose rows add to a boundary block; its boundary blocks */
     for (int b = b0; b < b1; b++) {
         if (wk->brec[b]) lastrec = b;
         bnd |= wk->bbrank[b] >= 0;
     }
-    if (lastrec < 0) pala_team_post(w->team, &sw.S->recdone, run);
+    if (lastrec < 0) atomic_store_explicit(&sw.S->recdone, run, memory_order_release);
     int kend = pala_block_end(w->n, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
     for (int b = b0; b < b1; b++) {
@@ -758,6 +801,8 @@ void pala_work_prepare(pala_world *w)
     if (w->nsurf) PALA_GROW(wk->wsum, (long)nblk * w->nsurf);
     wk->moving = pala_surfaces_moving(w);
     wk->spheres_only = 1;
+    wk->plane = w->parc && w->dim == 2;   /* deliver_planar: every component in z = 0 */
+    for (int i = 0; i < w->nshape; i++) wk->plane &= w->shape[i].z == 0;
     for (int t = 0; t < w->ntmpl; t++) {
         const pala_template *tp = &w->tmpl[t];
         double m = 0;

@@ -10,11 +10,14 @@
  * c_i = x + r * x_i (eq. 50) is the same operations on the nonzero entries as the general
  * product: the same bits, at half the instructions.  Each arc's bisector turns with it
  * (docs/physics.md, "Arc grains"); its bounding circle only when the list is built
- * (arc_bounds).  Neither vectorised nor split into loops: over a grain's few arcs, GCC's
- * versions of the loop took 1.5x the instructions (callgrind, bench/arcs/triangle.txt). */
+ * (arc_bounds); its cos h and bounding radius, constants, were set once (pala_world_setup).
+ * Neither vectorised nor split into loops: over a grain's few arcs, GCC's versions of the
+ * loop took 1.5x the instructions (callgrind, bench/arcs/triangle.txt). */
 __attribute__((optimize("no-tree-vectorize", "no-tree-loop-distribution", "no-tree-loop-distribute-patterns")))
-static void place_arcs(pala_world *w, int k, const pala_template *t, pala_vec3 *restrict pc)
+void pala_world_place_arcs(pala_world *w, int k)
 {
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    pala_vec3 *restrict pc = w->pc + w->p0[k];
     const pala_vec3 r = w->r[k], x = w->x[k];
     const double rho = r.x * r.x + r.y * r.y + r.z * r.z, b = 0.5 * (1.0 - rho), c = 2.0 / (1.0 + rho);
     const double cs = c * (r.x * r.x + b), sn = c * r.z, m22 = c * (r.z * r.z + b);
@@ -25,8 +28,6 @@ static void place_arcs(pala_world *w, int k, const pala_template *t, pala_vec3 *
         pc[i] = pala_v(x.x + cs * s[i].x - sn * s[i].y, x.y + sn * s[i].x + cs * s[i].y, x.z + m22 * s[i].z);
         q[i].mx = cs * a[i].mx - sn * a[i].my;
         q[i].my = sn * a[i].mx + cs * a[i].my;
-        q[i].ch = a[i].ch;
-        q[i].br = a[i].br;
     }
 }
 
@@ -78,7 +79,7 @@ void pala_world_place_pebbles(pala_world *w, int k)
         if (w->parc) w->parc[w->p0[k]] = (pala_arcrange){1, 0, -2, pc[0].x, pc[0].y, w->shape_r[t->comp0]};   /* a sphere among arcs */
         return;
     }
-    if (w->parc && w->r[k].x == 0 && w->r[k].y == 0) { place_arcs(w, k, t, pc); return; }
+    if (w->parc && w->r[k].x == 0 && w->r[k].y == 0) { pala_world_place_arcs(w, k); return; }
     const pala_vec3 *s = w->shape + t->comp0;
     double m[3][3];
     pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */

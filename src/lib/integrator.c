@@ -352,7 +352,10 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
         w->r[k] = pala_v(0, 0, g);
         w->acc[k] = pala_v(an.x, an.y, 0);
         w->bacc[k] = pala_v(0, 0, be.z);
-        if (chain && w->pc && (!w->parc || !wk->live || wk->live[k])) pala_world_place_pebbles(w, k);   /* arcs: the grains read (work.h) */
+        if (chain && w->pc && (!w->parc || !wk->live || wk->live[k])) {   /* arcs: the grains read (work.h) */
+            if (w->parc && t->ncomp > 1) pala_world_place_arcs(w, k);   /* r = (0, 0, g): its placement without the checks */
+            else pala_world_place_pebbles(w, k);
+        }
     }
     fa->pdiss += pdiss;
     fa->mv = mv;

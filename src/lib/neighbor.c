@@ -41,7 +41,7 @@ void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
     free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
-    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach);
+    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach); free(nl->apeb); free(nl->ashape); free(nl->kst); free(nl->kq);
     for (int t = 0; t < nl->nrows; t++) { free(nl->rows[t].buf); free(nl->rows[t].rbuf); }
     free(nl->rows);
     free(nl);
@@ -128,6 +128,7 @@ void pala_nlist_prepare(pala_world *w)
         for (int i = 0; i < w->nshape; i++) amax = amed = fmax(amax, w->arc ? w->arc[i].br : w->shape_r[i]);
     nl->amax = amax;
     nl->skin = w->skin > 0 ? w->skin : pala_nlist_default_skin(w, amed);
+    if (w->arc) PALA_GROW(nl->ashape, w->nshape + 1);   /* the arcs' filter's constants (arc_faces) */
     if (w->arc) { amin += ARC_MARGIN * nl->skin; amax += ARC_MARGIN * nl->skin; nl->amax = amax; }   /* the arcs' bounding circles, widened (peb_rad) */
     /* levels: one grid unless the cells of the largest and the smallest differ by more than 2 */
     double h0 = 2 * amin + nl->skin, H = 2 * amax + nl->skin;
@@ -535,8 +536,107 @@ static double grain_cell(const pala_world *w)
     return 2 * b + w->nl->skin;
 }
 
-/* The grains into cells (head, next), as one_grid the pebbles; maxrow. */
-static void grain_grid(pala_world *w)
+/* ---- The arcs' faces: the angular filter of the build ------------------------------------
+ * Two listed arcs p (of grain k) and q (of grain j) touch only if the line between their
+ * circles' centres lies within both arcs' ranges (eq. A5).  The build lists a pair within
+ * the skin only if that can hold at some evaluation before the next build; the argument is
+ * docs/physics.md's ("Arc grains", "The arcs' faces at the build"), in short:
+ *  - the list is used while nl->rdrift <= 0.45 skin, and each half step adds to it, for
+ *    every grain, h|v - u| + 2|q| s_max, the grain turning by 2 atan|q| <= 2|q| about z; so
+ *    until the next build (D = 0.5 skin) grain k turns by at most Theta_k = D / s_max(k)
+ *    (th) and a point at |s| from x_k moves by at most D max(1, |s| / s_max(k)) (D_p);
+ *  - in the frame of grain k, c_p and m_p stay put and c_q moves by at most
+ *    E_p = D max(1, |c_q - x_k| / s_max(k)) + D_q, so the line from c_p to c_q turns by at
+ *    most asin(E_p / |d|) against m_p: (A8) on p's side (side_apart), likewise on q's;
+ *  - and the circles cannot overlap while |d| - D_p - D_q >= a_p + a_q (eq. 49).
+ * Margins of 1e-6 (rad, relative) cover the rounding.  A pair that holds a contact state
+ * (it touched at the last evaluation, before the build: kq) is listed whatever the test, so
+ * its end is seen and counted as before (force_pass.c, pair_ended).  Positions and angles
+ * are those of x and r now (a grain that was not live has stale pebbles, force_pass.c);
+ * a world with a grain turned off the plane is not filtered. */
+typedef struct pala_arcpeb arcpeb;
+#define ARC_TURN 0.5   /* D / skin: the displacement bound the list's tests rely on */
+
+/* The filter's data of every pebble (nl->apeb; nl->afilt) and the pairs that hold a state
+ * (nl->kst, nl->kq: the nc compacted pairs row[2c], row[2c + 1], by p). */
+static void arc_faces(pala_world *w, long nc)
+{
+    pala_nlist *nl = w->nl;
+    nl->afilt = w->dim == 2;
+    for (int k = 0; k < w->n && nl->afilt; k++) nl->afilt = w->r[k].x == 0 && w->r[k].y == 0;
+    if (!nl->afilt) return;
+    if (nc + 1 > nl->kqcap) { nl->kqcap = nc + nc / 8 + 16; PALA_GROW(nl->kq, nl->kqcap); }
+    const double D = ARC_TURN * nl->skin;
+    nl->adisp = D * (1 + 1e-6);   /* with the margins of rounding, as th and D_p */
+    for (int t = 0; t < w->ntmpl; t++) {   /* per component of each template: cos b, sin b, D_p */
+        const pala_template *tp = &w->tmpl[t];
+        double sm = 0;
+        for (int i = 0; i < tp->ncomp && tp->ncomp > 1; i++) sm = fmax(sm, hypot(w->arc[tp->comp0 + i].bx, w->arc[tp->comp0 + i].by));
+        for (int i = 0; i < tp->ncomp; i++) {
+            const pala_arcrange *a = &w->arc[tp->comp0 + i];
+            double b = tp->ncomp > 1 && sm > 0 && a->ch > -1 ? acos(fmin(a->ch, 1.0)) + 1e-6 : PALA_PI;   /* h_p */
+            arcpeb *o = &nl->ashape[tp->comp0 + i];
+            o->cb = b < 0.5 * PALA_PI ? cos(b) : -2;
+            o->sb = b < 0.5 * PALA_PI ? sin(b) : 0;
+            o->th = sm > 0 ? D / sm * (1 + 1e-6) : 0;   /* Theta_k (unused on a side not filtered) */
+            o->D = D * (sm > 0 ? fmax(1.0, hypot(w->shape[tp->comp0 + i].x, w->shape[tp->comp0 + i].y) / sm) : 1.0) * (1 + 1e-6);
+        }
+    }
+    for (int k = 0; k < w->n; k++) {
+        const pala_template *t = &w->tmpl[w->tid[k]];
+        const pala_vec3 r = w->r[k], x = w->x[k];
+        const double rho = r.z * r.z, c = 2.0 / (1.0 + rho), cs = c * 0.5 * (1.0 - rho), sn = c * r.z;   /* eqs. (11)-(13) about z */
+        for (int i = 0; i < t->ncomp; i++) {
+            const pala_vec3 s = w->shape[t->comp0 + i];
+            const pala_arcrange *a = &w->arc[t->comp0 + i];
+            arcpeb *o = &nl->apeb[w->p0[k] + i];
+            *o = nl->ashape[t->comp0 + i];
+            o->cx = x.x + cs * s.x - sn * s.y;
+            o->cy = x.y + sn * s.x + cs * s.y;
+            o->mx = cs * a->mx - sn * a->my;
+            o->my = sn * a->mx + cs * a->my;
+        }
+    }
+    int *ks = nl->kst;   /* counting sort of the kept pairs by p */
+    memset(ks, 0, (size_t)(w->npeb + 2) * sizeof *ks);
+    for (long c = 0; c < nc; c++) {
+        int p = nl->row[2 * c];
+        if (p >= 0 && p < w->npeb) ks[p + 2]++;
+    }
+    for (int p = 0; p < w->npeb; p++) ks[p + 2] += ks[p + 1];
+    for (long c = 0; c < nc; c++) {
+        int p = nl->row[2 * c];
+        if (p >= 0 && p < w->npeb) nl->kq[ks[p + 1]++] = nl->row[2 * c + 1];
+    }
+}
+
+/* (A8) on p's side: the line from c_p to c_q (d = c_p - c_q, L2 = |d|^2 at the build) stays
+ * off p's range until the next build; the other circle's centre c_q moves, in the frame of
+ * p's grain k (x_k: xk), by at most D max(1, |c_q - x_k| / s_max(k)) + D_q (see above). */
+static inline int side_apart(double D, const arcpeb *P, const arcpeb *Q, pala_vec3 xk, double dx, double dy, double L2)
+{
+    if (!(P->cb > -1)) return 0;
+    const double rx = Q->cx - xk.x, ry = Q->cy - xk.y, e = sqrt(rx * rx + ry * ry) * P->th, E = (e > D ? e : D) + Q->D;
+    return L2 > E * E && -(dx * P->mx + dy * P->my) + P->sb * E < P->cb * sqrt(L2 - E * E);   /* (A8) */
+}
+
+/* Pebbles p and q (the list's distance test passed) cannot touch until the next build and
+ * hold no state: the pair need not be listed (see above). */
+static inline int arcs_apart(const pala_world *w, int p, int q)
+{
+    const pala_nlist *nl = w->nl;
+    const arcpeb *P = &nl->apeb[p], *Q = &nl->apeb[q];
+    const double dx = P->cx - Q->cx, dy = P->cy - Q->cy, L2 = dx * dx + dy * dy, E = P->D + Q->D, sr = (nl->prad[p] + nl->prad[q]) * (1 + 1e-6) + E;
+    int apart = L2 > sr * sr ||                                           /* eq. (49): |d| - E > a_p + a_q */
+                side_apart(nl->adisp, P, Q, w->x[w->pg[p]], dx, dy, L2) ||      /* (A8), p's side */
+                side_apart(nl->adisp, Q, P, w->x[w->pg[q]], -dx, -dy, L2);      /* q's */
+    for (int i = nl->kst[p]; i < nl->kst[p + 1] && apart; i++) apart = nl->kq[i] != q;
+    return apart;
+}
+
+/* The grains into cells (head, next), as one_grid the pebbles; maxrow; the filter's data
+ * (arc_faces, nc compacted states). */
+static void grain_grid(pala_world *w, long nc)
 {
     pala_nlist *nl = w->nl;
     int n = w->n;
@@ -551,6 +651,7 @@ static void grain_grid(pala_world *w)
             nl->areach[t] = fmax(nl->areach[t], hypot(a->bx, a->by) + a->br + ARC_MARGIN * nl->skin);
         }
     }
+    arc_faces(w, nc);
     int finite = 1;   /* the arcs' bounding circles, placed just now (fill_cells checks the grains) */
     for (int p = 0; p < w->npeb; p++) finite &= isfinite(w->parc[p].bx) && isfinite(w->parc[p].by);
     long most = fill_cells(w, w->x, n, inv, finite), comp = 1;
@@ -592,6 +693,7 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
     long *cap = S->direct ? &nl->cap : &S->cap;
     if (S->rcap < nl->maxrow || !S->rbuf) { S->rcap = nl->maxrow + 1024; PALA_GROW(S->rbuf, S->rcap); }   /* the grains near k */
     const double skin = nl->skin;
+    const int filt = nl->afilt;
     for (int k = b0 * PALA_BLOCK; k < pala_block_end(w->n, b1 - 1) && b1 > b0; k++) {
         int ng = grains_near(w, &g, k, S->rbuf);
         for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
@@ -608,7 +710,7 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
                 if (pala_vnorm2(pala_vsub(x, w->x[j])) >= rj * rj) continue;
                 for (int q = w->p0[j]; q < w->p0[j + 1]; q++) {
                     double rc = ap + peb_rad(w, q) + skin;
-                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc) out[m++] = q;
+                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc && !(filt && arcs_apart(w, p, q))) out[m++] = q;
                 }
             }
             nl->start[p + 1] = m;
@@ -857,13 +959,14 @@ static void nlist_build(pala_world *w)
     pala_nlist *nl = w->nl;
     int n = w->npeb, levels = nl->nlev > 1 && !w->parc;
     long nc = nl->hn ? compact_states(nl, n) : 0;   /* before start[] is reused below */
-    if (!nl->next || nl->nalloc != n || (levels && !nl->rc)) {   /* sized once per pebble count: no allocation per rebuild */
+    if (!nl->next || nl->nalloc != n || (levels && !nl->rc) || (w->parc && !nl->apeb)) {   /* sized once per pebble count: no allocation per rebuild */
         PALA_GROW(nl->next, n + 1);
         PALA_GROW(nl->start, n + 1);
         if (levels) PALA_GROW(nl->rc, n + 1);
+        if (w->parc) { PALA_GROW(nl->apeb, n + 1); PALA_GROW(nl->kst, n + 2); }   /* the arcs' filter (arc_faces) */
         nl->nalloc = n;
     }
-    if (w->parc) grain_grid(w);
+    if (w->parc) grain_grid(w, nc);
     else if (levels) level_grids(w);
     else one_grid(w);
     /* rows, each thread into its buffer; then the offsets and one copy per thread */

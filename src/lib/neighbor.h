@@ -33,6 +33,16 @@ typedef struct pala_nlist {
     pala_vec3 glo;
     long maxrow;           /* room a row may need */
     double *areach;        /* arc worlds, per template: the largest |b| + a of its pebbles' widened bounding circles, m */
+    /* arc worlds, the angular filter of the build (neighbor.c, "The arcs' faces"): per
+     * pebble its circle's centre and bisector at the build, the cosine and sine of its
+     * half-width widened by its grain's largest turn until the next build (cb < -1: no
+     * filter on its side) and the bound D on its circle centre's displacement, m; per pebble
+     * p the pebbles q of the pairs that hold a state (kq[kst[p] .. kst[p + 1]]), always listed */
+    struct pala_arcpeb { double cx, cy, mx, my, cb, sb, D, th; } *apeb, *ashape;   /* ashape: cb, sb, D, th per component */
+    double adisp;          /* D, m */
+    int afilt;             /* the last build filtered (every grain turned about z alone) */
+    int *kst, *kq;
+    long kqcap;
     /* a hierarchy of grids for components of very different sizes (neighbor.c, "Levels");
      * nlev 1: the one grid above */
     int nlev;

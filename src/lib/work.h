@@ -72,6 +72,8 @@ typedef struct pala_work {
                             * or the dashpot, or additional forces */
     int chain;             /* the sweep also starts the next step (pala_world_steps) */
     unsigned char *flat;   /* per block, 2D: its grains' state lies in the plane (integrator.c, end_planar) */
+    int plane;             /* an arc world in 2D whose components all have z = 0: with every block
+                            * flat, its contacts' forces lie in the plane (force_pass.c, deliver_planar) */
     unsigned char *live;   /* arc worlds, per grain: in a listed pair or a wall candidate at the last build
                             * (pala_force_pass_setup); only these grains' pebbles are placed each step */
     int nlive;             /* room in live */

@@ -606,7 +606,14 @@ void pala_world_setup(pala_world *w)
         PALA_GROW(w->pg, w->npeb);
         for (int k = 0; k < w->n; k++)
             for (int p = w->p0[k]; p < w->p0[k + 1]; p++) w->pg[p] = k;
-        if (w->arc) PALA_GROW(w->parc, w->npeb);   /* arc grains: their ranges in the world frame (grain.c) */
+        if (w->arc) {   /* arc grains: their ranges in the world frame (grain.c); cos h and the bounding radius are constants */
+            PALA_GROW(w->parc, w->npeb);
+            for (int k = 0; k < w->n; k++)
+                for (int i = 0; i < w->tmpl[w->tid[k]].ncomp; i++) {
+                    const pala_arcrange *a = &w->arc[w->tmpl[w->tid[k]].comp0 + i];
+                    w->parc[w->p0[k] + i] = (pala_arcrange){a->mx, a->my, a->ch, a->bx, a->by, a->br};
+                }
+        }
     }
     pala_nlist_prepare(w);
     if (w->pc)
