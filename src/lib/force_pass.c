@@ -492,7 +492,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     double t0 = pala_now();
     pala_work *wk = w->work;
     const long run = w->team->runs;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, w->parc && w->dim == 2};
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, wk->plane};
     for (int b = 0; b < wk->nblk && sw.planar; b++) sw.planar = wk->flat[b];   /* deliver_planar's premise */
     sw.S->nout = sw.S->nwout = 0;
     int lastrec = -1, bnd = 0;   /* its last block whose rows add to a boundary block; its boundary blocks */
@@ -500,7 +500,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         if (wk->brec[b]) lastrec = b;
         bnd |= wk->bbrank[b] >= 0;
     }
-    if (lastrec < 0) atomic_store_explicit(&sw.S->recdone, run, memory_order_release);
+    if (lastrec < 0) pala_team_post(w->team, &sw.S->recdone, run);
     int kend = pala_block_end(w->n, b1 - 1);
     long init = (long)b0 * PALA_BLOCK;   /* ring sums started for grains below this */
     for (int b = b0; b < b1; b++) {
