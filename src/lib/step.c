@@ -40,7 +40,6 @@ static int list(pala_world *w)
     return PALA_OK;
 }
 
-
 /* The moving walls where they are at the step's midpoint. */
 static int walls_move(const pala_world *w) { return w->work->moving; }
 static int move_walls(pala_world *w) { pala_surfaces_move(w, w->t); return PALA_OK; }
