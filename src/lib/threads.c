@@ -263,8 +263,9 @@ void pala_team_wait(pala_team *tm, const _Atomic long *a, long v)
 /* Every 128 steps with threads: move the split so that the threads' measured times in the
  * sweep would have been equal (each thread's time spread evenly over its blocks), if that
  * shortens the longest by more than 4 %.  (A thread's time in the sweep includes the work
- * of its boundary blocks, not its wait for the earlier threads' records.)  Only with at least one block per thread.  The
- * split changes which thread computes what, never the order of a sum (docs/design.md). */
+ * of its boundary blocks, not its wait for the earlier threads' records.)  Only with at
+ * least one block per thread.  The split changes which thread computes what, never the
+ * order of a sum (docs/design.md). */
 int pala_team_balance(pala_team *tm)
 {
     int n = pala_team_size(tm);
