@@ -55,8 +55,7 @@ double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
     const long step = w->step;
     unsigned long key = pala_wallhist_key(p, id);
     if (!h->cap) { if (!write) return NULL; wallhist_rehash(h, hn, step); }
-    long j = pala_wallhist_slot(key, h->cap);
-    while (h->key[j] && h->key[j] != key) j = (j + 1) & (h->cap - 1);
+    long j = pala_wallhist_probe(h, key);
     if (h->key[j] == key) {
         double *st = h->st + j * hn;
         int live = h->stamp[j] >= step - 1;
@@ -66,7 +65,7 @@ double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
         return st;
     }
     if (!write) return NULL;
-    if (pala_wallhist_full(w, p)) {
+    if (pala_wallhist_grows(h)) {
         wallhist_rehash(h, hn, step);
         return pala_wallhist_find(w, p, id, write);
     }
@@ -266,7 +265,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
 /* An entry into table h (growing it first if it would be more than 3/4 full). */
 static void wallhist_put(pala_wallhist *h, int hn, long step, unsigned long key, long stamp, const double *st)
 {
-    if (!h->cap || 4 * (h->n + 1) > 3 * h->cap) wallhist_rehash(h, hn, step);
+    if (pala_wallhist_grows(h)) wallhist_rehash(h, hn, step);
     long j = pala_wallhist_slot(key, h->cap);
     while (h->key[j]) j = (j + 1) & (h->cap - 1);
     h->key[j] = key;

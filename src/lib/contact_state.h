@@ -15,18 +15,23 @@ void pala_contact_states_prepare(pala_world *w);
 void pala_wallhist_free(pala_work *wk);
 /* The table of grain k's block (its block's grains share it). */
 static inline pala_wallhist *pala_wallhist_of(const pala_world *w, int k) { return &w->work->cm->wh[k / PALA_BLOCK]; }
-/* The next new entry of pebble p's table would make it grow (its states move). */
-static inline int pala_wallhist_full(const pala_world *w, int p)
-{
-    const pala_wallhist *h = pala_wallhist_of(w, pala_peb_grain(w, p));
-    return !h->cap || 4 * (h->n + 1) > 3 * h->cap;
-}
+/* The next new entry of table h would make it grow (its states move): at 3/4 full. */
+static inline int pala_wallhist_grows(const pala_wallhist *h) { return !h->cap || 4 * (h->n + 1) > 3 * h->cap; }
+/* ... of pebble p's table. */
+static inline int pala_wallhist_full(const pala_world *w, int p) { return pala_wallhist_grows(pala_wallhist_of(w, pala_peb_grain(w, p))); }
 /* The key of the contact of pebble p with wall id, and the slot its lookup starts at in a
  * table of cap slots: Fibonacci hashing, the top bits of key times 2^64 / golden ratio (the
  * low bits of a product depend on the key's low bits alone: here the wall id, and 2 bits of
  * the pebble). */
 static inline unsigned long pala_wallhist_key(int p, unsigned id) { return ((unsigned long)(unsigned)p << 32 | id) + 1; }
 static inline long pala_wallhist_slot(unsigned long key, long cap) { return (long)((key * 0x9E3779B97F4A7C15ul) >> (64 - __builtin_ctzl((unsigned long)cap))); }
+/* The slot of key in table h (cap > 0), or the empty slot where it would go (linear probing). */
+static inline long pala_wallhist_probe(const pala_wallhist *h, unsigned long key)
+{
+    long j = pala_wallhist_slot(key, h->cap);
+    while (h->key[j] && h->key[j] != key) j = (j + 1) & (h->cap - 1);
+    return j;
+}
 /* The state of the contact of pebble p with wall id, for the force evaluation of this step
  * (write: it is advanced; else read only, NULL if there is none). */
 double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write);
@@ -38,8 +43,7 @@ static inline double *pala_wallhist_home(const pala_world *w, pala_wallhist *h, 
 {
     unsigned long key = pala_wallhist_key(p, id);
     if (!h->cap) return NULL;
-    long j = pala_wallhist_slot(key, h->cap);
-    while (h->key[j] && h->key[j] != key) j = (j + 1) & (h->cap - 1);
+    long j = pala_wallhist_probe(h, key);
     if (h->key[j] != key || h->stamp[j] < w->step - 1) return NULL;
     h->stamp[j] = w->step;
     return h->st + j * w->work->cm->hn;
