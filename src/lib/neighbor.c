@@ -228,10 +228,13 @@ static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int 
     return pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc;
 }
 
-/* The buckets of the 27 cells (9 in 2D) around the point x that exist, into b; returns their
- * number. */
-static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27])
+/* The pebbles of the 27 cells (9 in 2D) around the point x that exist: ranges [b[u], e[u])
+ * of the cells' list (next), in cell order; returns their number.  In a dense grid the
+ * cells along x of each row are one range (9 ranges, not 27 loops of 0 to 2 pebbles, whose
+ * ends were mispredicted). */
+static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27], int e[27])
 {
+    const int *cs = w->nl->head;
     long c[3] = {cell_of(g, x.x, g->lo.x), cell_of(g, x.y, g->lo.y), cell_of(g, x.z, g->lo.z)};
     long zr = w->dim == 2 ? 0 : 1, lo[3] = {c[0] - 1, c[1] - 1, c[2] - zr}, hi[3] = {c[0] + 1, c[1] + 1, c[2] + zr};
     int m = 0;
@@ -244,13 +247,18 @@ static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27]
         for (long iz = lo[2]; iz <= hi[2]; iz++)
             for (long iy = lo[1]; iy <= hi[1]; iy++) {
                 int r = (int)(g->nx * (iy + g->ny * iz));
-                for (long ix = lo[0]; ix <= hi[0]; ix++) b[m++] = r + (int)ix;
+                b[m] = cs[r + lo[0]];
+                e[m++] = cs[r + hi[0] + 1];
             }
         return m;
     }
     for (long iz = lo[2]; iz <= hi[2]; iz++)
         for (long iy = lo[1]; iy <= hi[1]; iy++)
-            for (long ix = lo[0]; ix <= hi[0]; ix++) b[m++] = bucket(g, ix, iy, iz);
+            for (long ix = lo[0]; ix <= hi[0]; ix++) {
+                int k = bucket(g, ix, iy, iz);
+                b[m] = cs[k];
+                e[m++] = cs[k + 1];
+            }
     return m;
 }
 
@@ -258,16 +266,28 @@ static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27]
 static int row(const pala_world *w, const cellgrid *g, int p, int *out)
 {
     const pala_nlist *nl = w->nl;
-    const int *cs = nl->head, *cp = nl->next;
+    const int *cp = nl->next;
     pala_vec3 x = peb_pos(w, p);
     double ap = peb_rad(w, p);
-    int gp = pala_peb_grain(w, p), bk[27], nbk = around(w, g, x, bk), m = 0;
-    for (int u = 0; u < nbk; u++)
-        for (int i = cs[bk[u]]; i < cs[bk[u] + 1]; i++) {
-            int q = cp[i];
-            if (q <= p || !near(w, gp, x, ap, q)) continue;
-            out[m++] = q;
-        }
+    int gp = pala_peb_grain(w, p), cb[27], ce[27], nc = around(w, g, x, cb, ce), m = 0;
+    if (!w->pg && !w->pc && !w->parc) {
+        /* spheres: near()'s test without branches (a candidate is kept or not about as
+         * often, so the branches were mispredicted: 40 % of the drum's mispredictions);
+         * every candidate is written, the count moves only for those kept */
+        for (int u = 0; u < nc; u++)
+            for (int i = cb[u]; i < ce[u]; i++) {
+                int q = cp[i];
+                double rc = ap + pala_nlist_rad(nl, w->tid, q) + nl->skin;
+                out[m] = q;
+                m += (q > p) & (pala_vnorm2(pala_vsub(x, w->x[q])) < rc * rc);
+            }
+    } else
+        for (int u = 0; u < nc; u++)
+            for (int i = cb[u]; i < ce[u]; i++) {
+                int q = cp[i];
+                if (q <= p || !near(w, gp, x, ap, q)) continue;
+                out[m++] = q;
+            }
     sort_row(out, m);
     if (g->dense) return m;
     /* hashed: two of the cells in one bucket list its pebbles twice, next to each other
@@ -664,12 +684,12 @@ static void grain_grid(pala_world *w, long nc)
 static int grains_near(const pala_world *w, const cellgrid *g, int k, int *out)
 {
     const pala_nlist *nl = w->nl;
-    const int *cs = nl->head, *cp = nl->next;
+    const int *cp = nl->next;
     pala_vec3 x = w->x[k];
     double bk = w->tmpl[w->tid[k]].bound_radius;
-    int b[27], nb = around(w, g, x, b), m = 0;
-    for (int u = 0; u < nb; u++)
-        for (int i = cs[b[u]]; i < cs[b[u] + 1]; i++) {
+    int cb[27], ce[27], nc = around(w, g, x, cb, ce), m = 0;
+    for (int u = 0; u < nc; u++)
+        for (int i = cb[u]; i < ce[u]; i++) {
             int j = cp[i];
             double rb = bk + w->tmpl[w->tid[j]].bound_radius + nl->skin;
             if (j > k && pala_vnorm2(pala_vsub(x, w->x[j])) < rb * rb) out[m++] = j;
