@@ -618,16 +618,16 @@ void pala_force_pass_setup(pala_world *w)
     int nthr = pala_team_size(w->team);
     long span = 0;
     for (int b = 0; b < wk->nblk; b++) wk->bbrank[b] = -1;
+    const int *rw = w->nl->row;   /* the slots in one flat loop (a loop per row mispredicted its end) */
     for (int t = 0; t < nthr; t++) {
         int b0 = w->team->split[t], b1 = w->team->split[t + 1];
         int kend = b1 > b0 ? pala_block_end(w->n, b1 - 1) : b0 * PALA_BLOCK;
-        for (int k = b0 * PALA_BLOCK; k < kend; k++)
-            for (int p = pala_grain_peb0(w, k); p < pala_grain_peb0(w, k + 1); p++)
-                for (int s = st[p]; s < st[p + 1]; s++) {
-                    int g = pala_peb_grain(w, nb[s]);
-                    if (g - k > span) span = g - k;
-                    if (g / PALA_BLOCK >= b1) wk->bbrank[g / PALA_BLOCK] = 0;   /* listed by an earlier thread */
-                }
+        long gend = (long)b1 * PALA_BLOCK;
+        for (int s = st[pala_grain_peb0(w, b0 * PALA_BLOCK)]; s < st[pala_grain_peb0(w, kend)]; s++) {
+            int k = pala_peb_grain(w, rw[s]), g = pala_peb_grain(w, nb[s]);
+            span = g - k > span ? g - k : span;
+            if (g >= gend) wk->bbrank[g / PALA_BLOCK] = 0;   /* listed by an earlier thread */
+        }
     }
     wk->span = span;
     /* wall candidates: until the next build every grain moves by less than the skin (the
