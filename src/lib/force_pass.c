@@ -416,26 +416,22 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
     pala_batch *restrict B = sw->S->B;
     int n = 0;
     const int *row = w->nl->row;
-    int p = -1;
-    pala_vec3 c = {0, 0, 0};
-    double ai = 0;
+    /* without a branch on whether a listed pair touches (about half of them do): each pair
+     * is written at the batch's end, which moves past it only if it touches */
     for (int s0 = st[pala_grain_peb0(w, k0)], s1 = st[pala_grain_peb0(w, k1)]; s0 < s1; s0++) {
-        if (row[s0] != p) { p = row[s0]; c = P[p]; ai = prad[p]; }
-        int q = nb[s0];
-        double dx = c.x - P[q].x, dy = c.y - P[q].y, dz = c.z - P[q].z, aj = prad[q], sr = ai + aj;
+        int p = row[s0], q = nb[s0];
+        double ai = prad[p], dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, aj = prad[q], sr = ai + aj;
         double d2 = dx * dx + dy * dy + dz * dz;
-        if (!pala_pair_touch(pa, p, q, dx, dy, d2, sr)) {   /* eq. (49), (A5) */
-            if (hist && hl[s0]) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
-            if (hist) hl[s0] = 0;
-            continue;
+        int touch = pala_pair_touch(pa, p, q, dx, dy, d2, sr);   /* eq. (49), (A5) */
+        if (hist) {
+            if (hl[s0] > touch) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
+            hl[s0] = (unsigned char)touch;
+            B->hp[n] = hs + s0 * hn;
         }
         B->k[n] = pg[p]; B->j[n] = pg[q]; B->p[n] = p;
         B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2; B->ai[n] = ai; B->aj[n] = aj;
-        if (hist) {
-            B->hp[n] = hs + s0 * hn;
-            hl[s0] = 1;
-        }
-        if (++n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
+        n += touch;
+        if (n == BATCH) { B->n = n; run_clumps(sw, B, s, ru); n = 0; }
     }
     if (n) { B->n = n; run_clumps(sw, B, s, ru); }
 }
