@@ -586,9 +586,8 @@ static void mark_live(pala_world *w)
         memset(wk->live, 0, (size_t)wk->nlive);
     }
     unsigned char *L = wk->live;   /* bit 0: live until now, bit 1: from now on */
-    const int *st = w->nl->start, *nb = w->nl->nbr, *pg = w->pg;
-    for (int p = 0; p < w->npeb; p++)
-        for (int s = st[p]; s < st[p + 1]; s++) { L[pg[p]] |= 2; L[pg[nb[s]]] |= 2; }
+    const int *nb = w->nl->nbr, *rw = w->nl->row, *pg = w->pg;
+    for (int s = 0; s < w->nl->start[w->npeb]; s++) { L[pg[rw[s]]] |= 2; L[pg[nb[s]]] |= 2; }   /* one loop over the slots */
     for (int i = 0; i < wk->wcb[wk->nblk]; i++) L[wk->wcand[i]] |= 2;
     for (int k = 0; k < w->n; k++) {
         if (L[k] == 2) pala_world_place_pebbles(w, k);
