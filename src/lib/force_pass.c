@@ -241,33 +241,17 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
  * zero in the sums' out-of-plane components, which end_planar reads only as != 0. */
 static inline void deliver_planar(pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss)
 {
-    int cur = -1;
-    double fx = 0, fy = 0, tz = 0, gx = 0, gy = 0, hz = 0;
+    /* contact by contact into both grains' sums in memory: the same additions in the same
+     * order as keeping the row grain's in registers while its contacts last, which branched
+     * at each change of row grain (about every 1.5 contacts, so it went either way) */
     for (int i = 0; i < m; i++) {
-        int k = B->k[i], j = B->j[i];
-        if (k != cur) {   /* row grain k's sums in registers while its contacts last (j > k: never k) */
-            if (cur >= 0) {
-                pala_facc *a = &R[cur & mask];
-                a->F.x = fx; a->F.y = fy; a->T.z = tz;
-                if (diss) { a->Fnc.x = gx; a->Fnc.y = gy; a->Tnc.z = hz; }
-            }
-            cur = k;
-            const pala_facc *a = &R[k & mask];
-            fx = a->F.x; fy = a->F.y; tz = a->T.z;
-            if (diss) { gx = a->Fnc.x; gy = a->Fnc.y; hz = a->Tnc.z; }
-        }
-        fx += B->Fx[i]; fy += B->Fy[i]; tz += B->Tiz[i];
-        pala_facc *b = &R[j & mask];
+        pala_facc *a = &R[B->k[i] & mask], *b = &R[B->j[i] & mask];
+        a->F.x += B->Fx[i]; a->F.y += B->Fy[i]; a->T.z += B->Tiz[i];
         b->F.x += -B->Fx[i]; b->F.y += -B->Fy[i]; b->T.z += B->Tjz[i];
         if (diss) {
-            gx += B->Gx[i]; gy += B->Gy[i]; hz += B->Hiz[i];
+            a->Fnc.x += B->Gx[i]; a->Fnc.y += B->Gy[i]; a->Tnc.z += B->Hiz[i];
             b->Fnc.x += -B->Gx[i]; b->Fnc.y += -B->Gy[i]; b->Tnc.z += B->Hjz[i];
         }
-    }
-    if (cur >= 0) {
-        pala_facc *a = &R[cur & mask];
-        a->F.x = fx; a->F.y = fy; a->T.z = tz;
-        if (diss) { a->Fnc.x = gx; a->Fnc.y = gy; a->Tnc.z = hz; }
     }
 }
 
