@@ -165,10 +165,13 @@ void pala_nlist_prepare(pala_world *w)
     }
 }
 
+/* The bucket of a cell in a hashed grid: a row of cells along x into consecutive buckets
+ * (around() reads the three cells of a row as one range of buckets), the rows spread by a
+ * hash of (iy, iz). */
+static unsigned long row_hash(long iy, long iz) { return (unsigned long)iy * 19349663ul ^ (unsigned long)iz * 83492791ul; }
 static unsigned cell_hash(long ix, long iy, long iz, int mask)
 {
-    unsigned long h = (unsigned long)ix * 73856093ul ^ (unsigned long)iy * 19349663ul ^ (unsigned long)iz * 83492791ul;
-    return (unsigned)(h & (unsigned long)mask);
+    return (unsigned)((row_hash(iy, iz) + (unsigned long)ix) & (unsigned long)mask);
 }
 
 static inline pala_vec3 peb_pos(const pala_world *w, int p)
@@ -229,9 +232,10 @@ static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int 
 }
 
 /* The pebbles of the 27 cells (9 in 2D) around the point x that exist: ranges [b[u], e[u])
- * of the cells' list (next), in cell order; returns their number.  In a dense grid the
- * cells along x of each row are one range (9 ranges, not 27 loops of 0 to 2 pebbles, whose
- * ends were mispredicted). */
+ * of the cells' list (next); returns their number.  The three cells along x of each row are
+ * one range (9 ranges, not 27 loops of 0 to 2 pebbles, whose ends were mispredicted): in a
+ * dense grid they are consecutive cells, in a hashed one consecutive buckets (cell_hash;
+ * two ranges where they wrap around). */
 static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27], int e[27])
 {
     const int *cs = w->nl->head;
@@ -252,13 +256,21 @@ static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27]
             }
         return m;
     }
+    const unsigned long mask = (unsigned long)g->nbucket - 1;
     for (long iz = lo[2]; iz <= hi[2]; iz++)
-        for (long iy = lo[1]; iy <= hi[1]; iy++)
-            for (long ix = lo[0]; ix <= hi[0]; ix++) {
-                int k = bucket(g, ix, iy, iz);
-                b[m] = cs[k];
-                e[m++] = cs[k + 1];
+        for (long iy = lo[1]; iy <= hi[1]; iy++) {   /* the row's three buckets: one range, or two where they wrap */
+            unsigned long h = row_hash(iy, iz);
+            int k0 = (int)((h + (unsigned long)lo[0]) & mask), k2 = (int)((h + (unsigned long)hi[0]) & mask);
+            if (k0 <= k2) {
+                b[m] = cs[k0];
+                e[m++] = cs[k2 + 1];
+            } else {
+                b[m] = cs[k0];
+                e[m++] = cs[mask + 1];
+                b[m] = cs[0];
+                e[m++] = cs[k2 + 1];
             }
+        }
     return m;
 }
 
