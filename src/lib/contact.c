@@ -165,6 +165,10 @@ static double roll_torsion(const pala_world *w, const pala_batch *B, int i, cons
     return D;
 }
 
+/* A flag of contact_one's laws: the springs' states are in the contact plane already
+ * (drive_loop). */
+#define LAWS_PLANED (1u << 30)
+
 /* The kernel: contact i of a batch whose geometry (n, ov, sq, lever arms) and relative
  * velocity u of G's material at the contact point (eq. 54) are known, with laws L; laws:
  * the families the caller's world may have (PALA_LAWS_*; a constant, so each driver's loop
@@ -182,9 +186,6 @@ static double roll_torsion(const pala_world *w, const pala_batch *B, int i, cons
  * delta F_H while the pair separates, and a resting contact switches branch from step to
  * step, so a cap that followed it would lower the static friction by up to the factor
  * delta.  With the dashpot the force is continuous and the caps take it. */
-/* A flag of contact_one's laws: the springs' states are in the contact plane already. */
-#define LAWS_PLANED (1u << 30)
-
 AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const lawp L, const int shape, const unsigned laws, const double dt)
 {
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS, sph = shape == SH_SPHERES || shape == SH_WALLS_S;
