@@ -180,91 +180,103 @@ static inline void compose4(const v4d q[3], v4d r[3])
     for (int j = 0; j < 3; j++) r[j] = s * ((q[j] + r[j]) + c[j]);
 }
 
-/* What a group of four grains hands back: each grain's power of the non-conservative forces
- * (in grain order into the block's sum), its squared displacement bound (eq. 69, the same for
- * the chained eq. 65), the same in the list's frame, |q|^2, and pala_grain_check's sum. */
-typedef struct quad_out { v4d p, d2, dr, qn, chk; } quad_out;
+/* What a group of four grains adds to its block's sums: the power of the non-conservative
+ * forces (grain by grain, in order), and in a world of spheres only the largest bounds and
+ * the check, lane by lane (a largest value and a NaN do not depend on the order). */
+typedef struct quad_acc { v4d mv, rv, chk; double pdiss; } quad_acc;
+/* ... and with grains of several pebbles, each grain's squared displacement bound (eq. 69,
+ * the same for the chained eq. 65), the same in the list's frame, |q|^2 and
+ * pala_grain_check's sum, for lane_bounds */
+typedef struct quad_out { v4d d2, dr, qn, chk; } quad_out;
 
-/* Grains of records rec, state X, R, V, W, AC, BA (four grains each, as in memory), 1/m
- * im and 1/I ii of each: the kick, then, unless a grain turns by 0.1 rad or more in a half
- * step (|h|^2 >= 0.01, pala_rot_exp's series; or a NaN), the free motions.  Returns 1 when it
- * stopped after the kick (the caller then takes the general free motion), else 0. */
+/* Grains of records rec, state X, R, V, W, AC, BA (four grains each, as in memory; nv of
+ * them real, the rest zeros), 1/m im and 1/I ii of each: the kick, then the free motions,
+ * unless a grain turns by 0.1 rad or more in a half step (|h|^2 >= 0.01, pala_rot_exp's
+ * series; or a NaN): then it returns 1 having changed nothing, and the caller takes
+ * quad_kick and the general free motion.  kick: the kick alone (quad_kick).  The order of
+ * the work keeps few vectors live at once (16 registers): the turn first, then the kick of
+ * omega, of v, the free motion of x, of r. */
 static inline __attribute__((always_inline)) int quad(const double *rec, double *X, double *R, double *V, double *W, double *AC, double *BA,
                                                       v4d im, v4d ii, double tau, pala_vec3 u, const int one, const int diss, const int spheres,
-                                                      const int chain, quad_out *o)
+                                                      const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o)
 {
-    v4d F[3], T[3], G[3], H[3], IM[3], II[3], v[3], om[3];
-    rec3(rec, 0, F);
-    rec3(rec, 3, T);
-    if (diss) {
-        rec3(rec, 6, G);
-        if (!spheres) rec3(rec, 9, H);   /* the non-conservative torque of spheres is T itself (force_pass.c) */
-    }
+    v4d IM[3], II[3], T[3], H[3], be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3];
     if (one)
         for (int j = 0; j < 3; j++) IM[j] = im, II[j] = ii;
     else {
         IM[0] = SHUF(im, im, 0, 0, 0, 1), IM[1] = SHUF(im, im, 1, 1, 2, 2), IM[2] = SHUF(im, im, 2, 3, 3, 3);
         II[0] = SHUF(ii, ii, 0, 0, 0, 1), II[1] = SHUF(ii, ii, 1, 1, 2, 2), II[2] = SHUF(ii, ii, 2, 3, 3, 3);
     }
-    v4d PF[3] = {0}, PT[3] = {0}, AN[3], BE[3];   /* PF, PT: set when diss */
+    rec3(rec, 3, T);
+    if (diss && !spheres) rec3(rec, 9, H);   /* the non-conservative torque of spheres is T itself (force_pass.c) */
     for (int j = 0; j < 3; j++) {   /* component by component, as kick_general */
-        v4d an = IM[j] * F[j];                                                /* eq. (61) */
-        v4d be = II[j] * T[j];                                                /* eq. (62) */
-        v4d vj = ld4(V + 4 * j), wj = ld4(W + 4 * j), ac = ld4(AC + 4 * j), ba = ld4(BA + 4 * j);
-        if (diss) {   /* the work over the step, with the velocities of kick_general */
-            PF[j] = G[j] * (vj + tau * (an - ac));
-            PT[j] = (spheres ? T[j] : H[j]) * (wj + tau * (be - ba));
-        }
-        v[j] = vj + tau * (2.0 * an - ac);                                    /* eq. (68) */
-        om[j] = wj + tau * (2.0 * be - ba);
-        st4(AC + 4 * j, an);
-        st4(BA + 4 * j, be);
-        AN[j] = an, BE[j] = be;
+        v4d wj = ld4(W + 4 * j), ba = ld4(BA + 4 * j);
+        be[j] = II[j] * T[j];                                                 /* eq. (62) */
+        if (diss) PT[j] = (spheres ? T[j] : H[j]) * (wj + tau * (be[j] - ba));   /* the work over the step, as kick_general */
+        om[j] = wj + tau * (2.0 * be[j] - ba);                                /* eq. (68) */
     }
-    if (diss) {   /* each grain's (pf_x + pf_y + pf_z) + (pt_x + pt_y + pt_z) */
+    if (!kick) {   /* the half turn a = (tau / 2) (om + om) of both free motions and its exp, eq. (14) */
+        soa3(om, w3);
+        for (int j = 0; j < 3; j++) a[j] = 0.5 * tau * (w3[j] + w3[j]);
+        v4d th2 = dot4(a, a);
+        v4l small = (v4l)(th2 < bc4(0.01));
+        if (!(small[0] & small[1] & small[2] & small[3])) return 1;
+        v4d x2 = 0.25 * th2;   /* pala_rot_exp_series */
+        v4d f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+        for (int j = 0; j < 3; j++) q[j] = f * a[j];
+    }
+    for (int j = 0; j < 3; j++) {
+        st4(BA + 4 * j, be[j]);
+        st4(W + 4 * j, chain && !kick ? om[j] + tau * be[j] : om[j]);         /* and eq. (66) of the next step */
+    }
+    v4d F[3], G[3], v[3], v3[3];
+    rec3(rec, 0, F);
+    if (diss) rec3(rec, 6, G);
+    for (int j = 0; j < 3; j++) {
+        v4d vj = ld4(V + 4 * j), ac = ld4(AC + 4 * j);
+        v4d an = IM[j] * F[j];                                                /* eq. (61) */
+        if (diss) PF[j] = G[j] * (vj + tau * (an - ac));
+        v[j] = vj + tau * (2.0 * an - ac);                                    /* eq. (68) */
+        st4(AC + 4 * j, an);
+        st4(V + 4 * j, chain && !kick ? v[j] + tau * an : v[j]);
+    }
+    if (diss) {   /* each grain's (pf_x + pf_y + pf_z) + (pt_x + pt_y + pt_z), in grain order */
         v4d pf[3], pt[3];
         soa3(PF, pf);
         soa3(PT, pt);
-        o->p = (pf[0] + pf[1] + pf[2]) + (pt[0] + pt[1] + pt[2]);
+        v4d p = (pf[0] + pf[1] + pf[2]) + (pt[0] + pt[1] + pt[2]);
+        for (int j = 0; j < nv; j++) acc->pdiss = acc->pdiss + p[j];
     }
-    /* the half turn a = (tau / 2) (om + om) of both free motions and its exp, eq. (14) */
-    v4d w3[3], a[3], q[3];
-    soa3(om, w3);
-    for (int j = 0; j < 3; j++) a[j] = 0.5 * tau * (w3[j] + w3[j]);
-    v4d th2 = dot4(a, a);
-    v4l small = (v4l)(th2 < bc4(0.01));
-    if (!(small[0] & small[1] & small[2] & small[3])) {
-        for (int j = 0; j < 3; j++) st4(V + 4 * j, v[j]), st4(W + 4 * j, om[j]);
-        return 1;
-    }
-    v4d x2 = 0.25 * th2;   /* pala_rot_exp_series */
-    v4d f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
-    for (int j = 0; j < 3; j++) q[j] = f * a[j];
-    v4d v3[3], x[3], r[3], xm[3], rm[3];
+    if (kick) return 0;
+    /* eq. (69) and, chained, the next step's (65) */
+    v4d x[3], xm[3] = {ld4(X), ld4(X + 4), ld4(X + 8)};
     soa3(v, v3);
-    xm[0] = ld4(X), xm[1] = ld4(X + 4), xm[2] = ld4(X + 8);
-    rm[0] = ld4(R), rm[1] = ld4(R + 4), rm[2] = ld4(R + 8);
     soa3(xm, x);
-    soa3(rm, r);
-    for (int j = 0; j < 3; j++) x[j] = x[j] + tau * v3[j];                    /* eq. (69) */
-    compose4(q, r);
-    o->chk = 0.0 * (x[0] + x[1] + x[2] + r[0] + r[1] + r[2]);
-    const double h2 = tau * tau;
-    o->d2 = h2 * dot4(v3, v3);                                                /* pala_free_motion_h */
-    v4d vu[3] = {v3[0] - u.x, v3[1] - u.y, v3[2] - u.z};
-    o->dr = h2 * dot4(vu, vu);
-    o->qn = dot4(q, q);
-    if (chain) {   /* eqs. (65)-(66) of the next step, with the same turn */
+    for (int j = 0; j < 3; j++) x[j] = x[j] + tau * v3[j];
+    v4d sum = x[0] + x[1] + x[2];   /* pala_grain_check's, continued below */
+    if (chain)
         for (int j = 0; j < 3; j++) x[j] = x[j] + tau * v3[j];
-        compose4(q, r);
-        for (int j = 0; j < 3; j++) {
-            v[j] = v[j] + tau * AN[j];
-            om[j] = om[j] + tau * BE[j];
-        }
-    }
     aos3(x, xm);
+    for (int j = 0; j < 3; j++) st4(X + 4 * j, xm[j]);
+    const double h2 = tau * tau;
+    v4d d2 = h2 * dot4(v3, v3);                                               /* pala_free_motion_h */
+    v4d vu[3] = {v3[0] - u.x, v3[1] - u.y, v3[2] - u.z};
+    v4d dr = h2 * dot4(vu, vu);
+    v4d r[3], rm[3] = {ld4(R), ld4(R + 4), ld4(R + 8)};
+    soa3(rm, r);
+    compose4(q, r);
+    v4d chk = 0.0 * (sum + r[0] + r[1] + r[2]);
+    if (chain) compose4(q, r);
     aos3(r, rm);
-    for (int j = 0; j < 3; j++) st4(X + 4 * j, xm[j]), st4(R + 4 * j, rm[j]), st4(V + 4 * j, v[j]), st4(W + 4 * j, om[j]);
+    for (int j = 0; j < 3; j++) st4(R + 4 * j, rm[j]);
+    if (so) {
+        v4l ok = (v4l)(nv == 4 ? bc4(-0.0) == bc4(0.0) : (v4d){0, 1, 2, 3} < bc4(nv));   /* the real lanes */
+        acc->mv = sel4(ok & (v4l)(d2 > acc->mv), d2, acc->mv);
+        acc->rv = sel4(ok & (v4l)(dr > acc->rv), dr, acc->rv);
+        acc->chk += chk;   /* zeros in the lanes of no grain */
+    } else {
+        o->d2 = d2, o->dr = dr, o->qn = dot4(q, q), o->chk = chk;
+    }
     return 0;
 }
 
@@ -276,7 +288,7 @@ typedef struct bounds { double mv, rv, mv2, rv2, chk; } bounds;
 static inline void lane_bounds(const pala_world *w, int k, const quad_out *o, int j, const int chain, bounds *b)
 {
     double d = o->d2[j], e = o->dr[j];
-    if (!w->work->spheres_only && w->tmpl[w->tid[k]].ncomp > 1) {
+    if (w->tmpl[w->tid[k]].ncomp > 1) {
         double s = 2 * sqrt(o->qn[j]) * w->work->smax[w->tid[k]];
         d = sqrt(d) + s;
         d = d * d;
@@ -292,7 +304,14 @@ static inline void lane_bounds(const pala_world *w, int k, const quad_out *o, in
     b->chk += o->chk[j];
 }
 
-/* The general free motions of grains [k, k + nv), which quad kicked only. */
+/* The kick of a group that turns too far for quad's free motions (rare). */
+__attribute__((noinline, cold)) static void quad_kick(const double *rec, double *V, double *W, double *AC, double *BA, v4d im, v4d ii, double tau,
+                                                     int one, int diss, int spheres, int nv, quad_acc *acc)
+{
+    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, acc, NULL);
+}
+
+/* The general free motions of grains [k, k + nv), which quad_kick kicked. */
 static void quad_general(pala_world *w, int k, int nv, bounds *b)
 {
     pala_finish f = {.mv = b->mv, .rv = b->rv, .mv2 = b->mv2, .rv2 = b->rv2, .chk = b->chk};
@@ -300,89 +319,74 @@ static void quad_general(pala_world *w, int k, int nv, bounds *b)
     *b = (bounds){.mv = f.mv, .rv = f.rv, .mv2 = f.mv2, .rv2 = f.rv2, .chk = f.chk};
 }
 
-/* 1/m and 1/I of grains k..k+3 (one: of template tid) */
-static inline void quad_inv(const pala_world *w, int k, int tid, const int one, v4d *im, v4d *ii)
+/* 1/m and 1/I of grains k..k+nv-1 of several templates */
+static inline void quad_inv(const pala_world *w, int k, int nv, v4d *im, v4d *ii)
 {
-    const pala_work *wk = w->work;
-    if (one) {
-        *im = bc4(wk->invm[tid]);
-        *ii = bc4(w->tmpl[tid].inv_inertia[0]);
-        return;
-    }
-    const int g0 = w->tid[k], g1 = w->tid[k + 1], g2 = w->tid[k + 2], g3 = w->tid[k + 3];
-    *im = (v4d){wk->invm[g0], wk->invm[g1], wk->invm[g2], wk->invm[g3]};
-    *ii = (v4d){w->tmpl[g0].inv_inertia[0], w->tmpl[g1].inv_inertia[0], w->tmpl[g2].inv_inertia[0], w->tmpl[g3].inv_inertia[0]};
+    for (int j = 0; j < nv; j++) (*im)[j] = w->work->invm[w->tid[k + j]], (*ii)[j] = w->tmpl[w->tid[k + j]].inv_inertia[0];
 }
 
 /* one: the grains are of template tid, else (several templates, a size distribution's
  * spheres) each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I exactly, isotropic = 1 in 3D). */
 static inline __attribute__((always_inline)) void end_isotropic_block(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int one,
-                                       const int spheres, pala_finish *fa)
+                                                                      const int spheres, pala_finish *fa)
 {
     const pala_work *wk = w->work;
     const int chain = wk->chain, diss = wk->dissipative, so = wk->spheres_only, m = k1 - k0;
     const double tau = 0.5 * w->dt;
     const pala_vec3 u = pala_list_frame(w);
     const double *Ab = &A[k0 & mask].F.x;   /* a block never wraps around the ring */
+    double *X = &w->x[k0].x, *R = &w->r[k0].x, *V = &w->v[k0].x, *W = &w->w[k0].x, *AC = &w->acc[k0].x, *BA = &w->bacc[k0].x;
     /* The next block's state, fetched while this one is processed: at sizes beyond the
      * cache the hardware prefetcher alone leaves the start of each block's end waiting on
      * memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md). */
     const int np = w->n - k1 < PALA_BLOCK ? w->n - k1 : PALA_BLOCK;
-    const char *pf[6] = {(const char *)(w->v + k1), (const char *)(w->w + k1), (const char *)(w->acc + k1),
-                         (const char *)(w->bacc + k1), (const char *)(w->r + k1), (const char *)(w->x + k1)};
-    double pdiss = 0;
+    const char *pf[6] = {(const char *)(X + 3 * m), (const char *)(R + 3 * m), (const char *)(V + 3 * m),
+                         (const char *)(W + 3 * m), (const char *)(AC + 3 * m), (const char *)(BA + 3 * m)};
     bounds b = {.mv = fa->mv, .rv = fa->rv, .mv2 = fa->mv2, .rv2 = fa->rv2, .chk = fa->chk};
     const v4d zero = bc4(0);
-    v4d mvv = zero, rvv = zero, chkv = zero;   /* the bounds lane by lane (max: any order) */
-    quad_out o = {zero, zero, zero, zero, zero};
+    quad_acc acc = {zero, zero, zero, 0};
+    quad_out o;
+    v4d im = zero, ii = zero;
+    if (one) im = bc4(wk->invm[tid]), ii = bc4(w->tmpl[tid].inv_inertia[0]);
     int i = 0;
     for (; i + 4 <= m; i += 4) {
-        const int k = k0 + i;
+        const size_t c = 3 * (size_t)i;   /* the group's first component */
         if (i < np)
             for (int j = 0; j < 6; j++) {   /* grains i..i+3: bytes 24 i to 24 i + 95, two lines at most */
-                __builtin_prefetch(pf[j] + sizeof(pala_vec3) * (size_t)i);
-                __builtin_prefetch(pf[j] + sizeof(pala_vec3) * (size_t)i + 64);
+                __builtin_prefetch(pf[j] + 8 * c);
+                __builtin_prefetch(pf[j] + 8 * c + 64);
             }
-        v4d im, ii;
-        quad_inv(w, k, tid, one, &im, &ii);
-        int big = quad(Ab + 12 * (size_t)i, &w->x[k].x, &w->r[k].x, &w->v[k].x, &w->w[k].x, &w->acc[k].x, &w->bacc[k].x, im, ii, tau, u, one,
-                       diss, spheres, chain, &o);
-        if (diss) pdiss = pdiss + o.p[0] + o.p[1] + o.p[2] + o.p[3];   /* in grain order, as the general path */
-        if (big) quad_general(w, k, 4, &b);
-        else if (so) {
-            mvv = sel4((v4l)(o.d2 > mvv), o.d2, mvv);
-            rvv = sel4((v4l)(o.dr > rvv), o.dr, rvv);
-            chkv += o.chk;
-        } else
-            for (int j = 0; j < 4; j++) lane_bounds(w, k + j, &o, j, chain, &b);
+        if (!one) quad_inv(w, k0 + i, 4, &im, &ii);
+        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, im, ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o)) {
+            quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, im, ii, tau, one, diss, spheres, 4, &acc);
+            quad_general(w, k0 + i, 4, &b);
+        } else if (!so)
+            for (int j = 0; j < 4; j++) lane_bounds(w, k0 + i + j, &o, j, chain, &b);
     }
     if (i < m) {   /* the last one to three grains, in a group of four padded with zeros */
         const int nv = m - i, k = k0 + i;
+        const size_t c = 3 * (size_t)i;
         double rec[48] = {0}, st[6][12] = {{0}};
-        pala_vec3 *s[6] = {w->x + k, w->r + k, w->v + k, w->w + k, w->acc + k, w->bacc + k};
-        memcpy(rec, Ab + 12 * (size_t)i, (size_t)nv * sizeof(pala_facc));
+        double *s[6] = {X + c, R + c, V + c, W + c, AC + c, BA + c};
+        memcpy(rec, Ab + 4 * c, (size_t)nv * sizeof(pala_facc));
         for (int j = 0; j < 6; j++) memcpy(st[j], s[j], (size_t)nv * sizeof(pala_vec3));
-        v4d im = bc4(0), ii = bc4(0);
-        if (one) quad_inv(w, k, tid, one, &im, &ii);
-        else
-            for (int j = 0; j < nv; j++) im[j] = wk->invm[w->tid[k + j]], ii[j] = w->tmpl[w->tid[k + j]].inv_inertia[0];
-        int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], im, ii, tau, u, one, diss, spheres, chain, &o);
+        if (!one) im = ii = zero, quad_inv(w, k, nv, &im, &ii);
+        int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], im, ii, tau, u, one, diss, spheres, chain, so, nv, 0, &acc, &o);
+        if (big) quad_kick(rec, st[2], st[3], st[4], st[5], im, ii, tau, one, diss, spheres, nv, &acc);
         for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
-        if (diss)
-            for (int j = 0; j < nv; j++) pdiss = pdiss + o.p[j];
         if (big) quad_general(w, k, nv, &b);
-        else
+        else if (!so)
             for (int j = 0; j < nv; j++) lane_bounds(w, k + j, &o, j, chain, &b);
     }
-    fa->pdiss += pdiss;
+    fa->pdiss += acc.pdiss;
     for (int j = 0; j < 4; j++) {
-        b.mv = mvv[j] > b.mv ? mvv[j] : b.mv;
-        b.rv = rvv[j] > b.rv ? rvv[j] : b.rv;
+        b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
+        b.rv = acc.rv[j] > b.rv ? acc.rv[j] : b.rv;
         if (chain) {
-            b.mv2 = mvv[j] > b.mv2 ? mvv[j] : b.mv2;
-            b.rv2 = rvv[j] > b.rv2 ? rvv[j] : b.rv2;
+            b.mv2 = acc.mv[j] > b.mv2 ? acc.mv[j] : b.mv2;
+            b.rv2 = acc.rv[j] > b.rv2 ? acc.rv[j] : b.rv2;
         }
-        b.chk += chkv[j];
+        b.chk += acc.chk[j];
     }
     fa->mv = b.mv, fa->rv = b.rv, fa->mv2 = b.mv2, fa->rv2 = b.rv2, fa->chk = b.chk;
     if (chain && w->pc)
