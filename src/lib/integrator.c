@@ -200,7 +200,7 @@ static inline __attribute__((always_inline)) int quad(const double *rec, double 
                                                       v4d im, v4d ii, double tau, pala_vec3 u, const int one, const int diss, const int spheres,
                                                       const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o)
 {
-    v4d IM[3], II[3], T[3], H[3], be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3];
+    v4d IM[3], II[3], T[3], H[3] = {0}, be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3];   /* H, PT, PF: set when diss */
     if (one)
         for (int j = 0; j < 3; j++) IM[j] = im, II[j] = ii;
     else {
@@ -229,7 +229,7 @@ static inline __attribute__((always_inline)) int quad(const double *rec, double 
         st4(BA + 4 * j, be[j]);
         st4(W + 4 * j, chain && !kick ? om[j] + tau * be[j] : om[j]);         /* and eq. (66) of the next step */
     }
-    v4d F[3], G[3], v[3], v3[3];
+    v4d F[3], G[3] = {0}, v[3], v3[3];
     rec3(rec, 0, F);
     if (diss) rec3(rec, 6, G);
     for (int j = 0; j < 3; j++) {
@@ -304,11 +304,14 @@ static inline void lane_bounds(const pala_world *w, int k, const quad_out *o, in
     b->chk += o->chk[j];
 }
 
-/* The kick of a group that turns too far for quad's free motions (rare). */
-__attribute__((noinline, cold)) static void quad_kick(const double *rec, double *V, double *W, double *AC, double *BA, v4d im, v4d ii, double tau,
-                                                     int one, int diss, int spheres, int nv, quad_acc *acc)
+/* The kick of a group that turns too far for quad's free motions (rare); returns pdiss with
+ * the group's power added. */
+__attribute__((noinline, cold)) static double quad_kick(const double *rec, double *V, double *W, double *AC, double *BA, v4d im, v4d ii,
+                                                       double tau, int one, int diss, int spheres, int nv, double pdiss)
 {
-    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, acc, NULL);
+    quad_acc acc = {.pdiss = pdiss};
+    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, &acc, NULL);
+    return acc.pdiss;
 }
 
 /* The general free motions of grains [k, k + nv), which quad_kick kicked. */
@@ -325,13 +328,34 @@ static inline void quad_inv(const pala_world *w, int k, int nv, v4d *im, v4d *ii
     for (int j = 0; j < nv; j++) (*im)[j] = w->work->invm[w->tid[k + j]], (*ii)[j] = w->tmpl[w->tid[k + j]].inv_inertia[0];
 }
 
+/* The last one to three grains k.. of a block (rec: their records), in a group of four padded
+ * with zeros; one instance for all the variants of end_isotropic_block. */
+__attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, const double *rec0, v4d im, v4d ii, int one, int diss, int spheres,
+                                               int chain, quad_acc *acc, bounds *b)
+{
+    const int so = w->work->spheres_only;
+    const double tau = 0.5 * w->dt;
+    double rec[48] = {0}, st[6][12] = {{0}};
+    double *s[6] = {&w->x[k].x, &w->r[k].x, &w->v[k].x, &w->w[k].x, &w->acc[k].x, &w->bacc[k].x};
+    memcpy(rec, rec0, (size_t)nv * sizeof(pala_facc));
+    for (int j = 0; j < 6; j++) memcpy(st[j], s[j], (size_t)nv * sizeof(pala_vec3));
+    if (!one) im = ii = bc4(0), quad_inv(w, k, nv, &im, &ii);
+    quad_out o;
+    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], im, ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);
+    if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], im, ii, tau, one, diss, spheres, nv, acc->pdiss);
+    for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
+    if (big) quad_general(w, k, nv, b);
+    else if (!so)
+        for (int j = 0; j < nv; j++) lane_bounds(w, k + j, &o, j, chain, b);
+}
+
 /* one: the grains are of template tid, else (several templates, a size distribution's
  * spheres) each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I exactly, isotropic = 1 in 3D). */
 static inline __attribute__((always_inline)) void end_isotropic_block(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int one,
-                                                                      const int spheres, pala_finish *fa)
+                                                                      const int spheres, const int chain, const int diss, pala_finish *fa)
 {
     const pala_work *wk = w->work;
-    const int chain = wk->chain, diss = wk->dissipative, so = wk->spheres_only, m = k1 - k0;
+    const int so = wk->spheres_only, m = k1 - k0;
     const double tau = 0.5 * w->dt;
     const pala_vec3 u = pala_list_frame(w);
     const double *Ab = &A[k0 & mask].F.x;   /* a block never wraps around the ring */
@@ -340,8 +364,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
      * cache the hardware prefetcher alone leaves the start of each block's end waiting on
      * memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md). */
     const int np = w->n - k1 < PALA_BLOCK ? w->n - k1 : PALA_BLOCK;
-    const char *pf[6] = {(const char *)(X + 3 * m), (const char *)(R + 3 * m), (const char *)(V + 3 * m),
-                         (const char *)(W + 3 * m), (const char *)(AC + 3 * m), (const char *)(BA + 3 * m)};
+    const size_t nb = 3 * (size_t)m;   /* the next block's first component */
     bounds b = {.mv = fa->mv, .rv = fa->rv, .mv2 = fa->mv2, .rv2 = fa->rv2, .chk = fa->chk};
     const v4d zero = bc4(0);
     quad_acc acc = {zero, zero, zero, 0};
@@ -351,33 +374,21 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
     int i = 0;
     for (; i + 4 <= m; i += 4) {
         const size_t c = 3 * (size_t)i;   /* the group's first component */
-        if (i < np)
-            for (int j = 0; j < 6; j++) {   /* grains i..i+3: bytes 24 i to 24 i + 95, two lines at most */
-                __builtin_prefetch(pf[j] + 8 * c);
-                __builtin_prefetch(pf[j] + 8 * c + 64);
+        if (i < np) {   /* grains i..i+3: bytes 24 i to 24 i + 95, two lines at most */
+            double *base[6] = {X, R, V, W, AC, BA};
+            for (int j = 0; j < 6; j++) {
+                __builtin_prefetch(base[j] + nb + c);
+                __builtin_prefetch(base[j] + nb + c + 8);
             }
+        }
         if (!one) quad_inv(w, k0 + i, 4, &im, &ii);
         if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, im, ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o)) {
-            quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, im, ii, tau, one, diss, spheres, 4, &acc);
+            acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, im, ii, tau, one, diss, spheres, 4, acc.pdiss);
             quad_general(w, k0 + i, 4, &b);
         } else if (!so)
             for (int j = 0; j < 4; j++) lane_bounds(w, k0 + i + j, &o, j, chain, &b);
     }
-    if (i < m) {   /* the last one to three grains, in a group of four padded with zeros */
-        const int nv = m - i, k = k0 + i;
-        const size_t c = 3 * (size_t)i;
-        double rec[48] = {0}, st[6][12] = {{0}};
-        double *s[6] = {X + c, R + c, V + c, W + c, AC + c, BA + c};
-        memcpy(rec, Ab + 4 * c, (size_t)nv * sizeof(pala_facc));
-        for (int j = 0; j < 6; j++) memcpy(st[j], s[j], (size_t)nv * sizeof(pala_vec3));
-        if (!one) im = ii = zero, quad_inv(w, k, nv, &im, &ii);
-        int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], im, ii, tau, u, one, diss, spheres, chain, so, nv, 0, &acc, &o);
-        if (big) quad_kick(rec, st[2], st[3], st[4], st[5], im, ii, tau, one, diss, spheres, nv, &acc);
-        for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
-        if (big) quad_general(w, k, nv, &b);
-        else if (!so)
-            for (int j = 0; j < nv; j++) lane_bounds(w, k + j, &o, j, chain, &b);
-    }
+    if (i < m) end_tail(w, k0 + i, m - i, Ab + 12 * (size_t)i, im, ii, one, diss, spheres, chain, &acc, &b);
     fa->pdiss += acc.pdiss;
     for (int j = 0; j < 4; j++) {
         b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
@@ -396,8 +407,12 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
 static inline __attribute__((always_inline)) void end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, const int one,
                                  pala_finish *fa)
 {
-    if (!w->work->tsep) end_isotropic_block(w, k0, k1, A, mask, tid, one, 1, fa);
-    else end_isotropic_block(w, k0, k1, A, mask, tid, one, 0, fa);
+    /* the usual cases with their flags known to the compiler: chained and dissipative (a run
+     * between outputs), spheres without or with springs (wk->tsep); then any */
+    const pala_work *wk = w->work;
+    if (wk->chain && wk->dissipative && !wk->tsep) end_isotropic_block(w, k0, k1, A, mask, tid, one, 1, 1, 1, fa);
+    else if (wk->chain && wk->dissipative) end_isotropic_block(w, k0, k1, A, mask, tid, one, 0, 1, 1, fa);
+    else end_isotropic_block(w, k0, k1, A, mask, tid, one, !wk->tsep, wk->chain, wk->dissipative, fa);
 }
 
 void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa)
