@@ -122,6 +122,12 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
  * free motions turn by the same exp(tau omega) (omega is constant in an isotropic free
  * motion, and the kick comes before them), computed once, and move by the same bound.
  * docs/performance.md, "The drum against LAMMPS" (session 18). */
+#if defined(__GNUC__)
+/* Without AVX (a portable build: make OPT=-O3) gcc and clang warn that a vector of 32 bytes
+ * passed by value is passed otherwise than with it; every function here that takes one is
+ * static, so no other code sees the difference. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 typedef double v4d __attribute__((vector_size(32)));
 typedef long long v4l __attribute__((vector_size(32)));
 #define SHUF(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
@@ -197,15 +203,15 @@ typedef struct quad_out { v4d d2, dr, qn, chk; } quad_out;
  * the work keeps few vectors live at once (16 registers): the turn first, then the kick of
  * omega, of v, the free motion of x, of r. */
 static inline __attribute__((always_inline)) int quad(const double *rec, double *X, double *R, double *V, double *W, double *AC, double *BA,
-                                                      v4d im, v4d ii, double tau, pala_vec3 u, const int one, const int diss, const int spheres,
+                                                      const v4d *im, const v4d *ii, double tau, pala_vec3 u, const int one, const int diss, const int spheres,
                                                       const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o)
 {
     v4d IM[3], II[3], T[3], H[3] = {0}, be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3];   /* H, PT, PF: set when diss */
     if (one)
-        for (int j = 0; j < 3; j++) IM[j] = im, II[j] = ii;
+        for (int j = 0; j < 3; j++) IM[j] = *im, II[j] = *ii;
     else {
-        IM[0] = SHUF(im, im, 0, 0, 0, 1), IM[1] = SHUF(im, im, 1, 1, 2, 2), IM[2] = SHUF(im, im, 2, 3, 3, 3);
-        II[0] = SHUF(ii, ii, 0, 0, 0, 1), II[1] = SHUF(ii, ii, 1, 1, 2, 2), II[2] = SHUF(ii, ii, 2, 3, 3, 3);
+        IM[0] = SHUF(*im, *im, 0, 0, 0, 1), IM[1] = SHUF(*im, *im, 1, 1, 2, 2), IM[2] = SHUF(*im, *im, 2, 3, 3, 3);
+        II[0] = SHUF(*ii, *ii, 0, 0, 0, 1), II[1] = SHUF(*ii, *ii, 1, 1, 2, 2), II[2] = SHUF(*ii, *ii, 2, 3, 3, 3);
     }
     rec3(rec, 3, T);
     if (diss && !spheres) rec3(rec, 9, H);   /* the non-conservative torque of spheres is T itself (force_pass.c) */
@@ -306,8 +312,8 @@ static inline void lane_bounds(const pala_world *w, int k, const quad_out *o, in
 
 /* The kick of a group that turns too far for quad's free motions (rare); returns pdiss with
  * the group's power added. */
-__attribute__((noinline, cold)) static double quad_kick(const double *rec, double *V, double *W, double *AC, double *BA, v4d im, v4d ii,
-                                                       double tau, int one, int diss, int spheres, int nv, double pdiss)
+__attribute__((noinline, cold)) static double quad_kick(const double *rec, double *V, double *W, double *AC, double *BA, const v4d *im,
+                                                       const v4d *ii, double tau, int one, int diss, int spheres, int nv, double pdiss)
 {
     quad_acc acc = {.pdiss = pdiss};
     quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, &acc, NULL);
@@ -330,7 +336,7 @@ static inline void quad_inv(const pala_world *w, int k, int nv, v4d *im, v4d *ii
 
 /* The last one to three grains k.. of a block (rec: their records), in a group of four padded
  * with zeros; one instance for all the variants of end_isotropic_block. */
-__attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, const double *rec0, v4d im, v4d ii, int one, int diss, int spheres,
+__attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, const double *rec0, const v4d *im1, const v4d *ii1, int one, int diss, int spheres,
                                                int chain, quad_acc *acc, bounds *b)
 {
     const int so = w->work->spheres_only;
@@ -339,10 +345,11 @@ __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, con
     double *s[6] = {&w->x[k].x, &w->r[k].x, &w->v[k].x, &w->w[k].x, &w->acc[k].x, &w->bacc[k].x};
     memcpy(rec, rec0, (size_t)nv * sizeof(pala_facc));
     for (int j = 0; j < 6; j++) memcpy(st[j], s[j], (size_t)nv * sizeof(pala_vec3));
+    v4d im = *im1, ii = *ii1;
     if (!one) im = ii = bc4(0), quad_inv(w, k, nv, &im, &ii);
     quad_out o;
-    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], im, ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);
-    if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], im, ii, tau, one, diss, spheres, nv, acc->pdiss);
+    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);
+    if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], &im, &ii, tau, one, diss, spheres, nv, acc->pdiss);
     for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
     if (big) quad_general(w, k, nv, b);
     else if (!so)
@@ -382,13 +389,13 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
             }
         }
         if (!one) quad_inv(w, k0 + i, 4, &im, &ii);
-        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, im, ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o)) {
-            acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, im, ii, tau, one, diss, spheres, 4, acc.pdiss);
+        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o)) {
+            acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, one, diss, spheres, 4, acc.pdiss);
             quad_general(w, k0 + i, 4, &b);
         } else if (!so)
             for (int j = 0; j < 4; j++) lane_bounds(w, k0 + i + j, &o, j, chain, &b);
     }
-    if (i < m) end_tail(w, k0 + i, m - i, Ab + 12 * (size_t)i, im, ii, one, diss, spheres, chain, &acc, &b);
+    if (i < m) end_tail(w, k0 + i, m - i, Ab + 12 * (size_t)i, &im, &ii, one, diss, spheres, chain, &acc, &b);
     fa->pdiss += acc.pdiss;
     for (int j = 0; j < 4; j++) {
         b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
