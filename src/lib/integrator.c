@@ -254,16 +254,13 @@ static inline __attribute__((always_inline)) int quad(const double *rec, double 
         for (int j = 0; j < nv; j++) acc->pdiss = acc->pdiss + p[j];
     }
     if (kick) return 0;
-    /* eq. (69) and, chained, the next step's (65) */
-    v4d x[3], xm[3] = {ld4(X), ld4(X + 4), ld4(X + 8)};
-    soa3(v, v3);
+    /* eq. (69) and, chained, the next step's (65); x component by component */
+    v4d x[3], xm[3];
+    for (int j = 0; j < 3; j++) xm[j] = ld4(X + 4 * j) + tau * v[j];
     soa3(xm, x);
-    for (int j = 0; j < 3; j++) x[j] = x[j] + tau * v3[j];
     v4d sum = x[0] + x[1] + x[2];   /* pala_grain_check's, continued below */
-    if (chain)
-        for (int j = 0; j < 3; j++) x[j] = x[j] + tau * v3[j];
-    aos3(x, xm);
-    for (int j = 0; j < 3; j++) st4(X + 4 * j, xm[j]);
+    for (int j = 0; j < 3; j++) st4(X + 4 * j, chain ? xm[j] + tau * v[j] : xm[j]);
+    soa3(v, v3);
     const double h2 = tau * tau;
     v4d d2 = h2 * dot4(v3, v3);                                               /* pala_free_motion_h */
     v4d vu[3] = {v3[0] - u.x, v3[1] - u.y, v3[2] - u.z};
