@@ -130,7 +130,11 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
 #endif
 typedef double v4d __attribute__((vector_size(32)));
 typedef long long v4l __attribute__((vector_size(32)));
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
 #define SHUF(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
+#else /* gcc before 12 */
+#define SHUF(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (v4l){i0, i1, i2, i3})
+#endif
 
 static inline v4d ld4(const double *p)
 {
