@@ -7,6 +7,7 @@
 #include "grain_forces.h"
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 /* omega' = I_r^-1 (I_r omega x omega): torque-free Euler equation, eq. (60). */
 static pala_vec3 euler_rate(pala_vec3 r, const pala_template *t, pala_vec3 om)
@@ -44,75 +45,6 @@ pala_vec3 pala_free_rotation(const pala_world *w, const pala_template *t, pala_v
 static inline pala_vec3 ang_acc(const pala_template *t, pala_vec3 r, pala_vec3 T)
 {
     return t->isotropic ? pala_vscale(t->inv_inertia[t->isotropic - 1], T) : pala_rot_diag_apply(r, t->inv_inertia, T);
-}
-
-/* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1) that are all isotropic
- * in 3D (spheres, symmetric clumps), in loops the compiler vectorises across grains: the
- * operations of pala_grain_end_drift and pala_grain_start_step, in the same order, so the
- * same bits.  Both free motions turn by the same exp(tau omega) (omega is constant in an
- * isotropic free motion, and the kick comes after the second), computed once.  Only for
- * grains that turn by less than 0.1 rad in a half step (exp's series, pala_rot_exp). */
-static inline double drift_isotropic_loop(int m, double tau, pala_vec3 *restrict Xb, pala_vec3 *restrict Rb,
-                                          pala_vec3 *restrict Vb, pala_vec3 *restrict Wb, const pala_vec3 *restrict AC,
-                                          const pala_vec3 *restrict BA, double *restrict d2, double *restrict dr,
-                                          double *restrict qn, pala_vec3 u, double chk, const int chain)
-{
-    const double h2 = tau * tau;
-    for (int i = 0; i < m; i++) {   /* eq. (69) */
-        pala_vec3 v = Vb[i], om = Wb[i];
-        pala_vec3 x = pala_vaxpy(Xb[i], tau, v);
-        pala_vec3 a = pala_vscale(0.5 * tau, pala_vadd(om, om));
-        pala_vec3 q = pala_vscale(pala_rot_exp_series(pala_vdot(a, a)), a);
-        pala_vec3 r = pala_rot_compose(q, Rb[i]);
-        chk += 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
-        d2[i] = h2 * pala_vnorm2(v);
-        dr[i] = h2 * pala_vnorm2(pala_vsub(v, u));
-        qn[i] = pala_vnorm2(q);
-        if (chain) {   /* eqs. (65)-(66) of the next step, with the same turn */
-            x = pala_vaxpy(x, tau, v);
-            r = pala_rot_compose(q, r);
-            Vb[i] = pala_vaxpy(v, tau, AC[i]);
-            Wb[i] = pala_vaxpy(om, tau, BA[i]);
-        }
-        Xb[i] = x;
-        Rb[i] = r;
-    }
-    return chk;
-}
-
-static void drift_isotropic(pala_world *w, int k0, int k1, pala_finish *fa)
-{
-    const pala_work *wk = w->work;
-    const int chain = wk->chain;
-    double d2[PALA_BLOCK], dr[PALA_BLOCK], qn[PALA_BLOCK];
-    const double tau = 0.5 * w->dt;
-    const int m = k1 - k0;
-    const pala_vec3 u = pala_list_frame(w);
-    double chk = chain ? drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, dr, qn, u, fa->chk, 1)
-                       : drift_isotropic_loop(m, tau, w->x + k0, w->r + k0, w->v + k0, w->w + k0, w->acc + k0, w->bacc + k0, d2, dr, qn, u, fa->chk, 0);
-    fa->chk = chk;
-    /* displacement bounds (pala_free_motion_h), the same for both free motions */
-    double mv = 0, rv = 0;
-    for (int k = k0; k < k1; k++) {
-        double d = d2[k - k0], e = dr[k - k0];
-        if (!wk->spheres_only && w->tmpl[w->tid[k]].ncomp > 1) {
-            double s = 2 * sqrt(qn[k - k0]) * wk->smax[w->tid[k]];
-            d = sqrt(d) + s;
-            d = d * d;
-            e = sqrt(e) + s;
-            e = e * e;
-        }
-        mv = d > mv ? d : mv;
-        rv = e > rv ? e : rv;
-    }
-    if (mv > fa->mv) fa->mv = mv;
-    if (rv > fa->rv) fa->rv = rv;
-    if (chain) {
-        if (mv > fa->mv2) fa->mv2 = mv;
-        if (rv > fa->rv2) fa->rv2 = rv;
-        if (w->pc)
-            for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
-    }
 }
 
 /* eq. (69) and, when chained, eqs. (65)-(66) for grains [k0, k1), grain by grain. */
@@ -178,93 +110,317 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
     drift_general(w, k0, k1, fa);
 }
 
-/* The kick (eqs. 61, 62, 68) of a block of isotropic grains in 3D (spheres, symmetric
- * clumps): the operations of kick_general in the same order, so the same bits, but in loops
- * over the block's 3 m components (x, y, z of one grain, then the next's), which the
- * compiler vectorises four at a time; a loop over the grains, with their 3-vectors, is
- * vectorised across the grains only by shuffling their components (docs/performance.md,
- * "A polydisperse pour against LAMMPS": 127 instructions a grain-step before, 75 now; 126
- * and 92 with several templates).  one: the grains are of template tid, else (several
- * templates, a size distribution's spheres) each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I
- * exactly, isotropic = 1 in 3D).  Returns whether a grain turns by 0.1 rad or more in a
- * half step (then the block takes drift_general). */
-static inline int kick_isotropic(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int one,
-                                 const int diss, const int spheres, pala_finish *fa)
+/* The end of the step of a block of isotropic grains in 3D (spheres, symmetric clumps): the
+ * kick (eqs. 61, 62, 68), the free motion (69) and, when chained, the next step's (65)-(66),
+ * four grains at a time in vectors of four doubles (GCC's and clang's vector extensions;
+ * without vector instructions the compiler splits them).  The operations of kick_general,
+ * pala_grain_end_drift and pala_grain_start_step, in the same order, so the same bits:
+ * every operation on a lane is the scalar one.  Four grains' 3-vectors are three vectors as
+ * they lie in memory (x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3): the kick, component by
+ * component, works on them as they are; the turns and the bounds, which mix the components
+ * of a grain, on their transpose (x0 x1 x2 x3 | y.. | z..), six shuffles each way.  Both
+ * free motions turn by the same exp(tau omega) (omega is constant in an isotropic free
+ * motion, and the kick comes before them), computed once, and move by the same bound.
+ * docs/performance.md, "The drum against LAMMPS" (session 18). */
+#if defined(__GNUC__)
+/* Without AVX (a portable build: make OPT=-O3) gcc and clang warn that a vector of 32 bytes
+ * passed by value is passed otherwise than with it; every function here that takes one is
+ * static, so no other code sees the difference. */
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+typedef double v4d __attribute__((vector_size(32)));
+typedef long long v4l __attribute__((vector_size(32)));
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
+#define SHUF(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
+#else /* gcc before 12 */
+#define SHUF(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (v4l){i0, i1, i2, i3})
+#endif
+
+static inline v4d ld4(const double *p)
 {
-    _Static_assert(sizeof(pala_vec3) == 3 * sizeof(double), "pala_vec3 is three doubles, unpadded");
-    const pala_work *wk = w->work;
-    const double tau = 0.5 * w->dt;
-    const int m = k1 - k0, n3 = 3 * m;
-    double *restrict V = &w->v[k0].x, *restrict W = &w->w[k0].x, *restrict AC = &w->acc[k0].x, *restrict BA = &w->bacc[k0].x;
-    /* the block's sums, and (several templates) 1/m and 1/I, as runs of 3 m components;
-     * the non-conservative torque of spheres is T itself (force_pass.c) */
-    double F[3 * PALA_BLOCK], T[3 * PALA_BLOCK], G[3 * PALA_BLOCK], TN[3 * PALA_BLOCK], IM[3 * PALA_BLOCK], II[3 * PALA_BLOCK];
-    const double *H = spheres ? T : TN;
-    const pala_facc *restrict Ab = &A[k0 & mask];   /* a block never wraps around the ring */
-    /* The next block's state, fetched while this one is processed: at sizes beyond the
-     * cache the hardware prefetcher alone leaves the start of each block's kick waiting
-     * on memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md). */
-    const int np = w->n - k1 < PALA_BLOCK ? w->n - k1 : PALA_BLOCK;
-    const char *pf[5] = {(const char *)(w->v + k1), (const char *)(w->w + k1), (const char *)(w->acc + k1),
-                         (const char *)(w->bacc + k1), (const char *)(w->r + k1)};
-    for (int i = 0; i < m; i++) {
-        if (i < np)
-            for (int j = 0; j < 5; j++) __builtin_prefetch(pf[j] + sizeof(pala_vec3) * (size_t)i);
-        const pala_facc *a = &Ab[i];
-        F[3 * i] = a->F.x; F[3 * i + 1] = a->F.y; F[3 * i + 2] = a->F.z;
-        T[3 * i] = a->T.x; T[3 * i + 1] = a->T.y; T[3 * i + 2] = a->T.z;
-        G[3 * i] = a->Fnc.x; G[3 * i + 1] = a->Fnc.y; G[3 * i + 2] = a->Fnc.z;
-        if (!spheres) { TN[3 * i] = a->Tnc.x; TN[3 * i + 1] = a->Tnc.y; TN[3 * i + 2] = a->Tnc.z; }
-        if (!one) {
-            const int g = w->tid[k0 + i];
-            const double im = wk->invm[g], ii = w->tmpl[g].inv_inertia[0];
-            IM[3 * i] = IM[3 * i + 1] = IM[3 * i + 2] = im;
-            II[3 * i] = II[3 * i + 1] = II[3 * i + 2] = ii;
-        }
-    }
-    /* per component: the products of the two dot products of the dissipated power, and the
-     * squares of the half turn h = (tau / 2) (om + om), and how many reach 0.003 */
-    double PF[3 * PALA_BLOCK], PT[3 * PALA_BLOCK], H2[3 * PALA_BLOCK];
-    int over = 0;
-    const double im0 = one ? wk->invm[tid] : 0, ii0 = one ? w->tmpl[tid].inv_inertia[0] : 0;
-    for (int j = 0; j < n3; j++) {
-        double an = (one ? im0 : IM[j]) * F[j];                           /* eq. (61) */
-        double be = (one ? ii0 : II[j]) * T[j];                           /* eq. (62) */
-        double v = V[j], om = W[j], ac = AC[j], ba = BA[j];
-        double vm = v + tau * (an - ac);                                      /* see kick_general */
-        double omm = om + tau * (be - ba);
-        PF[j] = G[j] * vm;
-        PT[j] = H[j] * omm;
-        v = v + tau * (2 * an - ac);                                          /* eq. (68) */
-        om = om + tau * (2 * be - ba);
-        V[j] = v; W[j] = om; AC[j] = an; BA[j] = be;
-        double h = 0.5 * tau * (om + om);
-        H2[j] = h * h;
-        over += !(H2[j] < 0.003);
-    }
-    double pdiss = 0;
-    if (diss)
-        for (int i = 0; i < m; i++) {   /* in grain order, as the general path */
-            const double *pf3 = PF + 3 * i, *pt3 = PT + 3 * i;
-            pdiss += (pf3[0] + pf3[1] + pf3[2]) + (pt3[0] + pt3[1] + pt3[2]);
-        }
-    fa->pdiss += pdiss;
-    /* |h|^2 < 0.01 for every grain when no component's square reaches 0.003 (a sum of three
-     * below 0.009, rounded); else grain by grain, as pala_rot_exp decides */
-    int big = 0;
-    if (over)
-        for (int i = 0; i < m; i++) big += !(H2[3 * i] + H2[3 * i + 1] + H2[3 * i + 2] < 0.01);
-    return big;
+    v4d v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+static inline void st4(double *p, v4d v) { memcpy(p, &v, sizeof v); }
+static inline v4d bc4(double s) { return (v4d){s, s, s, s}; }
+/* m ? a : b, lane by lane (m: all ones or all zeros) */
+static inline v4d sel4(v4l m, v4d a, v4d b) { return (v4d)(((v4l)a & m) | ((v4l)b & ~m)); }
+
+/* Three vectors as in memory (x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3) to x, y, z of four
+ * grains, and back. */
+static inline void soa3(const v4d m[3], v4d c[3])
+{
+    v4d a = SHUF(m[0], m[1], 0, 1, 6, 7), b = SHUF(m[0], m[2], 2, 3, 4, 5), d = SHUF(m[1], m[2], 0, 1, 6, 7);
+    c[0] = SHUF(a, b, 0, 5, 2, 7);
+    c[1] = SHUF(a, d, 1, 4, 3, 6);
+    c[2] = SHUF(b, d, 0, 5, 2, 7);
+}
+static inline void aos3(const v4d c[3], v4d m[3])
+{
+    v4d a = SHUF(c[0], c[1], 0, 4, 2, 6), b = SHUF(c[2], c[0], 0, 5, 2, 7), d = SHUF(c[1], c[2], 1, 5, 3, 7);
+    m[0] = SHUF(a, b, 0, 1, 4, 5);
+    m[1] = SHUF(d, a, 0, 1, 6, 7);
+    m[2] = SHUF(b, d, 2, 3, 6, 7);
 }
 
-static inline void end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, const int one,
-                                 pala_finish *fa)
+/* The 3-vector at offset o (F 0, T 3, Fnc 6, Tnc 9 doubles) of four consecutive force
+ * records, as three vectors as in memory: two overlapping loads within the four records and
+ * a blend for each. */
+static inline void rec3(const double *p, int o, v4d m[3])
+{
+    _Static_assert(sizeof(pala_facc) == 12 * sizeof(double), "pala_facc is four pala_vec3, unpadded");
+    m[0] = SHUF(ld4(p + o), ld4(p + o + 9), 0, 1, 2, 7);
+    m[1] = SHUF(ld4(p + o + 13), ld4(p + o + 22), 0, 1, 6, 7);
+    m[2] = SHUF(ld4(p + o + 26), ld4(p + o + 35), 0, 5, 6, 7);
+}
+
+/* x . y of four grains (pala_vdot's order) */
+static inline v4d dot4(const v4d x[3], const v4d y[3]) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; }
+
+/* q o r, eq. (7), of four grains as pala_rot_compose, the guard included. */
+static inline void compose4(const v4d q[3], v4d r[3])
+{
+    const v4d eps = bc4(1e-12), neg0 = bc4(-0.0);
+    v4d den = 1.0 - dot4(q, r);
+    v4l tiny = (v4l)((v4d)((v4l)den & ~(v4l)neg0) < eps);            /* fabs(den) < eps */
+    den = sel4(tiny, (v4d)(((v4l)den & (v4l)neg0) | (v4l)eps), den);  /* den < 0 ? -eps : eps (den is never -0) */
+    v4d c[3] = {q[1] * r[2] - q[2] * r[1], q[2] * r[0] - q[0] * r[2], q[0] * r[1] - q[1] * r[0]};
+    v4d s = 1.0 / den;
+    for (int j = 0; j < 3; j++) r[j] = s * ((q[j] + r[j]) + c[j]);
+}
+
+/* What a group of four grains adds to its block's sums: the power of the non-conservative
+ * forces (grain by grain, in order), and in a world of spheres only the largest bounds and
+ * the check, lane by lane (a largest value and a NaN do not depend on the order). */
+typedef struct quad_acc { v4d mv, rv, chk; double pdiss; } quad_acc;
+/* ... and with grains of several pebbles, each grain's squared displacement bound (eq. 69,
+ * the same for the chained eq. 65), the same in the list's frame, |q|^2 and
+ * pala_grain_check's sum, for lane_bounds */
+typedef struct quad_out { v4d d2, dr, qn, chk; } quad_out;
+
+/* Grains of records rec, state X, R, V, W, AC, BA (four grains each, as in memory; nv of
+ * them real, the rest zeros), 1/m im and 1/I ii of each: the kick, then the free motions,
+ * unless a grain turns by 0.1 rad or more in a half step (|h|^2 >= 0.01, pala_rot_exp's
+ * series; or a NaN): then it returns 1 having changed nothing, and the caller takes
+ * quad_kick and the general free motion.  kick: the kick alone (quad_kick).  The order of
+ * the work keeps few vectors live at once (16 registers): the turn first, then the kick of
+ * omega, of v, the free motion of x, of r. */
+static inline __attribute__((always_inline)) int quad(const double *rec, double *X, double *R, double *V, double *W, double *AC, double *BA,
+                                                      const v4d *im, const v4d *ii, double tau, pala_vec3 u, const int one, const int diss, const int spheres,
+                                                      const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o)
+{
+    v4d IM[3], II[3], T[3], H[3] = {0}, be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3];   /* H, PT, PF: set when diss */
+    if (one)
+        for (int j = 0; j < 3; j++) IM[j] = *im, II[j] = *ii;
+    else {
+        IM[0] = SHUF(*im, *im, 0, 0, 0, 1), IM[1] = SHUF(*im, *im, 1, 1, 2, 2), IM[2] = SHUF(*im, *im, 2, 3, 3, 3);
+        II[0] = SHUF(*ii, *ii, 0, 0, 0, 1), II[1] = SHUF(*ii, *ii, 1, 1, 2, 2), II[2] = SHUF(*ii, *ii, 2, 3, 3, 3);
+    }
+    rec3(rec, 3, T);
+    if (diss && !spheres) rec3(rec, 9, H);   /* the non-conservative torque of spheres is T itself (force_pass.c) */
+    for (int j = 0; j < 3; j++) {   /* component by component, as kick_general */
+        v4d wj = ld4(W + 4 * j), ba = ld4(BA + 4 * j);
+        be[j] = II[j] * T[j];                                                 /* eq. (62) */
+        if (diss) PT[j] = (spheres ? T[j] : H[j]) * (wj + tau * (be[j] - ba));   /* the work over the step, as kick_general */
+        om[j] = wj + tau * (2.0 * be[j] - ba);                                /* eq. (68) */
+    }
+    if (!kick) {   /* the half turn a = (tau / 2) (om + om) of both free motions and its exp, eq. (14) */
+        soa3(om, w3);
+        for (int j = 0; j < 3; j++) a[j] = 0.5 * tau * (w3[j] + w3[j]);
+        v4d th2 = dot4(a, a);
+        v4l small = (v4l)(th2 < bc4(0.01));
+        if (!(small[0] & small[1] & small[2] & small[3])) return 1;
+        v4d x2 = 0.25 * th2;   /* pala_rot_exp_series */
+        v4d f = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0)))));
+        for (int j = 0; j < 3; j++) q[j] = f * a[j];
+    }
+    for (int j = 0; j < 3; j++) {
+        st4(BA + 4 * j, be[j]);
+        st4(W + 4 * j, chain && !kick ? om[j] + tau * be[j] : om[j]);         /* and eq. (66) of the next step */
+    }
+    v4d F[3], G[3] = {0}, v[3], v3[3];
+    rec3(rec, 0, F);
+    if (diss) rec3(rec, 6, G);
+    for (int j = 0; j < 3; j++) {
+        v4d vj = ld4(V + 4 * j), ac = ld4(AC + 4 * j);
+        v4d an = IM[j] * F[j];                                                /* eq. (61) */
+        if (diss) PF[j] = G[j] * (vj + tau * (an - ac));
+        v[j] = vj + tau * (2.0 * an - ac);                                    /* eq. (68) */
+        st4(AC + 4 * j, an);
+        st4(V + 4 * j, chain && !kick ? v[j] + tau * an : v[j]);
+    }
+    if (diss) {   /* each grain's (pf_x + pf_y + pf_z) + (pt_x + pt_y + pt_z), in grain order */
+        v4d pf[3], pt[3];
+        soa3(PF, pf);
+        soa3(PT, pt);
+        v4d p = (pf[0] + pf[1] + pf[2]) + (pt[0] + pt[1] + pt[2]);
+        for (int j = 0; j < nv; j++) acc->pdiss = acc->pdiss + p[j];
+    }
+    if (kick) return 0;
+    /* eq. (69) and, chained, the next step's (65); x component by component */
+    v4d x[3], xm[3];
+    for (int j = 0; j < 3; j++) xm[j] = ld4(X + 4 * j) + tau * v[j];
+    soa3(xm, x);
+    v4d sum = x[0] + x[1] + x[2];   /* pala_grain_check's, continued below */
+    for (int j = 0; j < 3; j++) st4(X + 4 * j, chain ? xm[j] + tau * v[j] : xm[j]);
+    soa3(v, v3);
+    const double h2 = tau * tau;
+    v4d d2 = h2 * dot4(v3, v3);                                               /* pala_free_motion_h */
+    v4d vu[3] = {v3[0] - u.x, v3[1] - u.y, v3[2] - u.z};
+    v4d dr = h2 * dot4(vu, vu);
+    v4d r[3], rm[3] = {ld4(R), ld4(R + 4), ld4(R + 8)};
+    soa3(rm, r);
+    compose4(q, r);
+    v4d chk = 0.0 * (sum + r[0] + r[1] + r[2]);
+    if (chain) compose4(q, r);
+    aos3(r, rm);
+    for (int j = 0; j < 3; j++) st4(R + 4 * j, rm[j]);
+    if (so) {
+        v4l ok = (v4l)(nv == 4 ? bc4(-0.0) == bc4(0.0) : (v4d){0, 1, 2, 3} < bc4(nv));   /* the real lanes */
+        acc->mv = sel4(ok & (v4l)(d2 > acc->mv), d2, acc->mv);
+        acc->rv = sel4(ok & (v4l)(dr > acc->rv), dr, acc->rv);
+        acc->chk += chk;   /* zeros in the lanes of no grain */
+    } else {
+        o->d2 = d2, o->dr = dr, o->qn = dot4(q, q), o->chk = chk;
+    }
+    return 0;
+}
+
+/* The running bounds and check of a block's end of step (pala_finish's but for pdiss). */
+typedef struct bounds { double mv, rv, mv2, rv2, chk; } bounds;
+
+/* Lane j of a group of four that moved (quad): grain k's bounds, with the turn of its pebbles
+ * when it has more than one (pala_free_motion_h). */
+static inline void lane_bounds(const pala_world *w, int k, const quad_out *o, int j, const int chain, bounds *b)
+{
+    double d = o->d2[j], e = o->dr[j];
+    if (w->tmpl[w->tid[k]].ncomp > 1) {
+        double s = 2 * sqrt(o->qn[j]) * w->work->smax[w->tid[k]];
+        d = sqrt(d) + s;
+        d = d * d;
+        e = sqrt(e) + s;
+        e = e * e;
+    }
+    b->mv = d > b->mv ? d : b->mv;
+    b->rv = e > b->rv ? e : b->rv;
+    if (chain) {
+        b->mv2 = d > b->mv2 ? d : b->mv2;
+        b->rv2 = e > b->rv2 ? e : b->rv2;
+    }
+    b->chk += o->chk[j];
+}
+
+/* The kick of a group that turns too far for quad's free motions (rare); returns pdiss with
+ * the group's power added. */
+__attribute__((noinline, cold)) static double quad_kick(const double *rec, double *V, double *W, double *AC, double *BA, const v4d *im,
+                                                       const v4d *ii, double tau, int one, int diss, int spheres, int nv, double pdiss)
+{
+    quad_acc acc = {.pdiss = pdiss};
+    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, &acc, NULL);
+    return acc.pdiss;
+}
+
+/* The general free motions of grains [k, k + nv), which quad_kick kicked. */
+static void quad_general(pala_world *w, int k, int nv, bounds *b)
+{
+    pala_finish f = {.mv = b->mv, .rv = b->rv, .mv2 = b->mv2, .rv2 = b->rv2, .chk = b->chk};
+    drift_general(w, k, k + nv, &f);
+    *b = (bounds){.mv = f.mv, .rv = f.rv, .mv2 = f.mv2, .rv2 = f.rv2, .chk = f.chk};
+}
+
+/* 1/m and 1/I of grains k..k+nv-1 of several templates */
+static inline void quad_inv(const pala_world *w, int k, int nv, v4d *im, v4d *ii)
+{
+    for (int j = 0; j < nv; j++) (*im)[j] = w->work->invm[w->tid[k + j]], (*ii)[j] = w->tmpl[w->tid[k + j]].inv_inertia[0];
+}
+
+/* The last one to three grains k.. of a block (rec: their records), in a group of four padded
+ * with zeros; one instance for all the variants of end_isotropic_block. */
+__attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, const double *rec0, const v4d *im1, const v4d *ii1, int one, int diss, int spheres,
+                                               int chain, quad_acc *acc, bounds *b)
+{
+    const int so = w->work->spheres_only;
+    const double tau = 0.5 * w->dt;
+    double rec[48] = {0}, st[6][12] = {{0}};
+    double *s[6] = {&w->x[k].x, &w->r[k].x, &w->v[k].x, &w->w[k].x, &w->acc[k].x, &w->bacc[k].x};
+    memcpy(rec, rec0, (size_t)nv * sizeof(pala_facc));
+    for (int j = 0; j < 6; j++) memcpy(st[j], s[j], (size_t)nv * sizeof(pala_vec3));
+    v4d im = *im1, ii = *ii1;
+    if (!one) im = ii = bc4(0), quad_inv(w, k, nv, &im, &ii);
+    quad_out o;
+    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);
+    if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], &im, &ii, tau, one, diss, spheres, nv, acc->pdiss);
+    for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
+    if (big) quad_general(w, k, nv, b);
+    else if (!so)
+        for (int j = 0; j < nv; j++) lane_bounds(w, k + j, &o, j, chain, b);
+}
+
+/* one: the grains are of template tid, else (several templates, a size distribution's
+ * spheres) each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I exactly, isotropic = 1 in 3D). */
+static inline __attribute__((always_inline)) void end_isotropic_block(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int one,
+                                                                      const int spheres, const int chain, const int diss, pala_finish *fa)
 {
     const pala_work *wk = w->work;
-    int big = !wk->tsep ? kick_isotropic(w, k0, k1, A, mask, tid, one, wk->dissipative, 1, fa)
-                        : kick_isotropic(w, k0, k1, A, mask, tid, one, wk->dissipative, 0, fa);
-    if (big) drift_general(w, k0, k1, fa);
-    else drift_isotropic(w, k0, k1, fa);
+    const int so = wk->spheres_only, m = k1 - k0;
+    const double tau = 0.5 * w->dt;
+    const pala_vec3 u = pala_list_frame(w);
+    const double *Ab = &A[k0 & mask].F.x;   /* a block never wraps around the ring */
+    double *X = &w->x[k0].x, *R = &w->r[k0].x, *V = &w->v[k0].x, *W = &w->w[k0].x, *AC = &w->acc[k0].x, *BA = &w->bacc[k0].x;
+    /* The next block's state, fetched while this one is processed: at sizes beyond the
+     * cache the hardware prefetcher alone leaves the start of each block's end waiting on
+     * memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md). */
+    const int np = w->n - k1 < PALA_BLOCK ? w->n - k1 : PALA_BLOCK;
+    const size_t nb = 3 * (size_t)m;   /* the next block's first component */
+    bounds b = {.mv = fa->mv, .rv = fa->rv, .mv2 = fa->mv2, .rv2 = fa->rv2, .chk = fa->chk};
+    const v4d zero = bc4(0);
+    quad_acc acc = {zero, zero, zero, 0};
+    quad_out o;
+    v4d im = zero, ii = zero;
+    if (one) im = bc4(wk->invm[tid]), ii = bc4(w->tmpl[tid].inv_inertia[0]);
+    int i = 0;
+    for (; i + 4 <= m; i += 4) {
+        const size_t c = 3 * (size_t)i;   /* the group's first component */
+        if (i < np) {   /* grains i..i+3: bytes 24 i to 24 i + 95, two lines at most */
+            double *base[6] = {X, R, V, W, AC, BA};
+            for (int j = 0; j < 6; j++) {
+                __builtin_prefetch(base[j] + nb + c);
+                __builtin_prefetch(base[j] + nb + c + 8);
+            }
+        }
+        if (!one) quad_inv(w, k0 + i, 4, &im, &ii);
+        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o)) {
+            acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, one, diss, spheres, 4, acc.pdiss);
+            quad_general(w, k0 + i, 4, &b);
+        } else if (!so)
+            for (int j = 0; j < 4; j++) lane_bounds(w, k0 + i + j, &o, j, chain, &b);
+    }
+    if (i < m) end_tail(w, k0 + i, m - i, Ab + 12 * (size_t)i, &im, &ii, one, diss, spheres, chain, &acc, &b);
+    fa->pdiss += acc.pdiss;
+    for (int j = 0; j < 4; j++) {
+        b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
+        b.rv = acc.rv[j] > b.rv ? acc.rv[j] : b.rv;
+        if (chain) {
+            b.mv2 = acc.mv[j] > b.mv2 ? acc.mv[j] : b.mv2;
+            b.rv2 = acc.rv[j] > b.rv2 ? acc.rv[j] : b.rv2;
+        }
+        b.chk += acc.chk[j];
+    }
+    fa->mv = b.mv, fa->rv = b.rv, fa->mv2 = b.mv2, fa->rv2 = b.rv2, fa->chk = b.chk;
+    if (chain && w->pc)
+        for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
+}
+
+static inline __attribute__((always_inline)) void end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, const int one,
+                                 pala_finish *fa)
+{
+    /* the usual cases with their flags known to the compiler: chained and dissipative (a run
+     * between outputs), spheres without or with springs (wk->tsep); then any */
+    const pala_work *wk = w->work;
+    if (wk->chain && wk->dissipative && !wk->tsep) end_isotropic_block(w, k0, k1, A, mask, tid, one, 1, 1, 1, fa);
+    else if (wk->chain && wk->dissipative) end_isotropic_block(w, k0, k1, A, mask, tid, one, 0, 1, 1, fa);
+    else end_isotropic_block(w, k0, k1, A, mask, tid, one, !wk->tsep, wk->chain, wk->dissipative, fa);
 }
 
 void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa)
