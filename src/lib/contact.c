@@ -313,7 +313,7 @@ static void spring_read(const pala_contacts *cm, pala_batch *B, int m, double dt
     }
 }
 
-static void spring_write(const pala_contacts *cm, pala_batch *B, int m, double dt)
+void pala_contact_spring_write(const pala_contacts *cm, pala_batch *B, int m, double dt)
 {
     const int ho = cm->ho_t;
     for (int i = 0; i < m && dt > 0; i++) {
@@ -404,9 +404,9 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
 /* The vectorised driver: the reads (velocities of sphere pairs, the springs' states), the
  * laws' coefficients (constants when the world has one material pair and neither dashpot
  * nor another normal law, for pairs and walls alike: a wall touch has that pair too), the
- * kernel loop, the states out.  A world with rolling, torsion or the fractional law takes
+ * kernel loop, the springs' states out with wr (else the caller writes them).  A world with rolling, torsion or the fractional law takes
  * the general driver's loop (those laws are stepped contact by contact). */
-AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape)
+AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape, const int wr)
 {
     const pala_contacts *cm = w->work->cm;
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
@@ -415,7 +415,7 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     if (cm->general || (cm->laws & (PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC))) {
         stage_reads(w, B, m, dt, shape, (cm->laws & PALA_LAWS_SPRING) != 0, 0);
         drive_general(w, B, m, dt, shape);
-        if (cm->laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
+        if ((cm->laws & PALA_LAWS_SPRING) && wr) pala_contact_spring_write(cm, B, m, dt);
         return;
     }
     if (w->nmat == 1 && laws == PALA_LAWS_REG) {
@@ -445,7 +445,7 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
             default: drive_general(w, B, m, dt, shape);
         }
     }
-    if (spr) spring_write(cm, B, m, dt);
+    if (spr && wr) pala_contact_spring_write(cm, B, m, dt);
 }
 
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
@@ -453,7 +453,7 @@ void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
     int m = B->n;
     if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1);   /* spheres of one radius */
     else stage_geometry(B, m);
-    drive_vector(w, B, m, dt, SH_SPHERES);
+    drive_vector(w, B, m, dt, SH_SPHERES, 0);   /* the force pass writes the states with its sums */
 }
 
 void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt)
@@ -461,15 +461,15 @@ void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt)
     int m = B->n;
     stage_geometry(B, m);
     stage_clump_points(w, B, m);
-    drive_vector(w, B, m, dt, SH_CLUMPS);
+    drive_vector(w, B, m, dt, SH_CLUMPS, 1);
 }
 
 void pala_contact_walls(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
     for (int i = 0; i < m; i++) B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
-    if (w->work->spheres_only) drive_vector(w, B, m, dt, SH_WALLS_S);
-    else drive_vector(w, B, m, dt, SH_WALLS_C);
+    if (w->work->spheres_only) drive_vector(w, B, m, dt, SH_WALLS_S, 1);
+    else drive_vector(w, B, m, dt, SH_WALLS_C, 1);
 }
 
 /* ---- the contact model ---------------------------------------------------------------------- */
