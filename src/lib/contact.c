@@ -39,14 +39,15 @@ enum { SH_SPHERES, SH_CLUMPS, SH_WALLS_S, SH_WALLS_C };
  * r~ = H(a_i, a_j) (eq. 55; contact_law.h), the lever arms a - ov/2 of the contact point
  * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50), overlap / smaller radius.
  * one: spheres of one radius a1 (nl->trad1), which the sweep did not write into ai and aj
- * (force_pass.c, collect_pairs): written here, each expression of the same values. */
-AI void geometry(pala_batch *B, int m, const int one, const double a1)
+ * (force_pass.c, collect_pairs): each expression of the same values, and with wa ai and aj
+ * written here (rolling and torsion read them; nothing else in the kernel does). */
+AI void geometry(pala_batch *B, int m, const int one, const double a1, const int wa)
 {
     for (int i = 0; i < m; i++) {
         double ai = one ? a1 : B->ai[i], aj = one ? a1 : B->aj[i], sr = ai + aj;
         double dist = sqrt(B->d2[i]), inv = 1.0 / dist;
         double ov = sr - dist;
-        if (one) B->ai[i] = B->aj[i] = a1;
+        if (one && wa) B->ai[i] = B->aj[i] = a1;
         B->ov[i] = ov;
         B->sq[i] = pala_law_root(pala_law_rt(ai, aj), ov);
         B->nx[i] = B->dx[i] * inv; B->ny[i] = B->dy[i] * inv; B->nz[i] = B->dz[i] * inv;
@@ -56,7 +57,7 @@ AI void geometry(pala_batch *B, int m, const int one, const double a1)
     }
 }
 
-static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0); }
+static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0, 0); }
 
 /* The reads of a batch of sphere pairs before the kernel, in one loop: the velocities
  * v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel forms the relative velocity at
@@ -451,7 +452,8 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
-    if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1);   /* spheres of one radius */
+    if (w->nl && w->nl->trad1 > 0 && (w->work->cm->laws & PALA_LAWS_ROLLTOR)) geometry(B, m, 1, w->nl->trad1, 1);   /* spheres of one radius */
+    else if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1, 0);
     else stage_geometry(B, m);
     drive_vector(w, B, m, dt, SH_SPHERES, 0);   /* the force pass writes the states with its sums */
 }

@@ -426,23 +426,26 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
     for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1;) {
         int lim = s1 - s0 > CHUNK ? s0 + CHUNK : s1, ne = 0;
-        for (; s0 < lim && (!hist || n < BATCH); s0++) {   /* two forms of one test: gcc's fewer instructions for each */
-            int p = row[s0], q = nb[s0];
-            double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
-            double sr = ai + aj;
-            double d2 = dx * dx + dy * dy + dz * dz;
-            B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
-            if (!spheres) B->p[n] = p;
-            B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
-            if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: written by the kernel (contact.c) */
-            const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
-            if (hist) {
-                B->hp[n] = hs + s0 * hn;
-                if (hl[s0] > t) ended[ne++] = s0;
-                hl[s0] = (unsigned char)t;
+        /* n grows by at most one a slot, so a run of BATCH - n slots cannot fill the batch
+         * before its last slot: the loop tests only its end, the chunk's or the run's */
+        while (s0 < lim && n < BATCH) {
+            for (int e1 = lim - s0 < BATCH - n ? lim : s0 + BATCH - n; s0 < e1; s0++) {
+                int p = row[s0], q = nb[s0];
+                double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
+                double sr = ai + aj;
+                double d2 = dx * dx + dy * dy + dz * dz;
+                B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
+                if (!spheres) B->p[n] = p;
+                B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
+                if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: the kernel's constant (contact.c, geometry) */
+                const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
+                if (hist) {
+                    B->hp[n] = hs + s0 * hn;
+                    if (hl[s0] > t) ended[ne++] = s0;
+                    hl[s0] = (unsigned char)t;
+                }
+                n += t;
             }
-            n += t;
-            if (!hist && n == BATCH) { s0++; break; }
         }
         for (int e = 0; e < ne; e++) {
             int p = row[ended[e]], q = nb[ended[e]];
