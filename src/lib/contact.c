@@ -405,8 +405,9 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
 /* The vectorised driver: the reads (velocities of sphere pairs, the springs' states), the
  * laws' coefficients (constants when the world has one material pair and neither dashpot
  * nor another normal law, for pairs and walls alike: a wall touch has that pair too), the
- * kernel loop, the springs' states out with wr (else the caller writes them).  A world with rolling, torsion or the fractional law takes
- * the general driver's loop (those laws are stepped contact by contact). */
+ * kernel loop, the springs' states out with wr (else the caller writes them).  A world
+ * with rolling, torsion or the fractional law takes the general driver's loop (those laws
+ * are stepped contact by contact). */
 AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape, const int wr)
 {
     const pala_contacts *cm = w->work->cm;

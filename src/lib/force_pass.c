@@ -300,7 +300,8 @@ static inline void deliver_planar(pala_facc *restrict R, long mask, const pala_b
     }
 }
 
-/* stage_deliver but for hh: the sums of D and E, then the contributions. */
+/* stage_deliver where its loop does not sum D and E itself (hh): those sums, then the
+ * contributions. */
 static void deliver_other(sweep *sw, pala_facc *R, long mask, const pala_batch *B, int m, const int spheres)
 {
     const int diss = sw->dissipative;
