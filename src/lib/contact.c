@@ -39,14 +39,15 @@ enum { SH_SPHERES, SH_CLUMPS, SH_WALLS_S, SH_WALLS_C };
  * r~ = H(a_i, a_j) (eq. 55; contact_law.h), the lever arms a - ov/2 of the contact point
  * c_ij = c_i - (a_i - ov/2) n = c_j + (a_j - ov/2) n (eq. 50), overlap / smaller radius.
  * one: spheres of one radius a1 (nl->trad1), which the sweep did not write into ai and aj
- * (force_pass.c, collect_pairs): written here, each expression of the same values. */
-AI void geometry(pala_batch *B, int m, const int one, const double a1)
+ * (force_pass.c, collect_pairs): each expression of the same values, and with wa ai and aj
+ * written here (rolling and torsion read them; nothing else in the kernel does). */
+AI void geometry(pala_batch *B, int m, const int one, const double a1, const int wa)
 {
     for (int i = 0; i < m; i++) {
         double ai = one ? a1 : B->ai[i], aj = one ? a1 : B->aj[i], sr = ai + aj;
         double dist = sqrt(B->d2[i]), inv = 1.0 / dist;
         double ov = sr - dist;
-        if (one) B->ai[i] = B->aj[i] = a1;
+        if (one && wa) B->ai[i] = B->aj[i] = a1;
         B->ov[i] = ov;
         B->sq[i] = pala_law_root(pala_law_rt(ai, aj), ov);
         B->nx[i] = B->dx[i] * inv; B->ny[i] = B->dy[i] * inv; B->nz[i] = B->dz[i] * inv;
@@ -56,7 +57,7 @@ AI void geometry(pala_batch *B, int m, const int one, const double a1)
     }
 }
 
-static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0); }
+static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0, 0); }
 
 /* The reads of a batch of sphere pairs before the kernel, in one loop: the velocities
  * v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel forms the relative velocity at
@@ -317,7 +318,7 @@ static void spring_read(const pala_contacts *cm, pala_batch *B, int m, double dt
     }
 }
 
-static void spring_write(const pala_contacts *cm, pala_batch *B, int m, double dt)
+void pala_contact_spring_write(const pala_contacts *cm, pala_batch *B, int m, double dt)
 {
     const int ho = cm->ho_t;
     for (int i = 0; i < m && dt > 0; i++) {
@@ -420,9 +421,10 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
 /* The vectorised driver: the reads (velocities of sphere pairs, the springs' states), the
  * laws' coefficients (constants when the world has one material pair and neither dashpot
  * nor another normal law, for pairs and walls alike: a wall touch has that pair too), the
- * kernel loop, the states out.  A world with rolling, torsion or the fractional law takes
- * the general driver's loop (those laws are stepped contact by contact). */
-AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape)
+ * kernel loop, the springs' states out with wr (else the caller writes them).  A world
+ * with rolling, torsion or the fractional law takes the general driver's loop (those laws
+ * are stepped contact by contact). */
+AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape, const int wr)
 {
     const pala_contacts *cm = w->work->cm;
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
@@ -431,7 +433,7 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     if (cm->general || (cm->laws & (PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC))) {
         stage_reads(w, B, m, dt, shape, (cm->laws & PALA_LAWS_SPRING) != 0, 0);
         drive_general(w, B, m, dt, shape);
-        if (cm->laws & PALA_LAWS_SPRING) spring_write(cm, B, m, dt);
+        if ((cm->laws & PALA_LAWS_SPRING) && wr) pala_contact_spring_write(cm, B, m, dt);
         return;
     }
     if (w->nmat == 1 && laws == PALA_LAWS_REG) {
@@ -461,15 +463,16 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
             default: drive_general(w, B, m, dt, shape);
         }
     }
-    if (spr) spring_write(cm, B, m, dt);
+    if (spr && wr) pala_contact_spring_write(cm, B, m, dt);
 }
 
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
-    if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1);   /* spheres of one radius */
+    if (w->nl && w->nl->trad1 > 0 && (w->work->cm->laws & PALA_LAWS_ROLLTOR)) geometry(B, m, 1, w->nl->trad1, 1);   /* spheres of one radius */
+    else if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1, 0);
     else stage_geometry(B, m);
-    drive_vector(w, B, m, dt, SH_SPHERES);
+    drive_vector(w, B, m, dt, SH_SPHERES, 0);   /* the force pass writes the states with its sums */
 }
 
 void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt)
@@ -477,15 +480,15 @@ void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt)
     int m = B->n;
     stage_geometry(B, m);
     stage_clump_points(w, B, m);
-    drive_vector(w, B, m, dt, SH_CLUMPS);
+    drive_vector(w, B, m, dt, SH_CLUMPS, 1);
 }
 
 void pala_contact_walls(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
     for (int i = 0; i < m; i++) B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
-    if (w->work->spheres_only) drive_vector(w, B, m, dt, SH_WALLS_S);
-    else drive_vector(w, B, m, dt, SH_WALLS_C);
+    if (w->work->spheres_only) drive_vector(w, B, m, dt, SH_WALLS_S, 1);
+    else drive_vector(w, B, m, dt, SH_WALLS_C, 1);
 }
 
 /* ---- the contact model ---------------------------------------------------------------------- */

@@ -6,11 +6,16 @@
 #include "pala/pala.h"
 #include "container.h"
 
-enum { BATCH = 128 };
+enum { BATCH = 32, PALA_EGROUP = 128 };
 /* The touching pairs of a block's rows are collected (no branch per neighbour) into a
  * batch in structure-of-arrays form, and the kernel runs in stages: the square roots,
  * divisions and most of the arithmetic in loops the compiler vectorises, the reads of
- * the grains' velocities and the sums into the grains in plain loops. */
+ * the grains' velocities and the sums into the grains in plain loops.  A batch of 32
+ * keeps the arrays a batch of sphere pairs goes through (about 37 of them, 9 KB) in the
+ * 32 KB L1 cache; batches of 128 (before session 18) evicted each other's stages.  The
+ * energies the pairs' laws dissipate and hold (D, E) are summed in groups of PALA_EGROUP
+ * contacts, several batches each (force_pass.c, stage_deliver), as the batches of 128
+ * summed them: the same bits whatever BATCH (a divisor of PALA_EGROUP). */
 typedef struct pala_batch {
     int n;
     int k[BATCH], j[BATCH], p[BATCH];                       /* grains, pebble of row */
@@ -109,8 +114,13 @@ static inline const pala_pairmat *pala_pm_of(const pala_world *w, int k, int mj)
 
 /* The kernel on a batch of touching sphere pairs (k, j, dx.., d2, ai, aj filled; hp[i]
  * the contacts' states in worlds that keep them), over the step dt: the forces F, G and
- * torques Ti, Tj (Hi, Hj: pala_contacts_sphere_h), D and E of each. */
+ * torques Ti, Tj (Hi, Hj: pala_contacts_sphere_h), D and E of each.  The tangential
+ * springs' states after the step are left in hx, hy, hz: the caller writes them to hp
+ * (the force pass, in the loop of its sums; pala_contact_spring_write). */
 void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt);
+/* The springs' states hx, hy, hz of contacts [0, m) into their hp (nothing if dt is 0: an
+ * energy pass leaves them alone). */
+void pala_contact_spring_write(const pala_contacts *cm, pala_batch *B, int m, double dt);
 /* The same for component pairs of clumps (p, the pebble of the row, filled too); Hi, Hj
  * always. */
 void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt);

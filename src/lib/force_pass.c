@@ -150,7 +150,23 @@ typedef struct sweep {
     int records;           /* the current block's rows add to a boundary block */
     int tsep;              /* Tnc is summed apart from T (work.h) */
     int planar;            /* an arc world in the plane: deliver_planar */
+    /* the energies of the current group of PALA_EGROUP contacts (contact.h): the sums
+     * of their D and E so far, over ne contacts (egroup_end adds them to the block's) */
+    double ed, em;
+    int ne;
 } sweep;
+
+/* The group's energies into the block's sums s (at PALA_EGROUP contacts, and at the end of
+ * a block's pairs): D into E_diss (laws with state or the dashpot), E into the energy
+ * Mindlin's springs hold. */
+static void egroup_end(sweep *sw, pala_blocksum *s)
+{
+    const pala_contacts *cm = sw->w->work->cm;
+    if (pala_contacts_dissipate(cm)) s->ediss += sw->ed;
+    if (cm->laws & PALA_LAWS_MINDLIN) s->emind += sw->em;
+    sw->ed = sw->em = 0;
+    sw->ne = 0;
+}
 
 /* Add contribution c to grain g as a record: g is in a boundary block (its sum is formed
  * in phase 2, in the same order). */
@@ -169,7 +185,7 @@ static void record(sweep *sw, int g, const pala_facc *c)
 /* Stage 4: the contributions into the ring sums (records for the grains of boundary
  * blocks) in slot order, both grains of a contact at once.  With records, the row's grain
  * k (the same for consecutive contacts) keeps its sums in registers between rows; its
- * partners j > k are never a cached row grain.  Without, its sums go through memory at
+ * partners j > k are never a cached row grain.  Without, its sums are added in place at
  * every contact: the branch at each new row costs more (the processor mispredicts it
  * about once per row; measured 3 % slower on the sphere bed). */
 /* The sums a sphere world adds to, F, T, and Fnc if dissipative (its Tnc is not used), from
@@ -180,21 +196,33 @@ static inline void facc_copy(pala_facc *o, const pala_facc *a, const int diss)
     if (diss) o->Fnc = a->Fnc;
 }
 
+/* hh (sphere pairs with Mindlin's spring, gran/hertz/history's family): the same loop also
+ * sums the contacts' D and E into the group's (stage_deliver) and writes the springs'
+ * states out (pala_contact_spheres leaves them in the batch): one loop, not three. */
 static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int diss,
-                                const int spheres, const int records)
+                                const int spheres, const int records, const int hh)
 {
     int cur = -1, curbnd = 0;
     pala_facc o = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    double ed = sw->ed, em = sw->em;
+    const int ho = hh ? sw->w->work->cm->ho_t : 0;
     for (int i = 0; i < m; i++) {
         int k = B->k[i], j = B->j[i];
-        if (!records || k != cur) {   /* the row grain's sums (facc_copy: spheres' without Tnc) */
+        if (hh) {
+            ed += B->D[i];
+            em += B->E[i];
+            double *st = B->hp[i] + ho;
+            st[0] = B->hx[i]; st[1] = B->hy[i]; st[2] = B->hz[i];
+        }
+        if (records && k != cur) {   /* the row grain's sums (facc_copy: spheres' without Tnc) */
             if (cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
             else if (cur >= 0 && !curbnd) R[cur & mask] = o;
             cur = k;
-            curbnd = records && sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
+            curbnd = sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
             if (!curbnd && spheres) facc_copy(&o, &R[k & mask], diss);
             else if (!curbnd) o = R[k & mask];
         }
+        pala_facc *a = records ? &o : &R[k & mask];   /* without records: in place */
         pala_facc ci, cj;
         ci.F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
         ci.T = pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]);
@@ -211,11 +239,11 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
         }
         if (curbnd) record(sw, k, &ci);
         else {
-            o.F = pala_vadd(o.F, ci.F);
-            o.T = pala_vadd(o.T, ci.T);
+            a->F = pala_vadd(a->F, ci.F);
+            a->T = pala_vadd(a->T, ci.T);
             if (diss) {
-                o.Fnc = pala_vadd(o.Fnc, ci.Fnc);
-                if (!spheres) o.Tnc = pala_vadd(o.Tnc, ci.Tnc);
+                a->Fnc = pala_vadd(a->Fnc, ci.Fnc);
+                if (!spheres) a->Tnc = pala_vadd(a->Tnc, ci.Tnc);
             }
         }
         if (records && sw->bbrank[(unsigned)j / PALA_BLOCK] >= 0) record(sw, j, &cj);
@@ -229,8 +257,9 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
             }
         }
     }
-    if (cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
-    else if (cur >= 0 && !curbnd) R[cur & mask] = o;
+    if (records && cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
+    else if (records && cur >= 0 && !curbnd) R[cur & mask] = o;
+    if (hh) { sw->ed = ed; sw->em = em; }
 }
 
 /* deliver_ring without records, of clumps, in an arc world whose every grain lies in the
@@ -255,37 +284,40 @@ static inline void deliver_planar(pala_facc *restrict R, long mask, const pala_b
     }
 }
 
-/* Stage 4: the contributions into the grains' sums, contact by contact (slot order). */
-static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pala_runaway *ru)
+/* stage_deliver where its loop does not sum D and E itself (hh): those sums, then the
+ * contributions. */
+static void deliver_other(sweep *sw, pala_facc *R, long mask, const pala_batch *B, int m, const int spheres)
 {
-    pala_facc *R = sw->S->ring;
-    const long mask = sw->mask;
     const int diss = sw->dissipative;
     const pala_contacts *cm = sw->w->work->cm;
-    const int spheres = sw->spheres && !pala_contacts_sphere_h(cm);   /* else Tnc apart from T */
     if (pala_contacts_dissipate(cm)) {   /* the laws with state: the caps' losses */
-        double e = 0;
+        double e = sw->ed;
         for (int i = 0; i < m; i++) e += B->D[i];
-        s->ediss += e;
+        sw->ed = e;
     }
     if (cm->laws & PALA_LAWS_MINDLIN) {   /* the energy Mindlin's springs hold after this step */
-        double e = 0;
+        double e = sw->em;
         for (int i = 0; i < m; i++) e += B->E[i];
-        s->emind += e;
+        sw->em = e;
     }
     if (sw->records) {
-        if (spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1);
-        else deliver_ring(sw, R, mask, B, m, diss, 0, 1);
+        if (spheres) deliver_ring(sw, R, mask, B, m, diss, 1, 1, 0);
+        else deliver_ring(sw, R, mask, B, m, diss, 0, 1, 0);
     } else if (spheres) {
-        if (diss) deliver_ring(sw, R, mask, B, m, 1, 1, 0);
-        else deliver_ring(sw, R, mask, B, m, 0, 1, 0);
+        if (diss) deliver_ring(sw, R, mask, B, m, 1, 1, 0, 0);
+        else deliver_ring(sw, R, mask, B, m, 0, 1, 0, 0);
     } else if (sw->planar) {
         if (diss) deliver_planar(R, mask, B, m, 1);
         else deliver_planar(R, mask, B, m, 0);
     } else {
-        if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0);
-        else deliver_ring(sw, R, mask, B, m, 0, 0, 0);
+        if (diss) deliver_ring(sw, R, mask, B, m, 1, 0, 0, 0);
+        else deliver_ring(sw, R, mask, B, m, 0, 0, 0, 0);
     }
+}
+
+/* The largest overlap ratio of a batch into the block's, and the first runaway. */
+static void stage_worst(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pala_runaway *ru)
+{
     /* the largest ratio, in four lanes (a vectorised max; the same value as one lane's: the
      * ratios are positive, and a NaN enters neither); a scan finds the first runaway */
     double m4[4] = {s->worst, s->worst, s->worst, s->worst}, mx;
@@ -302,18 +334,41 @@ static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pal
     B->n = 0;
 }
 
+/* Stage 4: the contributions into the grains' sums, contact by contact (slot order); sph:
+ * a batch of sphere pairs, whose springs' states are written here (pala_contact_spheres). */
+static void stage_deliver(sweep *sw, pala_batch *B, int m, pala_blocksum *s, pala_runaway *ru, const int sph)
+{
+    pala_facc *R = sw->S->ring;
+    const long mask = sw->mask;
+    const int diss = sw->dissipative;
+    const pala_contacts *cm = sw->w->work->cm;
+    const int spheres = sw->spheres && !pala_contacts_sphere_h(cm);   /* else Tnc apart from T */
+    const int spr = sph && (cm->laws & PALA_LAWS_SPRING) && sw->w->dt > 0;
+    const int hh = spr && spheres && diss && pala_contacts_dissipate(cm) && (cm->laws & PALA_LAWS_MINDLIN);   /* deliver_ring's hh */
+    if (hh) {
+        if (sw->records) deliver_ring(sw, R, mask, B, m, 1, 1, 1, 1);
+        else deliver_ring(sw, R, mask, B, m, 1, 1, 0, 1);
+    } else {
+        if (spr) pala_contact_spring_write(cm, B, m, sw->w->dt);
+        deliver_other(sw, R, mask, B, m, spheres);
+    }
+    sw->ne += m;   /* batches run full but at a block's end: a group is whole batches */
+    if (sw->ne == PALA_EGROUP) egroup_end(sw, s);
+    stage_worst(sw, B, m, s, ru);
+}
+
 /* The kernel on a batch of sphere pairs (contact.c), then the sums. */
 static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
     pala_contact_spheres(sw->w, B, sw->w->dt);
-    stage_deliver(sw, B, B->n, s, ru);
+    stage_deliver(sw, B, B->n, s, ru, 1);
 }
 
 /* The kernel on a batch of component pairs of clumps, then the sums. */
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
     pala_contact_clumps(sw->w, B, sw->w->dt);
-    stage_deliver(sw, B, B->n, s, ru);
+    stage_deliver(sw, B, B->n, s, ru, 0);
 }
 
 /* A pair p < q (grains k, j) whose state is not zero stopped touching: the energy its
@@ -356,23 +411,26 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
     const int s1 = w->nl->start[pala_grain_peb0(w, k1)];
     for (int s0 = w->nl->start[pala_grain_peb0(w, k0)]; s0 < s1;) {
         int lim = s1 - s0 > CHUNK ? s0 + CHUNK : s1, ne = 0;
-        for (; s0 < lim && (!hist || n < BATCH); s0++) {   /* two forms of one test: gcc's fewer instructions for each */
-            int p = row[s0], q = nb[s0];
-            double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
-            double sr = ai + aj;
-            double d2 = dx * dx + dy * dy + dz * dz;
-            B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
-            if (!spheres) B->p[n] = p;
-            B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
-            if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: written by the kernel (contact.c) */
-            const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
-            if (hist) {
-                B->hp[n] = hs + s0 * hn;
-                if (hl[s0] > t) ended[ne++] = s0;
-                hl[s0] = (unsigned char)t;
+        /* n grows by at most one a slot, so a run of BATCH - n slots cannot fill the batch
+         * before its last slot: the loop tests only its end, the chunk's or the run's */
+        while (s0 < lim && n < BATCH) {
+            for (int e1 = lim - s0 < BATCH - n ? lim : s0 + BATCH - n; s0 < e1; s0++) {
+                int p = row[s0], q = nb[s0];
+                double dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, ai = spheres ? (one ? r1 : trad[tid[p]]) : prad[p], aj = spheres ? (one ? r1 : trad[tid[q]]) : prad[q];
+                double sr = ai + aj;
+                double d2 = dx * dx + dy * dy + dz * dz;
+                B->k[n] = spheres ? p : pg[p]; B->j[n] = spheres ? q : pg[q];
+                if (!spheres) B->p[n] = p;
+                B->dx[n] = dx; B->dy[n] = dy; B->dz[n] = dz; B->d2[n] = d2;
+                if (!one) { B->ai[n] = ai; B->aj[n] = aj; }   /* one radius: the kernel's constant (contact.c, geometry) */
+                const int t = d2 < sr * sr;   /* eq. (49) (arc worlds: collect_arcs); branch-free, where pala_pair_touch's && made a branch per listed pair */
+                if (hist) {
+                    B->hp[n] = hs + s0 * hn;
+                    if (hl[s0] > t) ended[ne++] = s0;
+                    hl[s0] = (unsigned char)t;
+                }
+                n += t;
             }
-            n += t;
-            if (!hist && n == BATCH) { s0++; break; }
         }
         for (int e = 0; e < ne; e++) {
             int p = row[ended[e]], q = nb[ended[e]];
@@ -432,6 +490,7 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runawa
     } else if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 0, 1);
     else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 0, 0);
     else collect_pairs(sw, k0, k1, s, ru, 0, 0, 0);
+    if (sw->ne) egroup_end(sw, s);
 }
 
 /* The walls of the grains [k0, k1), one block, batched through the kernel: into their sums
@@ -472,7 +531,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     double t0 = pala_now();
     pala_work *wk = w->work;
     const long run = w->team->runs;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, wk->plane};
+    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, wk->plane, 0, 0, 0};
     for (int b = 0; b < wk->nblk && sw.planar; b++) sw.planar = wk->flat[b];   /* deliver_planar's premise */
     sw.S->nout = sw.S->nwout = 0;
     int lastrec = -1, bnd = 0;   /* its last block whose rows add to a boundary block; its boundary blocks */
