@@ -6,16 +6,17 @@
 #include "pala/pala.h"
 #include "container.h"
 
-enum { BATCH = 32, PALA_EGROUP = 128 };
+enum { BATCH = 128, PALA_EGROUP = 128 };
 /* The touching pairs of a block's rows are collected (no branch per neighbour) into a
  * batch in structure-of-arrays form, and the kernel runs in stages: the square roots,
  * divisions and most of the arithmetic in loops the compiler vectorises, the reads of
- * the grains' velocities and the sums into the grains in plain loops.  A batch of 32
- * keeps the arrays a batch of sphere pairs goes through (about 37 of them, 9 KB) in the
- * 32 KB L1 cache; batches of 128 (before session 18) evicted each other's stages.  The
- * energies the pairs' laws dissipate and hold (D, E) are summed in groups of PALA_EGROUP
- * contacts, several batches each (force_pass.c, stage_deliver), as the batches of 128
- * summed them: the same bits whatever BATCH (a divisor of PALA_EGROUP). */
+ * the grains' velocities and the sums into the grains in plain loops.  The energies the
+ * pairs' laws dissipate and hold (D, E) are summed in groups of PALA_EGROUP contacts
+ * (force_pass.c, stage_deliver): the same bits whatever BATCH (a divisor of PALA_EGROUP).
+ * A batch of 128 overflows the 32 KB L1 cache (about 37 arrays of sphere pairs); batches of
+ * 32 halve the drum's L1 misses but take 2.2 % more instructions and 27 % more mispredicted
+ * branches (a batch's loops end 4 times as often), and the misses, to L2, did not show in
+ * time (docs/performance.md, "Branches, caches and latency"). */
 typedef struct pala_batch {
     int n;
     int k[BATCH], j[BATCH], p[BATCH];                       /* grains, pebble of row */
