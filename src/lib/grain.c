@@ -9,9 +9,10 @@
  * and m22 = c (g^2 + b), the others zero (b = (1 - g^2)/2, c = 2/(1 + g^2), eqs. 11-13), so
  * c_i = x + r * x_i (eq. 50) is the same operations on the nonzero entries as the general
  * product: the same bits, at half the instructions.  The circles' centres lie in z = 0
- * (arcs.c), so c_i's z is 0 + m22 0 = 0 (g^2 finite), stored without the product.  Each arc's bisector
- * turns with it (docs/physics.md, "Arc grains"); its bounding circle only when the list is
- * built (arc_bounds); its cos h and bounding radius, constants, were set once
+ * (arcs.c), so c_i's z is 0 + m22 0 = 0 (g^2 finite), stored without the product; the end
+ * of the step passes x, y and g from its registers (integrator.c, end_planar).  Each arc's
+ * bisector turns with it (docs/physics.md, "Arc grains"); its bounding circle only when the
+ * list is built (arc_bounds); its cos h and bounding radius, constants, were set once
  * (pala_world_setup).  Neither vectorised nor split into loops: over a grain's few arcs,
  * GCC's versions of the loop took 1.5x the instructions (callgrind, bench/arcs/triangle.txt). */
 __attribute__((optimize("no-tree-vectorize", "no-tree-loop-distribution", "no-tree-loop-distribute-patterns")))
