@@ -295,7 +295,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
     const double tau = 0.5 * w->dt, h2 = tau * tau;
     const int chain = wk->chain, flat = wk->flat[k0 / PALA_BLOCK];
     const pala_vec3 u = pala_list_frame(w);
-    const double *G = arcs ? w->nl->gk : NULL;   /* arc grains: 1/f_k (neighbor.c, "Skins of their own"; built before the sweep) */
+    const double *G = arcs ? w->nl->gk : NULL;   /* arc grains: 1/f_k (neighbor.c, "Skins of their own") */
     double pdiss = 0, mv = fa->mv, mv2 = fa->mv2, rv = fa->rv, rv2 = fa->rv2, chk = fa->chk;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
@@ -376,7 +376,7 @@ __attribute__((noinline)) static void end_planar_arcs(pala_world *w, int k0, int
 }
 static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
-    if (w->parc) end_planar_arcs(w, k0, k1, A, mask, fa);
+    if (w->parc && w->nl && w->nl->gk) end_planar_arcs(w, k0, k1, A, mask, fa);   /* else no list built yet: every grain placed, bounds whole */
     else end_planar_(w, k0, k1, A, mask, fa, 0);
 }
 
