@@ -646,7 +646,7 @@ static void candidates_job(void *ctx, int t, int b0, int b1)
     (void)t;
     for (int b = b0; b < b1; b++)
         for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b); k++)
-            w->work->wflag[k] = !pala_walls_clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius + w->nl->skin);
+            w->work->wflag[k] = !pala_walls_clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius + w->nl->skin * (w->nl->fk ? w->nl->fk[k] : 1));   /* f_k: neighbor.c, "Skins of their own" */
 }
 
 void pala_force_pass_setup(pala_world *w)

@@ -14,9 +14,9 @@ static inline int pala_grain_peb0(const pala_world *w, int k) { return w->p0 ? w
  * which the neighbour list alone reads: pala_world_arc_bounds places those of every grain
  * when the list is built. */
 void pala_world_arc_bounds(pala_world *w);
-/* pala_world_place_pebbles of an arc world's grain k of more than one component turned about
- * z alone (r = (0, 0, g)): its circles' centres and its arcs' bisectors (grain.c). */
-void pala_world_place_arcs(pala_world *w, int k);
+/* pala_world_place_pebbles of an arc world's grain k of more than one component at x = (x, y, 0)
+ * turned about z alone (r = (0, 0, g)): its circles' centres and its arcs' bisectors (grain.c). */
+void pala_world_place_arcs(pala_world *w, int k, double x, double y, double g);
 /* The sizes of the world's grains, each counted once per grain: their bounding radii
  * (bound = 1), or the radii of their components (bound = 0; an arc's: its bounding circle's,
  * the neighbour list's, docs/physics.md "Arc grains"): the least, the largest and the

@@ -445,12 +445,13 @@ void pala_integrator_end_mixed(pala_world *w, int k0, int k1, pala_facc *A, long
  * general path, which carries them until that projection; so do the grains of a block whose
  * state was not in the plane at the start of pala_world_steps (wk->flat: a state set by the
  * caller; the projection keeps it there from the first step on). */
-static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa, const int arcs)
 {
     const pala_work *wk = w->work;
     const double tau = 0.5 * w->dt, h2 = tau * tau;
     const int chain = wk->chain, flat = wk->flat[k0 / PALA_BLOCK];
     const pala_vec3 u = pala_list_frame(w);
+    const double *G = arcs ? w->nl->gk : NULL;   /* arc grains: 1/f_k (neighbor.c, "Skins of their own") */
     double pdiss = 0, mv = fa->mv, mv2 = fa->mv2, rv = fa->rv, rv2 = fa->rv2, chk = fa->chk;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
@@ -473,7 +474,9 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
         double vx = v0.x + tau * (2 * an.x - w->acc[k].x), vy = v0.y + tau * (2 * an.y - w->acc[k].y);
         double om = w0.z + tau * (2 * be.z - w->bacc[k].z);
         double x = w->x[k].x, y = w->x[k].y, g = w->r[k].z;
-        const double sm = t->ncomp > 1 ? wk->smax[w->tid[k]] : 0;
+        /* an arc grain's share of the list's skin: 1/f_k of its bound (neighbor.c, "Skins of their
+         * own"), folded into h^2 and s_max once per grain, not per half step */
+        const double gk = arcs && t->ncomp > 1 ? G[k] : 1, hg2 = h2 * (gk * gk), sm = t->ncomp > 1 ? 2 * wk->smax[w->tid[k]] * gk : 0;
         for (int half = 0; half < 1 + chain; half++) {   /* eq. (69), and when chained the next step's (65) */
             x += tau * vx;
             y += tau * vy;
@@ -483,10 +486,10 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
             double den = 1.0 - q * g;                                                 /* pala_rot_compose */
             if (fabs(den) < 1e-12) den = den < 0 ? -1e-12 : 1e-12;
             g = 1.0 / den * (q + g);
-            double d2 = h2 * (vx * vx + vy * vy);                                    /* pala_free_motion_h */
-            double dx = vx - u.x, dy = vy - u.y, dz = 0 - u.z, e2 = h2 * (dx * dx + dy * dy + dz * dz);   /* ... in the list's frame */
+            double d2 = hg2 * (vx * vx + vy * vy);                                   /* pala_free_motion_h */
+            double dx = vx - u.x, dy = vy - u.y, dz = 0 - u.z, e2 = hg2 * (dx * dx + dy * dy + dz * dz);   /* ... in the list's frame */
             if (t->ncomp > 1) {
-                double s = 2 * sqrt(q * q) * sm, d = sqrt(d2) + s, e = sqrt(e2) + s;
+                double s = sqrt(q * q) * sm, d = sqrt(d2) + s, e = sqrt(e2) + s;
                 d2 = d * d;
                 e2 = e * e;
             }
@@ -508,8 +511,8 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
         w->r[k] = pala_v(0, 0, g);
         w->acc[k] = pala_v(an.x, an.y, 0);
         w->bacc[k] = pala_v(0, 0, be.z);
-        if (chain && w->pc && (!w->parc || !wk->live || wk->live[k])) {   /* arcs: the grains read (work.h) */
-            if (w->parc && t->ncomp > 1) pala_world_place_arcs(w, k);   /* r = (0, 0, g): its placement without the checks */
+        if (chain && w->pc && (!arcs || !wk->live || wk->live[k])) {   /* arcs: the grains read (work.h) */
+            if (arcs && t->ncomp > 1) pala_world_place_arcs(w, k, x, y, g);   /* x = (x, y, 0), r = (0, 0, g): its placement without the checks */
             else pala_world_place_pebbles(w, k);
         }
     }
@@ -519,6 +522,18 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
     fa->rv = rv;
     fa->rv2 = rv2;
     fa->chk = chk;
+}
+
+/* end_planar_ of an arc world (its skins and placement), or of discs and other grains (the
+ * same steps without them: their code as it was before there were arcs, kept apart). */
+__attribute__((noinline)) static void end_planar_arcs(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    end_planar_(w, k0, k1, A, mask, fa, 1);
+}
+static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    if (w->parc && w->nl && w->nl->gk) end_planar_arcs(w, k0, k1, A, mask, fa);   /* else no list built yet: every grain placed, bounds whole */
+    else end_planar_(w, k0, k1, A, mask, fa, 0);
 }
 
 /* A block not of one isotropic template: of isotropic grains of several (btid -2: spheres of a

@@ -41,7 +41,7 @@ void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
     free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
-    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach); free(nl->apeb); free(nl->ashape); free(nl->kst); free(nl->kq);
+    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach); free(nl->apeb); free(nl->ashape); free(nl->kst); free(nl->kq); free(nl->fk); free(nl->gk);
     for (int t = 0; t < nl->nrows; t++) { free(nl->rows[t].buf); free(nl->rows[t].rbuf); }
     free(nl->rows);
     free(nl);
@@ -565,7 +565,7 @@ static double grain_cell(const pala_world *w)
 {
     double b = 0;
     for (int t = 0; t < w->ntmpl; t++) b = fmax(b, w->tmpl[t].bound_radius);
-    return 2 * b + w->nl->skin;
+    return 2 * b + w->nl->skin * w->nl->fmax;   /* a pair's skin is at most skin fmax (arc_skins) */
 }
 
 /* ---- The arcs' faces: the angular filter of the build ------------------------------------
@@ -612,17 +612,22 @@ static void arc_faces(pala_world *w, long nc)
             o->sb = b < 0.5 * PALA_PI ? sin(b) : 0;
             o->th = sm > 0 ? D / sm * (1 + 1e-6) : 0;   /* Theta_k (unused on a side not filtered) */
             o->D = D * (sm > 0 ? fmax(1.0, hypot(w->shape[tp->comp0 + i].x, w->shape[tp->comp0 + i].y) / sm) : 1.0) * (1 + 1e-6);
+            o->T = nl->adisp;
         }
     }
     for (int k = 0; k < w->n; k++) {
         const pala_template *t = &w->tmpl[w->tid[k]];
         const pala_vec3 r = w->r[k], x = w->x[k];
         const double rho = r.z * r.z, c = 2.0 / (1.0 + rho), cs = c * 0.5 * (1.0 - rho), sn = c * r.z;   /* eqs. (11)-(13) about z */
+        const double f = nl->fk[k];   /* D_k = f_k D: its turn, its path and its pebbles' (arc_skins) */
         for (int i = 0; i < t->ncomp; i++) {
             const pala_vec3 s = w->shape[t->comp0 + i];
             const pala_arcrange *a = &w->arc[t->comp0 + i];
             arcpeb *o = &nl->apeb[w->p0[k] + i];
             *o = nl->ashape[t->comp0 + i];
+            o->th *= f;
+            o->D *= f;
+            o->T *= f;
             o->cx = x.x + cs * s.x - sn * s.y;
             o->cy = x.y + sn * s.x + cs * s.y;
             o->mx = cs * a->mx - sn * a->my;
@@ -645,10 +650,10 @@ static void arc_faces(pala_world *w, long nc)
 /* (A8) on p's side: the line from c_p to c_q (d = c_p - c_q, L2 = |d|^2 at the build) stays
  * off p's range until the next build; the other circle's centre c_q moves, in the frame of
  * p's grain k (x_k: xk), by at most D max(1, |c_q - x_k| / s_max(k)) + D_q (see above). */
-static inline int side_apart(double D, const arcpeb *P, const arcpeb *Q, pala_vec3 xk, double dx, double dy, double L2)
+static inline int side_apart(const arcpeb *P, const arcpeb *Q, pala_vec3 xk, double dx, double dy, double L2)
 {
     if (!(P->cb > -1)) return 0;
-    const double rx = Q->cx - xk.x, ry = Q->cy - xk.y, e = sqrt(rx * rx + ry * ry) * P->th, E = (e > D ? e : D) + Q->D;
+    const double rx = Q->cx - xk.x, ry = Q->cy - xk.y, e = sqrt(rx * rx + ry * ry) * P->th, E = (e > P->T ? e : P->T) + Q->D;
     return L2 > E * E && -(dx * P->mx + dy * P->my) + P->sb * E < P->cb * sqrt(L2 - E * E);   /* (A8) */
 }
 
@@ -660,10 +665,78 @@ static inline int arcs_apart(const pala_world *w, int p, int q)
     const arcpeb *P = &nl->apeb[p], *Q = &nl->apeb[q];
     const double dx = P->cx - Q->cx, dy = P->cy - Q->cy, L2 = dx * dx + dy * dy, E = P->D + Q->D, sr = (nl->prad[p] + nl->prad[q]) * (1 + 1e-6) + E;
     int apart = L2 > sr * sr ||                                           /* eq. (49): |d| - E > a_p + a_q */
-                side_apart(nl->adisp, P, Q, w->x[w->pg[p]], dx, dy, L2) ||      /* (A8), p's side */
-                side_apart(nl->adisp, Q, P, w->x[w->pg[q]], -dx, -dy, L2);      /* q's */
+                side_apart(P, Q, w->x[w->pg[p]], dx, dy, L2) ||      /* (A8), p's side */
+                side_apart(Q, P, w->x[w->pg[q]], -dx, -dy, L2);      /* q's */
     for (int i = nl->kst[p]; i < nl->kst[p + 1] && apart; i++) apart = nl->kq[i] != q;
     return apart;
+}
+
+/* ---- Skins of their own: the arc grains' factors f_k ---------------------------------------
+ * A settled bed is seldom quite at rest: a few grains still rattle, and the list's bound
+ * follows the fastest (bench/arcs/triangle.txt at step 46,900: one grain moves 0.46 skin
+ * between two builds, 7 more than 0.2 skin, the rest less than 0.1; a build every 14 steps,
+ * against every 77 for the round grains' box).  So each grain k takes a skin factor f_k >= 1
+ * at the build, from how fast it moves then, and the argument of the list holds per grain:
+ *  - a pair of grains k, j is listed with the skin S_kj = skin (f_k + f_j)/2 in each test
+ *    (the grains' bounding circles, the arcs', areach), and each grain k may move by
+ *    0.45 skin f_k until the next build, so the two by 0.9 S_kj, as two grains of f = 1 by
+ *    0.9 skin before;
+ *  - the end of the step adds to the list's bounds (nl->rdrift, nl->drift) each grain's
+ *    displacement bound divided by f_k (integrator.c, end_planar; the other paths add it
+ *    whole, which is larger), so the bound 0.45 skin on the sum holds grain k's path to
+ *    0.45 skin f_k;
+ *  - the arcs' faces (arc_faces, side_apart) take D_k = f_k D for grain k's turn and path;
+ *  - the walls' candidates are those within the bounding radius and skin f_k
+ *    (force_pass.c, candidates_job).
+ * The listed pairs that touch are the same whatever the factors, summed in the same order,
+ * so the results are the same bits.  f_k = v_k / v_ref, at most ARC_FMAX, for the grains
+ * faster than v_ref, the speed of the ARC_FAST-th part of the grains that move fastest
+ * (v_k = |v_k - u| + |omega_k| b_k, u the list's frame, b_k the bounding radius): a few
+ * fast grains list more pairs (few: the arcs' faces), and the list lives until the rest or
+ * they have moved their part. */
+enum { ARC_FAST = 20 };   /* v_ref: the speed of the fastest 1/20 of the grains */
+#define ARC_FMAX 4.0      /* the largest f_k */
+
+/* The element of rank r (in increasing order) of a[0 .. n), which it reorders (Hoare's
+ * selection: the same for the same a). */
+static double select_rank(double *a, int n, int r)
+{
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const double piv = a[lo + (hi - lo) / 2];
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < piv) i++;
+            while (a[j] > piv) j--;
+            if (i <= j) { double t = a[i]; a[i] = a[j]; a[j] = t; i++; j--; }
+        }
+        if (r <= j) hi = j;
+        else if (r >= i) lo = i;
+        else break;
+    }
+    return a[r];
+}
+
+/* Each grain's skin factor f_k (nl->fk), 1/f_k (nl->gk) and the largest (nl->fmax), from the
+ * grains' speeds in the list's frame (nl->frame) now. */
+static void arc_skins(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    const int n = w->n;
+    if (nl->nfk < n + 1) { nl->nfk = n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
+    const pala_vec3 u = nl->frame;
+    for (int k = 0; k < n; k++) {
+        double v = pala_vnorm(pala_vsub(w->v[k], u)) + pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius;
+        nl->fk[k] = nl->gk[k] = v < HUGE_VAL ? v : 0;   /* not finite: f_k = 1 (the step says so) */
+    }
+    const double vref = n > 0 ? select_rank(nl->gk, n, n - 1 - n / ARC_FAST) : 0;
+    nl->fmax = 1;
+    for (int k = 0; k < n; k++) {
+        const double v = nl->fk[k], f = v > vref ? (v < ARC_FMAX * vref ? v / vref : ARC_FMAX) : 1;
+        nl->fk[k] = f;
+        nl->gk[k] = 1 / f;
+        nl->fmax = f > nl->fmax ? f : nl->fmax;
+    }
 }
 
 /* The grains into cells (head, next), as one_grid the pebbles; maxrow; the filter's data
@@ -672,6 +745,7 @@ static void grain_grid(pala_world *w, long nc)
 {
     pala_nlist *nl = w->nl;
     int n = w->n;
+    arc_skins(w);
     double inv = 1.0 / grain_cell(w);
     pala_world_arc_bounds(w);   /* the arcs' bounding circles, which rows_job_arcs reads (grain.h) */
     PALA_GROW(nl->areach, w->ntmpl + 1);
@@ -698,12 +772,12 @@ static int grains_near(const pala_world *w, const cellgrid *g, int k, int *out)
     const pala_nlist *nl = w->nl;
     const int *cp = nl->next;
     pala_vec3 x = w->x[k];
-    double bk = w->tmpl[w->tid[k]].bound_radius;
+    double bk = w->tmpl[w->tid[k]].bound_radius, fk = nl->fk[k];
     int cb[27], ce[27], nc = around(w, g, x, cb, ce), m = 0;
     for (int u = 0; u < nc; u++)
         for (int i = cb[u]; i < ce[u]; i++) {
             int j = cp[i];
-            double rb = bk + w->tmpl[w->tid[j]].bound_radius + nl->skin;
+            double rb = bk + w->tmpl[w->tid[j]].bound_radius + 0.5 * nl->skin * (fk + nl->fk[j]);   /* the pair's skin (arc_skins) */
             if (j > k && pala_vnorm2(pala_vsub(x, w->x[j])) < rb * rb) out[m++] = j;
         }
     sort_row(out, m);
@@ -724,7 +798,7 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
     int **buf = S->direct ? &nl->nbr : &S->buf;
     long *cap = S->direct ? &nl->cap : &S->cap;
     if (S->rcap < nl->maxrow || !S->rbuf) { S->rcap = nl->maxrow + 1024; PALA_GROW(S->rbuf, S->rcap); }   /* the grains near k */
-    const double skin = nl->skin;
+    const double skin = nl->skin, *fk = nl->fk;
     const int filt = nl->afilt;
     for (int k = b0 * PALA_BLOCK; k < pala_block_end(w->n, b1 - 1) && b1 > b0; k++) {
         int ng = grains_near(w, &g, k, S->rbuf);
@@ -735,13 +809,14 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
             const double ap = peb_rad(w, p);
             for (int i = 0; i < ng; i++) {
                 const int j = S->rbuf[i];
+                const double sk = 0.5 * skin * (fk[k] + fk[j]);   /* the pair's skin (arc_skins) */
                 /* none of grain j's pebbles if p's circle stays off the circle about x_j that
                  * holds them all (nl->areach: a pebble q passing the test below is within
-                 * ap + a_q + skin of p, so x_j within ap + |b_q| + a_q + skin) */
-                double rj = (ap + nl->areach[w->tid[j]] + skin) * (1 + 1e-9);
+                 * ap + a_q + sk of p, so x_j within ap + |b_q| + a_q + sk) */
+                double rj = (ap + nl->areach[w->tid[j]] + sk) * (1 + 1e-9);
                 if (pala_vnorm2(pala_vsub(x, w->x[j])) >= rj * rj) continue;
                 for (int q = w->p0[j]; q < w->p0[j + 1]; q++) {
-                    double rc = ap + peb_rad(w, q) + skin;
+                    double rc = ap + peb_rad(w, q) + sk;
                     if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc && !(filt && arcs_apart(w, p, q))) out[m++] = q;
                 }
             }
@@ -998,6 +1073,7 @@ static void nlist_build(pala_world *w)
         if (w->parc) { PALA_GROW(nl->apeb, n + 1); PALA_GROW(nl->kst, n + 2); }   /* the arcs' filter (arc_faces) */
         nl->nalloc = n;
     }
+    nl->frame = list_frame(w);   /* arc_skins reads it */
     if (w->parc) grain_grid(w, nc);
     else if (levels) level_grids(w);
     else one_grid(w);
@@ -1031,7 +1107,6 @@ static void nlist_build(pala_world *w)
     }
     nl->hvalid = 1;
     nl->drift = nl->rdrift = 0;
-    nl->frame = list_frame(w);
     nl->builds++;
 }
 
