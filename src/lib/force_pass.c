@@ -188,10 +188,11 @@ static void record(sweep *sw, int g, const pala_facc *c)
  * partners j > k are never a cached row grain.  Without, its sums are added in place at
  * every contact: the branch at each new row costs more (the processor mispredicts it
  * about once per row; measured 3 % slower on the sphere bed). */
-/* The sums a sphere world adds to, F, T, and Fnc if dissipative (its Tnc is not used), from
- * a to o (clumps copy the whole: deliver_ring). */
-static inline void facc_copy(pala_facc *o, const pala_facc *a, const int diss)
+/* A row grain's sums from a to o: a sphere world's F, T, and Fnc if dissipative (its Tnc is
+ * not used), a clump world's whole (deliver_ring). */
+static inline void facc_copy(pala_facc *o, const pala_facc *a, const int diss, const int spheres)
 {
+    if (!spheres) { *o = *a; return; }
     o->F = a->F; o->T = a->T;
     if (diss) o->Fnc = a->Fnc;
 }
@@ -215,12 +216,10 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
             st[0] = B->hx[i]; st[1] = B->hy[i]; st[2] = B->hz[i];
         }
         if (records && k != cur) {   /* the row grain's sums (facc_copy: spheres' without Tnc) */
-            if (cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
-            else if (cur >= 0 && !curbnd) R[cur & mask] = o;
+            if (cur >= 0 && !curbnd) facc_copy(&R[cur & mask], &o, diss, spheres);
             cur = k;
             curbnd = sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
-            if (!curbnd && spheres) facc_copy(&o, &R[k & mask], diss);
-            else if (!curbnd) o = R[k & mask];
+            if (!curbnd) facc_copy(&o, &R[k & mask], diss, spheres);
         }
         pala_facc *a = records ? &o : &R[k & mask];   /* without records: in place */
         pala_facc ci, cj;
@@ -257,8 +256,7 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
             }
         }
     }
-    if (records && cur >= 0 && !curbnd && spheres) facc_copy(&R[cur & mask], &o, diss);
-    else if (records && cur >= 0 && !curbnd) R[cur & mask] = o;
+    if (records && cur >= 0 && !curbnd) facc_copy(&R[cur & mask], &o, diss, spheres);
     if (hh) { sw->ed = ed; sw->em = em; }
 }
 
