@@ -144,7 +144,7 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
 typedef struct sweep {
     pala_world *w;
     pala_tscr *S;
-    const int *bbrank;
+    const unsigned char *recg;   /* the grains whose contributions are records */
     long mask;             /* ring size - 1 */
     int dissipative, spheres;
     int records;           /* the current block's rows add to a boundary block */
@@ -218,7 +218,7 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
         if (records && k != cur) {   /* the row grain's sums (facc_copy: spheres' without Tnc) */
             if (cur >= 0 && !curbnd) facc_copy(&R[cur & mask], &o, diss, spheres);
             cur = k;
-            curbnd = sw->bbrank[(unsigned)k / PALA_BLOCK] >= 0;
+            curbnd = sw->recg[k];
             if (!curbnd) facc_copy(&o, &R[k & mask], diss, spheres);
         }
         pala_facc *a = records ? &o : &R[k & mask];   /* without records: in place */
@@ -245,7 +245,7 @@ static inline __attribute__((always_inline)) void deliver_ring(sweep *sw, pala_f
                 if (!spheres) a->Tnc = pala_vadd(a->Tnc, ci.Tnc);
             }
         }
-        if (records && sw->bbrank[(unsigned)j / PALA_BLOCK] >= 0) record(sw, j, &cj);
+        if (records && sw->recg[j]) record(sw, j, &cj);
         else {
             pala_facc *b = &R[j & mask];
             b->F = pala_vadd(b->F, cj.F);
@@ -529,7 +529,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
     double t0 = pala_now();
     pala_work *wk = w->work;
     const long run = w->team->runs;
-    sweep sw = {w, &wk->ts[t], wk->bbrank, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, wk->plane, 0, 0, 0};
+    sweep sw = {w, &wk->ts[t], wk->recg, wk->ts[t].nring - 1, wk->dissipative, wk->spheres_only, 0, wk->tsep, wk->plane, 0, 0, 0};
     for (int b = 0; b < wk->nblk && sw.planar; b++) sw.planar = wk->flat[b];   /* deliver_planar's premise */
     sw.S->nout = sw.S->nwout = 0;
     int lastrec = -1, bnd = 0;   /* its last block whose rows add to a boundary block; its boundary blocks */
@@ -557,7 +557,11 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         if (b == lastrec) pala_team_post(w->team, &sw.S->recdone, run);   /* later threads may finish their boundary blocks */
         pala_finish fa = {0};
         if (wk->bbrank[b] < 0) finish_range(w, sw.S, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
-        else block_walls(w, sw.S, k0, k1, NULL, 0, &s, &ru);   /* a boundary block's walls now: they need no sum, and phase 2 waits for nothing else */
+        else {   /* a boundary block: its sums so far for phase 2 (the grains without records: whole), its walls now (they need no sum, and phase 2 waits for nothing else) */
+            pala_facc *A = wk->bsum + (long)wk->bbrank[b] * PALA_BLOCK;
+            for (int k = k0; k < k1; k++) A[k - k0] = sw.S->ring[k & sw.mask];
+            block_walls(w, sw.S, k0, k1, NULL, 0, &s, &ru);
+        }
         finish_block(w, b, &s, &ru, &fa);
     }
     if (bnd) {   /* its boundary blocks, once the earlier threads' records are out (they may still be finishing their last blocks) */
@@ -571,11 +575,14 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
 }
 
 /* Phase 2, at the end of thread t's sweep: it finishes the boundary blocks among its own
- * [b0, b1) (ranks [r0, r1) of the boundary blocks).  Each grain's sum is its field plus
- * its records of threads 0..t, added in one pass over the records in that order (each
- * thread's in slot order, the threads' slots increasing), then its walls' contributions,
- * which thread t computed in the sweep (S->wout, in the walls' order): the order of the
- * one-thread sweep, without sorting.  What is left here is each grain's end of step.
+ * [b0, b1) (ranks [r0, r1) of the boundary blocks).  A grain that no earlier thread lists
+ * (recg 0) has its whole sum from the sweep (wk->bsum, kept when its block's rows were
+ * done); one that an earlier thread lists has its field there, and all its contributions,
+ * its own thread's too, are records: they are added in one pass over the records of
+ * threads 0..t in that order (each thread's in slot order, the threads' slots increasing).
+ * Then the grains' walls' contributions, which thread t computed in the sweep (S->wout, in
+ * the walls' order): the order of the one-thread sweep, without sorting.  What is left
+ * here is each grain's end of step.
  * The blocks stay with the thread that swept them: sharing them out evenly was 2-4 %
  * slower (their state and records are in the owner's cache). */
 static void boundary(pala_world *w, int t, int b0, int b1)
@@ -586,29 +593,25 @@ static void boundary(pala_world *w, int t, int b0, int b1)
     while (r0 < wk->nbb && wk->bb[r0] < b0) r0++;
     for (r1 = r0; r1 < wk->nbb && wk->bb[r1] < b1; r1++) {}
     if (r1 <= r0) return;
-    long ng = (long)(r1 - r0) * PALA_BLOCK;
-    if (S->nsum < ng) { S->nsum = ng; PALA_GROW(S->sum, S->nsum); }
-    pala_facc *A = S->sum;   /* A[(rank - r0) * PALA_BLOCK + k % PALA_BLOCK] */
-    for (int r = r0; r < r1; r++)
-        pala_facc_start(w, (long)wk->bb[r] * PALA_BLOCK, pala_block_end(w->n, wk->bb[r]), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1);
+    pala_facc *A = wk->bsum;   /* A[rank * PALA_BLOCK + k % PALA_BLOCK] */
     for (int u = 0; u <= t; u++) {
         const pala_frec *o = wk->ts[u].out;
         for (long i = 0, n = wk->ts[u].nout; i < n; i++) {
             long g = o[i].g;
             int r = wk->bbrank[g / PALA_BLOCK];
-            if (r >= r0 && r < r1) pala_facc_add(&A[(long)(r - r0) * PALA_BLOCK + g % PALA_BLOCK], &o[i].a, wk->dissipative);
+            if (r >= r0 && r < r1) pala_facc_add(&A[(long)r * PALA_BLOCK + g % PALA_BLOCK], &o[i].a, wk->dissipative);
         }
     }
     for (long i = 0; i < S->nwout; i++) {   /* all of them of these blocks */
         long g = S->wout[i].g;
-        wall_add(&A[(long)(wk->bbrank[g / PALA_BLOCK] - r0) * PALA_BLOCK + g % PALA_BLOCK], &S->wout[i].a);
+        wall_add(&A[(long)wk->bbrank[g / PALA_BLOCK] * PALA_BLOCK + g % PALA_BLOCK], &S->wout[i].a);
     }
     for (int r = r0; r < r1; r++) {
         int b = wk->bb[r];
         pala_blocksum s = wk->bs[b];
         pala_runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
         pala_finish fa = {0};
-        pala_integrator_end_block(w, b * PALA_BLOCK, pala_block_end(w->n, b), A + (long)(r - r0) * PALA_BLOCK, PALA_BLOCK - 1, &fa);
+        pala_integrator_end_block(w, b * PALA_BLOCK, pala_block_end(w->n, b), A + (long)r * PALA_BLOCK, PALA_BLOCK - 1, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }
 }
@@ -654,6 +657,8 @@ void pala_force_pass_setup(pala_world *w)
     int nthr = pala_team_size(w->team);
     long span = 0;
     for (int b = 0; b < wk->nblk; b++) wk->bbrank[b] = -1;
+    if (wk->nrecg < w->n + 1) { wk->nrecg = w->n + 1; PALA_GROW(wk->recg, wk->nrecg); }
+    memset(wk->recg, 0, (size_t)w->n + 1);
     const int *rw = w->nl->row;   /* the slots in one flat loop (a loop per row mispredicted its end) */
     for (int t = 0; t < nthr; t++) {
         int b0 = w->team->split[t], b1 = w->team->split[t + 1];
@@ -662,7 +667,7 @@ void pala_force_pass_setup(pala_world *w)
         for (int s = st[pala_grain_peb0(w, b0 * PALA_BLOCK)]; s < st[pala_grain_peb0(w, kend)]; s++) {
             int k = pala_peb_grain(w, rw[s]), g = pala_peb_grain(w, nb[s]);
             span = g - k > span ? g - k : span;
-            if (g >= gend) wk->bbrank[g / PALA_BLOCK] = 0;   /* listed by an earlier thread */
+            if (g >= gend) { wk->bbrank[g / PALA_BLOCK] = 0; wk->recg[g] = 1; }   /* listed by an earlier thread */
         }
     }
     wk->span = span;
@@ -684,10 +689,10 @@ void pala_force_pass_setup(pala_world *w)
     wk->wcb[wk->nblk] = (int)nc;
     if (w->parc) mark_live(w);
     pala_surfaces_listed(w);   /* a fixed mesh's faces near the candidates */
-    for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a boundary block */
+    for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a grain of records */
         int r = wk->bbrank[b] >= 0;
         for (int s = st[pala_grain_peb0(w, b * PALA_BLOCK)]; s < st[pala_grain_peb0(w, pala_block_end(w->n, b))] && !r; s++)
-            r = wk->bbrank[pala_peb_grain(w, nb[s]) / PALA_BLOCK] >= 0;
+            r = wk->recg[pala_peb_grain(w, nb[s])];
         wk->brec[b] = (unsigned char)r;
     }
     long W = 1;
@@ -703,6 +708,7 @@ void pala_force_pass_setup(pala_world *w)
         wk->bbrank[b] = wk->nbb;
         wk->bb[wk->nbb++] = b;
     }
+    if (wk->nbsum < (long)wk->nbb * PALA_BLOCK) { wk->nbsum = (long)wk->nbb * PALA_BLOCK; PALA_GROW(wk->bsum, wk->nbsum); }
 }
 
 static void runaway_message(pala_world *w)
@@ -761,7 +767,7 @@ int pala_force_pass_reduce(pala_world *w, double *U, double *pdiss)
 /* ---- the scratch of the step ------------------------------------------------------------ */
 static void tscr_free(pala_tscr *S)
 {
-    free(S->ring); free(S->out); free(S->wout); free(S->sum); free(S->B); free(S->touch);
+    free(S->ring); free(S->out); free(S->wout); free(S->B); free(S->touch);
 }
 
 void pala_work_free(pala_world *w)
@@ -769,7 +775,7 @@ void pala_work_free(pala_world *w)
     pala_work *wk = w->work;
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
-    free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->wflag); free(wk->bs);
+    free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->recg); free(wk->bsum); free(wk->wflag); free(wk->bs);
     free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);

@@ -46,8 +46,6 @@ typedef struct pala_tscr {
     pala_frec *wout;       /* the walls' contributions to the grains of its boundary blocks, in order */
     long nwout, capwout;
     _Atomic long recdone;  /* = the team's run number once this thread's records for later threads are all out */
-    pala_facc *sum;        /* phase 2: the sums of the thread's boundary grains */
-    long nsum;
     struct pala_batch *B;  /* touching pairs on their way through the kernel (contact.h) */
     struct pala_wall_touch *touch;   /* wall touches of some grains (container.h) */
     int ntouch;            /* room in touch */
@@ -62,6 +60,11 @@ typedef struct pala_work {
     int *bb, nbb, capbb;   /* the boundary blocks, increasing */
     long span;             /* largest grain(q) - grain(p) of a listed pair */
     unsigned char *brec;   /* per block: its rows add to a boundary block (take records) */
+    unsigned char *recg;   /* per grain (threads): listed by an earlier thread's rows, so every
+                            * contribution to it is a record (force_pass.c, phase 2) */
+    int nrecg;             /* room in recg */
+    pala_facc *bsum;       /* the sums of the boundary blocks' grains, rank r's from r PALA_BLOCK */
+    long nbsum;            /* room in bsum */
     unsigned char *wflag;  /* per grain, at a build: a wall candidate (force_pass.c, candidates_job) */
     int nwflag;
     int spheres_only;      /* every template has one component */
