@@ -650,7 +650,7 @@ static void candidates_job(void *ctx, int t, int b0, int b1)
             w->work->wflag[k] = !pala_walls_clear(w, w->x[k], w->tmpl[w->tid[k]].bound_radius + w->nl->skin * (w->nl->fk ? w->nl->fk[k] : 1));   /* f_k: neighbor.c, "Skins of their own" */
 }
 
-void pala_force_pass_setup(pala_world *w)
+void pala_force_pass_setup_pairs(pala_world *w)
 {
     pala_work *wk = w->work;
     const int *st = w->nl->start, *nb = w->nl->nbr;
@@ -671,24 +671,6 @@ void pala_force_pass_setup(pala_world *w)
         }
     }
     wk->span = span;
-    /* wall candidates: until the next build every grain moves by less than the skin (the
-     * tests on the team, the list in grain order here) */
-    long nc = 0;
-    if (w->nwalls > 0) {
-        if (wk->nwflag < w->n) { wk->nwflag = w->n; PALA_GROW(wk->wflag, wk->nwflag); }
-        pala_team_run(w->team, candidates_job, w);
-    }
-    for (int b = 0; b < wk->nblk; b++) {
-        wk->wcb[b] = (int)nc;
-        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b) && w->nwalls > 0; k++) {
-            if (!wk->wflag[k]) continue;
-            if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
-            wk->wcand[nc++] = k;
-        }
-    }
-    wk->wcb[wk->nblk] = (int)nc;
-    if (w->parc) mark_live(w);
-    pala_surfaces_listed(w);   /* a fixed mesh's faces near the candidates */
     for (int b = 0; b < wk->nblk; b++) {   /* blocks whose rows add to a grain of records */
         int r = wk->bbrank[b] >= 0;
         for (int s = st[pala_grain_peb0(w, b * PALA_BLOCK)]; s < st[pala_grain_peb0(w, pala_block_end(w->n, b))] && !r; s++)
@@ -709,6 +691,35 @@ void pala_force_pass_setup(pala_world *w)
         wk->bb[wk->nbb++] = b;
     }
     if (wk->nbsum < (long)wk->nbb * PALA_BLOCK) { wk->nbsum = (long)wk->nbb * PALA_BLOCK; PALA_GROW(wk->bsum, wk->nbsum); }
+}
+
+void pala_force_pass_setup_walls(pala_world *w)
+{
+    pala_work *wk = w->work;
+    /* wall candidates: until the next build every grain moves by less than the skin (the
+     * tests on the team, the list in grain order here) */
+    long nc = 0;
+    if (w->nwalls > 0) {
+        if (wk->nwflag < w->n) { wk->nwflag = w->n; PALA_GROW(wk->wflag, wk->nwflag); }
+        pala_team_run(w->team, candidates_job, w);
+    }
+    for (int b = 0; b < wk->nblk; b++) {
+        wk->wcb[b] = (int)nc;
+        for (int k = b * PALA_BLOCK; k < pala_block_end(w->n, b) && w->nwalls > 0; k++) {
+            if (!wk->wflag[k]) continue;
+            if (nc == wk->capw) { wk->capw = 2 * wk->capw + 256; PALA_GROW(wk->wcand, wk->capw); }
+            wk->wcand[nc++] = k;
+        }
+    }
+    wk->wcb[wk->nblk] = (int)nc;
+    if (w->parc) mark_live(w);
+    pala_surfaces_listed(w);   /* a fixed mesh's faces near the candidates */
+}
+
+void pala_force_pass_setup(pala_world *w)
+{
+    pala_force_pass_setup_pairs(w);
+    pala_force_pass_setup_walls(w);
 }
 
 static void runaway_message(pala_world *w)

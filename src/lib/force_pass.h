@@ -19,8 +19,12 @@ static inline void pala_note_overlap(const pala_world *w, double r, int i, int j
 void pala_work_prepare(pala_world *w);
 void pala_work_free(pala_world *w);
 /* After each list build, and when the split of the threads moves: the window of the
- * ring of sums, the threads' boundary blocks, the blocks that take records, the wall
- * candidates. */
+ * ring of sums, the threads' boundary blocks, the grains and blocks that take records. */
+void pala_force_pass_setup_pairs(pala_world *w);
+/* After each list build, and when the grains have moved far enough since the last: the
+ * wall candidates (and what depends on them). */
+void pala_force_pass_setup_walls(pala_world *w);
+/* Both (after a build). */
 void pala_force_pass_setup(pala_world *w);
 /* Phase 1, thread t over its blocks [b0, b1) (ctx: the world): the contacts of every
  * pair and wall into the grains' sums, each grain then finishing its step. */

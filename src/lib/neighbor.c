@@ -1120,5 +1120,5 @@ int pala_nlist_update(pala_world *w)
         return 1;
     }
     nlist_build(w);
-    return 1;
+    return 2;
 }

@@ -91,8 +91,9 @@ void pala_nlist_prepare(pala_world *w);
 double pala_nlist_default_skin(const pala_world *w, double amed);
 void pala_nlist_free(pala_nlist *nl);
 /* Rebuild when nl->rdrift exceeds 0.45 skin, a margin below skin/2 (or never built); when
- * only nl->drift does, the pairs stay listed and nl->drift restarts.  Returns 1 if it
- * rebuilt or nl->drift restarted: the walls' candidates are then listed again. */
+ * only nl->drift does, the pairs stay listed and nl->drift restarts.  Returns 2 if it
+ * rebuilt, 1 if only nl->drift restarted (the walls' candidates are then listed again),
+ * else 0. */
 int pala_nlist_update(pala_world *w);
 /* Contact history: make room for hn doubles per slot (states are dropped if hn changes). */
 void pala_nlist_history(pala_world *w, int hn);

@@ -33,10 +33,13 @@ typedef struct stage {
 static int derive(pala_world *w) { pala_world_derive(w); return PALA_OK; }
 static int grain_forces(pala_world *w) { pala_grain_forces_eval(w); return PALA_OK; }
 
-/* The list, rebuilt when it may be stale; the sweep is set up again after a build. */
+/* The list, rebuilt when it may be stale; the sweep is set up again after a build, its
+ * wall candidates alone when only they are listed again. */
 static int list(pala_world *w)
 {
-    if (pala_nlist_update(w)) pala_force_pass_setup(w);
+    int u = pala_nlist_update(w);
+    if (u == 2) pala_force_pass_setup(w);
+    else if (u == 1) pala_force_pass_setup_walls(w);
     return PALA_OK;
 }
 
@@ -68,7 +71,7 @@ static int drift_step(pala_world *w) { add_drift(w, w->work->chain); return PALA
  * set up again when it moves. */
 static int balance(pala_world *w)
 {
-    if (pala_team_balance(w->team)) pala_force_pass_setup(w);
+    if (pala_team_balance(w->team)) pala_force_pass_setup_pairs(w);   /* the wall candidates do not depend on the split */
     return PALA_OK;
 }
 
