@@ -17,10 +17,12 @@
  * `span` grains: the largest index distance of a listed pair).
  *
  * Threads take contiguous ranges of blocks (threads.c).  A block whose grains are listed
- * by rows of an earlier thread is a boundary block: its grains' contributions are kept as
- * records (in slot order) and summed at the end of the thread's sweep (phase 2), once the
- * earlier threads have sent out their last records (recdone: they may still be finishing
- * their own last blocks meanwhile), so earlier threads still read the state they expect.
+ * by rows of an earlier thread is a boundary block: the contributions to each grain that
+ * an earlier thread lists (recg) are kept as records (in slot order), and its sum is
+ * formed at the end of the thread's sweep (phase 2), once the earlier threads have sent out
+ * their last records (recdone: they may still be finishing their own last blocks
+ * meanwhile); the block's other grains sum in the ring, their sums kept for phase 2, where
+ * the block's grains end their step, so earlier threads still read the state they expect.
  * Its walls are computed in the sweep, their contributions kept in order.  Only the few
  * blocks at thread boundaries pay for records. */
 #include "force_pass.h"
