@@ -27,7 +27,7 @@ static void wallhist_rehash(pala_wallhist *h, int hn, long step)
     for (long i = 0; i < h->cap; i++) live += h->key[i] && h->stamp[i] >= step - 1;
     long cap = 16;   /* at most half full after, 3/4 before the next rehash (wallhist_full) */
     while (cap < 2 * (live + 1)) cap *= 2;
-    pala_wallhist g = {cap, 0, NULL, NULL, NULL};
+    pala_wallhist g = {cap, 0, NULL, NULL, NULL, h->hint, h->nhint};   /* the hints are kept: they are checked before use */
     g.key = pala_xrealloc(NULL, (size_t)cap * sizeof *g.key);
     g.stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *g.stamp);
     g.st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *g.st);
@@ -75,6 +75,13 @@ double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
     return h->st + j * hn;
 }
 
+void pala_wallhist_hint_room(pala_wallhist *h, long i)
+{
+    long n = 2 * i + 16;   /* a new hint is slot 0: any slot will do */
+    PALA_GROW(h->hint, n);
+    memset(h->hint + h->nhint, 0, (size_t)(n - h->nhint) * sizeof *h->hint);
+    h->nhint = n;
+}
 
 /* After the walls of block b at this step: the contacts that touched at the last step and
  * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
@@ -130,7 +137,7 @@ void pala_wallhist_free(pala_work *wk)
 {
     pala_contacts *cm = wk->cm;
     if (!cm || !cm->wh) return;
-    for (int b = 0; b < cm->nwh; b++) { free(cm->wh[b].key); free(cm->wh[b].stamp); free(cm->wh[b].st); }
+    for (int b = 0; b < cm->nwh; b++) { free(cm->wh[b].key); free(cm->wh[b].stamp); free(cm->wh[b].st); free(cm->wh[b].hint); }
     free(cm->wh);
     cm->wh = NULL;
     cm->nwh = 0;
@@ -244,7 +251,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
         long cap = (long)d[i], e = (long)d[i + 1];
         i += 2;
         free(h->key); free(h->stamp); free(h->st);
-        *h = (pala_wallhist){cap, e, NULL, NULL, NULL};
+        *h = (pala_wallhist){cap, e, NULL, NULL, NULL, h->hint, h->nhint};
         if (!cap) { i += e * (4 + hn); continue; }
         h->key = pala_xrealloc(NULL, (size_t)cap * sizeof *h->key);
         h->stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *h->stamp);
@@ -327,7 +334,7 @@ void pala_contact_states_move(pala_world *w, const double *d, long n, const int 
     for (int b = 0; b < wk->cm->nwh; b++) {
         pala_wallhist *h = &wk->cm->wh[b];
         free(h->key); free(h->stamp); free(h->st);
-        *h = (pala_wallhist){0, 0, NULL, NULL, NULL};
+        *h = (pala_wallhist){0, 0, NULL, NULL, NULL, h->hint, h->nhint};
     }
     long nb = (long)d[i++];
     for (long b = 0; b < nb && i < n; b++) {
