@@ -29,6 +29,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 
 extern const pala_wall_kind pala_wall_surface;
 
@@ -297,7 +298,10 @@ static double shape_distance(const pala_surface *s, pala_vec3 xb)
 static int finite3(pala_vec3 x) { return isfinite(x.x) && isfinite(x.y) && isfinite(x.z); }
 static pala_vec3 unit(pala_vec3 x) { double l = pala_vnorm(x); return l > 0 ? pala_vscale(1 / l, x) : x; }
 
-/* The derived directions: n, e, u, v (unit, u and v across n or e). */
+static int still(const pala_surface *s);
+
+/* The derived directions: n, e, u, v (unit, u and v across n or e), and the flags of its
+ * motion. */
 static void derive(pala_surface *s)
 {
     int sh = s->shape;
@@ -315,6 +319,8 @@ static void derive(pala_surface *s)
     s->u = u;
     s->v = pala_vcross(ax, u);
     set_meridian(s);
+    s->moving = moves(s);   /* read for every component near the wall */
+    s->still = s->moving && still(s);
 }
 
 /* Reads a mesh wall's file once (its copies share it) and prepares it for the world's
@@ -426,7 +432,7 @@ double pala_surface_area(const pala_surface *s)
 }
 
 /* ---- geometry: the kind's functions ------------------------------------------------------ */
-static const pala_pose *pose_of(const pala_surface *s) { return moves(s) ? &s->pose : NULL; }
+static const pala_pose *pose_of(const pala_surface *s) { return s->moving ? &s->pose : NULL; }
 
 static double dist_world(const pala_surface *s, pala_vec3 x)
 {
@@ -449,21 +455,33 @@ static int still(const pala_surface *s)
     return pala_vnorm2(pala_vcross(W, s->e)) == 0 && pala_vnorm2(pala_vcross(q, s->e)) == 0;   /* about its axis */
 }
 
+/* nextafter(x, HUGE_VAL) for a finite x >= 0 without the call (each grain at each list
+ * build asks): the next double above x, its bits plus one */
+static double above(double x)
+{
+    if (!(x >= 0 && x < HUGE_VAL)) return nextafter(x, HUGE_VAL);
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    b++;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
 /* a moving wall may reach any grain before the next list build: every grain is its
  * candidate, but for a wall that stays in place (still) */
 static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)
 {
     (void)w;
     const pala_surface *s = wl->par;
-    if (s->shape == PALA_SURF_MESH && !moves(s)) {   /* the grid's cells within R of x, not every face */
+    if (s->shape == PALA_SURF_MESH && !s->moving) {   /* the grid's cells within R of x, not every face */
         pala_mesh_hit h;
-        return !mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(x, s->point), nextafter(R, HUGE_VAL), &h, NULL);
+        return !mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(x, s->point), above(R), &h, NULL);
     }
-    if (moves(s) && !still(s)) return 0;
+    if (s->moving && !s->still) return 0;
     /* farther than R: no touch closer than the next double above R (shape_distance(s, x) > R,
      * but the shape's far parts are not computed: shape_hits) */
     hit h[NHIT];
-    return shape_hits(s, x, nextafter(R, HUGE_VAL), h) == 0;
+    return shape_hits(s, x, above(R), h) == 0;
 }
 
 /* 1 if a point of the wall's frame is inside its cylinder or cone, between its ends */
@@ -520,7 +538,7 @@ static unsigned feature_id(const pala_world *w, const pala_wall *wl, int feat)
 static const pala_meshnear *near_now(const pala_world *w, const pala_surface *s)
 {
     const pala_meshnear *mn = s->near;
-    if (!mn || moves(s) || mn->builds != w->nl->builds || mn->npeb != pala_grain_peb0(w, w->n) || !(mn->drift + w->nl->drift < mn->skin))
+    if (!mn || s->moving || mn->builds != w->nl->builds || mn->npeb != pala_grain_peb0(w, w->n) || !(mn->drift + w->nl->drift < mn->skin))
         return NULL;
     return mn;
 }
