@@ -198,6 +198,47 @@ static int mesh_hits(const pala_surface *s, const pala_mesh_nearface *fs, int nf
     return n;
 }
 
+/* The touches closer than a of a point at z along the axis of a finite surface of revolution
+ * and rho from it along er, in the meridian half-plane of side er (side 1) or of -er (side
+ * -1, a constant: shape_hits' two calls are written for each), after the m in out already:
+ * their number then.  A segment whose box in (rho, z) is farther than lim from the point
+ * touches it neither on its face nor at its ends (shape_hits). */
+static inline __attribute__((always_inline)) int meridian_side(const pala_surface *s, double z, double rho, pala_vec3 er, double a, double lim,
+                                                               hit *out, int m, const int side)
+{
+    const double *R = s->mrho, *Z = s->mz;
+    const int nv = s->nmer;
+    double r = side * rho;
+    pala_vec3 es = side > 0 ? er : pala_vneg(er);
+    double tb = 0;   /* t of the segment before */
+    for (int i = 0; i + 1 < nv; i++) {
+        /* the closest point of segment i's line, at t along it; NaN for a segment far
+         * from the centre: no touch on it, nor at its ends (as far) */
+        const double *b = s->mbox[i];
+        double ti = (double)NAN, tp = tb, pr, pz;
+        if (!(z < b[2] - lim || z > b[3] + lim || r < b[0] - lim || r > b[1] + lim))
+            ti = ((r - R[i]) * (R[i + 1] - R[i]) + (z - Z[i]) * (Z[i + 1] - Z[i])) / s->mden[i];
+        tb = ti;
+        int feat;
+        if (ti >= 0 && ti <= 1) { pr = R[i] + ti * (R[i + 1] - R[i]); pz = Z[i] + ti * (Z[i + 1] - Z[i]); feat = 2 * i; }
+        else if (ti < 0 && (i == 0 || tp > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
+        else if (ti > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
+        else continue;
+        if (side < 0 && !(pr > 0)) continue;
+        double mr = r - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
+        if (!(d < a)) continue;
+        pala_vec3 n;
+        if (d > 0) n = pala_vaxpy(pala_vscale(mr / d, es), mz / d, s->e);
+        else if (feat & 1) n = es;
+        else {   /* on the sheet: its normal in the meridian, towards +rho */
+            double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i], l = sqrt(dr * dr + dz * dz);
+            n = pala_vaxpy(pala_vscale(dz / l, es), -dr / l, s->e);
+        }
+        out[m++] = (hit){d, n, side > 0 ? feat : feat + 16};
+    }
+    return m;
+}
+
 /* The touches closer than a of a point xb (wall frame) with the shape: their number. */
 static inline __attribute__((always_inline)) int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 {
@@ -230,53 +271,21 @@ static inline __attribute__((always_inline)) int shape_hits(const pala_surface *
         out[0] = (hit){d, rho > s->Rg ? er : pala_vneg(er), 0};
         return d < a;
     }
-    const double *R = s->mrho, *Z = s->mz;
-    const int nv = s->nmer;
     /* a segment whose box in (rho, z) is farther than lim from the centre's point touches it
      * neither on its face nor at its ends: their points computed below lie within a few
      * rounding errors of the box (far less than 1e-9 of the meridian's extent), and a distance
      * computed as sqrt(mr^2 + mz^2) is at least |mr| and at least |mz| (sqrt(x^2) rounded
      * is |x|, above underflow) */
     const double lim = a + 1e-9 * (a + s->mext);
-    int m = 0;
     /* the meridian half-plane of the centre, then the opposite one (rho < 0 there), where a
      * sphere near the axis touches too: a ball resting in a funnel is held on both sides
      * (a centred ball would touch a whole ring; the two points of its meridian plane stand
-     * for it).  The opposite side's points on the axis are the first side's. */
-    for (int side = 1; side >= -1; side -= 2) {
-        /* the opposite side's points (-pr, pz), pr > 0, are farther than rho from the
-         * centre, and so are their computed distances (|mr| = rho + pr rounds to >= rho,
-         * and sqrt of rho^2 rounded is rho, above underflow): none touches if rho >= a */
-        if (side < 0 && rho >= a && rho > 1e-100) break;
-        double r = side * rho;
-        pala_vec3 es = side > 0 ? er : pala_vneg(er);
-        double tb = 0;   /* t of the segment before */
-        for (int i = 0; i + 1 < nv; i++) {
-            /* the closest point of segment i's line, at t along it; NaN for a segment far
-             * from the centre: no touch on it, nor at its ends (as far) */
-            const double *b = s->mbox[i];
-            double ti = (double)NAN, tp = tb, pr, pz;
-            if (!(z < b[2] - lim || z > b[3] + lim || r < b[0] - lim || r > b[1] + lim))
-                ti = ((r - R[i]) * (R[i + 1] - R[i]) + (z - Z[i]) * (Z[i + 1] - Z[i])) / s->mden[i];
-            tb = ti;
-            int feat;
-            if (ti >= 0 && ti <= 1) { pr = R[i] + ti * (R[i + 1] - R[i]); pz = Z[i] + ti * (Z[i + 1] - Z[i]); feat = 2 * i; }
-            else if (ti < 0 && (i == 0 || tp > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
-            else if (ti > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
-            else continue;
-            if (side < 0 && !(pr > 0)) continue;
-            double mr = r - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
-            if (!(d < a)) continue;
-            pala_vec3 n;
-            if (d > 0) n = pala_vaxpy(pala_vscale(mr / d, es), mz / d, s->e);
-            else if (feat & 1) n = es;
-            else {   /* on the sheet: its normal in the meridian, towards +rho */
-                double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i], l = sqrt(dr * dr + dz * dz);
-                n = pala_vaxpy(pala_vscale(dz / l, es), -dr / l, s->e);
-            }
-            out[m++] = (hit){d, n, side > 0 ? feat : feat + 16};
-        }
-    }
+     * for it).  The opposite side's points on the axis are the first side's.
+     * The opposite side's points (-pr, pz), pr > 0, are farther than rho from the centre,
+     * and so are their computed distances (|mr| = rho + pr rounds to >= rho, and sqrt of
+     * rho^2 rounded is rho, above underflow): none touches if rho >= a. */
+    int m = meridian_side(s, z, rho, er, a, lim, out, 0, 1);
+    if (!(rho >= a && rho > 1e-100)) m = meridian_side(s, z, rho, er, a, lim, out, m, -1);
     return m;
 }
 
