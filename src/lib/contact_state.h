@@ -7,10 +7,20 @@
 #include "work.h"
 
 /* Per block, an open-addressing hash of its grains' wall contacts, keyed by (pebble, wall),
- * each entry hn doubles of state (contact.h) and the step it was last touched at; and the
+ * each entry hn doubles of state (contact.h) and the step it was last touched at; the
  * slots its lookups found at the last force evaluation, in their order (hint[0 .. nhint),
- * pala_wallhist_home's guesses). */
-typedef struct pala_wallhist { long cap, n; unsigned long *key; long *stamp; double *st; long *hint, nhint; } pala_wallhist;
+ * pala_wallhist_home's guesses); and, counted by the force pass (pala_wallhist_counted) at
+ * the evaluation of step at - 1 (at 0: not counted), the entries stamped then (now) and
+ * those stamped at the step before and not since (left; < 0: not known), so that
+ * pala_wallhist_ended need not look for ended contacts where there are none. */
+typedef struct pala_wallhist {
+    long cap, n;
+    unsigned long *key;
+    long *stamp;
+    double *st;
+    long *hint, nhint;
+    long at, now, left;
+} pala_wallhist;
 
 /* The per-block wall tables for the contact model's state size. */
 void pala_contact_states_prepare(pala_world *w);
@@ -66,6 +76,12 @@ static inline double *pala_wallhist_home(const pala_world *w, pala_wallhist *h, 
     pala_wallhist_hint(h, i, j);
     return h->st + j * w->work->cm->hn;
 }
+/* The lookups of a block's wall contacts at the evaluation of step `step` (of one call of
+ * the force pass's walls; each contact is looked up once an evaluation) into table h's
+ * counts: `stamped` states were found, `kept` of them by pala_wallhist_home (an entry of
+ * the last step's, stamped again); `other`: some by pala_wallhist_find (which may have
+ * stamped an entry of the last step's), so what is left of them is not known. */
+void pala_wallhist_counted(pala_wallhist *h, long step, long stamped, long kept, int other);
 /* After the walls of block b at this step: the contacts that touched at the last step and
  * not at this one ended; returns the energy their springs held (lost: E_diss). */
 double pala_wallhist_ended(const pala_world *w, int b);
