@@ -144,12 +144,11 @@ static inline void pala_contact_wall_join(const pala_world *w, pala_batch *B, in
     pala_vec3 cp = pala_vaxpy(c, -(a - 0.5 * ov), n);
     pala_vec3 r = pala_vsub(cp, w->x[k]);
     pala_vec3 dv = pala_vsub(pala_vadd(w->v[k], pala_vcross(w->w[k], r)), t->vs);   /* m/s */
-    B->k[m] = k; B->face[m] = face; B->jmat[m] = jm; B->ai[m] = a; B->aj[m] = 0; B->ov[m] = ov; B->rt[m] = rt;
+    B->k[m] = k; B->face[m] = face; B->jmat[m] = jm; B->ai[m] = a; B->ov[m] = ov; B->rt[m] = rt;   /* (aj, rj: pairs' alone) */
     B->nx[m] = n.x; B->ny[m] = n.y; B->nz[m] = n.z;
     B->ux[m] = dv.x; B->uy[m] = dv.y; B->uz[m] = dv.z;
     B->wsx[m] = t->vs.x; B->wsy[m] = t->vs.y; B->wsz[m] = t->vs.z;
     B->rix[m] = r.x; B->riy[m] = r.y; B->riz[m] = r.z;
-    B->rjx[m] = B->rjy[m] = B->rjz[m] = 0;
     B->kE[m] = pm->kE; B->de[m] = pm->delta; B->mu[m] = pm->mu; B->nu[m] = pm->nu;
 }
 

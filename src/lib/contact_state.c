@@ -27,7 +27,9 @@ static void wallhist_rehash(pala_wallhist *h, int hn, long step)
     for (long i = 0; i < h->cap; i++) live += h->key[i] && h->stamp[i] >= step - 1;
     long cap = 16;   /* at most half full after, 3/4 before the next rehash (wallhist_full) */
     while (cap < 2 * (live + 1)) cap *= 2;
-    pala_wallhist g = {cap, 0, NULL, NULL, NULL};
+    /* the hints are kept (they are checked before use), and the counts (the entries that
+     * go are those no count holds: older than the last step) */
+    pala_wallhist g = {cap, 0, NULL, NULL, NULL, h->hint, h->nhint, h->at, h->now, h->left};
     g.key = pala_xrealloc(NULL, (size_t)cap * sizeof *g.key);
     g.stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *g.stamp);
     g.st = pala_xrealloc(NULL, (size_t)cap * hn * sizeof *g.st);
@@ -75,6 +77,24 @@ double *pala_wallhist_find(const pala_world *w, int p, unsigned id, int write)
     return h->st + j * hn;
 }
 
+void pala_wallhist_counted(pala_wallhist *h, long step, long stamped, long kept, int other)
+{
+    if (h->at != step + 1) {   /* the first lookups of this evaluation: the last one's stamps are what is left */
+        h->left = h->at > 0 && h->at == step ? h->now : -1;
+        h->at = step + 1;
+        h->now = 0;
+    }
+    h->now += stamped;
+    h->left = other || h->left < 0 ? -1 : h->left - kept;
+}
+
+void pala_wallhist_hint_room(pala_wallhist *h, long i)
+{
+    long n = 2 * i + 16;   /* a new hint is slot 0: any slot will do */
+    PALA_GROW(h->hint, n);
+    memset(h->hint + h->nhint, 0, (size_t)(n - h->nhint) * sizeof *h->hint);
+    h->nhint = n;
+}
 
 /* After the walls of block b at this step: the contacts that touched at the last step and
  * not at this one ended; the energy their springs held is lost (E_diss, docs/physics.md,
@@ -93,6 +113,9 @@ double pala_wallhist_ended(const pala_world *w, int b)
     pala_wallhist *h = &w->work->cm->wh[b];
     const long last = w->step - 1;
     double e = 0;
+    /* the entries stamped at the last step and not at this one (pala_wallhist_stamp) */
+    long left = h->at == w->step + 1 ? h->left : h->at > 0 && h->at == w->step ? h->now : -1;
+    if (left == 0) return 0;
     for (long i0 = 0; i0 < h->cap; i0 += 8) {   /* a capacity is a power of 2, at least 16 */
         long any = 0;   /* eight slots at once, without a branch (vectorised): most hold no ended contact */
         for (long i = i0; i < i0 + 8; i++) any |= (h->key[i] != 0) & (h->stamp[i] == last);
@@ -130,7 +153,7 @@ void pala_wallhist_free(pala_work *wk)
 {
     pala_contacts *cm = wk->cm;
     if (!cm || !cm->wh) return;
-    for (int b = 0; b < cm->nwh; b++) { free(cm->wh[b].key); free(cm->wh[b].stamp); free(cm->wh[b].st); }
+    for (int b = 0; b < cm->nwh; b++) { free(cm->wh[b].key); free(cm->wh[b].stamp); free(cm->wh[b].st); free(cm->wh[b].hint); }
     free(cm->wh);
     cm->wh = NULL;
     cm->nwh = 0;
@@ -244,7 +267,7 @@ int pala_world_history_set(pala_world *w, const double *d, long n)
         long cap = (long)d[i], e = (long)d[i + 1];
         i += 2;
         free(h->key); free(h->stamp); free(h->st);
-        *h = (pala_wallhist){cap, e, NULL, NULL, NULL};
+        *h = (pala_wallhist){cap, e, NULL, NULL, NULL, h->hint, h->nhint, 0, 0, -1};   /* (not counted) */
         if (!cap) { i += e * (4 + hn); continue; }
         h->key = pala_xrealloc(NULL, (size_t)cap * sizeof *h->key);
         h->stamp = pala_xrealloc(NULL, (size_t)cap * sizeof *h->stamp);
@@ -327,7 +350,7 @@ void pala_contact_states_move(pala_world *w, const double *d, long n, const int 
     for (int b = 0; b < wk->cm->nwh; b++) {
         pala_wallhist *h = &wk->cm->wh[b];
         free(h->key); free(h->stamp); free(h->st);
-        *h = (pala_wallhist){0, 0, NULL, NULL, NULL};
+        *h = (pala_wallhist){0, 0, NULL, NULL, NULL, h->hint, h->nhint, 0, 0, -1};
     }
     long nb = (long)d[i++];
     for (long b = 0; b < nb && i < n; b++) {

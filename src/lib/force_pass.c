@@ -120,24 +120,36 @@ void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, 
     const int b = k1 > 0 ? (k1 - 1) / PALA_BLOCK : 0;   /* k1 ends block b: its candidates end at wcb[b + 1] */
     int end = k1 > 0 && k1 == pala_block_end(w->n, b) && w->work->wcb[b + 1] > *cur ? w->work->wcb[b + 1] : *cur, hk = -PALA_BLOCK;
     pala_wallhist *h = NULL;   /* the table of the block of grains hk .. hk + PALA_BLOCK - 1 */
+    long ih = 0, kept = 0;     /* ... the states found in it so far, by pala_wallhist_home */
+    int other = 0;             /* ... and by pala_wallhist_find */
     while (end < cend && wc[end] < k1) end++;
     while (*cur < end) {
         int used, n = pala_walls_touch(w, wc + *cur, end - *cur, S->touch, S->ntouch, &used);
         for (int i = 0; i < n; i++) {
             const pala_wall_touch *t = &S->touch[i];
-            if (hist && (unsigned)(t->k - hk) >= PALA_BLOCK) { hk = t->k - t->k % PALA_BLOCK; h = pala_wallhist_of(w, t->k); }
+            if (hist && (unsigned)(t->k - hk) >= PALA_BLOCK) {
+                if (h && dt > 0) pala_wallhist_counted(h, w->step, ih, kept, other);
+                hk = t->k - t->k % PALA_BLOCK; h = pala_wallhist_of(w, t->k); ih = kept = other = 0;
+            }
             /* the state of a contact that goes on (most do) */
-            double *st = hist && dt > 0 ? pala_wallhist_home(w, h, t->p, t->id) : NULL;
+            double *st = hist && dt > 0 ? pala_wallhist_home(w, h, t->p, t->id, ih) : NULL;
+            kept += st != NULL;
             /* a full batch runs; so does one whose states would move when the table grows */
             if (B->n == BATCH || (hist && !st && B->n && pala_wallhist_full(w, t->p))) walls_run(w, S, B, A, mask, dt, U, s, ru);
             pala_contact_wall_join(w, B, t->k, t);
             if (hist) {   /* the energy pass (dt 0) leaves the states alone */
-                if (!st && dt > 0) st = pala_wallhist_find(w, t->p, t->id, 1);
+                if (!st && dt > 0) {   /* a new contact, or one that had ended */
+                    st = pala_wallhist_find(w, t->p, t->id, 1);
+                    pala_wallhist_hint(h, ih, (st - h->st) / w->work->cm->hn);
+                    other = 1;
+                }
+                ih += st != NULL;
                 B->hp[B->n - 1] = st;
             }
         }
         *cur += used;
     }
+    if (h && dt > 0) pala_wallhist_counted(h, w->step, ih, kept, other);
     if (B->n) walls_run(w, S, B, A, mask, dt, U, s, ru);
 }
 

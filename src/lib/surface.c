@@ -29,6 +29,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdint.h>
 
 extern const pala_wall_kind pala_wall_surface;
 
@@ -197,6 +198,47 @@ static int mesh_hits(const pala_surface *s, const pala_mesh_nearface *fs, int nf
     return n;
 }
 
+/* The touches closer than a of a point at z along the axis of a finite surface of revolution
+ * and rho from it along er, in the meridian half-plane of side er (side 1) or of -er (side
+ * -1, a constant: shape_hits' two calls are written for each), after the m in out already:
+ * their number then.  A segment whose box in (rho, z) is farther than lim from the point
+ * touches it neither on its face nor at its ends (shape_hits). */
+static inline __attribute__((always_inline)) int meridian_side(const pala_surface *s, double z, double rho, pala_vec3 er, double a, double lim,
+                                                               hit *out, int m, const int side)
+{
+    const double *R = s->mrho, *Z = s->mz;
+    const int nv = s->nmer;
+    double r = side * rho;
+    pala_vec3 es = side > 0 ? er : pala_vneg(er);
+    double tb = 0;   /* t of the segment before */
+    for (int i = 0; i + 1 < nv; i++) {
+        /* the closest point of segment i's line, at t along it; NaN for a segment far
+         * from the centre: no touch on it, nor at its ends (as far) */
+        const double *b = s->mbox[i];
+        double ti = (double)NAN, tp = tb, pr, pz;
+        if (!(z < b[2] - lim || z > b[3] + lim || r < b[0] - lim || r > b[1] + lim))
+            ti = ((r - R[i]) * (R[i + 1] - R[i]) + (z - Z[i]) * (Z[i + 1] - Z[i])) / s->mden[i];
+        tb = ti;
+        int feat;
+        if (ti >= 0 && ti <= 1) { pr = R[i] + ti * (R[i + 1] - R[i]); pz = Z[i] + ti * (Z[i + 1] - Z[i]); feat = 2 * i; }
+        else if (ti < 0 && (i == 0 || tp > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
+        else if (ti > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
+        else continue;
+        if (side < 0 && !(pr > 0)) continue;
+        double mr = r - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
+        if (!(d < a)) continue;
+        pala_vec3 n;
+        if (d > 0) n = pala_vaxpy(pala_vscale(mr / d, es), mz / d, s->e);
+        else if (feat & 1) n = es;
+        else {   /* on the sheet: its normal in the meridian, towards +rho */
+            double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i], l = sqrt(dr * dr + dz * dz);
+            n = pala_vaxpy(pala_vscale(dz / l, es), -dr / l, s->e);
+        }
+        out[m++] = (hit){d, n, side > 0 ? feat : feat + 16};
+    }
+    return m;
+}
+
 /* The touches closer than a of a point xb (wall frame) with the shape: their number. */
 static inline __attribute__((always_inline)) int shape_hits(const pala_surface *s, pala_vec3 xb, double a, hit *out)
 {
@@ -229,53 +271,21 @@ static inline __attribute__((always_inline)) int shape_hits(const pala_surface *
         out[0] = (hit){d, rho > s->Rg ? er : pala_vneg(er), 0};
         return d < a;
     }
-    const double *R = s->mrho, *Z = s->mz;
-    const int nv = s->nmer;
     /* a segment whose box in (rho, z) is farther than lim from the centre's point touches it
      * neither on its face nor at its ends: their points computed below lie within a few
      * rounding errors of the box (far less than 1e-9 of the meridian's extent), and a distance
      * computed as sqrt(mr^2 + mz^2) is at least |mr| and at least |mz| (sqrt(x^2) rounded
      * is |x|, above underflow) */
     const double lim = a + 1e-9 * (a + s->mext);
-    int m = 0;
     /* the meridian half-plane of the centre, then the opposite one (rho < 0 there), where a
      * sphere near the axis touches too: a ball resting in a funnel is held on both sides
      * (a centred ball would touch a whole ring; the two points of its meridian plane stand
-     * for it).  The opposite side's points on the axis are the first side's. */
-    for (int side = 1; side >= -1; side -= 2) {
-        /* the opposite side's points (-pr, pz), pr > 0, are farther than rho from the
-         * centre, and so are their computed distances (|mr| = rho + pr rounds to >= rho,
-         * and sqrt of rho^2 rounded is rho, above underflow): none touches if rho >= a */
-        if (side < 0 && rho >= a && rho > 1e-100) break;
-        double r = side * rho;
-        pala_vec3 es = side > 0 ? er : pala_vneg(er);
-        double tb = 0;   /* t of the segment before */
-        for (int i = 0; i + 1 < nv; i++) {
-            /* the closest point of segment i's line, at t along it; NaN for a segment far
-             * from the centre: no touch on it, nor at its ends (as far) */
-            const double *b = s->mbox[i];
-            double ti = (double)NAN, tp = tb, pr, pz;
-            if (!(z < b[2] - lim || z > b[3] + lim || r < b[0] - lim || r > b[1] + lim))
-                ti = ((r - R[i]) * (R[i + 1] - R[i]) + (z - Z[i]) * (Z[i + 1] - Z[i])) / s->mden[i];
-            tb = ti;
-            int feat;
-            if (ti >= 0 && ti <= 1) { pr = R[i] + ti * (R[i + 1] - R[i]); pz = Z[i] + ti * (Z[i + 1] - Z[i]); feat = 2 * i; }
-            else if (ti < 0 && (i == 0 || tp > 1)) { pr = R[i]; pz = Z[i]; feat = 2 * i + 1; }   /* the rim at vertex i, once */
-            else if (ti > 1 && i + 2 == nv) { pr = R[i + 1]; pz = Z[i + 1]; feat = 2 * i + 3; }
-            else continue;
-            if (side < 0 && !(pr > 0)) continue;
-            double mr = r - pr, mz = z - pz, d = sqrt(mr * mr + mz * mz);
-            if (!(d < a)) continue;
-            pala_vec3 n;
-            if (d > 0) n = pala_vaxpy(pala_vscale(mr / d, es), mz / d, s->e);
-            else if (feat & 1) n = es;
-            else {   /* on the sheet: its normal in the meridian, towards +rho */
-                double dr = R[i + 1] - R[i], dz = Z[i + 1] - Z[i], l = sqrt(dr * dr + dz * dz);
-                n = pala_vaxpy(pala_vscale(dz / l, es), -dr / l, s->e);
-            }
-            out[m++] = (hit){d, n, side > 0 ? feat : feat + 16};
-        }
-    }
+     * for it).  The opposite side's points on the axis are the first side's.
+     * The opposite side's points (-pr, pz), pr > 0, are farther than rho from the centre,
+     * and so are their computed distances (|mr| = rho + pr rounds to >= rho, and sqrt of
+     * rho^2 rounded is rho, above underflow): none touches if rho >= a. */
+    int m = meridian_side(s, z, rho, er, a, lim, out, 0, 1);
+    if (!(rho >= a && rho > 1e-100)) m = meridian_side(s, z, rho, er, a, lim, out, m, -1);
     return m;
 }
 
@@ -297,7 +307,10 @@ static double shape_distance(const pala_surface *s, pala_vec3 xb)
 static int finite3(pala_vec3 x) { return isfinite(x.x) && isfinite(x.y) && isfinite(x.z); }
 static pala_vec3 unit(pala_vec3 x) { double l = pala_vnorm(x); return l > 0 ? pala_vscale(1 / l, x) : x; }
 
-/* The derived directions: n, e, u, v (unit, u and v across n or e). */
+static int still(const pala_surface *s);
+
+/* The derived directions: n, e, u, v (unit, u and v across n or e), and the flags of its
+ * motion. */
 static void derive(pala_surface *s)
 {
     int sh = s->shape;
@@ -315,6 +328,8 @@ static void derive(pala_surface *s)
     s->u = u;
     s->v = pala_vcross(ax, u);
     set_meridian(s);
+    s->moving = moves(s);   /* read for every component near the wall */
+    s->still = s->moving && still(s);
 }
 
 /* Reads a mesh wall's file once (its copies share it) and prepares it for the world's
@@ -426,7 +441,7 @@ double pala_surface_area(const pala_surface *s)
 }
 
 /* ---- geometry: the kind's functions ------------------------------------------------------ */
-static const pala_pose *pose_of(const pala_surface *s) { return moves(s) ? &s->pose : NULL; }
+static const pala_pose *pose_of(const pala_surface *s) { return s->moving ? &s->pose : NULL; }
 
 static double dist_world(const pala_surface *s, pala_vec3 x)
 {
@@ -449,21 +464,33 @@ static int still(const pala_surface *s)
     return pala_vnorm2(pala_vcross(W, s->e)) == 0 && pala_vnorm2(pala_vcross(q, s->e)) == 0;   /* about its axis */
 }
 
+/* nextafter(x, HUGE_VAL) for a finite x >= 0 without the call (each grain at each list
+ * build asks): the next double above x, its bits plus one */
+static double above(double x)
+{
+    if (!(x >= 0 && x < HUGE_VAL)) return nextafter(x, HUGE_VAL);
+    uint64_t b;
+    memcpy(&b, &x, sizeof b);
+    b++;
+    memcpy(&x, &b, sizeof x);
+    return x;
+}
+
 /* a moving wall may reach any grain before the next list build: every grain is its
  * candidate, but for a wall that stays in place (still) */
 static int surface_clear(const pala_world *w, const pala_wall *wl, pala_vec3 x, double R)
 {
     (void)w;
     const pala_surface *s = wl->par;
-    if (s->shape == PALA_SURF_MESH && !moves(s)) {   /* the grid's cells within R of x, not every face */
+    if (s->shape == PALA_SURF_MESH && !s->moving) {   /* the grid's cells within R of x, not every face */
         pala_mesh_hit h;
-        return !mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(x, s->point), nextafter(R, HUGE_VAL), &h, NULL);
+        return !mesh_of(s) || !pala_mesh_nearest(mesh_of(s), pala_vsub(x, s->point), above(R), &h, NULL);
     }
-    if (moves(s) && !still(s)) return 0;
+    if (s->moving && !s->still) return 0;
     /* farther than R: no touch closer than the next double above R (shape_distance(s, x) > R,
      * but the shape's far parts are not computed: shape_hits) */
     hit h[NHIT];
-    return shape_hits(s, x, nextafter(R, HUGE_VAL), h) == 0;
+    return shape_hits(s, x, above(R), h) == 0;
 }
 
 /* 1 if a point of the wall's frame is inside its cylinder or cone, between its ends */
@@ -520,7 +547,7 @@ static unsigned feature_id(const pala_world *w, const pala_wall *wl, int feat)
 static const pala_meshnear *near_now(const pala_world *w, const pala_surface *s)
 {
     const pala_meshnear *mn = s->near;
-    if (!mn || moves(s) || mn->builds != w->nl->builds || mn->npeb != pala_grain_peb0(w, w->n) || !(mn->drift + w->nl->drift < mn->skin))
+    if (!mn || s->moving || mn->builds != w->nl->builds || mn->npeb != pala_grain_peb0(w, w->n) || !(mn->drift + w->nl->drift < mn->skin))
         return NULL;
     return mn;
 }

@@ -76,6 +76,8 @@ typedef struct pala_surface {
     double mbox[3][4];         /* each segment's box: rho from, to, z from, to, m */
     double mden[3];            /* each segment's squared length, dr^2 + dz^2, m^2 */
     double mext;               /* the largest |rho| or |z| of a vertex, m */
+    int moving;                /* it moves (its pose is set before each force evaluation) */
+    int still;                 /* ... in itself, taking the same space (surface.c, still) */
     char name[32];             /* the section's name */
     /* ---- state: the accounts, the servo (checkpointed, pala_world_wall_state) ---- */
     pala_vec3 imp;             /* momentum received, N s */
