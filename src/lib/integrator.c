@@ -512,7 +512,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
         w->acc[k] = pala_v(an.x, an.y, 0);
         w->bacc[k] = pala_v(0, 0, be.z);
         if (chain && w->pc && (!arcs || !wk->live || wk->live[k])) {   /* arcs: the grains read (work.h) */
-            if (arcs && t->ncomp > 1) pala_world_place_arcs(w, k, x, y, g);   /* x = (x, y, 0), r = (0, 0, g): its placement without the checks */
+            if (arcs && t->ncomp > 1) pala_place_arcs(w, t, w->p0[k], x, y, g);   /* x = (x, y, 0), r = (0, 0, g): its placement without the checks */
             else pala_world_place_pebbles(w, k);
         }
     }
