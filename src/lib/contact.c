@@ -439,6 +439,14 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     if (w->nmat == 1 && laws == PALA_LAWS_REG) {
         stage_reads(w, B, m, dt, shape, 0, 0);
         drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == (PALA_LAWS_REG | PALA_LAWS_NLAW) && (shape == SH_CLUMPS || shape == SH_WALLS_C)) {
+        /* one material, the regularised friction and another normal law (the linear spring of
+         * bench/arcs): its kind and coefficient, pala_law_normal_coef's, constants of the loop
+         * rather than stage_laws' per contact (the same values: the same bits).  Clumps and
+         * arc grains alone: spheres' paths are left as they were (settled quasi-triangles,
+         * stage_laws 63 instructions a grain-step) */
+        stage_reads(w, B, m, dt, shape, 0, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_REG | PALA_LAWS_NLAW, 1, w->pm, 0);
     } else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN)) {
         stage_reads(w, B, m, dt, shape, 1, 0);
         drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm, 0);
