@@ -442,8 +442,10 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
 /* collect_pairs in an arc world: pebble p's centre and radius are read once for its row
  * (slot by slot: a loop per row cost 30 instructions a row, and rows are short), and a
  * listed pair that does not touch (most: 8 in 9 in the settled bench/arcs/triangle.txt)
- * costs its distance and a branch, not the batch's stores.  The same batches. */
-static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int hist)
+ * costs its distance and a branch, not the batch's stores.  The same batches.  planar: every
+ * pebble lies in z = 0 exactly (sw->planar, deliver_planar's premise), so d_z = 0 - 0 = +0
+ * and |d|^2 = (d_x^2 + d_y^2) + 0 is d_x^2 + d_y^2, the same bits without reading the z's. */
+static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int hist, const int planar)
 {
     pala_world *w = sw->w;
     const pala_arcrange *pa = w->parc;
@@ -460,8 +462,8 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
      * is written at the batch's end, which moves past it only if it touches */
     for (int s0 = st[pala_grain_peb0(w, k0)], s1 = st[pala_grain_peb0(w, k1)]; s0 < s1; s0++) {
         int p = row[s0], q = nb[s0];
-        double ai = prad[p], dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, aj = prad[q], sr = ai + aj;
-        double d2 = dx * dx + dy * dy + dz * dz;
+        double ai = prad[p], dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = planar ? 0 : P[p].z - P[q].z, aj = prad[q], sr = ai + aj;
+        double d2 = planar ? dx * dx + dy * dy : dx * dx + dy * dy + dz * dz;
         int touch = pala_pair_touch(pa, p, q, dx, dy, d2, sr);   /* eq. (49), (A5) */
         if (hist) {
             if (hl[s0] > touch) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
@@ -479,8 +481,9 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
     if (sw->w->parc) {   /* arc grains: a loop of their own, so other worlds pay nothing */
-        if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1);
-        else collect_arcs(sw, k0, k1, s, ru, 0);
+        if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1, 0);
+        else if (sw->planar) collect_arcs(sw, k0, k1, s, ru, 0, 1);
+        else collect_arcs(sw, k0, k1, s, ru, 0, 0);
     } else if (sw->w->work->cm->hn) {
         if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 1, 1);
         else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
