@@ -478,13 +478,18 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
     if (n) { B->n = n; run_clumps(sw, B, s, ru); }
 }
 
+/* The arc worlds' versions of collect_arcs, apart: the sweep's other paths compile as they did. */
+__attribute__((noinline)) static void block_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
+{
+    if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1, 0);
+    else if (sw->planar) collect_arcs(sw, k0, k1, s, ru, 0, 1);
+    else collect_arcs(sw, k0, k1, s, ru, 0, 0);
+}
+
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->parc) {   /* arc grains: a loop of their own, so other worlds pay nothing */
-        if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1, 0);
-        else if (sw->planar) collect_arcs(sw, k0, k1, s, ru, 0, 1);
-        else collect_arcs(sw, k0, k1, s, ru, 0, 0);
-    } else if (sw->w->work->cm->hn) {
+    if (sw->w->parc) block_arcs(sw, k0, k1, s, ru);   /* arc grains: a loop of their own, so other worlds pay nothing */
+    else if (sw->w->work->cm->hn) {
         if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 1, 1);
         else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
         else collect_pairs(sw, k0, k1, s, ru, 0, 1, 0);
