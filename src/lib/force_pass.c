@@ -449,6 +449,7 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
 {
     pala_world *w = sw->w;
     const pala_arcrange *pa = w->parc;
+    if (!pa) __builtin_unreachable();   /* an arc world's: pala_pair_touch's test of pa folds */
     double *hs = hist ? w->nl->hs : NULL;
     unsigned char *hl = hist ? w->nl->hl : NULL;
     const long hn = hist ? w->nl->hn : 0;

@@ -466,7 +466,16 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
         const pala_template *t = &w->tmpl[w->tid[k]];
         pala_vec3 an = pala_vscale(wk->invm[w->tid[k]], a->F);                 /* eq. (61) */
         pala_vec3 be = pala_vscale(t->inv_inertia[t->isotropic - 1], a->T);    /* eq. (62) */
-        if (wk->dissipative) {   /* as kick_general */
+        if (wk->dissipative && arcs) {   /* as kick_general, its terms off the plane left out: */
+            /* v_m's z, omega_m's x and y are sums and products of zeros (this grain's state and
+             * F_z, T_x, T_y are), so their products with the finite F_nc, T_nc are zeros, and a
+             * zero added to a dot product changes at most the sign of a zero result; the sum
+             * X + Y then differs at most in a zero's sign, which pdiss + (X + Y) does not see
+             * (pdiss, a sum from +0, is never -0) */
+            const double vmx = v0.x + tau * (an.x - w->acc[k].x), vmy = v0.y + tau * (an.y - w->acc[k].y);
+            const double omz = w0.z + tau * (be.z - w->bacc[k].z);
+            pdiss += (a->Fnc.x * vmx + a->Fnc.y * vmy) + (wk->tsep ? a->Tnc.z : a->T.z) * omz;
+        } else if (wk->dissipative) {   /* as kick_general */
             pala_vec3 vm = pala_vaxpy(v0, tau, pala_vsub(an, w->acc[k]));
             pala_vec3 om = pala_vaxpy(w0, tau, pala_vsub(be, w->bacc[k]));
             pdiss += pala_vdot(a->Fnc, vm) + pala_vdot(wk->tsep ? a->Tnc : a->T, om);
