@@ -365,7 +365,8 @@ static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway
 /* The kernel on a batch of component pairs of clumps, then the sums. */
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    pala_contact_clumps(sw->w, B, sw->w->dt);
+    if (sw->planar && !sw->records) pala_contact_clumps_planar(sw->w, B, sw->w->dt);   /* stage_deliver: deliver_planar */
+    else pala_contact_clumps(sw->w, B, sw->w->dt);
     stage_deliver(sw, B, B->n, s, ru, 0);
 }
 
