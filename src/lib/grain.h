@@ -16,8 +16,8 @@ static inline int pala_grain_peb0(const pala_world *w, int k) { return w->p0 ? w
 void pala_world_arc_bounds(pala_world *w);
 /* pala_world_place_pebbles of an arc world's grain of template t (n > 1 components), its first
  * pebble p0, turned about z alone, at (x, y, 0) (2D: r = (0, 0, g), eq. 8): its circles'
- * centres and its arcs' bisectors.  pala_rot_matrix's entries are then m00 = m11 = c b = cos phi, m10 = -m01 = c g = sin phi
- * and m22 = c (g^2 + b), the others zero (b = (1 - g^2)/2, c = 2/(1 + g^2), eqs. 11-13), so
+ * centres and its arcs' bisectors.  pala_rot_matrix's entries are then m00 = m11 = c b =
+ * cos phi, m10 = -m01 = c g = sin phi and m22 = c (g^2 + b), the others zero (b = (1 - g^2)/2, c = 2/(1 + g^2), eqs. 11-13), so
  * c_i = x + r * x_i (eq. 50) is the same operations on the nonzero entries as the general
  * product: the same bits, at half the instructions.  The circles' centres lie in z = 0
  * (arcs.c), so c_i's z is 0 + m22 0 = 0 (g^2 finite), stored without the product; the end
