@@ -492,21 +492,17 @@ void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
     drive_vector(w, B, m, dt, SH_SPHERES, 0, 0);   /* the force pass writes the states with its sums */
 }
 
-void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt)
+/* pala_contact_clumps, or with xy LAWS_XY pala_contact_clumps_planar */
+AI void clumps(const pala_world *w, pala_batch *B, double dt, const unsigned xy)
 {
     int m = B->n;
     stage_geometry(B, m);
     stage_clump_points(w, B, m);
-    drive_vector(w, B, m, dt, SH_CLUMPS, 1, 0);
+    drive_vector(w, B, m, dt, SH_CLUMPS, 1, xy);
 }
 
-void pala_contact_clumps_planar(const pala_world *w, pala_batch *B, double dt)
-{
-    int m = B->n;
-    stage_geometry(B, m);
-    stage_clump_points(w, B, m);
-    drive_vector(w, B, m, dt, SH_CLUMPS, 1, LAWS_XY);
-}
+void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt) { clumps(w, B, dt, 0); }
+void pala_contact_clumps_planar(const pala_world *w, pala_batch *B, double dt) { clumps(w, B, dt, LAWS_XY); }
 
 void pala_contact_walls(const pala_world *w, pala_batch *B, double dt)
 {
