@@ -340,6 +340,10 @@ typedef struct pala_world {
     int *pg;                       /* grain of each pebble (NULL for spheres only) */
     pala_arcrange *parc;           /* arc worlds: each pebble's range and bounding circle in
                                       the world frame (with pc); NULL otherwise */
+    double *arcv;                  /* arc worlds: per component of the templates, (s_x, s_x,
+                                      m_x, m_x, s_y, s_y, m_y, m_y), its shape vector and
+                                      bisector as the placement's vectors read them (grain.c);
+                                      NULL otherwise */
     int nthreads;                  /* threads of the step (0 or 1: the caller only) */
     /* forces beyond contacts and the field */
     pala_interaction *inter;       /* interactions between centres (pala_world_add_interaction) */

@@ -169,6 +169,10 @@ static double roll_torsion(const pala_world *w, const pala_batch *B, int i, cons
 /* A flag of contact_one's laws: the springs' states are in the contact plane already
  * (drive_loop). */
 #define LAWS_PLANED (1u << 30)
+/* the caller reads F's and G's x and y and the torques' z alone (an arc world in the plane:
+ * force_pass.c, deliver_planar): F_z, G_z and the torques' x and y are not stored (so not
+ * formed) */
+#define LAWS_XY (1u << 29)
 
 /* The kernel: contact i of a batch whose geometry (n, ov, sq, lever arms) and relative
  * velocity u of G's material at the contact point (eq. 54) are known, with laws L; laws:
@@ -245,8 +249,9 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         Fx = s ? Fs[0] + fn * nx : Fx; Fy = s ? Fs[1] + fn * ny : Fy; Fz = s ? Fs[2] + fn * nz : Fz;
         Gx = s ? g * nx : Gx; Gy = s ? g * ny : Gy; Gz = s ? g * nz : Gz;
     }
-    B->Fx[i] = Fx; B->Fy[i] = Fy; B->Fz[i] = Fz;
-    B->Gx[i] = Gx; B->Gy[i] = Gy; B->Gz[i] = Gz;
+    B->Fx[i] = Fx; B->Fy[i] = Fy;
+    B->Gx[i] = Gx; B->Gy[i] = Gy;
+    if (!(laws & LAWS_XY)) B->Fz[i] = Fz, B->Gz[i] = Gz;
     /* the torques (eq. 51) */
     double Tix, Tiy, Tiz, Tjx = 0, Tjy = 0, Tjz = 0, Hix = 0, Hiy = 0, Hiz = 0, Hjx = 0, Hjy = 0, Hjz = 0;
     if (shape == SH_SPHERES) {
@@ -284,11 +289,15 @@ AI void contact_one(const pala_world *w, pala_batch *restrict B, int i, const la
         Tix += mc[0]; Tiy += mc[1]; Tiz += mc[2];
         Tjx -= mc[0]; Tjy -= mc[1]; Tjz -= mc[2];
     }
-    B->Tix[i] = Tix; B->Tiy[i] = Tiy; B->Tiz[i] = Tiz;
-    if (pairs) { B->Tjx[i] = Tjx; B->Tjy[i] = Tjy; B->Tjz[i] = Tjz; }
-    if (shape != SH_SPHERES || (REG && (SPR || RT))) {   /* pala_contacts_sphere_h */
-        B->Hix[i] = Hix; B->Hiy[i] = Hiy; B->Hiz[i] = Hiz;
-        if (pairs) { B->Hjx[i] = Hjx; B->Hjy[i] = Hjy; B->Hjz[i] = Hjz; }
+    if (laws & LAWS_XY) {   /* the z's, formed as below; the x's and y's left unformed */
+        B->Tiz[i] = Tiz; B->Tjz[i] = Tjz; B->Hiz[i] = Hiz; B->Hjz[i] = Hjz;
+    } else {
+        B->Tix[i] = Tix; B->Tiy[i] = Tiy; B->Tiz[i] = Tiz;
+        if (pairs) { B->Tjx[i] = Tjx; B->Tjy[i] = Tjy; B->Tjz[i] = Tjz; }
+        if (shape != SH_SPHERES || (REG && (SPR || RT))) {   /* pala_contacts_sphere_h */
+            B->Hix[i] = Hix; B->Hiy[i] = Hiy; B->Hiz[i] = Hiz;
+            if (pairs) { B->Hjx[i] = Hjx; B->Hjy[i] = Hjy; B->Hjz[i] = Hjz; }
+        }
     }
     if (laws & (PALA_LAWS_SPRING | PALA_LAWS_ROLLTOR | PALA_LAWS_FRAC | PALA_LAWS_DASH)) B->D[i] = D;
 }
@@ -424,7 +433,7 @@ AI void drive_loop(const pala_world *w, pala_batch *restrict B, int m, double dt
  * kernel loop, the springs' states out with wr (else the caller writes them).  A world
  * with rolling, torsion or the fractional law takes the general driver's loop (those laws
  * are stepped contact by contact). */
-AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape, const int wr)
+AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const int shape, const int wr, const unsigned xy)
 {
     const pala_contacts *cm = w->work->cm;
     const int pairs = shape == SH_SPHERES || shape == SH_CLUMPS;
@@ -439,6 +448,14 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     if (w->nmat == 1 && laws == PALA_LAWS_REG) {
         stage_reads(w, B, m, dt, shape, 0, 0);
         drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm, 0);
+    } else if (w->nmat == 1 && laws == (PALA_LAWS_REG | PALA_LAWS_NLAW) && (shape == SH_CLUMPS || shape == SH_WALLS_C)) {
+        /* one material, the regularised friction and another normal law (the linear spring of
+         * bench/arcs): its kind and coefficient, pala_law_normal_coef's, constants of the loop
+         * rather than stage_laws' per contact (the same values: the same bits).  Clumps and
+         * arc grains alone: spheres' paths are left as they were (settled quasi-triangles,
+         * stage_laws 63 instructions a grain-step) */
+        stage_reads(w, B, m, dt, shape, 0, 0);
+        drive_loop(w, B, m, dt, shape, PALA_LAWS_REG | PALA_LAWS_NLAW | xy, 1, w->pm, 0);
     } else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN)) {
         stage_reads(w, B, m, dt, shape, 1, 0);
         drive_loop(w, B, m, dt, shape, PALA_LAWS_SPRING | PALA_LAWS_MINDLIN, 1, w->pm, 0);
@@ -472,23 +489,27 @@ void pala_contact_spheres(const pala_world *w, pala_batch *B, double dt)
     if (w->nl && w->nl->trad1 > 0 && (w->work->cm->laws & PALA_LAWS_ROLLTOR)) geometry(B, m, 1, w->nl->trad1, 1);   /* spheres of one radius */
     else if (w->nl && w->nl->trad1 > 0) geometry(B, m, 1, w->nl->trad1, 0);
     else stage_geometry(B, m);
-    drive_vector(w, B, m, dt, SH_SPHERES, 0);   /* the force pass writes the states with its sums */
+    drive_vector(w, B, m, dt, SH_SPHERES, 0, 0);   /* the force pass writes the states with its sums */
 }
 
-void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt)
+/* pala_contact_clumps, or with xy LAWS_XY pala_contact_clumps_planar */
+AI void clumps(const pala_world *w, pala_batch *B, double dt, const unsigned xy)
 {
     int m = B->n;
     stage_geometry(B, m);
     stage_clump_points(w, B, m);
-    drive_vector(w, B, m, dt, SH_CLUMPS, 1);
+    drive_vector(w, B, m, dt, SH_CLUMPS, 1, xy);
 }
+
+void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt) { clumps(w, B, dt, 0); }
+void pala_contact_clumps_planar(const pala_world *w, pala_batch *B, double dt) { clumps(w, B, dt, LAWS_XY); }
 
 void pala_contact_walls(const pala_world *w, pala_batch *B, double dt)
 {
     int m = B->n;
     for (int i = 0; i < m; i++) B->sq[i] = pala_law_root(B->rt[i], B->ov[i]);
-    if (w->work->spheres_only) drive_vector(w, B, m, dt, SH_WALLS_S, 1);
-    else drive_vector(w, B, m, dt, SH_WALLS_C, 1);
+    if (w->work->spheres_only) drive_vector(w, B, m, dt, SH_WALLS_S, 1, 0);
+    else drive_vector(w, B, m, dt, SH_WALLS_C, 1, 0);
 }
 
 /* ---- the contact model ---------------------------------------------------------------------- */

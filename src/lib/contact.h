@@ -125,6 +125,12 @@ void pala_contact_spring_write(const pala_contacts *cm, pala_batch *B, int m, do
 /* The same for component pairs of clumps (p, the pebble of the row, filled too); Hi, Hj
  * always. */
 void pala_contact_clumps(const pala_world *w, pala_batch *B, double dt);
+/* pala_contact_clumps of component pairs in the plane z = 0 (an arc world's, wk->plane and
+ * every block flat) whose sums take F_x, F_y (G_x, G_y) and the torques' z alone (force_pass.c,
+ * deliver_planar): with one material, the regularised friction and another normal law, F_z,
+ * G_z and the torques' x and y are not formed (Fz, Gz, Tix, Tiy, Tjx, ... are left as they
+ * were); the others are the same bits.  Other laws: as pala_contact_clumps. */
+void pala_contact_clumps_planar(const pala_world *w, pala_batch *B, double dt);
 /* A wall touch (container.h) of a component (centre c, radius a) of grain k joins the
  * batch (which must have room); inline, as the force pass adds many.  The wall is a
  * component of infinite mass whose surface moves at t->vs: the contact point is the middle

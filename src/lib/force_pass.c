@@ -379,7 +379,8 @@ static void run_spheres(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway
 /* The kernel on a batch of component pairs of clumps, then the sums. */
 static void run_clumps(sweep *sw, pala_batch *B, pala_blocksum *s, pala_runaway *ru)
 {
-    pala_contact_clumps(sw->w, B, sw->w->dt);
+    if (sw->planar && !sw->records) pala_contact_clumps_planar(sw->w, B, sw->w->dt);   /* stage_deliver: deliver_planar */
+    else pala_contact_clumps(sw->w, B, sw->w->dt);
     stage_deliver(sw, B, B->n, s, ru, 0);
 }
 
@@ -456,11 +457,14 @@ static inline void collect_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pa
 /* collect_pairs in an arc world: pebble p's centre and radius are read once for its row
  * (slot by slot: a loop per row cost 30 instructions a row, and rows are short), and a
  * listed pair that does not touch (most: 8 in 9 in the settled bench/arcs/triangle.txt)
- * costs its distance and a branch, not the batch's stores.  The same batches. */
-static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int hist)
+ * costs its distance and a branch, not the batch's stores.  The same batches.  planar: every
+ * pebble lies in z = 0 exactly (sw->planar, deliver_planar's premise), so d_z = 0 - 0 = +0
+ * and |d|^2 = (d_x^2 + d_y^2) + 0 is d_x^2 + d_y^2, the same bits without reading the z's. */
+static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru, const int hist, const int planar)
 {
     pala_world *w = sw->w;
     const pala_arcrange *pa = w->parc;
+    if (!pa) __builtin_unreachable();   /* an arc world's: pala_pair_touch's test of pa folds */
     double *hs = hist ? w->nl->hs : NULL;
     unsigned char *hl = hist ? w->nl->hl : NULL;
     const long hn = hist ? w->nl->hn : 0;
@@ -474,8 +478,8 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
      * is written at the batch's end, which moves past it only if it touches */
     for (int s0 = st[pala_grain_peb0(w, k0)], s1 = st[pala_grain_peb0(w, k1)]; s0 < s1; s0++) {
         int p = row[s0], q = nb[s0];
-        double ai = prad[p], dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = P[p].z - P[q].z, aj = prad[q], sr = ai + aj;
-        double d2 = dx * dx + dy * dy + dz * dz;
+        double ai = prad[p], dx = P[p].x - P[q].x, dy = P[p].y - P[q].y, dz = planar ? 0 : P[p].z - P[q].z, aj = prad[q], sr = ai + aj;
+        double d2 = planar ? dx * dx + dy * dy : dx * dx + dy * dy + dz * dz;
         int touch = pala_pair_touch(pa, p, q, dx, dy, d2, sr);   /* eq. (49), (A5) */
         if (hist) {
             if (hl[s0] > touch) pair_ended(w, pg[p], pg[q], hs + s0 * hn, s);
@@ -490,12 +494,18 @@ static inline void collect_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pal
     if (n) { B->n = n; run_clumps(sw, B, s, ru); }
 }
 
+/* The arc worlds' versions of collect_arcs, apart: the sweep's other paths compile as they did. */
+__attribute__((noinline)) static void block_arcs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
+{
+    if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1, 0);
+    else if (sw->planar) collect_arcs(sw, k0, k1, s, ru, 0, 1);
+    else collect_arcs(sw, k0, k1, s, ru, 0, 0);
+}
+
 static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runaway *ru)
 {
-    if (sw->w->parc) {   /* arc grains: a loop of their own, so other worlds pay nothing */
-        if (sw->w->work->cm->hn) collect_arcs(sw, k0, k1, s, ru, 1);
-        else collect_arcs(sw, k0, k1, s, ru, 0);
-    } else if (sw->w->work->cm->hn) {
+    if (sw->w->parc) block_arcs(sw, k0, k1, s, ru);   /* arc grains: a loop of their own, so other worlds pay nothing */
+    else if (sw->w->work->cm->hn) {
         if (sw->spheres && sw->w->nl->trad1 > 0) collect_pairs(sw, k0, k1, s, ru, 1, 1, 1);
         else if (sw->spheres) collect_pairs(sw, k0, k1, s, ru, 1, 1, 0);
         else collect_pairs(sw, k0, k1, s, ru, 0, 1, 0);

@@ -4,36 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* An arc world's grain k of n > 1 components turned about z alone, at (x, y, 0) (2D: r = (0, 0, g),
- * eq. 8): pala_rot_matrix's entries are then m00 = m11 = c b = cos phi, m10 = -m01 = c g = sin phi
- * and m22 = c (g^2 + b), the others zero (b = (1 - g^2)/2, c = 2/(1 + g^2), eqs. 11-13), so
- * c_i = x + r * x_i (eq. 50) is the same operations on the nonzero entries as the general
- * product: the same bits, at half the instructions.  The circles' centres lie in z = 0
- * (arcs.c), so c_i's z is 0 + m22 0 = 0 (g^2 finite), stored without the product; the end
- * of the step passes x, y and g from its registers (integrator.c, end_planar).  Each arc's
- * bisector turns with it (docs/physics.md, "Arc grains"); its bounding circle only when the
- * list is built (arc_bounds); its cos h and bounding radius, constants, were set once
- * (pala_world_setup).  Neither vectorised nor split into loops: over a grain's few arcs,
- * GCC's versions of the loop took 1.5x the instructions (callgrind, bench/arcs/triangle.txt). */
-__attribute__((optimize("no-tree-vectorize", "no-tree-loop-distribution", "no-tree-loop-distribute-patterns")))
-void pala_world_place_arcs(pala_world *w, int k, double x, double y, double g)
-{
-    const pala_template *t = &w->tmpl[w->tid[k]];
-    const int p0 = w->p0[k];
-    pala_vec3 *restrict pc = w->pc + p0;
-    const double rho = g * g, b = 0.5 * (1.0 - rho), c = 2.0 / (1.0 + rho);   /* rho = 0 + 0 + g^2 */
-    const double cs = c * b, sn = c * g;                                         /* c (0 + b), c g */
-    const pala_vec3 *restrict s = w->shape + t->comp0;
-    const pala_arcrange *restrict a = w->arc + t->comp0;
-    pala_arcrange *restrict q = w->parc + p0;
-    for (int i = 0, n = t->ncomp; i < n; i++) {
-        pc[i] = pala_v(x + cs * s[i].x - sn * s[i].y, y + sn * s[i].x + cs * s[i].y, 0);
-        q[i].mx = cs * a[i].mx - sn * a[i].my;
-        q[i].my = sn * a[i].mx + cs * a[i].my;
-    }
-}
-
-/* The bounding circles' centres x + r * b_i of grain k's arcs, as place_arcs or the
+/* The bounding circles' centres x + r * b_i of grain k's arcs, as pala_place_arcs or the
  * matrix would turn them (the same bits as when every step placed them). */
 static void arc_bounds(pala_world *w, int k)
 {
@@ -81,7 +52,7 @@ void pala_world_place_pebbles(pala_world *w, int k)
         if (w->parc) w->parc[w->p0[k]] = (pala_arcrange){1, 0, -2, pc[0].x, pc[0].y, w->shape_r[t->comp0]};   /* a sphere among arcs */
         return;
     }
-    if (w->parc && w->r[k].x == 0 && w->r[k].y == 0 && w->x[k].z == 0) { pala_world_place_arcs(w, k, w->x[k].x, w->x[k].y, w->r[k].z); return; }
+    if (w->parc && w->r[k].x == 0 && w->r[k].y == 0 && w->x[k].z == 0) { pala_place_arcs(w, t, w->p0[k], w->x[k].x, w->x[k].y, w->r[k].z); return; }
     const pala_vec3 *s = w->shape + t->comp0;
     double m[3][3];
     pala_rot_matrix(w->r[k], m);   /* one matrix for all components (paper, after eq. 10) */

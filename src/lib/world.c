@@ -64,7 +64,7 @@ static void free_states(pala_world *w)
 
 void pala_world_free(pala_world *w)
 {
-    free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r); free(w->arc); free(w->parc);
+    free(w->mat); free(w->pm); free(w->pairs); free(w->tmpl); free(w->shape); free(w->shape_r); free(w->arc); free(w->parc); free(w->arcv);
     free(w->x); free(w->r); free(w->v); free(w->w); free(w->acc); free(w->bacc);
     free(w->tid); free(w->gid); free(w->inv); free(w->p0); free(w->pc); free(w->pg); free(w->inter);
     pala_walls_free(w);
@@ -594,8 +594,8 @@ void pala_world_setup(pala_world *w)
     /* Pebbles: in a world of spheres only, pebble k is grain k (no p0, pc, pg). */
     int spheres = 1;
     for (int t = 0; t < w->ntmpl; t++) spheres &= w->tmpl[t].ncomp == 1;
-    free(w->p0); free(w->pc); free(w->pg); free(w->parc);
-    w->p0 = NULL; w->pc = NULL; w->pg = NULL; w->parc = NULL;
+    free(w->p0); free(w->pc); free(w->pg); free(w->parc); free(w->arcv);
+    w->p0 = NULL; w->pc = NULL; w->pg = NULL; w->parc = NULL; w->arcv = NULL;
     w->npeb = w->n;
     if (!spheres) {
         PALA_GROW(w->p0, w->n + 1);
@@ -613,6 +613,12 @@ void pala_world_setup(pala_world *w)
                     const pala_arcrange *a = &w->arc[w->tmpl[w->tid[k]].comp0 + i];
                     w->parc[w->p0[k] + i] = (pala_arcrange){a->mx, a->my, a->ch, a->bx, a->by, a->br};
                 }
+            PALA_GROW(w->arcv, 8 * (size_t)w->nshape);
+            for (int i = 0; i < w->nshape; i++) {
+                const pala_vec3 s = w->shape[i];
+                const pala_arcrange *a = &w->arc[i];
+                memcpy(w->arcv + 8 * (size_t)i, (double[8]){s.x, s.x, a->mx, a->mx, s.y, s.y, a->my, a->my}, 8 * sizeof(double));
+            }
         }
     }
     pala_nlist_prepare(w);
