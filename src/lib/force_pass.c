@@ -196,12 +196,13 @@ static void record(sweep *sw, int g, const pala_facc *c)
     S->nout++;
 }
 
-/* Stage 4: the contributions into the ring sums (records for the grains of boundary
- * blocks) in slot order, both grains of a contact at once.  With records, the row's grain
- * k (the same for consecutive contacts) keeps its sums in registers between rows; its
- * partners j > k are never a cached row grain.  Without, its sums are added in place at
- * every contact: the branch at each new row costs more (the processor mispredicts it
- * about once per row; measured 3 % slower on the sphere bed). */
+/* Stage 4: the contributions into the ring sums (records for the grains an earlier thread
+ * lists, recg) in slot order, both grains of a contact at once.  Without records (every
+ * block but those at a thread boundary) both grains' sums are added in place at every
+ * contact: keeping the row grain k's in registers between rows costs a branch at each new
+ * row, which the processor mispredicts about once a row.  With records, whose test for k
+ * is made once a row, k's sums are kept so; its partners j > k are never a cached row
+ * grain. */
 /* A row grain's sums from a to o: a sphere world's F, T, and Fnc if dissipative (its Tnc is
  * not used), a clump world's whole (deliver_ring). */
 static inline void facc_copy(pala_facc *o, const pala_facc *a, const int diss, const int spheres)
