@@ -15,6 +15,7 @@
 #include "t.h"
 #include "pala/pala.h"
 #include "integrator.h"
+#include "neighbor.h"
 #include "t_world.h"
 #include <math.h>
 #include <stdlib.h>
@@ -146,8 +147,9 @@ static void planar(pala_world *w, int arcs, double spin)
 }
 
 /* The end of the step of a block of isotropic 2D grains (end_planar, through
- * pala_integrator_end_block) against the general path, bit for bit, and the pebbles it places;
- * grain 7 with a force along z takes the general path within it. */
+ * pala_integrator_end_block; arc grains through their own instance, end_planar_arcs, with its
+ * in-plane power and unrolled half steps) against the general path, bit for bit, and the
+ * pebbles it places; grain 7 with a force along z takes the general path within it. */
 static void planar_path(void)
 {
     for (int arcs = 0; arcs < 2; arcs++)
@@ -160,6 +162,12 @@ static void planar_path(void)
                 T_CHECK(a.work->flat[0] == 1, "planar path: the block's state is in the plane");
                 a.work->chain = b.work->chain = chain;
                 if (a.nl && b.nl) a.nl->frame = b.nl->frame = pala_v(0.3, -0.2, 0);   /* the list's frame (neighbor.h): the bounds in it */
+                if (arcs && a.nl) {   /* the skins of a built list, f_k = 1 (neighbor.c): the arc world's own path, end_planar_arcs */
+                    a.nl->nfk = a.n + 1;
+                    a.nl->fk = malloc((size_t)a.nl->nfk * sizeof *a.nl->fk);
+                    a.nl->gk = malloc((size_t)a.nl->nfk * sizeof *a.nl->gk);
+                    for (int k = 0; k <= a.n; k++) a.nl->fk[k] = a.nl->gk[k] = 1;
+                }
                 pala_facc *A = random_sums(a.n, 2, 5);
                 A[7].F.z = 1e-6;
                 pala_finish fa = {0}, fb = {0};
