@@ -464,11 +464,12 @@ static int still(const pala_surface *s)
     return pala_vnorm2(pala_vcross(W, s->e)) == 0 && pala_vnorm2(pala_vcross(q, s->e)) == 0;   /* about its axis */
 }
 
-/* nextafter(x, HUGE_VAL) for a finite x >= 0 without the call (each grain at each list
- * build asks): the next double above x, its bits plus one */
+/* nextafter(x, HUGE_VAL) for a finite x > 0 without the call (each grain at each list
+ * build asks): the next double above x, its bits plus one (not for -0, whose bits plus one
+ * are below it: zeros take the call) */
 static double above(double x)
 {
-    if (!(x >= 0 && x < HUGE_VAL)) return nextafter(x, HUGE_VAL);
+    if (!(x > 0 && x < HUGE_VAL)) return nextafter(x, HUGE_VAL);
     uint64_t b;
     memcpy(&b, &x, sizeof b);
     b++;
