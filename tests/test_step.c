@@ -115,8 +115,9 @@ static void fast_path(void)
         }
 }
 
-/* A 2D world of one block: arc grains (a quasi-triangle's template) or discs, in the plane
- * (x.z = 0, r and omega along z), with random in-plane velocities, spins and accelerations. */
+/* A 2D world of one block: arc grains (a quasi-triangle's template) or discs (arcs 0; arcs
+ * -1: discs of two sizes, so of two templates), in the plane (x.z = 0, r and omega along z),
+ * with random in-plane velocities, spins and accelerations. */
 static void planar(pala_world *w, int arcs, double spin)
 {
     pala_world_init(w);
@@ -124,7 +125,8 @@ static void planar(pala_world *w, int arcs, double spin)
     pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 0.5, .mu = 0.3, .nu = 1e-3};
     pala_world_add_material(w, &m);
     int t = 0;
-    if (arcs) {
+    int t2 = -1;
+    if (arcs > 0) {
         pala_arc a[6];
         char err[256];
         pala_arcs_regular(3, 0.0014, 0.00042, 0.0056, a, err, sizeof err);
@@ -132,11 +134,12 @@ static void planar(pala_world *w, int arcs, double spin)
         memset(&tp, 0, sizeof tp);
         t = pala_world_build_arc_template(w, &tp, 6, a, 0);
     } else t = pala_world_add_sphere_template(w, 0, 0.001);
+    if (arcs < 0) t2 = pala_world_add_sphere_template(w, 0, 0.0015);
     pala_rng g;
     pala_rng_seed(&g, 11);
     for (int k = 0; k < 200; k++) {
         pala_vec3 v = pala_vscale(0.5, pala_rng_unit(&g, 2));
-        pala_world_add_grain(w, t, pala_v(0.01 * k, 0.003 * pala_rng_uniform(&g), 0), pala_v(0, 0, 2 * pala_rng_uniform(&g) - 1), v,
+        pala_world_add_grain(w, t2 >= 0 && k % 3 == 1 ? t2 : t, pala_v(0.01 * k, 0.003 * pala_rng_uniform(&g), 0), pala_v(0, 0, 2 * pala_rng_uniform(&g) - 1), v,
                              pala_v(0, 0, spin * (2 * pala_rng_uniform(&g) - 1)));
         w->acc[k] = pala_vscale(3, pala_rng_unit(&g, 2));
         w->bacc[k] = pala_v(0, 0, 500 * (2 * pala_rng_uniform(&g) - 1));
@@ -147,44 +150,69 @@ static void planar(pala_world *w, int arcs, double spin)
 }
 
 /* The end of the step of a block of isotropic 2D grains (end_planar, through
- * pala_integrator_end_block; arc grains through their own instance, end_planar_arcs, with its
- * in-plane power and unrolled half steps) against the general path, bit for bit, and the
- * pebbles it places; grain 7 with a force along z takes the general path within it. */
+ * pala_integrator_end_block: discs through end_discs, four at a time; arc grains through their
+ * own instance, end_planar_arcs, with its in-plane power and unrolled half steps) against the
+ * general path, bit for bit, and the pebbles it places; grain 7 with a force along z takes the
+ * general path within it, and in its group of four the others take end_planar_ one by one.
+ * Discs also with T_nc apart and without dissipation (ts), of two templates, and over 197
+ * grains (the last one after the groups of four); and the test sees a change of one sum. */
 static void planar_path(void)
 {
-    for (int arcs = 0; arcs < 2; arcs++)
-        for (int si = 0; si < 2; si++)
-            for (int chain = 0; chain < 2; chain++) {
-                const double spin = si ? 5000 : 50;
-                pala_world a, b;
-                planar(&a, arcs, spin);
-                planar(&b, arcs, spin);
-                T_CHECK(a.work->flat[0] == 1, "planar path: the block's state is in the plane");
-                a.work->chain = b.work->chain = chain;
-                if (a.nl && b.nl) a.nl->frame = b.nl->frame = pala_v(0.3, -0.2, 0);   /* the list's frame (neighbor.h): the bounds in it */
-                if (arcs && a.nl) {   /* the skins of a built list, f_k = 1 (neighbor.c): the arc world's own path, end_planar_arcs */
-                    a.nl->nfk = a.n + 1;
-                    a.nl->fk = malloc((size_t)a.nl->nfk * sizeof *a.nl->fk);
-                    a.nl->gk = malloc((size_t)a.nl->nfk * sizeof *a.nl->gk);
-                    for (int k = 0; k <= a.n; k++) a.nl->fk[k] = a.nl->gk[k] = 1;
+    for (int arcs = -1; arcs < 2; arcs++)
+        for (int ts = 0; ts < (arcs > 0 ? 1 : 3); ts++)
+            for (int si = 0; si < 2; si++)
+                for (int chain = 0; chain < 2; chain++) {
+                    const double spin = si ? 5000 : 50;
+                    pala_world a, b;
+                    planar(&a, arcs, spin);
+                    planar(&b, arcs, spin);
+                    T_CHECK(a.work->flat[0] == 1, "planar path: the block's state is in the plane");
+                    T_CHECK(arcs != -1 || a.work->btid[0] == -2, "planar path: discs of two templates make a block of several");
+                    a.work->chain = b.work->chain = chain;
+                    if (ts) {
+                        a.work->tsep = b.work->tsep = ts == 1;
+                        a.work->dissipative = b.work->dissipative = ts != 2;
+                    }
+                    if (a.nl && b.nl) a.nl->frame = b.nl->frame = pala_v(0.3, -0.2, 0);   /* the list's frame (neighbor.h): the bounds in it */
+                    if (arcs > 0 && a.nl) {   /* the skins of a built list, f_k = 1 (neighbor.c): the arc world's own path, end_planar_arcs */
+                        a.nl->nfk = a.n + 1;
+                        a.nl->fk = malloc((size_t)a.nl->nfk * sizeof *a.nl->fk);
+                        a.nl->gk = malloc((size_t)a.nl->nfk * sizeof *a.nl->gk);
+                        for (int k = 0; k <= a.n; k++) a.nl->fk[k] = a.nl->gk[k] = 1;
+                    }
+                    pala_facc *A = random_sums(a.n, 2, 5);
+                    A[7].F.z = 1e-6;
+                    for (int k = 0; k < a.n && ts == 1; k++) A[k].Tnc.z = 0.25 * A[k].T.z;
+                    const int n = arcs ? a.n : a.n - 3;
+                    pala_finish fa = {0}, fb = {0};
+                    pala_integrator_end_block(&a, 0, n, A, 255, &fa);
+                    pala_integrator_end_general(&b, 0, n, A, 255, &fb);
+                    size_t np = (size_t)a.npeb * sizeof *a.pc;
+                    int pebs = !a.pc || (!memcmp(a.pc, b.pc, np) && (!a.parc || !memcmp(a.parc, b.parc, (size_t)a.npeb * sizeof *a.parc)));
+                    const char *kind = arcs > 0 ? "arc grains" : arcs ? "discs of two sizes" : "discs";
+                    const char *var = ts == 1 ? ", T_nc apart" : ts == 2 ? ", no dissipation" : "";
+                    T_CHECK(same(&a, &b) && pebs && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.rv == fb.rv && fa.rv2 == fb.rv2 &&
+                                fa.chk == fb.chk && fa.rv != fa.mv && (ts == 2 || fa.pdiss != 0),
+                            "planar path = general path bit for bit (%s%s, %s, %s turns): pdiss %.17g vs %.17g, bound %.17g vs %.17g, in the "
+                            "list's frame %.17g vs %.17g",
+                            kind, var, chain ? "chained" : "unchained", si ? "large" : "small", fa.pdiss, fb.pdiss, fa.mv, fb.mv, fa.rv, fb.rv);
+                    if (arcs <= 0) {   /* a change of one sum in the last group of four changes the state */
+                        A[n - 5].F.x *= 1.0000001;
+                        pala_world_free(&b);
+                        planar(&b, arcs, spin);
+                        b.work->chain = chain;
+                        if (ts) {
+                            b.work->tsep = ts == 1;
+                            b.work->dissipative = ts != 2;
+                        }
+                        if (b.nl) b.nl->frame = pala_v(0.3, -0.2, 0);
+                        pala_integrator_end_general(&b, 0, n, A, 255, &fb);
+                        T_CHECK(!same(&a, &b), "planar path test sees a change of one sum in the last bit (%s%s)", kind, var);
+                    }
+                    free(A);
+                    pala_world_free(&a);
+                    pala_world_free(&b);
                 }
-                pala_facc *A = random_sums(a.n, 2, 5);
-                A[7].F.z = 1e-6;
-                pala_finish fa = {0}, fb = {0};
-                pala_integrator_end_block(&a, 0, a.n, A, 255, &fa);
-                pala_integrator_end_general(&b, 0, b.n, A, 255, &fb);
-                size_t np = (size_t)a.npeb * sizeof *a.pc;
-                int pebs = !a.pc || (!memcmp(a.pc, b.pc, np) && (!a.parc || !memcmp(a.parc, b.parc, (size_t)a.npeb * sizeof *a.parc)));
-                T_CHECK(same(&a, &b) && pebs && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.rv == fb.rv && fa.rv2 == fb.rv2 &&
-                            fa.chk == fb.chk && fa.rv != fa.mv,
-                        "planar path = general path bit for bit (%s, %s, %s turns): pdiss %.17g vs %.17g, bound %.17g vs %.17g, in the "
-                        "list's frame %.17g vs %.17g",
-                        arcs ? "arc grains" : "discs", chain ? "chained" : "unchained", si ? "large" : "small", fa.pdiss, fb.pdiss, fa.mv, fb.mv,
-                        fa.rv, fb.rv);
-                free(A);
-                pala_world_free(&a);
-                pala_world_free(&b);
-            }
 }
 
 /* ---- additional forces ---------------------------------------------------------------- */

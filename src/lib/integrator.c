@@ -545,9 +545,152 @@ __attribute__((noinline)) static void end_planar_arcs(pala_world *w, int k0, int
     if (w->work->chain) end_planar_(w, k0, k1, A, mask, fa, 1, 1);
     else end_planar_(w, k0, k1, A, mask, fa, 1, 0);
 }
+
+/* ---- discs: end_planar_ four grains at a time ------------------------------------------ */
+/* Lanes of four records' (stride 12 doubles: pala_facc) or states' (3: pala_vec3) double at p. */
+static inline v4d gat4(const double *p, int stride) { return (v4d){p[0], p[stride], p[2 * stride], p[3 * stride]}; }
+
+/* r o q of a turn about z, lane by lane, as end_planar_: the scalar of eq. (7) with its guard
+ * (compose4's, den never -0). */
+static inline v4d compose_z(v4d q, v4d g)
+{
+    const v4d eps = bc4(1e-12), neg0 = bc4(-0.0);
+    v4d den = 1.0 - q * g;
+    v4l tiny = (v4l)((v4d)((v4l)den & ~(v4l)neg0) < eps);
+    den = sel4(tiny, (v4d)(((v4l)den & (v4l)neg0) | (v4l)eps), den);
+    return 1.0 / den * (q + g);
+}
+
+/* The running sums of a block of discs: the power in grain order, the largest bounds and the
+ * check lane by lane (a largest value and a NaN do not depend on the order). */
+typedef struct discs_acc { double pdiss; v4d mv, rv, chk; } discs_acc;
+
+/* Discs k..k+3 of a flat block, records a, 1/m im and 1/I ii: end_planar_'s operations on
+ * the components that are not zero, in its order, lane by lane, so the same bits; the power
+ * in the plane, as end_planar_arcs's (its comment: the terms off the plane are zeros, which
+ * the sum does not see).  Returns 1 having changed nothing when a grain leaves the plane
+ * (F_z, T_x or T_y not 0, or a NaN) or turns by 0.1 rad or more in a half step (|a|^2 >=
+ * 0.01: pala_rot_exp's tan): the caller takes end_planar_ for the four. */
+static inline __attribute__((always_inline)) int quad_discs(pala_world *w, int k, const pala_facc *a, v4d im, v4d ii, double tau,
+                                                            pala_vec3 u, const int chain, const int diss, const int tsep, discs_acc *acc)
+{
+    const double *f = &a->F.x, *X = &w->x[k].x, *V = &w->v[k].x, *W = &w->w[k].x, *R = &w->r[k].x, *AC = &w->acc[k].x,
+                 *BA = &w->bacc[k].x;
+    v4l off = (v4l)(gat4(f + 2, 12) != 0.0) | (v4l)(gat4(f + 3, 12) != 0.0) | (v4l)(gat4(f + 4, 12) != 0.0);
+    v4d Tz = gat4(f + 5, 12), w0 = gat4(W + 2, 3), bz = gat4(BA + 2, 3);
+    v4d be = ii * Tz;                                                         /* eq. (62) */
+    v4d om = w0 + tau * (2.0 * be - bz);                                      /* eq. (68) */
+    v4d az = 0.5 * tau * (om + om), th2 = az * az;   /* the half turn of both free motions: om is the same */
+    v4l small = (v4l)(th2 < 0.01);
+    if ((off[0] | off[1] | off[2] | off[3]) || !(small[0] & small[1] & small[2] & small[3])) return 1;
+    v4d x2 = 0.25 * th2;   /* pala_rot_exp_series */
+    v4d q = 0.5 * (1.0 + x2 * (1.0 / 3.0 + x2 * (2.0 / 15.0 + x2 * (17.0 / 315.0 + x2 * (62.0 / 2835.0))))) * az;
+    v4d anx = im * gat4(f, 12), any = im * gat4(f + 1, 12);                  /* eq. (61) */
+    v4d v0x = gat4(V, 3), v0y = gat4(V + 1, 3), acx = gat4(AC, 3), acy = gat4(AC + 1, 3);
+    if (diss) {
+        v4d vmx = v0x + tau * (anx - acx), vmy = v0y + tau * (any - acy), omz = w0 + tau * (be - bz);
+        v4d p = (gat4(f + 6, 12) * vmx + gat4(f + 7, 12) * vmy) + (tsep ? gat4(f + 11, 12) : Tz) * omz;
+        for (int j = 0; j < 4; j++) acc->pdiss = acc->pdiss + p[j];
+    }
+    v4d vx = v0x + tau * (2.0 * anx - acx), vy = v0y + tau * (2.0 * any - acy);   /* eq. (68) */
+    v4d x = gat4(X, 3) + tau * vx, y = gat4(X + 1, 3) + tau * vy;           /* eq. (69) */
+    v4d g = compose_z(q, gat4(R + 2, 3));
+    const double h2 = tau * tau, dz = 0 - u.z;
+    v4d d2 = h2 * (vx * vx + vy * vy), dx = vx - u.x, dy = vy - u.y;         /* pala_free_motion_h */
+    v4d e2 = h2 * (dx * dx + dy * dy + dz * dz);                              /* ... in the list's frame */
+    acc->mv = sel4((v4l)(d2 > acc->mv), d2, acc->mv);
+    acc->rv = sel4((v4l)(e2 > acc->rv), e2, acc->rv);
+    acc->chk += 0.0 * (x + y + g);   /* pala_grain_check's NaN */
+    if (chain) {   /* the next step's (65), then (66): the same turn, the same bounds */
+        x = x + tau * vx;
+        y = y + tau * vy;
+        g = compose_z(q, g);
+        vx = vx + tau * anx;
+        vy = vy + tau * any;
+        om = om + tau * be;
+    }
+    for (int j = 0; j < 4; j++) {
+        w->x[k + j] = pala_v(x[j], y[j], 0);
+        w->v[k + j] = pala_v(vx[j], vy[j], 0);
+        w->w[k + j] = pala_v(0, 0, om[j]);
+        w->r[k + j] = pala_v(0, 0, g[j]);
+        w->acc[k + j] = pala_v(anx[j], any[j], 0);
+        w->bacc[k + j] = pala_v(0, 0, be[j]);
+    }
+    return 0;
+}
+
+/* Grains [k, k1) of a disc block through end_planar_ (its general path for a grain off the
+ * plane), continuing the block's sums: a grain's power p joins as end_planar_ adds it,
+ * pdiss + (0 + p), which is pdiss + p (p = -0 gives +0, and pdiss, a sum from +0, is never
+ * -0). */
+static void discs_scalar(pala_world *w, int k, int k1, pala_facc *A, long mask, const int chain, discs_acc *acc, bounds *b)
+{
+    for (; k < k1; k++) {
+        pala_finish f1 = {.pdiss = acc->pdiss, .mv = b->mv, .mv2 = b->mv2, .rv = b->rv, .rv2 = b->rv2, .chk = b->chk};
+        end_planar_(w, k, k + 1, A, mask, &f1, 0, chain);
+        acc->pdiss = f1.pdiss;
+        *b = (bounds){.mv = f1.mv, .rv = f1.rv, .mv2 = f1.mv2, .rv2 = f1.rv2, .chk = f1.chk};
+    }
+}
+
+/* A flat block of discs (one component each) in 2D: end_planar_ vectorised across four
+ * grains (quad_discs), the same bits; tid >= 0: all of that template, else each grain's 1/m
+ * and 1/I.  The round discs of bench/arcs/round.txt spent 47 % of their settled steps in
+ * end_planar_'s discs' instance, scalar (docs/performance.md, "Arc grains: the seed's
+ * Table 1", session 20). */
+static inline __attribute__((always_inline)) void end_discs_(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa,
+                                                             const int chain, const int diss, const int tsep)
+{
+    const pala_work *wk = w->work;
+    const int tid = wk->btid[k0 / PALA_BLOCK];
+    const double tau = 0.5 * w->dt;
+    const pala_vec3 u = pala_list_frame(w);
+    const v4d zero = bc4(0);
+    discs_acc acc = {0, zero, zero, zero};
+    bounds b = {.mv = fa->mv, .rv = fa->rv, .mv2 = fa->mv2, .rv2 = fa->rv2, .chk = fa->chk};
+    v4d im = zero, ii = zero;
+    if (tid >= 0) im = bc4(wk->invm[tid]), ii = bc4(w->tmpl[tid].inv_inertia[w->tmpl[tid].isotropic - 1]);
+    int k = k0;
+    for (; k + 4 <= k1; k += 4) {
+        if (tid < 0)
+            for (int j = 0; j < 4; j++) {
+                const pala_template *t = &w->tmpl[w->tid[k + j]];
+                im[j] = wk->invm[w->tid[k + j]], ii[j] = t->inv_inertia[t->isotropic - 1];
+            }
+        if (quad_discs(w, k, &A[k & mask], im, ii, tau, u, chain, diss, tsep, &acc)) discs_scalar(w, k, k + 4, A, mask, chain, &acc, &b);
+        else if (chain && w->pc)
+            for (int j = 0; j < 4; j++) pala_world_place_pebbles(w, k + j);
+    }
+    discs_scalar(w, k, k1, A, mask, chain, &acc, &b);
+    fa->pdiss += acc.pdiss;
+    for (int j = 0; j < 4; j++) {
+        b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
+        b.rv = acc.rv[j] > b.rv ? acc.rv[j] : b.rv;
+        if (chain) {
+            b.mv2 = acc.mv[j] > b.mv2 ? acc.mv[j] : b.mv2;
+            b.rv2 = acc.rv[j] > b.rv2 ? acc.rv[j] : b.rv2;
+        }
+        b.chk += acc.chk[j];
+    }
+    fa->mv = b.mv, fa->rv = b.rv, fa->mv2 = b.mv2, fa->rv2 = b.rv2, fa->chk = b.chk;
+}
+
+/* the usual case, a chained dissipative run, with its flags known to the compiler; then any */
+__attribute__((noinline)) static void end_discs(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    if (wk->chain && wk->dissipative && !wk->tsep) end_discs_(w, k0, k1, A, mask, fa, 1, 1, 0);
+    else if (wk->chain && wk->dissipative) end_discs_(w, k0, k1, A, mask, fa, 1, 1, 1);
+    else end_discs_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep);
+}
+
 static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
+    const pala_work *wk = w->work;
+    const int tid = wk->btid[k0 / PALA_BLOCK];
     if (w->parc && w->nl && w->nl->gk) end_planar_arcs(w, k0, k1, A, mask, fa);   /* else no list built yet: every grain placed, bounds whole */
+    else if (wk->flat[k0 / PALA_BLOCK] && (tid >= 0 ? w->tmpl[tid].ncomp == 1 : wk->spheres_only)) end_discs(w, k0, k1, A, mask, fa);
     else end_planar_(w, k0, k1, A, mask, fa, 0, -1);
 }
 
