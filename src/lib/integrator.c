@@ -550,6 +550,15 @@ __attribute__((noinline)) static void end_planar_arcs(pala_world *w, int k0, int
 /* Lanes of four records' (stride 12 doubles: pala_facc) or states' (3: pala_vec3) double at p. */
 static inline v4d gat4(const double *p, int stride) { return (v4d){p[0], p[stride], p[2 * stride], p[3 * stride]}; }
 
+/* Four 3-vectors of components a, b, c (lane j: grain j) into memory at p. */
+static inline void put3(double *p, v4d a, v4d b, v4d c)
+{
+    const v4d v[3] = {a, b, c};
+    v4d m[3];
+    aos3(v, m);
+    for (int j = 0; j < 3; j++) st4(p + 4 * j, m[j]);
+}
+
 /* r o q of a turn about z, lane by lane, as end_planar_: the scalar of eq. (7) with its guard
  * (compose4's, den never -0). */
 static inline v4d compose_z(v4d q, v4d g)
@@ -609,14 +618,13 @@ static inline __attribute__((always_inline)) int quad_discs(pala_world *w, int k
         vy = vy + tau * any;
         om = om + tau * be;
     }
-    for (int j = 0; j < 4; j++) {
-        w->x[k + j] = pala_v(x[j], y[j], 0);
-        w->v[k + j] = pala_v(vx[j], vy[j], 0);
-        w->w[k + j] = pala_v(0, 0, om[j]);
-        w->r[k + j] = pala_v(0, 0, g[j]);
-        w->acc[k + j] = pala_v(anx[j], any[j], 0);
-        w->bacc[k + j] = pala_v(0, 0, be[j]);
-    }
+    const v4d zero = bc4(0);
+    put3(&w->x[k].x, x, y, zero);
+    put3(&w->v[k].x, vx, vy, zero);
+    put3(&w->w[k].x, zero, zero, om);
+    put3(&w->r[k].x, zero, zero, g);
+    put3(&w->acc[k].x, anx, any, zero);
+    put3(&w->bacc[k].x, zero, zero, be);
     return 0;
 }
 
