@@ -448,12 +448,12 @@ AI void drive_vector(const pala_world *w, pala_batch *B, int m, double dt, const
     if (w->nmat == 1 && laws == PALA_LAWS_REG) {
         stage_reads(w, B, m, dt, shape, 0, 0);
         drive_loop(w, B, m, dt, shape, PALA_LAWS_REG, 1, w->pm, 0);
-    } else if (w->nmat == 1 && laws == (PALA_LAWS_REG | PALA_LAWS_NLAW) && (shape == SH_CLUMPS || shape == SH_WALLS_C)) {
+    } else if (w->nmat == 1 && laws == (PALA_LAWS_REG | PALA_LAWS_NLAW)) {
         /* one material, the regularised friction and another normal law (the linear spring of
          * bench/arcs): its kind and coefficient, pala_law_normal_coef's, constants of the loop
-         * rather than stage_laws' per contact (the same values: the same bits).  Clumps and
-         * arc grains alone: spheres' paths are left as they were (settled quasi-triangles,
-         * stage_laws 63 instructions a grain-step) */
+         * rather than stage_laws' per contact (the same values: the same bits).  Settled
+         * quasi-triangles: stage_laws 63 instructions a grain-step; round discs (spheres and
+         * their walls since session 20) 30 */
         stage_reads(w, B, m, dt, shape, 0, 0);
         drive_loop(w, B, m, dt, shape, PALA_LAWS_REG | PALA_LAWS_NLAW | xy, 1, w->pm, 0);
     } else if (w->nmat == 1 && laws == PALA_LAWS_SPRING && (cm->laws & PALA_LAWS_MINDLIN)) {
