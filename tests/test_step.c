@@ -115,9 +115,10 @@ static void fast_path(void)
         }
 }
 
-/* A 2D world of one block: arc grains (a quasi-triangle's template) or discs (arcs 0; arcs
- * -1: discs of two sizes, so of two templates), in the plane (x.z = 0, r and omega along z),
- * with random in-plane velocities, spins and accelerations. */
+/* A 2D world of one block: arc grains (a quasi-triangle's template; arcs 2: two templates of
+ * it, so a block of several) or discs (arcs 0; arcs -1: discs of two sizes, so of two
+ * templates), in the plane (x.z = 0, r and omega along z), with random in-plane velocities,
+ * spins and accelerations. */
 static void planar(pala_world *w, int arcs, double spin)
 {
     pala_world_init(w);
@@ -133,6 +134,10 @@ static void planar(pala_world *w, int arcs, double spin)
         pala_template tp;
         memset(&tp, 0, sizeof tp);
         t = pala_world_build_arc_template(w, &tp, 6, a, 0);
+        if (arcs == 2) {
+            memset(&tp, 0, sizeof tp);
+            t2 = pala_world_build_arc_template(w, &tp, 6, a, 0);
+        }
     } else t = pala_world_add_sphere_template(w, 0, 0.001);
     if (arcs < 0) t2 = pala_world_add_sphere_template(w, 0, 0.0015);
     pala_rng g;
@@ -154,12 +159,12 @@ static void planar(pala_world *w, int arcs, double spin)
  * own instance, end_planar_arcs, with its in-plane power and unrolled half steps) against the
  * general path, bit for bit, and the pebbles it places; grain 7 with a force along z takes the
  * general path within it, and in its group of four the others take end_planar_ one by one.
- * Discs also with T_nc apart and without dissipation (ts), of two templates, and over 197
+ * Also with T_nc apart and without dissipation (ts), discs of two templates, and over 197
  * grains (the last one after the groups of four); and the test sees a change of one sum. */
 static void planar_path(void)
 {
     for (int arcs = -1; arcs < 2; arcs++)
-        for (int ts = 0; ts < (arcs > 0 ? 1 : 3); ts++)
+        for (int ts = 0; ts < 3; ts++)
             for (int si = 0; si < 2; si++)
                 for (int chain = 0; chain < 2; chain++) {
                     const double spin = si ? 5000 : 50;
@@ -183,7 +188,7 @@ static void planar_path(void)
                     pala_facc *A = random_sums(a.n, 2, 5);
                     A[7].F.z = 1e-6;
                     for (int k = 0; k < a.n && ts == 1; k++) A[k].Tnc.z = 0.25 * A[k].T.z;
-                    const int n = arcs ? a.n : a.n - 3;
+                    const int n = a.n - 3;
                     pala_finish fa = {0}, fb = {0};
                     pala_integrator_end_block(&a, 0, n, A, 255, &fa);
                     pala_integrator_end_general(&b, 0, n, A, 255, &fb);
@@ -196,7 +201,7 @@ static void planar_path(void)
                             "planar path = general path bit for bit (%s%s, %s, %s turns): pdiss %.17g vs %.17g, bound %.17g vs %.17g, in the "
                             "list's frame %.17g vs %.17g",
                             kind, var, chain ? "chained" : "unchained", si ? "large" : "small", fa.pdiss, fb.pdiss, fa.mv, fb.mv, fa.rv, fb.rv);
-                    if (arcs <= 0) {   /* a change of one sum in the last group of four changes the state */
+                    {   /* a change of one sum in the last group of four changes the state */
                         A[n - 5].F.x *= 1.0000001;
                         pala_world_free(&b);
                         planar(&b, arcs, spin);
@@ -206,6 +211,12 @@ static void planar_path(void)
                             b.work->dissipative = ts != 2;
                         }
                         if (b.nl) b.nl->frame = pala_v(0.3, -0.2, 0);
+                        if (arcs > 0 && b.nl) {
+                            b.nl->nfk = b.n + 1;
+                            b.nl->fk = malloc((size_t)b.nl->nfk * sizeof *b.nl->fk);
+                            b.nl->gk = malloc((size_t)b.nl->nfk * sizeof *b.nl->gk);
+                            for (int k = 0; k <= b.n; k++) b.nl->fk[k] = b.nl->gk[k] = 1;
+                        }
                         pala_integrator_end_general(&b, 0, n, A, 255, &fb);
                         T_CHECK(!same(&a, &b), "planar path test sees a change of one sum in the last bit (%s%s)", kind, var);
                     }
@@ -213,6 +224,45 @@ static void planar_path(void)
                     pala_world_free(&a);
                     pala_world_free(&b);
                 }
+}
+
+/* Arc grains whose skins are their own (1/f_k from 1 to 2, neighbor.c): a block of one template
+ * (end_arcs4, four at a time) against the same grains of two identical templates (a block of
+ * several: end_planar_arcs, grain by grain), bit for bit, bounds included (the general path
+ * has no f_k to compare with). */
+static void arcs_skins(void)
+{
+    for (int ts = 0; ts < 3; ts++)
+        for (int chain = 0; chain < 2; chain++) {
+            pala_world w[2];
+            pala_finish f[2];
+            memset(f, 0, sizeof f);
+            pala_facc *A = random_sums(200, 2, 5);
+            for (int k = 0; k < 200 && ts == 1; k++) A[k].Tnc.z = 0.25 * A[k].T.z;
+            for (int i = 0; i < 2; i++) {
+                planar(&w[i], 1 + i, 50);
+                w[i].work->chain = chain;
+                if (ts) {
+                    w[i].work->tsep = ts == 1;
+                    w[i].work->dissipative = ts != 2;
+                }
+                pala_nlist *nl = w[i].nl;
+                nl->frame = pala_v(0.3, -0.2, 0);
+                nl->nfk = w[i].n + 1;
+                nl->fk = malloc((size_t)nl->nfk * sizeof *nl->fk);
+                nl->gk = malloc((size_t)nl->nfk * sizeof *nl->gk);
+                for (int k = 0; k <= w[i].n; k++) nl->gk[k] = 1 + 0.25 * (k % 5), nl->fk[k] = 1 / nl->gk[k];
+                pala_integrator_end_block(&w[i], 0, w[i].n - 3, A, 255, &f[i]);
+            }
+            T_CHECK(w[0].work->btid[0] >= 0 && w[1].work->btid[0] == -2, "arc skins: one template against two");
+            T_CHECK(same(&w[0], &w[1]) && !memcmp(w[0].pc, w[1].pc, (size_t)w[0].npeb * sizeof *w[0].pc) && f[0].pdiss == f[1].pdiss &&
+                        f[0].mv == f[1].mv && f[0].mv2 == f[1].mv2 && f[0].rv == f[1].rv && f[0].rv2 == f[1].rv2 && f[0].chk == f[1].chk,
+                    "arc grains with skins of their own: four at a time = one by one (%s, %s): bound %.17g vs %.17g, in the list's frame %.17g vs %.17g",
+                    ts == 1 ? "T_nc apart" : ts == 2 ? "no dissipation" : "dissipative", chain ? "chained" : "unchained", f[0].mv, f[1].mv, f[0].rv, f[1].rv);
+            free(A);
+            pala_world_free(&w[0]);
+            pala_world_free(&w[1]);
+        }
 }
 
 /* ---- additional forces ---------------------------------------------------------------- */
@@ -474,6 +524,7 @@ void test_step(void)
     embed_example();
     fast_path();
     planar_path();
+    arcs_skins();
     additional_forces();
     interaction();
     dipole_pendulum();

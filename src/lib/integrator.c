@@ -550,6 +550,9 @@ __attribute__((noinline)) static void end_planar_arcs(pala_world *w, int k0, int
 /* Lanes of four records' (stride 12 doubles: pala_facc) or states' (3: pala_vec3) double at p. */
 static inline v4d gat4(const double *p, int stride) { return (v4d){p[0], p[stride], p[2 * stride], p[3 * stride]}; }
 
+/* sqrt lane by lane (-fno-math-errno: one vsqrtpd where the target has it) */
+static inline v4d sqrt4(v4d x) { return (v4d){sqrt(x[0]), sqrt(x[1]), sqrt(x[2]), sqrt(x[3])}; }
+
 /* Four 3-vectors of components a, b, c (lane j: grain j) into memory at p. */
 static inline void put3(double *p, v4d a, v4d b, v4d c)
 {
@@ -572,7 +575,7 @@ static inline v4d compose_z(v4d q, v4d g)
 
 /* The running sums of a block of discs: the power in grain order, the largest bounds and the
  * check lane by lane (a largest value and a NaN do not depend on the order). */
-typedef struct discs_acc { double pdiss; v4d mv, rv, chk; } discs_acc;
+typedef struct planar_acc { double pdiss; v4d mv, rv, chk; } planar_acc;
 
 /* Discs k..k+3 of a flat block, records a, 1/m im and 1/I ii: end_planar_'s operations on
  * the components that are not zero, in its order, lane by lane, so the same bits; the power
@@ -580,8 +583,9 @@ typedef struct discs_acc { double pdiss; v4d mv, rv, chk; } discs_acc;
  * the sum does not see).  Returns 1 having changed nothing when a grain leaves the plane
  * (F_z, T_x or T_y not 0, or a NaN) or turns by 0.1 rad or more in a half step (|a|^2 >=
  * 0.01: pala_rot_exp's tan): the caller takes end_planar_ for the four. */
-static inline __attribute__((always_inline)) int quad_discs(pala_world *w, int k, const pala_facc *a, v4d im, v4d ii, double tau,
-                                                            pala_vec3 u, const int chain, const int diss, const int tsep, discs_acc *acc)
+static inline __attribute__((always_inline)) int quad_planar(pala_world *w, int k, const pala_facc *a, v4d im, v4d ii, double tau,
+                                                             pala_vec3 u, const int chain, const int diss, const int tsep, const int arcs,
+                                                             double sm2, planar_acc *acc)
 {
     const double *f = &a->F.x, *X = &w->x[k].x, *V = &w->v[k].x, *W = &w->w[k].x, *R = &w->r[k].x, *AC = &w->acc[k].x,
                  *BA = &w->bacc[k].x;
@@ -605,8 +609,14 @@ static inline __attribute__((always_inline)) int quad_discs(pala_world *w, int k
     v4d x = gat4(X, 3) + tau * vx, y = gat4(X + 1, 3) + tau * vy;           /* eq. (69) */
     v4d g = compose_z(q, gat4(R + 2, 3));
     const double h2 = tau * tau, dz = 0 - u.z;
-    v4d d2 = h2 * (vx * vx + vy * vy), dx = vx - u.x, dy = vy - u.y;         /* pala_free_motion_h */
-    v4d e2 = h2 * (dx * dx + dy * dy + dz * dz);                              /* ... in the list's frame */
+    v4d gk = arcs ? ld4(w->nl->gk + k) : bc4(1), hg2 = arcs ? h2 * (gk * gk) : bc4(h2);   /* an arc grain's share of the skin */
+    v4d d2 = hg2 * (vx * vx + vy * vy), dx = vx - u.x, dy = vy - u.y;        /* pala_free_motion_h */
+    v4d e2 = hg2 * (dx * dx + dy * dy + dz * dz);                             /* ... in the list's frame */
+    if (arcs) {   /* and the turn of its arcs (the block's template has several) */
+        v4d sm = sm2 * gk, sq = sqrt4(q * q) * sm, d = sqrt4(d2) + sq, e = sqrt4(e2) + sq;
+        d2 = d * d;
+        e2 = e * e;
+    }
     acc->mv = sel4((v4l)(d2 > acc->mv), d2, acc->mv);
     acc->rv = sel4((v4l)(e2 > acc->rv), e2, acc->rv);
     acc->chk += 0.0 * (x + y + g);   /* pala_grain_check's NaN */
@@ -628,37 +638,40 @@ static inline __attribute__((always_inline)) int quad_discs(pala_world *w, int k
     return 0;
 }
 
-/* Grains [k, k1) of a disc block through end_planar_ (its general path for a grain off the
+/* Grains [k, k1) of a flat block through end_planar_ (its general path for a grain off the
  * plane), continuing the block's sums: a grain's power p joins as end_planar_ adds it,
  * pdiss + (0 + p), which is pdiss + p (p = -0 gives +0, and pdiss, a sum from +0, is never
  * -0). */
-static void discs_scalar(pala_world *w, int k, int k1, pala_facc *A, long mask, const int chain, discs_acc *acc, bounds *b)
+static inline __attribute__((always_inline)) void planar_scalar(pala_world *w, int k, int k1, pala_facc *A, long mask, const int chain,
+                                                                const int arcs, planar_acc *acc, bounds *b)
 {
     for (; k < k1; k++) {
         pala_finish f1 = {.pdiss = acc->pdiss, .mv = b->mv, .mv2 = b->mv2, .rv = b->rv, .rv2 = b->rv2, .chk = b->chk};
-        end_planar_(w, k, k + 1, A, mask, &f1, 0, chain);
+        end_planar_(w, k, k + 1, A, mask, &f1, arcs, chain);
         acc->pdiss = f1.pdiss;
         *b = (bounds){.mv = f1.mv, .rv = f1.rv, .mv2 = f1.mv2, .rv2 = f1.rv2, .chk = f1.chk};
     }
 }
 
-/* A flat block of discs (one component each) in 2D: end_planar_ vectorised across four
- * grains (quad_discs), the same bits; tid >= 0: all of that template, else each grain's 1/m
- * and 1/I.  The round discs of bench/arcs/round.txt spent 47 % of their settled steps in
- * end_planar_'s discs' instance, scalar (docs/performance.md, "Arc grains: the seed's
- * Table 1", session 20). */
-static inline __attribute__((always_inline)) void end_discs_(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa,
-                                                             const int chain, const int diss, const int tsep)
+/* A flat block in 2D of discs (one component each; tid >= 0: all of that template, else each
+ * grain's 1/m and 1/I) or, arcs, of arc grains of one template of several arcs:
+ * end_planar_ vectorised across four grains (quad_planar), the same bits, and each grain's
+ * arcs placed as end_planar_ places them.  The round discs of bench/arcs/round.txt spent 47 %
+ * of their settled steps in end_planar_'s discs' instance, scalar (docs/performance.md, "Arc
+ * grains: the seed's Table 1", session 20). */
+static inline __attribute__((always_inline)) void end_planar4_(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa,
+                                                               const int chain, const int diss, const int tsep, const int arcs)
 {
     const pala_work *wk = w->work;
     const int tid = wk->btid[k0 / PALA_BLOCK];
     const double tau = 0.5 * w->dt;
     const pala_vec3 u = pala_list_frame(w);
     const v4d zero = bc4(0);
-    discs_acc acc = {0, zero, zero, zero};
+    planar_acc acc = {0, zero, zero, zero};
     bounds b = {.mv = fa->mv, .rv = fa->rv, .mv2 = fa->mv2, .rv2 = fa->rv2, .chk = fa->chk};
     v4d im = zero, ii = zero;
     if (tid >= 0) im = bc4(wk->invm[tid]), ii = bc4(w->tmpl[tid].inv_inertia[w->tmpl[tid].isotropic - 1]);
+    const double sm2 = arcs ? 2 * wk->smax[tid] : 0;
     int k = k0;
     for (; k + 4 <= k1; k += 4) {
         if (tid < 0)
@@ -666,11 +679,15 @@ static inline __attribute__((always_inline)) void end_discs_(pala_world *w, int 
                 const pala_template *t = &w->tmpl[w->tid[k + j]];
                 im[j] = wk->invm[w->tid[k + j]], ii[j] = t->inv_inertia[t->isotropic - 1];
             }
-        if (quad_discs(w, k, &A[k & mask], im, ii, tau, u, chain, diss, tsep, &acc)) discs_scalar(w, k, k + 4, A, mask, chain, &acc, &b);
+        if (quad_planar(w, k, &A[k & mask], im, ii, tau, u, chain, diss, tsep, arcs, sm2, &acc))
+            planar_scalar(w, k, k + 4, A, mask, chain, arcs, &acc, &b);
         else if (chain && w->pc)
-            for (int j = 0; j < 4; j++) pala_world_place_pebbles(w, k + j);
+            for (int j = k; j < k + 4; j++) {   /* end_planar_'s placement: an arc world's of the grains read (work.h) */
+                if (!arcs) pala_world_place_pebbles(w, j);
+                else if (!wk->live || wk->live[j]) pala_place_arcs(w, &w->tmpl[tid], w->p0[j], w->x[j].x, w->x[j].y, w->r[j].z);
+            }
     }
-    discs_scalar(w, k, k1, A, mask, chain, &acc, &b);
+    planar_scalar(w, k, k1, A, mask, chain, arcs, &acc, &b);
     fa->pdiss += acc.pdiss;
     for (int j = 0; j < 4; j++) {
         b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
@@ -688,17 +705,25 @@ static inline __attribute__((always_inline)) void end_discs_(pala_world *w, int 
 __attribute__((noinline)) static void end_discs(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_work *wk = w->work;
-    if (wk->chain && wk->dissipative && !wk->tsep) end_discs_(w, k0, k1, A, mask, fa, 1, 1, 0);
-    else if (wk->chain && wk->dissipative) end_discs_(w, k0, k1, A, mask, fa, 1, 1, 1);
-    else end_discs_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep);
+    if (wk->chain && wk->dissipative && !wk->tsep) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 0, 0);
+    else if (wk->chain && wk->dissipative) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 1, 0);
+    else end_planar4_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep, 0);
+}
+__attribute__((noinline)) static void end_arcs4(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    if (wk->chain && wk->dissipative && !wk->tsep) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 0, 1);
+    else end_planar4_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep, 1);
 }
 
 static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_work *wk = w->work;
     const int tid = wk->btid[k0 / PALA_BLOCK];
-    if (w->parc && w->nl && w->nl->gk) end_planar_arcs(w, k0, k1, A, mask, fa);   /* else no list built yet: every grain placed, bounds whole */
-    else if (wk->flat[k0 / PALA_BLOCK] && (tid >= 0 ? w->tmpl[tid].ncomp == 1 : wk->spheres_only)) end_discs(w, k0, k1, A, mask, fa);
+    if (w->parc && w->nl && w->nl->gk) {   /* else no list built yet: every grain placed, bounds whole */
+        if (wk->flat[k0 / PALA_BLOCK] && tid >= 0 && w->tmpl[tid].ncomp > 1) end_arcs4(w, k0, k1, A, mask, fa);
+        else end_planar_arcs(w, k0, k1, A, mask, fa);
+    } else if (wk->flat[k0 / PALA_BLOCK] && (tid >= 0 ? w->tmpl[tid].ncomp == 1 : wk->spheres_only)) end_discs(w, k0, k1, A, mask, fa);
     else end_planar_(w, k0, k1, A, mask, fa, 0, -1);
 }
 
