@@ -642,8 +642,8 @@ static inline __attribute__((always_inline)) int quad_planar(pala_world *w, int 
  * plane), continuing the block's sums: a grain's power p joins as end_planar_ adds it,
  * pdiss + (0 + p), which is pdiss + p (p = -0 gives +0, and pdiss, a sum from +0, is never
  * -0). */
-static inline __attribute__((always_inline)) void planar_scalar(pala_world *w, int k, int k1, pala_facc *A, long mask, const int chain,
-                                                                const int arcs, planar_acc *acc, bounds *b)
+static inline __attribute__((always_inline)) void planar_scalar_(pala_world *w, int k, int k1, pala_facc *A, long mask, const int chain,
+                                                                 const int arcs, planar_acc *acc, bounds *b)
 {
     for (; k < k1; k++) {
         pala_finish f1 = {.pdiss = acc->pdiss, .mv = b->mv, .mv2 = b->mv2, .rv = b->rv, .rv2 = b->rv2, .chk = b->chk};
@@ -651,6 +651,13 @@ static inline __attribute__((always_inline)) void planar_scalar(pala_world *w, i
         acc->pdiss = f1.pdiss;
         *b = (bounds){.mv = f1.mv, .rv = f1.rv, .mv2 = f1.mv2, .rv2 = f1.rv2, .chk = f1.chk};
     }
+}
+/* (apart: inlined into the loop of groups, it cost that loop 12 instructions a grain) */
+__attribute__((noinline)) static void planar_scalar(pala_world *w, int k, int k1, pala_facc *A, long mask, int chain, int arcs, planar_acc *acc,
+                                                    bounds *b)
+{
+    if (arcs) planar_scalar_(w, k, k1, A, mask, chain, 1, acc, b);
+    else planar_scalar_(w, k, k1, A, mask, chain, 0, acc, b);
 }
 
 /* A flat block in 2D of discs (one component each; tid >= 0: all of that template, else each
