@@ -546,11 +546,11 @@ __attribute__((noinline)) static void end_planar_arcs(pala_world *w, int k0, int
     else end_planar_(w, k0, k1, A, mask, fa, 1, 0);
 }
 
-/* ---- discs: end_planar_ four grains at a time ------------------------------------------ */
+/* ---- discs and arc grains: end_planar_ four grains at a time ---------------------------- */
 /* Lanes of four records' (stride 12 doubles: pala_facc) or states' (3: pala_vec3) double at p. */
 static inline v4d gat4(const double *p, int stride) { return (v4d){p[0], p[stride], p[2 * stride], p[3 * stride]}; }
 
-/* sqrt lane by lane (-fno-math-errno: one vsqrtpd where the target has it) */
+/* sqrt lane by lane (-fno-math-errno: gcc makes it one vsqrtpd where the target has it) */
 static inline v4d sqrt4(v4d x) { return (v4d){sqrt(x[0]), sqrt(x[1]), sqrt(x[2]), sqrt(x[3])}; }
 
 /* Four 3-vectors of components a, b, c (lane j: grain j) into memory at p. */
@@ -573,12 +573,13 @@ static inline v4d compose_z(v4d q, v4d g)
     return 1.0 / den * (q + g);
 }
 
-/* The running sums of a block of discs: the power in grain order, the largest bounds and the
+/* The running sums of a flat block: the power in grain order, the largest bounds and the
  * check lane by lane (a largest value and a NaN do not depend on the order). */
 typedef struct planar_acc { double pdiss; v4d mv, rv, chk; } planar_acc;
 
-/* Discs k..k+3 of a flat block, records a, 1/m im and 1/I ii: end_planar_'s operations on
- * the components that are not zero, in its order, lane by lane, so the same bits; the power
+/* Grains k..k+3 of a flat block, discs or (arcs) arc grains of a template of several arcs
+ * (sm2: 2 s_max of it), records a, 1/m im and 1/I ii: end_planar_'s operations on the
+ * components that are not zero, in its order, lane by lane, so the same bits; the power
  * in the plane, as end_planar_arcs's (its comment: the terms off the plane are zeros, which
  * the sum does not see).  Returns 1 having changed nothing when a grain leaves the plane
  * (F_z, T_x or T_y not 0, or a NaN) or turns by 0.1 rad or more in a half step (|a|^2 >=
