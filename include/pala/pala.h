@@ -108,9 +108,10 @@ typedef struct pala_template {
     double inv_inertia[3]; /* 1/I_alpha */
     double bound_radius;   /* r of eq. (32): bounding sphere about the centre of mass, m */
     int isotropic;         /* 1: all three moments equal: free rotation leaves omega unchanged
-                              and I_r^-1 T = T / I_1; 3: an arc grain (2D only): it turns about
-                              z alone, its third principal axis, so the same holds with I_3
-                              (docs/physics.md, "Arc grains"); 0: neither */
+                              and I_r^-1 T = T / I_1; 3: a grain of a 2D world (an arc grain,
+                              a planar union of spheres) that turns about z alone, its third
+                              principal axis, so the same holds with I_3 (docs/physics.md,
+                              "Arc grains", "2D mode"; pala_world_add_template sets it); 0: neither */
     pala_vec3 frame;       /* rotation vector from the principal frame to the frame the
                               components were given in (the "as written" orientation) */
     pala_vec3 com_given;   /* centre of mass in the frame the components were given in */

@@ -198,7 +198,7 @@ static int add_types(pala_world *w, const pala_ckfield *f, const char *dir, int 
         tp.ncomp = nc;
         tp.volume = d[2]; tp.volume_stderr = d[3]; tp.mc_samples = (long)d[4]; tp.mass = d[5];
         for (int a = 0; a < 3; a++) { tp.inertia[a] = d[6 + a]; tp.inv_inertia[a] = d[9 + a]; }
-        tp.bound_radius = d[12]; tp.isotropic = d[13] != 0;
+        tp.bound_radius = d[12]; tp.isotropic = d[13] == 3 ? 3 : d[13] != 0;   /* 3: turns about z alone (pala.h) */
         tp.frame = pala_v(d[14], d[15], d[16]); tp.com_given = pala_v(d[17], d[18], d[19]);
         tp.charge = d[20]; tp.edip = pala_v(d[21], d[22], d[23]); tp.mdip = pala_v(d[24], d[25], d[26]);
         if (w->mat[m].rho != d[1]) {   /* another density: the mass and the moments scale with it (eqs. 31-33) */

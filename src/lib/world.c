@@ -112,6 +112,14 @@ int pala_world_add_template(pala_world *w, const pala_template *t, const pala_ve
     PALA_GROW(w->shape_r, w->nshape + t->ncomp);
     w->tmpl[w->ntmpl] = *t;
     w->tmpl[w->ntmpl].comp0 = w->nshape;
+    /* 2D: a grain whose components all lie in z = 0 and whose principal frame is the given one
+     * turned about z has z for its third principal axis (docs/physics.md, "Planar grains"); it
+     * turns about z alone, omega stays along z and beta = T / I_3, as an arc grain's
+     * (isotropic 3): the general path's free rotation of an asymmetric top (eq. 60) would
+     * only carry omega's rounding off the axis, which the step then sets to zero */
+    int flat = w->dim == 2 && !t->isotropic && t->frame.x == 0 && t->frame.y == 0;
+    for (int i = 0; i < t->ncomp && flat; i++) flat = shape[i].z == 0;
+    if (flat) w->tmpl[w->ntmpl].isotropic = 3;
     memcpy(w->shape + w->nshape, shape, (size_t)t->ncomp * sizeof *shape);
     memcpy(w->shape_r + w->nshape, rad, (size_t)t->ncomp * sizeof *rad);
     if (w->arc) arc_circles(w, w->nshape, w->nshape + t->ncomp);
