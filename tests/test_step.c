@@ -117,7 +117,7 @@ static void fast_path(void)
 
 /* A 2D world of one block: arc grains (a quasi-triangle's template; arcs 2: two templates of
  * it, so a block of several) or discs (arcs 0; arcs -1: discs of two sizes, so of two
- * templates), in the plane (x.z = 0, r and omega along z), with random in-plane velocities,
+ * templates; arcs -2: planar unions of two discs), in the plane (x.z = 0, r and omega along z), with random in-plane velocities,
  * spins and accelerations. */
 static void planar(pala_world *w, int arcs, double spin)
 {
@@ -138,8 +138,14 @@ static void planar(pala_world *w, int arcs, double spin)
             memset(&tp, 0, sizeof tp);
             t2 = pala_world_build_arc_template(w, &tp, 6, a, 0);
         }
+    } else if (arcs == -2) {
+        pala_template tp;
+        memset(&tp, 0, sizeof tp);
+        const pala_vec3 c[2] = {{-0.0006, 0.0002, 0}, {0.0007, -0.0001, 0}};
+        const double rad[2] = {0.001, 0.0008};
+        t = pala_world_build_template(w, &tp, 2, c, rad, 0);
     } else t = pala_world_add_sphere_template(w, 0, 0.001);
-    if (arcs < 0) t2 = pala_world_add_sphere_template(w, 0, 0.0015);
+    if (arcs == -1) t2 = pala_world_add_sphere_template(w, 0, 0.0015);
     pala_rng g;
     pala_rng_seed(&g, 11);
     for (int k = 0; k < 200; k++) {
@@ -159,11 +165,12 @@ static void planar(pala_world *w, int arcs, double spin)
  * own instance, end_planar_arcs, with its in-plane power and unrolled half steps) against the
  * general path, bit for bit, and the pebbles it places; grain 7 with a force along z takes the
  * general path within it, and in its group of four the others take end_planar_ one by one.
- * Also with T_nc apart and without dissipation (ts), discs of two templates, and over 197
+ * Also with T_nc apart and without dissipation (ts), discs of two templates, planar unions of
+ * two discs (end_clumps4), and over 197
  * grains (the last one after the groups of four); and the test sees a change of one sum. */
 static void planar_path(void)
 {
-    for (int arcs = -1; arcs < 2; arcs++)
+    for (int arcs = -2; arcs < 2; arcs++)
         for (int ts = 0; ts < 3; ts++)
             for (int si = 0; si < 2; si++)
                 for (int chain = 0; chain < 2; chain++) {
@@ -173,6 +180,7 @@ static void planar_path(void)
                     planar(&b, arcs, spin);
                     T_CHECK(a.work->flat[0] == 1, "planar path: the block's state is in the plane");
                     T_CHECK(arcs != -1 || a.work->btid[0] == -2, "planar path: discs of two templates make a block of several");
+                    T_CHECK(arcs != -2 || a.tmpl[0].isotropic == 3, "planar path: a union of two discs turns about z alone");
                     a.work->chain = b.work->chain = chain;
                     if (ts) {
                         a.work->tsep = b.work->tsep = ts == 1;
@@ -194,7 +202,7 @@ static void planar_path(void)
                     pala_integrator_end_general(&b, 0, n, A, 255, &fb);
                     size_t np = (size_t)a.npeb * sizeof *a.pc;
                     int pebs = !a.pc || (!memcmp(a.pc, b.pc, np) && (!a.parc || !memcmp(a.parc, b.parc, (size_t)a.npeb * sizeof *a.parc)));
-                    const char *kind = arcs > 0 ? "arc grains" : arcs ? "discs of two sizes" : "discs";
+                    const char *kind = arcs > 0 ? "arc grains" : arcs == -1 ? "discs of two sizes" : arcs ? "unions of two discs" : "discs";
                     const char *var = ts == 1 ? ", T_nc apart" : ts == 2 ? ", no dissipation" : "";
                     T_CHECK(same(&a, &b) && pebs && fa.pdiss == fb.pdiss && fa.mv == fb.mv && fa.mv2 == fb.mv2 && fa.rv == fb.rv && fa.rv2 == fb.rv2 &&
                                 fa.chk == fb.chk && fa.rv != fa.mv && (ts == 2 || fa.pdiss != 0),

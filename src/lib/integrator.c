@@ -577,8 +577,9 @@ static inline v4d compose_z(v4d q, v4d g)
  * check lane by lane (a largest value and a NaN do not depend on the order). */
 typedef struct planar_acc { double pdiss; v4d mv, rv, chk; } planar_acc;
 
-/* Grains k..k+3 of a flat block, discs or (arcs) arc grains of a template of several arcs
- * (sm2: 2 s_max of it), records a, 1/m im and 1/I ii: end_planar_'s operations on the
+/* Grains k..k+3 of a flat block, discs (arcs 0), arc grains of a template of several arcs
+ * (arcs 1) or planar grains of a template of several spheres (arcs 2; sm2: 2 s_max of the
+ * template), records a, 1/m im and 1/I ii: end_planar_'s operations on the
  * components that are not zero, in its order, lane by lane, so the same bits; the power
  * in the plane, as end_planar_arcs's (its comment: the terms off the plane are zeros, which
  * the sum does not see).  Returns 1 having changed nothing when a grain leaves the plane
@@ -610,10 +611,10 @@ static inline __attribute__((always_inline)) int quad_planar(pala_world *w, int 
     v4d x = gat4(X, 3) + tau * vx, y = gat4(X + 1, 3) + tau * vy;           /* eq. (69) */
     v4d g = compose_z(q, gat4(R + 2, 3));
     const double h2 = tau * tau, dz = 0 - u.z;
-    v4d gk = arcs ? ld4(w->nl->gk + k) : bc4(1), hg2 = arcs ? h2 * (gk * gk) : bc4(h2);   /* an arc grain's share of the skin */
+    v4d gk = arcs == 1 ? ld4(w->nl->gk + k) : bc4(1), hg2 = arcs == 1 ? h2 * (gk * gk) : bc4(h2);   /* an arc grain's share of the skin */
     v4d d2 = hg2 * (vx * vx + vy * vy), dx = vx - u.x, dy = vy - u.y;        /* pala_free_motion_h */
     v4d e2 = hg2 * (dx * dx + dy * dy + dz * dz);                             /* ... in the list's frame */
-    if (arcs) {   /* and the turn of its arcs (the block's template has several) */
+    if (arcs) {   /* and the turn of its arcs or spheres (the block's template has several) */
         v4d sm = sm2 * gk, sq = sqrt4(q * q) * sm, d = sqrt4(d2) + sq, e = sqrt4(e2) + sq;
         d2 = d * d;
         e2 = e * e;
@@ -657,12 +658,13 @@ static inline __attribute__((always_inline)) void planar_scalar_(pala_world *w, 
 __attribute__((noinline)) static void planar_scalar(pala_world *w, int k, int k1, pala_facc *A, long mask, int chain, int arcs, planar_acc *acc,
                                                     bounds *b)
 {
-    if (arcs) planar_scalar_(w, k, k1, A, mask, chain, 1, acc, b);
+    if (arcs == 1) planar_scalar_(w, k, k1, A, mask, chain, 1, acc, b);
     else planar_scalar_(w, k, k1, A, mask, chain, 0, acc, b);
 }
 
 /* A flat block in 2D of discs (one component each; tid >= 0: all of that template, else each
- * grain's 1/m and 1/I) or, arcs, of arc grains of one template of several arcs:
+ * grain's 1/m and 1/I) or of grains of one template of several arcs (arcs 1) or spheres
+ * (arcs 2):
  * end_planar_ vectorised across four grains (quad_planar), the same bits, and each grain's
  * arcs placed as end_planar_ places them.  The round discs of bench/arcs/round.txt spent 47 %
  * of their settled steps in end_planar_'s discs' instance, scalar (docs/performance.md, "Arc
@@ -691,7 +693,7 @@ static inline __attribute__((always_inline)) void end_planar4_(pala_world *w, in
             planar_scalar(w, k, k + 4, A, mask, chain, arcs, &acc, &b);
         else if (chain && w->pc)
             for (int j = k; j < k + 4; j++) {   /* end_planar_'s placement: an arc world's of the grains read (work.h) */
-                if (!arcs) pala_world_place_pebbles(w, j);
+                if (arcs != 1) pala_world_place_pebbles(w, j);
                 else if (!wk->live || wk->live[j]) pala_place_arcs(w, &w->tmpl[tid], w->p0[j], w->x[j].x, w->x[j].y, w->r[j].z);
             }
     }
@@ -723,6 +725,12 @@ __attribute__((noinline)) static void end_arcs4(pala_world *w, int k0, int k1, p
     if (wk->chain && wk->dissipative && !wk->tsep) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 0, 1);
     else end_planar4_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep, 1);
 }
+__attribute__((noinline)) static void end_clumps4(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    if (wk->chain && wk->dissipative && wk->tsep) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 1, 2);   /* clumps: T_nc apart */
+    else end_planar4_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep, 2);
+}
 
 static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
@@ -732,6 +740,7 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
         if (wk->flat[k0 / PALA_BLOCK] && tid >= 0 && w->tmpl[tid].ncomp > 1) end_arcs4(w, k0, k1, A, mask, fa);
         else end_planar_arcs(w, k0, k1, A, mask, fa);
     } else if (wk->flat[k0 / PALA_BLOCK] && (tid >= 0 ? w->tmpl[tid].ncomp == 1 : wk->spheres_only)) end_discs(w, k0, k1, A, mask, fa);
+    else if (wk->flat[k0 / PALA_BLOCK] && tid >= 0) end_clumps4(w, k0, k1, A, mask, fa);
     else end_planar_(w, k0, k1, A, mask, fa, 0, -1);
 }
 
