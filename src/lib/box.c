@@ -151,7 +151,7 @@ static int box_sphere_touch(const pala_world *w, const pala_wall *wl, int k, pal
 
 static int box_touch(const pala_world *w, const pala_wall *wl, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
 {
-    const double *srad = w->work ? w->work->srad : NULL;
+    const double *srad = w->work && !w->pc ? w->work->srad : NULL;
     if (srad) {   /* box_sphere_touch with each template's radius from srad (work.h: one component each, within its bound) */
         int m = 0, i = 0;
         for (; i < n && cap - m >= box_room(w, wl, 0); i++) m += box_sphere_at(w, wl, cand[i], srad[w->tid[cand[i]]], out + m);
