@@ -3,6 +3,7 @@
 #include "container.h"
 #include "grain.h"
 #include "keydef.h"
+#include "work.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -115,20 +116,17 @@ static int box_grain_touch(const pala_world *w, const pala_wall *wl, int k, pala
     return m;
 }
 
-/* box_grain_touch in a world of spheres (pebble k is grain k at x[k]): the same touches,
+/* box_grain_touch in a world of spheres (pebble k is grain k at x[k], of radius a): the same touches,
  * found without a branch per axis and face.  Which faces a grain near the box touches
  * changes from grain to grain (the floor, a side, a corner): those branches mispredicted
  * about once a grain.  The faces it touches are a mask, written in face order.  The test
  * of the bounding sphere is left out: with a <= R, a face the sphere of radius a cuts is
  * one the bounding sphere reaches (c - R > lo rounded means c - lo > R >= a exactly, so
  * c - lo rounds to >= a and a - (c - lo) to <= 0; the same at hi), so it removes no touch. */
-static int box_sphere_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+static inline __attribute__((always_inline)) int box_sphere_at(const pala_world *w, const pala_wall *wl, int k, double a, pala_wall_touch *out)
 {
     static const pala_vec3 normal[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};   /* box_axis's, a load */
     const box_par *b = wl->par;
-    const pala_template *t = &w->tmpl[w->tid[k]];
-    const double a = w->shape_r[t->comp0];
-    if (a > t->bound_radius) return box_grain_touch(w, wl, k, out);   /* (never: a sphere's bound is its radius) */
     const pala_vec3 x = w->x[k];
     const double ov[6] = {a - (x.x - b->lo.x), a - (b->hi.x - x.x), a - (x.y - b->lo.y), a - (b->hi.y - x.y),
                           a - (x.z - b->lo.z), a - (b->hi.z - x.z)};   /* box_axis's overlaps */
@@ -143,8 +141,23 @@ static int box_sphere_touch(const pala_world *w, const pala_wall *wl, int k, pal
     return m;
 }
 
+static int box_sphere_touch(const pala_world *w, const pala_wall *wl, int k, pala_wall_touch *out)
+{
+    const pala_template *t = &w->tmpl[w->tid[k]];
+    const double a = w->shape_r[t->comp0];
+    if (a > t->bound_radius) return box_grain_touch(w, wl, k, out);   /* (never: a sphere's bound is its radius) */
+    return box_sphere_at(w, wl, k, a, out);
+}
+
 static int box_touch(const pala_world *w, const pala_wall *wl, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
 {
+    const double *srad = w->work && !w->pc ? w->work->srad : NULL;
+    if (srad) {   /* box_sphere_touch with each template's radius from srad (work.h: one component each, within its bound) */
+        int m = 0, i = 0;
+        for (; i < n && cap - m >= box_room(w, wl, 0); i++) m += box_sphere_at(w, wl, cand[i], srad[w->tid[cand[i]]], out + m);
+        *used = i;
+        return m;
+    }
     if (!w->pc) return pala_touch_grains(w, wl, cand, n, out, cap, used, box_room, box_sphere_touch);
     return pala_touch_grains(w, wl, cand, n, out, cap, used, box_room, box_grain_touch);
 }
