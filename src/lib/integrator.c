@@ -290,6 +290,22 @@ static inline __attribute__((always_inline)) int quad(const double *rec, double 
 /* The running bounds and check of a block's end of step (pala_finish's but for pdiss). */
 typedef struct bounds { double mv, rv, mv2, rv2, chk; } bounds;
 
+/* The lanes' largest bounds and check joined to the running ones b, into fa (a largest value
+ * and a NaN do not depend on the order). */
+static inline void lanes_into(v4d mv, v4d rv, v4d chk, int chain, bounds *b, pala_finish *fa)
+{
+    for (int j = 0; j < 4; j++) {
+        b->mv = mv[j] > b->mv ? mv[j] : b->mv;
+        b->rv = rv[j] > b->rv ? rv[j] : b->rv;
+        if (chain) {
+            b->mv2 = mv[j] > b->mv2 ? mv[j] : b->mv2;
+            b->rv2 = rv[j] > b->rv2 ? rv[j] : b->rv2;
+        }
+        b->chk += chk[j];
+    }
+    fa->mv = b->mv, fa->rv = b->rv, fa->mv2 = b->mv2, fa->rv2 = b->rv2, fa->chk = b->chk;
+}
+
 /* Lane j of a group of four that moved (quad): grain k's bounds, with the turn of its pebbles
  * when it has more than one (pala_free_motion_h). */
 static inline void lane_bounds(const pala_world *w, int k, const quad_out *o, int j, const int chain, bounds *b)
@@ -398,16 +414,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
     }
     if (i < m) end_tail(w, k0 + i, m - i, Ab + 12 * (size_t)i, &im, &ii, one, diss, spheres, chain, &acc, &b);
     fa->pdiss += acc.pdiss;
-    for (int j = 0; j < 4; j++) {
-        b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
-        b.rv = acc.rv[j] > b.rv ? acc.rv[j] : b.rv;
-        if (chain) {
-            b.mv2 = acc.mv[j] > b.mv2 ? acc.mv[j] : b.mv2;
-            b.rv2 = acc.rv[j] > b.rv2 ? acc.rv[j] : b.rv2;
-        }
-        b.chk += acc.chk[j];
-    }
-    fa->mv = b.mv, fa->rv = b.rv, fa->mv2 = b.mv2, fa->rv2 = b.rv2, fa->chk = b.chk;
+    lanes_into(acc.mv, acc.rv, acc.chk, chain, &b, fa);
     if (chain && w->pc)
         for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
 }
@@ -699,16 +706,7 @@ static inline __attribute__((always_inline)) void end_planar4_(pala_world *w, in
     }
     planar_scalar(w, k, k1, A, mask, chain, arcs, &acc, &b);
     fa->pdiss += acc.pdiss;
-    for (int j = 0; j < 4; j++) {
-        b.mv = acc.mv[j] > b.mv ? acc.mv[j] : b.mv;
-        b.rv = acc.rv[j] > b.rv ? acc.rv[j] : b.rv;
-        if (chain) {
-            b.mv2 = acc.mv[j] > b.mv2 ? acc.mv[j] : b.mv2;
-            b.rv2 = acc.rv[j] > b.rv2 ? acc.rv[j] : b.rv2;
-        }
-        b.chk += acc.chk[j];
-    }
-    fa->mv = b.mv, fa->rv = b.rv, fa->mv2 = b.mv2, fa->rv2 = b.rv2, fa->chk = b.chk;
+    lanes_into(acc.mv, acc.rv, acc.chk, chain, &b, fa);
 }
 
 /* the usual case, a chained dissipative run, with its flags known to the compiler; then any */
