@@ -208,7 +208,8 @@ typedef struct quad_out { v4d d2, dr, qn, chk; } quad_out;
  * omega, of v, the free motion of x, of r. */
 static inline __attribute__((always_inline)) int quad(const double *rec, double *X, double *R, double *V, double *W, double *AC, double *BA,
                                                       const v4d *im, const v4d *ii, double tau, pala_vec3 u, const int one, const int diss, const int spheres,
-                                                      const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o)
+                                                      const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o,
+                                                      const double *gk)
 {
     v4d IM[3], II[3], T[3], H[3] = {0}, be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3];   /* H, PT, PF: set when diss */
     if (one)
@@ -277,6 +278,12 @@ static inline __attribute__((always_inline)) int quad(const double *rec, double 
     aos3(r, rm);
     for (int j = 0; j < 3; j++) st4(R + 4 * j, rm[j]);
     if (so) {
+        if (gk) {   /* spheres with skins of their own: each bound over f_k (neighbor.c, sphere_skins) */
+            v4d g = ld4(gk);
+            g = g * g;
+            d2 = d2 * g;
+            dr = dr * g;
+        }
         v4l ok = (v4l)(nv == 4 ? bc4(-0.0) == bc4(0.0) : (v4d){0, 1, 2, 3} < bc4(nv));   /* the real lanes */
         acc->mv = sel4(ok & (v4l)(d2 > acc->mv), d2, acc->mv);
         acc->rv = sel4(ok & (v4l)(dr > acc->rv), dr, acc->rv);
@@ -333,7 +340,7 @@ __attribute__((noinline, cold)) static double quad_kick(const double *rec, doubl
                                                        const v4d *ii, double tau, int one, int diss, int spheres, int nv, double pdiss)
 {
     quad_acc acc = {.pdiss = pdiss};
-    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, &acc, NULL);
+    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, &acc, NULL, NULL);
     return acc.pdiss;
 }
 
@@ -365,7 +372,7 @@ __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, con
     v4d im = *im1, ii = *ii1;
     if (!one) im = ii = bc4(0), quad_inv(w, k, nv, &im, &ii);
     quad_out o;
-    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);
+    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o, NULL);   /* the whole bounds: larger */
     if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], &im, &ii, tau, one, diss, spheres, nv, acc->pdiss);
     for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
     if (big) quad_general(w, k, nv, b);
@@ -394,6 +401,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
     quad_acc acc = {zero, zero, zero, 0};
     quad_out o;
     v4d im = zero, ii = zero;
+    const double *G = so && w->nl && w->nl->sk ? w->nl->gk + k0 : NULL;   /* spheres' 1/f_k (neighbor.c, sphere_skins) */
     if (one) im = bc4(wk->invm[tid]), ii = bc4(w->tmpl[tid].inv_inertia[0]);
     int i = 0;
     for (; i + 4 <= m; i += 4) {
@@ -406,7 +414,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
             }
         }
         if (!one) quad_inv(w, k0 + i, 4, &im, &ii);
-        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o)) {
+        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o, G ? G + i : NULL)) {
             acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, one, diss, spheres, 4, acc.pdiss);
             quad_general(w, k0 + i, 4, &b);
         } else if (!so)
