@@ -769,13 +769,49 @@ static void arc_skins(pala_world *w) { grain_skins(w, w->n - 1 - w->n / ARC_FAST
  * the sweep and the end of the step are those without factors); nl->reach: each sphere's
  * radius and half its skin. */
 #define SPH_FMAX 4.0
+#define SPH_LMIN 30.0   /* steps */
+
+/* The largest and the median speed of the grains in the frame moving at u, m/s (a the
+ * speeds' room, reordered). */
+static void speeds(const pala_world *w, pala_vec3 u, double *a, double *vmax, double *vmed)
+{
+    double v2 = 0;
+    for (int k = 0; k < w->n; k++) {
+        a[k] = pala_vnorm2(pala_vsub(w->v[k], u));
+        v2 = a[k] > v2 ? a[k] : v2;
+    }
+    *vmax = sqrt(v2);
+    *vmed = sqrt(select_rank(a, w->n, (w->n - 1) / 2));
+}
+
 static void sphere_skins(pala_world *w)
 {
     pala_nlist *nl = w->nl;
-    int on = w->dim == 3 && !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0;
+    int on = w->dim == 3 && !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
     for (int i = 0; i < w->nsurf && on; i++) on = ((const pala_surface *)w->walls[w->surf0 + i].par)->shape != PALA_SURF_MESH;
     nl->sk = 0;
     if (!on) return;
+    /* only while the fastest would end the list within SPH_LMIN steps (0.45 skin at its
+     * speed in the list's frame) */
+    double v2 = 0, L = 0.45 * nl->skin / (w->dt * SPH_LMIN);
+    for (int k = 0; k < w->n; k++) {
+        const double a = pala_vnorm2(pala_vsub(w->v[k], nl->frame));
+        v2 = a > v2 ? a : v2;
+    }
+    if (!(v2 > L * L)) {
+        if (nl->fk) for (int k = 0; k < w->n; k++) nl->fk[k] = nl->gk[k] = 1;
+        nl->fmax = 1;
+        return;
+    }
+    if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
+    /* the frame in which the list lives longer with the factors: the bound grows at
+     * max(v_med, v_max / SPH_FMAX), so a bed at rest under falling grains is counted at rest
+     * (in the frame of the velocities' box both would move) */
+    const pala_vec3 rest = pala_v(0, 0, 0);
+    double m0, d0, m1, d1;
+    speeds(w, nl->frame, nl->gk, &m0, &d0);
+    speeds(w, rest, nl->gk, &m1, &d1);
+    if (fmax(d1, m1 / SPH_FMAX) < fmax(d0, m0 / SPH_FMAX)) nl->frame = rest;
     grain_skins(w, (w->n - 1) / 2, SPH_FMAX, 0);
     if (!(nl->fmax > 1)) return;
     nl->sk = 1;

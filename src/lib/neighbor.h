@@ -47,6 +47,7 @@ typedef struct pala_nlist {
     double *fk, *gk, fmax;
     int nfk;               /* room of fk and gk */
     int sk;                /* spheres: some f_k > 1 (sphere_skins), else fk is all ones */
+    int nosk;              /* spheres take no factors (tests: the same bits either way) */
     double *reach;         /* ... with sk, each sphere's radius + skin f_k / 2, m */
     int nreach;            /* room of reach */
     int afilt;             /* the last build filtered (every grain turned about z alone) */
