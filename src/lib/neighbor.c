@@ -24,7 +24,6 @@
 #include "neighbor.h"
 #include "alloc.h"
 #include "grain.h"
-#include "surface.h"
 #include "threads.h"
 #include <math.h>
 #include <stdio.h>
@@ -758,16 +757,17 @@ static void grain_skins(pala_world *w, int rank, double fcap, const int turn)
 
 static void arc_skins(pala_world *w) { grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1); }
 
-/* Spheres (3D, one grid; neighbor.c's "Skins of their own"): a pour's or a hopper's few
- * falling grains, not the bed they fall on, set how long the list lives.  v_ref is the
- * median speed, so a minority of fast grains (fewer than half) takes factors up to SPH_FMAX
- * and moves that much farther before a build; the grid's cells grow by the largest factor.
- * Where half the grains or more move alike (a bed at rest, a gas, a drum's solid-body turn
- * about the frame) few grains exceed the median by much, and nothing changes but a few
- * rattlers' factors.  Not with meshes, whose faces near a pebble are listed within the skin
- * alone (surface.c).  nl->sk: some factor exceeds 1 (else fk is all ones and the build,
- * the sweep and the end of the step are those without factors); nl->reach: each sphere's
- * radius and half its skin. */
+/* Spheres (3D, one grid; "Skins of their own" above, docs/physics.md "Neighbour list"): a
+ * pour's or a hopper's few falling grains, not the bed they fall on, set how long the list
+ * lives.  Only while the fastest would end it within SPH_LMIN steps (else nothing changes:
+ * a bed at rest, a drum whose list lives longer), the spheres take factors: v_ref is the
+ * median speed, so a minority of fast ones (fewer than half) takes factors up to SPH_FMAX,
+ * and the list is counted at rest rather than in the frame of the velocities' box when that
+ * grows its bound more slowly (max(v_ref, v_max / SPH_FMAX)): under falling grains a bed
+ * at rest would move in that frame.  The grid's cells grow by the largest factor; a mesh
+ * lists the faces near a sphere within its skin f_k (surface.c).  nl->sk: some factor
+ * exceeds 1 (else fk is all ones, and the build, the sweep and the end of the step are those
+ * without factors); nl->reach: each sphere's radius and half its skin. */
 #define SPH_FMAX 4.0
 #define SPH_LMIN 30.0   /* steps */
 
@@ -788,7 +788,6 @@ static void sphere_skins(pala_world *w)
 {
     pala_nlist *nl = w->nl;
     int on = w->dim == 3 && !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
-    for (int i = 0; i < w->nsurf && on; i++) on = ((const pala_surface *)w->walls[w->surf0 + i].par)->shape != PALA_SURF_MESH;
     nl->sk = 0;
     if (!on) return;
     /* only while the fastest would end the list within SPH_LMIN steps (0.45 skin at its
