@@ -731,6 +731,13 @@ static double select_rank(double *a, int n, int r)
     return a[r];
 }
 
+/* Grain k's speed in the frame moving at u, m/s: with turn (its pebbles turn with it: arcs)
+ * |v - u| + |omega| b, b its bounding radius; a sphere's pebble is its centre. */
+static inline double grain_speed(const pala_world *w, int k, pala_vec3 u, const int turn)
+{
+    return pala_vnorm(pala_vsub(w->v[k], u)) + (turn ? pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius : 0);
+}
+
 /* Each grain's skin factor f_k (nl->fk), 1/f_k (nl->gk) and the largest (nl->fmax), from the
  * grains' speeds in the list's frame (nl->frame) now: v_ref the speed of rank `rank` in
  * increasing order, f_k = v_k / v_ref for the faster grains, at most fcap; turn: a grain's
@@ -742,7 +749,7 @@ static void grain_skins(pala_world *w, int rank, double fcap, const int turn)
     if (nl->nfk < n + 1) { nl->nfk = n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
     const pala_vec3 u = nl->frame;
     for (int k = 0; k < n; k++) {
-        double v = pala_vnorm(pala_vsub(w->v[k], u)) + (turn ? pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius : 0);
+        double v = grain_speed(w, k, u, turn);
         nl->fk[k] = nl->gk[k] = v < HUGE_VAL ? v : 0;   /* not finite: f_k = 1 (the step says so) */
     }
     const double vref = n > 0 ? select_rank(nl->gk, n, rank) : 0;
@@ -755,63 +762,78 @@ static void grain_skins(pala_world *w, int rank, double fcap, const int turn)
     }
 }
 
-static void arc_skins(pala_world *w) { grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1); }
+/* Fast grains among slow ones (docs/physics.md "Neighbour list", "Skins of their own,
+ * spheres"): a pour's or a hopper's few falling grains, not the bed they fall on, set how
+ * long the list lives.  While the fastest grain would end the list within FAST_STEPS steps
+ * (0.45 skin at its speed in the list's frame), v_ref is the median speed, so a minority of
+ * fast grains (fewer than half) takes factors up to FAST_FMAX, and the list is counted at
+ * rest rather than in the frame of the velocities' box when that grows its bound more
+ * slowly (max(v_ref, v_max / FAST_FMAX)): under falling grains a bed at rest would move in
+ * that frame.  Returns 0, having changed nothing, when the list lives longer than that (a
+ * bed at rest, a drum whose list lives about 48 steps). */
+#define FAST_FMAX 4.0
+#define FAST_STEPS 30.0
 
-/* Spheres (3D, one grid; "Skins of their own" above, docs/physics.md "Neighbour list"): a
- * pour's or a hopper's few falling grains, not the bed they fall on, set how long the list
- * lives.  Only while the fastest would end it within SPH_LMIN steps (else nothing changes:
- * a bed at rest, a drum whose list lives longer), the spheres take factors: v_ref is the
- * median speed, so a minority of fast ones (fewer than half) takes factors up to SPH_FMAX,
- * and the list is counted at rest rather than in the frame of the velocities' box when that
- * grows its bound more slowly (max(v_ref, v_max / SPH_FMAX)): under falling grains a bed
- * at rest would move in that frame.  The grid's cells grow by the largest factor; a mesh
- * lists the faces near a sphere within its skin f_k (surface.c).  nl->sk: some factor
- * exceeds 1 (else fk is all ones, and the build, the sweep and the end of the step are those
- * without factors); nl->reach: each sphere's radius and half its skin. */
-#define SPH_FMAX 4.0
-#define SPH_LMIN 30.0   /* steps */
-
-/* The largest and the median speed of the grains in the frame moving at u, m/s (a the
+/* The largest and the median speed of the grains in the frame moving at u, m/s (a: the
  * speeds' room, reordered). */
-static void speeds(const pala_world *w, pala_vec3 u, double *a, double *vmax, double *vmed)
+static void speeds(const pala_world *w, pala_vec3 u, const int turn, double *a, double *vmax, double *vmed)
 {
-    double v2 = 0;
+    double m = 0;
     for (int k = 0; k < w->n; k++) {
-        a[k] = pala_vnorm2(pala_vsub(w->v[k], u));
-        v2 = a[k] > v2 ? a[k] : v2;
+        a[k] = grain_speed(w, k, u, turn);
+        m = a[k] > m ? a[k] : m;
     }
-    *vmax = sqrt(v2);
-    *vmed = sqrt(select_rank(a, w->n, (w->n - 1) / 2));
+    *vmax = m;
+    *vmed = select_rank(a, w->n, (w->n - 1) / 2);
 }
 
+static int fast_skins(pala_world *w, const int turn)
+{
+    pala_nlist *nl = w->nl;
+    const double L = 0.45 * nl->skin / (w->dt * FAST_STEPS);   /* m/s */
+    double v2 = 0;   /* the fastest, squared, in the list's frame: spheres' without a root each */
+    for (int k = 0; k < w->n && !turn; k++) {
+        const double a = pala_vnorm2(pala_vsub(w->v[k], nl->frame));
+        v2 = a > v2 ? a : v2;
+    }
+    for (int k = 0; k < w->n && turn; k++) {
+        const double a = grain_speed(w, k, nl->frame, 1);
+        v2 = a * a > v2 ? a * a : v2;
+    }
+    if (!(v2 > L * L)) return 0;
+    if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
+    const pala_vec3 rest = pala_v(0, 0, 0);
+    double m0, d0, m1, d1;
+    speeds(w, nl->frame, turn, nl->gk, &m0, &d0);
+    speeds(w, rest, turn, nl->gk, &m1, &d1);
+    if (fmax(d1, m1 / FAST_FMAX) < fmax(d0, m0 / FAST_FMAX)) nl->frame = rest;
+    grain_skins(w, (w->n - 1) / 2, FAST_FMAX, turn);
+    return 1;
+}
+
+/* An arc world's factors: fast_skins's, or the fastest twentieth's (a few rattlers in a
+ * settled bed). */
+static void arc_skins(pala_world *w)
+{
+    if (!fast_skins(w, 1)) grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1);
+}
+
+/* A 3D world of spheres of one grid: fast_skins's factors, else none.  The grid's cells grow
+ * by the largest factor; a mesh lists the faces near a sphere within its skin f_k
+ * (surface.c).  nl->sk: some factor exceeds 1 (else fk is all ones, and the build, the sweep
+ * and the end of the step are those without factors); nl->reach: each sphere's radius and
+ * half its skin. */
 static void sphere_skins(pala_world *w)
 {
     pala_nlist *nl = w->nl;
     int on = w->dim == 3 && !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
     nl->sk = 0;
     if (!on) return;
-    /* only while the fastest would end the list within SPH_LMIN steps (0.45 skin at its
-     * speed in the list's frame) */
-    double v2 = 0, L = 0.45 * nl->skin / (w->dt * SPH_LMIN);
-    for (int k = 0; k < w->n; k++) {
-        const double a = pala_vnorm2(pala_vsub(w->v[k], nl->frame));
-        v2 = a > v2 ? a : v2;
-    }
-    if (!(v2 > L * L)) {
+    if (!fast_skins(w, 0)) {
         if (nl->fk) for (int k = 0; k < w->n; k++) nl->fk[k] = nl->gk[k] = 1;
         nl->fmax = 1;
         return;
     }
-    if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
-    /* the frame in which the list lives longer with the factors: the bound grows at
-     * max(v_med, v_max / SPH_FMAX), so a bed at rest under falling grains is counted at rest
-     * (in the frame of the velocities' box both would move) */
-    const pala_vec3 rest = pala_v(0, 0, 0);
-    double m0, d0, m1, d1;
-    speeds(w, nl->frame, nl->gk, &m0, &d0);
-    speeds(w, rest, nl->gk, &m1, &d1);
-    if (fmax(d1, m1 / SPH_FMAX) < fmax(d0, m0 / SPH_FMAX)) nl->frame = rest;
-    grain_skins(w, (w->n - 1) / 2, SPH_FMAX, 0);
     if (!(nl->fmax > 1)) return;
     nl->sk = 1;
     if (nl->nreach < w->n + 1) { nl->nreach = w->n + 1; PALA_GROW(nl->reach, nl->nreach); }
