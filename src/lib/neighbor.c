@@ -762,7 +762,7 @@ static void grain_skins(pala_world *w, int rank, double fcap, const int turn)
     }
 }
 
-/* Fast grains among slow ones (docs/physics.md "Neighbour list", "Skins of their own,
+/* Fast grains among slow ones (docs/physics.md, "Neighbour list": "Skins of their own,
  * spheres"): a pour's or a hopper's few falling grains, not the bed they fall on, set how
  * long the list lives.  While the fastest grain would end the list within FAST_STEPS steps
  * (0.45 skin at its speed in the list's frame), v_ref is the median speed, so a minority of
