@@ -122,6 +122,7 @@ void pala_nlist_prepare(pala_world *w)
     pala_nlist *nl = w->nl;
     if (nl->nalloc != w->npeb) nl->hvalid = 0;   /* other pebbles: their states are dropped */
     nl->builds = 0;
+    nl->sk = 0;   /* the factors were of the grains before (sorted again, or others came): none until the build */
     double amin, amax, amed;
     pala_grain_radii(w, 0, &amin, &amax, &amed);
     if (amax == 0)   /* no grains yet: the templates' */
