@@ -119,6 +119,10 @@ build/mesh_bench: bench/mesh.c build/libpala.a
 build/traj_bench: bench/trajwrite.c $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpala.a
 	@echo "LD $@"; $(CC) $(ALLFLAGS) -Isrc/lib -Isrc/cli -o $@ $^ $(LDLIBS)
 
+# the round trip of a cache line between two CPUs (bench/cpus.sh)
+build/pingpong: bench/pingpong.c
+	@mkdir -p build; echo "LD $@"; $(CC) $(CFLAGS) -std=c11 -Wall -Wextra -Werror -o $@ $< -lpthread
+
 # pala against LAMMPS on the shared beds (docs/performance.md): `make bench` on a quiet
 # machine (bench/run.sh), `make bench-busy` with every core busy, one copy of each per
 # CPU as a sweep runs (bench/busy.sh)

@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh - `make bench`: pala side by side with LAMMPS on the shared beds, then scaling.
 # Usage: bench/run.sh [reps=3] [nwarm=200] [nrun=2000]
-# For each scene, repetitions interleave pala (1 thread) and LAMMPS (if lmp is installed);
+# For each scene, repetitions interleave pala (1 thread) and LAMMPS (if lmp is installed),
+# both pinned to one CPU (bench/pin.sh; PIN= runs them unpinned);
 # medians are printed as `<scene> pala <rate> lammps <rate> ratio <pala/lammps>` in
 # pebble-steps/s (particle-steps/s for spheres), then pala's peak memory per particle and
 # the two-thread rate.  The sphere bed runs twice in each repetition: with the paper's
@@ -16,22 +17,23 @@ data=${PALA_BENCH_DATA:-$root/../shared/bench}
 data=$(cd "$data" && pwd)
 reps=${1:-3}; nwarm=${2:-200}; nrun=${3:-2000}
 pb=$root/build/pala_bench
+. "$root/bench/pin.sh"   # one-core runs of both programs on one CPU (a virtual machine's CPUs may differ in speed)
 median() { sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 for scene in spheres clumps; do
   df=$([ $scene = spheres ] && echo s2_settled_8000.data || echo c2_settled_2000.data)
   : > /tmp/pala_bench.$$.p; : > /tmp/pala_bench.$$.l; : > /tmp/pala_bench.$$.m; : > /tmp/pala_bench.$$.t
   : > /tmp/pala_bench.$$.s; : > /tmp/pala_bench.$$.sm
   for r in $(seq "$reps"); do
-    $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 1 "lammps_data=$data/$df" > /tmp/pala_bench.$$.o
+    $PIN $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 1 "lammps_data=$data/$df" > /tmp/pala_bench.$$.o
     awk '{print $1}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.p
     awk '{print $3}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.m
     if [ $scene = spheres ]; then
-      $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 1 "lammps_data=$data/$df" tangential_law=mindlin > /tmp/pala_bench.$$.o
+      $PIN $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 1 "lammps_data=$data/$df" tangential_law=mindlin > /tmp/pala_bench.$$.o
       awk '{print $1}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.s
       awk '{print $3}' /tmp/pala_bench.$$.o >> /tmp/pala_bench.$$.sm
     fi
     if command -v lmp >/dev/null 2>&1; then
-      PALA_BENCH_DATA=$data sh "$root/bench/lammps.sh" $scene "$nwarm" "$nrun" >> /tmp/pala_bench.$$.l
+      PALA_BENCH_DATA=$data $PIN sh "$root/bench/lammps.sh" $scene "$nwarm" "$nrun" >> /tmp/pala_bench.$$.l
     fi
     $pb "$root/bench/$scene.txt" "$nwarm" "$nrun" 2 "lammps_data=$data/$df" | awk '{print $1}' >> /tmp/pala_bench.$$.t
   done

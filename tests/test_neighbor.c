@@ -7,7 +7,8 @@
  * cells, or one bucket of the hash, or a pair of levels, fails it.  And the default skin:
  * spheres' and compact clumps' 0.2 x the median pebble radius, small pebbles on large
  * grains' 0.1 x the median bounding radius.  And the frame of the list's displacement bound:
- * grains that fall together, with and without one at rest among them. */
+ * grains that fall together, with and without one at rest among them.  And spheres' skins of
+ * their own: a few shot through a bed at rest. */
 #include "t.h"
 #include "pala/pala.h"
 #include "neighbor.h"
@@ -181,6 +182,72 @@ static void falling(int rest)
     pala_scene_free(s);
 }
 
+/* Spheres' skins of their own (neighbor.c, sphere_skins): 20 spheres shot at 12 m/s (0.45
+ * skin in 11 steps) across the top of a gas of 400 at rest, or 6 into a bed of 900 heavy ones
+ * (into: a struck sphere takes no factor until the next build, so the heavy ones barely move
+ * and the list lives as long as the shots allow).  The fast ones take factors (up to 4) and
+ * the rest none, and the list is counted at rest: it is built less than half as often as
+ * without factors (a test's switch, nl->nosk), every touching pair is listed at every step,
+ * and the run is the same bits.  Bounds over f_k^2, or a reach without the factor, leave
+ * touching pairs unlisted. */
+static void shot(int into)
+{
+    char scene[256];
+    snprintf(scene, sizeof scene, "%s/nb_shot.txt", t_tmpdir());
+    char text[1400], stl[256], wall[512] = "";
+    if (into == 2) {   /* a mesh of 20 x 20 squares of 2 mm, two triangles each: the plane x = 0.035 across the box */
+        snprintf(stl, sizeof stl, "%s/nb_shot_wall.stl", t_tmpdir());
+        FILE *f = fopen(stl, "w");
+        if (!f) { T_CHECK(0, "create %s", stl); return; }
+        fprintf(f, "solid w\n");
+        for (int i = 0; i < 20; i++)
+            for (int j = 0; j < 20; j++) {
+                double y0 = 0.002 * i, y1 = y0 + 0.002, z0 = 0.002 * j, z1 = z0 + 0.002;
+                fprintf(f, "facet normal -1 0 0\nouter loop\nvertex 0.035 %g %g\nvertex 0.035 %g %g\nvertex 0.035 %g %g\nendloop\nendfacet\n", y0, z0, y1, z1, y1, z0);
+                fprintf(f, "facet normal -1 0 0\nouter loop\nvertex 0.035 %g %g\nvertex 0.035 %g %g\nvertex 0.035 %g %g\nendloop\nendfacet\n", y0, z0, y0, z1, y1, z1);
+            }
+        fprintf(f, "endsolid w\n");
+        fclose(f);
+        snprintf(wall, sizeof wall, "[wall w]\nshape = mesh\nmaterial = m\nfile = nb_shot_wall.stl\npoint = 0 0 0\n");
+    }
+    snprintf(text, sizeof text, "dimension = 3\ncontainer = box\nbox = 0 0.04 0 0.04 0 0.04\nwall_material = m\n"
+             "dt = 1e-6\nsteps = 600\nseed = 4\ndt_check = off\n[material m]\ndensity = 2500\nyoung = 5e9\npoisson = 0.3\nfriction = 0.3\n"
+             "[grain g]\nmaterial = m\nshape = sphere\nsize_distribution = uniform\nsize_range = 0.001 0.002\n"
+             "[material heavy]\ndensity = %s\nyoung = 5e9\npoisson = 0.3\nfriction = 0.3\n[grain b]\nmaterial = heavy\nshape = sphere\n"
+             "size_distribution = uniform\nsize_range = 0.001 0.002\n"
+             "[group bed]\ngrain = b\ncount = %d\nregion = box\nregion_box = 0 0.04 0 0.04 0 %s\n"
+             "[group shot]\ngrain = g\ncount = %d\nregion = box\nregion_box = %s 0 0.04 0.03 0.04\nvelocity = %s\n%s",
+             into == 1 ? "2.5e6" : "2500", into == 1 ? 900 : 400, into == 1 ? "0.028" : into == 2 ? "0.028" : "0.032", into == 1 ? 6 : 20,
+             into == 2 ? "0.02 0.033" : "0 0.04", into == 1 ? "0 0 -12" : "12 0 0", wall);
+    t_write(scene, text);
+    pala_world *w2[2] = {NULL, NULL};
+    pala_scene *sc[2] = {NULL, NULL};
+    long missing = 0, touching = 0, on = 0, builds[2] = {0, 0};
+    for (int r = 0; r < 2; r++) {
+        if (pala_scene_load(scene, 0, NULL, &sc[r], stderr)) { T_CHECK(0, "%s does not load", scene); return; }
+        pala_world *w = w2[r] = pala_scene_world(sc[r]);
+        for (int step = 0; step < 600; step++) {
+            if (r == 1 && w->nl) w->nl->nosk = 1;
+            pala_world_steps(w, 1);
+            on += r == 0 && w->nl->sk;
+            for (int p = 0; p < w->n && r == 0; p++)
+                for (int q = p + 1; q < w->n; q++) {
+                    double rc = rad(w, p) + rad(w, q);
+                    if (pala_vnorm2(pala_vsub(w->x[p], w->x[q])) >= rc * rc) continue;
+                    touching++;
+                    missing += !listed(w->nl, p, q);
+                }
+        }
+        builds[r] = w->nl->builds;
+    }
+    int same = w2[0]->n == w2[1]->n && !memcmp(w2[0]->x, w2[1]->x, (size_t)w2[0]->n * sizeof *w2[0]->x) &&
+               !memcmp(w2[0]->w, w2[1]->w, (size_t)w2[0]->n * sizeof *w2[0]->w);
+    T_CHECK(missing == 0 && touching > 0 && on > 300 && 2 * builds[0] < builds[1] && same,
+            "spheres shot %s: skins of their own at %ld of 600 steps, the list built %ld times (without them %ld), "
+            "%ld touching pair-steps, %ld not listed; %s as without", into == 2 ? "at a mesh wall across a gas" : into ? "into a heavy bed" : "across a gas", on, builds[0], builds[1], touching, missing, same ? "the same bits" : "NOT the same bits");
+    for (int r = 0; r < 2; r++) pala_scene_free(sc[r]);
+}
+
 static int cmp_double(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
 
 /* The default skin (neighbor_skin = 0) of GRAIN (the lines of a [grain] section), 40 of
@@ -248,6 +315,10 @@ void test_neighbor(void)
     /* the list's frame: grains that fall together */
     falling(0);
     falling(1);
+    /* a few fast spheres among many at rest: skins of their own */
+    shot(0);
+    shot(1);
+    shot(2);
     /* sizes 50 apart: levels of cells */
     levels("nb_levels", 3, 0);
     levels("nb_levels_2d", 2, 0);

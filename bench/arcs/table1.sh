@@ -11,10 +11,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 pala=${1:-$here/../../pala}; [ $# -gt 0 ] && shift
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+. "$here/../pin.sh"   # every run on one CPU (a virtual machine's CPUs may differ in speed)
 printf 'shape\twall_s\tcost\tseed_cost\tcontacts_end\n'
 for s in round triangle square discs; do
     t0=$(date +%s.%N)
-    "$pala" run "$here/$s.txt" -o "$tmp/$s" --quiet --threads 1 "$@"
+    $PIN "$pala" run "$here/$s.txt" -o "$tmp/$s" --quiet --threads 1 "$@"
     t1=$(date +%s.%N)
     w=$(echo "$t1 - $t0" | bc -l)
     [ $s = round ] && w0=$w

@@ -4,7 +4,7 @@
 # box, insertion region, radii (uniform in 1-2 mm), batches, laws and material.
 # Usage: bench/pour/run.sh OUTDIR [callgrind STEPS]
 #   default: both runs to pour.txt's end_time, one after the other, one core each (pala
-#     --threads 1; time them on a quiet machine); prints for each the final packing fraction
+#     --threads 1), pinned to one CPU (bench/pin.sh; time them on a quiet machine); prints for each the final packing fraction
 #     in the measuring region (pala measure, on LAMMPS's final state read into pala by
 #     lammps-final.txt: the same formula, spheres cut by the region's faces exactly), the
 #     final kinetic energy, the wall time of the whole program and the particle-steps per
@@ -24,6 +24,8 @@ command -v lmp >/dev/null 2>&1 || { echo "run.sh: lmp not found (apt-get install
 case $mode in full|callgrind) ;; *) echo "run.sh: unknown mode '$mode' (callgrind STEPS or nothing)" >&2; exit 1 ;; esac
 mkdir -p "$out/lammps"; out=$(cd "$out" && pwd)
 nice=${NICE:-}
+. "$root/bench/pin.sh"   # both programs on one CPU (a virtual machine's CPUs may differ in speed)
+nice="$nice $PIN"
 pala=$root/pala; scene=$root/bench/pour/pour.txt
 region="--region x=0.006:0.034 --region y=0.006:0.034 --region z=0.005:0.035"   # m: the measuring region
 

@@ -365,7 +365,7 @@ __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, con
     v4d im = *im1, ii = *ii1;
     if (!one) im = ii = bc4(0), quad_inv(w, k, nv, &im, &ii);
     quad_out o;
-    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);
+    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);   /* the whole bounds: larger than over f_k (sk), so the list holds */
     if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], &im, &ii, tau, one, diss, spheres, nv, acc->pdiss);
     for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
     if (big) quad_general(w, k, nv, b);
@@ -376,7 +376,7 @@ __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, con
 /* one: the grains are of template tid, else (several templates, a size distribution's
  * spheres) each grain's 1/m and 1/I (eq. 62: I_r^-1 = 1/I exactly, isotropic = 1 in 3D). */
 static inline __attribute__((always_inline)) void end_isotropic_block(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, const int one,
-                                                                      const int spheres, const int chain, const int diss, pala_finish *fa)
+                                                                      const int spheres, const int chain, const int diss, pala_finish *fa, const int sk)
 {
     const pala_work *wk = w->work;
     const int so = wk->spheres_only, m = k1 - k0;
@@ -394,6 +394,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
     quad_acc acc = {zero, zero, zero, 0};
     quad_out o;
     v4d im = zero, ii = zero;
+    const double *G = sk ? w->nl->gk + k0 : NULL;   /* sk: spheres' 1/f_k (neighbor.c, sphere_skins) */
     if (one) im = bc4(wk->invm[tid]), ii = bc4(w->tmpl[tid].inv_inertia[0]);
     int i = 0;
     for (; i + 4 <= m; i += 4) {
@@ -406,9 +407,16 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
             }
         }
         if (!one) quad_inv(w, k0 + i, 4, &im, &ii);
-        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so, 4, 0, &acc, &o)) {
+        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so && !sk, 4, 0, &acc, &o)) {
             acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, one, diss, spheres, 4, acc.pdiss);
             quad_general(w, k0 + i, 4, &b);
+        } else if (sk) {   /* spheres with skins of their own: each bound over f_k (neighbor.c, sphere_skins) */
+            v4d g = ld4(G + i);
+            g = g * g;
+            v4d d2 = o.d2 * g, dr = o.dr * g;
+            acc.mv = sel4((v4l)(d2 > acc.mv), d2, acc.mv);
+            acc.rv = sel4((v4l)(dr > acc.rv), dr, acc.rv);
+            acc.chk += o.chk;
         } else if (!so)
             for (int j = 0; j < 4; j++) lane_bounds(w, k0 + i + j, &o, j, chain, &b);
     }
@@ -419,15 +427,34 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
         for (int k = k0; k < k1; k++) pala_world_place_pebbles(w, k);
 }
 
+/* The ends of step whose bounds go over f_k: of a world of spheres with skins of their own
+ * (neighbor.c, sphere_skins). */
+static inline int skins(const pala_world *w) { return w->work->spheres_only && w->nl && w->nl->sk; }
+
+/* Those ends, of template tid or of several (tid < 0): the chained dissipative ones with
+ * their flags known, then any; apart, so that the other paths keep their code as it was. */
+__attribute__((noinline)) static void end_isotropic_sk(pala_world *w, int k0, int k1, const pala_facc *A, long mask, int tid, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    if (!(wk->chain && wk->dissipative)) {
+        if (tid >= 0) end_isotropic_block(w, k0, k1, A, mask, tid, 1, !wk->tsep, wk->chain, wk->dissipative, fa, 1);
+        else end_isotropic_block(w, k0, k1, A, mask, tid, 0, !wk->tsep, wk->chain, wk->dissipative, fa, 1);
+    } else if (tid >= 0 && !wk->tsep) end_isotropic_block(w, k0, k1, A, mask, tid, 1, 1, 1, 1, fa, 1);
+    else if (tid >= 0) end_isotropic_block(w, k0, k1, A, mask, tid, 1, 0, 1, 1, fa, 1);
+    else if (!wk->tsep) end_isotropic_block(w, k0, k1, A, mask, tid, 0, 1, 1, 1, fa, 1);
+    else end_isotropic_block(w, k0, k1, A, mask, tid, 0, 0, 1, 1, fa, 1);
+}
+
 static inline __attribute__((always_inline)) void end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, const int one,
                                  pala_finish *fa)
 {
     /* the usual cases with their flags known to the compiler: chained and dissipative (a run
-     * between outputs), spheres without or with springs (wk->tsep); then any */
+     * between outputs), spheres without or with springs (wk->tsep); then any (its bounds
+     * whole, which the spheres with skins of their own do not take: end_isotropic_sk) */
     const pala_work *wk = w->work;
-    if (wk->chain && wk->dissipative && !wk->tsep) end_isotropic_block(w, k0, k1, A, mask, tid, one, 1, 1, 1, fa);
-    else if (wk->chain && wk->dissipative) end_isotropic_block(w, k0, k1, A, mask, tid, one, 0, 1, 1, fa);
-    else end_isotropic_block(w, k0, k1, A, mask, tid, one, !wk->tsep, wk->chain, wk->dissipative, fa);
+    if (wk->chain && wk->dissipative && !wk->tsep) end_isotropic_block(w, k0, k1, A, mask, tid, one, 1, 1, 1, fa, 0);
+    else if (wk->chain && wk->dissipative) end_isotropic_block(w, k0, k1, A, mask, tid, one, 0, 1, 1, fa, 0);
+    else end_isotropic_block(w, k0, k1, A, mask, tid, one, !wk->tsep, wk->chain, wk->dissipative, fa, 0);
 }
 
 void pala_integrator_end_isotropic(pala_world *w, int k0, int k1, pala_facc *A, long mask, int tid, pala_finish *fa)
@@ -749,7 +776,9 @@ __attribute__((noinline)) static void end_other(pala_world *w, int k0, int k1, p
 {
     const pala_grain_forces *gf = w->forces;
     const int tid = w->work->btid[k0 / PALA_BLOCK], plain = !(gf->ext && (gf->tc_any || w->field->lorentz));
-    if (w->dim == 3 && tid == -2 && plain)
+    if (w->dim == 3 && tid == -2 && plain && skins(w))
+        end_isotropic_sk(w, k0, k1, A, mask, -1, fa);
+    else if (w->dim == 3 && tid == -2 && plain)
         pala_integrator_end_mixed(w, k0, k1, A, mask, fa);
     else if (w->dim == 2 && (tid == -2 || (tid >= 0 && w->tmpl[tid].isotropic)) && plain)
         end_planar(w, k0, k1, A, mask, fa);
@@ -761,21 +790,25 @@ void pala_integrator_end_block(pala_world *w, int k0, int k1, pala_facc *A, long
 {
     const pala_grain_forces *gf = w->forces;
     int tid = w->work->btid[k0 / PALA_BLOCK];
-    if (w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(gf->ext && (gf->tc_any || w->field->lorentz)))
-        pala_integrator_end_isotropic(w, k0, k1, A, mask, tid, fa);
-    else
+    if (!(w->dim == 3 && tid >= 0 && w->tmpl[tid].isotropic && !(gf->ext && (gf->tc_any || w->field->lorentz))))
         end_other(w, k0, k1, A, mask, fa);
+    else if (skins(w))
+        end_isotropic_sk(w, k0, k1, A, mask, tid, fa);
+    else
+        pala_integrator_end_isotropic(w, k0, k1, A, mask, tid, fa);
 }
 
 void pala_integrator_start(void *ctx, int t, int b0, int b1)
 {
     pala_world *w = ctx;
     (void)t;
+    const double *G = skins(w) ? w->nl->gk : NULL;   /* spheres' 1/f_k (neighbor.c, sphere_skins) */
     for (int b = b0; b < b1; b++) {
         int k0 = b * PALA_BLOCK, k1 = pala_block_end(w->n, b);
         double mv = 0, rv = 0, e;
         for (int k = k0; k < k1; k++) {
             double d2 = pala_grain_start_step(w, k, &e);                      /* eqs. (65)-(66) */
+            if (G) d2 *= G[k] * G[k], e *= G[k] * G[k];
             if (d2 > mv) mv = d2;
             if (e > rv) rv = e;
         }

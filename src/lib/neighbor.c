@@ -41,7 +41,7 @@ void pala_nlist_free(pala_nlist *nl)
 {
     if (!nl) return;
     free(nl->start); free(nl->nbr); free(nl->row); free(nl->head); free(nl->next); free(nl->prad); free(nl->trad); free(nl->hs); free(nl->hl);
-    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach); free(nl->apeb); free(nl->ashape); free(nl->kst); free(nl->kq); free(nl->fk); free(nl->gk);
+    free(nl->lev); free(nl->look); free(nl->rc); free(nl->rev); free(nl->areach); free(nl->apeb); free(nl->ashape); free(nl->kst); free(nl->kq); free(nl->fk); free(nl->gk); free(nl->reach);
     for (int t = 0; t < nl->nrows; t++) { free(nl->rows[t].buf); free(nl->rows[t].rbuf); }
     free(nl->rows);
     free(nl);
@@ -122,6 +122,7 @@ void pala_nlist_prepare(pala_world *w)
     pala_nlist *nl = w->nl;
     if (nl->nalloc != w->npeb) nl->hvalid = 0;   /* other pebbles: their states are dropped */
     nl->builds = 0;
+    nl->sk = 0;   /* the factors were of the grains before (sorted again, or others came): none until the build */
     double amin, amax, amed;
     pala_grain_radii(w, 0, &amin, &amax, &amed);
     if (amax == 0)   /* no grains yet: the templates' */
@@ -282,7 +283,17 @@ static int row(const pala_world *w, const cellgrid *g, int p, int *out)
     pala_vec3 x = peb_pos(w, p);
     double ap = peb_rad(w, p);
     int gp = pala_peb_grain(w, p), cb[27], ce[27], nc = around(w, g, x, cb, ce), m = 0;
-    if (!w->pg && !w->pc && !w->parc) {
+    if (!w->pg && !w->pc && !w->parc && nl->sk) {
+        /* spheres with skins of their own: the pair's reach a_p + a_q + skin (f_p + f_q)/2 */
+        const double rp = nl->reach[p], *rq = nl->reach;
+        for (int u = 0; u < nc; u++)
+            for (int i = cb[u]; i < ce[u]; i++) {
+                int q = cp[i];
+                double rc = rp + rq[q];
+                out[m] = q;
+                m += (q > p) & (pala_vnorm2(pala_vsub(x, w->x[q])) < rc * rc);
+            }
+    } else if (!w->pg && !w->pc && !w->parc) {
         /* spheres: near()'s test without branches (a candidate is kept or not about as
          * often, so the branches were mispredicted: 40 % of the drum's mispredictions);
          * every candidate is written, the count moves only for those kept */
@@ -315,11 +326,15 @@ static inline int blk_peb0(const pala_world *w, int b)
     return w->p0 ? w->p0[k] : k;
 }
 
+/* The edge of one grid's cells: the largest pair's reach, its skin at most skin fmax when the
+ * spheres have factors of their own (sphere_skins). */
+static double cell_edge(const pala_nlist *nl) { return 2 * nl->amax + nl->skin * (nl->sk ? nl->fmax : 1); }
+
 static cellgrid the_grid(const pala_world *w)
 {
     cellgrid g;
     g.lo = w->nl->glo;
-    g.inv = 1.0 / (2 * w->nl->amax + w->nl->skin);
+    g.inv = 1.0 / cell_edge(w->nl);
     g.nx = w->nl->gn[0]; g.ny = w->nl->gn[1]; g.nz = w->nl->gn[2];
     g.dense = w->nl->dense;
     g.nbucket = w->nl->nbucket;
@@ -548,7 +563,7 @@ static long fill_cells(pala_world *w, const pala_vec3 *X, int n, double inv, int
 static void one_grid(pala_world *w)
 {
     pala_nlist *nl = w->nl;
-    long most = fill_cells(w, w->pc ? w->pc : w->x, w->npeb, 1.0 / (2 * nl->amax + nl->skin), 1);
+    long most = fill_cells(w, w->pc ? w->pc : w->x, w->npeb, 1.0 / cell_edge(nl), 1);
     /* the longest possible row: the pebbles of the 27 (9 in 2D) buckets around one */
     nl->maxrow = (w->dim == 2 ? 9 : 27) * most;
 }
@@ -717,26 +732,113 @@ static double select_rank(double *a, int n, int r)
     return a[r];
 }
 
+/* Grain k's speed in the frame moving at u, m/s: with turn (its pebbles turn with it: arcs)
+ * |v - u| + |omega| b, b its bounding radius; a sphere's pebble is its centre. */
+static inline double grain_speed(const pala_world *w, int k, pala_vec3 u, const int turn)
+{
+    return pala_vnorm(pala_vsub(w->v[k], u)) + (turn ? pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius : 0);
+}
+
 /* Each grain's skin factor f_k (nl->fk), 1/f_k (nl->gk) and the largest (nl->fmax), from the
- * grains' speeds in the list's frame (nl->frame) now. */
-static void arc_skins(pala_world *w)
+ * grains' speeds in the list's frame (nl->frame) now: v_ref the speed of rank `rank` in
+ * increasing order, f_k = v_k / v_ref for the faster grains, at most fcap; turn: a grain's
+ * pebbles turn with it (v_k takes |omega_k| b_k; a sphere's pebble is its centre). */
+static void grain_skins(pala_world *w, int rank, double fcap, const int turn)
 {
     pala_nlist *nl = w->nl;
     const int n = w->n;
     if (nl->nfk < n + 1) { nl->nfk = n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
     const pala_vec3 u = nl->frame;
     for (int k = 0; k < n; k++) {
-        double v = pala_vnorm(pala_vsub(w->v[k], u)) + pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius;
+        double v = grain_speed(w, k, u, turn);
         nl->fk[k] = nl->gk[k] = v < HUGE_VAL ? v : 0;   /* not finite: f_k = 1 (the step says so) */
     }
-    const double vref = n > 0 ? select_rank(nl->gk, n, n - 1 - n / ARC_FAST) : 0;
+    const double vref = n > 0 ? select_rank(nl->gk, n, rank) : 0;
     nl->fmax = 1;
     for (int k = 0; k < n; k++) {
-        const double v = nl->fk[k], f = v > vref ? (v < ARC_FMAX * vref ? v / vref : ARC_FMAX) : 1;
+        const double v = nl->fk[k], f = v > vref ? (v < fcap * vref ? v / vref : fcap) : 1;
         nl->fk[k] = f;
         nl->gk[k] = 1 / f;
         nl->fmax = f > nl->fmax ? f : nl->fmax;
     }
+}
+
+/* Fast grains among slow ones (docs/physics.md, "Neighbour list": "Skins of their own,
+ * spheres"): a pour's or a hopper's few falling grains, not the bed they fall on, set how
+ * long the list lives.  While the fastest grain would end the list within FAST_STEPS steps
+ * (0.45 skin at its speed in the list's frame), v_ref is the median speed, so a minority of
+ * fast grains (fewer than half) takes factors up to FAST_FMAX, and the list is counted at
+ * rest rather than in the frame of the velocities' box when that grows its bound more
+ * slowly (max(v_ref, v_max / FAST_FMAX)): under falling grains a bed at rest would move in
+ * that frame.  Returns 0, having changed nothing, when the list lives longer than that (a
+ * bed at rest, a drum whose list lives about 48 steps). */
+#define FAST_FMAX 4.0
+#define FAST_STEPS 30.0
+
+/* The largest and the median speed of the grains in the frame moving at u, m/s (a: the
+ * speeds' room, reordered). */
+static void speeds(const pala_world *w, pala_vec3 u, const int turn, double *a, double *vmax, double *vmed)
+{
+    double m = 0;
+    for (int k = 0; k < w->n; k++) {
+        a[k] = grain_speed(w, k, u, turn);
+        m = a[k] > m ? a[k] : m;
+    }
+    *vmax = m;
+    *vmed = select_rank(a, w->n, (w->n - 1) / 2);
+}
+
+static int fast_skins(pala_world *w, const int turn)
+{
+    pala_nlist *nl = w->nl;
+    const double L = 0.45 * nl->skin / (w->dt * FAST_STEPS);   /* m/s */
+    double v2 = 0;   /* the fastest, squared, in the list's frame: spheres' without a root each */
+    for (int k = 0; k < w->n && !turn; k++) {
+        const double a = pala_vnorm2(pala_vsub(w->v[k], nl->frame));
+        v2 = a > v2 ? a : v2;
+    }
+    for (int k = 0; k < w->n && turn; k++) {
+        const double a = grain_speed(w, k, nl->frame, 1);
+        v2 = a * a > v2 ? a * a : v2;
+    }
+    if (!(v2 > L * L)) return 0;
+    if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
+    const pala_vec3 rest = pala_v(0, 0, 0);
+    double m0, d0, m1, d1;
+    speeds(w, nl->frame, turn, nl->gk, &m0, &d0);
+    speeds(w, rest, turn, nl->gk, &m1, &d1);
+    if (fmax(d1, m1 / FAST_FMAX) < fmax(d0, m0 / FAST_FMAX)) nl->frame = rest;
+    grain_skins(w, (w->n - 1) / 2, FAST_FMAX, turn);
+    return 1;
+}
+
+/* An arc world's factors: fast_skins's, or the fastest twentieth's (a few rattlers in a
+ * settled bed). */
+static void arc_skins(pala_world *w)
+{
+    if (!fast_skins(w, 1)) grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1);
+}
+
+/* A 3D world of spheres of one grid: fast_skins's factors, else none.  The grid's cells grow
+ * by the largest factor; a mesh lists the faces near a sphere within its skin f_k
+ * (surface.c).  nl->sk: some factor exceeds 1 (else fk is all ones, and the build, the sweep
+ * and the end of the step are those without factors); nl->reach: each sphere's radius and
+ * half its skin. */
+static void sphere_skins(pala_world *w)
+{
+    pala_nlist *nl = w->nl;
+    int on = w->dim == 3 && !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
+    nl->sk = 0;
+    if (!on) return;
+    if (!fast_skins(w, 0)) {
+        if (nl->fk) for (int k = 0; k < w->n; k++) nl->fk[k] = nl->gk[k] = 1;
+        nl->fmax = 1;
+        return;
+    }
+    if (!(nl->fmax > 1)) return;
+    nl->sk = 1;
+    if (nl->nreach < w->n + 1) { nl->nreach = w->n + 1; PALA_GROW(nl->reach, nl->nreach); }
+    for (int k = 0; k < w->n; k++) nl->reach[k] = pala_nlist_rad(nl, w->tid, k) + 0.5 * nl->skin * nl->fk[k];
 }
 
 /* The grains into cells (head, next), as one_grid the pebbles; maxrow; the filter's data
@@ -1073,7 +1175,8 @@ static void nlist_build(pala_world *w)
         if (w->parc) { PALA_GROW(nl->apeb, n + 1); PALA_GROW(nl->kst, n + 2); }   /* the arcs' filter (arc_faces) */
         nl->nalloc = n;
     }
-    nl->frame = list_frame(w);   /* arc_skins reads it */
+    nl->frame = list_frame(w);   /* arc_skins and sphere_skins read it */
+    if (!w->parc) sphere_skins(w);
     if (w->parc) grain_grid(w, nc);
     else if (levels) level_grids(w);
     else one_grid(w);

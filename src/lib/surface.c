@@ -572,7 +572,7 @@ void pala_surfaces_listed(pala_world *w)
             for (int c = 0; c < t->ncomp; c++, p++) {
                 mn->start[p] = (int)mn->nface;
                 pala_vec3 x = pala_vsub(w->pc ? w->pc[p] : w->x[k], s->point);
-                pala_mesh_near(mesh_of(s), x, w->shape_r[t->comp0 + c], w->nl->skin, &mn->face, &mn->nface, &mn->cap);
+                pala_mesh_near(mesh_of(s), x, w->shape_r[t->comp0 + c], w->nl->skin * (w->nl->fk ? w->nl->fk[k] : 1), &mn->face, &mn->nface, &mn->cap);   /* f_k: neighbor.c, "Skins of their own" */
             }
         }
         mn->start[np] = (int)mn->nface;
@@ -597,7 +597,7 @@ static inline __attribute__((always_inline)) int grain_touch(const pala_world *w
     for (int i = 0; i < t->ncomp; i++) {
         pala_vec3 c = w->pc ? w->pc[p0 + i] : w->x[k];
         hit h[NHIT];
-        int nh = mn ? mesh_hits(s, mn->face + mn->start[p0 + i], mn->start[p0 + i + 1] - mn->start[p0 + i], mn->drift + w->nl->drift, c, rad[i], h)
+        int nh = mn ? mesh_hits(s, mn->face + mn->start[p0 + i], mn->start[p0 + i + 1] - mn->start[p0 + i], (mn->drift + w->nl->drift) * (w->nl->fk ? w->nl->fk[k] : 1), c, rad[i], h)
                     : shape_hits(s, p ? to_body(p, c) : c, rad[i], h);
         for (int j = 0; j < nh; j++) {
             double ov = rad[i] - h[j].d;
