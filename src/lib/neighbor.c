@@ -827,7 +827,7 @@ static void arc_skins(pala_world *w)
 static void sphere_skins(pala_world *w)
 {
     pala_nlist *nl = w->nl;
-    int on = w->dim == 3 && !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
+    int on = !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
     nl->sk = 0;
     if (!on) return;
     if (!fast_skins(w, 0)) {
