@@ -819,7 +819,7 @@ static void arc_skins(pala_world *w)
     if (!fast_skins(w, 1)) grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1);
 }
 
-/* A 3D world of spheres of one grid: fast_skins's factors, else none.  The grid's cells grow
+/* A world of spheres (discs in 2D) of one grid: fast_skins's factors, else none.  The grid's cells grow
  * by the largest factor; a mesh lists the faces near a sphere within its skin f_k
  * (surface.c).  nl->sk: some factor exceeds 1 (else fk is all ones, and the build, the sweep
  * and the end of the step are those without factors); nl->reach: each sphere's radius and
