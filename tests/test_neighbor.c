@@ -185,7 +185,8 @@ static void falling(int rest)
 /* Spheres' skins of their own (neighbor.c, sphere_skins): 20 spheres shot at 12 m/s (0.45
  * skin in 11 steps) across the top of a gas of 400 at rest, or 6 into a bed of 900 heavy ones
  * (into: a struck sphere takes no factor until the next build, so the heavy ones barely move
- * and the list lives as long as the shots allow).  The fast ones take factors (up to 4) and
+ * and the list lives as long as the shots allow), or 20 at a mesh wall, or 6 discs into 60
+ * heavy ones in 2D (the shots last, so some end their step in a block's tail).  The fast ones take factors (up to 4) and
  * the rest none, and the list is counted at rest: it is built less than half as often as
  * without factors (a test's switch, nl->nosk), every touching pair is listed at every step,
  * and the run is the same bits.  Bounds over f_k^2, or a reach without the factor, leave
@@ -219,6 +220,14 @@ static void shot(int into)
              "[group shot]\ngrain = g\ncount = %d\nregion = box\nregion_box = %s 0 0.04 0.03 0.04\nvelocity = %s\n%s",
              into == 1 ? "2.5e6" : "2500", into == 1 ? 900 : 400, into == 1 ? "0.028" : into == 2 ? "0.028" : "0.032", into == 1 ? 6 : 20,
              into == 2 ? "0.02 0.033" : "0 0.04", into == 1 ? "0 0 -12" : "12 0 0", wall);
+    if (into == 3)   /* discs in 2D, shot into a heavy bed of discs */
+        snprintf(text, sizeof text, "dimension = 2\ncontainer = box\nbox = 0 0.04 0 0.04 -0.01 0.01\nwall_material = m\n"
+                 "dt = 1e-6\nsteps = 600\nseed = 4\ndt_check = off\n[material m]\ndensity = 2500\nyoung = 5e9\npoisson = 0.3\nfriction = 0.3\n"
+                 "[grain g]\nmaterial = m\nshape = sphere\nsize_distribution = uniform\nsize_range = 0.001 0.002\n"
+                 "[material heavy]\ndensity = 2.5e6\nyoung = 5e9\npoisson = 0.3\nfriction = 0.3\n[grain b]\nmaterial = heavy\nshape = sphere\n"
+                 "size_distribution = uniform\nsize_range = 0.001 0.002\n"
+                 "[group bed]\ngrain = b\ncount = 60\nregion = box\nregion_box = 0 0.04 0 0.04 0 0\n"
+                 "[group shot]\ngrain = g\ncount = 6\nregion = box\nregion_box = 0 0.04 0 0.04 0 0\nvelocity = 12 0 0\n");
     t_write(scene, text);
     pala_world *w2[2] = {NULL, NULL};
     pala_scene *sc[2] = {NULL, NULL};
@@ -244,7 +253,7 @@ static void shot(int into)
                !memcmp(w2[0]->w, w2[1]->w, (size_t)w2[0]->n * sizeof *w2[0]->w);
     T_CHECK(missing == 0 && touching > 0 && on > 300 && 2 * builds[0] < builds[1] && same,
             "spheres shot %s: skins of their own at %ld of 600 steps, the list built %ld times (without them %ld), "
-            "%ld touching pair-steps, %ld not listed; %s as without", into == 2 ? "at a mesh wall across a gas" : into ? "into a heavy bed" : "across a gas", on, builds[0], builds[1], touching, missing, same ? "the same bits" : "NOT the same bits");
+            "%ld touching pair-steps, %ld not listed; %s as without", into == 3 ? "into a heavy bed of discs (2D)" : into == 2 ? "at a mesh wall across a gas" : into ? "into a heavy bed" : "across a gas", on, builds[0], builds[1], touching, missing, same ? "the same bits" : "NOT the same bits");
     for (int r = 0; r < 2; r++) pala_scene_free(sc[r]);
 }
 
@@ -319,6 +328,7 @@ void test_neighbor(void)
     shot(0);
     shot(1);
     shot(2);
+    shot(3);
     /* sizes 50 apart: levels of cells */
     levels("nb_levels", 3, 0);
     levels("nb_levels_2d", 2, 0);

@@ -354,7 +354,7 @@ static inline void quad_inv(const pala_world *w, int k, int nv, v4d *im, v4d *ii
 /* The last one to three grains k.. of a block (rec: their records), in a group of four padded
  * with zeros; one instance for all the variants of end_isotropic_block. */
 __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, const double *rec0, const v4d *im1, const v4d *ii1, int one, int diss, int spheres,
-                                               int chain, quad_acc *acc, bounds *b)
+                                               int chain, quad_acc *acc, bounds *b, const double *G)
 {
     const int so = w->work->spheres_only;
     const double tau = 0.5 * w->dt;
@@ -365,11 +365,18 @@ __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, con
     v4d im = *im1, ii = *ii1;
     if (!one) im = ii = bc4(0), quad_inv(w, k, nv, &im, &ii);
     quad_out o;
-    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so, nv, 0, acc, &o);   /* the whole bounds: larger than over f_k (sk), so the list holds */
+    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so && !G, nv, 0, acc, &o);
     if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], &im, &ii, tau, one, diss, spheres, nv, acc->pdiss);
     for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
-    if (big) quad_general(w, k, nv, b);
-    else if (!so)
+    if (big) quad_general(w, k, nv, b);   /* the whole bounds: larger than over f_k, so the list holds */
+    else if (G) {   /* spheres with skins of their own (G: their 1/f_k), the real lanes' bounds over f_k */
+        v4d g = bc4(0);
+        for (int j = 0; j < nv; j++) g[j] = G[j] * G[j];
+        v4d d2 = o.d2 * g, dr = o.dr * g;
+        acc->mv = sel4((v4l)(d2 > acc->mv), d2, acc->mv);
+        acc->rv = sel4((v4l)(dr > acc->rv), dr, acc->rv);
+        acc->chk += o.chk;
+    } else if (!so)
         for (int j = 0; j < nv; j++) lane_bounds(w, k + j, &o, j, chain, b);
 }
 
@@ -420,7 +427,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
         } else if (!so)
             for (int j = 0; j < 4; j++) lane_bounds(w, k0 + i + j, &o, j, chain, &b);
     }
-    if (i < m) end_tail(w, k0 + i, m - i, Ab + 12 * (size_t)i, &im, &ii, one, diss, spheres, chain, &acc, &b);
+    if (i < m) end_tail(w, k0 + i, m - i, Ab + 12 * (size_t)i, &im, &ii, one, diss, spheres, chain, &acc, &b, G ? G + i : NULL);
     fa->pdiss += acc.pdiss;
     lanes_into(acc.mv, acc.rv, acc.chk, chain, &b, fa);
     if (chain && w->pc)
@@ -486,7 +493,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
     const double tau = 0.5 * w->dt, h2 = tau * tau;
     const int chain = chained >= 0 ? chained : wk->chain, flat = wk->flat[k0 / PALA_BLOCK];
     const pala_vec3 u = pala_list_frame(w);
-    const double *G = arcs ? w->nl->gk : NULL;   /* arc grains: 1/f_k (neighbor.c, "Skins of their own") */
+    const double *G = arcs || skins(w) ? w->nl->gk : NULL;   /* arc grains' 1/f_k, or discs' (neighbor.c, "Skins of their own") */
     double pdiss = 0, mv = fa->mv, mv2 = fa->mv2, rv = fa->rv, rv2 = fa->rv2, chk = fa->chk;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
@@ -520,7 +527,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
         double x = w->x[k].x, y = w->x[k].y, g = w->r[k].z;
         /* an arc grain's share of the list's skin: 1/f_k of its bound (neighbor.c, "Skins of their
          * own"), folded into h^2 and s_max once per grain, not per half step */
-        const double gk = arcs && t->ncomp > 1 ? G[k] : 1, hg2 = h2 * (gk * gk), sm = t->ncomp > 1 ? 2 * wk->smax[w->tid[k]] * gk : 0;
+        const double gk = arcs ? (t->ncomp > 1 ? G[k] : 1) : G ? G[k] : 1, hg2 = h2 * (gk * gk), sm = t->ncomp > 1 ? 2 * wk->smax[w->tid[k]] * gk : 0;
         for (int half = 0; half < 1 + chain; half++) {   /* eq. (69), and when chained the next step's (65) */
             x += tau * vx;
             y += tau * vy;
@@ -611,9 +618,9 @@ static inline v4d compose_z(v4d q, v4d g)
  * check lane by lane (a largest value and a NaN do not depend on the order). */
 typedef struct planar_acc { double pdiss; v4d mv, rv, chk; } planar_acc;
 
-/* Grains k..k+3 of a flat block, discs (arcs 0), arc grains of a template of several arcs
- * (arcs 1) or planar grains of a template of several spheres (arcs 2; sm2: 2 s_max of the
- * template), records a, 1/m im and 1/I ii: end_planar_'s operations on the
+/* Grains k..k+3 of a flat block, discs (arcs 0; arcs 3: discs with skins of their own, their
+ * bounds over f_k), arc grains of a template of several arcs (arcs 1) or planar grains of a
+ * template of several spheres (arcs 2; sm2: 2 s_max of the template), records a, 1/m im and 1/I ii: end_planar_'s operations on the
  * components that are not zero, in its order, lane by lane, so the same bits; the power
  * in the plane, as end_planar_arcs's (its comment: the terms off the plane are zeros, which
  * the sum does not see).  Returns 1 having changed nothing when a grain leaves the plane
@@ -645,10 +652,11 @@ static inline __attribute__((always_inline)) int quad_planar(pala_world *w, int 
     v4d x = gat4(X, 3) + tau * vx, y = gat4(X + 1, 3) + tau * vy;           /* eq. (69) */
     v4d g = compose_z(q, gat4(R + 2, 3));
     const double h2 = tau * tau, dz = 0 - u.z;
-    v4d gk = arcs == 1 ? ld4(w->nl->gk + k) : bc4(1), hg2 = arcs == 1 ? h2 * (gk * gk) : bc4(h2);   /* an arc grain's share of the skin */
+    const int own = arcs == 1 || arcs == 3;   /* an arc grain's or a disc's share of the skin (neighbor.c, "Skins of their own") */
+    v4d gk = own ? ld4(w->nl->gk + k) : bc4(1), hg2 = own ? h2 * (gk * gk) : bc4(h2);
     v4d d2 = hg2 * (vx * vx + vy * vy), dx = vx - u.x, dy = vy - u.y;        /* pala_free_motion_h */
     v4d e2 = hg2 * (dx * dx + dy * dy + dz * dz);                             /* ... in the list's frame */
-    if (arcs) {   /* and the turn of its arcs or spheres (the block's template has several) */
+    if (arcs == 1 || arcs == 2) {   /* and the turn of its arcs or spheres (the block's template has several) */
         v4d sm = sm2 * gk, sq = sqrt4(q * q) * sm, d = sqrt4(d2) + sq, e = sqrt4(e2) + sq;
         d2 = d * d;
         e2 = e * e;
@@ -715,7 +723,7 @@ static inline __attribute__((always_inline)) void end_planar4_(pala_world *w, in
     bounds b = {.mv = fa->mv, .rv = fa->rv, .mv2 = fa->mv2, .rv2 = fa->rv2, .chk = fa->chk};
     v4d im = zero, ii = zero;
     if (tid >= 0) im = bc4(wk->invm[tid]), ii = bc4(w->tmpl[tid].inv_inertia[w->tmpl[tid].isotropic - 1]);
-    const double sm2 = arcs ? 2 * wk->smax[tid] : 0;
+    const double sm2 = arcs == 1 || arcs == 2 ? 2 * wk->smax[tid] : 0;
     int k = k0;
     for (; k + 4 <= k1; k += 4) {
         if (tid < 0)
@@ -744,6 +752,15 @@ __attribute__((noinline)) static void end_discs(pala_world *w, int k0, int k1, p
     else if (wk->chain && wk->dissipative) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 1, 0);
     else end_planar4_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep, 0);
 }
+/* ... of discs with skins of their own (their bounds over f_k; the scalar fallback's whole,
+ * which is larger); apart, so that end_discs keeps its code */
+__attribute__((noinline)) static void end_discs_sk(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
+{
+    const pala_work *wk = w->work;
+    if (wk->chain && wk->dissipative && !wk->tsep) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 0, 3);
+    else if (wk->chain && wk->dissipative) end_planar4_(w, k0, k1, A, mask, fa, 1, 1, 1, 3);
+    else end_planar4_(w, k0, k1, A, mask, fa, wk->chain, wk->dissipative, wk->tsep, 3);
+}
 __attribute__((noinline)) static void end_arcs4(pala_world *w, int k0, int k1, pala_facc *A, long mask, pala_finish *fa)
 {
     const pala_work *wk = w->work;
@@ -764,7 +781,10 @@ static void end_planar(pala_world *w, int k0, int k1, pala_facc *A, long mask, p
     if (w->parc && w->nl && w->nl->gk) {   /* else no list built yet: every grain placed, bounds whole */
         if (wk->flat[k0 / PALA_BLOCK] && tid >= 0 && w->tmpl[tid].ncomp > 1) end_arcs4(w, k0, k1, A, mask, fa);
         else end_planar_arcs(w, k0, k1, A, mask, fa);
-    } else if (wk->flat[k0 / PALA_BLOCK] && (tid >= 0 ? w->tmpl[tid].ncomp == 1 : wk->spheres_only)) end_discs(w, k0, k1, A, mask, fa);
+    } else if (wk->flat[k0 / PALA_BLOCK] && (tid >= 0 ? w->tmpl[tid].ncomp == 1 : wk->spheres_only)) {
+        if (skins(w)) end_discs_sk(w, k0, k1, A, mask, fa);
+        else end_discs(w, k0, k1, A, mask, fa);
+    }
     else if (wk->flat[k0 / PALA_BLOCK] && tid >= 0) end_clumps4(w, k0, k1, A, mask, fa);
     else end_planar_(w, k0, k1, A, mask, fa, 0, -1);
 }

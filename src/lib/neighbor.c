@@ -819,7 +819,7 @@ static void arc_skins(pala_world *w)
     if (!fast_skins(w, 1)) grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1);
 }
 
-/* A 3D world of spheres of one grid: fast_skins's factors, else none.  The grid's cells grow
+/* A world of spheres (discs in 2D) of one grid: fast_skins's factors, else none.  The grid's cells grow
  * by the largest factor; a mesh lists the faces near a sphere within its skin f_k
  * (surface.c).  nl->sk: some factor exceeds 1 (else fk is all ones, and the build, the sweep
  * and the end of the step are those without factors); nl->reach: each sphere's radius and
@@ -827,7 +827,7 @@ static void arc_skins(pala_world *w)
 static void sphere_skins(pala_world *w)
 {
     pala_nlist *nl = w->nl;
-    int on = w->dim == 3 && !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
+    int on = !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
     nl->sk = 0;
     if (!on) return;
     if (!fast_skins(w, 0)) {

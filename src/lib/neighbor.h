@@ -40,9 +40,9 @@ typedef struct pala_nlist {
      * p the pebbles q of the pairs that hold a state (kq[kst[p] .. kst[p + 1]]), always listed */
     struct pala_arcpeb { double cx, cy, mx, my, cb, sb, D, th, T; } *apeb, *ashape;   /* ashape: cb, sb, D, th per component; T: D_k, the bound on its grain's path, m */
     double adisp;          /* D, m */
-    /* arc worlds and 3D worlds of spheres, per grain: its skin factor f_k >= 1 until the next
+    /* arc worlds and worlds of spheres, per grain: its skin factor f_k >= 1 until the next
      * build (neighbor.c, "Skins of their own") and 1/f_k, by which the end of the step scales
-     * its displacement bounds (integrator.c: end_planar, end_isotropic_block); fmax the largest
+     * its displacement bounds (integrator.c: end_planar, end_isotropic_sk, end_discs_sk); fmax the largest
      * f_k; NULL in other worlds */
     double *fk, *gk, fmax;
     int nfk;               /* room of fk and gk */
