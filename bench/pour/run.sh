@@ -4,7 +4,8 @@
 # box, insertion region, radii (uniform in 1-2 mm), batches, laws and material.
 # Usage: bench/pour/run.sh OUTDIR [callgrind STEPS]
 #   default: both runs to pour.txt's end_time, one after the other, one core each (pala
-#     --threads 1), pinned to one CPU (bench/pin.sh; time them on a quiet machine); prints for each the final packing fraction
+#     --threads 1), both pinned to one CPU (bench/pin.sh; time them on a quiet machine);
+#     prints for each the final packing fraction
 #     in the measuring region (pala measure, on LAMMPS's final state read into pala by
 #     lammps-final.txt: the same formula, spheres cut by the region's faces exactly), the
 #     final kinetic energy, the wall time of the whole program and the particle-steps per
