@@ -781,7 +781,8 @@ static void speeds(const pala_world *w, pala_vec3 u, const int turn, double *a, 
 {
     double m = 0;
     for (int k = 0; k < w->n; k++) {
-        a[k] = grain_speed(w, k, u, turn);
+        const double v = grain_speed(w, k, u, turn);
+        a[k] = v < HUGE_VAL ? v : 0;   /* not finite: as grain_skins takes it (the step says so) */
         m = a[k] > m ? a[k] : m;
     }
     *vmax = m;
@@ -819,8 +820,8 @@ static void arc_skins(pala_world *w)
     if (!fast_skins(w, 1)) grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1);
 }
 
-/* A world of spheres (discs in 2D) of one grid: fast_skins's factors, else none.  The grid's cells grow
- * by the largest factor; a mesh lists the faces near a sphere within its skin f_k
+/* A world of spheres (discs in 2D) of one grid: fast_skins's factors, else none.  The grid's
+ * cells grow by the largest factor; a mesh lists the faces near a sphere within its skin f_k
  * (surface.c).  nl->sk: some factor exceeds 1 (else fk is all ones, and the build, the sweep
  * and the end of the step are those without factors); nl->reach: each sphere's radius and
  * half its skin. */
