@@ -3,7 +3,7 @@
 #include "container.h"
 #include "grain.h"
 #include "keydef.h"
-#include "work.h"
+#include "neighbor.h"
 #include <math.h>
 #include <stdio.h>
 
@@ -151,10 +151,10 @@ static int box_sphere_touch(const pala_world *w, const pala_wall *wl, int k, pal
 
 static int box_touch(const pala_world *w, const pala_wall *wl, const int *cand, int n, pala_wall_touch *out, int cap, int *used)
 {
-    const double *srad = w->work && !w->pc ? w->work->srad : NULL;
-    if (srad) {   /* box_sphere_touch with each template's radius from srad (work.h: one component each, within its bound) */
+    const double *trad = !w->pg && w->nl ? w->nl->trad : NULL;
+    if (trad) {   /* box_sphere_touch with each template's radius from the list's (neighbor.h; a sphere's bound is its radius) */
         int m = 0, i = 0;
-        for (; i < n && cap - m >= box_room(w, wl, 0); i++) m += box_sphere_at(w, wl, cand[i], srad[w->tid[cand[i]]], out + m);
+        for (; i < n && cap - m >= box_room(w, wl, 0); i++) m += box_sphere_at(w, wl, cand[i], trad[w->tid[cand[i]]], out + m);
         *used = i;
         return m;
     }

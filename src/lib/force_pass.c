@@ -812,7 +812,7 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->recg); free(wk->bsum); free(wk->wflag); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->srad); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
+    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
@@ -875,12 +875,10 @@ void pala_work_prepare(pala_world *w)
     }
     PALA_GROW(wk->smax, w->ntmpl + 1);
     PALA_GROW(wk->invm, w->ntmpl + 1);
-    PALA_GROW(wk->srad, w->ntmpl + 1);
     PALA_GROW(wk->wcb, nblk + 1);
     if (w->nsurf) PALA_GROW(wk->wsum, (long)nblk * w->nsurf);
     wk->moving = pala_surfaces_moving(w);
     wk->spheres_only = 1;
-    int srad = 1;
     wk->plane = w->parc && w->dim == 2;   /* deliver_planar: every component in z = 0 */
     for (int i = 0; i < w->nshape; i++) wk->plane &= w->shape[i].z == 0;
     for (int t = 0; t < w->ntmpl; t++) {
@@ -891,10 +889,7 @@ void pala_work_prepare(pala_world *w)
         wk->smax[t] = m;
         wk->invm[t] = 1.0 / tp->mass;
         wk->spheres_only &= tp->ncomp == 1;
-        wk->srad[t] = w->shape_r[tp->comp0];
-        srad &= tp->ncomp == 1 && !(wk->srad[t] > tp->bound_radius);   /* box.c, box_sphere_touch's premise */
     }
-    if (!srad) { free(wk->srad); wk->srad = NULL; }
     /* the power of non-conservative forces is summed only if some can act: a dissipative
      * material pair, additional forces or a fluid's drag (their work goes into E_diss) */
     wk->dissipative = w->additional_forces != NULL || w->fluid_eta > 0;

@@ -306,6 +306,16 @@ static inline void lanes_into(v4d mv, v4d rv, v4d chk, int chain, bounds *b, pal
     fa->mv = b->mv, fa->rv = b->rv, fa->mv2 = b->mv2, fa->rv2 = b->rv2, fa->chk = b->chk;
 }
 
+/* Spheres with skins of their own (neighbor.c, sphere_skins): a group's bounds (quad's o) over
+ * f_k, g2 = 1/f_k^2 lane by lane (0 in a lane of no grain), into the running ones. */
+static inline void sk_bounds(quad_acc *acc, const quad_out *o, v4d g2)
+{
+    v4d d2 = o->d2 * g2, dr = o->dr * g2;
+    acc->mv = sel4((v4l)(d2 > acc->mv), d2, acc->mv);
+    acc->rv = sel4((v4l)(dr > acc->rv), dr, acc->rv);
+    acc->chk += o->chk;
+}
+
 /* Lane j of a group of four that moved (quad): grain k's bounds, with the turn of its pebbles
  * when it has more than one (pala_free_motion_h). */
 static inline void lane_bounds(const pala_world *w, int k, const quad_out *o, int j, const int chain, bounds *b)
@@ -369,13 +379,10 @@ __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, con
     if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], &im, &ii, tau, one, diss, spheres, nv, acc->pdiss);
     for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
     if (big) quad_general(w, k, nv, b);   /* the whole bounds: larger than over f_k, so the list holds */
-    else if (G) {   /* spheres with skins of their own (G: their 1/f_k), the real lanes' bounds over f_k */
-        v4d g = bc4(0);
-        for (int j = 0; j < nv; j++) g[j] = G[j] * G[j];
-        v4d d2 = o.d2 * g, dr = o.dr * g;
-        acc->mv = sel4((v4l)(d2 > acc->mv), d2, acc->mv);
-        acc->rv = sel4((v4l)(dr > acc->rv), dr, acc->rv);
-        acc->chk += o.chk;
+    else if (G) {   /* spheres with skins of their own (G: their 1/f_k) */
+        v4d g2 = bc4(0);
+        for (int j = 0; j < nv; j++) g2[j] = G[j] * G[j];
+        sk_bounds(acc, &o, g2);
     } else if (!so)
         for (int j = 0; j < nv; j++) lane_bounds(w, k + j, &o, j, chain, b);
 }
@@ -417,13 +424,9 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
         if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so && !sk, 4, 0, &acc, &o)) {
             acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, one, diss, spheres, 4, acc.pdiss);
             quad_general(w, k0 + i, 4, &b);
-        } else if (sk) {   /* spheres with skins of their own: each bound over f_k (neighbor.c, sphere_skins) */
+        } else if (sk) {
             v4d g = ld4(G + i);
-            g = g * g;
-            v4d d2 = o.d2 * g, dr = o.dr * g;
-            acc.mv = sel4((v4l)(d2 > acc.mv), d2, acc.mv);
-            acc.rv = sel4((v4l)(dr > acc.rv), dr, acc.rv);
-            acc.chk += o.chk;
+            sk_bounds(&acc, &o, g * g);
         } else if (!so)
             for (int j = 0; j < 4; j++) lane_bounds(w, k0 + i + j, &o, j, chain, &b);
     }
@@ -620,8 +623,8 @@ typedef struct planar_acc { double pdiss; v4d mv, rv, chk; } planar_acc;
 
 /* Grains k..k+3 of a flat block, discs (arcs 0; arcs 3: discs with skins of their own, their
  * bounds over f_k), arc grains of a template of several arcs (arcs 1) or planar grains of a
- * template of several spheres (arcs 2; sm2: 2 s_max of the template), records a, 1/m im and 1/I ii: end_planar_'s operations on the
- * components that are not zero, in its order, lane by lane, so the same bits; the power
+ * template of several spheres (arcs 2; sm2: 2 s_max of the template), records a, 1/m im
+ * and 1/I ii: end_planar_'s operations on the components that are not zero, in its order, lane by lane, so the same bits; the power
  * in the plane, as end_planar_arcs's (its comment: the terms off the plane are zeros, which
  * the sum does not see).  Returns 1 having changed nothing when a grain leaves the plane
  * (F_z, T_x or T_y not 0, or a NaN) or turns by 0.1 rad or more in a half step (|a|^2 >=

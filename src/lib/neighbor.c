@@ -794,13 +794,9 @@ static int fast_skins(pala_world *w, const int turn)
     pala_nlist *nl = w->nl;
     const double L = 0.45 * nl->skin / (w->dt * FAST_STEPS);   /* m/s */
     double v2 = 0;   /* the fastest, squared, in the list's frame: spheres' without a root each */
-    for (int k = 0; k < w->n && !turn; k++) {
-        const double a = pala_vnorm2(pala_vsub(w->v[k], nl->frame));
+    for (int k = 0; k < w->n; k++) {
+        const double v = turn ? grain_speed(w, k, nl->frame, 1) : 0, a = turn ? v * v : pala_vnorm2(pala_vsub(w->v[k], nl->frame));
         v2 = a > v2 ? a : v2;
-    }
-    for (int k = 0; k < w->n && turn; k++) {
-        const double a = grain_speed(w, k, nl->frame, 1);
-        v2 = a * a > v2 ? a * a : v2;
     }
     if (!(v2 > L * L)) return 0;
     if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }

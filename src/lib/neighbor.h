@@ -42,8 +42,8 @@ typedef struct pala_nlist {
     double adisp;          /* D, m */
     /* arc worlds and worlds of spheres, per grain: its skin factor f_k >= 1 until the next
      * build (neighbor.c, "Skins of their own") and 1/f_k, by which the end of the step scales
-     * its displacement bounds (integrator.c: end_planar, end_isotropic_sk, end_discs_sk); fmax the largest
-     * f_k; NULL in other worlds */
+     * its displacement bounds (integrator.c: end_planar, end_isotropic_sk, end_discs_sk);
+     * fmax the largest f_k; NULL in other worlds */
     double *fk, *gk, fmax;
     int nfk;               /* room of fk and gk */
     int sk;                /* spheres: some f_k > 1 (sphere_skins), else fk is all ones */

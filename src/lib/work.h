@@ -70,9 +70,6 @@ typedef struct pala_work {
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */
     double *invm;          /* per template: 1 / mass, 1/kg */
-    double *srad;          /* spheres_only worlds whose every sphere lies within its bounding radius,
-                            * per template: its sphere's radius, m (box.c: the walls' touches read it,
-                            * not the template, 248 B a grain); else NULL */
     int *btid;             /* per block: the template of all its grains, or -1 (-2: of several, all isotropic) */
     int dissipative;       /* some material pair has delta < 1 or mu > 0, or a law with state
                             * or the dashpot, or additional forces */
