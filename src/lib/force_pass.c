@@ -812,7 +812,7 @@ void pala_work_free(pala_world *w)
     if (!wk) return;
     for (int t = 0; t < wk->nth; t++) tscr_free(&wk->ts[t]);
     free(wk->ts); free(wk->bb); free(wk->bbrank); free(wk->brec); free(wk->recg); free(wk->bsum); free(wk->wflag); free(wk->bs);
-    free(wk->smax); free(wk->invm); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
+    free(wk->smax); free(wk->invm); free(wk->invi); free(wk->btid); free(wk->flat); free(wk->live); free(wk->wcand); free(wk->wcb); free(wk->wsum);
     pala_wallhist_free(wk);
     pala_contacts_free(wk->cm);
     wk->cm = NULL;
@@ -875,6 +875,7 @@ void pala_work_prepare(pala_world *w)
     }
     PALA_GROW(wk->smax, w->ntmpl + 1);
     PALA_GROW(wk->invm, w->ntmpl + 1);
+    PALA_GROW(wk->invi, w->ntmpl + 1);
     PALA_GROW(wk->wcb, nblk + 1);
     if (w->nsurf) PALA_GROW(wk->wsum, (long)nblk * w->nsurf);
     wk->moving = pala_surfaces_moving(w);
@@ -888,6 +889,7 @@ void pala_work_prepare(pala_world *w)
             m = fmax(m, w->arc ? hypot(w->arc[tp->comp0 + i].bx, w->arc[tp->comp0 + i].by) : pala_vnorm(w->shape[tp->comp0 + i]));
         wk->smax[t] = m;
         wk->invm[t] = 1.0 / tp->mass;
+        wk->invi[t] = tp->inv_inertia[tp->isotropic ? tp->isotropic - 1 : 0];
         wk->spheres_only &= tp->ncomp == 1;
     }
     /* the power of non-conservative forces is summed only if some can act: a dissipative

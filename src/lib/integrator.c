@@ -358,7 +358,7 @@ static void quad_general(pala_world *w, int k, int nv, bounds *b)
 /* 1/m and 1/I of grains k..k+nv-1 of several templates */
 static inline void quad_inv(const pala_world *w, int k, int nv, v4d *im, v4d *ii)
 {
-    for (int j = 0; j < nv; j++) (*im)[j] = w->work->invm[w->tid[k + j]], (*ii)[j] = w->tmpl[w->tid[k + j]].inv_inertia[0];
+    for (int j = 0; j < nv; j++) (*im)[j] = w->work->invm[w->tid[k + j]], (*ii)[j] = w->work->invi[w->tid[k + j]];
 }
 
 /* The last one to three grains k.. of a block (rec: their records), in a group of four padded
@@ -730,10 +730,7 @@ static inline __attribute__((always_inline)) void end_planar4_(pala_world *w, in
     int k = k0;
     for (; k + 4 <= k1; k += 4) {
         if (tid < 0)
-            for (int j = 0; j < 4; j++) {
-                const pala_template *t = &w->tmpl[w->tid[k + j]];
-                im[j] = wk->invm[w->tid[k + j]], ii[j] = t->inv_inertia[t->isotropic - 1];
-            }
+            for (int j = 0; j < 4; j++) im[j] = wk->invm[w->tid[k + j]], ii[j] = wk->invi[w->tid[k + j]];
         if (quad_planar(w, k, &A[k & mask], im, ii, tau, u, chain, diss, tsep, arcs, sm2, &acc))
             planar_scalar(w, k, k + 4, A, mask, chain, arcs, &acc, &b);
         else if (chain && w->pc)

@@ -70,6 +70,10 @@ typedef struct pala_work {
     int spheres_only;      /* every template has one component */
     double *smax;          /* per template: largest |shape vector|, m */
     double *invm;          /* per template: 1 / mass, 1/kg */
+    double *invi;          /* per template: 1 / I of an isotropic one (inv_inertia[isotropic - 1]; else
+                            * inv_inertia[0]), 1/(kg m^2): with invm, what the end of the step of
+                            * grains of several templates reads per grain, 16 B a template where
+                            * pala_template is 248 (bench/pour: a template per grain) */
     int *btid;             /* per block: the template of all its grains, or -1 (-2: of several, all isotropic) */
     int dissipative;       /* some material pair has delta < 1 or mu > 0, or a law with state
                             * or the dashpot, or additional forces */
