@@ -642,6 +642,10 @@ typedef struct pala_inserter {
     char name[32];                 /* in flow.tsv's columns and the messages (the [group]'s name) */
     int tfirst, tcount;            /* the templates of its grains, tfirst .. tfirst + tcount - 1 */
     int random_variant;            /* 1: each grain takes one of them at random; 0: in turn */
+    const int *tseq;               /* NULL, or the template of each of its count grains in the order
+                                      they enter (a size distribution's classes, drawn before the
+                                      run; each within tfirst .. tfirst + tcount - 1); the world
+                                      keeps a copy */
     pala_region region;            /* where the centres go: a box, a cylinder or a line */
     double rate;                   /* grains/s; or 0, and mass_rate */
     double mass_rate;              /* kg/s; or 0, and rate */

@@ -13,6 +13,7 @@
 void pala_feed_free(pala_world *w)
 {
     if (!w->feed) return;
+    for (int i = 0; i < w->feed->n; i++) free((void *)w->feed->f[i].in.tseq);
     free(w->feed->f);
     free(w->feed->d);
     free(w->feed);
@@ -37,7 +38,15 @@ static int add(pala_world *w, const pala_inserter *in, const pala_outlet *o)
     memset(f, 0, sizeof *f);
     f->outlet = o != NULL;
     if (o) f->out = *o;
-    else f->in = *in;
+    else {
+        f->in = *in;
+        if (in->tseq) {   /* the world's copy (the inserter's count of templates) */
+            long n = in->count > 0 ? in->count : 0;
+            int *q = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *q);
+            memcpy(q, in->tseq, (size_t)n * sizeof *q);
+            f->in.tseq = q;
+        }
+    }
     pala_feed_dyn *d = &fd->d[fd->n];
     memset(d, 0, sizeof *d);
     d->first_short = d->last_short = d->next_tmpl = -1;
@@ -161,6 +170,11 @@ static const char *check_inserter(const pala_world *w, int i, char *buf, size_t 
     const char *nm = in->name;
     if (in->tcount < 1 || in->tfirst < 0 || in->tfirst + in->tcount > w->ntmpl)
         return REFUSE("grain", "[group %s]: its templates %d .. %d do not exist (the world has %d)", nm, in->tfirst, in->tfirst + in->tcount - 1, w->ntmpl);
+    if (in->tseq && !(in->count > 0)) return REFUSE("count", "[group %s]: grains of sizes drawn before the run need 'count' (the grains to insert)", nm);
+    for (long q = 0; in->tseq && q < in->count; q++)
+        if (in->tseq[q] < in->tfirst || in->tseq[q] >= in->tfirst + in->tcount)
+            return REFUSE("grain", "[group %s]: its grain %ld has template %d, not one of its templates %d .. %d", nm, q, in->tseq[q], in->tfirst,
+                          in->tfirst + in->tcount - 1);
     const char *r = pala_region_check(&in->region, w->dim, "box|cylinder|line", e, sizeof e, key);
     if (r) return snprintf(buf, len, "[group %s]: %s (grains are inserted in a box, a cylinder or on a line%s)", nm, r, w->dim == 2 ? "; in 2D a rectangle, a disc or a line" : ""), buf;
     int byrate = in->rate > 0 && isfinite(in->rate), bymass = in->mass_rate > 0 && isfinite(in->mass_rate);

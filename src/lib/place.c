@@ -276,10 +276,7 @@ static int cmp_sized(const void *x, const void *y)
     return (a->q > b->q) - (a->q < b->q);
 }
 
-/* The template of each grain of a group with a size distribution (docs/physics.md, "Size
- * distributions"): its size drawn, its type's template chosen as without sizes, then one
- * template per (type's template, size class), made in that order.  NULL if the law failed. */
-static int *size_templates(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
+int *pala_place_size_templates(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen)
 {
     long n = g->count;
     double *r = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *r);
@@ -322,7 +319,7 @@ long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *e
     int *tq = NULL;   /* with sizes: the template of grain q of the group */
     long *ord = NULL; /* ... and the order they are placed in */
     if (g->sizes && g->count > 0) {
-        if (!(tq = size_templates(w, g, rng, err, errlen))) return -1;
+        if (!(tq = pala_place_size_templates(w, g, rng, err, errlen))) return -1;
         bysize *o = pala_xrealloc(NULL, (size_t)g->count * sizeof *o);
         for (long q = 0; q < g->count; q++) o[q] = (bysize){w->tmpl[tq[q]].bound_radius, q};
         if (g->placement == PALA_PLACE_RANDOM) qsort(o, (size_t)g->count, sizeof *o, cmp_larger);
@@ -442,7 +439,8 @@ long pala_place_insert(pala_world *w, const pala_inserter *in, pala_feed_dyn *d,
     *full = 0;
     while (placed < want) {
         if (d->next_tmpl < 0)
-            d->next_tmpl = in->random_variant ? in->tfirst + (int)(pala_rng_uniform(&d->rng) * in->tcount) % in->tcount
+            d->next_tmpl = in->tseq ? in->tseq[(long)d->count + placed]   /* (want <= count - d->count: pala_feed_due) */
+                         : in->random_variant ? in->tfirst + (int)(pala_rng_uniform(&d->rng) * in->tcount) % in->tcount
                                               : in->tfirst + (int)(((long)d->count + placed) % in->tcount);
         int tmpl = (int)d->next_tmpl;
         const pala_template *tp = &w->tmpl[tmpl];

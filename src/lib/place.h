@@ -49,12 +49,17 @@ int pala_place_deep(const pala_world *w, int tmpl, pala_vec3 x, pala_vec3 r, cha
  * numbered in that order); lattice and list placement keep the order the sizes were drawn in. */
 long pala_place_group(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen);
 /* An insertion of inserter in, whose state is d: up to want grains of total mass at most
- * mass_room (kg), each of the template d->next_tmpl (chosen from d->rng when -1, or the next in
+ * mass_room (kg), each of the template d->next_tmpl (when -1: the next of in->tseq, or chosen from d->rng, or the next in
  * turn), its centre uniform in the region, accepted when its bounding sphere lies inside the
  * walls and overlaps no grain's there (100 tries a grain), then turned and given its
  * velocities as the group's grains at t = 0; added at the end of w (pala_world_add_grain).
  * Returns the number placed; *full = 1 when a grain found no room (the insertion stops there),
  * and d->next_tmpl is that grain's template. */
+/* The template of each of the group's count grains (malloc'd; NULL and a message in err if
+ * the law failed) from its size distribution (docs/physics.md, "Size distributions"): its
+ * size drawn from rng, its type's template chosen as without sizes, then one template per
+ * (type's template, size class), made in that order (consecutive, from w->ntmpl on). */
+int *pala_place_size_templates(pala_world *w, const pala_group *g, pala_rng *rng, char *err, size_t errlen);
 long pala_place_insert(pala_world *w, const pala_inserter *in, pala_feed_dyn *d, long want, double mass_room, int *full);
 
 #endif

@@ -1076,7 +1076,25 @@ static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *
     in.orient = grp->orient;
     in.orient_r = grp->orient_r;
     in.seed = (uint64_t)s->top.seed ^ (0x9E3779B97F4A7C15ull * (uint64_t)(g + 1));   /* a stream of its own per group */
-    if (pala_world_add_inserter(w, &in) < 0) { emsg(s, s->sec[g].line, NULL, "[group %s]: %s", nm, pala_world_error(w)); return -1; }
+    int *tq = NULL;
+    if (grp->sizes) {   /* a size distribution: every grain's size drawn now, in the order they will enter, and its class's template made */
+        if (!hc) {
+            SERR(s, g, PALA_KEY_grain, "[group %s]: grain type %s has a size_distribution, whose sizes are drawn before the run, so the group "
+                 "needs 'count' (the grains to insert)", nm, gk->grain);
+            return -1;
+        }
+        pala_rng rng;
+        char err[320];
+        pala_rng_seed(&rng, in.seed ^ 0xD1B54A32D192ED03ull);   /* the sizes' stream, apart from the positions' */
+        in.tfirst = w->ntmpl;
+        if (!(tq = pala_place_size_templates(w, grp, &rng, err, sizeof err))) { SERR(s, g, PALA_KEY_grain, "[group %s]: %s", nm, err); return -1; }
+        in.tcount = w->ntmpl - in.tfirst;
+        in.random_variant = 0;
+        in.tseq = tq;
+    }
+    int bad = pala_world_add_inserter(w, &in) < 0;
+    free(tq);
+    if (bad) { emsg(s, s->sec[g].line, NULL, "[group %s]: %s", nm, pala_world_error(w)); return -1; }
     return 0;
 }
 
@@ -1146,11 +1164,6 @@ static int build_group(pala_scene *s, int g, const int *matidx, const int *tfirs
         if (grp->vel.z != 0) { SERR(s, g, PALA_KEY_velocity, "in 2D the velocity needs z = 0"); return -1; }
         if (grp->omega.x != 0 || grp->omega.y != 0) { SERR(s, g, PALA_KEY_angular_velocity, "in 2D grains turn about z only: use 0 0 wz"); return -1; }
         if (grp->orient == PALA_ORIENT_GIVEN && (grp->orient_r.x != 0 || grp->orient_r.y != 0)) { SERR(s, g, PALA_KEY_orientation, "in 2D the rotation vector must be 0 0 rz"); return -1; }
-    }
-    if (ins && grp->sizes) {   /* an inserter draws its grains from the type's templates, not from a law */
-        SERR(s, g, PALA_KEY_placement, "[group %s]: grain type %s has a size_distribution, which placement = insert does not draw from yet: "
-             "place its grains at t = 0 (placement = random), or insert a grain type of one size", s->sec[g].name, gk->grain);
-        return -1;
     }
     if (ins) return build_inserter(s, g, ti, tfirst, tnext);
     char err[320];
