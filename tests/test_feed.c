@@ -13,6 +13,8 @@
  *  - the states of the contacts with history stay with their grains when others leave;
  *  - a pour with an outlet gives the same bits on 1, 2 and 3 threads, and a resume in the
  *    middle of it (at an insertion's step and between) gives the same files;
+ *  - an inserter of a size distribution inserts sizes of its law (by number and by mass rate),
+ *    with a template per class of sizes, the same bits on any thread count and after a resume;
  *  - the trajectory of version 2 is read by pala view, snapshot and export;
  *  - bad keys are refused at their file and line, naming the key. */
 #include "t.h"
@@ -407,6 +409,67 @@ static void check_resume(void)
     }
 }
 
+/* ---- sizes ---------------------------------------------------------------------------------- */
+/* Spheres of a log-normal law inserted into a gas by a grain rate and by a mass rate: the sizes
+ * of the law (ln r: mean and sd within 3 standard errors, and the rounding to classes of 1 %),
+ * a template per class, not per grain; the mass rate within one grain of the largest class. */
+static const char *sizegas =
+    "dt = 1e-4\nsteps = 400\ncontainer = none\ngravity = 0 0 -9.81\nseed = 8\n"
+    "[material m]\ndensity = 2500\nyoung = 1e7\n"
+    "[grain s]\nmaterial = m\nshape = sphere\nsize_distribution = lognormal\nsize_median = 0.0005\nsize_sigma = 0.3\nsize_range = 0.0002 0.002\n"
+    "[group n]\ngrain = s\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 100000\ncount = 3000\ninsert_every = 20\n"
+    "[group m]\ngrain = s\nplacement = insert\nregion = box\nregion_box = 2 3 0 1 0 1\ninsert_mass_rate = 0.02\ncount = 3000\ninsert_end = 0.03\n"
+    "insert_every = 20\n";
+
+static void check_sizes(void)
+{
+    char err[2048], out[4096];
+    pala_scene *s = scene("sizegas", sizegas, 0, NULL, err, sizeof err);
+    T_CHECK(s != NULL, "an inserter of a size distribution loads (%.300s)", err);
+    if (!s) return;
+    pala_world *w = pala_scene_world(s);
+    int st = pala_world_steps(w, 400);
+    pala_feed_report a, b;
+    pala_world_feed_report(w, 0, &a);
+    pala_world_feed_report(w, 1, &b);
+    double l1 = 0, l2 = 0, mmax = 0;
+    long n = 0;
+    for (int k = 0; k < w->n; k++) {
+        const pala_template *tp = &w->tmpl[w->tid[k]];
+        mmax = fmax(mmax, tp->mass);
+        if (w->x[k].x > 1.5) continue;   /* the mass rate's grains */
+        double y = log(tp->bound_radius);
+        l1 += y; l2 += y * y; n++;
+    }
+    l1 /= (double)n;
+    double lsd = sqrt(l2 / (double)n - l1 * l1), se = 0.3 / sqrt((double)n);
+    /* classes of 1 %: ln r within 0.005 of the size drawn; at most ln(10)/ln(1.01) + 1 templates */
+    T_CHECK(st == PALA_OK && a.count == 3000 && n == 3000 && fabs(l1 - log(0.0005)) < 3 * se + 0.005 && fabs(lsd - 0.3) < 3 * se + 0.005,
+            "inserted log-normal spheres: %ld, mean of ln r %.4f against %.4f, sd %.4f against 0.3 (3 standard errors %.4f, classes of 1 %%)", n, l1,
+            log(0.0005), lsd, 3 * se);
+    T_CHECK(w->ntmpl > 20 && w->ntmpl <= 2 * (log(10.0) / log1p(0.01) + 1), "a template per class of sizes and group, not per grain: %d for %d grains",
+            w->ntmpl, w->n);
+    double M = 0.02 * 0.03;
+    T_CHECK(b.mass <= M * (1 + 1e-12) && b.mass > M - mmax, "insert_mass_rate of sizes: %.9g kg, within the largest grain (%.3g kg) below %.9g kg", b.mass, mmax, M);
+    pala_scene_free(s);
+    /* a pour of sizes stopped between insertions and resumed on other threads: the same files */
+    int rc = t_sh(out, sizeof out,
+                  "cd " DIR " && P=../../../pala; sed -e 's/^radius = 0.0015$/size_distribution = uniform\\nsize_range = 0.001 0.002/' -e 's/^\\[group spheres\\]$/&\\ncount = 1000/' pour3.txt > sizes3.txt && "
+                  "grep -q size_range sizes3.txt && $P run sizes3.txt -o sfull.run --force --quiet --threads 1 && "
+                  "$P run sizes3.txt -o spart.run --force --quiet --threads 3 --set steps=1234 && $P resume spart.run --quiet --threads 2 --set steps=3000 || exit 9; "
+                  "for f in energy.tsv flow.tsv walls.tsv trajectory.txt; do cmp sfull.run/$f spart.run/$f || exit 8; done; "
+                  "grep -c '^template ' sfull.run/trajectory.txt");
+    T_CHECK(rc == 0 && atoi(out) > 2 && atoi(out) < 80, "a pour of sizes on 1 thread, and stopped at step 1234 on 3 and resumed on 2: the same "
+            "energy.tsv, flow.tsv, walls.tsv, trajectory.txt (exit %d; templates: %s)", rc, out);
+    /* sizes are drawn before the run: the count is needed */
+    t_write(DIR "/sizenocount.txt", "dt = 1e-4\nsteps = 10\ncontainer = none\n[material m]\ndensity = 2500\nyoung = 1e7\n"
+            "[grain s]\nmaterial = m\nshape = sphere\nsize_distribution = uniform\nsize_range = 0.001 0.002\n"
+            "[group p]\ngrain = s\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 100\ninsert_end = 1\ninsert_every = 10\n");
+    rc = t_sh(out, sizeof out, "./pala run " DIR "/sizenocount.txt -o " DIR "/bad.run --force --quiet");
+    T_CHECK(rc == 1 && strstr(out, "sizenocount.txt:13: ") && strstr(out, "has a size_distribution, whose sizes are drawn before the run") &&
+            strstr(out, "needs 'count'"), "an inserter of sizes without count: refused at its grain line: %s", out);
+}
+
 /* ---- the readers of trajectory version 2 ----------------------------------------------- */
 static void check_readers(void)
 {
@@ -534,6 +597,7 @@ void test_feed(void)
     check_states();
     check_threads();
     check_resume();
+    check_sizes();
     check_readers();
     check_2d();
     check_errors();
