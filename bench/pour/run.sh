@@ -5,6 +5,7 @@
 # Usage: bench/pour/run.sh OUTDIR [callgrind STEPS]
 #   default: both runs to pour.txt's end_time, one after the other, one core each (pala
 #     --threads 1), both pinned to one CPU (bench/pin.sh; time them on a quiet machine);
+#     REPS=N: N such pairs, LAMMPS and pala alternately, the times below their medians;
 #     prints for each the final packing fraction
 #     in the measuring region (pala measure, on LAMMPS's final state read into pala by
 #     lammps-final.txt: the same formula, spheres cut by the region's faces exactly), the
@@ -35,7 +36,7 @@ $nice "$pala" run "$scene" -o "$out/pala" --force --quiet --threads 1 --set step
 val() { awk -F '\t' -v k="$1" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
                                { if (!(k in c)) exit 1; print $c[k] }' "$out/pala/summary.tsv"; }
 dt=$(val dt); n=$(val group.pour.count); seed=$(val seed)
-set -- $(val grain.bead.component_radius); rlo=$1; rhi=$2
+set -- $(val grain.bead.size_range); rlo=$1; rhi=$2
 # the steps to pour.txt's end_time (summary.tsv has those of the run of 0 steps)
 nsteps=$(awk -v h="$dt" '$1 == "end_time" { printf "%d", $3 / h + 0.5 }' "$scene")
 [ "$mode" = callgrind ] && nsteps=$cgsteps
@@ -55,22 +56,41 @@ cg() {  # cg FUNCTION NAME: valgrind's callgrind prefix, in callgrind mode
     [ "$mode" = callgrind ] && echo "valgrind --tool=callgrind --callgrind-out-file=$out/$2.cg --toggle-collect=$1" || true; }
 cgl=$(cg 'LAMMPS_NS::Verlet::run(int)' lammps); cgp=$(cg pala_world_steps pala)
 # LAMMPS first: its log says how it batches the grains, which pala then does the same way
-t0=$(now)
-(cd "$out/lammps" && $nice $cgl lmp -in "$root/bench/pour/pour.in" -log run.log -screen none \
-    -var KN "$kn" -var KT "$kt" -var GN "$gn" -var GNW "$gnw" -var mu "$mu" -var dt "$dt" \
-    -var N "$n" -var seed "$seed" -var nsteps "$nsteps" -var final "$out/lammps/final.data" 2> "$out/lammps/stderr") \
-    || { echo "run.sh: lmp failed; log tail:" >&2; tail -5 "$out/lammps/run.log" >&2; exit 1; }
-t1=$(now)
+lammps() {
+    (cd "$out/lammps" && $nice $cgl lmp -in "$root/bench/pour/pour.in" -log run.log -screen none \
+        -var KN "$kn" -var KT "$kt" -var GN "$gn" -var GNW "$gnw" -var mu "$mu" -var dt "$dt" \
+        -var N "$n" -var seed "$seed" -var nsteps "$nsteps" -var final "$out/lammps/final.data" 2> "$out/lammps/stderr") \
+        || { echo "run.sh: lmp failed; log tail:" >&2; tail -5 "$out/lammps/run.log" >&2; exit 1; }
+}
+pala_run() {
+    $nice $cgp "$pala" run "$scene" -o "$out/pala" --force --quiet --threads 1 \
+        --set steps="$nsteps" --set group.pour.insert_rate="$rate" --set group.pour.insert_every="$nfreq" \
+        2> "$out/pala/stderr"
+}
+t0=$(now); lammps; t1=$(now)
 # "Particle insertion: NPER every NFREQ steps, N by step S"
 set -- $(awk '/^Particle insertion:/ { print $3, $5; exit }' "$out/lammps/run.log")
 nper=${1:?run.sh: no Particle insertion line in the LAMMPS log}; nfreq=$2
 rate=$(awk -v p="$nper" -v f="$nfreq" -v h="$dt" 'BEGIN { printf "%.17g", p / (f * h) }')
 echo "insertion: $nper grains every $nfreq steps ($rate grains/s)"
-t2=$(now)
-$nice $cgp "$pala" run "$scene" -o "$out/pala" --force --quiet --threads 1 \
-    --set steps="$nsteps" --set group.pour.insert_rate="$rate" --set group.pour.insert_every="$nfreq" \
-    2> "$out/pala/stderr"
-t3=$(now)
+t2=$(now); pala_run; t3=$(now)
+# REPS > 1 (full mode): the pair again, alternately, REPS times in all; the times reported
+# below are the medians (the machine's speed drifts: docs/performance.md, "Two CPUs that differ")
+reps=${REPS:-1}; [ "$mode" = callgrind ] && reps=1
+el() { awk -v a="$1" -v b="$2" 'BEGIN { print b - a }'; }
+tls=$(el "$t0" "$t1"); tps=$(el "$t2" "$t3"); pairs="$tls/$tps"
+r=1
+while [ "$r" -lt "$reps" ]; do
+    t0=$(now); lammps; t1=$(now); t2=$(now); pala_run; t3=$(now)
+    tls="$tls $(el "$t0" "$t1")"; tps="$tps $(el "$t2" "$t3")"; pairs="$pairs $(el "$t0" "$t1")/$(el "$t2" "$t3")"
+    r=$((r + 1))
+done
+med() { echo "$@" | tr ' ' '\n' | sort -g | awk '{ v[NR] = $1 } END { print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+if [ "$reps" -gt 1 ]; then   # each pair's LAMMPS / pala wall time: the time ratio (particle-steps differ by LAMMPS's step 1)
+    ratios=$(for p in $pairs; do echo "$p" | awk -F/ '{ printf "%.3f ", $1 / $2 }'; done)
+    echo "wall times LAMMPS/pala, s: $pairs; their ratios $ratios(median $(med $ratios))"
+fi
+tl=$(med $tls); tp=$(med $tps)
 grep -q "Less insertions than requested" "$out/lammps/run.log" && echo "LAMMPS: fewer insertions than requested (see run.log)"
 # particle-steps of the schedule: batch k (from 0) of min(NPER, N - k NPER) grains at step
 # k NFREQ (LAMMPS: k NFREQ + 1) lives to the last step
@@ -96,7 +116,7 @@ kl=$(awk '/^Step/ { h = 1; next } h && $1 ~ /^[0-9]+$/ { last = $4 + $5 } /^Loop
 nl=$(awk '/^Loop time/ { print $NF == "atoms" ? $(NF - 1) : "" }' "$out/lammps/run.log" | tail -1)
 np=$(val grains 2>/dev/null || tail -1 "$out/pala/flow.tsv" | cut -f 3)
 awk -v pp="$pp" -v pl="$pl" -v gp="$gp" -v gl="$gl" -v kp="$kp" -v kl="$kl" -v np="$np" -v nl="$nl" \
-    -v tl="$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" -v tp="$(awk -v a="$t2" -v b="$t3" 'BEGIN { print b - a }')" \
+    -v tl="$tl" -v tp="$tp" \
     -v sl="$(psteps 1)" -v sp="$(psteps 0)" 'BEGIN {
     printf "program  grains  phi     (grains in region)  E_kin+E_rot_J  wall_s  particle_steps_per_s\n"
     printf "pala     %-6s  %.4f  (%d)  %14.3g  %6.1f  %.4g\n", np, pp, gp, kp, tp, sp / tp
