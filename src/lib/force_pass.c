@@ -59,7 +59,8 @@ static inline void wall_add(pala_facc *a, const pala_facc *c)
 /* The wall contacts of a batch into the grains' sums A[k & mask], in batch order (A NULL:
  * into S->wout, the sums of a boundary block, which phase 2 forms): the forces of eqs.
  * (53)-(57), wall impulses of a step dt (and their outward radial part, the cavity's,
- * dt F.n: n is the wall's inward normal), and the Hertz energy into *U. */
+ * dt F.n: n is the wall's inward normal), and the Hertz energy into *U (U NULL: not
+ * wanted, the steps'). */
 static void walls_run(const pala_world *w, pala_tscr *S, pala_batch *B, pala_facc *A, long mask, double dt, double *U, pala_blocksum *s,
                       pala_runaway *ru)
 {
@@ -67,19 +68,26 @@ static void walls_run(const pala_world *w, pala_tscr *S, pala_batch *B, pala_fac
     const pala_contacts *cm = w->work->cm;
     const int diss = pala_contacts_dissipate(cm), mind = (cm->laws & PALA_LAWS_MINDLIN) && dt > 0;
     const int nlaw = (cm->laws & (PALA_LAWS_NLAW | PALA_LAWS_FRAC)) != 0;
+    const int tnc = w->work->tsep;   /* Tnc is read (else a sphere's T serves: integrator.c) */
     pala_contact_walls(w, B, dt);
     for (int i = 0; i < m; i++) {
         if (diss) s->ediss += B->D[i];
         if (mind) s->emind += B->E[i];
         pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
         const pala_facc c = {F, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]), pala_v(B->Gx[i], B->Gy[i], B->Gz[i]), pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i])};
-        if (A) wall_add(&A[B->k[i] & mask], &c);
-        else {
+        if (A && tnc) wall_add(&A[B->k[i] & mask], &c);
+        else if (A) {   /* the same additions but Tnc's, which no one reads */
+            pala_facc *a = &A[B->k[i] & mask];
+            a->Fnc = pala_vadd(a->Fnc, c.Fnc);
+            a->F = pala_vadd(a->F, c.F);
+            a->T = pala_vadd(a->T, c.T);
+        } else {
             if (S->nwout == S->capwout) { S->capwout = 2 * S->capwout + 256; PALA_GROW(S->wout, S->capwout); }
             S->wout[S->nwout++] = (pala_frec){B->k[i], c};
         }
-        *U += nlaw ? pala_law_normal_energy(pala_pm_of(w, B->k[i], B->jmat[i]), B->sq[i], B->ov[i])
-                   : pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
+        if (U)
+            *U += nlaw ? pala_law_normal_energy(pala_pm_of(w, B->k[i], B->jmat[i]), B->sq[i], B->ov[i])
+                       : pala_law_hertz_energy(pala_law_hertz(B->kE[i], B->sq[i], B->ov[i]), B->ov[i]);
         int f = B->face[i];
         if (f < PALA_WALL_FACES) {
             s->imp[f] = pala_vaxpy(s->imp[f], -dt, F);
@@ -575,9 +583,8 @@ static void block_pairs(sweep *sw, int k0, int k1, pala_blocksum *s, pala_runawa
  * A[k & mask], or with A NULL into S->wout for phase 2. */
 static void block_walls(pala_world *w, pala_tscr *S, int k0, int k1, pala_facc *A, long mask, pala_blocksum *s, pala_runaway *ru)
 {
-    double U = 0;
     int cur = w->work->wcb[k0 / PALA_BLOCK];
-    pala_force_pass_walls(w, S, &cur, k1, A, mask, w->dt, &U, s, ru);
+    pala_force_pass_walls(w, S, &cur, k1, A, mask, w->dt, NULL, s, ru);   /* the energy: the energy pass's (energy.c) */
     if (w->work->cm->hn) s->ediss += pala_wallhist_ended(w, k0 / PALA_BLOCK);
 }
 

@@ -31,7 +31,7 @@ void pala_force_pass_setup(pala_world *w);
 void pala_force_pass_sweep(void *ctx, int t, int b0, int b1);
 /* The walls of grains [.., k1) among the wall candidates from wcand[*cur] on, into the
  * sums A[k & mask] (A NULL: kept in S->wout, in order, for phase 2), through thread
- * scratch S: wall impulses of a time dt, Hertz energy into *U. */
+ * scratch S: wall impulses of a time dt, Hertz energy into *U (U NULL: not wanted). */
 void pala_force_pass_walls(const pala_world *w, pala_tscr *S, int *cur, int k1, pala_facc *A, long mask, double dt, double *U,
                            pala_blocksum *s, pala_runaway *ru);
 /* Sum the blocks in order: contact energy into *U, dissipated power into *pdiss (either
