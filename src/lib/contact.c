@@ -59,13 +59,6 @@ AI void geometry(pala_batch *B, int m, const int one, const double a1, const int
 
 static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0, 0); }
 
-/* The reads of a batch of sphere pairs before the kernel, in one loop: the velocities
- * v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel forms the relative velocity at
- * the contact point (eq. 54) with the lever arms -l_i n and l_j n (eq. 50): w = v_i - v_j -
- * s x n; with spr, the springs' states from hp (spring_read); with im, 1/m* of each pair
- * (inv_mass: the dashpot's).  (Reads of the grains and states in a loop of their own, the
- * arithmetic in the kernel's vectorised loop; one loop for all three reads saves a loop's
- * overhead and the reloads of k and j.) */
 typedef double v4c __attribute__((vector_size(32)));
 typedef long long v4cl __attribute__((vector_size(32)));
 static inline v4c ld4c(const double *p) { v4c v; memcpy(&v, p, sizeof v); return v; }
@@ -81,16 +74,32 @@ static inline void cols3(v4c a, v4c b, v4c c, v4c d, double *x, double *y, doubl
     memcpy(z, &Z, sizeof Z);
 }
 
-/* The velocities' part of stage_sphere_points, four contacts at a time: each grain's v and
- * omega read as four doubles (x, y, z and the next grain's x: so not for the last grain,
- * whose contacts take the loop below), each contact's v_i - v_j and l_i w_i + l_j w_j formed
- * as rows, the rows turned into the batch's columns.  The same operations on each value as
- * the scalar loop (the compiler's code for that loop read every value apart: some 33
- * instructions a contact).  Returns the contacts done (all groups of four before the first
- * with the last grain). */
-static inline int sphere_points4(const pala_world *w, pala_batch *B, int m)
+/* The reads of contact i of stage_sphere_points but its velocities: the spring's state,
+ * 1/m*. */
+AI void sphere_reads(const pala_world *w, pala_batch *B, int i, int k, int j, const int spr, const int im, const int ho)
 {
-    const double *V = &w->v[0].x, *W = &w->w[0].x;
+    if (spr) {
+        const double *st = B->hp[i];
+        B->hx[i] = st[ho]; B->hy[i] = st[ho + 1]; B->hz[i] = st[ho + 2];
+    }
+    if (im) B->im[i] = w->work->invm[w->tid[k]] + w->work->invm[w->tid[j]];
+}
+
+/* The reads of a batch of sphere pairs before the kernel, in one loop: the velocities
+ * v_i - v_j and s = l_i w_i + l_j w_j, from which the kernel forms the relative velocity at
+ * the contact point (eq. 54) with the lever arms -l_i n and l_j n (eq. 50): w = v_i - v_j -
+ * s x n; with spr, the springs' states from hp (spring_read); with im, 1/m* of each pair
+ * (inv_mass: the dashpot's).  (Reads of the grains and states in a loop of their own, the
+ * arithmetic in the kernel's vectorised loop; one loop for all three reads saves a loop's
+ * overhead and the reloads of k and j.)  Four contacts at a time: each grain's v and omega
+ * read as four doubles (x, y, z and the next grain's x: so not for the last grain, whose
+ * contacts take the scalar loop), each contact's v_i - v_j and l_i w_i + l_j w_j formed as
+ * rows, the rows turned into the batch's columns; the same operations on each value as the
+ * scalar loop, whose code read every value apart (bench/pour's heap: -2.5 % instructions). */
+AI void stage_sphere_points(const pala_world *w, pala_batch *B, int m, const int spr, const int im, const int ho)
+{
+    const pala_vec3 *V = w->v, *W = w->w;
+    const double *Vd = &w->v[0].x, *Wd = &w->w[0].x;
     const int last = w->n - 1;
     int i = 0;
     for (; i + 4 <= m; i += 4) {
@@ -100,36 +109,21 @@ static inline int sphere_points4(const pala_world *w, pala_batch *B, int m)
         for (int c = 0; c < 4; c++) {
             const long a = 3 * (long)k[c], b = 3 * (long)j[c];
             const double li = B->li[i + c], lj = B->lj[i + c];
-            u[c] = ld4c(V + a) - ld4c(V + b);
-            s[c] = li * ld4c(W + a) + lj * ld4c(W + b);
+            u[c] = ld4c(Vd + a) - ld4c(Vd + b);
+            s[c] = li * ld4c(Wd + a) + lj * ld4c(Wd + b);
+            sphere_reads(w, B, i + c, k[c], j[c], spr, im, ho);
         }
         cols3(u[0], u[1], u[2], u[3], B->ux + i, B->uy + i, B->uz + i);
         cols3(s[0], s[1], s[2], s[3], B->sx + i, B->sy + i, B->sz + i);
     }
-    return i;
-}
-
-AI void stage_sphere_points(const pala_world *w, pala_batch *B, int m, const int spr, const int im, const int ho)
-{
-    const pala_vec3 *V = w->v, *W = w->w;
-    const double *invm = w->work->invm;
-    const int *tid = w->tid;
-    const int i4 = sphere_points4(w, B, m);
-    for (int i = i4; i < m; i++) {
+    for (; i < m; i++) {
         int k = B->k[i], j = B->j[i];
         double li = B->li[i], lj = B->lj[i];
         B->ux[i] = V[k].x - V[j].x; B->uy[i] = V[k].y - V[j].y; B->uz[i] = V[k].z - V[j].z;
         B->sx[i] = li * W[k].x + lj * W[j].x;
         B->sy[i] = li * W[k].y + lj * W[j].y;
         B->sz[i] = li * W[k].z + lj * W[j].z;
-    }
-    for (int i = 0; i < m && (spr || im); i++) {
-        int k = B->k[i], j = B->j[i];
-        if (spr) {
-            const double *st = B->hp[i];
-            B->hx[i] = st[ho]; B->hy[i] = st[ho + 1]; B->hz[i] = st[ho + 2];
-        }
-        if (im) B->im[i] = invm[tid[k]] + invm[tid[j]];
+        sphere_reads(w, B, i, k, j, spr, im, ho);
     }
 }
 
