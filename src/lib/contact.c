@@ -21,6 +21,7 @@
 #include "fractional.h"
 #include "neighbor.h"
 #include "surface.h"
+#include "vec4.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,21 +60,6 @@ AI void geometry(pala_batch *B, int m, const int one, const double a1, const int
 
 static void stage_geometry(pala_batch *B, int m) { geometry(B, m, 0, 0, 0); }
 
-typedef double v4c __attribute__((vector_size(32)));
-typedef long long v4cl __attribute__((vector_size(32)));
-static inline v4c ld4c(const double *p) { v4c v; memcpy(&v, p, sizeof v); return v; }
-/* rows a, b, c, d of four doubles (x, y, z and a fourth not used) into the columns x, y, z */
-static inline void cols3(v4c a, v4c b, v4c c, v4c d, double *x, double *y, double *z)
-{
-    v4c ab0 = __builtin_shuffle(a, b, (v4cl){0, 4, 2, 6}), ab1 = __builtin_shuffle(a, b, (v4cl){1, 5, 3, 7});
-    v4c cd0 = __builtin_shuffle(c, d, (v4cl){0, 4, 2, 6}), cd1 = __builtin_shuffle(c, d, (v4cl){1, 5, 3, 7});
-    v4c X = __builtin_shuffle(ab0, cd0, (v4cl){0, 1, 4, 5}), Y = __builtin_shuffle(ab1, cd1, (v4cl){0, 1, 4, 5});
-    v4c Z = __builtin_shuffle(ab0, cd0, (v4cl){2, 3, 6, 7});
-    memcpy(x, &X, sizeof X);
-    memcpy(y, &Y, sizeof Y);
-    memcpy(z, &Z, sizeof Z);
-}
-
 /* The reads of contact i of stage_sphere_points but its velocities: the spring's state,
  * 1/m*. */
 AI void sphere_reads(const pala_world *w, pala_batch *B, int i, int k, int j, const int spr, const int im, const int ho)
@@ -105,16 +91,18 @@ AI void stage_sphere_points(const pala_world *w, pala_batch *B, int m, const int
     for (; i + 4 <= m; i += 4) {
         const int *k = B->k + i, *j = B->j + i;
         if ((k[0] == last) | (k[1] == last) | (k[2] == last) | (k[3] == last) | (j[0] == last) | (j[1] == last) | (j[2] == last) | (j[3] == last)) break;
-        v4c u[4], s[4];
+        v4d u[4], s[4], o[4];
         for (int c = 0; c < 4; c++) {
             const long a = 3 * (long)k[c], b = 3 * (long)j[c];
             const double li = B->li[i + c], lj = B->lj[i + c];
-            u[c] = ld4c(Vd + a) - ld4c(Vd + b);
-            s[c] = li * ld4c(Wd + a) + lj * ld4c(Wd + b);
+            u[c] = ld4(Vd + a) - ld4(Vd + b);
+            s[c] = li * ld4(Wd + a) + lj * ld4(Wd + b);
             sphere_reads(w, B, i + c, k[c], j[c], spr, im, ho);
         }
-        cols3(u[0], u[1], u[2], u[3], B->ux + i, B->uy + i, B->uz + i);
-        cols3(s[0], s[1], s[2], s[3], B->sx + i, B->sy + i, B->sz + i);
+        transpose4(u[0], u[1], u[2], u[3], o);   /* rows x, y, z (and the fourth, not used) into columns */
+        st4(B->ux + i, o[0]); st4(B->uy + i, o[1]); st4(B->uz + i, o[2]);
+        transpose4(s[0], s[1], s[2], s[3], o);
+        st4(B->sx + i, o[0]); st4(B->sy + i, o[1]); st4(B->sz + i, o[2]);
     }
     for (; i < m; i++) {
         int k = B->k[i], j = B->j[i];

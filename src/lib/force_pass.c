@@ -39,6 +39,7 @@
 #include "neighbor.h"
 #include "surface.h"
 #include "threads.h"
+#include "vec4.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,39 +221,28 @@ static inline void facc_copy(pala_facc *o, const pala_facc *a, const int diss, c
     if (diss) o->Fnc = a->Fnc;
 }
 
+/* x added to the four doubles at p */
+static inline void add4(double *p, v4d x) { st4(p, ld4(p) + x); }
+
 /* deliver_ring for spheres with dissipation, without records, four contacts at a time: each
  * contact's contribution to its first grain's F, T, Fnc (nine doubles: pala_facc's first
  * nine) and to its second's, formed by transposing the batch's columns four contacts at a
  * time (the vectoriser gathered them value by value, some 15 instructions a contact), then
  * added as two vectors of four and one double; the same additions in the same order, contact
  * by contact, k's before j's, component by component (so the same bits).  hh as deliver_ring's. */
-typedef double v4r __attribute__((vector_size(32)));
-typedef long long v4q __attribute__((vector_size(32)));
-static inline v4r ld4r(const double *p) { v4r v; memcpy(&v, p, sizeof v); return v; }
-static inline void add4r(double *p, v4r x) { v4r v; memcpy(&v, p, sizeof v); v += x; memcpy(p, &v, sizeof v); }
-/* columns a, b, c, d of four contacts into the rows o[i] = {a[i], b[i], c[i], d[i]} */
-static inline void rows4(v4r a, v4r b, v4r c, v4r d, v4r o[4])
-{
-    v4r ab0 = __builtin_shuffle(a, b, (v4q){0, 4, 2, 6}), ab1 = __builtin_shuffle(a, b, (v4q){1, 5, 3, 7});
-    v4r cd0 = __builtin_shuffle(c, d, (v4q){0, 4, 2, 6}), cd1 = __builtin_shuffle(c, d, (v4q){1, 5, 3, 7});
-    o[0] = __builtin_shuffle(ab0, cd0, (v4q){0, 1, 4, 5});
-    o[1] = __builtin_shuffle(ab1, cd1, (v4q){0, 1, 4, 5});
-    o[2] = __builtin_shuffle(ab0, cd0, (v4q){2, 3, 6, 7});
-    o[3] = __builtin_shuffle(ab1, cd1, (v4q){2, 3, 6, 7});
-}
 static inline __attribute__((always_inline)) int deliver_rows(sweep *sw, pala_facc *restrict R, long mask, const pala_batch *restrict B, int m, const int hh)
 {
     double ed = sw->ed, em = sw->em;
     const int ho = hh ? sw->w->work->cm->ho_t : 0;
-    const v4r neg = {-0.0, -0.0, -0.0, 0.0};
+    const v4l negF = (v4l)(v4d){-0.0, -0.0, -0.0, 0.0}, negG = (v4l)(v4d){0.0, 0.0, -0.0, -0.0};   /* -F, T_j; T_j, -G */
     int i = 0;
     for (; i + 4 <= m; i += 4) {
-        v4r ka[4], kb[4], ja[4], jb[4];
-        v4r Fx = ld4r(B->Fx + i), Fy = ld4r(B->Fy + i), Fz = ld4r(B->Fz + i), Gx = ld4r(B->Gx + i), Gy = ld4r(B->Gy + i);
-        rows4(Fx, Fy, Fz, ld4r(B->Tix + i), ka);
-        rows4(ld4r(B->Tiy + i), ld4r(B->Tiz + i), Gx, Gy, kb);
-        rows4(Fx, Fy, Fz, ld4r(B->Tjx + i), ja);
-        rows4(ld4r(B->Tjy + i), ld4r(B->Tjz + i), Gx, Gy, jb);
+        v4d ka[4], kb[4], ja[4], jb[4];
+        v4d Fx = ld4(B->Fx + i), Fy = ld4(B->Fy + i), Fz = ld4(B->Fz + i), Gx = ld4(B->Gx + i), Gy = ld4(B->Gy + i);
+        transpose4(Fx, Fy, Fz, ld4(B->Tix + i), ka);
+        transpose4(ld4(B->Tiy + i), ld4(B->Tiz + i), Gx, Gy, kb);
+        transpose4(Fx, Fy, Fz, ld4(B->Tjx + i), ja);
+        transpose4(ld4(B->Tjy + i), ld4(B->Tjz + i), Gx, Gy, jb);
         for (int c = 0; c < 4; c++) {
             const int q = i + c;
             if (hh) {
@@ -262,11 +252,11 @@ static inline __attribute__((always_inline)) int deliver_rows(sweep *sw, pala_fa
                 st[0] = B->hx[q]; st[1] = B->hy[q]; st[2] = B->hz[q];
             }
             double *a = &R[B->k[q] & mask].F.x, *b = &R[B->j[q] & mask].F.x;
-            add4r(a, ka[c]);
-            add4r(a + 4, kb[c]);
+            add4(a, ka[c]);
+            add4(a + 4, kb[c]);
             a[8] += B->Gz[q];
-            add4r(b, (v4r)((v4q)ja[c] ^ (v4q)neg));                     /* -F, T_j */
-            add4r(b + 4, (v4r)((v4q)jb[c] ^ (v4q)(v4r){0.0, 0.0, -0.0, -0.0}));   /* T_j, -G */
+            add4(b, (v4d)((v4l)ja[c] ^ negF));
+            add4(b + 4, (v4d)((v4l)jb[c] ^ negG));
             b[8] += -B->Gz[q];
         }
     }

@@ -5,6 +5,7 @@
 #include "field.h"
 #include "grain.h"
 #include "grain_forces.h"
+#include "vec4.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -122,31 +123,6 @@ void pala_integrator_end_general(pala_world *w, int k0, int k1, pala_facc *A, lo
  * free motions turn by the same exp(tau omega) (omega is constant in an isotropic free
  * motion, and the kick comes before them), computed once, and move by the same bound.
  * docs/performance.md, "The drum against LAMMPS" (session 18). */
-#if defined(__GNUC__)
-/* Without AVX (a portable build: make OPT=-O3) gcc and clang warn that a vector of 32 bytes
- * passed by value is passed otherwise than with it; every function here that takes one is
- * static, so no other code sees the difference. */
-#pragma GCC diagnostic ignored "-Wpsabi"
-#endif
-typedef double v4d __attribute__((vector_size(32)));
-typedef long long v4l __attribute__((vector_size(32)));
-#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 12)
-#define SHUF(a, b, i0, i1, i2, i3) __builtin_shufflevector(a, b, i0, i1, i2, i3)
-#else /* gcc before 12 */
-#define SHUF(a, b, i0, i1, i2, i3) __builtin_shuffle(a, b, (v4l){i0, i1, i2, i3})
-#endif
-
-static inline v4d ld4(const double *p)
-{
-    v4d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-static inline void st4(double *p, v4d v) { memcpy(p, &v, sizeof v); }
-static inline v4d bc4(double s) { return (v4d){s, s, s, s}; }
-/* m ? a : b, lane by lane (m: all ones or all zeros) */
-static inline v4d sel4(v4l m, v4d a, v4d b) { return (v4d)(((v4l)a & m) | ((v4l)b & ~m)); }
-
 /* Three vectors as in memory (x0 y0 z0 x1 | y1 z1 x2 y2 | z2 x3 y3 z3) to x, y, z of four
  * grains, and back. */
 static inline void soa3(const v4d m[3], v4d c[3])
