@@ -29,7 +29,7 @@ layers='
 2 step energy contact_list world scene place restart lammps keys check material timestep population
 3 force_pass
 4 contact contact_state container box cavity membrane surface grain_forces field fluid centre integrator neighbor feed
-5 contact_law fractional grain threads alloc rotation builder union arcs factory rng sizes work keydef mesh meshclump region
+5 contact_law vec4 fractional grain threads alloc rotation builder union arcs factory rng sizes work keydef mesh meshclump region
 '
 
 root=${1:-.}
