@@ -78,19 +78,17 @@ AI void sphere_reads(const pala_world *w, pala_batch *B, int i, int k, int j, co
  * (inv_mass: the dashpot's).  (Reads of the grains and states in a loop of their own, the
  * arithmetic in the kernel's vectorised loop; one loop for all three reads saves a loop's
  * overhead and the reloads of k and j.)  Four contacts at a time: each grain's v and omega
- * read as four doubles (x, y, z and the next grain's x: so not for the last grain, whose
- * contacts take the scalar loop), each contact's v_i - v_j and l_i w_i + l_j w_j formed as
+ * read as four doubles (x, y, z and the next grain's x; the last grain's the vector past
+ * the grains, world.c room_vw), each contact's v_i - v_j and l_i w_i + l_j w_j formed as
  * rows, the rows turned into the batch's columns; the same operations on each value as the
  * scalar loop, whose code read every value apart (bench/pour's heap: -2.5 % instructions). */
 AI void stage_sphere_points(const pala_world *w, pala_batch *B, int m, const int spr, const int im, const int ho)
 {
     const pala_vec3 *V = w->v, *W = w->w;
     const double *Vd = &w->v[0].x, *Wd = &w->w[0].x;
-    const int last = w->n - 1;
     int i = 0;
     for (; i + 4 <= m; i += 4) {
         const int *k = B->k + i, *j = B->j + i;
-        if ((k[0] == last) | (k[1] == last) | (k[2] == last) | (k[3] == last) | (j[0] == last) | (j[1] == last) | (j[2] == last) | (j[3] == last)) break;
         v4d u[4], s[4], o[4];
         for (int c = 0; c < 4; c++) {
             const long a = 3 * (long)k[c], b = 3 * (long)j[c];

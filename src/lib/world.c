@@ -189,13 +189,24 @@ int pala_world_add_sphere_template(pala_world *w, int mat, double R)
     return pala_world_build_template(w, &t, 1, &(pala_vec3){0, 0, 0}, &R, 0);
 }
 
+/* v and w hold cap + 1 vectors, those past the grains' zero at first: four doubles may be
+ * read from any grain's (contact.c, stage_sphere_points: the last grain's x, y, z and one
+ * more). */
+static void room_vw(pala_world *w, int old)
+{
+    PALA_GROW(w->v, w->cap + 1); PALA_GROW(w->w, w->cap + 1);
+    memset(w->v + old, 0, (size_t)(w->cap + 1 - old) * sizeof *w->v);
+    memset(w->w + old, 0, (size_t)(w->cap + 1 - old) * sizeof *w->w);
+}
+
 /* Room for n grains in the arrays of their state (doubling), and for nid numbers in inv. */
 static void room(pala_world *w, int n, int nid)
 {
     if (n > w->cap) {
+        int old = w->cap;
         w->cap = w->cap ? 2 * w->cap : 64;
         if (w->cap < n) w->cap = n;
-        PALA_GROW(w->x, w->cap); PALA_GROW(w->r, w->cap); PALA_GROW(w->v, w->cap); PALA_GROW(w->w, w->cap);
+        PALA_GROW(w->x, w->cap); PALA_GROW(w->r, w->cap); room_vw(w, old);
         PALA_GROW(w->acc, w->cap); PALA_GROW(w->bacc, w->cap); PALA_GROW(w->tid, w->cap);
         if (w->gid) PALA_GROW(w->gid, w->cap);
     }
@@ -271,8 +282,9 @@ static int cmp_sortkey(const void *a, const void *b)
 
 #define PERMUTE(arr, type)                                                  \
     do {                                                                    \
-        type *tmp_ = pala_xrealloc(NULL, (size_t)w->n * sizeof *tmp_);      \
+        type *tmp_ = pala_xrealloc(NULL, (size_t)(w->n + 1) * sizeof *tmp_);\
         for (int i = 0; i < w->n; i++) tmp_[i] = (arr)[order[i].k];         \
+        memset(tmp_ + w->n, 0, sizeof *tmp_);   /* v, w: room_vw's */      \
         free(arr);                                                          \
         (arr) = tmp_;                                                       \
     } while (0)
