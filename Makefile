@@ -21,7 +21,8 @@ OPT     ?= -O3 $(NATIVE)
 CFLAGS  ?= $(OPT) -g
 WARN    := -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wdouble-promotion \
            -Wmissing-prototypes -Wstrict-prototypes -Wundef -Wwrite-strings -Werror
-ALLFLAGS = $(CFLAGS) $(WARN) -ffp-contract=off -fno-math-errno -fno-trapping-math -D_POSIX_C_SOURCE=200809L -Iinclude -MMD -MP
+COMMON  = $(WARN) -ffp-contract=off -fno-math-errno -fno-trapping-math -D_POSIX_C_SOURCE=200809L -Iinclude
+ALLFLAGS = $(CFLAGS) $(COMMON) -MMD -MP
 LDLIBS  := -lm -lpthread
 
 LIBSRC  := $(wildcard src/lib/*.c)
@@ -34,7 +35,7 @@ VIEWSRC := $(wildcard src/cli/view/*.css src/cli/view/*.html src/cli/view/*.js)
 TESTSRC := $(wildcard tests/*.c)
 TESTOBJ := $(TESTSRC:tests/%.c=build/tests/%.o)
 
-.PHONY: all run test examples sanitize bench bench-busy clean fuzz FORCE
+.PHONY: all run test examples sanitize bench bench-busy clean fuzz portable-check FORCE
 all: pala
 
 # The flags of the last build: when they change (OPT=..., make sanitize), everything is
@@ -76,6 +77,16 @@ build/run_tests: $(TESTOBJ) $(filter-out build/cli/main.o,$(CLIOBJ)) build/libpa
 
 run: pala
 	./pala run examples/paper-ten-grains.txt -o build/run/paper-ten-grains --force
+
+# The library's files of four-double vectors (src/lib/vec4.h: gcc's and clang's vector
+# extensions, whose spelling and ABI notes differ between compilers and with or without
+# -march) compiled with PORTCC and PORTOPT at once, objects discarded: tests/test_portable.c runs it
+# for the portable build (make OPT=-O3) and, where clang is installed, with clang.
+PORTCC  ?= $(CC)
+PORTOPT ?= -O3
+portable-check: FORCE
+	@pids=; for f in $$(grep -l '"vec4.h"' src/lib/*.c); do $(PORTCC) $(PORTOPT) $(COMMON) -Isrc/lib -c $$f -o /dev/null & pids="$$pids $$!"; done; \
+	rc=0; for p in $$pids; do wait $$p || rc=1; done; exit $$rc
 
 # the embedding example of docs/embedding.md, built as a user would (the public header only)
 build/embed: docs/examples/embed.c build/libpala.a

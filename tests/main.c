@@ -44,6 +44,7 @@ void test_fields(void);
 void test_history(void);
 void test_stickslip(void);
 void test_vectorise(void);
+void test_portable(void);
 void test_dashpot(void);
 void test_drag(void);
 void test_firstday(void);
@@ -134,6 +135,7 @@ static const struct {
     {"history", test_history},
     {"stickslip", test_stickslip},
     {"vectorise", test_vectorise},
+    {"portable", test_portable},
     {"dashpot", test_dashpot},
     {"drag", test_drag},
     {"firstday", test_firstday},
