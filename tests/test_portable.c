@@ -7,7 +7,6 @@
  * with PORTCC and PORTOPT (the Makefile): here the portable build of cc, and with clang
  * (Debian: apt-get install clang) both that and the native one. */
 #include "t.h"
-#include <string.h>
 
 void test_portable(void);
 
