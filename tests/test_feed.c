@@ -586,6 +586,24 @@ static void check_errors(void)
             "no gravity and no velocity: the steps between insertions must be given (insert_every): %s", out);
 }
 
+/* Spheres' skins of their own (neighbor.c, sphere_skins): a build that finds no fast grain
+ * sets every factor to 1, and after an inserter's grains came the factors of an earlier
+ * build were fewer than the grains: it wrote past them (session 23: at a skin of 0.8 mm
+ * glibc stopped bench/pour with "double free or corruption" at its second batch).  The
+ * skin changes speed only: the pour's first 10,600 steps (two batches of 240) at 0.8 mm
+ * give the bytes of the default's. */
+static void check_skin(void)
+{
+    char out[512];
+    const char *run = "./pala run bench/pour/pour.txt -o " DIR "/%s --force --quiet --threads 1 --set steps=10600 "
+                      "--set group.pour.insert_rate=4551.488716100891 --set group.pour.insert_every=5273 %s 2>&1";
+    int a = t_sh(out, sizeof out, run, "skin0", "");
+    int b = t_sh(out, sizeof out, run, "skin8", "--set neighbor_skin=0.0008");
+    int c = t_sh(NULL, 0, "cd " DIR " && for f in energy.tsv trajectory.txt walls.tsv flow.tsv; do cmp -s skin0/$f skin8/$f || exit 1; done");
+    T_CHECK(a == 0 && b == 0 && c == 0, "the pour's first two batches at a skin of 0.8 mm: exit %d and %d (want 0), energy.tsv, trajectory.txt, "
+            "walls.tsv and flow.tsv %s those of the default skin %s", a, b, c ? "differ from" : "the same as", out);
+}
+
 void test_feed(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR) == 0, "mkdir " DIR);
@@ -598,6 +616,7 @@ void test_feed(void)
     check_threads();
     check_resume();
     check_sizes();
+    check_skin();
     check_readers();
     check_2d();
     check_errors();

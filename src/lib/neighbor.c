@@ -828,7 +828,10 @@ static void sphere_skins(pala_world *w)
     nl->sk = 0;
     if (!on) return;
     if (!fast_skins(w, 0)) {
-        if (nl->fk) for (int k = 0; k < w->n; k++) nl->fk[k] = nl->gk[k] = 1;
+        if (nl->fk) {   /* factors of an earlier build, for fewer grains perhaps (an inserter's since) */
+            if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
+            for (int k = 0; k < w->n; k++) nl->fk[k] = nl->gk[k] = 1;
+        }
         nl->fmax = 1;
         return;
     }
