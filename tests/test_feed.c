@@ -21,6 +21,7 @@
 #include "t_world.h"
 #include "feed.h"
 #include "population.h"
+#include "neighbor.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -604,6 +605,38 @@ static void check_skin(void)
             "walls.tsv and flow.tsv %s those of the default skin %s", a, b, c ? "differ from" : "the same as", out);
 }
 
+/* ... and a world that stops qualifying for them (one level of cells): small fast spheres
+ * take factors, then large ones come (a second level); the factors, which the walls'
+ * candidates read for every grain while fk is there, were left from the earlier build, fewer
+ * than the grains (valgrind: invalid reads in candidates_job).  Now every grain's is 1. */
+static const char *twolevels =
+    "container = box\nbox = 0 0.04  0 0.04  0 0.12\nwall_material = glass\ngravity = 0 0 -9.81\nhertz = textbook\n"
+    "dt = 1e-5\nsteps = 3000\nseed = 3\n"
+    "[material glass]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 0.25\nfriction = 0.5\n"
+    "[grain small]\nmaterial = glass\nshape = sphere\nradius = 0.001\n"
+    "[grain big]\nmaterial = glass\nshape = sphere\nradius = 0.004\n"
+    "[group a]\ngrain = small\nplacement = insert\ncount = 200\nregion = box\nregion_box = 0.005 0.035 0.005 0.035 0.005 0.04\n"
+    "insert_rate = 200000\ninsert_every = 100\nvelocity = 0 0 -3\n"
+    "[group b]\ngrain = big\nplacement = insert\ncount = 20\nregion = box\nregion_box = 0.005 0.035 0.005 0.035 0.07 0.11\n"
+    "insert_rate = 20000\ninsert_start = 0.01\ninsert_every = 100\nvelocity = 0 0 -0.1\n";
+
+static void check_skin_levels(void)
+{
+    char err[2048];
+    pala_scene *s = scene("twolevels", twolevels, 0, NULL, err, sizeof err);
+    if (!s) { T_CHECK(0, "the two inserters load (%.300s)", err); return; }
+    pala_world *w = pala_scene_world(s);
+    int st = pala_world_steps(w, 1500), had = w->nl && w->nl->fk != NULL;
+    st |= pala_world_steps(w, 1500);
+    const pala_nlist *nl = w->nl;
+    int ok = nl && (!nl->fk || nl->nfk >= w->n + 1), ones = 1;
+    for (int k = 0; ok && nl->fk && k < w->n; k++) ones &= nl->fk[k] == 1;
+    T_CHECK(st == PALA_OK && had && w->n == 220 && nl->nlev > 1 && ok && ones,
+            "small fast spheres with skins of their own, then large ones (%d levels): the factors cover the %d grains (room %d) and are 1",
+            nl ? nl->nlev : 0, w->n, nl ? nl->nfk : 0);
+    pala_scene_free(s);
+}
+
 void test_feed(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR) == 0, "mkdir " DIR);
@@ -617,6 +650,7 @@ void test_feed(void)
     check_resume();
     check_sizes();
     check_skin();
+    check_skin_levels();
     check_readers();
     check_2d();
     check_errors();

@@ -826,9 +826,11 @@ static void sphere_skins(pala_world *w)
     pala_nlist *nl = w->nl;
     int on = !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
     nl->sk = 0;
-    if (!on) return;
-    if (!fast_skins(w, 0)) {
-        if (nl->fk) {   /* factors of an earlier build, for fewer grains perhaps (an inserter's since) */
+    if (!on || !fast_skins(w, 0)) {
+        /* factors of an earlier build (which the walls' candidates and the meshes read while
+         * fk is there), for fewer grains perhaps (an inserter's since), of a world that
+         * qualified then (one level) */
+        if (nl->fk) {
             if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
             for (int k = 0; k < w->n; k++) nl->fk[k] = nl->gk[k] = 1;
         }
