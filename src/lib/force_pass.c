@@ -47,12 +47,13 @@
 
 
 /* ---- walls ---------------------------------------------------------------------------- */
-/* A wall contact's contribution c into a grain's sum a (its four parts, whatever the
- * world's dissipation: the one addition of walls_run and of phase 2). */
-static inline void wall_add(pala_facc *a, const pala_facc *c)
+/* A wall contact's contribution c into a grain's sum a (its parts whatever the world's
+ * dissipation: the one addition of walls_run and of phase 2); tnc: Tnc too, which only a
+ * world that keeps it apart from T reads (wk->tsep; else a sphere's T serves, integrator.c). */
+static inline void wall_add(pala_facc *a, const pala_facc *c, const int tnc)
 {
     a->Fnc = pala_vadd(a->Fnc, c->Fnc);
-    a->Tnc = pala_vadd(a->Tnc, c->Tnc);
+    if (tnc) a->Tnc = pala_vadd(a->Tnc, c->Tnc);
     a->F = pala_vadd(a->F, c->F);
     a->T = pala_vadd(a->T, c->T);
 }
@@ -69,20 +70,16 @@ static void walls_run(const pala_world *w, pala_tscr *S, pala_batch *B, pala_fac
     const pala_contacts *cm = w->work->cm;
     const int diss = pala_contacts_dissipate(cm), mind = (cm->laws & PALA_LAWS_MINDLIN) && dt > 0;
     const int nlaw = (cm->laws & (PALA_LAWS_NLAW | PALA_LAWS_FRAC)) != 0;
-    const int tnc = w->work->tsep;   /* Tnc is read (else a sphere's T serves: integrator.c) */
+    const int tnc = w->work->tsep;
     pala_contact_walls(w, B, dt);
     for (int i = 0; i < m; i++) {
         if (diss) s->ediss += B->D[i];
         if (mind) s->emind += B->E[i];
         pala_vec3 F = pala_v(B->Fx[i], B->Fy[i], B->Fz[i]);
         const pala_facc c = {F, pala_v(B->Tix[i], B->Tiy[i], B->Tiz[i]), pala_v(B->Gx[i], B->Gy[i], B->Gz[i]), pala_v(B->Hix[i], B->Hiy[i], B->Hiz[i])};
-        if (A && tnc) wall_add(&A[B->k[i] & mask], &c);
-        else if (A) {   /* the same additions but Tnc's, which no one reads */
-            pala_facc *a = &A[B->k[i] & mask];
-            a->Fnc = pala_vadd(a->Fnc, c.Fnc);
-            a->F = pala_vadd(a->F, c.F);
-            a->T = pala_vadd(a->T, c.T);
-        } else {
+        if (A && tnc) wall_add(&A[B->k[i] & mask], &c, 1);
+        else if (A) wall_add(&A[B->k[i] & mask], &c, 0);   /* two instances: tnc a constant in each */
+        else {
             if (S->nwout == S->capwout) { S->capwout = 2 * S->capwout + 256; PALA_GROW(S->wout, S->capwout); }
             S->wout[S->nwout++] = (pala_frec){B->k[i], c};
         }
@@ -681,7 +678,7 @@ static void boundary(pala_world *w, int t, int b0, int b1)
     }
     for (long i = 0; i < S->nwout; i++) {   /* all of them of these blocks */
         long g = S->wout[i].g;
-        wall_add(&A[(long)wk->bbrank[g / PALA_BLOCK] * PALA_BLOCK + g % PALA_BLOCK], &S->wout[i].a);
+        wall_add(&A[(long)wk->bbrank[g / PALA_BLOCK] * PALA_BLOCK + g % PALA_BLOCK], &S->wout[i].a, 1);
     }
     for (int r = r0; r < r1; r++) {
         int b = wk->bb[r];

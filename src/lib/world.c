@@ -280,11 +280,12 @@ static int cmp_sortkey(const void *a, const void *b)
     return (x->k > y->k) - (x->k < y->k);
 }
 
-#define PERMUTE(arr, type)                                                  \
+/* arr in the order `order`, with pad zero elements after the grains (v, w: room_vw's) */
+#define PERMUTE(arr, type, pad)                                             \
     do {                                                                    \
-        type *tmp_ = pala_xrealloc(NULL, (size_t)(w->n + 1) * sizeof *tmp_);\
+        type *tmp_ = pala_xrealloc(NULL, (size_t)(w->n + pad) * sizeof *tmp_); \
         for (int i = 0; i < w->n; i++) tmp_[i] = (arr)[order[i].k];         \
-        memset(tmp_ + w->n, 0, sizeof *tmp_);   /* v, w: room_vw's */      \
+        memset(tmp_ + w->n, 0, (size_t)pad * sizeof *tmp_);                 \
         free(arr);                                                          \
         (arr) = tmp_;                                                       \
     } while (0)
@@ -365,8 +366,8 @@ void pala_world_sort(pala_world *w)
         number(w);
         return;
     }
-    PERMUTE(w->x, pala_vec3); PERMUTE(w->r, pala_vec3); PERMUTE(w->v, pala_vec3); PERMUTE(w->w, pala_vec3);
-    PERMUTE(w->acc, pala_vec3); PERMUTE(w->bacc, pala_vec3); PERMUTE(w->tid, int);
+    PERMUTE(w->x, pala_vec3, 0); PERMUTE(w->r, pala_vec3, 0); PERMUTE(w->v, pala_vec3, 1); PERMUTE(w->w, pala_vec3, 1);
+    PERMUTE(w->acc, pala_vec3, 0); PERMUTE(w->bacc, pala_vec3, 0); PERMUTE(w->tid, int, 0);
     w->cap = w->icap = w->n;
     w->gid = pala_xrealloc(NULL, (size_t)w->n * sizeof *w->gid);
     w->inv = pala_xrealloc(NULL, (size_t)w->n * sizeof *w->inv);
@@ -400,8 +401,8 @@ int pala_world_resort(pala_world *w)
         pm += nc;
     }
     number(w);
-    PERMUTE(w->x, pala_vec3); PERMUTE(w->r, pala_vec3); PERMUTE(w->v, pala_vec3); PERMUTE(w->w, pala_vec3);
-    PERMUTE(w->acc, pala_vec3); PERMUTE(w->bacc, pala_vec3); PERMUTE(w->tid, int); PERMUTE(w->gid, int);
+    PERMUTE(w->x, pala_vec3, 0); PERMUTE(w->r, pala_vec3, 0); PERMUTE(w->v, pala_vec3, 1); PERMUTE(w->w, pala_vec3, 1);
+    PERMUTE(w->acc, pala_vec3, 0); PERMUTE(w->bacc, pala_vec3, 0); PERMUTE(w->tid, int, 0); PERMUTE(w->gid, int, 0);
     w->cap = w->n;   /* arrays of n now; room() grows them for grains to come */
     for (int i = 0; i < w->n; i++) w->inv[w->gid[i]] = i;
     free(order);
