@@ -4,8 +4,9 @@
  * with the force of their touching circles (Hertz and the linear spring); a disc on a turning
  * oval moves from a side to a corner with no jump in the linear spring's force (the tangent is
  * continuous), while Hertz's jumps by the ratio of the curvatures' roots; without friction the
- * energy error falls by 4 when dt halves; the same bits on 1 and 3 threads; and bad input is
- * refused at the line of its key. */
+ * energy error falls by 4 when dt halves; a contact is no deeper than half the other grain's
+ * chord (eq. A9: no corner beyond a grain counts as touching its far side); the same bits on 1
+ * and 3 threads; and bad input is refused at the line of its key. */
 #include "t.h"
 #include "t_world.h"
 #include "arcs.h"
@@ -321,10 +322,7 @@ static void arc_filter(const char *what, double v, int thrown, double om, int ev
                     for (int q = w.p0[j]; q < w.p0[j + 1]; q++) {
                         pala_vec3 d = pala_vsub(w.pc[p], w.pc[q]);
                         double sr = nl->prad[p] + nl->prad[q];
-                        /* (A5) holds far from the arcs too (a corner deep in a side's circle,
-                         * off its arc): a contact is of arcs whose bounding circles meet */
-                        double bx = bc[p].x - bc[q].x, by = bc[p].y - bc[q].y, br = w.parc[p].br + w.parc[q].br;
-                        if (!pala_pair_touch(w.parc, p, q, d.x, d.y, pala_vnorm2(d), sr) || bx * bx + by * by >= br * br) continue;
+                        if (!pala_pair_touch(w.parc, p, q, d.x, d.y, pala_vnorm2(d), sr)) continue;   /* eqs. (49), (A5), (A9) */
                         touching++;
                         int found = 0;
                         for (int s = nl->start[p]; s < nl->start[p + 1]; s++) found |= nl->nbr[s] == q;
@@ -339,6 +337,92 @@ static void arc_filter(const char *what, double v, int thrown, double om, int ev
     T_CHECK(builds > 20 && listed < unfiltered / 2, "arc grains %s: the filter lists %ld arc pairs at %ld builds, the distance test alone %ld (at "
             "most half)", what, listed, builds, unfiltered);
     free(bc);
+    pala_world_free(&w);
+}
+
+/* Where the ray from grain k's centre of mass along u (unit) leaves its outline: the
+ * farthest point of an arc's circle on it within that arc (the outline is convex). */
+static double outline_reach(const pala_world *w, int k, double ux, double uy)
+{
+    double far = 0;
+    for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
+        double ex = w->x[k].x - w->pc[p].x, ey = w->x[k].y - w->pc[p].y, R = w->nl->prad[p];
+        double b = ex * ux + ey * uy, disc = b * b - (ex * ex + ey * ey - R * R);
+        if (disc < 0) continue;
+        double t = -b + sqrt(disc), qx = ex + t * ux, qy = ey + t * uy;   /* the root ahead: the centre lies inside each circle it can exit through */
+        if (qx * w->parc[p].mx + qy * w->parc[p].my >= (w->parc[p].ch - 1e-12) * R) far = fmax(far, t);
+    }
+    return far;
+}
+
+/* Point (x, y) lies inside grain k (within tol of its outline). */
+static int inside_grain(const pala_world *w, int k, double x, double y, double tol)
+{
+    double dx = x - w->x[k].x, dy = y - w->x[k].y, d = hypot(dx, dy);
+    return d == 0 || d < outline_reach(w, k, dx / d, dy / d) + tol;
+}
+
+/* Eq. (A9), the deepest contact of an arc.  (1) The oval's four arcs: the shortest inward
+ * chord is at a joint, along the joint's normal through the corner's centre to the far
+ * side's circle (centre (0, s), radius R): t = e.u + sqrt((e.u)^2 - |e|^2 + R^2), e from that
+ * centre to the joint, u = (sin beta, cos beta); dl = t / 2 for each arc.  (2) Two
+ * quasi-triangles (bench/arcs/triangle.txt's outline) placed at random around each other:
+ * rule (A5) with the circles' overlap alone counts pairs whose contact points do not lie in
+ * the other grain (a corner beyond the far side, in that side's circle); the whole rule
+ * (pala_pair_touch) counts none of them, and keeps every true contact shallower than dl
+ * (0.89 mm for this outline, whose tips lie 1.4 mm from its centre). */
+static void arc_depth(void)
+{
+    double A, J, beta, s;
+    oval_closed(&A, &J, &beta, &s);
+    pala_world w;
+    oval_world(&w, 1, 0.002);
+    const double rho = OA - OR, ux = sin(beta), uy = cos(beta), ex = rho + OR * ux, ey = OR * uy - s, eu = ex * ux + ey * uy;
+    const double t = eu + sqrt(eu * eu - (ex * ex + ey * ey) + OS * OS);
+    double worst = 0;
+    for (int i = 0; i < 4; i++) worst = fmax(worst, fabs(w.arc[i].dl - 0.5 * t));
+    T_CHECK(worst <= 1e-12 * t, "the oval's arcs reach at most half the chord at a joint, %.9g m deep (eq. A9): %.9g %.9g %.9g %.9g", 0.5 * t,
+            w.arc[0].dl, w.arc[1].dl, w.arc[2].dl, w.arc[3].dl);
+    pala_world_free(&w);
+
+    rough_world(&w, 1, 0, 1);
+    int tri = regular(&w, 3, 0.0014, 0.00042, 0.0056, 0);
+    t_box(&w, pala_v(-0.1, -0.1, -0.01), pala_v(0.1, 0.1, 0.01));
+    pala_world_add_grain(&w, tri, pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    pala_world_add_grain(&w, tri, pala_v(0.005, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    w.dt = 1e-7;
+    pala_world_prepare(&w);
+    long fake = 0, taken = 0, real = 0, kept = 0, dropped = 0;
+    pala_rng rng;
+    pala_rng_seed(&rng, 12345);
+    for (int c = 0; c < 40000; c++) {
+        double rx = pala_rng_uniform(&rng) * 0.009 - 0.0045, ry = pala_rng_uniform(&rng) * 0.009 - 0.0045, phi = (pala_rng_uniform(&rng) - 0.5) * 2 * PALA_PI;
+        w.x[1] = pala_v(rx, ry, 0);
+        w.r[1] = pala_v(0, 0, tan(0.5 * phi));
+        pala_world_place_pebbles(&w, 1);
+        for (int p = w.p0[0]; p < w.p0[1]; p++)
+            for (int q = w.p0[1]; q < w.p0[2]; q++) {
+                double dx = w.pc[p].x - w.pc[q].x, dy = w.pc[p].y - w.pc[q].y, d2 = dx * dx + dy * dy, dd = sqrt(d2);
+                double sr = w.nl->prad[p] + w.nl->prad[q], ov = sr - dd;
+                if (!(d2 < sr * sr) || !pala_arcs_face(&w.parc[p], &w.parc[q], dx, dy, dd)) continue;
+                /* n from p's centre to q's; p's contact point c_p + R_p n, q's c_q - R_q n */
+                double nx = -dx / dd, ny = -dy / dd, tol = 1e-9;
+                int truth = inside_grain(&w, 1, w.pc[p].x + w.nl->prad[p] * nx, w.pc[p].y + w.nl->prad[p] * ny, tol) &&
+                            inside_grain(&w, 0, w.pc[q].x - w.nl->prad[q] * nx, w.pc[q].y - w.nl->prad[q] * ny, tol);
+                int touch = pala_pair_touch(w.parc, p, q, dx, dy, d2, sr);
+                fake += !truth;
+                taken += !truth && touch;
+                real += truth && ov < 0.0005;
+                kept += truth && ov < 0.0005 && touch;
+                dropped += truth && !touch && ov < fmin(w.parc[p].dl, w.parc[q].dl);
+
+            }
+    }
+    T_CHECK(fake > 100 && taken == 0, "two quasi-triangles at 40,000 random places: (A5) with the circles' overlap takes %ld pairs whose contact "
+            "points lie outside the other grain; the depth limit (A9) rejects them all (%ld taken)", fake, taken);
+    T_CHECK(real > 1000 && kept == real && dropped == 0 && w.arc[0].dl > 0.0005, "... and keeps every true contact of an overlap below 0.5 mm (a "
+            "third of the tips' distance; %ld of %ld) and every one shallower than its arcs' dl, %g m (%ld such dropped)", kept, real, w.arc[0].dl,
+            dropped);
     pala_world_free(&w);
 }
 
@@ -542,6 +626,7 @@ void test_arcs(void)
     ovals_touch(0);
     ovals_touch(1);
     switch_arcs();
+    arc_depth();
     arc_filter("thrown at 1.5 m/s", 1.5, 1, 1000, 1, 0.0021);
     arc_filter("spun at 1500 rad/s", 0.05, 1, 1500, 1, 0.0019);
     arc_filter("at rest, every fifth spun at 2000 rad/s", 0, 1, 2000, 5, 0.0019);

@@ -144,9 +144,11 @@ double pala_zeta(long k);
 typedef struct pala_arc { pala_vec3 c; double R, a0, a1; } pala_arc;
 /* A component of a template in an arc world: the directions the arc spans, as its
  * bisector m (unit, principal frame) and cos of its half-width (a direction u belongs to
- * the arc when u.m >= ch; -2: a whole circle, a sphere's), and the arc's bounding circle
- * (centre b, radius br), which the neighbour list uses in place of the arc's circle. */
-typedef struct pala_arcrange { double mx, my, ch, bx, by, br; } pala_arcrange;
+ * the arc when u.m >= ch; -2: a whole circle, a sphere's), the deepest overlap dl (m) that a
+ * contact of the arc can have (half the grain's shortest chord along the arc's inward
+ * normals, eq. A9 of docs/physics.md; HUGE_VAL for a whole circle), and the arc's bounding
+ * circle (centre b, radius br), which the neighbour list uses in place of the arc's circle. */
+typedef struct pala_arcrange { double mx, my, ch, dl, bx, by, br; } pala_arcrange;
 /* The arcs of a regular quasi-polygon of `sides` >= 2 sides (2: an oval): corners of radius
  * rc, their tips at distance radius from the centre, joined by sides of radius rs >= radius
  * (rs = radius: a disc), into out (2 sides arcs), starting with the corner on +x.  Returns

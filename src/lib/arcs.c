@@ -118,6 +118,45 @@ static const char *check_arcs(int n, const pala_arc *a, char *err, size_t len)
     return NULL;
 }
 
+/* The length of the chord of the outline (n arcs a, checked) that starts at its point p and
+ * runs inward along -u, u the outward normal there: the farthest t > 0 at which p - t u lies
+ * on an arc (the outline is convex, so the line meets it at p and at the chord's end alone;
+ * the farthest also passes over roots near p from the arcs that join there).  scale: the
+ * grain's size, for the tolerances. */
+static double inward_chord(int n, const pala_arc *a, double px, double py, double ux, double uy, double scale)
+{
+    double far = 0;
+    for (int j = 0; j < n; j++) {
+        double ex = px - a[j].c.x, ey = py - a[j].c.y, R = a[j].R;
+        double b = ex * ux + ey * uy, disc = b * b - (ex * ex + ey * ey - R * R);   /* |e - t u|^2 = R^2 */
+        if (disc < 0) continue;
+        double hw = 0.5 * (a[j].a1 - a[j].a0), mid = 0.5 * (a[j].a0 + a[j].a1);
+        for (int s = -1; s <= 1; s += 2) {
+            double t = b + s * sqrt(disc), qx = ex - t * ux, qy = ey - t * uy;
+            if (t > 1e-9 * scale && t > far && qx * cos(mid) + qy * sin(mid) >= (cos(hw) - 1e-9) * R) far = t;
+        }
+    }
+    return far;
+}
+
+/* Arc i's deepest contact dl (eq. A9 of docs/physics.md): half the shortest inward chord
+ * from its points, sampled at 2 + 4096/n points along it (ends included).  A contact of
+ * overlap ov puts each arc's contact point ov along the other's inward normal, so a pair
+ * whose overlap reaches the chord there is no contact: one grain's point lies beyond the
+ * other (rule A5 alone would take it).  Half: room for the samples' gaps, far above any
+ * overlap a run allows (max_overlap stops it at half a corner's radius). */
+static double arc_depth(int n, const pala_arc *a, int i, double scale)
+{
+    const pala_arc *p = &a[i];
+    int m = 1 + 4096 / n;
+    double least = HUGE_VAL;
+    for (int k = 0; k <= m; k++) {
+        double phi = p->a0 + (p->a1 - p->a0) * k / m, ux = cos(phi), uy = sin(phi);
+        least = fmin(least, inward_chord(n, a, p->c.x + p->R * ux, p->c.y + p->R * uy, ux, uy, scale));
+    }
+    return least > 0 ? 0.5 * least : HUGE_VAL;   /* 0 cannot happen for a checked outline */
+}
+
 int pala_arcs_build(pala_template *t, int n, const pala_arc *a, double rho, double h, pala_vec3 *shape, double *rad, pala_arcrange *rng,
                     char *err, size_t errlen)
 {
@@ -164,6 +203,7 @@ int pala_arcs_build(pala_template *t, int n, const pala_arc *a, double rho, doub
         rad[i] = p->R;
         pala_arcrange *r = &rng[i];
         r->mx = cos(mid - phi); r->my = sin(mid - phi); r->ch = cos(hw);
+        r->dl = arc_depth(n, a, i, sqrt(m.A));
         /* the smallest circle around the arc: its chord's for a half-width up to 90 deg */
         double off = hw <= 0.5 * PALA_PI ? p->R * cos(hw) : 0;
         r->bx = shape[i].x + off * r->mx; r->by = shape[i].y + off * r->my;

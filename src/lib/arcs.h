@@ -29,14 +29,16 @@ static inline int pala_arcs_face(const pala_arcrange *p, const pala_arcrange *q,
 
 /* Components p and q, their circles' centres d = c_p - c_q apart (d2 = |d|^2) and their radii
  * adding up to sr, touch: their circles overlap (eq. 49) and, in a world of arc grains (pa, its
- * pebbles' ranges, not NULL), as arcs (eq. A5).  The one test of the loops over listed pairs
- * (force_pass.c, contact_list.c, energy.c); with pa NULL it is eq. (49) alone. */
+ * pebbles' ranges, not NULL), as arcs (eq. A5), no deeper than either arc's contacts reach
+ * (eq. A9: ov = sr - |d| < dl).  The one test of the loops over listed pairs (force_pass.c,
+ * contact_list.c, energy.c); with pa NULL it is eq. (49) alone. */
 static inline int pala_pair_touch(const pala_arcrange *pa, int p, int q, double dx, double dy, double d2, double sr)
 {
     if (!pa) return d2 < sr * sr;
-    /* both tests, without a branch between them (the listed arc pairs touch about half the
+    /* the tests without a branch between them (the listed arc pairs touch about half the
      * time, so a branch went either way) */
-    return (d2 < sr * sr) & pala_arcs_face(&pa[p], &pa[q], dx, dy, sqrt(d2));
+    const double dd = sqrt(d2), ov = sr - dd;
+    return (d2 < sr * sr) & pala_arcs_face(&pa[p], &pa[q], dx, dy, dd) & (ov < pa[p].dl) & (ov < pa[q].dl);
 }
 
 /* An arc touches a wall whose inward normal is n when -n lies within its range (eq. A6). */
