@@ -143,8 +143,8 @@ static double inward_chord(int n, const pala_arc *a, double px, double py, doubl
  * from its points, sampled at 2 + 4096/n points along it (ends included).  A contact of
  * overlap ov puts each arc's contact point ov along the other's inward normal, so a pair
  * whose overlap reaches the chord there is no contact: one grain's point lies beyond the
- * other (rule A5 alone would take it).  Half: room for the samples' gaps, far above any
- * overlap a run allows (max_overlap stops it at half a corner's radius). */
+ * other (rule A5 alone would take it).  Half: room for the samples' gaps, and far above
+ * the overlaps of a run that has not blown up (docs/physics.md, eq. A9). */
 static double arc_depth(int n, const pala_arc *a, int i, double scale)
 {
     const pala_arc *p = &a[i];
