@@ -4,7 +4,8 @@
  * one run of 0.12 s from 0.1 s on (trajectory frames, the energies, the trajectory's
  * header), at 1 and 3 threads; with its contact history dropped, it does not.  start_time
  * picks a frame of the trajectory; a density other than the run's scales the masses; the
- * effective control file of such a run runs again.  What is refused: no folder, a folder that
+ * effective control file of such a run runs again; a run whose outlet removed grains (gaps in
+ * its numbers) is continued too, from its end or a frame.  What is refused: no folder, a folder that
  * holds no checkpoint, a damaged one, another dimension, a material the scene lacks, walls
  * that do not hold the grains. */
 #include "t.h"
@@ -36,6 +37,41 @@ static int continues(const char *a, const char *b, long from, char *why, size_t 
     sscanf(out, "%d %d %d", &frames, &bad, &ebad);
     snprintf(why, len, "%d frames of %s, %d state lines and %d energy rows differ from %s's (exit %d)", frames, b, bad, ebad, a, rc);
     return !(rc == 0 && frames > 5 && bad == 0 && ebad == 0);
+}
+
+#define PO "./pala run examples/pour.txt --quiet --force --set tangential_law=spring --set material.glass.tangential_stiffness=200"
+
+/* A run whose outlet removed grains (examples/pour.txt with springs to 0.5 s: 126 of 800 left,
+ * the last insertion at 0.4 s), so its numbers have gaps.  A scene that keeps the outlet continues it
+ * bit for bit (the frames of version 2, their numbers, the springs kept; 2 threads); one
+ * without an inserter or outlet numbers the grains 0 .. N-1 in the order of their numbers,
+ * with a note; start_time picks a frame of version 2, text or binary (before session 24 all
+ * three were refused: "its numbering of the grains is malformed", "no whole frame"). */
+static void outlet_runs(void)
+{
+    char out[8192];
+    int rc = t_sh(out, sizeof out, PO " --set end_time=0.5 -o " D "/o && " PO " --set end_time=0.55 -o " D "/oab && "
+                  PO " --set end_time=0.05 --set start_from=" D "/o --threads 2 -o " D "/ob && tail -1 " D "/o/flow.tsv | cut -f 7");
+    int gone = atoi(out);
+    t_sh(out, sizeof out, "awk -v off=50000 'FNR == 1 { f++ } /^frame / { s = $2 + (f == 2 ? off : 0); next } s >= 50000 && NF == 14 { print s, $0 > "
+         "(f == 1 ? \"" D "/oa\" : \"" D "/ob.s\") }' " D "/oab/trajectory.txt " D "/ob/trajectory.txt && wc -l < " D "/oa && cmp " D "/oa " D "/ob.s && echo same");
+    T_CHECK(rc == 0 && gone > 50 && atoi(out) > 1000 && strstr(out, "same"),
+            "a scene that starts from a run whose outlet removed %d grains continues it bit for bit, their numbers too (2 threads, springs kept): %.200s", gone, out);
+    char want[160], grains[40];
+    snprintf(want, sizeof want, "note: the run's %d grains are numbered 0 .. %d in the order of their numbers there (%d had left it", 800 - gone, 799 - gone, gone);
+    snprintf(grains, sizeof grains, "grains %d", 800 - gone);
+    rc = t_sh(out, sizeof out, "sed '/^\\[outlet/,$d' examples/pour.txt > " D "/still.txt && ./pala run " D "/still.txt --quiet --force --set end_time=0.001 "
+              "--set start_from=" D "/o -o " D "/os 2>&1 && grep '^grains ' " D "/os/trajectory.txt && "
+              "awk '/^frame 50000 / { f = 1; next } /^frame/ { f = 0 } f' " D "/o/trajectory.txt | sort -n -k 1,1 | cut -d ' ' -f 3- > " D "/os.a && "
+              "awk '/^frame 0 / { f = 1; next } /^frame/ { f = 0 } f' " D "/os/trajectory.txt | cmp - " D "/os.a && echo same");
+    T_CHECK(rc == 0 && strstr(out, want) && strstr(out, grains) && strstr(out, "same"),
+            "without an outlet the run's grains are numbered 0 .. N-1 in their order there, said in a note: %.400s", out);
+    rc = t_sh(out, sizeof out, PO " --set end_time=0.5 --set trajectory_format=binary -o " D "/obin && "
+              "awk '/^frame 20000 / { f = 1; next } /^frame/ { f = 0 } f' " D "/o/trajectory.txt > " D "/ot.a && "
+              "for r in o obin; do " PO " --set end_time=0.001 --set start_from=" D "/$r --set start_time=0.2 -o " D "/ot$r 2>&1 && "
+              "awk '/^frame 0 / { f = 1; next } /^frame/ { f = 0 } f' " D "/ot$r/trajectory.txt | cmp - " D "/ot.a && echo same-$r; done");
+    T_CHECK(rc == 0 && strstr(out, "frame of t = 0.20000000000000001 s (step 20000)") && strstr(out, "same-o\n") && strstr(out, "same-obin"),
+            "start_time picks a frame of version 2 (grains that entered and left), text and binary: its grains and numbers %.300s", out);
 }
 
 void test_restart(void)
@@ -93,4 +129,5 @@ void test_restart(void)
               "./pala run " D "/grit.txt --quiet --set end_time=0.001 -o " D "/x");
     T_CHECK(rc == 1 && strstr(out, "are of material 'sand'; this scene has no [material sand]: add it") && strstr(out, "grit.txt:1:"),
             "a material the scene lacks is named; start_from in a file is relative to its folder (exit %d) %.300s", rc, out);
+    outlet_runs();
 }

@@ -701,6 +701,10 @@ void *pala_world_feed_state(pala_world *w, int i, const char **name, size_t *ele
  * template or a number is out of range (why in pala_world_error). */
 int pala_world_set_population(pala_world *w, int n, int nid, const int *tid, const int *gid);
 
+/* Numbers 0 .. n - 1 for the grains, in the order of the numbers they have (a world whose
+ * grains left has gaps, which only a world with feeds can write: docs/output-formats.md,
+ * version 2).  Returns the numbers the gaps took (0: nothing changed). */
+int pala_world_renumber(pala_world *w);
 /* Recompute pebble centres c_i = x + r * x_i (eq. 50) for grain k. */
 void pala_world_place_pebbles(pala_world *w, int k);
 /* Out of memory: the library calls fn(bytes), which must not return (the `pala` program

@@ -252,10 +252,16 @@ static double led(const unsigned char *b)
     return d;
 }
 
+/* A grain of a frame: its number in the run, its template there (-1: a frame of version 1,
+ * which names neither: the checkpoint's), x r v omega. */
+typedef struct fgrain { int id, tp; double s[12]; } fgrain;
+
 /* The frame of DIR's trajectory (trajectory.txt, else trajectory.bin) whose time is nearest to
- * T: its n grains' x r v omega (12 numbers each, in the run's numbering) into s, its time
- * and step.  0, or -1 with a message. */
-static int frame_at(const char *dir, long n, double T, double *s, double *tf, long *step, char *err, size_t len)
+ * T: its grains into *g (malloc'd; *ng of them), its time and step.  A trajectory of version 1
+ * holds the run's n grains in every frame, in the run's numbering; one of version 2 (grains
+ * that enter and leave: docs/output-formats.md) names each frame's grains, in increasing
+ * numbers, at most nid (the numbers the run gave).  0, or -1 with a message. */
+static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, long *ng, double *tf, long *step, char *err, size_t len)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trajectory.txt", dir);
@@ -265,47 +271,77 @@ static int frame_at(const char *dir, long n, double T, double *s, double *tf, lo
         snprintf(path, sizeof path, "%s/trajectory.bin", dir);
         if (!(f = fopen(path, "rb"))) { snprintf(err, len, "%s holds neither trajectory.txt nor trajectory.bin, whose frames start_time picks from", dir); return -1; }
     }
-    long best = -1, at = 0;
+    long best = -1, at = 0, cnt = 0;   /* the nearest frame: its step, where its grains start, their count */
     double bt = 0;
+    fgrain *o = NULL;
+    int ok = 0;
     if (bin) {
-        unsigned char h[24], fh[16];
-        if (fread(h, 1, 24, f) != 24 || memcmp(h, "PALATRAJ", 8) || (long)(h[12] | h[13] << 8 | h[14] << 16 | (long)h[15] << 24) != n) {
+        unsigned char h[24], fh[24];
+        long ver = 0, nh = -1;
+        if (fread(h, 1, 24, f) == 24 && !memcmp(h, "PALATRAJ", 8)) {
+            ver = h[8] | h[9] << 8 | h[10] << 16 | (long)h[11] << 24;
+            nh = h[12] | h[13] << 8 | h[14] << 16 | (long)h[15] << 24;
+        }
+        if (!((ver == 1 && nh == n) || (ver == 2 && nh == 0))) {
             fclose(f);
             snprintf(err, len, "%s is no trajectory of the run's %ld grains", path, n);
             return -1;
         }
-        long off = 24 + (long)le64(h + 16), fb = 16 + 96 * n;
-        for (long k = 0; fseek(f, off + k * fb, SEEK_SET) == 0 && fread(fh, 1, 16, f) == 16; k++)
-            if (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T)) { best = (long)le64(fh); bt = led(fh + 8); at = off + k * fb; }
-        unsigned char *g = pala_xrealloc(NULL, (size_t)(96 * n + 1));
-        int ok = best >= 0 && fseek(f, at + 16, SEEK_SET) == 0 && fread(g, 1, (size_t)(96 * n), f) == (size_t)(96 * n);
-        for (long i = 0; ok && i < 12 * n; i++) s[i] = led(g + 8 * i);
-        free(g);
-        fclose(f);
-        if (!ok) { snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
+        const int var = ver == 2, head = var ? 24 : 16, per = var ? 104 : 96;
+        long off = 24 + (long)le64(h + 16);
+        for (;;) {   /* frame heads: step, time (and count) */
+            if (fseek(f, off, SEEK_SET) != 0 || fread(fh, 1, (size_t)head, f) != (size_t)head) break;
+            long m = var ? (long)le64(fh + 16) : n;
+            if (m < 0 || m > nid) break;
+            if (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T)) { best = (long)le64(fh); bt = led(fh + 8); at = off + head; cnt = m; }
+            off += head + per * m;
+        }
+        unsigned char *b = pala_xrealloc(NULL, (size_t)(per * cnt + 1));
+        o = pala_xrealloc(NULL, (size_t)(cnt + 1) * sizeof *o);
+        ok = best >= 0 && fseek(f, at, SEEK_SET) == 0 && fread(b, 1, (size_t)(per * cnt), f) == (size_t)(per * cnt);
+        for (long i = 0; ok && i < cnt; i++) {
+            const unsigned char *q = b + per * i;
+            o[i].id = var ? (int)(q[0] | q[1] << 8 | q[2] << 16 | (unsigned)q[3] << 24) : (int)i;
+            o[i].tp = var ? (int)(q[4] | q[5] << 8 | q[6] << 16 | (unsigned)q[7] << 24) : -1;
+            for (int j = 0; j < 12; j++) o[i].s[j] = led(q + (var ? 8 : 0) + 8 * j);
+        }
+        free(b);
     } else {
         char line[1024];
+        int var = fgets(line, sizeof line, f) && !strncmp(line, "# pala trajectory 2", 19);
         while (fgets(line, sizeof line, f)) {
-            long st;
+            long st, m = n;
             double t;
-            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf", &st, &t) == 2 && (best < 0 || fabs(t - T) < fabs(bt - T))) {
+            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf %ld", &st, &t, &m) >= 2 && (best < 0 || fabs(t - T) < fabs(bt - T))) {
                 best = st;
                 bt = t;
                 at = ftell(f);
+                cnt = var ? m : n;
             }
         }
-        int ok = best >= 0 && fseek(f, at, SEEK_SET) == 0;
-        for (long i = 0; ok && i < n; i++) {
+        ok = best >= 0 && cnt >= 0 && cnt <= nid && fseek(f, at, SEEK_SET) == 0;
+        o = pala_xrealloc(NULL, (size_t)((ok ? cnt : 0) + 1) * sizeof *o);
+        for (long i = 0; ok && i < cnt; i++) {
             char *p = line, *e;
             ok = fgets(line, sizeof line, f) != NULL;
+            o[i].id = (int)i;
+            o[i].tp = -1;
+            if (ok && var) {   /* NUMBER TEMPLATE first */
+                long id = strtol(p, &e, 10), tp = strtol(e, &p, 10);
+                ok = p != e && id >= 0 && id <= 0x7fffffff && tp >= 0 && tp <= 0x7fffffff && (i == 0 || id > o[i - 1].id);
+                o[i].id = (int)id;
+                o[i].tp = (int)tp;
+            }
             for (int j = 0; ok && j < 12; j++, p = e) {
-                s[12 * i + j] = strtod(p, &e);
+                o[i].s[j] = strtod(p, &e);
                 ok = e != p;
             }
         }
-        fclose(f);
-        if (!ok) { snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
     }
+    fclose(f);
+    if (!ok) { free(o); snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
+    *g = o;
+    *ng = cnt;
     *tf = bt;
     *step = best;
     return 0;
@@ -342,27 +378,40 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
     if (gid->count != 0 && gid->count != (uint64_t)n) { need(&r->c, dir, "world.gid", sizeof(int), n, err, len); return -1; }
     int t0;
     if (add_types(w, ty, dir, &t0, err, len)) return -1;
-    double *fr = NULL;   /* a frame's x r v omega of each grain, in the run's numbering */
+    /* the numbers the run gave (world.nid: with grains that enter and leave, where those that
+     * left leave gaps), else one for each grain */
+    int nid = (int)n;
+    const pala_ckfield *ni = pala_ckfile_find(&r->c, "world.nid");
+    if (ni && ni->elem == sizeof(int) && ni->count == 1) memcpy(&nid, ni->data, sizeof nid);
+    if (nid < n) { snprintf(err, len, "%s/%s: its numbering of the grains is malformed: rerun the first scene", dir, PALA_CKPT_FILE); return -1; }
+    fgrain *fr = NULL;   /* a frame's grains, else the checkpoint's */
+    long nf = n;
     if (T >= 0) {
-        fr = pala_xrealloc(NULL, (size_t)(12 * n + 1) * sizeof *fr);
-        if (frame_at(dir, n, T, fr, &r->t, &r->step, err, len)) { free(fr); return -1; }
+        if (frame_at(dir, n, nid, T, &fr, &nf, &r->t, &r->step, err, len)) return -1;
         r->frame = 1;
     }
-    int base = w->n;
-    for (long k = 0; k < n; k++) {
+    const int var = fr && nf > 0 && fr[0].tp >= 0;   /* a frame that names its grains (version 2) */
+    int base = w->n, *num = pala_xrealloc(NULL, (size_t)(nf + 1) * sizeof *num);
+    for (long k = 0; k < nf; k++) {
         pala_vec3 s[6];
         int t, g = (int)k;
-        for (int i = 0; i < 6; i++) memcpy(&s[i], f[i]->data + k * sizeof(pala_vec3), sizeof(pala_vec3));
-        memcpy(&t, tid->data + k * sizeof(int), sizeof t);
-        if (gid->count) memcpy(&g, gid->data + k * sizeof(int), sizeof g);
-        if (fr && g >= 0 && g < n) {   /* the frame's state; no accelerations of a last step (paper section 7: 0) */
-            const double *q = fr + 12 * g;
-            for (int i = 0; i < 4; i++) s[i] = pala_v(q[3 * i], q[3 * i + 1], q[3 * i + 2]);
+        if (var) {   /* the frame's grain k: its number and template; no accelerations of a last step (paper section 7: 0) */
+            g = fr[k].id;
+            t = fr[k].tp;
+        } else {
+            for (int i = 0; i < 6; i++) memcpy(&s[i], f[i]->data + k * sizeof(pala_vec3), sizeof(pala_vec3));
+            memcpy(&t, tid->data + k * sizeof(int), sizeof t);
+            if (gid->count) memcpy(&g, gid->data + k * sizeof(int), sizeof g);
+        }
+        const fgrain *q = var ? &fr[k] : fr && g >= 0 && g < nf ? &fr[g] : NULL;   /* version 1: the frame's rows by number */
+        if (q) {
+            for (int i = 0; i < 4; i++) s[i] = pala_v(q->s[3 * i], q->s[3 * i + 1], q->s[3 * i + 2]);
             s[4] = s[5] = pala_v(0, 0, 0);
         }
+        num[k] = g;
         if (t < 0 || t0 + t >= w->ntmpl) {
-            snprintf(err, len, "%s/%s: grain %ld has no template: rerun the first scene", dir, PALA_CKPT_FILE, k + 1);
-            free(fr);
+            snprintf(err, len, "%s/%s: grain %ld has no template: rerun the first scene", dir, var ? "trajectory" : PALA_CKPT_FILE, k + 1);
+            free(fr); free(num);
             return -1;
         }
         int i = pala_world_add_grain(w, t0 + t, s[0], s[1], s[2], s[3]);
@@ -374,24 +423,33 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
         if (!in || cut) {   /* numbered as the run's output numbers it */
             if (!in) snprintf(deep, sizeof deep, "lies outside this scene's walls at (%g, %g, %g)", s[0].x, s[0].y, s[0].z);
             snprintf(err, len, "grain %d of the run of %s %s: give the scene walls that hold the run's grains", g + 1, dir, deep);
-            free(fr);
+            free(fr); free(num);
             return -1;
         }
     }
     free(fr);
-    if (gid->count && n > 0) {   /* the run's numbering (its input's): grain k of the run is number gid[k] */
+    if ((gid->count || var || nid > n) && nf > 0) {   /* the run's numbering (its input's, with the gaps of grains that left): grain k is number num[k] */
+        int most = 0;
+        for (long k = 0; k < nf; k++) most = num[k] >= most ? num[k] + 1 : most;
+        if (var || most > nid) nid = most;   /* a frame's: the numbers given by then (those of grains yet to come are not) */
         PALA_GROW(w->gid, w->cap);
-        PALA_GROW(w->inv, w->cap);
-        for (long k = 0; k < n; k++) {
-            int g;
-            memcpy(&g, gid->data + k * sizeof(int), sizeof g);
-            if (g < 0 || g >= n) { snprintf(err, len, "%s/%s: its numbering of the grains is malformed: rerun the first scene", dir, PALA_CKPT_FILE); return -1; }
-            w->gid[base + k] = base + g;
-            w->inv[base + g] = (int)(base + k);
+        w->icap = base + nid;
+        PALA_GROW(w->inv, w->icap);
+        for (int i = base; i < base + nid; i++) w->inv[i] = -1;
+        for (long k = 0; k < nf; k++) {
+            if (num[k] < 0 || w->inv[base + num[k]] >= 0) {
+                snprintf(err, len, "%s/%s: its numbering of the grains is malformed: rerun the first scene", dir, var ? "trajectory" : PALA_CKPT_FILE);
+                free(num);
+                return -1;
+            }
+            w->gid[base + k] = base + num[k];
+            w->inv[base + num[k]] = (int)(base + k);
         }
+        w->nid = base + nid;
     }
+    free(num);
     r->contacts = r->frame ? NULL : pala_ckfile_find(&r->c, "world.contacts");
-    r->n = n;
+    r->n = nf;
     return 0;
 }
 

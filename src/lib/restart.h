@@ -18,7 +18,10 @@ typedef struct pala_restart {
  * in the run's storage order, in their state at its checkpoint (position, rotation, velocity,
  * angular velocity, the accelerations of its last step; numbered as the run numbered them),
  * or, T >= 0, in the frame of its trajectory nearest to time T (s): x, r, v, omega, and
- * accelerations 0 (no contact history then).
+ * accelerations 0 (no contact history then); a trajectory of version 2 (grains that enter and
+ * leave) gives the frame's grains, their numbers and templates.  A run whose grains left has
+ * gaps in its numbers (w->nid > w->n): pala_world_renumber closes them for a scene without
+ * feeds.
  * A template's material is the world's material of the same name; a density other than the
  * run's scales its mass and moments.  Returns 0, or -1 with the reason in err: no folder, no
  * checkpoint, a damaged one or of another version, one written before the field

@@ -1506,6 +1506,13 @@ static int build_world(pala_scene *s)
             if (build_group(s, g, matidx, tfirst, tcount, tnext)) bad = 1;
         }
     if (!bad && build_outlets(s)) bad = 1;
+    /* a run's grains with the gaps of those that left, in a scene where none enter or leave
+     * (its trajectory of version 1 numbers the grains 0 .. N - 1): consecutive numbers */
+    if (!bad && !fresh && !w->feed) {
+        int gaps = pala_world_renumber(w);
+        if (gaps) SERR(s, 0, PALA_KEY_start_from, "note: the run's %d grains are numbered 0 .. %d in the order of their numbers there (%d had left "
+                       "it; in this scene no grain enters or leaves)", w->n, w->n - 1, gaps);
+    }
     if (!bad && check_measures(s)) bad = 1;
     if (!bad && ngroups == 0 && !lmp && fresh) { emsg(s, 0, NULL, "no [group NAME] section: add one to place grains (see examples/)"); bad = 1; }
     free(matidx); free(tfirst); free(tcount); free(tnext);

@@ -271,6 +271,16 @@ int pala_world_set_population(pala_world *w, int n, int nid, const int *tid, con
     return PALA_OK;
 }
 
+int pala_world_renumber(pala_world *w)
+{
+    if (!w->gid || w->nid <= w->n) return 0;
+    int gaps = w->nid - w->n, c = 0;
+    for (int i = 0; i < w->nid; i++)
+        if (w->inv[i] >= 0) { w->gid[w->inv[i]] = c; w->inv[c++] = w->inv[i]; }   /* c <= i: inv read before it is written */
+    w->nid = w->n;
+    return gaps;
+}
+
 typedef struct sortkey { unsigned long long key; int k; } sortkey;
 
 static int cmp_sortkey(const void *a, const void *b)
