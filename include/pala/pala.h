@@ -147,8 +147,10 @@ typedef struct pala_arc { pala_vec3 c; double R, a0, a1; } pala_arc;
  * the arc when u.m >= ch; -2: a whole circle, a sphere's), the deepest overlap dl (m) that a
  * contact of the arc can have (half the grain's shortest chord along the arc's inward
  * normals, eq. A9 of docs/physics.md; HUGE_VAL for a whole circle), and the arc's bounding
- * circle (centre b, radius br), which the neighbour list uses in place of the arc's circle. */
-typedef struct pala_arcrange { double mx, my, ch, dl, bx, by, br; } pala_arcrange;
+ * circle (centre b, radius br), which the neighbour list uses in place of the arc's circle;
+ * pad: none, a range of 64 bytes, a cache line (the Table-1 quasi-triangles 1.2 % faster than
+ * with 56: docs/performance.md, "Arc grains"). */
+typedef struct pala_arcrange { double mx, my, ch, dl, bx, by, br, pad; } pala_arcrange;
 /* The arcs of a regular quasi-polygon of `sides` >= 2 sides (2: an oval): corners of radius
  * rc, their tips at distance radius from the centre, joined by sides of radius rs >= radius
  * (rs = radius: a disc), into out (2 sides arcs), starting with the corner on +x.  Returns

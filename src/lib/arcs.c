@@ -204,6 +204,7 @@ int pala_arcs_build(pala_template *t, int n, const pala_arc *a, double rho, doub
         pala_arcrange *r = &rng[i];
         r->mx = cos(mid - phi); r->my = sin(mid - phi); r->ch = cos(hw);
         r->dl = arc_depth(n, a, i, sqrt(m.A));
+        r->pad = 0;
         /* the smallest circle around the arc: its chord's for a half-width up to 90 deg */
         double off = hw <= 0.5 * PALA_PI ? p->R * cos(hw) : 0;
         r->bx = shape[i].x + off * r->mx; r->by = shape[i].y + off * r->my;

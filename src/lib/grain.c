@@ -49,7 +49,7 @@ void pala_world_place_pebbles(pala_world *w, int k)
     pala_vec3 *pc = w->pc + w->p0[k];
     if (t->ncomp == 1) {
         pc[0] = w->x[k];
-        if (w->parc) w->parc[w->p0[k]] = (pala_arcrange){1, 0, -2, HUGE_VAL, pc[0].x, pc[0].y, w->shape_r[t->comp0]};   /* a sphere among arcs */
+        if (w->parc) w->parc[w->p0[k]] = (pala_arcrange){1, 0, -2, HUGE_VAL, pc[0].x, pc[0].y, w->shape_r[t->comp0], 0};   /* a sphere among arcs */
         return;
     }
     if (w->parc && w->r[k].x == 0 && w->r[k].y == 0 && w->x[k].z == 0) { pala_place_arcs(w, t, w->p0[k], w->x[k].x, w->x[k].y, w->r[k].z); return; }
@@ -65,7 +65,7 @@ void pala_world_place_pebbles(pala_world *w, int k)
     const pala_arcrange *a = w->arc + t->comp0;
     pala_arcrange *q = w->parc + w->p0[k];
     for (int i = 0; i < t->ncomp; i++)
-        q[i] = (pala_arcrange){m[0][0] * a[i].mx + m[0][1] * a[i].my, m[1][0] * a[i].mx + m[1][1] * a[i].my, a[i].ch, a[i].dl, 0, 0, a[i].br};
+        q[i] = (pala_arcrange){m[0][0] * a[i].mx + m[0][1] * a[i].my, m[1][0] * a[i].mx + m[1][1] * a[i].my, a[i].ch, a[i].dl, 0, 0, a[i].br, 0};
 }
 
 typedef struct radcount { double a; long n; } radcount;

@@ -131,7 +131,7 @@ int pala_world_add_template(pala_world *w, const pala_template *t, const pala_ve
 static void arc_circles(pala_world *w, int i0, int i1)
 {
     PALA_GROW(w->arc, i1);
-    for (int i = i0; i < i1; i++) w->arc[i] = (pala_arcrange){1, 0, -2, HUGE_VAL, w->shape[i].x, w->shape[i].y, w->shape_r[i]};
+    for (int i = i0; i < i1; i++) w->arc[i] = (pala_arcrange){1, 0, -2, HUGE_VAL, w->shape[i].x, w->shape[i].y, w->shape_r[i], 0};
 }
 
 int pala_world_build_arc_template(pala_world *w, const pala_template *t, int n, const pala_arc *arcs, double h)
@@ -642,7 +642,7 @@ void pala_world_setup(pala_world *w)
             for (int k = 0; k < w->n; k++)
                 for (int i = 0; i < w->tmpl[w->tid[k]].ncomp; i++) {
                     const pala_arcrange *a = &w->arc[w->tmpl[w->tid[k]].comp0 + i];
-                    w->parc[w->p0[k] + i] = (pala_arcrange){a->mx, a->my, a->ch, a->dl, a->bx, a->by, a->br};
+                    w->parc[w->p0[k] + i] = (pala_arcrange){a->mx, a->my, a->ch, a->dl, a->bx, a->by, a->br, 0};
                 }
             PALA_GROW(w->arcv, 8 * (size_t)w->nshape);
             for (int i = 0; i < w->nshape; i++) {
