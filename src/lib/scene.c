@@ -1482,6 +1482,7 @@ static int build_world(pala_scene *s)
     }
     /* the grains of a run the scene starts from, as the run stored them; else those of a
      * LAMMPS data file, before the groups (which then avoid them) */
+    if (!fresh && !bad && check_world(s)) bad = 1;   /* the walls checked, and their frames derived, before the run's grains are tested against them */
     if (!fresh && !bad) {
         char err[1024];
         double T = find_entry(s, 0, PALA_KEY_start_time) ? top->start_time : -1;
