@@ -369,8 +369,9 @@ static int inside_grain(const pala_world *w, int k, double x, double y, double t
  * quasi-triangles (bench/arcs/triangle.txt's outline) placed at random around each other:
  * rule (A5) with the circles' overlap alone counts pairs whose contact points do not lie in
  * the other grain (a corner beyond the far side, in that side's circle); the whole rule
- * (pala_pair_touch) counts none of them, and keeps every true contact shallower than dl
- * (0.89 mm for this outline, whose tips lie 1.4 mm from its centre). */
+ * (pala_pair_touch) counts none of them, and keeps every true contact below 0.5 mm (dl is
+ * 0.89 mm for this outline, whose tips lie 1.4 mm from its centre: a limit of a quarter of
+ * the shortest chord, 0.44 mm, would drop some). */
 static void arc_depth(void)
 {
     double A, J, beta, s;
@@ -392,7 +393,7 @@ static void arc_depth(void)
     pala_world_add_grain(&w, tri, pala_v(0.005, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
     w.dt = 1e-7;
     pala_world_prepare(&w);
-    long fake = 0, taken = 0, real = 0, kept = 0, dropped = 0;
+    long fake = 0, taken = 0, real = 0, kept = 0;
     pala_rng rng;
     pala_rng_seed(&rng, 12345);
     for (int c = 0; c < 40000; c++) {
@@ -414,15 +415,13 @@ static void arc_depth(void)
                 taken += !truth && touch;
                 real += truth && ov < 0.0005;
                 kept += truth && ov < 0.0005 && touch;
-                dropped += truth && !touch && ov < fmin(w.parc[p].dl, w.parc[q].dl);
 
             }
     }
     T_CHECK(fake > 100 && taken == 0, "two quasi-triangles at 40,000 random places: (A5) with the circles' overlap takes %ld pairs whose contact "
             "points lie outside the other grain; the depth limit (A9) rejects them all (%ld taken)", fake, taken);
-    T_CHECK(real > 1000 && kept == real && dropped == 0 && w.arc[0].dl > 0.0005, "... and keeps every true contact of an overlap below 0.5 mm (a "
-            "third of the tips' distance; %ld of %ld) and every one shallower than its arcs' dl, %g m (%ld such dropped)", kept, real, w.arc[0].dl,
-            dropped);
+    T_CHECK(real > 1000 && kept == real, "... and keeps every true contact of an overlap below 0.5 mm (a third of the tips' distance; %ld of "
+            "%ld; dl %g m)", kept, real, w.arc[0].dl);
     pala_world_free(&w);
 }
 

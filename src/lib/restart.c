@@ -7,9 +7,10 @@
  *     which the checkpoint holds): the dimension and each template whole with the name and
  *     density of its material;
  *   - the start itself (pala_restart_import): the run's templates, then its grains in the
- *     run's storage order and numbering, in their state (x, r, v, omega, and alpha, beta of the
- *     last step, so the first step of the new run is the step the run would have made next,
- *     eqs. 65-66), then, once the world is prepared, the states of its contacts.
+ *     run's storage order and numbering (gaps of grains that left included), in their state
+ *     (x, r, v, omega, and alpha, beta of the last step, so the first step of the new run is
+ *     the step the run would have made next, eqs. 65-66), or those of a frame of its
+ *     trajectory, then, once the world is prepared, the states of its contacts.
  * The clock, E_diss, W_field and the walls' momentum are not carried: the scene is a new run. */
 #include "restart.h"
 #include "alloc.h"

@@ -640,10 +640,7 @@ void pala_world_setup(pala_world *w)
         if (w->arc) {   /* arc grains: their ranges in the world frame (grain.c); cos h and the bounding radius are constants */
             PALA_GROW(w->parc, w->npeb);
             for (int k = 0; k < w->n; k++)
-                for (int i = 0; i < w->tmpl[w->tid[k]].ncomp; i++) {
-                    const pala_arcrange *a = &w->arc[w->tmpl[w->tid[k]].comp0 + i];
-                    w->parc[w->p0[k] + i] = (pala_arcrange){a->mx, a->my, a->ch, a->dl, a->bx, a->by, a->br, 0};
-                }
+                for (int i = 0; i < w->tmpl[w->tid[k]].ncomp; i++) w->parc[w->p0[k] + i] = w->arc[w->tmpl[w->tid[k]].comp0 + i];
             PALA_GROW(w->arcv, 8 * (size_t)w->nshape);
             for (int i = 0; i < w->nshape; i++) {
                 const pala_vec3 s = w->shape[i];
