@@ -89,6 +89,22 @@ static void split_independent(const char *scene)
         T_CHECK(same_state(w1, w), "threads switched 2, 1, 3, 2, 1 every 24 steps: state after 120 steps bit-identical to 1 thread");
         pala_scene_free(s);
     } else T_CHECK(0, "switch test: scene loads");
+    /* the default count adapting (threads.c, pala_team_adapt), made to switch between all
+     * threads and one every few steps: windows of 2 steps, a probe after each window */
+    for (int n = 2; n <= 3; n++) {
+        if (pala_scene_load(scene, 0, NULL, &s, stderr)) { T_CHECK(0, "adapt test: scene loads"); continue; }
+        pala_world *w = pala_scene_world(s);
+        w->threads_auto = 1;
+        pala_world_set_threads(w, n);
+        pala_world_steps(w, 1);
+        pala_team *tm = w->team;
+        tm->aw = 2; tm->afirst = tm->agap0 = tm->agapmax = 1; tm->await = tm->agap = 1;
+        pala_world_steps(w, 119);
+        T_CHECK(tm->adapt && tm->asteps1 > 0 && tm->asteps1 < tm->asteps && same_state(w1, w),
+                "%d threads by default, switching to one and back every few steps (%ld of %ld timed steps on one): state after 120 steps bit-identical to 1 thread",
+                n, tm->asteps1, tm->asteps);
+        pala_scene_free(s);
+    }
     pala_scene_free(s1);
 }
 

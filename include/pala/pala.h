@@ -350,6 +350,8 @@ typedef struct pala_world {
                                       bisector as the placement's vectors read them (grain.c);
                                       NULL otherwise */
     int nthreads;                  /* threads of the step (0 or 1: the caller only) */
+    int threads_auto;              /* nthreads is a default, not asked for: the step runs on one
+                                    * thread while that is faster (another process holds a core) */
     /* forces beyond contacts and the field */
     pala_interaction *inter;       /* interactions between centres (pala_world_add_interaction) */
     int ninter;
@@ -525,6 +527,9 @@ const char *pala_world_error(const pala_world *w);
 void pala_world_set_threads(pala_world *w, int n);
 /* The most threads a step of this world can use: one per block of 256 grains. */
 int pala_world_max_threads(const pala_world *w);
+/* With threads_auto: the part of the steps so far that ran on one thread because that was
+ * faster (another process held a core; threads.c, pala_team_adapt), 0 to 1. */
+double pala_world_single_share(const pala_world *w);
 /* The momentum the walls received so far, as the columns of walls.tsv: up to max named
  * values (box: the normal momentum of each face, positive outward; cavity: its vector,
  * then its outward radial momentum; then a membrane's: the normal momentum from each side),

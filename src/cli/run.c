@@ -240,10 +240,11 @@ int pala_run(const pala_run_opts *o)
     if (o->threads <= 0 && nth > pala_cpu_count()) nth = pala_cpu_count();
     if (nth < 1) nth = 1;
     if (nth > pala_world_max_threads(w)) nth = pala_world_max_threads(w);
+    w->threads_auto = o->threads <= 0;   /* a default: one thread while that is faster (threads.c, pala_team_adapt) */
     pala_world_set_threads(w, nth);   /* results do not depend on it */
     /* more threads asked than the scene has blocks: said before the run (not with --quiet,
      * so sweeps of small scenes are not flooded) and in the summary line */
-    char asked[48] = "";
+    char asked[128] = "";
     if (o->threads > nth) snprintf(asked, sizeof asked, " (of %d asked)", o->threads);
     char dir[4096];
     if (o->resume) snprintf(dir, sizeof dir, "%s", o->resume);
@@ -447,6 +448,9 @@ int pala_run(const pala_run_opts *o)
         fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/; continue with: pala resume %s\n", w->step, steps, dir, dir);
     else if (status == PALA_ERR_IO)
         fprintf(stderr, "pala: once there is room again, continue from the last checkpoint with: pala resume %s\n", dir);
+    double single = pala_world_single_share(w);   /* a core held by another process: steps on one thread */
+    if (nth > 1 && single >= 0.005 && strlen(asked) + 64 < sizeof asked)
+        snprintf(asked + strlen(asked), sizeof asked - strlen(asked), " (one for %.0f %% of the steps: a core was busy)", 100 * single);
     if (!o->quiet || status != PALA_OK)
         printf("%s: %ld steps%s, %d grains, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g, max |dE_bal_rel| %.3g -> %s/\n",
                scene, w->step, o->resume ? " (resumed)" : "", w->n, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, es->max_abs_bal, dir);

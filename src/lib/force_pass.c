@@ -881,6 +881,7 @@ void pala_work_prepare(pala_world *w)
     int nblk = (w->n + PALA_BLOCK - 1) / PALA_BLOCK;
     wk->nblk = nblk;
     w->team = pala_team_make(w->team, w->nthreads, nblk);
+    w->team->adapt = w->threads_auto;
     int nth = w->team->nth;
     if (wk->nth != nth) {   /* per-thread scratch */
         for (int t = nth; t < wk->nth; t++) tscr_free(&wk->ts[t]);

@@ -71,7 +71,8 @@ static int drift_step(pala_world *w) { add_drift(w, w->work->chain); return PALA
  * set up again when it moves. */
 static int balance(pala_world *w)
 {
-    if (pala_team_balance(w->team)) pala_force_pass_setup_pairs(w);   /* the wall candidates do not depend on the split */
+    int count = pala_team_adapt(w->team);   /* one thread while it is faster (threads.c) */
+    if (pala_team_balance(w->team) || count) pala_force_pass_setup_pairs(w);   /* the wall candidates do not depend on the split */
     return PALA_OK;
 }
 

@@ -43,9 +43,11 @@ typedef struct pala_pool {
     pthread_cond_t cv;              /* a new job (gen) */
     pthread_cond_t done;            /* the last worker finished the job (pending 0) */
     pthread_cond_t posted;          /* a thread posted a flag (pala_team_post) */
+    pthread_cond_t park;            /* the threads in use changed (pool_use) */
     atomic_int sleepers;            /* threads asleep on posted, or about to be */
     int waiting;                    /* the caller sleeps on done (under mu) */
-    atomic_long gen;                /* incremented for each job */
+    atomic_long gen;                /* each job: its number << 16 | the threads it uses */
+    int act;                        /* the threads the jobs use (under mu): the others park */
     atomic_int pending;             /* workers still running the job */
     int stop;
     void (*fn)(void *arg, int t, int n);
@@ -82,7 +84,13 @@ static void *work_loop(void *a)
         }
         seen = g;
         if (p->stop) return NULL;
-        p->fn(p->arg, wk.t, p->n);
+        if (wk.t >= (g & 0xffff)) {   /* not in this job: asleep until the jobs use it again */
+            pthread_mutex_lock(&p->mu);
+            while (wk.t >= p->act && !p->stop) pthread_cond_wait(&p->park, &p->mu);
+            pthread_mutex_unlock(&p->mu);
+            continue;   /* a later job (or one begun meanwhile) that uses it: its gen differs */
+        }
+        p->fn(p->arg, wk.t, (int)(g & 0xffff));
         if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
             /* the last one: wake the caller if it sleeps (under mu, so that a caller that
              * found pending > 0 under mu is waiting by now) */
@@ -114,6 +122,7 @@ static pala_pool *pool_create(int n)
     pthread_cond_init(&p->cv, NULL);
     pthread_cond_init(&p->done, NULL);
     pthread_cond_init(&p->posted, NULL);
+    pthread_cond_init(&p->park, NULL);
     atomic_init(&p->sleepers, 0);
     p->waiting = 0;
     atomic_init(&p->gen, 0);
@@ -121,27 +130,38 @@ static pala_pool *pool_create(int n)
     p->stop = 0;
     p->fn = NULL;
     p->arg = NULL;
+    p->act = p->n;
     for (int t = 1; t < p->n; t++) {
         worker *wk = pala_xrealloc(NULL, sizeof *wk);
         wk->p = p;
         wk->t = t;
-        if (pthread_create(&p->th[t], NULL, work_loop, wk) != 0) { free(wk); p->n = t; break; }
+        if (pthread_create(&p->th[t], NULL, work_loop, wk) != 0) { free(wk); p->n = p->act = t; break; }
     }
     return p;
+}
+
+/* The jobs from now on use threads 0..n-1 (between jobs); the others park. */
+static void pool_use(pala_pool *p, int n)
+{
+    pthread_mutex_lock(&p->mu);
+    p->act = n < 1 ? 1 : n > p->n ? p->n : n;
+    pthread_cond_broadcast(&p->park);
+    pthread_mutex_unlock(&p->mu);
 }
 
 
 static void pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg)
 {
-    if (!p || p->n == 1) { fn(arg, 0, 1); return; }
+    if (!p || p->act == 1) { fn(arg, 0, 1); return; }
     p->fn = fn;
     p->arg = arg;
-    atomic_store_explicit(&p->pending, p->n - 1, memory_order_release);
+    atomic_store_explicit(&p->pending, p->act - 1, memory_order_release);
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add_explicit(&p->gen, 1, memory_order_acq_rel);
+    long g = atomic_load_explicit(&p->gen, memory_order_relaxed);
+    atomic_store_explicit(&p->gen, ((g >> 16) + 1) << 16 | p->act, memory_order_release);   /* the job and its threads at once */
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    fn(arg, 0, p->n);
+    fn(arg, 0, p->act);
     int spins = 0;
     double t0 = 0;
     while (atomic_load_explicit(&p->pending, memory_order_acquire) > 0)
@@ -159,14 +179,16 @@ static void pool_free(pala_pool *p)
     if (!p) return;
     p->stop = 1;
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add_explicit(&p->gen, 1, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&p->gen, 1 << 16, memory_order_acq_rel);
     pthread_cond_broadcast(&p->cv);
+    pthread_cond_broadcast(&p->park);
     pthread_mutex_unlock(&p->mu);
     for (int t = 1; t < p->n; t++) pthread_join(p->th[t], NULL);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
     pthread_cond_destroy(&p->done);
     pthread_cond_destroy(&p->posted);
+    pthread_cond_destroy(&p->park);
     free(p->th);
     free(p);
 }
@@ -178,7 +200,21 @@ void pala_team_free(pala_team *tm)
     pool_free(tm->pool);
     free(tm->split);
     free(tm->busy);
+    free(tm->atime);
+    free(tm->asplit);
     free(tm);
+}
+
+/* The adaptive count from its start: all threads, the first probe after afirst windows. */
+static void adapt_reset(pala_team *tm)
+{
+    if (!tm->aw) { tm->aw = 64; tm->afirst = 4; tm->agap0 = 16; tm->agapmax = 512; }
+    PALA_GROW(tm->atime, tm->aw);
+    tm->an = 0;
+    tm->at0 = 0;
+    tm->aprobe = 0;
+    tm->await = tm->afirst;
+    tm->agap = tm->agap0;
 }
 
 /* The even split of the blocks between the threads (pala_team.split). */
@@ -202,16 +238,74 @@ pala_team *pala_team_make(pala_team *tm, int nthreads, int nblk)
         tm->pool = nth > 1 ? pool_create(nth) : NULL;
         tm->nth = nth;
         PALA_GROW(tm->split, 2 * (nth + 1));
+        PALA_GROW(tm->asplit, nth + 1);
         PALA_GROW(tm->busy, nth);
+        tm->act = tm->pool ? tm->pool->n : 1;
+        adapt_reset(tm);
     }
     tm->nblk = nblk;
     even_split(tm);
     return tm;
 }
 
+/* The team uses n threads from its next job on (all nth, or one); the split of nth threads
+ * comes back as the balance left it, if the blocks are the same. */
+static void use_threads(pala_team *tm, int n)
+{
+    if (tm->act > 1) {
+        memcpy(tm->asplit, tm->split, (size_t)(tm->act + 1) * sizeof *tm->split);
+        tm->ablk = tm->nblk;
+    }
+    pool_use(tm->pool, n);
+    tm->act = tm->pool->act;
+    if (tm->act == tm->pool->n && tm->ablk == tm->nblk) {
+        memcpy(tm->split, tm->asplit, (size_t)(tm->act + 1) * sizeof *tm->split);
+        tm->bsteps = 0;
+        for (int t = 0; t < tm->nth; t++) tm->busy[t] = 0;
+    } else even_split(tm);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int pala_team_adapt(pala_team *tm)
+{
+    if (!tm->adapt || !tm->pool || tm->pool->n < 2 || tm->nblk < 2) return 0;
+    double now = pala_now(), t0 = tm->at0;
+    tm->at0 = now;
+    if (t0 <= 0) return 0;   /* the first call: no step timed yet */
+    tm->asteps++;
+    tm->asteps1 += tm->act == 1;
+    tm->atime[tm->an++] = now - t0;   /* a step, and whatever ran between two calls (outputs): the median leaves those out */
+    if (tm->an < tm->aw) return 0;
+    qsort(tm->atime, (size_t)tm->an, sizeof *tm->atime, cmp_double);
+    const int cur = tm->act > 1;   /* amed[0]: one thread, amed[1]: all */
+    tm->amed[cur] = tm->atime[tm->an / 2];
+    tm->an = 0;
+    if (tm->aprobe) {   /* a window on the other count: kept if 10 % faster, else back and the next probe twice as late */
+        tm->aprobe = 0;
+        if (tm->amed[cur] < 0.9 * tm->amed[!cur]) {
+            tm->agap = tm->agap0;
+            tm->await = tm->agap;
+            return 0;
+        }
+        tm->agap = 2 * tm->agap < tm->agapmax ? 2 * tm->agap : tm->agapmax;
+        tm->await = tm->agap;
+        use_threads(tm, cur ? 1 : tm->nth);
+        return 1;
+    }
+    if (--tm->await > 0) return 0;
+    tm->aprobe = 1;
+    use_threads(tm, cur ? 1 : tm->nth);
+    return 1;
+}
+
 int pala_team_size(const pala_team *tm)
 {
-    return tm->pool && tm->nblk >= 2 ? tm->pool->n : 1;
+    return tm->pool && tm->nblk >= 2 ? tm->act : 1;
 }
 
 typedef struct teamjob { pala_team *tm; void (*fn)(void *, int, int, int); void *ctx; } teamjob;

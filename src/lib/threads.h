@@ -18,6 +18,18 @@ typedef struct pala_team {
     double *busy;             /* per thread: s spent in the timed stage since the split was set */
     long bsteps;              /* steps timed since the split was last set */
     long runs;                /* jobs run (pala_team_run): the threads of a job tag what they publish to each other with it */
+    /* The threads in use (pala_team_adapt): nth, or one while one is faster (a core busy with
+     * another process).  Only when adapt: the count is pala's default, not one asked for. */
+    int act;
+    int adapt;
+    int aw, afirst, agap0, agapmax;   /* steps a window, windows before the first probe, the gaps */
+    double at0;               /* the clock at the last call */
+    double *atime;            /* the step times of the window (aw) */
+    int an;                   /* ... so far */
+    double amed[2];           /* the median step time of the last window on one thread [0], on nth [1] */
+    int aprobe, await, agap;  /* the window is a probe; windows to the next; the gap after it */
+    int *asplit, ablk;        /* the split of nth threads, kept while one thread runs, and its nblk (0: none) */
+    long asteps, asteps1;     /* steps timed, and of them on one thread */
 } pala_team;
 
 /* (Re)make a team of nthreads threads for nblk blocks (tm NULL: a new one), split evenly. */
@@ -37,5 +49,10 @@ void pala_team_wait(pala_team *tm, const _Atomic long *a, long v);
 /* Called once a step, after each thread has added its time to busy[t]: every 128 steps,
  * move the split towards equal times.  Returns 1 if it moved. */
 int pala_team_balance(pala_team *tm);
+/* Called once a step when the team adapts (pala_team.adapt): times the steps in windows of
+ * aw steps and now and then runs a window on the other count (one thread, or all nth),
+ * keeping it if its median step is at least 10 % shorter.  Returns 1 if the count (and so
+ * the split) changed: the results do not depend on it (docs/design.md). */
+int pala_team_adapt(pala_team *tm);
 
 #endif

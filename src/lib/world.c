@@ -694,6 +694,12 @@ void pala_world_set_threads(pala_world *w, int n)
     if (pala_world_check_prepared(w) == PALA_OK) pala_work_prepare(w);
 }
 
+double pala_world_single_share(const pala_world *w)
+{
+    const pala_team *tm = w->team;
+    return tm && tm->asteps > 0 ? (double)tm->asteps1 / (double)tm->asteps : 0;
+}
+
 int pala_world_max_threads(const pala_world *w)
 {
     long most = w->feed ? pala_world_most_grains(w) : w->n;   /* grains that enter: those it may hold */
