@@ -5,7 +5,11 @@
 # that a run is long against the scheduler's noise) and the 64,000-sphere bed
 # (the shared 8,000-sphere bed tiled 4 x 2 by replicate.sh, 600 steps).  For each scene and
 # repetition, the two runs follow each other, first quiet, then with a busy loop (one
-# `while :; do :; done` shell, unpinned, started before and killed after the pair).
+# `while :; do :; done` shell, unpinned, started before and killed after the pair), then
+# with the busy loop at the lowest priority pinned to the last CPU (`nice -n 19 taskset -c
+# LAST`: a background job; before session 25 the default's two threads ran 1.15x (64k bed)
+# to 1.76x (a drum of 10,000 grains) slower than one there, since the step now adapts:
+# docs/performance.md, "Threads with a busy core").
 # Prints one line per run: scene, load, threads (default or 1) and
 # its wall time (summary.tsv's wall_time); then per scene and load the median ratio
 #   <scene> <quiet|loaded>: default / --threads 1 wall time, median of R: <ratio>
@@ -22,6 +26,7 @@ busy=
 cleanup() { [ -n "$busy" ] && kill "$busy" 2>/dev/null; rm -rf "$tmp"; }
 trap cleanup EXIT
 sh "$root/bench/replicate.sh" "$data/s2_settled_8000.data" 4 2 > "$tmp/s64k.data"
+last=$(taskset -pc $$ | sed 's/.*: //; s/.*[,-]//')   # the last CPU this shell may use
 # run SCENE-NAME LOAD THREADS(default|1) ARGS...: one run, its line
 run() {
   name=$1 load=$2 th=$3; shift 3
@@ -31,13 +36,14 @@ run() {
   echo "$name	$load	$th	$used"
 }
 for r in $(seq "$reps"); do
-  for load in quiet loaded; do
+  for load in quiet loaded niced; do
     if [ $load = loaded ]; then sh -c 'while :; do :; done' & busy=$!; sleep 1; fi
+    if [ $load = niced ]; then nice -n 19 taskset -c "$last" sh -c 'while :; do :; done' & busy=$!; sleep 1; fi
     run gas320 $load default "$root/bench/gas320.txt" --set steps=50000
     run gas320 $load 1 "$root/bench/gas320.txt" --set steps=50000
     run 64k $load default "$root/bench/spheres.txt" --set "lammps_data=$tmp/s64k.data" --set steps=600
     run 64k $load 1 "$root/bench/spheres.txt" --set "lammps_data=$tmp/s64k.data" --set steps=600
-    if [ $load = loaded ]; then kill "$busy"; wait "$busy" 2>/dev/null || true; busy=; fi
+    if [ -n "$busy" ]; then kill "$busy"; wait "$busy" 2>/dev/null || true; busy=; fi
   done
 done | tee "$tmp/times"
 # pairs: the default run's time over the --threads 1 run's that follows it

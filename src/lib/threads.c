@@ -208,8 +208,10 @@ void pala_team_free(pala_team *tm)
 /* The adaptive count from its start: all threads, the first probe after afirst windows. */
 static void adapt_reset(pala_team *tm)
 {
-    if (!tm->aw) { tm->aw = 64; tm->afirst = 4; tm->agap0 = 16; tm->agapmax = 512; }
-    PALA_GROW(tm->atime, tm->aw);
+    if (!tm->aw) {   /* a probe of 16 steps now and then: on a quiet machine it costs 0.1 % of a long run */
+        tm->aw = 64; tm->apw = 16; tm->afirst = 2; tm->agap0 = 16; tm->agapmax = 512;
+    }
+    PALA_GROW(tm->atime, tm->aw > tm->apw ? tm->aw : tm->apw);
     tm->an = 0;
     tm->at0 = 0;
     tm->aprobe = 0;
@@ -280,7 +282,7 @@ int pala_team_adapt(pala_team *tm)
     tm->asteps++;
     tm->asteps1 += tm->act == 1;
     tm->atime[tm->an++] = now - t0;   /* a step, and whatever ran between two calls (outputs): the median leaves those out */
-    if (tm->an < tm->aw) return 0;
+    if (tm->an < (tm->aprobe ? tm->apw : tm->aw)) return 0;
     qsort(tm->atime, (size_t)tm->an, sizeof *tm->atime, cmp_double);
     const int cur = tm->act > 1;   /* amed[0]: one thread, amed[1]: all */
     tm->amed[cur] = tm->atime[tm->an / 2];

@@ -22,7 +22,7 @@ typedef struct pala_team {
      * another process).  Only when adapt: the count is pala's default, not one asked for. */
     int act;
     int adapt;
-    int aw, afirst, agap0, agapmax;   /* steps a window, windows before the first probe, the gaps */
+    int aw, apw, afirst, agap0, agapmax;   /* steps a window and a probe's, windows before the first probe, the gaps */
     double at0;               /* the clock at the last call */
     double *atime;            /* the step times of the window (aw) */
     int an;                   /* ... so far */
