@@ -13,7 +13,13 @@
  * on a quiet machine nobody sleeps), for at most PALA_SPIN_S each.  On a busy machine a
  * thread whose core another process holds is waited for asleep, so its core is free for it
  * (a caller that spun instead took 2x as long as one thread on two busy cores), and an idle
- * pool costs no CPU. */
+ * pool costs no CPU.
+ *
+ * A core that another process holds, even at the lowest priority, still slows every step of
+ * a team that needs it (two threads of a 10,000-grain drum ran 1.76x slower than one beside
+ * a `nice -n 19` job on the other core).  So a team whose count is pala's default times
+ * its steps and now and then runs a few on one thread, keeping one while it is faster
+ * (pala_team_adapt); the workers then wait as between steps. */
 #include "threads.h"
 #include "alloc.h"
 #include "pala/pala.h"
@@ -43,11 +49,10 @@ typedef struct pala_pool {
     pthread_cond_t cv;              /* a new job (gen) */
     pthread_cond_t done;            /* the last worker finished the job (pending 0) */
     pthread_cond_t posted;          /* a thread posted a flag (pala_team_post) */
-    pthread_cond_t park;            /* the threads in use changed (pool_use) */
     atomic_int sleepers;            /* threads asleep on posted, or about to be */
     int waiting;                    /* the caller sleeps on done (under mu) */
-    atomic_long gen;                /* each job: its number << 16 | the threads it uses */
-    int act;                        /* the threads the jobs use (under mu): the others park */
+    atomic_long gen;                /* incremented for each job */
+    int act;                        /* the threads the jobs use: all n, or 1 (the caller alone) */
     atomic_int pending;             /* workers still running the job */
     int stop;
     void (*fn)(void *arg, int t, int n);
@@ -84,13 +89,7 @@ static void *work_loop(void *a)
         }
         seen = g;
         if (p->stop) return NULL;
-        if (wk.t >= (g & 0xffff)) {   /* not in this job: asleep until the jobs use it again */
-            pthread_mutex_lock(&p->mu);
-            while (wk.t >= p->act && !p->stop) pthread_cond_wait(&p->park, &p->mu);
-            pthread_mutex_unlock(&p->mu);
-            continue;   /* a later job (or one begun meanwhile) that uses it: its gen differs */
-        }
-        p->fn(p->arg, wk.t, (int)(g & 0xffff));
+        p->fn(p->arg, wk.t, p->n);
         if (atomic_fetch_sub_explicit(&p->pending, 1, memory_order_acq_rel) == 1) {
             /* the last one: wake the caller if it sleeps (under mu, so that a caller that
              * found pending > 0 under mu is waiting by now) */
@@ -122,7 +121,6 @@ static pala_pool *pool_create(int n)
     pthread_cond_init(&p->cv, NULL);
     pthread_cond_init(&p->done, NULL);
     pthread_cond_init(&p->posted, NULL);
-    pthread_cond_init(&p->park, NULL);
     atomic_init(&p->sleepers, 0);
     p->waiting = 0;
     atomic_init(&p->gen, 0);
@@ -140,14 +138,9 @@ static pala_pool *pool_create(int n)
     return p;
 }
 
-/* The jobs from now on use threads 0..n-1 (between jobs); the others park. */
-static void pool_use(pala_pool *p, int n)
-{
-    pthread_mutex_lock(&p->mu);
-    p->act = n < 1 ? 1 : n > p->n ? p->n : n;
-    pthread_cond_broadcast(&p->park);
-    pthread_mutex_unlock(&p->mu);
-}
+/* The jobs from now on (set between jobs) run on all n threads, or on the caller alone (the
+ * workers wait for the next job that uses them, spinning and then asleep, as between steps). */
+static void pool_use(pala_pool *p, int all) { p->act = all ? p->n : 1; }
 
 
 static void pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *arg)
@@ -155,13 +148,12 @@ static void pool_run(pala_pool *p, void (*fn)(void *arg, int t, int n), void *ar
     if (!p || p->act == 1) { fn(arg, 0, 1); return; }
     p->fn = fn;
     p->arg = arg;
-    atomic_store_explicit(&p->pending, p->act - 1, memory_order_release);
+    atomic_store_explicit(&p->pending, p->n - 1, memory_order_release);
     pthread_mutex_lock(&p->mu);
-    long g = atomic_load_explicit(&p->gen, memory_order_relaxed);
-    atomic_store_explicit(&p->gen, ((g >> 16) + 1) << 16 | p->act, memory_order_release);   /* the job and its threads at once */
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_acq_rel);
     pthread_cond_broadcast(&p->cv);
     pthread_mutex_unlock(&p->mu);
-    fn(arg, 0, p->act);
+    fn(arg, 0, p->n);
     int spins = 0;
     double t0 = 0;
     while (atomic_load_explicit(&p->pending, memory_order_acquire) > 0)
@@ -179,16 +171,14 @@ static void pool_free(pala_pool *p)
     if (!p) return;
     p->stop = 1;
     pthread_mutex_lock(&p->mu);
-    atomic_fetch_add_explicit(&p->gen, 1 << 16, memory_order_acq_rel);
+    atomic_fetch_add_explicit(&p->gen, 1, memory_order_acq_rel);
     pthread_cond_broadcast(&p->cv);
-    pthread_cond_broadcast(&p->park);
     pthread_mutex_unlock(&p->mu);
     for (int t = 1; t < p->n; t++) pthread_join(p->th[t], NULL);
     pthread_mutex_destroy(&p->mu);
     pthread_cond_destroy(&p->cv);
     pthread_cond_destroy(&p->done);
     pthread_cond_destroy(&p->posted);
-    pthread_cond_destroy(&p->park);
     free(p->th);
     free(p);
 }
@@ -258,7 +248,7 @@ static void use_threads(pala_team *tm, int n)
         memcpy(tm->asplit, tm->split, (size_t)(tm->act + 1) * sizeof *tm->split);
         tm->ablk = tm->nblk;
     }
-    pool_use(tm->pool, n);
+    pool_use(tm->pool, n > 1);
     tm->act = tm->pool->act;
     if (tm->act == tm->pool->n && tm->ablk == tm->nblk) {
         memcpy(tm->split, tm->asplit, (size_t)(tm->act + 1) * sizeof *tm->split);
