@@ -108,8 +108,46 @@ static void split_independent(const char *scene)
     pala_scene_free(s1);
 }
 
+/* The adaptive count's decisions on given step times (threads.c, pala_team_adapt): 2 ms a
+ * step on two threads, 1 ms on one (a busy core), then 0.5 ms on two (the core free again). */
+static void adapt_decisions(void)
+{
+    pala_team *tm = pala_team_make(NULL, 2, 8);
+    if (pala_team_size(tm) != 2) { T_CHECK(0, "adapt test: a team of 2 threads"); pala_team_free(tm); return; }
+    tm->adapt = 1;
+    double t2 = 2e-3, t1 = 1e-3;
+    long s = 0, first1 = -1, back2 = -1, probes2 = 0;
+    for (; s < 20000; s++) {
+        if (s == 10000) t2 = 0.5e-3;
+        int was = pala_team_size(tm);
+        pala_team_adapt_time(tm, was == 2 ? t2 : t1);
+        int now = pala_team_size(tm);
+        if (now == 1 && first1 < 0) first1 = s;
+        if (s < 10000 && was == 1 && now == 2) probes2++;
+        if (s >= 10000 && now == 2 && back2 < 0 && pala_team_size(tm) == 2 && was == 2 && tm->aprobe == 0) back2 = s;
+    }
+    /* the first probe after afirst = 2 windows of 64 steps; kept, the probes of two threads
+     * then fail and come twice as late each time; after step 10,000 a probe finds two faster */
+    T_CHECK(first1 == 127 && probes2 >= 3 && probes2 <= 6 && back2 > 10000 && back2 < 10000 + 64 * 512 && pala_team_size(tm) == 2,
+            "adaptive count: one thread from step %ld (a probe after 2 windows), %ld probes of two threads while one is faster, two again at step %ld once they are 4x faster",
+            first1, probes2, back2);
+    /* two threads 5 %% faster than one: no switch (10 %% needed) */
+    pala_team *tq = pala_team_make(NULL, 2, 8);
+    tq->adapt = 1;
+    int ones = 0;
+    for (s = 0; s < 5000; s++) {
+        int was = pala_team_size(tq);
+        pala_team_adapt_time(tq, was == 2 ? 0.95e-3 : 1e-3);
+        ones += was == 1;
+    }
+    T_CHECK(pala_team_size(tq) == 2 && ones > 0 && ones < 100, "two threads 5 %% faster: they stay, probes of one thread took %d of 5,000 steps", ones);
+    pala_team_free(tq);
+    pala_team_free(tm);
+}
+
 void test_order(void)
 {
+    adapt_decisions();
     char out[8192];
     int rc = t_sh(out, sizeof out, "./pala order examples/paper-ten-grains.txt --set end_time=0.004 -o %s/order --force", t_tmpdir());
     /* the order fitted over all pairs (least squares on log d against log dt), with its spread */

@@ -269,9 +269,14 @@ int pala_team_adapt(pala_team *tm)
     double now = pala_now(), t0 = tm->at0;
     tm->at0 = now;
     if (t0 <= 0) return 0;   /* the first call: no step timed yet */
+    return pala_team_adapt_time(tm, now - t0);   /* a step, and whatever ran between two calls (outputs): the median leaves those out */
+}
+
+int pala_team_adapt_time(pala_team *tm, double dt)
+{
     tm->asteps++;
     tm->asteps1 += tm->act == 1;
-    tm->atime[tm->an++] = now - t0;   /* a step, and whatever ran between two calls (outputs): the median leaves those out */
+    tm->atime[tm->an++] = dt;
     if (tm->an < (tm->aprobe ? tm->apw : tm->aw)) return 0;
     qsort(tm->atime, (size_t)tm->an, sizeof *tm->atime, cmp_double);
     const int cur = tm->act > 1;   /* amed[0]: one thread, amed[1]: all */

@@ -54,5 +54,7 @@ int pala_team_balance(pala_team *tm);
  * keeping it if its median step is at least 10 % shorter.  Returns 1 if the count (and so
  * the split) changed: the results do not depend on it (docs/design.md). */
 int pala_team_adapt(pala_team *tm);
+/* Its decision on a step of dt s (for the tests: given times in place of the clock). */
+int pala_team_adapt_time(pala_team *tm, double dt);
 
 #endif
