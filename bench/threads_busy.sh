@@ -2,17 +2,16 @@
 # threads_busy.sh - the default thread count against --threads 1, on a quiet machine and
 # with one core kept busy by another process (issue 27: "threads that never hurt").  Scenes:
 # bench/gas320.txt (320 spheres, two blocks of 256: a small scene; 50,000 steps, about 1 s, so
-# that a run is long against the scheduler's noise) and the 64,000-sphere bed
-# (the shared 8,000-sphere bed tiled 4 x 2 by replicate.sh, 600 steps).  For each scene and
+# that a run is long against the scheduler's noise), the 64,000-sphere bed (the shared
+# 8,000-sphere bed tiled 4 x 2 by replicate.sh, 600 steps) and the drum of
+# bench/drum/drum.txt 5 times as long with 10,000 grains (3,000 steps).  For each scene and
 # repetition, the two runs follow each other, first quiet, then with a busy loop (one
 # `while :; do :; done` shell, unpinned, started before and killed after the pair), then
-# with the busy loop at the lowest priority pinned to the last CPU (`nice -n 19 taskset -c
-# LAST`: a background job; before session 25 the default's two threads ran 1.15x (64k bed)
-# to 1.76x (a drum of 10,000 grains) slower than one there, since the step now adapts:
-# docs/performance.md, "Threads with a busy core").
+# with that loop at the lowest priority pinned to the last CPU (`nice -n 19 taskset -c
+# LAST`: a background job; docs/performance.md, "Threads with a busy core").
 # Prints one line per run: scene, load, threads (default or 1) and
 # its wall time (summary.tsv's wall_time); then per scene and load the median ratio
-#   <scene> <quiet|loaded>: default / --threads 1 wall time, median of R: <ratio>
+#   <scene> <quiet|loaded|niced>: default / --threads 1 wall time, median of R: <ratio>
 # The goal: every ratio at most 1.10.  Run it on a quiet machine of 2 cores or more:
 #   make && sh bench/threads_busy.sh [reps=5]
 # Data dir: $PALA_BENCH_DATA, default <repo>/../shared/bench.
@@ -35,6 +34,12 @@ run() {
   used=$(awk -F'\t' 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "wall_time") c = i} NR == 2 {print $c}' "$tmp/r/summary.tsv")
   echo "$name	$load	$th	$used"
 }
+# the drum of bench/drum made 5 times as long, 10,000 grains falling from their lattice, 3,000 steps
+drum() {
+  run drum10k "$1" "$2" "$root/bench/drum/drum.txt" --set wall.drum.length=0.1 --set "wall.drum.point=0 -0.05 0" \
+      --set group.bed.count=10000 --set "group.bed.region_box=-0.025 0.025 -0.05 0.05 -0.025 0.025" \
+      --set steps=3000 --set trajectory_every=0 --set energy_every=1000
+}
 for r in $(seq "$reps"); do
   for load in quiet loaded niced; do
     if [ $load = loaded ]; then sh -c 'while :; do :; done' & busy=$!; sleep 1; fi
@@ -43,6 +48,8 @@ for r in $(seq "$reps"); do
     run gas320 $load 1 "$root/bench/gas320.txt" --set steps=50000
     run 64k $load default "$root/bench/spheres.txt" --set "lammps_data=$tmp/s64k.data" --set steps=600
     run 64k $load 1 "$root/bench/spheres.txt" --set "lammps_data=$tmp/s64k.data" --set steps=600
+    drum $load default
+    drum $load 1
     if [ -n "$busy" ]; then kill "$busy"; wait "$busy" 2>/dev/null || true; busy=; fi
   done
 done | tee "$tmp/times"
