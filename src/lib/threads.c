@@ -250,6 +250,7 @@ static void use_threads(pala_team *tm, int n)
     }
     pool_use(tm->pool, n > 1);
     tm->act = tm->pool->act;
+    tm->aswitches++;
     if (tm->act == tm->pool->n && tm->ablk == tm->nblk) {
         memcpy(tm->split, tm->asplit, (size_t)(tm->act + 1) * sizeof *tm->split);
         tm->bsteps = 0;
@@ -275,7 +276,7 @@ int pala_team_adapt(pala_team *tm)
 int pala_team_adapt_time(pala_team *tm, double dt)
 {
     tm->asteps++;
-    tm->asteps1 += tm->act == 1;
+    tm->asteps1 += tm->act == 1 && !tm->aprobe;
     tm->atime[tm->an++] = dt;
     if (tm->an < (tm->aprobe ? tm->apw : tm->aw)) return 0;
     qsort(tm->atime, (size_t)tm->an, sizeof *tm->atime, cmp_double);

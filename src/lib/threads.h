@@ -29,7 +29,8 @@ typedef struct pala_team {
     double amed[2];           /* the median step time of the last window on one thread [0], on nth [1] */
     int aprobe, await, agap;  /* the window is a probe; windows to the next; the gap after it */
     int *asplit, ablk;        /* the split of nth threads, kept while one thread runs, and its nblk (0: none) */
-    long asteps, asteps1;     /* steps timed, and of them on one thread */
+    long asteps, asteps1;     /* steps timed, and of them on one thread as chosen (not probing) */
+    long aswitches;           /* changes of the count, probes included */
 } pala_team;
 
 /* (Re)make a team of nthreads threads for nblk blocks (tm NULL: a new one), split evenly. */
