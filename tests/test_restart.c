@@ -8,7 +8,7 @@
  * its numbers) is continued too, from its end or a frame; examples/fill-then-open.txt's two
  * runs (a cone filled on a plug, then opened).  What is refused: no folder, a folder that
  * holds no checkpoint, a damaged one, another dimension, a material the scene lacks, walls
- * that do not hold the grains. */
+ * that do not hold the grains, damaged frames of the trajectory (numbers beyond the run's). */
 #include "t.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +73,37 @@ static void outlet_runs(void)
               "awk '/^frame 0 / { f = 1; next } /^frame/ { f = 0 } f' " D "/ot$r/trajectory.txt | cmp - " D "/ot.a && echo same-$r; done");
     T_CHECK(rc == 0 && strstr(out, "frame of t = 0.20000000000000001 s (step 20000)") && strstr(out, "same-o\n") && strstr(out, "same-obin"),
             "start_time picks a frame of version 2 (grains that entered and left), text and binary: its grains and numbers %.300s", out);
+}
+
+/* Damaged frames of a run whose outlet removed grains (D/o of outlet_runs, 800 numbers given),
+ * each refused at start_from within seconds, naming the file and its line or byte: a grain
+ * number beyond those the run had given at its checkpoint (text and binary), a negative
+ * template, a trajectory.bin whose header length runs past its end.  Found by the fuzz target
+ * start (tests/fuzz/fuzz.c, docs/fuzzing.md), whose corpus holds these inputs: before, the
+ * frame's numbers sized the world's table of numbers (number 2^28 took 1 GB and 13 s under
+ * ASan; 2^31 - 1 overflowed an int), a frame of version 2 whose first grain had a negative
+ * template was read as one of version 1, from the checkpoint's arrays past their end, and a
+ * header length near 2^63 overflowed the offset of the first frame. */
+static void damaged_frames(void)
+{
+    static const struct { const char *file, *as, *want; } bad[] = {
+        {"tests/fuzz/start/regress-number-gap.txt", "trajectory.txt",
+         "/trajectory.txt:4: grain 2 of the frame of step 20 is number 268435456 of template 0: a frame lists its grains in increasing numbers below the 800 "},
+        {"tests/fuzz/start/regress-number-max.txt", "trajectory.txt", "/trajectory.txt:3: grain 1 of the frame of step 20 is number 2147483647 of template 0"},
+        {"tests/fuzz/start/regress-number-gap.bin", "trajectory.bin", "/trajectory.bin: grain 2 of the frame of step 20 (byte 152) is number 268435456 of template 0"},
+        {"tests/fuzz/start/regress-number-max.bin", "trajectory.bin", "/trajectory.bin: grain 1 of the frame of step 20 (byte 48) is number 2147483647"},
+        {"tests/fuzz/start/regress-template.bin", "trajectory.bin", "/trajectory.bin: grain 1 of the frame of step 20 (byte 48) is number 0 of template -1"},
+        {NULL, "trajectory.bin", "/trajectory.bin: its header's length (bytes 16-23: 9223372036854775807) runs past the end of the file (40 bytes)"},
+    };
+    char out[4096];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int rc = t_sh(out, sizeof out, "rm -rf " D "/dmg && mkdir " D "/dmg && cp " D "/o/checkpoint.bin " D "/dmg/ && %s%s " D "/dmg/%s && "
+                      "timeout 5 " PO " --set end_time=0.001 --set start_from=" D "/dmg --set start_time=2e-5 -o " D "/x 2>&1",
+                      bad[i].file ? "cp " : "printf 'PALATRAJ\\2\\0\\0\\0\\0\\0\\0\\0\\377\\377\\377\\377\\377\\377\\377\\177%16s' '' > ",
+                      bad[i].file ? bad[i].file : "", bad[i].as);
+        T_CHECK(rc == 1 && strstr(out, bad[i].want) && strstr(out, "--set 'start_from="), "a damaged frame is refused (exit %d): %s -> %.400s", rc,
+                bad[i].file ? bad[i].file : "header length 2^63 - 1", out);
+    }
 }
 
 /* examples/fill-then-open.txt's two runs, short: a funnel (a cone, side = inside) filled
@@ -152,5 +183,6 @@ void test_restart(void)
     T_CHECK(rc == 1 && strstr(out, "are of material 'sand'; this scene has no [material sand]: add it") && strstr(out, "grit.txt:1:"),
             "a material the scene lacks is named; start_from in a file is relative to its folder (exit %d) %.300s", rc, out);
     outlet_runs();
+    damaged_frames();
     fill_then_open();
 }

@@ -6,6 +6,7 @@
  * sections, over-long --set values. */
 #include "t.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void test_robust(void);
@@ -141,12 +142,18 @@ static void replay(void)
     T_CHECK(rc == 0, "fuzz target control on its corpus and the regression inputs: exit %d %s", rc, out);
     rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-lammps tests/fuzz/lammps/* " D "/*.data");
     T_CHECK(rc == 0, "fuzz target lammps on its corpus and the regression inputs: exit %d %s", rc, out);
-    /* the readers of a run folder (issue 29): checkpoint, trajectory, TSV tables */
-    const char *cli[3] = {"checkpoint", "traj", "tsv"};
-    for (int i = 0; i < 3; i++) {
+    /* the readers of a run folder (issue 29): checkpoint, trajectory, TSV tables; and a scene
+     * that starts from a frame of a run (start_time) */
+    const char *cli[4] = {"checkpoint", "traj", "tsv", "start"};
+    for (int i = 0; i < 4; i++) {
         rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-%s tests/fuzz/%s/*", cli[i], cli[i]);
         T_CHECK(rc == 0, "fuzz target %s on its corpus: exit %d %s", cli[i], rc, out);
     }
+    /* the start target's genuine seeds (v1, v2: text and binary) still start both scenes and
+     * step: its checkpoints (tests/fuzz/start-v*.ckpt) are of this pala's format */
+    rc = t_sh(out, sizeof out, "FUZZ_VERBOSE=1 timeout 20 build/fuzz/replay-start tests/fuzz/start/v[12].* 2>&1 | grep -c 'two steps: 0,'");
+    T_CHECK(rc == 0 && atoi(out) == 8, "the start target's four seeds start its two scenes and take two steps: %d of 8 (if 0: make its "
+            "checkpoints again, tests/fuzz/fuzz.c says how)", atoi(out));
 }
 
 void test_robust(void)

@@ -257,12 +257,26 @@ static double led(const unsigned char *b)
  * which names neither: the checkpoint's), x r v omega. */
 typedef struct fgrain { int id, tp; double s[12]; } fgrain;
 
+/* A line of f into line (n bytes; a longer line is read in parts), *lno the number of the
+ * line it is part of, *whole whether it ended it; 0 at the end of the file. */
+static int read_line(char *line, int n, FILE *f, long *lno, int *whole)
+{
+    if (!fgets(line, n, f)) return 0;
+    *lno += *whole;
+    *whole = strchr(line, '\n') != NULL;
+    return 1;
+}
+
 /* The frame of DIR's trajectory (trajectory.txt, else trajectory.bin) whose time is nearest to
- * T: its grains into *g (malloc'd; *ng of them), its time and step.  A trajectory of version 1
- * holds the run's n grains in every frame, in the run's numbering; one of version 2 (grains
- * that enter and leave: docs/output-formats.md) names each frame's grains, in increasing
- * numbers, at most nid (the numbers the run gave).  0, or -1 with a message. */
-static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, long *ng, double *tf, long *step, char *err, size_t len)
+ * T: its grains into *g (malloc'd; *ng of them), its time and step, *named 1 if it names its
+ * grains.  A trajectory of version 1 holds the run's n grains in every frame, in the run's
+ * numbering; one of version 2 (grains that enter and leave: docs/output-formats.md) names
+ * each frame's grains, in increasing numbers below nid (the numbers the run had given at its
+ * checkpoint: a frame after it, of a run stopped before its end, is refused), each with its
+ * template (0 or more).  Every count the file gives is bounded by its bytes before anything
+ * of that size is allocated.  0, or -1 with a message naming the file and the line (text) or
+ * byte (binary). */
+static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, long *ng, int *named, double *tf, long *step, char *err, size_t len)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trajectory.txt", dir);
@@ -272,10 +286,17 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
         snprintf(path, sizeof path, "%s/trajectory.bin", dir);
         if (!(f = fopen(path, "rb"))) { snprintf(err, len, "%s holds neither trajectory.txt nor trajectory.bin, whose frames start_time picks from", dir); return -1; }
     }
-    long best = -1, at = 0, cnt = 0;   /* the nearest frame: its step, where its grains start, their count */
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) { fclose(f); snprintf(err, len, "%s cannot be read", path); return -1; }
+    long best = -1, at = 0, cnt = 0, bline = 0;   /* the nearest frame: its step, where its grains start (byte), their count, its line */
     double bt = 0;
     fgrain *o = NULL;
-    int ok = 0;
+    int ok = 0, var = 0;
+    long bad = -1;   /* the nearest frame's first grain that is not as a frame of its version gives it */
+    long bid = 0, btp = 0, numbered = 0;   /* ... its number and template, if they are what is wrong */
+#define ORDER "a frame lists its grains in increasing numbers below the %ld the run had given at its checkpoint, each with a template of the run " \
+              "(0 or more): a frame after the checkpoint (the run was stopped before its end: pala resume it first, or pick an earlier start_time) " \
+              "or a damaged file"
     if (bin) {
         unsigned char h[24], fh[24];
         long ver = 0, nh = -1;
@@ -288,14 +309,22 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
             snprintf(err, len, "%s is no trajectory of the run's %ld grains", path, n);
             return -1;
         }
-        const int var = ver == 2, head = var ? 24 : 16, per = var ? 104 : 96;
-        long off = 24 + (long)le64(h + 16);
-        for (;;) {   /* frame heads: step, time (and count) */
+        uint64_t hl = le64(h + 16);
+        if (hl > (uint64_t)(size - 24)) {
+            fclose(f);
+            snprintf(err, len, "%s: its header's length (bytes 16-23: %llu) runs past the end of the file (%ld bytes): it is cut off or damaged; "
+                     "rerun the first scene", path, (unsigned long long)hl, size);
+            return -1;
+        }
+        var = ver == 2;
+        const int head = var ? 24 : 16, per = var ? 104 : 96;
+        long off = 24 + (long)hl;
+        for (;;) {   /* frame heads: step, time (and count); a frame cut off ends them (those before it are whole) */
             if (fseek(f, off, SEEK_SET) != 0 || fread(fh, 1, (size_t)head, f) != (size_t)head) break;
-            long m = var ? (long)le64(fh + 16) : n;
-            if (m < 0 || m > nid) break;
-            if (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T)) { best = (long)le64(fh); bt = led(fh + 8); at = off + head; cnt = m; }
-            off += head + per * m;
+            uint64_t m = var ? le64(fh + 16) : (uint64_t)n;
+            if (m > (uint64_t)nid || (long)m > (size - off - head) / per) break;
+            if (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T)) { best = (long)le64(fh); bt = led(fh + 8); at = off + head; cnt = (long)m; }
+            off += head + per * (long)m;
         }
         unsigned char *b = pala_xrealloc(NULL, (size_t)(per * cnt + 1));
         o = pala_xrealloc(NULL, (size_t)(cnt + 1) * sizeof *o);
@@ -305,12 +334,22 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
             o[i].id = var ? (int)(q[0] | q[1] << 8 | q[2] << 16 | (unsigned)q[3] << 24) : (int)i;
             o[i].tp = var ? (int)(q[4] | q[5] << 8 | q[6] << 16 | (unsigned)q[7] << 24) : -1;
             for (int j = 0; j < 12; j++) o[i].s[j] = led(q + (var ? 8 : 0) + 8 * j);
+            if (var && (o[i].id < 0 || o[i].id >= nid || (i > 0 && o[i].id <= o[i - 1].id) || o[i].tp < 0)) { ok = 0; bad = i; }
         }
         free(b);
+        if (bad >= 0) {
+            fclose(f);
+            snprintf(err, len, "%s: grain %ld of the frame of step %ld (byte %ld) is number %d of template %d: " ORDER, path, bad + 1, best,
+                     at + 104 * bad, o[bad].id, o[bad].tp, nid);
+            free(o);
+            return -1;
+        }
     } else {
         char line[1024];
-        int var = fgets(line, sizeof line, f) && !strncmp(line, "# pala trajectory 2", 19);
-        while (fgets(line, sizeof line, f)) {
+        long lno = 0;   /* the line of the text read last */
+        int whole = 1;  /* the last read ended its line */
+        var = read_line(line, sizeof line, f, &lno, &whole) && !strncmp(line, "# pala trajectory 2", 19);
+        while (read_line(line, sizeof line, f, &lno, &whole)) {
             long st, m = n;
             double t;
             if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf %ld", &st, &t, &m) >= 2 && (best < 0 || fabs(t - T) < fabs(bt - T))) {
@@ -318,18 +357,33 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
                 bt = t;
                 at = ftell(f);
                 cnt = var ? m : n;
+                bline = lno;
             }
         }
-        ok = best >= 0 && cnt >= 0 && cnt <= nid && fseek(f, at, SEEK_SET) == 0;
+        /* a grain's line is 24 bytes or more (12 numbers and their blanks) */
+        if (best >= 0 && (cnt < 0 || cnt > nid || cnt > (size - at) / 24)) {
+            fclose(f);
+            snprintf(err, len, "%s:%ld: the frame of step %ld says %ld grains; %s", path, bline, best, cnt,
+                     cnt < 0 ? "a count is 0 or more" : cnt > nid ? "more than the run had numbered at its checkpoint: a frame after it (the run was stopped "
+                     "before its end: pala resume it first, or pick an earlier start_time) or a damaged file" : "the file ends before their lines (cut off?)");
+            return -1;
+        }
+        ok = best >= 0 && fseek(f, at, SEEK_SET) == 0;
         o = pala_xrealloc(NULL, (size_t)((ok ? cnt : 0) + 1) * sizeof *o);
+        lno = bline;
+        whole = 1;
         for (long i = 0; ok && i < cnt; i++) {
             char *p = line, *e;
-            ok = fgets(line, sizeof line, f) != NULL;
+            ok = read_line(line, sizeof line, f, &lno, &whole);
             o[i].id = (int)i;
             o[i].tp = -1;
             if (ok && var) {   /* NUMBER TEMPLATE first */
                 long id = strtol(p, &e, 10), tp = strtol(e, &p, 10);
-                ok = p != e && id >= 0 && id <= 0x7fffffff && tp >= 0 && tp <= 0x7fffffff && (i == 0 || id > o[i - 1].id);
+                ok = p != e;
+                numbered = ok && !(id >= 0 && id < nid && tp >= 0 && tp <= 0x7fffffff && (i == 0 || id > o[i - 1].id));
+                ok = ok && !numbered;
+                bid = id;
+                btp = tp;
                 o[i].id = (int)id;
                 o[i].tp = (int)tp;
             }
@@ -337,12 +391,26 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
                 o[i].s[j] = strtod(p, &e);
                 ok = e != p;
             }
+            if (!ok) bad = i;
+        }
+        if (bad >= 0) {
+            fclose(f);
+            free(o);
+            if (numbered)
+                snprintf(err, len, "%s:%ld: grain %ld of the frame of step %ld is number %ld of template %ld: " ORDER, path, bline + 1 + bad, bad + 1,
+                         best, bid, btp, nid);
+            else
+                snprintf(err, len, "%s:%ld: grain %ld of the frame of step %ld: expected '%s12 numbers x y z rx ry rz vx vy vz wx wy wz'", path,
+                         bline + 1 + bad, bad + 1, best, var ? "NUMBER TEMPLATE and " : "");
+            return -1;
         }
     }
+#undef ORDER
     fclose(f);
     if (!ok) { free(o); snprintf(err, len, "%s: no whole frame near t = %g s", path, T); return -1; }
     *g = o;
     *ng = cnt;
+    *named = var;
     *tf = bt;
     *step = best;
     return 0;
@@ -387,11 +455,11 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
     if (nid < n) { snprintf(err, len, "%s/%s: its numbering of the grains is malformed: rerun the first scene", dir, PALA_CKPT_FILE); return -1; }
     fgrain *fr = NULL;   /* a frame's grains, else the checkpoint's */
     long nf = n;
+    int var = 0;   /* a frame that names its grains (version 2) */
     if (T >= 0) {
-        if (frame_at(dir, n, nid, T, &fr, &nf, &r->t, &r->step, err, len)) return -1;
+        if (frame_at(dir, n, nid, T, &fr, &nf, &var, &r->t, &r->step, err, len)) return -1;
         r->frame = 1;
     }
-    const int var = fr && nf > 0 && fr[0].tp >= 0;   /* a frame that names its grains (version 2) */
     int base = w->n, *num = pala_xrealloc(NULL, (size_t)(nf + 1) * sizeof *num);
     for (long k = 0; k < nf; k++) {
         pala_vec3 s[6];

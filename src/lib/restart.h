@@ -26,7 +26,9 @@ typedef struct pala_restart {
  * run's scales its mass and moments.  Returns 0, or -1 with the reason in err: no folder, no
  * checkpoint, a damaged one or of another version, one written before the field
  * PALA_GRAIN_TYPES_FIELD, another dimension, a material the world lacks, a grain outside the
- * walls or deeper in one than max_overlap allows. */
+ * walls or deeper in one than max_overlap allows; from a frame: no trajectory, no whole frame,
+ * a damaged one (naming the file and its line or byte), grain numbers of version 2 that do not
+ * increase or reach those the run had given by its checkpoint. */
 int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *r, char *err, size_t len);
 /* After pala_world_prepare: the run's contact history put back when keep and the world's
  * laws keep the same state and its grains are the run's, and NULL; else a note: why the run's

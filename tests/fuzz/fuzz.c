@@ -19,6 +19,13 @@
  *                      walls.tsv up to a line "==summary==", then summary.tsv, of a run folder
  *                      (with a small fixed trajectory.txt); `pala plot`, `pala check` (the run
  *                      against itself), `pala collect` and `pala view` read them
+ *   -DFUZZ_START       a scene that starts from a frame of a run (start_from, start_time;
+ *                      restart.c): the input is trajectory.bin if it starts with its magic, else
+ *                      trajectory.txt, of a run folder that holds the checkpoint of the run that
+ *                      wrote the seeds (tests/fuzz/start-v1.ckpt, or start-v2.ckpt for an input
+ *                      of version 2); tests/fuzz/start-still.txt (no grain enters or leaves: the
+ *                      numbers are closed up) and tests/fuzz/start-flow.txt (an outlet: they are
+ *                      kept) start from its frame nearest to t = 2e-5 s and take two steps
  * Every output goes to a scratch folder of the process, whose size the input bounds.
  * Built for AFL++ (afl-clang-fast: persistent mode with the test case in shared memory) or
  * for libFuzzer (-DLIBFUZZER -fsanitize=fuzzer); without either, it runs each file named on
@@ -30,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(FUZZ_CHECKPOINT) || defined(FUZZ_TRAJ) || defined(FUZZ_TSV)
+#if defined(FUZZ_CHECKPOINT) || defined(FUZZ_TRAJ) || defined(FUZZ_TSV) || defined(FUZZ_START)
 #include "checkpoint.h"
 #include "commands.h"
 #include "traj.h"
@@ -66,7 +73,8 @@ static void clean(void)
 
 #endif
 
-#if defined(FUZZ_TRAJ) || defined(FUZZ_TSV)
+#if defined(FUZZ_TRAJ) || defined(FUZZ_TSV) || defined(FUZZ_START)
+#ifndef FUZZ_START
 /* a command as the command line would call it (its argv written on) */
 static int cmd(int (*f)(int, char **), const char *const *args)
 {
@@ -75,6 +83,7 @@ static int cmd(int (*f)(int, char **), const char *const *args)
     for (; args[n] && n < 16; n++) { snprintf(buf[n], sizeof buf[n], "%s", args[n]); argv[n] = buf[n]; }
     return f(n, argv);
 }
+#endif
 
 static void put(const char *name, const unsigned char *d, size_t n)
 {
@@ -86,14 +95,15 @@ static void put(const char *name, const unsigned char *d, size_t n)
     fclose(f);
 }
 
-#ifdef FUZZ_TSV
-/* a file of the repository (the fixed part of an input), read once */
+#if defined(FUZZ_TSV) || defined(FUZZ_START)
+/* a file of the repository (the fixed part of an input), read once (kept to the end) */
 static char *slurp(const char *p, size_t *n)
 {
     FILE *f = fopen(p, "rb");
     if (!f) { perror(p); abort(); }
-    static char b[1 << 16];
-    *n = fread(b, 1, sizeof b, f);
+    char *b = malloc(1 << 16);
+    if (!b) abort();
+    *n = fread(b, 1, 1 << 16, f);
     fclose(f);
     return b;
 }
@@ -143,6 +153,44 @@ static void checkpoint(const unsigned char *d, size_t n)
 }
 #endif
 
+#ifdef FUZZ_START
+/* The input as the trajectory of a run folder with the checkpoint of the run of its version,
+ * and the two scenes that start from it.  The seeds and checkpoints are the runs of the two
+ * scenes themselves (a version-1 trajectory from start-still.txt, version 2 from
+ * start-flow.txt, whose outlet removes grain 1 and whose inserter adds grains), made again by
+ *   for s in still flow; do for f in text binary; do
+ *     ./pala run tests/fuzz/start-$s.txt --set trajectory_format=$f -o /tmp/$s-$f --force; done; done
+ *   cp /tmp/still-text/checkpoint.bin tests/fuzz/start-v1.ckpt; cp /tmp/flow-text/checkpoint.bin tests/fuzz/start-v2.ckpt
+ *   cp /tmp/still-text/trajectory.txt tests/fuzz/start/v1.txt; cp /tmp/still-binary/trajectory.bin tests/fuzz/start/v1.bin
+ *   cp /tmp/flow-text/trajectory.txt tests/fuzz/start/v2.txt; cp /tmp/flow-binary/trajectory.bin tests/fuzz/start/v2.bin
+ * (when the checkpoint's format changes: tests/test_robust.c checks that the seeds still start). */
+static void start(const unsigned char *d, size_t n)
+{
+    static char *ck[2];
+    static size_t ckn[2];
+    if (!ck[0]) { ck[0] = slurp("tests/fuzz/start-v1.ckpt", &ckn[0]); ck[1] = slurp("tests/fuzz/start-v2.ckpt", &ckn[1]); }
+    int bin = n >= 8 && !memcmp(d, PALA_TRAJ_BIN_MAGIC, 8);
+    int v2 = bin ? n > 8 && d[8] == 2 : n >= 19 && !memcmp(d, "# pala trajectory 2", 19);
+    put(bin ? "trajectory.bin" : "trajectory.txt", d, n);
+    put("checkpoint.bin", (const unsigned char *)ck[v2], ckn[v2]);
+    char from[160], at[32] = "start_time=2e-5";
+    snprintf(from, sizeof from, "start_from=%s", dir);
+    char *sets[2] = {from, at};
+    FILE *devnull = getenv("FUZZ_VERBOSE") ? stderr : fopen("/dev/null", "w");   /* the scenes' messages */
+    static const char *const scenes[2] = {"tests/fuzz/start-still.txt", "tests/fuzz/start-flow.txt"};
+    for (int k = 0; k < 2; k++) {
+        pala_scene *sc;
+        if (pala_scene_load(scenes[k], 2, sets, &sc, devnull) == 0) {
+            pala_world *w = pala_scene_world(sc);
+            int g = w->n, st = pala_world_steps(w, 2);
+            fprintf(stderr, "started from the frame: %s, %d grains, two steps: %d, %d grains\n", scenes[k], g, st, w->n);   /* FUZZ_VERBOSE */
+            pala_scene_free(sc);
+        }
+    }
+    if (devnull != stderr) fclose(devnull);
+}
+#endif
+
 static void one(const unsigned char *data, size_t n)
 {
 #ifdef FUZZ_CLI
@@ -150,6 +198,9 @@ static void one(const unsigned char *data, size_t n)
 #endif
 #ifdef FUZZ_CHECKPOINT
     checkpoint(data, n);
+    return;
+#elif defined(FUZZ_START)
+    start(data, n);
     return;
 #elif defined(FUZZ_TRAJ)
     /* the binary form if the input starts with its magic (traj.h) */
