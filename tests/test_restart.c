@@ -73,6 +73,12 @@ static void outlet_runs(void)
               "awk '/^frame 0 / { f = 1; next } /^frame/ { f = 0 } f' " D "/ot$r/trajectory.txt | cmp - " D "/ot.a && echo same-$r; done");
     T_CHECK(rc == 0 && strstr(out, "frame of t = 0.20000000000000001 s (step 20000)") && strstr(out, "same-o\n") && strstr(out, "same-obin"),
             "start_time picks a frame of version 2 (grains that entered and left), text and binary: its grains and numbers %.300s", out);
+    /* a first frame whose time is not a number is none to pick (before, it was kept as the
+     * nearest: every comparison with NaN is false; noticed by the fuzzing session) */
+    rc = t_sh(out, sizeof out, "rm -rf " D "/onan && cp -r " D "/o " D "/onan && sed -i '0,/^frame 0 /s/^frame 0 [^ ]*/frame 0 nan/' " D "/onan/trajectory.txt && "
+              "grep -c '^frame 0 nan' " D "/onan/trajectory.txt && " PO " --set end_time=0.001 --set start_from=" D "/onan --set start_time=0.2 -o " D "/otnan 2>&1");
+    T_CHECK(rc == 0 && strstr(out, "frame of t = 0.20000000000000001 s (step 20000)") && !strstr(out, "t = nan"),
+            "start_time skips a frame whose time is NaN (here the first) and picks the nearest of the others: %.300s", out);
 }
 
 /* Damaged frames of a run whose outlet removed grains (D/o of outlet_runs, 800 numbers given),

@@ -323,7 +323,7 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
             if (fseek(f, off, SEEK_SET) != 0 || fread(fh, 1, (size_t)head, f) != (size_t)head) break;
             uint64_t m = var ? le64(fh + 16) : (uint64_t)n;
             if (m > (uint64_t)nid || (long)m > (size - off - head) / per) break;
-            if (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T)) { best = (long)le64(fh); bt = led(fh + 8); at = off + head; cnt = (long)m; }
+            if (isfinite(led(fh + 8)) && (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T))) {   /* a frame of no time (NaN) is none to pick */ best = (long)le64(fh); bt = led(fh + 8); at = off + head; cnt = (long)m; }
             off += head + per * (long)m;
         }
         unsigned char *b = pala_xrealloc(NULL, (size_t)(per * cnt + 1));
@@ -352,7 +352,7 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
         while (read_line(line, sizeof line, f, &lno, &whole)) {
             long st, m = n;
             double t;
-            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf %ld", &st, &t, &m) >= 2 && (best < 0 || fabs(t - T) < fabs(bt - T))) {
+            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf %ld", &st, &t, &m) >= 2 && isfinite(t) && (best < 0 || fabs(t - T) < fabs(bt - T))) {
                 best = st;
                 bt = t;
                 at = ftell(f);

@@ -11,7 +11,7 @@ secs=${1:-1800}
 command -v afl-fuzz >/dev/null || { echo "make fuzz needs AFL++ (Debian: apt-get install afl++)"; exit 1; }
 # AFL_AUTORESUME: a second make fuzz continues the first one's queue
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_NO_AFFINITY=1 AFL_AUTORESUME=1
-# an allocation the input asks for that fails is pala's out-of-memory exit, not a crash
+# an allocation over 2 GB fails (null), and pala's out-of-memory abort is then a crash: a size the input gives that its length does not bound
 export ASAN_OPTIONS=abort_on_error=1:symbolize=0:allocator_may_return_null=1:max_allocation_size_mb=2048:detect_leaks=0
 for t in "$@"; do
     dict=tests/fuzz/$t.dict
