@@ -243,7 +243,8 @@ int pala_run(const pala_run_opts *o)
     w->threads_auto = o->threads <= 0;   /* a default: one thread while that is faster (threads.c, pala_team_adapt) */
     pala_world_set_threads(w, nth);   /* results do not depend on it */
     /* more threads asked than the scene has blocks: said before the run (not with --quiet,
-     * so sweeps of small scenes are not flooded) and in the summary line */
+     * so sweeps of small scenes are not flooded) and in the summary line, which also says
+     * for which part of the steps the default count ran on one thread */
     char asked[128] = "";
     if (o->threads > nth) snprintf(asked, sizeof asked, " (of %d asked)", o->threads);
     char dir[4096];
