@@ -94,7 +94,7 @@ build/embed: docs/examples/embed.c build/libpala.a
 
 # the fuzz targets (below), whose replays on their corpus make test runs: defined before
 # the rule, as make expands a rule's prerequisites where it reads them
-FUZZTARGETS := control lammps checkpoint traj tsv start
+FUZZTARGETS := control lammps checkpoint traj tsv start startck
 test: pala build/run_tests build/embed $(FUZZTARGETS:%=build/fuzz/replay-%)
 	./build/run_tests $(T)
 

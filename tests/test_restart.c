@@ -8,8 +8,11 @@
  * its numbers) is continued too, from its end or a frame; examples/fill-then-open.txt's two
  * runs (a cone filled on a plug, then opened).  What is refused: no folder, a folder that
  * holds no checkpoint, a damaged one, another dimension, a material the scene lacks, walls
- * that do not hold the grains, damaged frames of the trajectory (numbers beyond the run's). */
+ * that do not hold the grains, damaged frames of the trajectory (numbers beyond the run's),
+ * checkpoints whose numbers are damaged under a valid checksum. */
 #include "t.h"
+#include "pala/pala.h"
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +115,83 @@ static void damaged_frames(void)
     }
 }
 
+/* The checkpoint of run `in` written to `out` with `n` bytes at offset `off` of field `name`'s
+ * data replaced, and the checksum made again (its format: docs/output-formats.md): a damage
+ * the checksum does not catch.  0 if done. */
+static int ck_patch(const char *in, const char *out, const char *name, size_t off, const void *bytes, size_t n)
+{
+    FILE *f = fopen(in, "rb");
+    if (!f) return -1;
+    static unsigned char b[1 << 20];
+    size_t len = fread(b, 1, sizeof b, f), p = 32;
+    fclose(f);
+    int done = 0;
+    while (p + 14 <= len && !done) {   /* u16 name length, name, u32 element size, u64 count, data */
+        uint16_t l;
+        uint32_t e;
+        uint64_t c;
+        memcpy(&l, b + p, 2);
+        memcpy(&e, b + p + 2 + l, 4);
+        memcpy(&c, b + p + 6 + l, 8);
+        size_t data = p + 14 + l;
+        if (l == strlen(name) && !memcmp(b + p + 2, name, l) && off + n <= e * c) { memcpy(b + data + off, bytes, n); done = 1; }
+        p = data + e * c;
+    }
+    uint64_t sum = pala_fnv1a(PALA_FNV0, b + 32, len - 32);
+    memcpy(b + 24, &sum, 8);
+    f = fopen(out, "wb");
+    if (!f) return -1;
+    fwrite(b, 1, len, f);
+    fclose(f);
+    return done ? 0 : -1;
+}
+
+/* At most 1 GB of memory for pala (under ASan, whose shadow memory a limit of the address
+ * space would not leave room for: its own limit on one allocation) */
+#ifdef __SANITIZE_ADDRESS__
+#define MEMLIMIT "ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=1000:detect_leaks=0 "
+#else
+#define MEMLIMIT "ulimit -v 1000000; "
+#endif
+
+/* Checkpoints whose numbers are damaged (the checksum made again), refused at start_from
+ * alone with a message, neither undefined behaviour nor an abort: a grain type's Monte Carlo
+ * count of 1e300 (a double that no long holds: UBSan), a density of 0 (the masses scaled by
+ * 1/0), a grain number beyond those the run gave, 2^31 - 1 numbers given (a table of 8.6 GB:
+ * under a limit of 1 GB it does not fit, which is an error, not pala's out-of-memory abort;
+ * `pala resume` of such a run too).
+ * Found by the fuzz target startck (tests/fuzz/fuzz.c, docs/fuzzing.md); the run is that of
+ * tests/fuzz/start-flow.txt, whose outlet and inserter leave gaps in its numbers. */
+static void damaged_checkpoints(void)
+{
+    char out[4096];
+    int rc = t_sh(out, sizeof out, "./pala run tests/fuzz/start-flow.txt --quiet --force -o " D "/flowck");
+    T_CHECK(rc == 0, "the run of start-flow.txt: exit %d %s", rc, out);
+    static const double huge = 1e300, zero = 0;
+    static const int big = 2147483647, neg = -5;
+    /* world.grain_types: two doubles, then per type two names of 32 bytes and its numbers
+     * (restart.c: ncomp, density, volume, its error, Monte Carlo samples, ...) */
+    static const struct { const char *field; size_t off; const void *v; size_t n; const char *want; } bad[] = {
+        {"world.grain_types", 16 + 64 + 4 * 8, &huge, 8, "its field world.grain_types is malformed"},
+        {"world.grain_types", 16 + 64 + 1 * 8, &zero, 8, "its field world.grain_types is malformed"},
+        {"world.gid", 0, &neg, 4, "its numbering of the grains is malformed"},
+        {"world.nid", 0, &big, 4, "the run numbered 2147483647 grains, and the table of their numbers (8.59 GB) does not fit in memory"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        t_sh(NULL, 0, "rm -rf " D "/ckd && mkdir " D "/ckd");
+        T_CHECK(!ck_patch(D "/flowck/checkpoint.bin", D "/ckd/checkpoint.bin", bad[i].field, bad[i].off, bad[i].v, bad[i].n), "the field %s patched", bad[i].field);
+        rc = t_sh(out, sizeof out, MEMLIMIT "timeout 10 ./pala run tests/fuzz/start-still.txt --set start_from=" D "/ckd -o " D "/ckx --force 2>&1");
+        T_CHECK(rc == 1 && strstr(out, bad[i].want) && strstr(out, "--set 'start_from="), "a checkpoint with a damaged %s is refused (exit %d): %.400s",
+                bad[i].field, rc, out);
+    }
+    /* pala resume of that run with 2^31 - 1 numbers: the same refusal (pala_world_set_population) */
+    t_sh(NULL, 0, "rm -rf " D "/rsm && cp -r " D "/flowck " D "/rsm");
+    T_CHECK(!ck_patch(D "/flowck/checkpoint.bin", D "/rsm/checkpoint.bin", "world.nid", 0, &big, 4), "the field world.nid patched");
+    rc = t_sh(out, sizeof out, MEMLIMIT "timeout 10 ./pala resume " D "/rsm --set steps=80 2>&1");
+    T_CHECK(rc == 1 && strstr(out, "pala resume: pala_world_set_population: the table of 2147483647 grain numbers (8.59 GB) does not fit in memory"),
+            "pala resume of a checkpoint with 2^31 - 1 grain numbers is refused, not aborted (exit %d): %.300s", rc, out);
+}
+
 /* examples/fill-then-open.txt's two runs, short: a funnel (a cone, side = inside) filled
  * on a plug, then opened (the plug moves away): the second run's first frame is the first's
  * last, and beads pass the orifice.  Before session 24 a scene with a cone or cylinder wall
@@ -190,5 +270,6 @@ void test_restart(void)
             "a material the scene lacks is named; start_from in a file is relative to its folder (exit %d) %.300s", rc, out);
     outlet_runs();
     damaged_frames();
+    damaged_checkpoints();
     fill_then_open();
 }

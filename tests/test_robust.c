@@ -143,9 +143,9 @@ static void replay(void)
     rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-lammps tests/fuzz/lammps/* " D "/*.data");
     T_CHECK(rc == 0, "fuzz target lammps on its corpus and the regression inputs: exit %d %s", rc, out);
     /* the readers of a run folder (issue 29): checkpoint, trajectory, TSV tables; and a scene
-     * that starts from a frame of a run (start_time) */
-    const char *cli[4] = {"checkpoint", "traj", "tsv", "start"};
-    for (int i = 0; i < 4; i++) {
+     * that starts from a frame of a run (start_time) or from its checkpoint alone */
+    const char *cli[5] = {"checkpoint", "traj", "tsv", "start", "startck"};
+    for (int i = 0; i < 5; i++) {
         rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-%s tests/fuzz/%s/*", cli[i], cli[i]);
         T_CHECK(rc == 0, "fuzz target %s on its corpus: exit %d %s", cli[i], rc, out);
     }

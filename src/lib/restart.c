@@ -183,6 +183,9 @@ static int add_types(pala_world *w, const pala_ckfield *f, const char *dir, int 
         memcpy(d, p + 2 * TNAME, sizeof d);
         int nc = d[0] >= 1 && d[0] <= 1e6 ? (int)d[0] : 0;
         if (!nc || (size_t)(end - p) < type_bytes(nc)) goto malformed;
+        /* the density the mass scales by (below) and the Monte Carlo count, a long: a file's
+         * numbers, not trusted (the world's checks see the rest: pala_world_prepare) */
+        if (!(d[1] > 0 && d[1] < HUGE_VAL) || !(d[4] >= 0 && d[4] <= 1e15)) goto malformed;
         p += type_bytes(0);
         int m = -1;
         for (int i = 0; i < w->nmat && m < 0; i++)
@@ -471,6 +474,11 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
             for (int i = 0; i < 6; i++) memcpy(&s[i], f[i]->data + k * sizeof(pala_vec3), sizeof(pala_vec3));
             memcpy(&t, tid->data + k * sizeof(int), sizeof t);
             if (gid->count) memcpy(&g, gid->data + k * sizeof(int), sizeof g);
+            if (g < 0 || g >= nid) {   /* before a message names the grain by it */
+                snprintf(err, len, "%s/%s: its numbering of the grains is malformed: rerun the first scene", dir, PALA_CKPT_FILE);
+                free(fr); free(num);
+                return -1;
+            }
         }
         const fgrain *q = var ? &fr[k] : fr && g >= 0 && g < nf ? &fr[g] : NULL;   /* version 1: the frame's rows by number */
         if (q) {
@@ -502,8 +510,17 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
         for (long k = 0; k < nf; k++) most = num[k] >= most ? num[k] + 1 : most;
         if (var || most > nid) nid = most;   /* a frame's: the numbers given by then (those of grains yet to come are not) */
         PALA_GROW(w->gid, w->cap);
+        /* the table of numbers has nid entries: a file's number, up to 2^31 (8 GB), which
+         * the run itself had in memory; one that does not fit is an error, not an abort */
+        int *inv = realloc(w->inv, (size_t)(base + nid) * sizeof *inv);
+        if (!inv) {
+            snprintf(err, len, "%s/%s: the run numbered %d grains, and the table of their numbers (%.3g GB) does not fit in memory", dir,
+                     PALA_CKPT_FILE, nid, (double)(base + nid) * sizeof *inv / 1e9);
+            free(num);
+            return -1;
+        }
+        w->inv = inv;
         w->icap = base + nid;
-        PALA_GROW(w->inv, w->icap);
         for (int i = base; i < base + nid; i++) w->inv[i] = -1;
         for (long k = 0; k < nf; k++) {
             if (num[k] < 0 || w->inv[base + num[k]] >= 0) {

@@ -255,7 +255,17 @@ int pala_world_set_population(pala_world *w, int n, int nid, const int *tid, con
     for (int k = 0; k < n; k++) w->x[k] = w->r[k] = w->v[k] = w->w[k] = w->acc[k] = w->bacc[k] = pala_v(0, 0, 0);
     if (!gid) return PALA_OK;
     number(w);
-    room(w, n, nid);
+    if (nid > w->icap) {   /* a table of nid numbers: a caller's (a checkpoint's) count, which may not fit: an error, not an abort */
+        int *inv = realloc(w->inv, (size_t)nid * sizeof *inv);
+        if (!inv) {
+            free(w->gid); free(w->inv);
+            w->gid = w->inv = NULL;
+            w->icap = 0;
+            return bad(w, "pala_world_set_population: the table of %d grain numbers (%.3g GB) does not fit in memory", nid, (double)nid * sizeof *inv / 1e9);
+        }
+        w->inv = inv;
+        w->icap = nid;
+    }
     w->nid = nid;
     for (int i = 0; i < nid; i++) w->inv[i] = -1;
     for (int k = 0; k < n; k++) {

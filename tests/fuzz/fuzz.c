@@ -26,6 +26,12 @@
  *                      of version 2); tests/fuzz/start-still.txt (no grain enters or leaves: the
  *                      numbers are closed up) and tests/fuzz/start-flow.txt (an outlet: they are
  *                      kept) start from its frame nearest to t = 2e-5 s and take two steps
+ *   -DFUZZ_STARTCK     a scene that starts from a run's final state (start_from alone;
+ *                      restart.c, pala_restart_import): the input is the payload of the run
+ *                      folder's checkpoint.bin, given a valid header as for FUZZ_CHECKPOINT;
+ *                      tests/fuzz/start-still.txt, tests/fuzz/start-flow.txt and, with its
+ *                      contact history kept, tests/fuzz/ckpt-scene.txt start from it and
+ *                      take two steps
  * Every output goes to a scratch folder of the process, whose size the input bounds.
  * Built for AFL++ (afl-clang-fast: persistent mode with the test case in shared memory) or
  * for libFuzzer (-DLIBFUZZER -fsanitize=fuzzer); without either, it runs each file named on
@@ -37,7 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if defined(FUZZ_CHECKPOINT) || defined(FUZZ_TRAJ) || defined(FUZZ_TSV) || defined(FUZZ_START)
+#if defined(FUZZ_CHECKPOINT) || defined(FUZZ_TRAJ) || defined(FUZZ_TSV) || defined(FUZZ_START) || defined(FUZZ_STARTCK)
 #include "checkpoint.h"
 #include "commands.h"
 #include "traj.h"
@@ -110,10 +116,11 @@ static char *slurp(const char *p, size_t *n)
 #endif
 #endif
 
-#ifdef FUZZ_CHECKPOINT
-/* the payload given a valid header (checkpoint.c: magic, version, byte-order mark,
- * length, FNV-1a 64 of the payload) */
-static void checkpoint(const unsigned char *d, size_t n)
+#if defined(FUZZ_CHECKPOINT) || defined(FUZZ_STARTCK)
+/* The payload d of n bytes as the scratch folder's checkpoint.bin, given a valid header
+ * (checkpoint.c: magic, version, byte-order mark, length, FNV-1a 64 of the payload), so
+ * that every mutation reaches the field parser instead of the checksum test. */
+static void put_ckpt(const unsigned char *d, size_t n)
 {
     unsigned char h[32];
     uint32_t ver = PALA_CKPT_VERSION, bom = 0x01020304u;
@@ -127,6 +134,13 @@ static void checkpoint(const unsigned char *d, size_t n)
     fwrite(h, 1, 32, f);
     fwrite(d, 1, n, f);
     fclose(f);
+}
+#endif
+
+#ifdef FUZZ_CHECKPOINT
+static void checkpoint(const unsigned char *d, size_t n)
+{
+    put_ckpt(d, n);
     pala_ckpt *ck;
     pala_ckpt_run cr;
     FILE *devnull = fopen("/dev/null", "w");
@@ -191,6 +205,33 @@ static void start(const unsigned char *d, size_t n)
 }
 #endif
 
+#ifdef FUZZ_STARTCK
+/* The input as the payload of a run folder's checkpoint.bin (no trajectory), and three
+ * scenes that start from the run's final state: start_from alone reads the checkpoint's
+ * grain types, grains and contact history (restart.c).  The seeds are the payloads (the
+ * files past their 32-byte header) of tests/fuzz/start-v1.ckpt, start-v2.ckpt and of a run
+ * of tests/fuzz/ckpt-scene.txt (tests/fuzz/checkpoint/ckpt-scene.payload). */
+static void startck(const unsigned char *d, size_t n)
+{
+    put_ckpt(d, n);
+    char from[160];
+    snprintf(from, sizeof from, "start_from=%s", dir);
+    char *sets[1] = {from};
+    FILE *devnull = getenv("FUZZ_VERBOSE") ? stderr : fopen("/dev/null", "w");   /* the scenes' messages */
+    static const char *const scenes[3] = {"tests/fuzz/start-still.txt", "tests/fuzz/start-flow.txt", "tests/fuzz/ckpt-scene.txt"};
+    for (int k = 0; k < 3; k++) {
+        pala_scene *sc;
+        if (pala_scene_load(scenes[k], 1, sets, &sc, devnull) == 0) {
+            pala_world *w = pala_scene_world(sc);
+            int g = w->n, st = pala_world_steps(w, 2);
+            fprintf(stderr, "started from the checkpoint: %s, %d grains, two steps: %d, %d grains\n", scenes[k], g, st, w->n);   /* FUZZ_VERBOSE */
+            pala_scene_free(sc);
+        }
+    }
+    if (devnull != stderr) fclose(devnull);
+}
+#endif
+
 static void one(const unsigned char *data, size_t n)
 {
 #ifdef FUZZ_CLI
@@ -201,6 +242,9 @@ static void one(const unsigned char *data, size_t n)
     return;
 #elif defined(FUZZ_START)
     start(data, n);
+    return;
+#elif defined(FUZZ_STARTCK)
+    startck(data, n);
     return;
 #elif defined(FUZZ_TRAJ)
     /* the binary form if the input starts with its magic (traj.h) */
