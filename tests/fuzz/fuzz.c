@@ -210,7 +210,9 @@ static void start(const unsigned char *d, size_t n)
  * scenes that start from the run's final state: start_from alone reads the checkpoint's
  * grain types, grains and contact history (restart.c).  The seeds are the payloads (the
  * files past their 32-byte header) of tests/fuzz/start-v1.ckpt, start-v2.ckpt and of a run
- * of tests/fuzz/ckpt-scene.txt (tests/fuzz/checkpoint/ckpt-scene.payload). */
+ * of tests/fuzz/ckpt-scene.txt, made again by
+ *   tail -c +33 tests/fuzz/start-v1.ckpt > tests/fuzz/startck/v1.payload (v2 the same)
+ *   ./pala run tests/fuzz/ckpt-scene.txt -o /tmp/cks && tail -c +33 /tmp/cks/checkpoint.bin > tests/fuzz/startck/ckpt-scene.payload */
 static void startck(const unsigned char *d, size_t n)
 {
     put_ckpt(d, n);
