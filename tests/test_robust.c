@@ -149,6 +149,13 @@ static void replay(void)
         rc = t_sh(out, sizeof out, "timeout 20 build/fuzz/replay-%s tests/fuzz/%s/*", cli[i], cli[i]);
         T_CHECK(rc == 0, "fuzz target %s on its corpus: exit %d %s", cli[i], rc, out);
     }
+    /* the checkpoint target's genuine seeds (runs of tests/fuzz/ckpt-scene.txt and
+     * start-flow.txt) are still applied by a scene and step: a seed that the scene refuses
+     * (written by an older pala) fuzzes only the refusal, as the first seed did until session 26 */
+    rc = t_sh(out, sizeof out, "FUZZ_VERBOSE=1 timeout 20 build/fuzz/replay-checkpoint tests/fuzz/checkpoint/ckpt-scene.payload "
+              "tests/fuzz/checkpoint/flow.payload 2>&1 | grep -c 'two steps: 0'");
+    T_CHECK(rc == 0 && atoi(out) == 2, "the checkpoint target's two seeds are applied and step: %d of 2 (if not: make them again, "
+            "tests/fuzz/fuzz.c says how)", atoi(out));
     /* the start target's genuine seeds (v1, v2: text and binary) still start both scenes and
      * step: its checkpoints (tests/fuzz/start-v*.ckpt) are of this pala's format */
     rc = t_sh(out, sizeof out, "FUZZ_VERBOSE=1 timeout 20 build/fuzz/replay-start tests/fuzz/start/v[12].* 2>&1 | grep -c 'two steps: 0,'");

@@ -9,7 +9,8 @@
  *   -DFUZZ_CHECKPOINT  the checkpoint reader: the input is the payload of checkpoint.bin (its
  *                      fields), given a valid header with the checksum recomputed so that every
  *                      mutation reaches the parser; read (pala_ckpt_read), and applied to the
- *                      world of tests/fuzz/ckpt-scene.txt (walls and contact history), which then
+ *                      world of tests/fuzz/ckpt-scene.txt (walls and contact history) and to that
+ *                      of tests/fuzz/start-flow.txt (grains enter and leave), each of which then
  *                      takes two steps, as `pala resume` would
  *   -DFUZZ_TRAJ        the trajectory readers: the input is trajectory.bin if it starts with
  *                      its magic, else trajectory.txt, of a run folder; `pala snapshot` (wire
@@ -138,6 +139,9 @@ static void put_ckpt(const unsigned char *d, size_t n)
 #endif
 
 #ifdef FUZZ_CHECKPOINT
+/* The seeds tests/fuzz/checkpoint/ckpt-scene.payload and flow.payload are the payloads of
+ * runs of the two scenes (as the startck seeds: tests/fuzz/startck/ckpt-scene.payload and
+ * v2.payload; tests/test_robust.c checks that both are still applied). */
 static void checkpoint(const unsigned char *d, size_t n)
 {
     put_ckpt(d, n);
@@ -150,15 +154,20 @@ static void checkpoint(const unsigned char *d, size_t n)
         long step;
         pala_ckpt_where(ck, &np, &t, &step);
         (void)pala_ckpt_state_hash(ck);
-        pala_scene *sc;
-        if (pala_scene_load("tests/fuzz/ckpt-scene.txt", 0, NULL, &sc, devnull) == 0) {
-            pala_world *w = pala_scene_world(sc);
-            if (pala_ckpt_apply(ck, w, devnull) == 0) {
-                pala_world_prepare(w);
-                int st = pala_world_steps(w, 2);
-                fprintf(stderr, "checkpoint applied: step %ld, %d grains, two steps: %d\n", step, np, st);   /* FUZZ_VERBOSE */
+        /* a world of fixed grains with contact history, and one whose grains enter and leave
+         * (its feeds' state and the run's numbering: pala_world_set_population) */
+        static const char *const scenes[2] = {"tests/fuzz/ckpt-scene.txt", "tests/fuzz/start-flow.txt"};
+        for (int k = 0; k < 2; k++) {
+            pala_scene *sc;
+            if (pala_scene_load(scenes[k], 0, NULL, &sc, devnull) == 0) {
+                pala_world *w = pala_scene_world(sc);
+                if (pala_ckpt_apply(ck, w, devnull) == 0) {
+                    pala_world_prepare(w);
+                    int st = pala_world_steps(w, 2);
+                    fprintf(stderr, "checkpoint applied to %s: step %ld, %d grains, two steps: %d\n", scenes[k], step, np, st);   /* FUZZ_VERBOSE */
+                }
+                pala_scene_free(sc);
             }
-            pala_scene_free(sc);
         }
         pala_ckpt_free(ck);
         pala_ckpt_run_free(&cr);
