@@ -176,6 +176,29 @@ static void checkpoint(const unsigned char *d, size_t n)
 }
 #endif
 
+#if defined(FUZZ_START) || defined(FUZZ_STARTCK)
+/* Each of the ns scenes started from the scratch folder (start_from, and the override at if
+ * not NULL), then two steps; what: where the grains came from, for FUZZ_VERBOSE. */
+static void start_scenes(const char *const *scenes, int ns, const char *at, const char *what)
+{
+    char from[160], at1[32] = "";
+    snprintf(from, sizeof from, "start_from=%s", dir);
+    if (at) snprintf(at1, sizeof at1, "%s", at);
+    char *sets[2] = {from, at1};
+    FILE *devnull = getenv("FUZZ_VERBOSE") ? stderr : fopen("/dev/null", "w");   /* the scenes' messages */
+    for (int k = 0; k < ns; k++) {
+        pala_scene *sc;
+        if (pala_scene_load(scenes[k], at ? 2 : 1, sets, &sc, devnull) == 0) {
+            pala_world *w = pala_scene_world(sc);
+            int g = w->n, st = pala_world_steps(w, 2);
+            fprintf(stderr, "started from the %s: %s, %d grains, two steps: %d, %d grains\n", what, scenes[k], g, st, w->n);   /* FUZZ_VERBOSE */
+            pala_scene_free(sc);
+        }
+    }
+    if (devnull != stderr) fclose(devnull);
+}
+#endif
+
 #ifdef FUZZ_START
 /* The input as the trajectory of a run folder with the checkpoint of the run of its version,
  * and the two scenes that start from it.  The seeds and checkpoints are the runs of the two
@@ -196,21 +219,8 @@ static void start(const unsigned char *d, size_t n)
     int v2 = bin ? n > 8 && d[8] == 2 : n >= 19 && !memcmp(d, "# pala trajectory 2", 19);
     put(bin ? "trajectory.bin" : "trajectory.txt", d, n);
     put("checkpoint.bin", (const unsigned char *)ck[v2], ckn[v2]);
-    char from[160], at[32] = "start_time=2e-5";
-    snprintf(from, sizeof from, "start_from=%s", dir);
-    char *sets[2] = {from, at};
-    FILE *devnull = getenv("FUZZ_VERBOSE") ? stderr : fopen("/dev/null", "w");   /* the scenes' messages */
     static const char *const scenes[2] = {"tests/fuzz/start-still.txt", "tests/fuzz/start-flow.txt"};
-    for (int k = 0; k < 2; k++) {
-        pala_scene *sc;
-        if (pala_scene_load(scenes[k], 2, sets, &sc, devnull) == 0) {
-            pala_world *w = pala_scene_world(sc);
-            int g = w->n, st = pala_world_steps(w, 2);
-            fprintf(stderr, "started from the frame: %s, %d grains, two steps: %d, %d grains\n", scenes[k], g, st, w->n);   /* FUZZ_VERBOSE */
-            pala_scene_free(sc);
-        }
-    }
-    if (devnull != stderr) fclose(devnull);
+    start_scenes(scenes, 2, "start_time=2e-5", "frame");
 }
 #endif
 
@@ -225,21 +235,8 @@ static void start(const unsigned char *d, size_t n)
 static void startck(const unsigned char *d, size_t n)
 {
     put_ckpt(d, n);
-    char from[160];
-    snprintf(from, sizeof from, "start_from=%s", dir);
-    char *sets[1] = {from};
-    FILE *devnull = getenv("FUZZ_VERBOSE") ? stderr : fopen("/dev/null", "w");   /* the scenes' messages */
     static const char *const scenes[3] = {"tests/fuzz/start-still.txt", "tests/fuzz/start-flow.txt", "tests/fuzz/ckpt-scene.txt"};
-    for (int k = 0; k < 3; k++) {
-        pala_scene *sc;
-        if (pala_scene_load(scenes[k], 1, sets, &sc, devnull) == 0) {
-            pala_world *w = pala_scene_world(sc);
-            int g = w->n, st = pala_world_steps(w, 2);
-            fprintf(stderr, "started from the checkpoint: %s, %d grains, two steps: %d, %d grains\n", scenes[k], g, st, w->n);   /* FUZZ_VERBOSE */
-            pala_scene_free(sc);
-        }
-    }
-    if (devnull != stderr) fclose(devnull);
+    start_scenes(scenes, 3, NULL, "checkpoint");
 }
 #endif
 
