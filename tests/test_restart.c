@@ -148,7 +148,14 @@ static int ck_patch(const char *in, const char *out, const char *name, size_t of
 
 /* At most 1 GB of memory for pala (under ASan, whose shadow memory a limit of the address
  * space would not leave room for: its own limit on one allocation) */
-#ifdef __SANITIZE_ADDRESS__
+#if defined(__SANITIZE_ADDRESS__)   /* GCC's */
+#define T_ASAN 1
+#elif defined(__has_feature)          /* clang's */
+#if __has_feature(address_sanitizer)
+#define T_ASAN 1
+#endif
+#endif
+#ifdef T_ASAN
 #define MEMLIMIT "ASAN_OPTIONS=allocator_may_return_null=1:max_allocation_size_mb=1000:detect_leaks=0 "
 #else
 #define MEMLIMIT "ulimit -v 1000000; "
