@@ -1,6 +1,7 @@
 /* t.c: tiny test harness (see t.h). */
 #include "t.h"
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -92,4 +93,34 @@ void t_skip_report(void)
     if (!t_skipped) return;
     printf("%d check%s skipped, not failed: the tools they need are missing (.ci/run installs them):\n", t_skipped, t_skipped == 1 ? "" : "s");
     for (int i = 0; i < t_skipped && i < 16; i++) printf("  skipped: %s\n", t_skips[i]);
+}
+
+int t_ckpt_patch(const char *in, const char *out, const char *name, size_t off, const void *bytes, size_t n)
+{
+    FILE *f = fopen(in, "rb");
+    if (!f) return -1;
+    static unsigned char b[1 << 20];
+    size_t len = fread(b, 1, sizeof b, f), p = 32;
+    fclose(f);
+    int done = 0;
+    while (p + 14 <= len && !done) {   /* u16 name length, name, u32 element size, u64 count, data */
+        uint16_t l;
+        uint32_t e;
+        uint64_t c;
+        memcpy(&l, b + p, 2);
+        if (p + 14 + l > len) break;
+        memcpy(&e, b + p + 2 + l, 4);
+        memcpy(&c, b + p + 6 + l, 8);
+        size_t data = p + 14 + l;
+        if (l == strlen(name) && !memcmp(b + p + 2, name, l) && off + n <= e * c) { memcpy(b + data + off, bytes, n); done = 1; }
+        p = data + e * c;
+    }
+    uint64_t h = 14695981039346656037ull;   /* FNV-1a 64 of the payload, at byte 24 */
+    for (size_t i = 32; i < len; i++) { h ^= b[i]; h *= 1099511628211ull; }
+    memcpy(b + 24, &h, 8);
+    f = fopen(out, "wb");
+    if (!f) return -1;
+    fwrite(b, 1, len, f);
+    fclose(f);
+    return done ? 0 : -1;
 }

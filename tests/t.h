@@ -26,6 +26,11 @@ void t_tree(const char *root, const char *const *files);
 /* `sh script root` must exit with want and print each of the NULL-terminated strings
  * of has: one check. */
 void t_script(const char *script, const char *root, int want, const char *const *has);
+/* The checkpoint file `in` written to `out` (the same path is fine) with the n bytes at
+ * offset off of field name's data replaced by bytes, and its checksum made again (the
+ * format: docs/output-formats.md): a damage the checksum does not catch.  0 if the field
+ * was found and holds them. */
+int t_ckpt_patch(const char *in, const char *out, const char *name, size_t off, const void *bytes, size_t n);
 
 #define T_CHECK(cond, ...) t_record(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 /* |a - b| <= tol, printing both values */

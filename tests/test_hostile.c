@@ -70,28 +70,12 @@ static void plots_and_pictures(void)
 }
 
 /* The checkpoint of D/name with field fld's double number k set to v, the checksum made
- * anew (checkpoint.c's header: 32 bytes, the FNV-1a 64 of the payload at 24). */
+ * anew (t_ckpt_patch). */
 static int poke_checkpoint(const char *name, const char *fld, int k, double v)
 {
     char p[256];
     snprintf(p, sizeof p, D "/%s/checkpoint.bin", name);
-    FILE *f = fopen(p, "rb");
-    if (!f) return -1;
-    static unsigned char b[1 << 20];
-    size_t n = fread(b, 1, sizeof b, f);
-    fclose(f);
-    size_t l = strlen(fld);
-    int done = -1;
-    for (size_t i = 32; i + 2 + l + 12 <= n; i++)
-        if (b[i] == l && b[i + 1] == 0 && !memcmp(b + i + 2, fld, l)) { memcpy(b + i + 2 + l + 12 + 8 * (size_t)k, &v, 8); done = 0; break; }
-    uint64_t h = 14695981039346656037ull;
-    for (size_t i = 32; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
-    memcpy(b + 24, &h, 8);
-    f = fopen(p, "wb");
-    if (!f) return -1;
-    fwrite(b, 1, n, f);
-    fclose(f);
-    return done;
+    return t_ckpt_patch(p, p, fld, 8 * (size_t)k, &v, sizeof v);
 }
 
 static void checkpoints(void)
@@ -103,6 +87,12 @@ static void checkpoints(void)
         int rc = run(out, sizeof out, "timeout 1 ./pala resume " D "/ck --set end_time=0.0005");
         T_CHECK(pk == 0 && rc == 1 && has(out, N("row count", what[i][1])), "checkpoint with the %s row count 1e47: refused, exit %d %s", what[i][1], rc, out);
     }
+    /* flow.tsv's, of a run whose grains enter and leave (cast to long unchecked before; found
+     * by the checkpoint target in session 26, once its seeds included such a run) */
+    int rc = run(out, sizeof out, "./pala run tests/fuzz/start-flow.txt --quiet --force -o " D "/fl");
+    int pk = poke_checkpoint("fl", "run.flow_prev", 0, 1e47);
+    rc = rc ? rc : run(out, sizeof out, "timeout 1 ./pala resume " D "/fl --set steps=80");
+    T_CHECK(pk == 0 && rc == 1 && has(out, N("row count", "flow.tsv")), "checkpoint with the flow.tsv row count 1e47: refused, exit %d %s", rc, out);
     /* a wall table of 2^39 slots, and a stamp of 1e47: refused before anything is allocated */
     pala_scene *sc;
     if (pala_scene_load("tests/fuzz/ckpt-scene.txt", 0, NULL, &sc, stderr) != PALA_OK) { T_CHECK(0, "load tests/fuzz/ckpt-scene.txt"); return; }

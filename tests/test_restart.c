@@ -11,8 +11,6 @@
  * that do not hold the grains, damaged frames of the trajectory (numbers beyond the run's),
  * checkpoints whose numbers are damaged under a valid checksum. */
 #include "t.h"
-#include "pala/pala.h"
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,37 +113,6 @@ static void damaged_frames(void)
     }
 }
 
-/* The checkpoint of run `in` written to `out` with `n` bytes at offset `off` of field `name`'s
- * data replaced, and the checksum made again (its format: docs/output-formats.md): a damage
- * the checksum does not catch.  0 if done. */
-static int ck_patch(const char *in, const char *out, const char *name, size_t off, const void *bytes, size_t n)
-{
-    FILE *f = fopen(in, "rb");
-    if (!f) return -1;
-    static unsigned char b[1 << 20];
-    size_t len = fread(b, 1, sizeof b, f), p = 32;
-    fclose(f);
-    int done = 0;
-    while (p + 14 <= len && !done) {   /* u16 name length, name, u32 element size, u64 count, data */
-        uint16_t l;
-        uint32_t e;
-        uint64_t c;
-        memcpy(&l, b + p, 2);
-        memcpy(&e, b + p + 2 + l, 4);
-        memcpy(&c, b + p + 6 + l, 8);
-        size_t data = p + 14 + l;
-        if (l == strlen(name) && !memcmp(b + p + 2, name, l) && off + n <= e * c) { memcpy(b + data + off, bytes, n); done = 1; }
-        p = data + e * c;
-    }
-    uint64_t sum = pala_fnv1a(PALA_FNV0, b + 32, len - 32);
-    memcpy(b + 24, &sum, 8);
-    f = fopen(out, "wb");
-    if (!f) return -1;
-    fwrite(b, 1, len, f);
-    fclose(f);
-    return done ? 0 : -1;
-}
-
 /* At most 1 GB of memory for pala (under ASan, whose shadow memory a limit of the address
  * space would not leave room for: its own limit on one allocation) */
 #if defined(__SANITIZE_ADDRESS__)   /* GCC's */
@@ -186,14 +153,14 @@ static void damaged_checkpoints(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         t_sh(NULL, 0, "rm -rf " D "/ckd && mkdir " D "/ckd");
-        T_CHECK(!ck_patch(D "/flowck/checkpoint.bin", D "/ckd/checkpoint.bin", bad[i].field, bad[i].off, bad[i].v, bad[i].n), "the field %s patched", bad[i].field);
+        T_CHECK(!t_ckpt_patch(D "/flowck/checkpoint.bin", D "/ckd/checkpoint.bin", bad[i].field, bad[i].off, bad[i].v, bad[i].n), "the field %s patched", bad[i].field);
         rc = t_sh(out, sizeof out, MEMLIMIT "timeout 10 ./pala run tests/fuzz/start-still.txt --set start_from=" D "/ckd -o " D "/ckx --force 2>&1");
         T_CHECK(rc == 1 && strstr(out, bad[i].want) && strstr(out, "--set 'start_from="), "a checkpoint with a damaged %s is refused (exit %d): %.400s",
                 bad[i].field, rc, out);
     }
     /* pala resume of that run with 2^31 - 1 numbers: the same refusal (pala_world_set_population) */
     t_sh(NULL, 0, "rm -rf " D "/rsm && cp -r " D "/flowck " D "/rsm");
-    T_CHECK(!ck_patch(D "/flowck/checkpoint.bin", D "/rsm/checkpoint.bin", "world.nid", 0, &big, 4), "the field world.nid patched");
+    T_CHECK(!t_ckpt_patch(D "/flowck/checkpoint.bin", D "/rsm/checkpoint.bin", "world.nid", 0, &big, 4), "the field world.nid patched");
     rc = t_sh(out, sizeof out, MEMLIMIT "timeout 10 ./pala resume " D "/rsm --set steps=80 2>&1");
     T_CHECK(rc == 1 && strstr(out, "pala resume: pala_world_set_population: the table of 2147483647 grain numbers (8.59 GB) does not fit in memory"),
             "pala resume of a checkpoint with 2^31 - 1 grain numbers is refused, not aborted (exit %d): %.300s", rc, out);
