@@ -17,6 +17,7 @@
 #include "container.h"
 #include "place.h"
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,7 +513,7 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
         PALA_GROW(w->gid, w->cap);
         /* the table of numbers has nid entries: a file's number, up to 2^31 (8 GB), which
          * the run itself had in memory; one that does not fit is an error, not an abort */
-        int *inv = realloc(w->inv, (size_t)(base + nid) * sizeof *inv);
+        int *inv = nid <= INT_MAX - base ? realloc(w->inv, ((size_t)base + (size_t)nid) * sizeof *inv) : NULL;
         if (!inv) {
             snprintf(err, len, "%s/%s: the run numbered %d grains, and the table of their numbers (%.3g GB) does not fit in memory", dir,
                      PALA_CKPT_FILE, nid, (double)(base + nid) * sizeof *inv / 1e9);
