@@ -16,8 +16,8 @@
 #include "alloc.h"
 #include "container.h"
 #include "place.h"
+#include "world.h"
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -509,22 +509,18 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
     if ((gid->count || var || nid > n) && nf > 0) {   /* the run's numbering (its input's, with the gaps of grains that left): grain k is number num[k] */
         int most = 0;
         for (long k = 0; k < nf; k++) most = num[k] >= most ? num[k] + 1 : most;
-        if (var || most > nid) nid = most;   /* a frame's: the numbers given by then (those of grains yet to come are not) */
+        if (var) nid = most;   /* a frame's: the numbers given by then (those of grains yet to come are not) */
         PALA_GROW(w->gid, w->cap);
-        /* the table of numbers has nid entries: a file's number, up to 2^31 (8 GB), which
-         * the run itself had in memory; one that does not fit is an error, not an abort */
-        int *inv = nid <= INT_MAX - base ? realloc(w->inv, ((size_t)base + (size_t)nid) * sizeof *inv) : NULL;
-        if (!inv) {
+        /* the run's table of numbers: a file's count, which the run itself had in memory */
+        if (pala_world_number_room(w, (long)base + nid)) {
             snprintf(err, len, "%s/%s: the run numbered %d grains, and the table of their numbers (%.3g GB) does not fit in memory", dir,
-                     PALA_CKPT_FILE, nid, (double)(base + nid) * sizeof *inv / 1e9);
+                     PALA_CKPT_FILE, nid, ((double)base + nid) * sizeof(int) / 1e9);
             free(num);
             return -1;
         }
-        w->inv = inv;
-        w->icap = base + nid;
         for (int i = base; i < base + nid; i++) w->inv[i] = -1;
         for (long k = 0; k < nf; k++) {
-            if (num[k] < 0 || w->inv[base + num[k]] >= 0) {
+            if (w->inv[base + num[k]] >= 0) {   /* each number once (each is in 0 .. nid - 1: frame_at, above) */
                 snprintf(err, len, "%s/%s: its numbering of the grains is malformed: rerun the first scene", dir, var ? "trajectory" : PALA_CKPT_FILE);
                 free(num);
                 return -1;

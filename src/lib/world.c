@@ -20,6 +20,7 @@
 #include "neighbor.h"
 #include "surface.h"
 #include "threads.h"
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -241,6 +242,16 @@ static void number(pala_world *w)
     for (int k = 0; k < w->n; k++) w->gid[k] = w->inv[k] = k;
 }
 
+int pala_world_number_room(pala_world *w, long n)
+{
+    if (n <= w->icap) return 0;
+    int *inv = n <= INT_MAX ? realloc(w->inv, (size_t)n * sizeof *inv) : NULL;
+    if (!inv) return -1;
+    w->inv = inv;
+    w->icap = (int)n;
+    return 0;
+}
+
 int pala_world_set_population(pala_world *w, int n, int nid, const int *tid, const int *gid)
 {
     if (n < 0 || nid < n || (!gid && nid != n)) return bad(w, "pala_world_set_population: %d grains of %d numbers%s", n, nid, gid ? "" : " (without gid, as many as grains)");
@@ -255,16 +266,11 @@ int pala_world_set_population(pala_world *w, int n, int nid, const int *tid, con
     for (int k = 0; k < n; k++) w->x[k] = w->r[k] = w->v[k] = w->w[k] = w->acc[k] = w->bacc[k] = pala_v(0, 0, 0);
     if (!gid) return PALA_OK;
     number(w);
-    if (nid > w->icap) {   /* a table of nid numbers: a caller's (a checkpoint's) count, which may not fit: an error, not an abort */
-        int *inv = realloc(w->inv, (size_t)nid * sizeof *inv);
-        if (!inv) {
-            free(w->gid); free(w->inv);
-            w->gid = w->inv = NULL;
-            w->icap = 0;
-            return bad(w, "pala_world_set_population: the table of %d grain numbers (%.3g GB) does not fit in memory", nid, (double)nid * sizeof *inv / 1e9);
-        }
-        w->inv = inv;
-        w->icap = nid;
+    if (pala_world_number_room(w, nid)) {   /* a caller's (a checkpoint's) count, which may not fit */
+        free(w->gid); free(w->inv);
+        w->gid = w->inv = NULL;
+        w->icap = 0;
+        return bad(w, "pala_world_set_population: the table of %d grain numbers (%.3g GB) does not fit in memory", nid, (double)nid * sizeof(int) / 1e9);
     }
     w->nid = nid;
     for (int i = 0; i < nid; i++) w->inv[i] = -1;

@@ -33,6 +33,10 @@ int pala_world_resorts(const pala_world *w);
  * pala_world_history_get, taken before any grain was added or left), are put back on the
  * pebbles that stay. */
 void pala_world_repopulate(pala_world *w, const unsigned char *gone, const double *hist, long nh);
+/* Room in the table of numbers (w->inv) for n numbers, without pala's out-of-memory abort:
+ * a count a file gives (a checkpoint's world.nid, up to 2^31: 8 GB) may not fit, which is
+ * the caller's error to report.  0, or -1 with the table as it was. */
+int pala_world_number_room(pala_world *w, long n);
 
 /* The checks of pala_world_prepare, in the order a reader would fix what they find: the
  * world's settings, the materials and pairs (material.h; they make w->pm, eq. 55), the
