@@ -555,6 +555,11 @@ static void check_errors(void)
          "'insert_every = 0': must be between 1 and"},
         {"[group p]\ngrain = r\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_end = 1\n", "grain = r",
          "builds one shape per grain (variants = 0), so the group needs 'count'"},
+        /* count 0 and insert_end 0 are the inserter's "none": given, they are refused (not read as no limit, no end) */
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_end = 1\ncount = 0\n", "count = 0",
+         "'count = 0' would insert no grain: give the most grains to insert (at least 1)"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ncount = 5\ninsert_end = 0\n", "insert_end",
+         "'insert_end = 0': must come after insert_start = 0 (s)"},
         {"[group p]\ngrain = g\ncount = 1\nevery = 5\n", "every", "key 'every' belongs in a [outlet NAME] section"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion_box = 0 1 0 1 0 1\n", "[outlet o]", "[outlet o] needs 'region'"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregoin = box\n", "regoin", "unknown key 'regoin' in this section; did you mean 'region'?"},

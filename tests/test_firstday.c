@@ -73,7 +73,7 @@ static void traps(void)
         {"", "did you mean 'restitution'", "coefficient_of_restitution = 0.7"},
         {"restitution = 0.7", "key 'restitution' belongs in a [material NAME] section", ""},
         {"periodic = x y", "periodic boundaries are not supported yet", ""},
-        {"insertion_rate = 100", "not supported yet", ""},
+        {"insertion_rate = 100", "did you mean 'insert_rate', a key of [group NAME]? (a [group] with placement = insert", ""},
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         char txt[1024];

@@ -35,6 +35,10 @@ void test_scene(void)
     bad("unknown-key", "young = 1e7\n", "young = 1e7\nfrction = 0.3\n", 9, "did you mean 'friction'");
     bad("missing-value", "dt = 1e-5\n", "dt =\n", 1, "missing value for 'dt'");
     bad("negative-radius", "radius = 0.005", "radius = -0.005", 12, "must be positive");
+    /* keys whose 0 would read as not given (.unset, a default), refused at 0 all the same */
+    bad("size-range-0", "radius = 0.005", "size_distribution = uniform\nsize_range = 0 0.005", 13, "'size_range = 0 0.005': must be positive (m)");
+    bad("size-sigma-11", "radius = 0.005", "size_distribution = lognormal\nsize_median = 0.003\nsize_sigma = 11", 14,
+        "'size_sigma = 11': must be above 0 and at most 10 (-)");
     bad("too-many", "count = 5", "count = 50000", 15, "lower count");
     bad("bad-number", "density = 1000", "density = 1e3x", 7, "expected a number");
     bad("unknown-name", "material = m\nshape", "material = steel\nshape", 10, "no [material steel] section");

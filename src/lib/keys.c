@@ -112,7 +112,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "Verlet skin of the neighbour list; 0 chooses 0.2 x the median component radius, at least 0.1 x the median bounding radius"),
     KEY(TOP, sort_every, INT, "0", "steps", 0, 1e15, AT(pala_top_keys, w.sort_every),
         .doc = "steps between checks of the grains' order in memory: when the grains have mixed (a drum, a hopper, a pour), "
-               "they are stored in spatial order again, which keeps the threads' shared work small (1000 advised there); 0: never (LAMMPS: atom_modify sort)"),
+               "they are stored in spatial order again, which keeps the threads' shared work small (1000 advised there); 0: once, before the first step (LAMMPS: atom_modify sort)"),
     KEY(TOP, lammps_data, PATH, NULL, "-", 0, 0, AT(pala_top_keys, lammps_data),
         .doc = "import grains from a LAMMPS data file (atom_style sphere; Molecules make rigid clumps); "
                "path relative to this control file; with container = box and no box key, its box"),
@@ -125,14 +125,14 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .unset = "none: the groups place every grain",
         .doc = "the folder of a run (pala run -o): the grains start in its final state (its checkpoint.bin: positions, "
                "orientations, velocities, angular velocities, contact history), under this scene's walls, materials and fields; "
-               "the groups add grains beside them; path relative to this control file"),
+               "the scene's groups are not placed nor its grain types built (the run's are taken whole); path relative to this control file"),
     KEY(TOP, start_time, REAL, NULL, "s", 0, INF, AT(pala_top_keys, start_time),
         .unset = "the run's final state (its checkpoint.bin)",
         .doc = "start_from: start from the frame of the run's trajectory nearest to this time instead (x, r, v, omega; "
                "no accelerations of a last step, no contact history)"),
     KEY(TOP, start_contacts, WORD, "keep", "-", 0, 0, AT(pala_top_keys, start_contacts),
         .choices = "keep|drop", CODES(0, 1),
-        .doc = "start_from: keep the run's contact history (when this scene's laws keep the same state and it adds no grains; "
+        .doc = "start_from: keep the run's contact history (when this scene's laws keep the same state; "
                "else it is dropped with a note) or drop it"),
     KEY(TOP, gravitational_constant, REAL, "0", "m^3/(kg s^2)", 0, INF, AT(pala_top_keys, w.grav_G),
         .doc = "mutual gravitation of the grains' masses, U = -G m_i m_j / r; 0: off (6.674e-11 is Newton's)"),
@@ -290,7 +290,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .choices = "number|mass", CODES(0, 1),
         .doc = "the size distribution counts grains (number) or their mass (mass: a sieve curve, a mass-weighted law)"),
     KEY(GRAIN, size_range, REALS, NULL, "m", 0, INF, AT(pala_grain_keys, size.range),
-        .nmin = 2, .nmax = 2, .unset = "no truncation (required by uniform and normal)",
+        .nmin = 2, .nmax = 2, .unset = "no truncation (required by uniform and normal)", .pos = 1,
         .doc = "least and largest size: the range of size_distribution = uniform, the truncation of normal and lognormal"),
     KEY(GRAIN, size_mean, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, size.mean),
         .doc = "size_distribution = normal: the mean of the normal law (before its truncation to size_range)"),
@@ -313,7 +313,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
                "size is rounded to the nearest of (1 + size_resolution)^j m (a table's sizes are kept as given)"),
     KEY(GRAIN, file, PATH, NULL, "-", 0, 0, AT(pala_grain_keys, file), .unset = "needed by shape = mesh",
         .doc = "shape = mesh: a closed triangle mesh, an STL file (ASCII or binary), relative to the control file's folder"),
-    KEY(GRAIN, scale, REAL, NULL, "-", 0, INF, AT(pala_grain_keys, scale), .unset = "1: the file is in metres",
+    KEY(GRAIN, scale, REAL, NULL, "-", 0, INF, AT(pala_grain_keys, scale), .unset = "1: the file is in metres", .pos = 1,
         .doc = "shape = mesh: the file's coordinates times this are metres (0.001 for a file in mm)"),
     KEY(GRAIN, spheres, INT, NULL, "-", 1, 64, AT(pala_grain_keys, spheres), .unset = "shape = mesh needs it or tolerance",
         .doc = "shape = mesh: the clump's number of spheres (docs/physics.md, \"Clumps from surface meshes\")"),
@@ -449,10 +449,10 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "mesh: its coordinates times this are metres (0.001 for a file in mm)"),
     KEY(WALL, area, REAL, "0", "m^2", 0, INF, AT(pala_surface, area),
         .doc = "plane, line: the area its pressure is measured on (2D: a length); 0: no pressure column"),
-    KEY(WALL, draw_size, REAL, "0.1", "m", 0, INF, AT(pala_surface, draw_size),
+    KEY(WALL, draw_size, REAL, "0.1", "m", 0, INF, AT(pala_surface, draw_size), .pos = 1,
         .doc = "plane, line, infinite cylinder: the size pictures draw of it (the wall itself is infinite)"),
-    KEYIN(WALL, wall, velocity, REALS, "0 0 0", "m", -INF, INF, AT(pala_surface, velocity), .nmin = 3, .nmax = 3,
-        .doc = "constant velocity of the wall, m/s"),
+    KEYIN(WALL, wall, velocity, REALS, "0 0 0", "m/s", -INF, INF, AT(pala_surface, velocity), .nmin = 3, .nmax = 3,
+        .doc = "constant velocity of the wall"),
     KEYIN(WALL, wall, angular_velocity, REALS, "0 0 0", "rad/s", -INF, INF, AT(pala_surface, omega), .nmin = 3, .nmax = 3,
         .doc = "the wall turns about rotation_centre at this angular velocity (after spin_up)"),
     KEY(WALL, rotation_centre, REALS, NULL, "m", -INF, INF, SET(set_centre), .nmin = 3, .nmax = 3, .unset = "the wall's point",
@@ -533,7 +533,8 @@ const pala_key_alias pala_key_aliases[] = {
     {"number", PALA_S_GROUP, "count", "the number of grains of a group"},
     {"periodic", PALA_S_N, NULL, "periodic boundaries are " NOT_YET},
     {"boundary", PALA_S_N, NULL, "periodic boundaries are " NOT_YET "; the walls are the container's (container, box)"},
-    {"insertion_rate", PALA_S_N, NULL, "inserting grains during a run is " NOT_YET "; place them all at the start ([group])"},
+    {"insertion_rate", PALA_S_GROUP, "insert_rate", "a [group] with placement = insert inserts its grains during the run, at insert_rate "
+                                                  "(grains/s) or insert_mass_rate (kg/s)"},
     {"cohesion", PALA_S_N, NULL, "cohesion (JKR, liquid bridges) is " NOT_YET},
     {"temperature", PALA_S_N, NULL, "heat transfer is " NOT_YET},
     {NULL, 0, NULL, NULL}
@@ -583,10 +584,11 @@ int pala_key_reals(const char *txt, double *out, int max, int *n)
 
 int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len)
 {
-    int strict = k->type != PALA_K_INT && k->lo == 0 && k->def == NULL && k->unset == NULL;
+    int strict = k->type != PALA_K_INT && k->lo == 0 && ((k->def == NULL && k->unset == NULL) || k->pos);
     if (isfinite(v) && v >= k->lo && v <= k->hi && !(strict && v == 0)) return 1;
     if (!isfinite(v)) snprintf(buf, len, "must be a finite number (%s)", k->unit);
-    else if (strict) snprintf(buf, len, "must be positive (%s)", k->unit);
+    else if (strict && isinf(k->hi)) snprintf(buf, len, "must be positive (%s)", k->unit);
+    else if (strict) snprintf(buf, len, "must be above 0 and at most %g (%s)", k->hi, k->unit);
     else if (isinf(k->hi)) snprintf(buf, len, "must be at least %g", k->lo);
     else snprintf(buf, len, "must be between %g and %g", k->lo, k->hi);
     return 0;

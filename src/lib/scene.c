@@ -1042,8 +1042,20 @@ static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *
         emsg(s, s->sec[g].line, NULL, "[group %s] has placement = insert but no rate: add 'insert_rate = N' (grains/s) or 'insert_mass_rate = M' (kg/s)", nm);
         return -1;
     }
-    if (!hc && !find_entry(s, g, PALA_KEY_insert_end)) {
+    int he = find_entry(s, g, PALA_KEY_insert_end) != NULL;
+    if (!hc && !he) {
         emsg(s, s->sec[g].line, NULL, "[group %s]: the insertion needs an end: add 'insert_end = T' (s), or 'count = N' (the grains to insert)", nm);
+        return -1;
+    }
+    /* the inserter reads count 0 and end 0 as "none" (feed.h): given, they are refused here */
+    if (hc && grp->count == 0) {
+        SERR(s, g, PALA_KEY_count, "[group %s]: 'count = 0' would insert no grain: give the most grains to insert (at least 1), "
+             "or leave count out and let insert_end end the insertion", nm);
+        return -1;
+    }
+    if (he && !(gk->end > 0)) {
+        SERR(s, g, PALA_KEY_insert_end, "[group %s]: 'insert_end = %g': must come after insert_start = %g (s); or leave it out and "
+             "let count end the insertion", nm, gk->end, gk->start);
         return -1;
     }
     pala_inserter in;
