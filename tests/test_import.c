@@ -256,4 +256,13 @@ void test_import(void)
     bad_data("short-row", "Atoms # sphere\n\n1 1 0.002 2500 0.02 0.02 0.02\n2 1 0.002 2500 0.05 0.05\n",
              ":13: ", "expected 'id type diameter density x y z'");
     bad_data("empty", "Masses\n\n1 1.0\n", ": ", "no atoms");
+    /* not a file: a device (read for ever) and a folder, refused before they are read */
+    char scene[256], out[1024];
+    const char *const notfile[][2] = {{"/dev/zero", "is a device or a pipe, not a file"}, {".", "is a folder, not a file"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(scene, sizeof scene, "%s/import_notfile.txt", t_tmpdir());
+        write_scene(scene, notfile[i][0], "");
+        int rc = t_sh(out, sizeof out, "timeout 60 ./pala run %s -o %s/import_notfile.run --force --quiet", scene, t_tmpdir());
+        T_CHECK(rc == 1 && strstr(out, "import_notfile.txt:6: ") && strstr(out, notfile[i][1]), "lammps_data = %s: refused at its line: %s", notfile[i][0], out);
+    }
 }

@@ -585,6 +585,8 @@ static void stl(void)
     t_write("build/tmp/mesh/empty.stl", "");
     refused("build/tmp/mesh/empty.stl", "an empty file", (const char *[]){"empty", NULL});
     refused("build/tmp/mesh/none.stl", "a missing file", (const char *[]){"cannot open", NULL});
+    refused("build/tmp/mesh", "a folder", (const char *[]){"is a folder, not a file", NULL});
+    refused("/dev/zero", "a device", (const char *[]){"is a device or a pipe, not a file", NULL});
     write_binary("build/tmp/mesh/trunc.stl", "cube", xyz, 11, 12);
     refused("build/tmp/mesh/trunc.stl", "a truncated binary STL", (const char *[]){"12 triangles", "684 bytes", "634", "truncated", NULL});
     write_binary("build/tmp/mesh/huge.stl", "cube", xyz, 2, 0xFFFFFFFFu);
@@ -607,6 +609,19 @@ static void stl(void)
     refused("build/tmp/mesh/junk.stl", "a text that is not STL", (const char *[]){"header gives", "not an STL file", NULL});
     t_write("build/tmp/mesh/quad.stl", "solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n   vertex 1 1 0\n   vertex 0 1 0\n  endloop\n endfacet\nendsolid\n");
     refused("build/tmp/mesh/quad.stl", "a facet of four vertices", (const char *[]){"line 7", "expected 'endloop'", NULL});
+    /* a mesh thousands of grains wide (a file in mm read as metres: a tetrahedron 50 m across for
+     * spheres of 1 mm): the grid's cell grows until each face's box is some cells wide (it
+     * visited every cell of a face's box, about 10^12, at each try of a cell size: a hang) */
+    static const double tet[4 * 9] = {50, 0, 0, 0, 50, 0, 0, 0, 50,  0, 0, 0, 0, 50, 0, 50, 0, 0,
+                                      0, 0, 0, 50, 0, 0, 0, 0, 50,  0, 0, 0, 0, 0, 50, 0, 50, 0};
+    pala_mesh *big = NULL;
+    int rb = pala_mesh_from_triangles(tet, 4, 1, &big, err, sizeof err);
+    if (rb == 0) rb = pala_mesh_prepare(big, 1e-3, PALA_MESH_BOTH, err, sizeof err);
+    pala_mesh_hit hb[PALA_MESH_ROOM];
+    int nb = rb == 0 ? pala_mesh_touch(big, pala_v(10, 10, 0.0005), 1e-3, hb, PALA_MESH_ROOM) : -1;
+    T_CHECK(rb == 0 && nb == 1 && fabs(hb[0].ov - 0.0005) < 1e-9, "a tetrahedron of 50 m for spheres of 1 mm: its grid is made (cell %g m), and a sphere on its base "
+            "touches it once (%d hits, overlap %g) %s", big ? big->cell : 0, nb, nb > 0 ? hb[0].ov : 0, rb ? err : "");
+    pala_mesh_free(big);
     /* random bytes of many sizes: refused or read, never a crash */
     pala_rng g;
     pala_rng_seed(&g, 9);

@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct atom {
     long id, mol;
@@ -74,6 +75,10 @@ typedef struct lfile {
 
 static int read_file(const char *path, lfile *L, int header_only, char *err, size_t errlen)
 {
+    struct stat st;   /* a folder or a device (/dev/zero read for ever) is refused before it is read */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(err, errlen, "LAMMPS data file %s is %s, not a file: give the path of a file that LAMMPS's write_data wrote", path,
+                    S_ISDIR(st.st_mode) ? "a folder" : "a device or a pipe");
     FILE *f = fopen(path, "r");
     if (!f) return fail(err, errlen, "cannot open LAMMPS data file %s: %s", path, strerror(errno));
     char buf[1024];

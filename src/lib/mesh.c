@@ -18,12 +18,14 @@
 #include "mesh.h"
 #include "alloc.h"
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* faces whose normals differ by less than this (|n x n'|, rad) are coplanar: a float32
  * STL's coplanar triangles differ by about 1e-7 */
@@ -480,6 +482,9 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
 {
     *out = NULL;
     if (!(isfinite(scale) && scale > 0)) return fail(err, errlen, "%s: the scale %g is not a positive number", path, scale);
+    struct stat st;   /* a folder or a device is refused before it is read */
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fail(err, errlen, "%s: is %s, not a file: give the path of an STL file", path, S_ISDIR(st.st_mode) ? "a folder" : "a device or a pipe");
     FILE *fp = fopen(path, "rb");
     if (!fp) return fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
     long size = -1;
@@ -706,8 +711,11 @@ static double grid_slack(const pala_mesh *m)
 }
 
 /* The cells of face f: those within reach of the face (of its box grown by reach, those
- * its plane passes within reach of), with slack: their (cell, face) pairs into out (if not NULL); their number. */
-static long face_cells(const pala_mesh *m, int f, pair *out)
+ * its plane passes within reach of), with slack: their (cell, face) pairs into out (if not NULL); their number.
+ * Counting (out NULL), it stops past budget, and a box of more than 64 (budget + 1) cells
+ * counts as past it unvisited (a face thousands of cells wide: a mesh in mm read as m took
+ * minutes per try of the grid's h; grid doubles h instead). */
+static long face_cells(const pala_mesh *m, int f, pair *out, long budget)
 {
     const struct pala_mesh_priv *P = m->p;
     const fdata *F = &P->f[f];
@@ -718,9 +726,10 @@ static long face_cells(const pala_mesh *m, int f, pair *out)
         hi[i] = cell_of((double)P->faces.b[3 + i][f] + r, o[i], P->h, s, P->dim[i]);
     }
     long n = 0;
+    if (!out && (double)(hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1) > 64.0 * ((double)budget + 1)) return budget + 1;
     for (int k = lo[2]; k <= hi[2]; k++)
         for (int j = lo[1]; j <= hi[1]; j++)
-            for (int i = lo[0]; i <= hi[0]; i++)
+            for (int i = lo[0]; i <= hi[0] && (out || n <= budget); i++)
                 if (plane_near(P, F, i, j, k, r + s * P->h)) {
                     if (out) out[n].key = cell_key(P, i, j, k), out[n].f = f;
                     n++;
@@ -761,13 +770,13 @@ static void grid(pala_mesh *m, double amax)
         if ((ext.x + pad) / h >= 1 << 20 || (ext.y + pad) / h >= 1 << 20 || (ext.z + pad) / h >= 1 << 20) continue;
         P->dim[0] = (int)((ext.x + pad) / h) + 1; P->dim[1] = (int)((ext.y + pad) / h) + 1; P->dim[2] = (int)((ext.z + pad) / h) + 1;
         npair = 0;
-        for (int f = 0; f < m->nface && npair <= limit; f++) npair += face_cells(m, f, NULL);
+        for (int f = 0; f < m->nface && npair <= limit; f++) npair += face_cells(m, f, NULL, (long)limit - npair);
         if (npair <= limit) break;
     }
     m->cell = P->h;
     pair *pr = pala_xrealloc(NULL, (size_t)(npair ? npair : 1) * sizeof *pr);
     long np = 0;
-    for (int f = 0; f < m->nface; f++) np += face_cells(m, f, pr + np);
+    for (int f = 0; f < m->nface; f++) np += face_cells(m, f, pr + np, npair);
     qsort(pr, (size_t)np, sizeof *pr, by_key);
     long ncell = 0;
     for (long i = 0; i < np; i++) ncell += i == 0 || pr[i].key != pr[i - 1].key;
@@ -1408,9 +1417,9 @@ static int far_nearest(const pala_mesh *m, pala_vec3 x, double rmax, faces_iter 
         if (sn[j].b2 > T * T || sn[j].pl > T) continue;
         uint64_t first = 0;
         if (!it.all) {   /* the first cell of the scan's box that lists the face */
-            long np = face_cells(m, sn[j].f, NULL);
+            long np = face_cells(m, sn[j].f, NULL, LONG_MAX);
             pair *pc = np <= 64 ? cell : (many = pala_xrealloc(many, (size_t)np * sizeof *many));
-            face_cells(m, sn[j].f, pc);
+            face_cells(m, sn[j].f, pc, np);
             first = UINT64_MAX;
             for (long i = 0; i < np && first == UINT64_MAX; i++) {
                 uint64_t key = pc[i].key - 1;

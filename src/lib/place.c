@@ -280,8 +280,18 @@ int *pala_place_size_templates(pala_world *w, const pala_group *g, pala_rng *rng
 {
     long n = g->count;
     double *r = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *r);
-    if (pala_sizes_sample(g->sizes, rng, n, r)) {
-        snprintf(err, errlen, "the size distribution's truncation refused 10^7 draws in a row: widen size_range");
+    int st = pala_sizes_sample(g->sizes, rng, n, r);
+    for (long q = 0; q < n && !st; q++)
+        if (!(r[q] > 0 && isfinite(r[q]))) {
+            snprintf(err, errlen, "the size distribution drew a size of %g m: its law reaches beyond what a grain can be (size_median, "
+                     "size_sigma, size_range, size_class)", r[q]);
+            st = 1;
+        }
+    if (st < 0)
+        snprintf(err, errlen, st == -1 ? "the size distribution's truncation refused 10^7 draws in a row: widen size_range"
+                                       : "the size classes' fractions (by mass: over size^3) do not add up to a finite number: give them on a "
+                                         "scale such as percent, and sizes in m");
+    if (st) {
         free(r);
         return NULL;
     }
@@ -296,7 +306,17 @@ int *pala_place_size_templates(pala_world *w, const pala_group *g, pala_rng *rng
     qsort(c, (size_t)n, sizeof *c, cmp_sized);
     int *tq = pala_xrealloc(NULL, (size_t)(n + 1) * sizeof *tq), k = -1;
     for (long i = 0; i < n; i++) {
-        if (i == 0 || c[i].base != c[i - 1].base || c[i].cls != c[i - 1].cls) k = class_template(w, g, c[i].base, c[i].rc);
+        if (i == 0 || c[i].base != c[i - 1].base || c[i].cls != c[i - 1].cls) {
+            k = class_template(w, g, c[i].base, c[i].rc);
+            const pala_template *t = k >= 0 ? &w->tmpl[k] : NULL;
+            if (!t || !(t->mass > 0 && isfinite(t->mass) && t->bound_radius > 0 && isfinite(t->bound_radius) && t->inertia[0] > 0 && isfinite(t->inertia[0]) && isfinite(t->inv_inertia[0]))) {
+                snprintf(err, errlen, "a grain of the size %g m (a class of the size distribution) has no positive finite mass or moment: "
+                         "its law reaches beyond what a grain can be (size_median, size_sigma, size_range, size_class)", c[i].rc);
+                free(tq);
+                tq = NULL;
+                break;
+            }
+        }
         tq[c[i].q] = k;
     }
     free(c);

@@ -100,6 +100,7 @@ int pala_sizes_sample(const pala_sizes *d, pala_rng *g, long n, double *out)
     int st = 0;
     if (d->law == PALA_SIZE_TABLE) {
         /* exact counts: floor(N p_i), then one more to the largest remainders (the first of equals) */
+        if (!(w[d->n - 1] > 0 && isfinite(w[d->n - 1]))) { free(w); return -2; }   /* fractions (by mass: over size^3) past a double's range */
         long *c = pala_xrealloc(NULL, (size_t)d->n * sizeof *c), given = 0;
         double *rem = pala_xrealloc(NULL, (size_t)d->n * sizeof *rem), tot = w[d->n - 1];
         for (int i = 0; i < d->n; i++) {

@@ -27,7 +27,8 @@ typedef struct pala_sizes {
 
 /* n sizes drawn from d into out (m), one grain after another.  A table gives its exact
  * counts (N f_i / sum f, by largest remainders) in an order drawn at random.  Returns 0,
- * or -1 if the truncation of a normal or log-normal law refused 10^7 draws in a row. */
+ * or -1 if the truncation of a normal or log-normal law refused 10^7 draws in a row, -2 if
+ * a table's weights (its fractions; by mass, over size^3) add up to no positive finite sum. */
 int pala_sizes_sample(const pala_sizes *d, pala_rng *g, long n, double *out);
 /* The fraction of grains (by number) of size <= r: the law's closed form, for the tests
  * (the table's and the sieve's counts the fractions give). */
