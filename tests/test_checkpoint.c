@@ -141,6 +141,14 @@ static void refused(void)
     t_sh(NULL, 0, "sed -i 's/^seed = 11/seed = 12/' " D "/scene.txt");
     rc = t_sh(out, sizeof out, "./pala resume " D "/changed --quiet --set steps=600");
     T_CHECK(rc == 1 && strstr(out, "changed since the run"), "a changed scene: refused with exit %d %s", rc, out);
+    /* no run folder there, or a file: a wrong argument, exit 1 (it was 5, a failure to write) */
+    rc = t_sh(out, sizeof out, "./pala resume " D "/nosuch --quiet");
+    T_CHECK(rc == 1 && strstr(out, "pala resume: " D "/nosuch is not there: give the folder of a run"), "resume of a missing folder: exit %d %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala resume " D "/scene.txt --quiet");
+    T_CHECK(rc == 1 && strstr(out, "scene.txt is not a folder"), "resume of a file: exit %d %s", rc, out);
+    /* a bad --set of the resume: the resume's own override named, not the scene as changed */
+    rc = t_sh(out, sizeof out, "./pala resume " D "/changed --quiet --set steps=-5");
+    T_CHECK(rc == 1 && strstr(out, "'steps = -5'") && strstr(out, "with this resume's --set, does not load"), "resume --set steps=-5: exit %d %s", rc, out);
 }
 
 /* A full disk (a 300 KB tmpfs; needs root, else skipped): exit 5 within one interval; once

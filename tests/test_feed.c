@@ -560,6 +560,8 @@ static void check_errors(void)
          "'count = 0' would insert no grain: give the most grains to insert (at least 1)"},
         {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ncount = 5\ninsert_end = 0\n", "insert_end",
          "'insert_end = 0': must come after insert_start = 0 (s)"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ncount = 5\ninsert_start = 1e300\n", "insert_start = 1e300",
+         "'insert_start = 1e+300': more than 1e15 steps of dt = 1e-05 s from the start"},
         {"[group p]\ngrain = g\ncount = 1\nevery = 5\n", "every", "key 'every' belongs in a [outlet NAME] section"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion_box = 0 1 0 1 0 1\n", "[outlet o]", "[outlet o] needs 'region'"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregoin = box\n", "regoin", "unknown key 'regoin' in this section; did you mean 'region'?"},

@@ -74,6 +74,10 @@ static void outlet_runs(void)
               "awk '/^frame 0 / { f = 1; next } /^frame/ { f = 0 } f' " D "/ot$r/trajectory.txt | cmp - " D "/ot.a && echo same-$r; done");
     T_CHECK(rc == 0 && strstr(out, "frame of t = 0.20000000000000001 s (step 20000)") && strstr(out, "same-o\n") && strstr(out, "same-obin"),
             "start_time picks a frame of version 2 (grains that entered and left), text and binary: its grains and numbers %.300s", out);
+    /* a time far past the last frame picks the last: all the frames' distances to 1e308 round
+     * alike, and the first of them had been kept (found by a review's hostile inputs) */
+    rc = t_sh(out, sizeof out, "for r in o obin; do " PO " --set end_time=0.001 --set start_from=" D "/$r --set start_time=1e308 -o " D "/oz$r 2>&1; done");
+    T_CHECK(rc == 0 && strstr(out, "(step 50000)") && !strstr(out, "(step 0)"), "start_time = 1e308 picks the last frame, text and binary: %.300s", out);
     /* a first frame whose time is not a number is none to pick (before, it was kept as the
      * nearest: every comparison with NaN is false; noticed by the fuzzing session) */
     rc = t_sh(out, sizeof out, "rm -rf " D "/onan && cp -r " D "/o " D "/onan && sed -i '0,/^frame 0 /s/^frame 0 [^ ]*/frame 0 nan/' " D "/onan/trajectory.txt && "

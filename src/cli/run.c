@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <limits.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -162,7 +163,8 @@ static int resume_load(const pala_run_opts *o, pala_ckpt **ck, pala_ckpt_run *cr
     int rc = pala_scene_load(cr->scene, n, sets, sc, stderr);
     free(sets);
     if (rc) {
-        fprintf(stderr, "pala resume: the scene of the run, %s, no longer loads (above)\n", cr->scene);
+        if (o->nset) fprintf(stderr, "pala resume: the scene of the run, %s, with this resume's --set, does not load (above)\n", cr->scene);
+        else fprintf(stderr, "pala resume: the scene of the run, %s, no longer loads (above)\n", cr->scene);
         for (int i = 0; kept && i < n; i++) free(kept[i]);
         free(kept);
         return rc;
@@ -213,6 +215,12 @@ int pala_run(const pala_run_opts *o)
     memset(&cr, 0, sizeof cr);
     int rc, lock = -1;   /* the run folder's lock (rundir.h), held to the end */
     if (o->resume) {
+        struct stat st;   /* no folder there: a wrong argument (exit 1), not a failure to write */
+        if (stat(o->resume, &st) != 0 || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "pala resume: %s is %s: give the folder of a run (pala run -o DIR)\n", o->resume,
+                    stat(o->resume, &st) != 0 ? "not there" : "not a folder");
+            return PALA_ERR_INPUT;
+        }
         if ((rc = pala_rundir_lock(o->resume, "resume", &lock, stderr)) != 0) return rc;
         rc = resume_load(o, &ck, &cr, &sc);
         if (rc) { pala_ckpt_free(ck); pala_ckpt_run_free(&cr); pala_rundir_unlock(lock); return rc; }

@@ -182,6 +182,10 @@ static const char *check_inserter(const pala_world *w, int i, char *buf, size_t 
         return REFUSE(in->rate != 0 ? "insert_rate" : "insert_mass_rate", "[group %s]: give one rate, insert_rate (grains/s) or insert_mass_rate (kg/s), "
                       "positive and finite (got %g and %g)", nm, in->rate, in->mass_rate);
     if (!(in->start >= 0 && isfinite(in->start))) return REFUSE("insert_start", "[group %s]: 'insert_start = %g': must be at least 0 (s)", nm, in->start);
+    if (w->dt > 0 && !(in->start / w->dt < 1e15 && in->end / w->dt < 1e15))   /* first_step and last_step round them to a long */
+        return REFUSE(in->start / w->dt < 1e15 ? "insert_end" : "insert_start", "[group %s]: 'insert_%s = %g': more than 1e15 steps of dt = %g s "
+                      "from the start: give a time within the run (s)", nm, in->start / w->dt < 1e15 ? "end" : "start",
+                      in->start / w->dt < 1e15 ? in->end : in->start, w->dt);
     if (!(in->end == 0 || (in->end > in->start && isfinite(in->end))))
         return REFUSE("insert_end", "[group %s]: 'insert_end = %g': must come after insert_start = %g (s)", nm, in->end, in->start);
     if (in->count < 0) return REFUSE("count", "[group %s]: 'count = %ld': must be at least 0", nm, in->count);

@@ -79,7 +79,8 @@ static long insert(pala_world *w, int i, long s, long want, double room)
         /* a grain rate: the grains due less those in; a mass rate: the mass due less the mass
          * in, in grains of the next one's mass */
         double b = f->in.mass_rate > 0 ? floor((room - pm) / w->tmpl[(int)d->next_tmpl].mass + 1e-9) : (double)(want - placed);
-        d->behind = b > 1 ? b : 1;
+        if (f->in.count > 0) b = fmin(b, (double)f->in.count - d->count);   /* no more than are left to insert, */
+        d->behind = b > 1 ? fmin(b, 1e15) : 1;                           /* nor than a count of grains can be (a mass rate of 1e300 kg/s) */
         d->short_events += 1;
         double t = (double)s * w->dt;
         if (d->first_short < 0) d->first_short = t;

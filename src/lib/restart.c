@@ -271,6 +271,14 @@ static int read_line(char *line, int n, FILE *f, long *lno, int *whole)
     return 1;
 }
 
+/* A frame at time t is nearer to T than the one at bt: by distance, and of two frames before
+ * T whose distances round alike (T = 1e308, far past both) the later one. */
+static int nearer(double t, double bt, double T)
+{
+    double a = fabs(t - T), b = fabs(bt - T);
+    return a < b || (a == b && t > bt && t <= T);
+}
+
 /* The frame of DIR's trajectory (trajectory.txt, else trajectory.bin) whose time is nearest to
  * T: its grains into *g (malloc'd; *ng of them), its time and step, *named 1 if it names its
  * grains.  A trajectory of version 1 holds the run's n grains in every frame, in the run's
@@ -327,7 +335,7 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
             if (fseek(f, off, SEEK_SET) != 0 || fread(fh, 1, (size_t)head, f) != (size_t)head) break;
             uint64_t m = var ? le64(fh + 16) : (uint64_t)n;
             if (m > (uint64_t)nid || (long)m > (size - off - head) / per) break;
-            if (isfinite(led(fh + 8)) && (best < 0 || fabs(led(fh + 8) - T) < fabs(bt - T))) {   /* a frame of no time (NaN) is none to pick */ best = (long)le64(fh); bt = led(fh + 8); at = off + head; cnt = (long)m; }
+            if (isfinite(led(fh + 8)) && (best < 0 || nearer(led(fh + 8), bt, T))) {   /* a frame of no time (NaN) is none to pick */ best = (long)le64(fh); bt = led(fh + 8); at = off + head; cnt = (long)m; }
             off += head + per * (long)m;
         }
         unsigned char *b = pala_xrealloc(NULL, (size_t)(per * cnt + 1));
@@ -356,7 +364,7 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
         while (read_line(line, sizeof line, f, &lno, &whole)) {
             long st, m = n;
             double t;
-            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf %ld", &st, &t, &m) >= 2 && isfinite(t) && (best < 0 || fabs(t - T) < fabs(bt - T))) {
+            if (!strncmp(line, "frame ", 6) && sscanf(line + 6, "%ld %lf %ld", &st, &t, &m) >= 2 && isfinite(t) && (best < 0 || nearer(t, bt, T))) {
                 best = st;
                 bt = t;
                 at = ftell(f);
