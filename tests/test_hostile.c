@@ -223,6 +223,19 @@ static void folders(void)
         kept = t_sh(NULL, 0, "cd " D " && md5sum -c --quiet tgt.md5") == 0;
         T_CHECK(rc != 0 && rc != 124 && kept && has(out, N("symbolic link")), "pala %s with links in the folder: exit %d, refused, targets unchanged %d: %s", cmds[i], rc, kept, out);
     }
+    /* -o onto a run's own results: refused by export, snapshot and view, every file kept
+     * (they were replaced, exit 0: a review's hostile inputs) */
+    short_run("own", NULL);
+    t_sh(NULL, 0, "cd " D " && md5sum own/* > own.md5");
+    const char *onto[5] = {"export " D "/own --format xyz -o " D "/own/energy.tsv", "export " D "/own --format xyz -o " D "/own/trajectory.txt",
+                           "snapshot " D "/own -o " D "/own/walls.tsv", "view " D "/own -o " D "/own/summary.tsv", "view " D "/own -o " D "/own/control.txt"};
+    for (int i = 0; i < 5; i++) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "timeout 5 ./pala %s", onto[i]);
+        rc = run(out, sizeof out, cmd);
+        kept = t_sh(NULL, 0, "cd " D " && md5sum -c --quiet own.md5") == 0;
+        T_CHECK(rc == 1 && kept && has(out, N("is one of its run's own results, which pala")), "pala %s: exit %d (want 1), the run's files kept %d: %s", onto[i], rc, kept, out);
+    }
     /* a dangling link and a link named like the old shared temporary file: not followed */
     t_sh(NULL, 0, "cd " D " && rm -rf dl dlt && mkdir dl && ln -s ../dlt dl/energy.tsv && echo keep > dl.keep && ln -s ../dl.keep dl/checkpoint.bin.tmp");
     rc = run(out, sizeof out, "timeout 1 ./pala run " SCENE " -o " D "/dl --quiet");

@@ -588,6 +588,7 @@ int pala_cmd_export(int argc, char **argv)
     else snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
     FILE *f = NULL, *ps = NULL, *pg = NULL, *po = NULL;
     int badw = 0;
+    if (xyz && pala_refuse_result(path, "export", "trajectory.xyz", stderr)) { pala_traj_close(&t); return PALA_ERR_INPUT; }
     if (xyz) {
         if (!(f = pala_fopen(path, "w"))) { fprintf(stderr, "pala export: cannot write %s: %s\n", path, pala_strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
     } else {

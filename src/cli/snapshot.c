@@ -333,6 +333,7 @@ int pala_cmd_snapshot(int argc, char **argv)
         *slash = '/';
         if (bad) { free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     }
+    if (pala_refuse_result(path, "snapshot", "snapshot.svg", stderr)) { free(d); pala_traj_close(&t); return PALA_ERR_INPUT; }
     FILE *f = pala_fopen(path, "w");
     if (!f) { fprintf(stderr, "pala snapshot: cannot write %s: %s\n", path, pala_strerror(errno)); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "

@@ -257,6 +257,11 @@ int pala_cmd_view(int argc, char **argv)
     }
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/view.html", dir);
+    if (pala_refuse_result(path, "view", "view.html", stderr)) {
+        if (have_e) pala_tsv_free(&e);
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
+    }
     FILE *f = pala_fopen(path, "w");
     if (!f) {
         fprintf(stderr, "pala view: cannot write %s: %s\n", path, pala_strerror(errno));
