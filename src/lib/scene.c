@@ -1315,9 +1315,17 @@ static int check_resources(pala_scene *s)
     int g0 = 0;   /* the first group that sets count, for the message's line */
     for (int g = 0; g < s->nsec && !g0; g++)
         if (s->sec[g].kind == PALA_S_GROUP && find_entry(s, g, PALA_KEY_count)) g0 = g;
+    int gr = 0, kr = PALA_KEY_insert_rate;   /* else the first inserting group's rate, for the line */
+    for (int g = 0; g < s->nsec && !g0 && !gr; g++)
+        if (s->sec[g].kind == PALA_S_GROUP && (find_entry(s, g, PALA_KEY_insert_rate) || find_entry(s, g, PALA_KEY_insert_mass_rate))) {
+            gr = g;
+            if (!find_entry(s, g, PALA_KEY_insert_rate)) kr = PALA_KEY_insert_mass_rate;
+        }
     if (grains > MAX_GRAINS || pebbles > MAX_GRAINS) {
         if (g0) SERR(s, g0, PALA_KEY_count, "the groups ask for %.4g grains with %.4g component spheres; pala takes at most %d of each: lower count",
                      grains, pebbles, MAX_GRAINS);
+        else if (gr) SERR(s, gr, kr, "the groups ask for %.4g grains with %.4g component spheres; pala takes at most %d of each: lower the rate, "
+                          "or give count", grains, pebbles, MAX_GRAINS);
         else emsg(s, 0, NULL, "the groups ask for %.4g grains with %.4g component spheres; pala takes at most %d of each: lower count", grains, pebbles, MAX_GRAINS);
         return -1;
     }
