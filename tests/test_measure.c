@@ -338,6 +338,11 @@ void test_measure_section(void)
         T_CHECK(rc == 1 && strstr(out, "bad.txt") && strstr(out, bad[i].want), "refused at its line with the key and the fix (exit %d, want '%s'): %s", rc,
                 bad[i].want, out);
     }
+    /* a region wholly outside the walls: run, with a warning at its line (rows of no grains) */
+    rc = t_sh(out, sizeof out, "sed -e '/^\\[measure/,$d' -e 's/^dimension = 2$/# 3D/' " D "/bad.txt > " D "/out.txt && "
+              "printf '[measure m]\\nregion_x = 5 6\\n' >> " D "/out.txt && ./pala run " D "/out.txt -o " D "/bad.run --force --quiet");
+    T_CHECK(rc == 0 && strstr(out, "out.txt:34: warning: [measure m]: 'region_x = 5 6' lies outside the walls, which span x from 0 to 0.01 m"),
+            "a [measure] region outside the walls: a warning at its line (exit %d): %s", rc, out);
 }
 
 /* An isotropic compression: a simple cubic lattice of 4^3 spheres, every pair overlapping by

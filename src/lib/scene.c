@@ -1451,6 +1451,23 @@ static void warn_scene(pala_scene *s)
                  w->mat[a].mu, w->mat[wm].name, w->mat[a].name, w->mat[wm].name);
         }
     }
+    /* a [measure] region that lies wholly outside the walls' box at the start: its rows hold
+     * no grains (walls that move may yet bring it in, so a warning) */
+    double blo[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, bhi[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+    pala_walls_bounds(w, 0, blo, bhi);
+    for (int i = 0; i < s->nsec; i++) {
+        if (s->sec[i].kind != PALA_S_MEASURE) continue;
+        const pala_measure_keys *mk = &s->sec[i].keys.measure;
+        const double *side[3] = {mk->rx, mk->ry, mk->rz};
+        for (int a = 0; a < w->dim; a++) {
+            const int key = PALA_KEY_region_x + a;
+            if (find_entry(s, i, key) && (side[a][1] <= blo[a] || side[a][0] >= bhi[a])) {
+                SERR(s, i, key, "warning: [measure %s]: '%s = %g %g' lies outside the walls, which span %c from %g to %g m at the start: its rows "
+                     "will hold no grains unless the walls move there", s->sec[i].name, pala_keys[key].name, side[a][0], side[a][1], "xyz"[a], blo[a], bhi[a]);
+                break;
+            }
+        }
+    }
     if (s->top.lammps_data && w->hertz == PALA_HERTZ_PAPER && !find_entry(s, 0, PALA_KEY_hertz))
         SERR(s, 0, PALA_KEY_lammps_data, "note: hertz = paper (the default: F = sqrt(3)/2 E~ sqrt(r~) (-d)^1.5, eq. 57) is about 1.84 "
              "times stiffer than the textbook Hertz law of LAMMPS, LIGGGHTS, MercuryDPM and YADE; for a scene ported from them add "
