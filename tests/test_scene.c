@@ -57,6 +57,19 @@ void test_scene(void)
     bad("membrane-2d-z", "dt = 1e-5\n", "dt = 1e-5\ndimension = 2\nmembrane_axis = z\nmembrane_position = 0.05\nmembrane_bar_radius = 0.001\n"
         "membrane_spacing = 0.01\nmembrane_material = m\n", 3, "in 2D the membrane");
 
+    /* line ends: LF, CR LF and CR alone (old Mac files were read as one line) give the same run;
+     * an error in a CR file names its line */
+    {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "cd %s && printf '%%s' '%s' > le.txt && sed 's/$/\r/' le.txt > le-crlf.txt && tr '\n' '\r' < le.txt > le-cr.txt && "
+                 "for f in le le-crlf le-cr; do ../../pala run $f.txt -o $f.run --force --quiet || exit 1; done && "
+                 "cmp le.run/trajectory.txt le-crlf.run/trajectory.txt && cmp le.run/trajectory.txt le-cr.run/trajectory.txt && "
+                 "sed 's/^density = 1000/density = 1e3x/' le.txt | tr '\n' '\r' > le-bad.txt; ../../pala run le-bad.txt -o le-bad.run --force --quiet",
+                 t_tmpdir(), base);
+        int rc = t_sh(out, sizeof out, "%s", cmd);
+        T_CHECK(rc == 1 && strstr(out, "le-bad.txt:7: ") && strstr(out, "expected a number"), "LF, CR LF and CR files run alike; a CR file's error names its line (exit %d): %s", rc, out);
+    }
+
     /* a good run, then the same folder again: refused without --force, files kept */
     snprintf(path, sizeof path, "%s/good.txt", t_tmpdir());
     t_write(path, base);

@@ -267,6 +267,7 @@ static void errors(void)
         {"size_distribution = sieve\nsieve = 0.001 0.1\nsieve = 0.002 1\n", "the curve starts at fraction 0"},
         {"size_distribution = sieve\nsieve = 0.002 0\nsieve = 0.001 1\n", "the sizes must not decrease"},
         {"size_distribution = table\nsize_class = 0.001 1\nvolume_radius = 0.001\n", "give either volume_radius (one size) or size_distribution"},
+        {"size_distribution = table\nsize_class = 0.001 1\nradius = 0.001\n", "give either radius (one size) or size_distribution (the spheres' radii)"},
         /* laws that reach beyond a double (session 27's hostile inputs: a template index of -1 and a segfault) */
         {"size_distribution = lognormal\nsize_median = 0.002\nsize_sigma = 10\nsize_by = mass\n", "has no positive finite mass or moment"},
         {"size_distribution = lognormal\nsize_median = 1e300\nsize_sigma = 1\n", "has no positive finite mass or moment"},

@@ -342,6 +342,11 @@ static int get_line(FILE *f, char *buf, int len)
         if (n < len - 1) buf[n] = (char)(c ? c : ' ');
         n++;
         if (c == '\n') break;
+        if (c == '\r') {   /* a CR alone ends a line too (a file of old Mac line ends); CR LF is one end */
+            int d = getc(f);
+            if (d != EOF) ungetc(d, f);
+            if (d != '\n') break;
+        }
     }
     if (c == EOF && n == 0) return -1;
     if (bin) return -3;
@@ -871,6 +876,10 @@ static int grain_sizes(pala_scene *s, int i)
     const char *nm = s->sec[i].name;
     if (d->law == PALA_SIZE_NONE) return 0;
     if (gk->volume_radius > 0) { SERR(s, i, PALA_KEY_volume_radius, "[grain %s]: give either volume_radius (one size) or size_distribution, not both", nm); return -1; }
+    if (gk->shape == PALA_SHAPE_SPHERE && find_entry(s, i, PALA_KEY_radius)) {   /* it was read as nothing */
+        SERR(s, i, PALA_KEY_radius, "[grain %s]: give either radius (one size) or size_distribution (the spheres' radii), not both", nm);
+        return -1;
+    }
     const double *rg = d->range;
     if (d->law == PALA_SIZE_UNIFORM || d->law == PALA_SIZE_NORMAL)
         if (require(s, i, PALA_KEY_size_range, d->law == PALA_SIZE_UNIFORM ? "for size_distribution = uniform" : "for size_distribution = normal (its truncation)")) return -1;
