@@ -24,7 +24,8 @@ void test_keys(void);
  * every region; measure r its region in x and y, not z, which 2D refuses); the z of everything
  * is 0, so it also loads in 2D.  Grain `spare` is built
  * and never placed, so its keys may take any value (it has a mesh and a sphere count for
- * shape = mesh).  Material m has both values of each law
+ * shape = mesh); grain `sized` has a size distribution and no radius (a sphere's radius
+ * beside a size distribution is refused), for the words of size_distribution.  Material m has both values of each law
  * with history (the spring's stiffness, rolling and torsion stiffness and friction, the
  * fractional law's c and k, the linear spring's k_n), so any one of them, or any law, may be
  * set alone; [pair m m] sets nothing. */
@@ -43,6 +44,9 @@ static const char *base =
     "size_range = 0.002 0.003\nsize_mean = 0.0025\nsize_sd = 0.0005\nsize_median = 0.0025\nsize_sigma = 0.2\n"
     "size_class = 0.002 1\nsize_class = 0.003 1\nsieve = 0.002 0\nsieve = 0.003 1\n"
     "file = ../../examples/meshes/capsule.stl\nspheres = 2\n"
+    "[grain sized]\nmaterial = m\nshape = sphere\nsize_distribution = uniform\n"
+    "size_range = 0.002 0.003\nsize_mean = 0.0025\nsize_sd = 0.0005\nsize_median = 0.0025\nsize_sigma = 0.2\n"
+    "size_class = 0.002 1\nsize_class = 0.003 1\nsieve = 0.002 0\nsieve = 0.003 1\n"
     "[group g]\ngrain = ball\ncount = 2\nregion = box\nregion_box = 0.02 0.08 0.02 0.08 -0.03 0.03\n"
     "slab_thickness = 0.02\nregion_centre = 0.05 0.05 0\nregion_radius = 0.02\nregion_length = 0.02\n"
     "insert_rate = 1000\ninsert_end = 0.0001\n"
@@ -285,7 +289,7 @@ static void probe_key(const char *path, pala_scene *s0, const pala_keydef *k)
  * its code; the codes differ. */
 static void probe_words(const char *path, const char *path2d, const pala_keydef *k)
 {
-    static const char *const names[PALA_S_N][3] = {{"", NULL}, {"m", NULL}, {"spare", "ball"}, {"g", "l", "p"}, {"m.m", NULL}, {"w", NULL}, {"o", NULL}, {"r", NULL}};
+    static const char *const names[PALA_S_N][3] = {{"", NULL}, {"m", NULL}, {"spare", "ball", "sized"}, {"g", "l", "p"}, {"m.m", NULL}, {"w", NULL}, {"o", NULL}, {"r", NULL}};
     const char *p = k->choices;
     int w = 0, all = 1;
     char word[64], set[256], err[2048], why[600] = "";
