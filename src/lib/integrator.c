@@ -570,9 +570,6 @@ __attribute__((noinline)) static void end_planar_arcs(pala_world *w, int k0, int
 /* Lanes of four records' (stride 12 doubles: pala_facc) or states' (3: pala_vec3) double at p. */
 static inline v4d gat4(const double *p, int stride) { return (v4d){p[0], p[stride], p[2 * stride], p[3 * stride]}; }
 
-/* sqrt lane by lane (-fno-math-errno: gcc makes it one vsqrtpd where the target has it) */
-static inline v4d sqrt4(v4d x) { return (v4d){sqrt(x[0]), sqrt(x[1]), sqrt(x[2]), sqrt(x[3])}; }
-
 /* Four 3-vectors of components a, b, c (lane j: grain j) into memory at p. */
 static inline void put3(double *p, v4d a, v4d b, v4d c)
 {

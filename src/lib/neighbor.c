@@ -25,6 +25,7 @@
 #include "alloc.h"
 #include "grain.h"
 #include "threads.h"
+#include "vec4.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -662,28 +663,47 @@ static void arc_faces(pala_world *w, long nc)
     }
 }
 
-/* (A8) on p's side: the line from c_p to c_q (d = c_p - c_q, L2 = |d|^2 at the build) stays
- * off p's range until the next build; the other circle's centre c_q moves, in the frame of
- * p's grain k (x_k: xk), by at most D max(1, |c_q - x_k| / s_max(k)) + D_q (see above). */
-static inline int side_apart(const arcpeb *P, const arcpeb *Q, pala_vec3 xk, double dx, double dy, double L2)
+/* (A8) on p's side, for four pairs at once (lane by lane): the line from c_p to c_q (d = c_p
+ * - c_q, L2 = |d|^2 at the build) stays off p's range until the next build; the other
+ * circle's centre c_q moves, in the frame of p's grain k (centre xk, yk), by at most
+ * D max(1, |c_q - x_k| / s_max(k)) + D_q (see above).  P and Q: the pebbles' arcpeb fields
+ * as columns (ARC_CX ...); all ones where apart. */
+enum { ARC_CX, ARC_CY, ARC_MX, ARC_MY, ARC_CB, ARC_SB, ARC_D, ARC_TH, ARC_T, ARC_NF };
+static inline v4l side_apart(const v4d P[ARC_NF], const v4d Q[ARC_NF], v4d xk, v4d yk, v4d dx, v4d dy, v4d L2)
 {
-    if (!(P->cb > -1)) return 0;
-    const double rx = Q->cx - xk.x, ry = Q->cy - xk.y, e = sqrt(rx * rx + ry * ry) * P->th, E = (e > P->T ? e : P->T) + Q->D;
-    return L2 > E * E && -(dx * P->mx + dy * P->my) + P->sb * E < P->cb * sqrt(L2 - E * E);   /* (A8) */
+    const v4d rx = Q[ARC_CX] - xk, ry = Q[ARC_CY] - yk, e = sqrt4(rx * rx + ry * ry) * P[ARC_TH];
+    const v4d E = sel4((v4l)(e > P[ARC_T]), e, P[ARC_T]) + Q[ARC_D], E2 = E * E;
+    return (v4l)(P[ARC_CB] > -1) & (v4l)(L2 > E2) & (v4l)(-(dx * P[ARC_MX] + dy * P[ARC_MY]) + P[ARC_SB] * E < P[ARC_CB] * sqrt4(L2 - E2));   /* (A8); cb = -2: a side not filtered */
 }
 
-/* Pebbles p and q (the list's distance test passed) cannot touch until the next build and
- * hold no state: the pair need not be listed (see above). */
-static inline int arcs_apart(const pala_world *w, int p, int q)
+/* Of the pebble pairs (pp[i], qq[i]), i in [0, n), that the list's distance test passed: far[i]
+ * = 1 if they cannot touch until the next build (eq. (49) with the bounds D_p + D_q, or (A8)
+ * on either side; see above), four pairs at a time, without a branch (a pair's tests went
+ * either way: about 2 in 5 pass the first facing test).  Whether the pair holds a state is
+ * the caller's (rows_job_arcs). */
+static void arcs_apart(const pala_world *w, const int *pp, const int *qq, int n, unsigned char *far)
 {
     const pala_nlist *nl = w->nl;
-    const arcpeb *P = &nl->apeb[p], *Q = &nl->apeb[q];
-    const double dx = P->cx - Q->cx, dy = P->cy - Q->cy, L2 = dx * dx + dy * dy, E = P->D + Q->D, sr = (nl->prad[p] + nl->prad[q]) * (1 + 1e-6) + E;
-    int apart = L2 > sr * sr ||                                           /* eq. (49): |d| - E > a_p + a_q */
-                side_apart(P, Q, w->x[w->pg[p]], dx, dy, L2) ||      /* (A8), p's side */
-                side_apart(Q, P, w->x[w->pg[q]], -dx, -dy, L2);      /* q's */
-    for (int i = nl->kst[p]; i < nl->kst[p + 1] && apart; i++) apart = nl->kq[i] != q;
-    return apart;
+    for (int i = 0; i < n; i += 4) {
+        v4d P[ARC_NF], Q[ARC_NF], rp = bc4(0), rq = rp, xp = rp, yp = rp, xq = rp, yq = rp;
+        for (int l = 0; l < 4; l++) {   /* past n: the last pair again, its answer not kept */
+            const int p = pp[i + l < n ? i + l : n - 1], q = qq[i + l < n ? i + l : n - 1];
+            const arcpeb *a = &nl->apeb[p], *b = &nl->apeb[q];
+            const double fa[ARC_NF] = {a->cx, a->cy, a->mx, a->my, a->cb, a->sb, a->D, a->th, a->T};
+            const double fb[ARC_NF] = {b->cx, b->cy, b->mx, b->my, b->cb, b->sb, b->D, b->th, b->T};
+            for (int f = 0; f < ARC_NF; f++) { P[f][l] = fa[f]; Q[f][l] = fb[f]; }
+            rp[l] = nl->prad[p];
+            rq[l] = nl->prad[q];
+            const pala_vec3 x = w->x[w->pg[p]], y = w->x[w->pg[q]];
+            xp[l] = x.x; yp[l] = x.y; xq[l] = y.x; yq[l] = y.y;
+        }
+        const v4d dx = P[ARC_CX] - Q[ARC_CX], dy = P[ARC_CY] - Q[ARC_CY], L2 = dx * dx + dy * dy, E = P[ARC_D] + Q[ARC_D];
+        const v4d sr = (rp + rq) * (1 + 1e-6) + E;
+        const v4l apart = (v4l)(L2 > sr * sr) |                     /* eq. (49): |d| - E > a_p + a_q */
+                          side_apart(P, Q, xp, yp, dx, dy, L2) |    /* (A8), p's side */
+                          side_apart(Q, P, xq, yq, -dx, -dy, L2);   /* q's */
+        for (int l = 0; l < 4 && i + l < n; l++) far[i + l] = apart[l] != 0;
+    }
 }
 
 /* ---- Skins of their own: the arc grains' factors f_k ---------------------------------------
@@ -901,14 +921,23 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
     S->direct = b0 == 0;
     int **buf = S->direct ? &nl->nbr : &S->buf;
     long *cap = S->direct ? &nl->cap : &S->cap;
-    if (S->rcap < nl->maxrow || !S->rbuf) { S->rcap = nl->maxrow + 1024; PALA_GROW(S->rbuf, S->rcap); }   /* the grains near k */
+    int comp = 1;   /* the most pebbles of a grain */
+    for (int u = 0; u < w->ntmpl; u++) comp = w->tmpl[u].ncomp > comp ? w->tmpl[u].ncomp : comp;
+    const long C = (long)comp * nl->maxrow;   /* room for a grain's candidates */
+    if (S->rcap < nl->maxrow + 2 * C || !S->rbuf) { S->rcap = nl->maxrow + 2 * C + 1024; PALA_GROW(S->rbuf, S->rcap); }   /* the grains near k, then the candidates' p and answers */
+    int *cp = S->rbuf + nl->maxrow;   /* the candidates' own pebbles */
+    unsigned char *far = (unsigned char *)(cp + C);
     const double skin = nl->skin, *fk = nl->fk;
-    const int filt = nl->afilt;
+    const int filt = nl->afilt, kept = filt && nl->kst[w->npeb] > 0;   /* kept: some pair holds a state (arc_faces) */
     for (int k = b0 * PALA_BLOCK; k < pala_block_end(w->n, b1 - 1) && b1 > b0; k++) {
         int ng = grains_near(w, &g, k, S->rbuf);
+        if (*cap - n < C || !*buf) { *cap = 2 * *cap + C + 1024; PALA_GROW(*buf, *cap); }
+        int *out = *buf + n, m = 0;
+        /* the candidates of grain k's rows, p by p: each pebble of a grain near k whose
+         * bounding circle comes within the pair's skin of p's (written past the end of the
+         * run of candidates, which moves on only if it does: no branch per pebble) */
         for (int p = w->p0[k]; p < w->p0[k + 1]; p++) {
-            if (*cap - n < nl->maxrow || !*buf) { *cap = 2 * *cap + nl->maxrow + 1024; PALA_GROW(*buf, *cap); }
-            int *out = *buf + n, m = 0;
+            const int m0 = m;
             const pala_vec3 x = peb_pos(w, p);
             const double ap = peb_rad(w, p);
             for (int i = 0; i < ng; i++) {
@@ -921,12 +950,27 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
                 if (pala_vnorm2(pala_vsub(x, w->x[j])) >= rj * rj) continue;
                 for (int q = w->p0[j]; q < w->p0[j + 1]; q++) {
                     double rc = ap + peb_rad(w, q) + sk;
-                    if (pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc && !(filt && arcs_apart(w, p, q))) out[m++] = q;
+                    out[m] = q;
+                    cp[m] = p;
+                    m += pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc;
                 }
             }
-            nl->start[p + 1] = m;
-            n += m;
+            nl->start[p + 1] = m - m0;
         }
+        if (filt) {   /* then the arcs' faces, of all grain k's candidates at once; those listed closed up */
+            arcs_apart(w, cp, out, m, far);
+            int c = 0;
+            for (int i = 0; i < m; i++) {
+                const int p = cp[i], q = out[i];
+                int apart = far[i];
+                for (int u = kept ? nl->kst[p] : 0; u < (kept ? nl->kst[p + 1] : 0) && apart; u++) apart = nl->kq[u] != q;   /* a pair that holds a state is listed (see above) */
+                out[c] = q;
+                c += !apart;
+                nl->start[p + 1] -= apart;
+            }
+            m = c;
+        }
+        n += m;
     }
     S->n = n;
 }

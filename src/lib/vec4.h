@@ -2,6 +2,7 @@
  * work on four grains or four contacts at once (integrator.c, contact.c, force_pass.c). */
 #ifndef PALA_VEC4_H
 #define PALA_VEC4_H
+#include <math.h>
 #include <string.h>
 
 #if defined(__GNUC__)
@@ -26,6 +27,8 @@ static inline v4d ld4(const double *p)
 }
 static inline void st4(double *p, v4d v) { memcpy(p, &v, sizeof v); }
 static inline v4d bc4(double s) { return (v4d){s, s, s, s}; }
+/* sqrt lane by lane (-fno-math-errno: gcc makes it one vsqrtpd where the target has it) */
+static inline v4d sqrt4(v4d x) { return (v4d){sqrt(x[0]), sqrt(x[1]), sqrt(x[2]), sqrt(x[3])}; }
 /* m ? a : b, lane by lane (m: all ones or all zeros) */
 static inline v4d sel4(v4l m, v4d a, v4d b) { return (v4d)(((v4l)a & m) | ((v4l)b & ~m)); }
 
