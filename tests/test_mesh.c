@@ -622,6 +622,11 @@ static void stl(void)
     T_CHECK(rb == 0 && nb == 1 && fabs(hb[0].ov - 0.0005) < 1e-9, "a tetrahedron of 50 m for spheres of 1 mm: its grid is made (cell %g m), and a sphere on its base "
             "touches it once (%d hits, overlap %g) %s", big ? big->cell : 0, nb, nb > 0 ? hb[0].ov : 0, rb ? err : "");
     pala_mesh_free(big);
+    /* a scale that turns every triangle into a point: the message asks about the scale */
+    pala_mesh *tiny = NULL;
+    int rt = pala_mesh_read_stl("build/tmp/mesh/cube.stl", 1e-308, &tiny, err, sizeof err);
+    T_CHECK(rt == -1 && !tiny && strstr(err, "no triangles to make a mesh of") && strstr(err, "with scale = 1e-308: is it the factor from the file's unit to metres"),
+            "scale = 1e-308: refused, asking about the scale: %s", err);
     /* random bytes of many sizes: refused or read, never a crash */
     pala_rng g;
     pala_rng_seed(&g, 9);

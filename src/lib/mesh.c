@@ -534,6 +534,10 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
     fclose(fp);
     if (rc) return -1;
     rc = build(xyz, ntri, lines, path, out, err, errlen);
+    if (rc && scale != 1 && strstr(err, "no triangles to make a mesh of")) {   /* a scale of 1e-308 makes every triangle a point */
+        size_t len = strlen(err);
+        snprintf(err + len, errlen > len ? errlen - len : 0, "; with scale = %g: is it the factor from the file's unit to metres (0.001 for mm)?", scale);
+    }
     free(xyz);
     free(lines);
     return rc;
