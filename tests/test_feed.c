@@ -562,6 +562,10 @@ static void check_errors(void)
          "'insert_end = 0': must come after insert_start = 0 (s)"},
         {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ncount = 5\ninsert_start = 1e300\n", "insert_start = 1e300",
          "'insert_start = 1e+300': more than 1e15 steps of dt = 1e-05 s from the start"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 1e300\ninsert_end = 1\n", "insert_rate",
+         "the groups ask for 1e+15 grains with 1e+15 component spheres; pala takes at most 268435456 of each: lower the rate, or give count"},
+        {"[group p]\ngrain = g\nplacement = insert\nregion = cylinder\nregion_centre = 0.05 0.05 0.05\nregion_radius = 0.01\nregion_length = 0.01\n"
+         "region_axis = 1e200 0 0\ninsert_rate = 10\ninsert_end = 1\n", "region_axis", "'region_axis': give the direction of the cylinder's axis"},
         {"[group p]\ngrain = g\ncount = 1\nevery = 5\n", "every", "key 'every' belongs in a [outlet NAME] section"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion_box = 0 1 0 1 0 1\n", "[outlet o]", "[outlet o] needs 'region'"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregoin = box\n", "regoin", "unknown key 'regoin' in this section; did you mean 'region'?"},
@@ -587,6 +591,16 @@ static void check_errors(void)
                   "./pala run " DIR "/badset.txt -o " DIR "/bad.run --force --quiet --set outlet.x.every=5");
     T_CHECK(rc == 1 && strstr(out, "--set 'outlet.o.every=0': 'every = 0': must be between 1 and") && strstr(out, "the file has no [outlet x] section"),
             "--set outlet.o.every=0 and outlet.x.every: refused, naming the key and the section: %s", out);
+    /* a mass rate of 1e300 kg/s: the shortfall is the grains left to insert (it was 1e301 cast to
+     * long: -9223372036854775808 grains due) */
+    snprintf(text, sizeof text, "%s[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0.048 0.052 0.048 0.052 0.048 0.052\n"
+             "insert_mass_rate = 1e300\ninsert_end = 0.0001\ncount = 1000\n", head);
+    t_write(DIR "/massrate.txt", text);
+    rc = t_sh(out, sizeof out, "./pala run " DIR "/massrate.txt -o " DIR "/massrate.run --force --quiet 2>&1");
+    long due = -1;
+    const char *at = strstr(out, "at t = 0 s, ");
+    if (at) due = strtol(at + 12, NULL, 10);
+    T_CHECK(rc == 0 && due > 900 && due < 1000, "a mass rate of 1e300 kg/s with count = 1000: the grains due that found no room are fewer than the count (%ld): %.300s", due, out);
     snprintf(text, sizeof text, "%s[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 10\ninsert_end = 1\n", head);
     t_write(DIR "/nofall.txt", text);
     rc = t_sh(out, sizeof out, "./pala run " DIR "/nofall.txt -o " DIR "/bad.run --force --quiet --set 'gravity=0 0 0'");

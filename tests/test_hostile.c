@@ -223,13 +223,14 @@ static void folders(void)
         kept = t_sh(NULL, 0, "cd " D " && md5sum -c --quiet tgt.md5") == 0;
         T_CHECK(rc != 0 && rc != 124 && kept && has(out, N("symbolic link")), "pala %s with links in the folder: exit %d, refused, targets unchanged %d: %s", cmds[i], rc, kept, out);
     }
-    /* -o onto a run's own results: refused by export, snapshot and view, every file kept
+    /* -o onto a run's own results: refused by export, snapshot, view and collect, every file kept
      * (they were replaced, exit 0: a review's hostile inputs) */
     short_run("own", NULL);
     t_sh(NULL, 0, "cd " D " && md5sum own/* > own.md5");
-    const char *onto[5] = {"export " D "/own --format xyz -o " D "/own/energy.tsv", "export " D "/own --format xyz -o " D "/own/trajectory.txt",
-                           "snapshot " D "/own -o " D "/own/walls.tsv", "view " D "/own -o " D "/own/summary.tsv", "view " D "/own -o " D "/own/control.txt"};
-    for (int i = 0; i < 5; i++) {
+    const char *onto[6] = {"export " D "/own --format xyz -o " D "/own/energy.tsv", "export " D "/own --format xyz -o " D "/own/trajectory.txt",
+                           "snapshot " D "/own -o " D "/own/walls.tsv", "view " D "/own -o " D "/own/summary.tsv", "view " D "/own -o " D "/own/control.txt",
+                           "collect " D "/own -o " D "/own/summary.tsv --force"};
+    for (int i = 0; i < 6; i++) {
         char cmd[300];
         snprintf(cmd, sizeof cmd, "timeout 5 ./pala %s", onto[i]);
         rc = run(out, sizeof out, cmd);

@@ -36,7 +36,7 @@ void test_scene(void)
     bad("missing-value", "dt = 1e-5\n", "dt =\n", 1, "missing value for 'dt'");
     bad("negative-radius", "radius = 0.005", "radius = -0.005", 12, "must be positive");
     /* keys whose 0 would read as not given (.unset, a default), refused at 0 all the same */
-    bad("size-range-0", "radius = 0.005", "size_distribution = uniform\nsize_range = 0 0.005", 13, "'size_range = 0 0.005': must be positive (m)");
+    bad("size-range-0", "radius = 0.005", "size_distribution = uniform\nsize_range = 0 0.005", 13, "'size_range = 0 0.005': a uniform law needs a least size > 0 (m)");
     bad("size-sigma-11", "radius = 0.005", "size_distribution = lognormal\nsize_median = 0.003\nsize_sigma = 11", 14,
         "'size_sigma = 11': must be above 0 and at most 10 (-)");
     bad("too-many", "count = 5", "count = 50000", 15, "lower count");
@@ -64,10 +64,12 @@ void test_scene(void)
         snprintf(cmd, sizeof cmd, "cd %s && printf '%%s' '%s' > le.txt && sed 's/$/\r/' le.txt > le-crlf.txt && tr '\n' '\r' < le.txt > le-cr.txt && "
                  "for f in le le-crlf le-cr; do ../../pala run $f.txt -o $f.run --force --quiet || exit 1; done && "
                  "cmp le.run/trajectory.txt le-crlf.run/trajectory.txt && cmp le.run/trajectory.txt le-cr.run/trajectory.txt && "
-                 "sed 's/^density = 1000/density = 1e3x/' le.txt | tr '\n' '\r' > le-bad.txt; ../../pala run le-bad.txt -o le-bad.run --force --quiet",
+                 "sed 's/^density = 1000/density = 1e3x/' le.txt | tr '\n' '\r' > le-bad.txt; ../../pala run le-bad.txt -o le-bad.run --force --quiet; "
+                 "sed 's/^density = 1000/density = 1e3x/; s/$/\r\r/' le.txt > le-bad2.txt; ../../pala run le-bad2.txt -o le-bad.run --force --quiet",
                  t_tmpdir(), base);
         int rc = t_sh(out, sizeof out, "%s", cmd);
-        T_CHECK(rc == 1 && strstr(out, "le-bad.txt:7: ") && strstr(out, "expected a number"), "LF, CR LF and CR files run alike; a CR file's error names its line (exit %d): %s", rc, out);
+        T_CHECK(rc == 1 && strstr(out, "le-bad.txt:7: ") && strstr(out, "le-bad2.txt:7: ") && strstr(out, "expected a number"),
+                "LF, CR LF and CR files run alike; the error of a CR file and of a CR CR LF file names its line (exit %d): %s", rc, out);
     }
 
     /* a good run, then the same folder again: refused without --force, files kept */

@@ -283,10 +283,12 @@ static void lines_and_checks(void)
     static const struct { const char *sect, *want; } bad[] = {
         {"[wall x]\nshape = cone\nmaterial = m\nradius = 0.1\n", "a cone needs a finite length"},
         {"[wall x]\nshape = plane\nmaterial = m\nnormal = 0 0 0\n", "'normal'"},
+        /* directions whose length squared is past a double: unit() gave 0 0 0 */
         {"[wall x]\nshape = plane\nmaterial = m\nnormal = 1e308 1e308 1e308\n", "'normal': give a direction such as 0 0 1"},
+        {"[wall x]\nshape = cylinder\nmaterial = m\nradius = 0.1\naxis = 1e200 0 0\n", "'axis': give the direction of the axis such as 0 0 1"},
+        /* the dt check said ok: its contact time was NaN */
         {"[wall x]\nshape = plane\nmaterial = m\npoint = 0 0 -1\nnormal = 0 0 1\namplitude = 0 0 1e300\nfrequency = 1e300\n",
-         "an impact at a speed past a double"},   /* the dt check said ok: its contact time was NaN */   /* its square past a double: unit() gave 0 0 0 */
-        {"[wall x]\nshape = cylinder\nmaterial = m\nradius = 0.1\naxis = 1e-200 0 0\n", "'axis': give the direction of the axis such as 0 0 1"},
+         "an impact at a speed past a double"},
         {"[wall x]\nshape = rectangle\nmaterial = m\nedge = 0 0 1\nsize = 1 1\n", "'edge'"},
         {"[wall x]\nshape = cylinder\nmaterial = m\n", "'radius"},
         {"[wall x]\nshape = plane\nmaterial = m\nservo_pressure = 100\nservo_gain = 1\nservo_speed = 1\n", "needs 'area'"},

@@ -21,6 +21,9 @@ static inline pala_vec3 pala_vcross(pala_vec3 a, pala_vec3 b)
 }
 static inline double pala_vnorm2(pala_vec3 a) { return pala_vdot(a, a); }
 static inline double pala_vnorm(pala_vec3 a) { return sqrt(pala_vdot(a, a)); }
+/* a vector that scaling by 1/|x| turns into a unit vector: finite, its length squared
+ * neither 0 nor past a double (1e308 1e308 1e308 would turn into 0 0 0) */
+static inline int pala_vdirection(pala_vec3 x) { double n2 = pala_vnorm2(x); return isfinite(x.x) && isfinite(x.y) && isfinite(x.z) && n2 > 0 && isfinite(n2); }
 static inline pala_vec3 pala_vneg(pala_vec3 a) { return pala_v(-a.x, -a.y, -a.z); }
 
 /* ---- rotation vectors: the operations of the hot path (paper section 2) ---------- */

@@ -314,6 +314,10 @@ int pala_cmd_collect(int argc, char **argv)
         free(dirs);
         return PALA_ERR_INPUT;
     }
+    if (out && pala_refuse_result(out, "collect", "runs.tsv", stderr)) {   /* a run's summary.tsv, whatever --force */
+        free(dirs);
+        return PALA_ERR_INPUT;
+    }
     struct stat st;
     if (out && !force && stat(out, &st) == 0) {
         fprintf(stderr, "pala collect: %s exists; add --force to overwrite it or choose "

@@ -579,6 +579,7 @@ int pala_cmd_export(int argc, char **argv)
     int xyz = !strcmp(fmt, "xyz"), vtk = !strcmp(fmt, "vtk");
     if (!xyz && !vtk) { fprintf(stderr, "pala export: --format '%s': expected xyz (OVITO) or vtk (ParaView)\n", fmt); return PALA_ERR_INPUT; }
     if (binary && !vtk) { fprintf(stderr, "pala export: --binary is a form of --format vtk (extended XYZ is text only)\n"); return PALA_ERR_INPUT; }
+    if (xyz && out && pala_refuse_result(out, "export", "trajectory.xyz", stderr)) return PALA_ERR_INPUT;
     pala_traj t;
     int rc = pala_traj_open(&t, run, stderr);
     if (rc) { pala_traj_close(&t); return rc; }
@@ -588,7 +589,6 @@ int pala_cmd_export(int argc, char **argv)
     else snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
     FILE *f = NULL, *ps = NULL, *pg = NULL, *po = NULL;
     int badw = 0;
-    if (xyz && pala_refuse_result(path, "export", "trajectory.xyz", stderr)) { pala_traj_close(&t); return PALA_ERR_INPUT; }
     if (xyz) {
         if (!(f = pala_fopen(path, "w"))) { fprintf(stderr, "pala export: cannot write %s: %s\n", path, pala_strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
     } else {

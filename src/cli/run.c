@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <math.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
 
@@ -216,9 +215,10 @@ int pala_run(const pala_run_opts *o)
     int rc, lock = -1;   /* the run folder's lock (rundir.h), held to the end */
     if (o->resume) {
         struct stat st;   /* no folder there: a wrong argument (exit 1), not a failure to write */
-        if (stat(o->resume, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        int there = stat(o->resume, &st) == 0, e = errno;
+        if (!there || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "pala resume: %s is %s: give the folder of a run (pala run -o DIR)\n", o->resume,
-                    stat(o->resume, &st) != 0 ? "not there" : "not a folder");
+                    !there && e == ENOENT ? "not there" : !there ? pala_strerror(e) : "not a folder");
             return PALA_ERR_INPUT;
         }
         if ((rc = pala_rundir_lock(o->resume, "resume", &lock, stderr)) != 0) return rc;

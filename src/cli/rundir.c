@@ -73,9 +73,6 @@ static int matches(const char *name, const char *p)
     return n && p[n - 1] == '*' ? !strncmp(name, p, n - 1) : !strcmp(name, p);
 }
 
-/* the files of a run that only pala run and resume write (not the exports' defaults) */
-static const char *const run_results[] = {"control.txt", "energy.tsv", "walls.tsv", "trajectory.txt", "trajectory.bin", "flow.tsv", "contacts.tsv", "contacts.bin",
-                                          "grains.tsv", "measure-*", "summary.tsv", "checkpoint.bin", "checkpoint.bin.tmp*", NULL};
 
 int pala_refuse_result(const char *path, const char *cmd, const char *instead, FILE *err)
 {
@@ -85,7 +82,8 @@ int pala_refuse_result(const char *path, const char *cmd, const char *instead, F
     else if (slash == path) snprintf(dir, sizeof dir, "/");
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path < 3999 ? slash - path : 3999), path);
     int result = 0, run = 0;
-    for (int i = 0; run_results[i]; i++) result |= matches(name, run_results[i]);
+    for (int i = 0; run_files[i]; i++)   /* a run's files but the exports' defaults (export writes trajectory.xyz and vtk/ anew) */
+        result |= strcmp(run_files[i], "trajectory.xyz") && strncmp(run_files[i], "vtk/", 4) && matches(name, run_files[i]);
     for (int m = 0; result && pala_run_folder.marker[m]; m++) run |= starts_with(dir, pala_run_folder.marker[m], pala_run_folder.head[m]);
     if (!run) return 0;
     fprintf(err, "pala %s: %s is one of its run's own results, which pala %s does not replace; write elsewhere with -o (e.g. -o %s/%s)\n", cmd, path, cmd, dir, instead);

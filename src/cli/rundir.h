@@ -24,9 +24,9 @@ FILE *pala_fopen(const char *path, const char *mode);
 const char *pala_strerror(int e);
 
 /* 1 after a message naming cmd to err (and suggesting the file name instead) if path is one
- * of a run folder's own results (its energy.tsv, trajectory.txt, control.txt, ...: what
- * pala run and resume write, not the exports' and pictures' defaults), which no other
- * command may replace; else 0. */
+ * of a run folder's own results (its energy.tsv, trajectory.txt, control.txt, ...: the
+ * files of pala_run_folder but the exports' defaults trajectory.xyz and vtk/), which no
+ * other command may replace; else 0. */
 int pala_refuse_result(const char *path, const char *cmd, const char *instead, FILE *err);
 /* 0 if path is a folder itself (not a link to one), else an errno for pala_strerror. */
 int pala_dir_check(const char *path);

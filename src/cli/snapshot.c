@@ -190,6 +190,7 @@ int pala_cmd_snapshot(int argc, char **argv)
         else { fprintf(stderr, "pala snapshot: one run only (got '%s' and '%s')\n", run, a); return PALA_ERR_INPUT; }
     }
     if (!run) { fprintf(stderr, "pala snapshot: which run? e.g. pala snapshot paper-ten-grains.run\n"); usage(stderr); return PALA_ERR_INPUT; }
+    if (out && pala_refuse_result(out, "snapshot", "snapshot.svg", stderr)) return PALA_ERR_INPUT;
     if (view && strcmp(view, "x") && strcmp(view, "y") && strcmp(view, "z") && strcmp(view, "iso")) { fprintf(stderr, "pala snapshot: --view '%s': expected x, y, z or iso\n", view); return PALA_ERR_INPUT; }
     if (strcmp(style, "solid") && strcmp(style, "wire")) { fprintf(stderr, "pala snapshot: --style '%s': expected solid or wire\n", style); return PALA_ERR_INPUT; }
     int field = 0;
@@ -333,7 +334,6 @@ int pala_cmd_snapshot(int argc, char **argv)
         *slash = '/';
         if (bad) { free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     }
-    if (pala_refuse_result(path, "snapshot", "snapshot.svg", stderr)) { free(d); pala_traj_close(&t); return PALA_ERR_INPUT; }
     FILE *f = pala_fopen(path, "w");
     if (!f) { fprintf(stderr, "pala snapshot: cannot write %s: %s\n", path, pala_strerror(errno)); free(d); pala_traj_close(&t); return PALA_ERR_IO; }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" "

@@ -207,6 +207,7 @@ int pala_cmd_view(int argc, char **argv)
         else { fprintf(stderr, "pala view: one run only (got '%s' and '%s')\n", run, a); return PALA_ERR_INPUT; }
     }
     if (!run) { fprintf(stderr, "pala view: which run? e.g. pala view paper-ten-grains.run\n"); usage(stderr); return PALA_ERR_INPUT; }
+    if (out && pala_refuse_result(out, "view", "view.html", stderr)) return PALA_ERR_INPUT;
     pala_traj t;
     int rc = pala_traj_open(&t, run, stderr);
     if (rc) { pala_traj_close(&t); return rc; }
@@ -257,11 +258,6 @@ int pala_cmd_view(int argc, char **argv)
     }
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/view.html", dir);
-    if (pala_refuse_result(path, "view", "view.html", stderr)) {
-        if (have_e) pala_tsv_free(&e);
-        pala_traj_close(&t);
-        return PALA_ERR_INPUT;
-    }
     FILE *f = pala_fopen(path, "w");
     if (!f) {
         fprintf(stderr, "pala view: cannot write %s: %s\n", path, pala_strerror(errno));

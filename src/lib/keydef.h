@@ -65,8 +65,9 @@ typedef struct pala_keydef {
     int pairbit;          /* PALA_S_PAIR: the PALA_PAIR_* bit a given value sets */
     const char *unset;    /* def NULL: what a key not given means, if it is not required
                              ("the top-level tangential_law"); such a key may be 0 */
-    int pos;              /* lo 0: a given number must be > 0 all the same (a key with a
-                             default or unset, whose 0 would read as not given) */
+    int pos;              /* lo 0, a real key: a given number must be > 0 all the same (a key
+                             with a default or unset, whose 0 would read as not given);
+                             integer keys take their bound lo instead */
     const char *doc;      /* one line for `pala help` and missing-key messages */
 } pala_keydef;
 

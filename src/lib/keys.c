@@ -290,7 +290,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .choices = "number|mass", CODES(0, 1),
         .doc = "the size distribution counts grains (number) or their mass (mass: a sieve curve, a mass-weighted law)"),
     KEY(GRAIN, size_range, REALS, NULL, "m", 0, INF, AT(pala_grain_keys, size.range),
-        .nmin = 2, .nmax = 2, .unset = "no truncation (required by uniform and normal)", .pos = 1,
+        .nmin = 2, .nmax = 2, .unset = "no truncation (required by uniform and normal)",
         .doc = "least and largest size: the range of size_distribution = uniform, the truncation of normal and lognormal"),
     KEY(GRAIN, size_mean, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, size.mean),
         .doc = "size_distribution = normal: the mean of the normal law (before its truncation to size_range)"),

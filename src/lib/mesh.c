@@ -714,11 +714,54 @@ static double grid_slack(const pala_mesh *m)
     return CELL_SLACK + 1e-12 * (L + m->p->reach) / m->p->h;
 }
 
+/* The number of cells of face f's box [lo, hi] that its plane passes within r of
+ * (plane_near), counted up to past budget: column by column along the axis c of the
+ * normal's largest component, each row of columns and each column reduced first to the
+ * range the plane can reach (two cells of margin each side, for rounding), so the cost goes
+ * with the cells counted, not with the box (a face thousands of cells wide, a mesh in mm
+ * read as metres, filled 10^12 cells of its box at each try of the grid's cell size).  The
+ * same count as visiting every cell of the box, as face_cells does when it writes. */
+static long near_count(const struct pala_mesh_priv *P, const fdata *F, const int lo[3], const int hi[3], double r, long budget)
+{
+    const double n[3] = {F->n.x, F->n.y, F->n.z}, o[3] = {P->o.x, P->o.y, P->o.z}, h = P->h;
+    const double R = 0.5 * h * (fabs(n[0]) + fabs(n[1]) + fabs(n[2])) + r;   /* plane_near's bound */
+    int c = 0;
+    for (int i = 1; i < 3; i++) c = fabs(n[i]) > fabs(n[c]) ? i : c;
+    const int a = (c + 1) % 3, b = (c + 2) % 3;
+    /* the cells along axis x whose centres are from u0 to u1 (either order), with margins */
+    #define CELLS(x, u0, u1, t0, t1) do {                                                         \
+        double f0_ = (fmin(u0, u1) - o[x]) / h - 2.5, f1_ = (fmax(u0, u1) - o[x]) / h + 1.5;      \
+        t0 = !(f0_ > lo[x]) ? lo[x] : f0_ > hi[x] ? hi[x] + 1 : (int)f0_;                        \
+        t1 = !(f1_ < hi[x]) ? hi[x] : f1_ < lo[x] ? lo[x] - 1 : (int)f1_;                        \
+    } while (0)
+    const double xc0 = o[c] + (lo[c] + 0.5) * h, xc1 = o[c] + (hi[c] + 0.5) * h;
+    const double cmin = fmin(n[c] * xc0, n[c] * xc1), cmax = fmax(n[c] * xc0, n[c] * xc1);
+    long cnt = 0;
+    for (int ia = lo[a]; ia <= hi[a]; ia++) {
+        const double xa = o[a] + (ia + 0.5) * h, A = F->off - n[a] * xa;
+        int b0 = lo[b], b1 = hi[b];   /* the columns where n_b x_b may lie in [A - R - cmax, A + R - cmin] */
+        if (n[b] != 0) CELLS(b, (A - R - cmax) / n[b], (A + R - cmin) / n[b], b0, b1);
+        else if (!(A - R - cmax <= 0 && 0 <= A + R - cmin)) continue;
+        for (int ib = b0; ib <= b1; ib++) {
+            const double xb = o[b] + (ib + 0.5) * h, rest = n[a] * xa + n[b] * xb - F->off;
+            int k0, k1;
+            CELLS(c, (-R - rest) / n[c], (R - rest) / n[c], k0, k1);
+            for (int k = k0; k <= k1; k++) {
+                int t[3];
+                t[a] = ia;
+                t[b] = ib;
+                t[c] = k;
+                if (plane_near(P, F, t[0], t[1], t[2], r) && ++cnt > budget) return cnt;
+            }
+        }
+    }
+    #undef CELLS
+    return cnt;
+}
+
 /* The cells of face f: those within reach of the face (of its box grown by reach, those
- * its plane passes within reach of), with slack: their (cell, face) pairs into out (if not NULL); their number.
- * Counting (out NULL), it stops past budget, and a box of more than 64 (budget + 1) cells
- * counts as past it unvisited (a face thousands of cells wide: a mesh in mm read as m took
- * minutes per try of the grid's h; grid doubles h instead). */
+ * its plane passes within reach of), with slack: their (cell, face) pairs into out (if not
+ * NULL); their number (without out: counted by near_count, up to past budget). */
 static long face_cells(const pala_mesh *m, int f, pair *out, long budget)
 {
     const struct pala_mesh_priv *P = m->p;
@@ -729,13 +772,13 @@ static long face_cells(const pala_mesh *m, int f, pair *out, long budget)
         lo[i] = cell_of((double)P->faces.b[i][f] - r, o[i], P->h, -s, P->dim[i]);
         hi[i] = cell_of((double)P->faces.b[3 + i][f] + r, o[i], P->h, s, P->dim[i]);
     }
+    if (!out) return near_count(P, F, lo, hi, r + s * P->h, budget);
     long n = 0;
-    if (!out && (double)(hi[0] - lo[0] + 1) * (hi[1] - lo[1] + 1) * (hi[2] - lo[2] + 1) > 64.0 * ((double)budget + 1)) return budget + 1;
     for (int k = lo[2]; k <= hi[2]; k++)
         for (int j = lo[1]; j <= hi[1]; j++)
-            for (int i = lo[0]; i <= hi[0] && (out || n <= budget); i++)
+            for (int i = lo[0]; i <= hi[0]; i++)
                 if (plane_near(P, F, i, j, k, r + s * P->h)) {
-                    if (out) out[n].key = cell_key(P, i, j, k), out[n].f = f;
+                    out[n].key = cell_key(P, i, j, k), out[n].f = f;
                     n++;
                 }
     return n;

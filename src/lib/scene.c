@@ -334,7 +334,7 @@ static entry *find_entry(const pala_scene *s, int sect, int key) { return find_e
 /* One line of f into buf (at most len - 2 characters and the newline): its length, -1 at
  * the end of the file, -2 if it is too long, -3 if it holds a NUL byte or another byte no
  * text file has (a binary file). */
-static int get_line(FILE *f, char *buf, int len)
+static int get_line(FILE *f, char *buf, int len, int cr)
 {
     int n = 0, c, bin = 0;
     while ((c = getc(f)) != EOF) {
@@ -342,11 +342,7 @@ static int get_line(FILE *f, char *buf, int len)
         if (n < len - 1) buf[n] = (char)(c ? c : ' ');
         n++;
         if (c == '\n') break;
-        if (c == '\r') {   /* a CR alone ends a line too (a file of old Mac line ends); CR LF is one end */
-            int d = getc(f);
-            if (d != EOF) ungetc(d, f);
-            if (d != '\n') break;
-        }
+        if (c == '\r' && cr) break;   /* a file without LF: CR ends its lines (old Mac files); elsewhere a CR is a blank */
     }
     if (c == EOF && n == 0) return -1;
     if (bin) return -3;
@@ -379,7 +375,10 @@ static int read_file(pala_scene *s)
     char buf[4096];
     int line = 0, cur = add_section(s, PALA_S_TOP, "", 0), bad = 0, n;
     int skip = 0;   /* after a bad section header: its keys are not checked (no follow-on errors) */
-    while ((n = get_line(f, buf, (int)sizeof buf)) != -1) {
+    int ch, lf = 0;   /* LF ends lines, CR LF too; a file with no LF at all ends them with CR */
+    while (!lf && (ch = getc(f)) != EOF) lf = ch == '\n';
+    rewind(f);
+    while ((n = get_line(f, buf, (int)sizeof buf, !lf)) != -1) {
         line++;
         if (n == -2) {
             emsg(s, line, NULL, "line longer than %d characters; split it", (int)sizeof buf - 2);
@@ -883,6 +882,10 @@ static int grain_sizes(pala_scene *s, int i)
     const double *rg = d->range;
     if (d->law == PALA_SIZE_UNIFORM || d->law == PALA_SIZE_NORMAL)
         if (require(s, i, PALA_KEY_size_range, d->law == PALA_SIZE_UNIFORM ? "for size_distribution = uniform" : "for size_distribution = normal (its truncation)")) return -1;
+    if (d->law == PALA_SIZE_UNIFORM && !(rg[0] > 0)) {   /* (normal and lognormal take 0: no lower truncation) */
+        SERR(s, i, PALA_KEY_size_range, "[grain %s]: 'size_range = %g %g': a uniform law needs a least size > 0 (m)", nm, rg[0], rg[1]);
+        return -1;
+    }
     if (find_entry(s, i, PALA_KEY_size_range) && !(rg[0] < rg[1])) {
         SERR(s, i, PALA_KEY_size_range, "[grain %s]: 'size_range': the least size (%g m) must be below the largest (%g m)", nm, rg[0], rg[1]);
         return -1;
@@ -1058,13 +1061,13 @@ static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *
     }
     /* the inserter reads count 0 and end 0 as "none" (feed.h): given, they are refused here */
     if (hc && grp->count == 0) {
-        SERR(s, g, PALA_KEY_count, "[group %s]: 'count = 0' would insert no grain: give the most grains to insert (at least 1), "
-             "or leave count out and let insert_end end the insertion", nm);
+        SERR(s, g, PALA_KEY_count, "[group %s]: 'count = 0' would insert no grain: give the most grains to insert (at least 1)%s", nm,
+             he ? ", or leave count out and let insert_end end the insertion" : "");
         return -1;
     }
     if (he && !(gk->end > 0)) {
-        SERR(s, g, PALA_KEY_insert_end, "[group %s]: 'insert_end = %g': must come after insert_start = %g (s); or leave it out and "
-             "let count end the insertion", nm, gk->end, gk->start);
+        SERR(s, g, PALA_KEY_insert_end, "[group %s]: 'insert_end = %g': must come after insert_start = %g (s)%s", nm, gk->end, gk->start,
+             hc ? "; or leave it out and let count end the insertion" : "");
         return -1;
     }
     pala_inserter in;

@@ -305,9 +305,7 @@ static double shape_distance(const pala_surface *s, pala_vec3 xb)
 
 /* ---- checks ------------------------------------------------------------------------------ */
 static int finite3(pala_vec3 x) { return isfinite(x.x) && isfinite(x.y) && isfinite(x.z); }
-/* a direction that unit() turns into a unit vector: finite, and its length squared neither
- * 0 nor past a double (1e308 1e308 1e308 normalised to 0 0 0) */
-static int direction(pala_vec3 x) { double n2 = pala_vnorm2(x); return finite3(x) && n2 > 0 && isfinite(n2); }
+
 static pala_vec3 unit(pala_vec3 x) { double l = pala_vnorm(x); return l > 0 ? pala_vscale(1 / l, x) : x; }
 
 static int still(const pala_surface *s);
@@ -381,12 +379,12 @@ static const char *surface_check(const pala_world *w, const pala_wall *wl, char 
         REFUSE("shape", "[wall %s]: shape = %s is a 3D shape; in 2D use line (or plane), segment or circle", nm, shape_names[sh]);
     if (!finite3(s->point) || (d2 && s->point.z != 0)) REFUSE("point", "[wall %s] 'point': give a finite point%s", nm, d2 ? " with z = 0 (2D)" : "");
     int needs_n = sh != PALA_SURF_CYLINDER && sh != PALA_SURF_CONE && sh != PALA_SURF_CIRCLE && sh != PALA_SURF_MESH;
-    if (needs_n && (!direction(s->normal) || (d2 && s->normal.z != 0)))
+    if (needs_n && (!pala_vdirection(s->normal) || (d2 && s->normal.z != 0)))
         REFUSE("normal", "[wall %s] 'normal': give a direction such as 0 0 1: finite, not 0, of a length whose square is a number%s", nm, d2 ? ", in the plane (z = 0)" : "");
-    if ((sh == PALA_SURF_CYLINDER || sh == PALA_SURF_CONE) && !direction(s->axis))
+    if ((sh == PALA_SURF_CYLINDER || sh == PALA_SURF_CONE) && !pala_vdirection(s->axis))
         REFUSE("axis", "[wall %s] 'axis': give the direction of the axis such as 0 0 1: finite, not 0, of a length whose square is a number", nm);
     if (sh == PALA_SURF_RECTANGLE) {
-        if (!direction(s->edge) || pala_vnorm(pala_vcross(unit(s->edge), unit(s->normal))) < 1e-6)
+        if (!pala_vdirection(s->edge) || pala_vnorm(pala_vcross(unit(s->edge), unit(s->normal))) < 1e-6)
             REFUSE("edge", "[wall %s] 'edge': give the direction of the rectangle's first side, across its normal", nm);
         if (!(s->size[0] > 0 && s->size[1] > 0 && isfinite(s->size[0]) && isfinite(s->size[1])))
             REFUSE("size", "[wall %s] 'size = %g %g': give the two sides of the rectangle, > 0", nm, s->size[0], s->size[1]);
