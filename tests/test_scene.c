@@ -72,6 +72,14 @@ void test_scene(void)
                 "LF, CR LF and CR files run alike; the error of a CR file and of a CR CR LF file names its line (exit %d): %s", rc, out);
     }
 
+    /* not text: a byte-order mark inside the file, Latin-1 bytes outside a comment (a comment may hold them) */
+    {
+        int rc = t_sh(out, sizeof out, "cd %s && printf 'seed = 3\\n# caf\\351\\n\\357\\273\\277seed = 4\\n' > notext.txt && ../../pala run notext.txt --quiet; "
+                      "printf 'dt = 1e-5\\n[material gl\\344ss]\\n' > latin1.txt && ../../pala run latin1.txt --quiet", t_tmpdir());
+        T_CHECK(rc == 1 && strstr(out, "notext.txt:3: a byte-order mark (U+FEFF) at column 1, inside the file") &&
+                strstr(out, "latin1.txt:2: bytes that are not UTF-8 text at column 13"), "a second byte-order mark and Latin-1 bytes: refused at line and column: %s", out);
+    }
+
     /* a good run, then the same folder again: refused without --force, files kept */
     snprintf(path, sizeof path, "%s/good.txt", t_tmpdir());
     t_write(path, base);

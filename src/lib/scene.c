@@ -363,6 +363,21 @@ static const char *close_section(const char *w)
     return bd <= 1 + (int)strlen(w) / 4 ? best : NULL;
 }
 
+/* The offset of the first byte of t that is not part of well-formed UTF-8, or of a
+ * byte-order mark (U+FEFF, EF BB BF, not text inside a file), or -1. */
+static long utf8_bad(const char *t)
+{
+    const unsigned char *u = (const unsigned char *)t;
+    for (long i = 0; u[i];) {
+        int n = u[i] < 0x80 ? 0 : u[i] >= 0xc2 && u[i] < 0xe0 ? 1 : u[i] >= 0xe0 && u[i] < 0xf0 ? 2 : u[i] >= 0xf0 && u[i] < 0xf5 ? 3 : -1;
+        if (n < 0 || (u[i] == 0xef && u[i + 1] == 0xbb && u[i + 2] == 0xbf)) return i;
+        for (int k = 1; k <= n; k++)
+            if ((u[i + k] & 0xc0) != 0x80) return i;
+        i += n + 1;
+    }
+    return -1;
+}
+
 static int read_file(pala_scene *s)
 {
     struct stat st;
@@ -394,6 +409,14 @@ static int read_file(pala_scene *s)
         if (line == 1 && !memcmp(p0, "\xef\xbb\xbf", 3)) p0 += 3;   /* a UTF-8 byte-order mark */
         char *hash = strchr(p0, '#');
         if (hash) *hash = 0;
+        long bad8 = utf8_bad(p0);   /* what is read must be text (names reach view.html, declared UTF-8) */
+        if (bad8 >= 0) {
+            if (!memcmp(p0 + bad8, "\xef\xbb\xbf", 3))
+                emsg(s, line, NULL, "a byte-order mark (U+FEFF) at column %ld, inside the file: remove it (files joined with cat keep the second file's)", bad8 + 1);
+            else emsg(s, line, NULL, "bytes that are not UTF-8 text at column %ld: save the file as UTF-8 (or ASCII)", bad8 + 1);
+            fclose(f);
+            return -1;
+        }
         char *p = trim(p0);
         if (!*p) continue;
         if (*p == '[') {
