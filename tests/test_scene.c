@@ -189,4 +189,7 @@ void test_scene(void)
     rc = t_sh(out, sizeof out, "./pala help friction");
     T_CHECK(rc == 0 && strstr(out, "default: 0") && strstr(out, "range: 0 to inf") && strstr(out, "[pair]"),
             "pala help KEY shows unit, default and range, for each section the key is in");
+    rc = t_sh(out, sizeof out, "./pala help draw_size; ./pala help dt");
+    T_CHECK(rc == 0 && strstr(out, "draw_size") && strstr(out, "range: above 0 to inf") && !strstr(out, "range: 0 to inf"),
+            "pala help says 'above 0' for keys that refuse 0 (draw_size: a default; dt: none): %s", out);
 }

@@ -582,9 +582,11 @@ int pala_key_reals(const char *txt, double *out, int max, int *n)
     }
 }
 
+int pala_key_positive(const pala_keydef *k) { return k->type != PALA_K_INT && k->lo == 0 && ((k->def == NULL && k->unset == NULL) || k->pos); }
+
 int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len)
 {
-    int strict = k->type != PALA_K_INT && k->lo == 0 && ((k->def == NULL && k->unset == NULL) || k->pos);
+    int strict = pala_key_positive(k);
     if (isfinite(v) && v >= k->lo && v <= k->hi && !(strict && v == 0)) return 1;
     if (!isfinite(v)) snprintf(buf, len, "must be a finite number (%s)", k->unit);
     else if (strict && isinf(k->hi)) snprintf(buf, len, "must be positive (%s)", k->unit);

@@ -1785,7 +1785,7 @@ static void help_one(const pala_keydef *k, FILE *f)
     fprintf(f, "    value: %s; unit: %s; default: %s%s\n", expected(k, eb, sizeof eb), k->unit,
             k->def ? k->def : k->unset ? k->unset : "none", k->repeat ? "; may be repeated" : "");
     if ((k->type == PALA_K_INT || k->type == PALA_K_REAL || k->type == PALA_K_REALS) && !(isinf(k->lo) && isinf(k->hi)))
-        fprintf(f, "    range: %g to %g\n", k->lo, k->hi);
+        fprintf(f, "    range: %s%g to %g\n", pala_key_positive(k) ? "above " : "", k->lo, k->hi);
 }
 
 void pala_scene_help_keys(FILE *f)
