@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void test_mesh(void);
 
@@ -615,8 +616,10 @@ static void stl(void)
     static const double tet[4 * 9] = {50, 0, 0, 0, 50, 0, 0, 0, 50,  0, 0, 0, 0, 50, 0, 50, 0, 0,
                                       0, 0, 0, 50, 0, 0, 0, 0, 50,  0, 0, 0, 0, 0, 50, 0, 50, 0};
     pala_mesh *big = NULL;
+    alarm(120);   /* a hang ends the test run (SIGALRM) rather than CI's clock; it takes 0.04 s */
     int rb = pala_mesh_from_triangles(tet, 4, 1, &big, err, sizeof err);
     if (rb == 0) rb = pala_mesh_prepare(big, 1e-3, PALA_MESH_BOTH, err, sizeof err);
+    alarm(0);
     pala_mesh_hit hb[PALA_MESH_ROOM];
     int nb = rb == 0 ? pala_mesh_touch(big, pala_v(10, 10, 0.0005), 1e-3, hb, PALA_MESH_ROOM) : -1;
     T_CHECK(rb == 0 && nb == 1 && fabs(hb[0].ov - 0.0005) < 1e-9, "a tetrahedron of 50 m for spheres of 1 mm: its grid is made (cell %g m), and a sphere on its base "
