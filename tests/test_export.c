@@ -243,6 +243,9 @@ void test_export(void)
     t_write(DIR "/bad.txt", "# pala trajectory 1\ndimension 3\ntemplates 1\ntemplate 0 a ncomp 1 mass 1\n0 0 0 1\ngrains 1\n0\nframe 0 0\n1 2 3\n");
     rc = t_sh(out, sizeof out, "./pala export " DIR "/bad.txt --format xyz -o " DIR "/bad.xyz");
     T_CHECK(rc == 1 && strstr(out, "bad.txt:9:"), "a truncated frame: exit 1 with file:line (%d) %s", rc, out);
+    t_write(DIR "/empty.txt", "");
+    rc = t_sh(out, sizeof out, "./pala export " DIR "/empty.txt --format xyz -o " DIR "/empty.xyz");
+    T_CHECK(rc == 1 && strstr(out, "empty.txt: the file is empty") && !strstr(out, ":0:"), "an empty trajectory: exit 1, no line 0 (%d) %s", rc, out);
 }
 
 /* trajectory_format = binary: trajectory.bin read by the test's own reader of the layout

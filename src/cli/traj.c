@@ -164,6 +164,10 @@ static int read_header(pala_traj *t, FILE *err)
     t->dim = 3;
     snprintf(t->container, sizeof t->container, "none");
     char *l = next_line(t);
+    if (!l && t->line == 0) {   /* nothing to point at: no line 0 */
+        fprintf(err, "%s: the file is empty (a run killed before it wrote its first frame?); is this a trajectory.txt written by pala run?\n", t->path);
+        return PALA_ERR_INPUT;
+    }
     if (!l || strncmp(l, "# pala trajectory", 17) != 0) return bad(t, err, "expected '# pala trajectory 1' on the first line");
     int version = atoi(l + 17);
     if (version > 2) return bad(t, err, "a trajectory of a later version than this pala reads (1 and 2)");
