@@ -158,7 +158,7 @@ FUZZSAN   := -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-reco
 .SECONDARY: $(FUZZOBJ)
 build/fuzz/obj/%.o: src/%.c build/gen/view_page.h
 	@mkdir -p $(dir $@)
-	@echo "AFL $<"; AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) $(FUZZSAN) -c $< -o $@
+	@echo "AFL $<"; AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) $(FUZZSAN) -MMD -MP -c $< -o $@
 build/fuzz/afl-%: tests/fuzz/fuzz.c $(FUZZOBJ) | build/.dirs
 	@echo "AFL $@"; AFL_QUIET=1 AFL_USE_ASAN=1 AFL_USE_UBSAN=1 $(FUZZCC) $(FUZZFLAGS) $(FUZZSAN) \
 	    -DFUZZ_$(shell echo $* | tr a-z A-Z) tests/fuzz/fuzz.c $(FUZZOBJ) -o $@ $(LDLIBS)
@@ -171,4 +171,4 @@ fuzz: $(FUZZTARGETS:%=build/fuzz/afl-%)
 clean:
 	rm -rf build pala
 
--include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(TESTOBJ:.o=.d)
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(TESTOBJ:.o=.d) $(FUZZOBJ:.o=.d)
