@@ -714,16 +714,25 @@ static double grid_slack(const pala_mesh *m)
     return CELL_SLACK + 1e-12 * (L + m->p->reach) / m->p->h;
 }
 
-/* The number of cells of face f's box [lo, hi] that its plane passes within r of
- * (plane_near), counted up to past budget: column by column along the axis c of the
- * normal's largest component, each row of columns and each column reduced first to the
- * range the plane can reach (two cells of margin each side, for rounding), so the cost goes
- * with the cells counted, not with the box (a face thousands of cells wide, a mesh in mm
- * read as metres, filled 10^12 cells of its box at each try of the grid's cell size).  The
- * same count as visiting every cell of the box, as face_cells does when it writes. */
-static long near_count(const struct pala_mesh_priv *P, const fdata *F, const int lo[3], const int hi[3], double r, long budget)
+/* The cells of face f: those within reach of the face (of its box grown by reach, those
+ * its plane passes within reach of, plane_near, with slack): their (cell, face) pairs into
+ * out (if not NULL; in no particular order: the grid sorts them, far_nearest takes the
+ * least key); their number, counted without out only to past budget.  The box is walked
+ * column by column along the axis c of the normal's largest component, each row of columns
+ * and each column reduced first to the cells the plane can reach (two cells of margin each
+ * side, for rounding), so the cost goes with the cells found, not with the box (a face
+ * thousands of cells wide, a mesh in mm read as metres, filled 10^12 cells of its box). */
+static long face_cells(const pala_mesh *m, int f, pair *out, long budget)
 {
-    const double n[3] = {F->n.x, F->n.y, F->n.z}, o[3] = {P->o.x, P->o.y, P->o.z}, h = P->h;
+    const struct pala_mesh_priv *P = m->p;
+    const fdata *F = &P->f[f];
+    const double s = grid_slack(m), h = P->h, r = P->reach + s * h;
+    const double n[3] = {F->n.x, F->n.y, F->n.z}, o[3] = {P->o.x, P->o.y, P->o.z};
+    int lo[3], hi[3];
+    for (int i = 0; i < 3; i++) {
+        lo[i] = cell_of((double)P->faces.b[i][f] - P->reach, o[i], h, -s, P->dim[i]);
+        hi[i] = cell_of((double)P->faces.b[3 + i][f] + P->reach, o[i], h, s, P->dim[i]);
+    }
     const double R = 0.5 * h * (fabs(n[0]) + fabs(n[1]) + fabs(n[2])) + r;   /* plane_near's bound */
     int c = 0;
     for (int i = 1; i < 3; i++) c = fabs(n[i]) > fabs(n[c]) ? i : c;
@@ -751,37 +760,15 @@ static long near_count(const struct pala_mesh_priv *P, const fdata *F, const int
                 t[a] = ia;
                 t[b] = ib;
                 t[c] = k;
-                if (plane_near(P, F, t[0], t[1], t[2], r) && ++cnt > budget) return cnt;
+                if (!plane_near(P, F, t[0], t[1], t[2], r)) continue;
+                if (out) out[cnt] = (pair){cell_key(P, t[0], t[1], t[2]), f};
+                else if (cnt >= budget) return cnt + 1;
+                cnt++;
             }
         }
     }
     #undef CELLS
     return cnt;
-}
-
-/* The cells of face f: those within reach of the face (of its box grown by reach, those
- * its plane passes within reach of), with slack: their (cell, face) pairs into out (if not
- * NULL); their number (without out: counted by near_count, up to past budget). */
-static long face_cells(const pala_mesh *m, int f, pair *out, long budget)
-{
-    const struct pala_mesh_priv *P = m->p;
-    const fdata *F = &P->f[f];
-    double s = grid_slack(m), r = P->reach, o[3] = {P->o.x, P->o.y, P->o.z};
-    int lo[3], hi[3];
-    for (int i = 0; i < 3; i++) {
-        lo[i] = cell_of((double)P->faces.b[i][f] - r, o[i], P->h, -s, P->dim[i]);
-        hi[i] = cell_of((double)P->faces.b[3 + i][f] + r, o[i], P->h, s, P->dim[i]);
-    }
-    if (!out) return near_count(P, F, lo, hi, r + s * P->h, budget);
-    long n = 0;
-    for (int k = lo[2]; k <= hi[2]; k++)
-        for (int j = lo[1]; j <= hi[1]; j++)
-            for (int i = lo[0]; i <= hi[0]; i++)
-                if (plane_near(P, F, i, j, k, r + s * P->h)) {
-                    out[n].key = cell_key(P, i, j, k), out[n].f = f;
-                    n++;
-                }
-    return n;
 }
 
 /* The grid: cells of side h = 2 amax (without amax, the mean largest extent of the faces),
@@ -1467,12 +1454,12 @@ static int far_nearest(const pala_mesh *m, pala_vec3 x, double rmax, faces_iter 
             long np = face_cells(m, sn[j].f, NULL, LONG_MAX);
             pair *pc = np <= 64 ? cell : (many = pala_xrealloc(many, (size_t)np * sizeof *many));
             face_cells(m, sn[j].f, pc, np);
-            first = UINT64_MAX;
-            for (long i = 0; i < np && first == UINT64_MAX; i++) {
+            first = UINT64_MAX;   /* the least key in the box: the first in the scan's order */
+            for (long i = 0; i < np; i++) {
                 uint64_t key = pc[i].key - 1;
                 int ci = (int)(key % (uint64_t)P->dim[0]), cj = (int)(key / (uint64_t)P->dim[0] % (uint64_t)P->dim[1]);
                 int ck = (int)(key / ((uint64_t)P->dim[0] * (uint64_t)P->dim[1]));
-                if (ci >= it.lo[0] && ci <= it.hi[0] && cj >= it.lo[1] && cj <= it.hi[1] && ck >= it.lo[2] && ck <= it.hi[2]) first = pc[i].key;
+                if (ci >= it.lo[0] && ci <= it.hi[0] && cj >= it.lo[1] && cj <= it.hi[1] && ck >= it.lo[2] && ck <= it.hi[2] && pc[i].key < first) first = pc[i].key;
             }
             if (first == UINT64_MAX) continue;
         }

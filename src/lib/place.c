@@ -308,8 +308,7 @@ int *pala_place_size_templates(pala_world *w, const pala_group *g, pala_rng *rng
     for (long i = 0; i < n; i++) {
         if (i == 0 || c[i].base != c[i - 1].base || c[i].cls != c[i - 1].cls) {
             k = class_template(w, g, c[i].base, c[i].rc);
-            const pala_template *t = k >= 0 ? &w->tmpl[k] : NULL;
-            if (!t || !(t->mass > 0 && isfinite(t->mass) && t->bound_radius > 0 && isfinite(t->bound_radius) && t->inertia[0] > 0 && t->inertia[1] > 0 && t->inertia[2] > 0 && isfinite(t->inv_inertia[0] + t->inv_inertia[1] + t->inv_inertia[2]))) {
+            if (k < 0) {   /* its template not built (a size past a double's range); one built but of no mass is pala_world_prepare's to refuse */
                 snprintf(err, errlen, "a grain of the size %g m (a class of the size distribution) has no positive finite mass or moment: "
                          "its law reaches beyond what a grain can be (size_median, size_sigma, size_range, size_class)", c[i].rc);
                 free(tq);

@@ -1453,9 +1453,14 @@ static int check_dt(pala_scene *s)
              "such an impact stops the run as unstable at any dt. Stiffen the material (young: d_max ~ E^(-2/5)), slow the grains "
              "(d_max ~ v^(4/5)) or enlarge the smallest components (docs/physics.md, \"Choosing dt\"). %s", r.v, r.overlap, r.max_overlap, r.line);
     if (r.verdict != PALA_DT_UNSTABLE) return 0;
+    int warn = s->top.dt_check == PALA_DT_CHECK_WARN;
+    if (!isfinite(r.v)) {   /* no dt resolves an impact at inf m/s (the report's contact scale says 1e-300 s) */
+        SERR(s, 0, PALA_KEY_dt, "%sthe largest impact speed foreseen is %g m/s: a wall's velocity, angular_velocity, or amplitude times frequency, "
+             "or a grain's velocity is past a double; no dt resolves it. %s", warn ? "warning: " : "", r.v, r.line);
+        return warn ? 0 : -1;
+    }
     const pala_dt_scale *u = r.scale;
     while (u->verdict != PALA_DT_UNSTABLE) u++;
-    int warn = s->top.dt_check == PALA_DT_CHECK_WARN;
     SERR(s, 0, PALA_KEY_dt, "%s'dt = %g' is surely unstable: %s = %.3g s%s, which dt resolves in %.2g steps; give dt <= %.2g s%s "
          "(docs/physics.md, \"Choosing dt\"). %s", warn ? "warning: " : "", r.dt, u->fix, u->t,
          strcmp(u->name, "contact") || !(r.v > 0) ? "" : " at the largest impact speed foreseen", u->steps, u->dt_max,

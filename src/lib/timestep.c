@@ -160,8 +160,7 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
     }
     free(mg);
     if (!isfinite(v) || isnan(tc)) tc = 1e-300;   /* an impact at inf m/s (a wall turning at 1e308 rad/s): no contact time, surely unstable */
-    note(r, "contact", tc, dt, 10, PALA_DT_CONTACT_MIN, isfinite(v) ? "the contact time t_c" : "the contact time of an impact at a speed past a double (a wall's "
-         "velocity, angular_velocity, amplitude or frequency, or the grains'; no dt resolves it)");
+    note(r, "contact", tc, dt, 10, PALA_DT_CONTACT_MIN, "the contact time t_c");
     note(r, "tangential spring", tt, dt, 20, PALA_PI, "the tangential spring's period 2 pi sqrt(2 m* / (7 k_t))");
     note(r, "rolling spring", troll, dt, 20, PALA_PI, "the rolling spring's period 2 pi sqrt(I* / rolling_stiffness)");
     note(r, "torsion spring", ttor, dt, 20, PALA_PI, "the torsion spring's period 2 pi sqrt(I* / torsion_stiffness)");
