@@ -81,6 +81,7 @@ void test_measure_fmt17(void);
 void test_contacts_output(void);
 void test_feed(void);
 void test_sort(void);
+void test_orient(void);
 
 static const struct {
     const char *name;
@@ -157,6 +158,7 @@ static const struct {
     {"checkpoint", test_checkpoint},
     {"feed", test_feed},
     {"sort", test_sort},
+    {"orient", test_orient},
     {"heap", test_heap},
     {"docs", test_docs},
 };

@@ -171,6 +171,7 @@ int pala_factory_make(const pala_factory *f, pala_rng *g, int dim, pala_vec3 *c,
 /* ---- the world ---------------------------------------------------------------------- */
 enum pala_hertz { PALA_HERTZ_PAPER = 0, PALA_HERTZ_TEXTBOOK = 1 };
 enum pala_rotstep { PALA_ROTSTEP_MIDPOINT = 0, PALA_ROTSTEP_PAPER = 1 };
+enum pala_sphere_orient { PALA_SPHERES_TRACK = 0, PALA_SPHERES_FIXED = 1 };
 /* The magnetic Lorentz force q v x B in the kick (docs/physics.md, "The Lorentz force"):
  * implicit midpoint in v (no work, exactly), or the paper's midpoint velocity estimate. */
 enum pala_lorentz { PALA_LORENTZ_IMPLICIT = 0, PALA_LORENTZ_PAPER = 1 };
@@ -299,6 +300,8 @@ typedef struct pala_world {
                                       "Grains that enter and leave") */
     int hertz;                     /* enum pala_hertz */
     int rotation_step;             /* enum pala_rotstep: free rotation in Phi (eq. 59) */
+    int sphere_orientation;        /* enum pala_sphere_orient: FIXED, a world of spheres leaves r as placed
+                                      (docs/physics.md, "Spheres whose orientation is fixed") */
     double max_overlap;            /* unstable when an overlap exceeds this fraction of the
                                       smaller component radius */
     /* a background fluid (docs/physics.md, "Drag and buoyancy"): on each component sphere of

@@ -184,9 +184,10 @@ typedef struct quad_out { v4d d2, dr, qn, chk; } quad_out;
  * omega, of v, the free motion of x, of r. */
 static inline __attribute__((always_inline)) int quad(const double *rec, double *X, double *R, double *V, double *W, double *AC, double *BA,
                                                       const v4d *im, const v4d *ii, double tau, pala_vec3 u, const int one, const int diss, const int spheres,
-                                                      const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o)
+                                                      const int chain, const int so, const int nv, const int kick, quad_acc *acc, quad_out *o,
+                                                      const int norot)
 {
-    v4d IM[3], II[3], T[3], H[3] = {0}, be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3];   /* H, PT, PF: set when diss */
+    v4d IM[3], II[3], T[3], H[3] = {0}, be[3], om[3], PT[3] = {0}, PF[3] = {0}, w3[3], a[3], q[3] = {0};   /* H, PT, PF: set when diss; q stays 0 with norot (a sphere turns no pebble) */
     if (one)
         for (int j = 0; j < 3; j++) IM[j] = *im, II[j] = *ii;
     else {
@@ -201,7 +202,7 @@ static inline __attribute__((always_inline)) int quad(const double *rec, double 
         if (diss) PT[j] = (spheres ? T[j] : H[j]) * (wj + tau * (be[j] - ba));   /* the work over the step, as kick_general */
         om[j] = wj + tau * (2.0 * be[j] - ba);                                /* eq. (68) */
     }
-    if (!kick) {   /* the half turn a = (tau / 2) (om + om) of both free motions and its exp, eq. (14) */
+    if (!kick && !norot) {   /* the half turn a = (tau / 2) (om + om) of both free motions and its exp, eq. (14) */
         soa3(om, w3);
         for (int j = 0; j < 3; j++) a[j] = 0.5 * tau * (w3[j] + w3[j]);
         v4d th2 = dot4(a, a);
@@ -245,13 +246,19 @@ static inline __attribute__((always_inline)) int quad(const double *rec, double 
     v4d d2 = h2 * dot4(v3, v3);                                               /* pala_free_motion_h */
     v4d vu[3] = {v3[0] - u.x, v3[1] - u.y, v3[2] - u.z};
     v4d dr = h2 * dot4(vu, vu);
-    v4d r[3], rm[3] = {ld4(R), ld4(R + 4), ld4(R + 8)};
-    soa3(rm, r);
-    compose4(q, r);
-    v4d chk = 0.0 * (sum + r[0] + r[1] + r[2]);
-    if (chain) compose4(q, r);
-    aos3(r, rm);
-    for (int j = 0; j < 3; j++) st4(R + 4 * j, rm[j]);
+    v4d chk;
+    if (norot) {   /* sphere_orientation = fixed: r stays; pala_grain_check's NaN from omega in its place */
+        soa3(om, w3);
+        chk = 0.0 * (sum + w3[0] + w3[1] + w3[2]);
+    } else {
+        v4d r[3], rm[3] = {ld4(R), ld4(R + 4), ld4(R + 8)};
+        soa3(rm, r);
+        compose4(q, r);
+        chk = 0.0 * (sum + r[0] + r[1] + r[2]);
+        if (chain) compose4(q, r);
+        aos3(r, rm);
+        for (int j = 0; j < 3; j++) st4(R + 4 * j, rm[j]);
+    }
     if (so) {
         v4l ok = (v4l)(nv == 4 ? bc4(-0.0) == bc4(0.0) : (v4d){0, 1, 2, 3} < bc4(nv));   /* the real lanes */
         acc->mv = sel4(ok & (v4l)(d2 > acc->mv), d2, acc->mv);
@@ -319,7 +326,7 @@ __attribute__((noinline, cold)) static double quad_kick(const double *rec, doubl
                                                        const v4d *ii, double tau, int one, int diss, int spheres, int nv, double pdiss)
 {
     quad_acc acc = {.pdiss = pdiss};
-    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, &acc, NULL);
+    quad(rec, NULL, NULL, V, W, AC, BA, im, ii, tau, pala_v(0, 0, 0), one, diss, spheres, 0, 0, nv, 1, &acc, NULL, 0);
     return acc.pdiss;
 }
 
@@ -351,7 +358,8 @@ __attribute__((noinline)) static void end_tail(pala_world *w, int k, int nv, con
     v4d im = *im1, ii = *ii1;
     if (!one) im = ii = bc4(0), quad_inv(w, k, nv, &im, &ii);
     quad_out o;
-    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so && !G, nv, 0, acc, &o);
+    int big = quad(rec, st[0], st[1], st[2], st[3], st[4], st[5], &im, &ii, tau, pala_list_frame(w), one, diss, spheres, chain, so && !G, nv, 0, acc, &o,
+                   w->sphere_orientation == PALA_SPHERES_FIXED);
     if (big) acc->pdiss = quad_kick(rec, st[2], st[3], st[4], st[5], &im, &ii, tau, one, diss, spheres, nv, acc->pdiss);
     for (int j = 0; j < 6; j++) memcpy(s[j], st[j], (size_t)nv * sizeof(pala_vec3));
     if (big) quad_general(w, k, nv, b);   /* the whole bounds: larger than over f_k, so the list holds */
@@ -369,7 +377,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
                                                                       const int spheres, const int chain, const int diss, pala_finish *fa, const int sk)
 {
     const pala_work *wk = w->work;
-    const int so = wk->spheres_only, m = k1 - k0;
+    const int so = wk->spheres_only, m = k1 - k0, norot = w->sphere_orientation == PALA_SPHERES_FIXED;
     const double tau = 0.5 * w->dt;
     const pala_vec3 u = pala_list_frame(w);
     const double *Ab = &A[k0 & mask].F.x;   /* a block never wraps around the ring */
@@ -397,7 +405,7 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
             }
         }
         if (!one) quad_inv(w, k0 + i, 4, &im, &ii);
-        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so && !sk, 4, 0, &acc, &o)) {
+        if (quad(Ab + 4 * c, X + c, R + c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, u, one, diss, spheres, chain, so && !sk, 4, 0, &acc, &o, norot)) {
             acc.pdiss = quad_kick(Ab + 4 * c, V + c, W + c, AC + c, BA + c, &im, &ii, tau, one, diss, spheres, 4, acc.pdiss);
             quad_general(w, k0 + i, 4, &b);
         } else if (sk) {
@@ -515,7 +523,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
             double q = (th2 < 0.01 ? pala_rot_exp_series(th2) : tan(0.5 * sqrt(th2)) / sqrt(th2)) * az;   /* pala_rot_exp */
             double den = 1.0 - q * g;                                                 /* pala_rot_compose */
             if (fabs(den) < 1e-12) den = den < 0 ? -1e-12 : 1e-12;
-            g = 1.0 / den * (q + g);
+            if (w->sphere_orientation != PALA_SPHERES_FIXED) g = 1.0 / den * (q + g);   /* fixed: a disc keeps r */
             double d2 = hg2 * (vx * vx + vy * vy);                                   /* pala_free_motion_h */
             double dx = vx - u.x, dy = vy - u.y, dz = 0 - u.z, e2 = hg2 * (dx * dx + dy * dy + dz * dz);   /* ... in the list's frame */
             if (t->ncomp > 1) {
@@ -626,7 +634,8 @@ static inline __attribute__((always_inline)) int quad_planar(pala_world *w, int 
     }
     v4d vx = v0x + tau * (2.0 * anx - acx), vy = v0y + tau * (2.0 * any - acy);   /* eq. (68) */
     v4d x = gat4(X, 3) + tau * vx, y = gat4(X + 1, 3) + tau * vy;           /* eq. (69) */
-    v4d g = compose_z(q, gat4(R + 2, 3));
+    const int turn = w->sphere_orientation != PALA_SPHERES_FIXED;   /* fixed: a disc keeps r */
+    v4d g = turn ? compose_z(q, gat4(R + 2, 3)) : gat4(R + 2, 3);
     const double h2 = tau * tau, dz = 0 - u.z;
     const int own = arcs == 1 || arcs == 3;   /* an arc grain's or a disc's share of the skin (neighbor.c, "Skins of their own") */
     v4d gk = own ? ld4(w->nl->gk + k) : bc4(1), hg2 = own ? h2 * (gk * gk) : bc4(h2);
@@ -643,7 +652,7 @@ static inline __attribute__((always_inline)) int quad_planar(pala_world *w, int 
     if (chain) {   /* the next step's (65), then (66): the same turn, the same bounds */
         x = x + tau * vx;
         y = y + tau * vy;
-        g = compose_z(q, g);
+        if (turn) g = compose_z(q, g);
         vx = vx + tau * anx;
         vy = vy + tau * any;
         om = om + tau * be;

@@ -27,7 +27,7 @@ static inline double pala_free_motion_h(pala_world *w, int k, double h, double *
     if (!t->isotropic) om2 = pala_free_rotation(w, t, r, om, h);
     /* r <- exp(h (omega + omega')/2) o r */
     pala_vec3 q = pala_rot_exp(pala_vscale(0.5 * h, pala_vadd(om, om2)));
-    w->r[k] = pala_rot_compose(q, r);
+    if (w->sphere_orientation != PALA_SPHERES_FIXED) w->r[k] = pala_rot_compose(q, r);   /* fixed: a sphere keeps r (docs/physics.md) */
     w->w[k] = om2;
     /* Bound on the squared displacement of the grain's pebbles (neighbor.c): the centre
      * moves by h v; a pebble at s from it turns by 2 sin(phi/2) |s| <= 2 |q| |s| more. */

@@ -21,7 +21,7 @@
 enum pala_key {
     /* top level */
     PALA_KEY_dimension, PALA_KEY_container, PALA_KEY_wall_material, PALA_KEY_gravity, PALA_KEY_hertz,
-    PALA_KEY_rotation_step, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
+    PALA_KEY_rotation_step, PALA_KEY_sphere_orientation, PALA_KEY_dt, PALA_KEY_steps, PALA_KEY_end_time, PALA_KEY_seed,
     PALA_KEY_energy_every, PALA_KEY_trajectory_every, PALA_KEY_trajectory_format, PALA_KEY_xyz_every, PALA_KEY_vtk_every,
     PALA_KEY_vtk_format, PALA_KEY_contacts_every, PALA_KEY_contacts_format, PALA_KEY_grains_every,
     PALA_KEY_max_overlap,

@@ -458,6 +458,7 @@ void pala_world_set_additional_forces(pala_world *w, pala_additional_forces fn, 
 const char *pala_world_error(const pala_world *w) { return w->why; }
 
 static int finite3(pala_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
+static int nonzero3(pala_vec3 a) { return a.x != 0 || a.y != 0 || a.z != 0; }
 
 /* pala_top_keys holds the world first: a top-level key's offset is its world field's */
 _Static_assert(offsetof(pala_top_keys, w) == 0, "the world is the first member of pala_top_keys");
@@ -475,7 +476,7 @@ static int check_settings(pala_world *w, pala_check *c)
     if (WORLD_KEY(dimension) || WORLD_KEY(dt) || WORLD_KEY(gravity) || WORLD_KEY(electric_field) || WORLD_KEY(electric_field_turn) ||
         WORLD_KEY(magnetic_field) || WORLD_KEY(magnetic_field_turn) || WORLD_KEY(gravitational_constant) || WORLD_KEY(interaction_cutoff) ||
         (w->eps_r != 0 && WORLD_KEY(permittivity)) ||   /* 0 is read as 1 */
-        WORLD_KEY(lorentz_step) || WORLD_KEY(hertz) || WORLD_KEY(rotation_step) || WORLD_KEY(max_overlap) || WORLD_KEY(neighbor_skin) || WORLD_KEY(sort_every) ||
+        WORLD_KEY(lorentz_step) || WORLD_KEY(hertz) || WORLD_KEY(rotation_step) || WORLD_KEY(sphere_orientation) || WORLD_KEY(max_overlap) || WORLD_KEY(neighbor_skin) || WORLD_KEY(sort_every) ||
         (w->tlaw != 0 && WORLD_KEY(tangential_law)) || (w->damp != 0 && WORLD_KEY(normal_damping)))   /* 0: the default */
         return PALA_ERR_INPUT;
     if (w->dim == 2) {
@@ -522,6 +523,10 @@ static int check_template(pala_world *w, pala_check *c, int t)
             return pala_fault(c, W, -1, KEY(magnetic_field), "'%s': in 2D a field along z turns the magnetic dipoles of %s out of the plane "
                               "(m x B lies in the plane): give B in the plane (Bx By 0), or set %s = 3", NAME(magnetic_field), who, NAME(dimension));
     }
+    if (w->sphere_orientation == PALA_SPHERES_FIXED && (tp->ncomp != 1 || w->arc || nonzero3(tp->edip) || nonzero3(tp->mdip)))
+        return pala_fault(c, W, -1, KEY(sphere_orientation), "'%s = fixed' is for worlds of spheres, whose orientation no force depends on; "
+                          "%s %s: remove the key (or set it to track)", NAME(sphere_orientation), who,
+                          tp->ncomp != 1 || w->arc ? "is not a sphere" : "has a dipole, which turns with it");
     if (w->arc && w->dim != 2)
         return pala_fault(c, W, -1, KEY(dimension), "%s: arc grains are 2D: set '%s = 2'", who, NAME(dimension));
     if (w->arc && w->fluid_eta > 0)   /* the drag of fluid.c acts on whole circles */
