@@ -626,10 +626,11 @@ static void check_skin(void)
             "walls.tsv and flow.tsv %s those of the default skin %s", a, b, c ? "differ from" : "the same as", out);
 }
 
-/* ... and a world that stops qualifying for them (one level of cells): small fast spheres
- * take factors, then large ones come (a second level); the factors, which the walls'
- * candidates read for every grain while fk is there, were left from the earlier build, fewer
- * than the grains (valgrind: invalid reads in candidates_job).  Now every grain's is 1. */
+/* ... and a world whose levels of cells change: small fast spheres take factors, then large
+ * ones come (a second level); the factors, which the walls' candidates read for every grain
+ * while fk is there, were once left from the earlier build, fewer than the grains (valgrind:
+ * invalid reads in candidates_job).  Every grain has its factor, from 1 to 4 (since session
+ * 28 a world of several levels takes them too). */
 static const char *twolevels =
     "container = box\nbox = 0 0.04  0 0.04  0 0.12\nwall_material = glass\ngravity = 0 0 -9.81\nhertz = textbook\n"
     "dt = 1e-5\nsteps = 3000\nseed = 3\n"
@@ -650,11 +651,11 @@ static void check_skin_levels(void)
     int st = pala_world_steps(w, 1500), had = w->nl && w->nl->fk != NULL;
     st |= pala_world_steps(w, 1500);
     const pala_nlist *nl = w->nl;
-    int ok = nl && (!nl->fk || nl->nfk >= w->n + 1), ones = 1;
-    for (int k = 0; ok && nl->fk && k < w->n; k++) ones &= nl->fk[k] == 1;
-    T_CHECK(st == PALA_OK && had && w->n == 220 && nl->nlev > 1 && ok && ones,
-            "small fast spheres with skins of their own, then large ones (%d levels): the factors cover the %d grains (room %d) and are 1",
-            nl ? nl->nlev : 0, w->n, nl ? nl->nfk : 0);
+    int ok = nl && (!nl->fk || nl->nfk >= w->n + 1), within = 1;
+    for (int k = 0; ok && nl->fk && k < w->n; k++) within &= nl->fk[k] >= 1 && nl->fk[k] <= 4 && nl->gk[k] == 1 / nl->fk[k];
+    T_CHECK(st == PALA_OK && had && w->n == 220 && nl->nlev > 1 && ok && within,
+            "small fast spheres with skins of their own, then large ones (%d levels): the factors cover the %d grains (room %d), "
+            "each from 1 to 4", nl ? nl->nlev : 0, w->n, nl ? nl->nfk : 0);
     pala_scene_free(s);
 }
 

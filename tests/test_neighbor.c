@@ -186,7 +186,8 @@ static void falling(int rest)
  * skin in 11 steps) across the top of a gas of 400 at rest, or 6 into a bed of 900 heavy ones
  * (into: a struck sphere takes no factor until the next build, so the heavy ones barely move
  * and the list lives as long as the shots allow), or 20 at a mesh wall, or 6 discs into 60
- * heavy ones in 2D (the shots last, so some end their step in a block's tail).  The fast ones take factors (up to 4) and
+ * heavy ones in 2D (the shots last, so some end their step in a block's tail), or across a gas with three spheres 3 mm
+ * in radius at rest in it (levels of cells: row_levels).  The fast ones take factors (up to 4) and
  * the rest none, and the list is counted at rest: it is built less than half as often as
  * without factors (a test's switch, nl->nosk), every touching pair is listed at every step,
  * and the run is the same bits.  Bounds over f_k^2, or a reach without the factor, leave
@@ -195,7 +196,7 @@ static void shot(int into)
 {
     char scene[256];
     snprintf(scene, sizeof scene, "%s/nb_shot.txt", t_tmpdir());
-    char text[1400], stl[256], wall[512] = "";
+    char text[1800], stl[256], wall[512] = "";
     if (into == 2) {   /* a mesh of 20 x 20 squares of 2 mm, two triangles each: the plane x = 0.035 across the box */
         snprintf(stl, sizeof stl, "%s/nb_shot_wall.stl", t_tmpdir());
         FILE *f = fopen(stl, "w");
@@ -228,6 +229,9 @@ static void shot(int into)
                  "size_distribution = uniform\nsize_range = 0.001 0.002\n"
                  "[group bed]\ngrain = b\ncount = 60\nregion = box\nregion_box = 0 0.04 0 0.04 0 0\n"
                  "[group shot]\ngrain = g\ncount = 6\nregion = box\nregion_box = 0 0.04 0 0.04 0 0\nvelocity = 12 0 0\n");
+    if (into == 4)   /* the gas with three large spheres: levels of cells */
+        snprintf(text + strlen(text), sizeof text - strlen(text), "[grain big]\nmaterial = m\nshape = sphere\nradius = 0.003\n"
+                 "[group big]\ngrain = big\ncount = 3\nregion = box\nregion_box = 0 0.04 0 0.04 0 0.03\n");
     t_write(scene, text);
     pala_world *w2[2] = {NULL, NULL};
     pala_scene *sc[2] = {NULL, NULL};
@@ -251,9 +255,12 @@ static void shot(int into)
     }
     int same = w2[0]->n == w2[1]->n && !memcmp(w2[0]->x, w2[1]->x, (size_t)w2[0]->n * sizeof *w2[0]->x) &&
                !memcmp(w2[0]->w, w2[1]->w, (size_t)w2[0]->n * sizeof *w2[0]->w);
-    T_CHECK(missing == 0 && touching > 0 && on > 300 && 2 * builds[0] < builds[1] && same,
+    const int nlev = w2[0]->nl->nlev;
+    T_CHECK(missing == 0 && touching > 0 && on > 300 && 2 * builds[0] < builds[1] && same && (into == 4) == (nlev > 1),
             "spheres shot %s: skins of their own at %ld of 600 steps, the list built %ld times (without them %ld), "
-            "%ld touching pair-steps, %ld not listed; %s as without", into == 3 ? "into a heavy bed of discs (2D)" : into == 2 ? "at a mesh wall across a gas" : into ? "into a heavy bed" : "across a gas", on, builds[0], builds[1], touching, missing, same ? "the same bits" : "NOT the same bits");
+            "%ld touching pair-steps, %ld not listed; %s as without (%d levels of cells)",
+            into == 4 ? "across a gas with three large spheres" : into == 3 ? "into a heavy bed of discs (2D)" : into == 2 ? "at a mesh wall across a gas" : into ? "into a heavy bed" : "across a gas",
+            on, builds[0], builds[1], touching, missing, same ? "the same bits" : "NOT the same bits", nlev);
     for (int r = 0; r < 2; r++) pala_scene_free(sc[r]);
 }
 
@@ -329,6 +336,7 @@ void test_neighbor(void)
     shot(1);
     shot(2);
     shot(3);
+    shot(4);
     /* sizes 50 apart: levels of cells */
     levels("nb_levels", 3, 0);
     levels("nb_levels_2d", 2, 0);

@@ -229,7 +229,8 @@ static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int 
         double rb = w->tmpl[w->tid[gp]].bound_radius + w->tmpl[w->tid[gq]].bound_radius + nl->skin;
         if (pala_vnorm2(pala_vsub(w->x[gp], w->x[gq])) >= rb * rb) return 0;
     }
-    double rc = ap + peb_rad(w, q) + nl->skin;
+    /* spheres with skins of their own (pebble p is grain gp): reach_p + reach_q, as row()'s */
+    double rc = nl->sk ? nl->reach[gp] + nl->reach[q] : ap + peb_rad(w, q) + nl->skin;
     return pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc;
 }
 
@@ -844,7 +845,7 @@ static void arc_skins(pala_world *w)
 static void sphere_skins(pala_world *w)
 {
     pala_nlist *nl = w->nl;
-    int on = !w->pg && !w->pc && !w->parc && nl->nlev == 1 && w->n > 0 && !nl->nosk;
+    int on = !w->pg && !w->pc && !w->parc && w->n > 0 && !nl->nosk;
     nl->sk = 0;
     if (!on || !fast_skins(w, 0)) {
         /* factors of an earlier build (which the walls' candidates and the meshes read while
@@ -978,7 +979,7 @@ static void rows_job_arcs(void *ctx, int t, int b0, int b1)
 /* ---- the levels' cells and rows (see "Levels" above) ----------------------------------- */
 /* The reach of a search from a pebble of level a (radius up to its amax) into level b: the
  * centre distance within which a pair may be listed, with room for rounding. */
-static inline double reach(const pala_nlist *nl, double ap, const nl_level *b) { return (ap + b->amax + nl->skin) * (1 + 1e-9); }
+static inline double reach(const pala_nlist *nl, double ap, const nl_level *b) { return (ap + b->amax + nl->skin * nl->fmax) * (1 + 1e-9); }
 
 /* The most cells of level b a pebble of level a visits. */
 static double cells_visited(const pala_world *w, const nl_level *a, const nl_level *b)
@@ -1088,6 +1089,23 @@ static int row_levels(const pala_world *w, int p, int *out)
         if (g->dense) {
             const long gn[3] = {g->nx, g->ny, g->nz};
             for (int i = 0; i < 3; i++) { c0[i] = c0[i] < 0 ? 0 : c0[i]; c1[i] = c1[i] >= gn[i] ? gn[i] - 1 : c1[i]; }
+            if (!w->pg && !w->pc && L == lp) {
+                /* spheres in their own level: near()'s test without branches, as row()'s (most
+                 * of a gas's pebbles are here; the branches went either way), each row of cells
+                 * along x one range of buckets */
+                const double rp = nl->sk ? nl->reach[p] : ap;
+                for (long iz = c0[2]; iz <= c1[2]; iz++)
+                    for (long iy = c0[1]; iy <= c1[1]; iy++) {
+                        const int b = lv->b0 + bucket(g, c0[0], iy, iz), e = lv->b0 + bucket(g, c1[0], iy, iz) + 1;
+                        for (int i = cs[b]; i < cs[e]; i++) {
+                            int q = cp[i];
+                            double rc = nl->sk ? rp + nl->reach[q] : ap + pala_nlist_rad(nl, w->tid, q) + nl->skin;
+                            out[m] = q;
+                            m += (q > p) & (pala_vnorm2(pala_vsub(x, w->x[q])) < rc * rc);
+                        }
+                    }
+                continue;
+            }
         } else if ((double)(c1[0] - c0[0] + 1) * (double)(c1[1] - c0[1] + 1) * (double)(c1[2] - c0[2] + 1) > g->nbucket) {
             /* more cells than the hash has buckets (a large pebble over a sparse level): every
              * pebble of the level once */
