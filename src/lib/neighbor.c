@@ -850,7 +850,7 @@ static void sphere_skins(pala_world *w)
     if (!on || !fast_skins(w, 0)) {
         /* factors of an earlier build (which the walls' candidates and the meshes read while
          * fk is there), for fewer grains perhaps (an inserter's since), of a world that
-         * qualified then (one level) */
+         * qualified then */
         if (nl->fk) {
             if (nl->nfk < w->n + 1) { nl->nfk = w->n + 1; PALA_GROW(nl->fk, nl->nfk); PALA_GROW(nl->gk, nl->nfk); }
             for (int k = 0; k < w->n; k++) nl->fk[k] = nl->gk[k] = 1;
