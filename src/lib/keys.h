@@ -219,13 +219,13 @@ int pala_key_word(const char *choices, const char *w);
 /* Parse blank-separated reals into out[0..max): 0 and the count in *n; -1 if a word is not a
  * finite number, -2 if there are more than max. */
 int pala_key_reals(const char *txt, double *out, int max, int *n);
+/* 1 if a given number of key k must be > 0 where its range says lo = 0 (real keys without
+ * default or unset, and those marked pos). */
+int pala_key_positive(const pala_keydef *k);
 /* The range rule of a numeric key, written once for the reader of control files and the
  * checks of pala_world_prepare: 1 if v is finite and in [lo, hi] and, for a real key with
  * lower bound 0 that has neither a default nor a meaning when unset (lengths, dt, moduli),
  * not 0; else 0 and what is expected in buf ("must be between 0 and 1"). */
-/* 1 if a given number of key k must be > 0 where its range says lo = 0 (real keys without
- * default or unset, and those marked pos). */
-int pala_key_positive(const pala_keydef *k);
 int pala_key_in_range(const pala_keydef *k, double v, char *buf, size_t len);
 
 /* scene.c: the struct the keys of section [KIND NAME] of a loaded scene were stored in

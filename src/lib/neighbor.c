@@ -229,7 +229,7 @@ static inline int near(const pala_world *w, int gp, pala_vec3 x, double ap, int 
         double rb = w->tmpl[w->tid[gp]].bound_radius + w->tmpl[w->tid[gq]].bound_radius + nl->skin;
         if (pala_vnorm2(pala_vsub(w->x[gp], w->x[gq])) >= rb * rb) return 0;
     }
-    /* spheres with skins of their own (pebble p is grain gp): reach_p + reach_q, as row()'s */
+    /* spheres with skins of their own (pebble p is grain gp): reach_p + reach_q, as keep_spheres' */
     double rc = nl->sk ? nl->reach[gp] + nl->reach[q] : ap + peb_rad(w, q) + nl->skin;
     return pala_vnorm2(pala_vsub(x, peb_pos(w, q))) < rc * rc;
 }
@@ -278,6 +278,27 @@ static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27]
 }
 
 /* Row of pebble p into out (room for any row); returns its length. */
+/* Spheres (pebble p is grain p, at x, of radius ap): of the candidates next[b .. e), those q > p
+ * that near() keeps, appended to out from m; returns the new count.  near()'s test without
+ * branches (a candidate is kept or not about as often, so the branches were mispredicted:
+ * 40 % of the drum's mispredictions): every candidate is written, the count moves only for
+ * those kept.  sk (a constant in each caller's instance): skins of their own, the pair's
+ * reach a_p + a_q + skin (f_p + f_q)/2 = reach_p + reach_q. */
+static inline __attribute__((always_inline)) int keep_spheres(const pala_world *w, int p, pala_vec3 x, double ap, int b, int e, int *out, int m,
+                                                             const int sk)
+{
+    const pala_nlist *nl = w->nl;
+    const int *cp = nl->next;
+    const double rp = sk ? nl->reach[p] : ap;
+    for (int i = b; i < e; i++) {
+        int q = cp[i];
+        double rc = sk ? rp + nl->reach[q] : rp + pala_nlist_rad(nl, w->tid, q) + nl->skin;
+        out[m] = q;
+        m += (q > p) & (pala_vnorm2(pala_vsub(x, w->x[q])) < rc * rc);
+    }
+    return m;
+}
+
 static int row(const pala_world *w, const cellgrid *g, int p, int *out)
 {
     const pala_nlist *nl = w->nl;
@@ -285,28 +306,11 @@ static int row(const pala_world *w, const cellgrid *g, int p, int *out)
     pala_vec3 x = peb_pos(w, p);
     double ap = peb_rad(w, p);
     int gp = pala_peb_grain(w, p), cb[27], ce[27], nc = around(w, g, x, cb, ce), m = 0;
-    if (!w->pg && !w->pc && !w->parc && nl->sk) {
-        /* spheres with skins of their own: the pair's reach a_p + a_q + skin (f_p + f_q)/2 */
-        const double rp = nl->reach[p], *rq = nl->reach;
-        for (int u = 0; u < nc; u++)
-            for (int i = cb[u]; i < ce[u]; i++) {
-                int q = cp[i];
-                double rc = rp + rq[q];
-                out[m] = q;
-                m += (q > p) & (pala_vnorm2(pala_vsub(x, w->x[q])) < rc * rc);
-            }
-    } else if (!w->pg && !w->pc && !w->parc) {
-        /* spheres: near()'s test without branches (a candidate is kept or not about as
-         * often, so the branches were mispredicted: 40 % of the drum's mispredictions);
-         * every candidate is written, the count moves only for those kept */
-        for (int u = 0; u < nc; u++)
-            for (int i = cb[u]; i < ce[u]; i++) {
-                int q = cp[i];
-                double rc = ap + pala_nlist_rad(nl, w->tid, q) + nl->skin;
-                out[m] = q;
-                m += (q > p) & (pala_vnorm2(pala_vsub(x, w->x[q])) < rc * rc);
-            }
-    } else
+    if (!w->pg && !w->pc && !w->parc && nl->sk)
+        for (int u = 0; u < nc; u++) m = keep_spheres(w, p, x, ap, cb[u], ce[u], out, m, 1);
+    else if (!w->pg && !w->pc && !w->parc)
+        for (int u = 0; u < nc; u++) m = keep_spheres(w, p, x, ap, cb[u], ce[u], out, m, 0);
+    else
         for (int u = 0; u < nc; u++)
             for (int i = cb[u]; i < ce[u]; i++) {
                 int q = cp[i];
@@ -1090,19 +1094,12 @@ static int row_levels(const pala_world *w, int p, int *out)
             const long gn[3] = {g->nx, g->ny, g->nz};
             for (int i = 0; i < 3; i++) { c0[i] = c0[i] < 0 ? 0 : c0[i]; c1[i] = c1[i] >= gn[i] ? gn[i] - 1 : c1[i]; }
             if (!w->pg && !w->pc && L == lp) {
-                /* spheres in their own level: near()'s test without branches, as row()'s (most
-                 * of a gas's pebbles are here; the branches went either way), each row of cells
-                 * along x one range of buckets */
-                const double rp = nl->sk ? nl->reach[p] : ap;
+                /* spheres in their own level, as row() (most of a gas's pebbles are here; near()'s
+                 * branches went either way): each row of cells along x one range of buckets */
                 for (long iz = c0[2]; iz <= c1[2]; iz++)
                     for (long iy = c0[1]; iy <= c1[1]; iy++) {
-                        const int b = lv->b0 + bucket(g, c0[0], iy, iz), e = lv->b0 + bucket(g, c1[0], iy, iz) + 1;
-                        for (int i = cs[b]; i < cs[e]; i++) {
-                            int q = cp[i];
-                            double rc = nl->sk ? rp + nl->reach[q] : ap + pala_nlist_rad(nl, w->tid, q) + nl->skin;
-                            out[m] = q;
-                            m += (q > p) & (pala_vnorm2(pala_vsub(x, w->x[q])) < rc * rc);
-                        }
+                        const int b = cs[lv->b0 + bucket(g, c0[0], iy, iz)], e = cs[lv->b0 + bucket(g, c1[0], iy, iz) + 1];
+                        m = nl->sk ? keep_spheres(w, p, x, ap, b, e, out, m, 1) : keep_spheres(w, p, x, ap, b, e, out, m, 0);
                     }
                 continue;
             }
