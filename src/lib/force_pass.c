@@ -629,7 +629,7 @@ void pala_force_pass_sweep(void *ctx, int t, int b0, int b1)
         sw.records = wk->brec[b];   /* the record checks only where needed */
         block_pairs(&sw, k0, k1, &s, &ru);
         if (b == lastrec) pala_team_post(w->team, &sw.S->recdone, run);   /* later threads may finish their boundary blocks */
-        pala_finish fa = {0};
+        pala_finish fa = {.kend = kend};
         if (wk->bbrank[b] < 0) finish_range(w, sw.S, k0, k1, sw.S->ring, sw.mask, &s, &ru, &fa);
         else {   /* a boundary block: its sums so far for phase 2 (the grains without records: whole), its walls now (they need no sum, and phase 2 waits for nothing else) */
             pala_facc *A = wk->bsum + (long)wk->bbrank[b] * PALA_BLOCK;
@@ -684,7 +684,7 @@ static void boundary(pala_world *w, int t, int b0, int b1)
         int b = wk->bb[r];
         pala_blocksum s = wk->bs[b];
         pala_runaway ru = {s.bad_ratio, s.bad_i, s.bad_j};
-        pala_finish fa = {0};
+        pala_finish fa = {.kend = pala_block_end(w->n, b1 - 1)};
         pala_integrator_end_block(w, b * PALA_BLOCK, pala_block_end(w->n, b), A + (long)r * PALA_BLOCK, PALA_BLOCK - 1, &fa);
         finish_block(w, b, &s, &ru, &fa);
     }

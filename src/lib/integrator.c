@@ -384,8 +384,10 @@ static inline __attribute__((always_inline)) void end_isotropic_block(pala_world
     double *X = &w->x[k0].x, *R = &w->r[k0].x, *V = &w->v[k0].x, *W = &w->w[k0].x, *AC = &w->acc[k0].x, *BA = &w->bacc[k0].x;
     /* The next block's state, fetched while this one is processed: at sizes beyond the
      * cache the hardware prefetcher alone leaves the start of each block's end waiting on
-     * memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md). */
-    const int np = w->n - k1 < PALA_BLOCK ? w->n - k1 : PALA_BLOCK;
+     * memory (1e6 spheres: 1.14x; no change in cache; docs/performance.md).  Not past the
+     * thread's own grains (fa->kend): the next thread writes those, and a line fetched here
+     * goes back to it at its next write (the drum on two threads: docs/performance.md). */
+    const int np = fa->kend - k1 < PALA_BLOCK ? fa->kend - k1 : PALA_BLOCK;
     const size_t nb = 3 * (size_t)m;   /* the next block's first component */
     bounds b = {.mv = fa->mv, .rv = fa->rv, .mv2 = fa->mv2, .rv2 = fa->rv2, .chk = fa->chk};
     const v4d zero = bc4(0);

@@ -111,6 +111,8 @@ typedef struct pala_finish {
     double mv2;     /* ... of the next step's eq. (65) when chained, m^2 */
     double rv, rv2; /* the same two in the neighbour list's frame (neighbor.h), m^2 */
     double chk;     /* 0, or NaN if a grain's state is not finite */
+    int kend;       /* the end of the calling thread's grains: the next block's state is
+                     * fetched ahead only below it (beyond, another thread writes it; 0: none) */
 } pala_finish;
 
 /* The end of the step of grains [k0, k1) of one block, whose force and torque sums are
