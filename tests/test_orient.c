@@ -9,8 +9,13 @@
  *    and E_rot the same to 1e-13 (it is computed in the body frame); the rotation vectors of
  *    the fixed run those of the first frame, of the tracked run not;
  *  - on 1 and 2 threads the same bytes;
- *  - a grain type that is not a sphere, or a sphere with a dipole, is refused, naming the key. */
+ *  - a grain type that is not a sphere, or a sphere with a dipole, is refused, naming the key;
+ *  - a non-finite angular velocity stops the step as it does when r is tracked (the check of
+ *    the state takes omega in r's place): 2D discs, 3D spheres, and charged spheres in a
+ *    magnetic field (the general path of the end of the step). */
 #include "t.h"
+#include "pala/pala.h"
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -86,6 +91,32 @@ static void refused(const char *what, const char *grain)
     T_CHECK(rc != 0 && strstr(out, "sphere_orientation") && strstr(out, what), "%s: refused, naming the key (exit %d) %s", what, rc, out);
 }
 
+/* Eight spheres (discs in 2D) in a box, stepped twice, then one's angular velocity made NaN:
+ * the next steps report an unstable state, fixed or tracked.  lorentz: charged, in B along z
+ * (the general path of the end of the step). */
+static void nan_omega(int dim, int fixed, int lorentz)
+{
+    pala_world w;
+    pala_world_init(&w);
+    pala_material m = {.name = "m", .rho = 2500, .E = 5e8, .sigma = 0.3, .delta = 0.49, .mu = 0.3, .nu = 1e-3};
+    int mat = pala_world_add_material(&w, &m), t = pala_world_add_sphere_template(&w, mat, 1e-3);
+    w.dim = dim;
+    for (int i = 0; i < 8; i++)
+        pala_world_add_grain(&w, t, pala_v(3e-3 * (i + 1), 5e-3, dim == 2 ? 0 : 5e-3), pala_v(0, 0, 0), pala_v(0, 0, 0), pala_v(0, 0, 0));
+    pala_world_set_box(&w, pala_v(0, 0, dim == 2 ? -0.01 : 0), pala_v(0.03, 0.03, dim == 2 ? 0.01 : 0.03), mat);
+    w.dt = 1e-6;
+    w.sphere_orientation = fixed ? PALA_SPHERES_FIXED : PALA_SPHERES_TRACK;
+    if (lorentz) { w.tmpl[t].charge = 1e-9; w.B = pala_v(0, 0, 0.1); }
+    int st = pala_world_prepare(&w);
+    if (st == PALA_OK) st = pala_world_steps(&w, 2);
+    T_CHECK(st == PALA_OK, "nan_omega %dD%s %s: prepared and stepped (%s)", dim, lorentz ? " in B" : "", fixed ? "fixed" : "track", pala_world_error(&w));
+    w.w[3] = pala_v(0, 0, (double)NAN);
+    st = pala_world_steps(&w, 3);
+    T_CHECK(st == PALA_UNSTABLE, "%dD%s, %s: a NaN angular velocity stops the step (status %d: %s)", dim, lorentz ? " in B" : "",
+            fixed ? "fixed" : "track", st, pala_world_error(&w));
+    pala_world_free(&w);
+}
+
 void test_orient(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR) == 0, "mkdir " DIR);
@@ -94,4 +125,22 @@ void test_orient(void)
     compare("gas2", gas2, 2);
     refused("is not a sphere", "shape = random\ncomponents = 2 3\ncomponent_radius = 0.001 0.0015");
     refused("dipole", "shape = sphere\nradius = 0.001\nelectric_dipole = 0 0 1e-12");
+    {   /* a disc listed before the arc grains it shares the world with: named as such */
+        char out[4096];
+        t_write(DIR "/arcmix.txt",
+                "dimension = 2\ndt = 4e-6\nsteps = 10\ncontainer = box\nbox = 0 0.1 0 0.1 -0.01 0.01\nwall_material = m\n"
+                "sphere_orientation = fixed\n[material m]\ndensity = 2500\nyoung = 1e7\n"
+                "[grain d]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
+                "[grain g]\nmaterial = m\nshape = arcs\narcs_shape = triangle\nradius = 0.0014\ncorner_radius = 0.00042\nside_radius = 0.0056\n"
+                "[group d]\ngrain = d\ncount = 10\nregion = box\nregion_box = 0.002 0.098 0.002 0.098 0 0\n"
+                "[group g]\ngrain = g\ncount = 10\nregion = box\nregion_box = 0.002 0.098 0.002 0.098 0 0\n");
+        int rc = t_sh(out, sizeof out, "cd " DIR " && ../../../pala run arcmix.txt -o arcmix.run --force --quiet 2>&1");
+        T_CHECK(rc != 0 && strstr(out, "arcmix.txt:7:") && strstr(out, "[grain d] is a disc among arc grains"),
+                "a disc among arc grains: refused at the key's line, saying why (exit %d) %s", rc, out);
+    }
+    for (int fixed = 0; fixed < 2; fixed++) {
+        nan_omega(2, fixed, 0);
+        nan_omega(3, fixed, 0);
+        nan_omega(3, fixed, 1);
+    }
 }

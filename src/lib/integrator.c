@@ -483,6 +483,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
     const int chain = chained >= 0 ? chained : wk->chain, flat = wk->flat[k0 / PALA_BLOCK];
     const pala_vec3 u = pala_list_frame(w);
     const double *G = arcs || skins(w) ? w->nl->gk : NULL;   /* arc grains' 1/f_k, or discs' (neighbor.c, "Skins of their own") */
+    const int turn = w->sphere_orientation != PALA_SPHERES_FIXED;   /* fixed: a disc keeps r */
     double pdiss = 0, mv = fa->mv, mv2 = fa->mv2, rv = fa->rv, rv2 = fa->rv2, chk = fa->chk;
     for (int k = k0; k < k1; k++) {
         pala_facc *a = &A[k & mask];
@@ -525,7 +526,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
             double q = (th2 < 0.01 ? pala_rot_exp_series(th2) : tan(0.5 * sqrt(th2)) / sqrt(th2)) * az;   /* pala_rot_exp */
             double den = 1.0 - q * g;                                                 /* pala_rot_compose */
             if (fabs(den) < 1e-12) den = den < 0 ? -1e-12 : 1e-12;
-            if (w->sphere_orientation != PALA_SPHERES_FIXED) g = 1.0 / den * (q + g);   /* fixed: a disc keeps r */
+            if (turn) g = 1.0 / den * (q + g);
             double d2 = hg2 * (vx * vx + vy * vy);                                   /* pala_free_motion_h */
             double dx = vx - u.x, dy = vy - u.y, dz = 0 - u.z, e2 = hg2 * (dx * dx + dy * dy + dz * dz);   /* ... in the list's frame */
             if (t->ncomp > 1) {
@@ -536,7 +537,7 @@ static inline __attribute__((always_inline)) void end_planar_(pala_world *w, int
             if (half == 0) {
                 mv = d2 > mv ? d2 : mv;
                 rv = e2 > rv ? e2 : rv;
-                chk += 0.0 * (x + y + g);   /* pala_grain_check's NaN (its zeros would only make -0 +0) */
+                chk += 0.0 * (x + y + (turn ? g : om));   /* pala_grain_check's NaN (its zeros would only make -0 +0; fixed: omega's) */
             } else {
                 mv2 = d2 > mv2 ? d2 : mv2;
                 rv2 = e2 > rv2 ? e2 : rv2;
@@ -650,7 +651,7 @@ static inline __attribute__((always_inline)) int quad_planar(pala_world *w, int 
     }
     acc->mv = sel4((v4l)(d2 > acc->mv), d2, acc->mv);
     acc->rv = sel4((v4l)(e2 > acc->rv), e2, acc->rv);
-    acc->chk += 0.0 * (x + y + g);   /* pala_grain_check's NaN */
+    acc->chk += 0.0 * (x + y + (turn ? g : om));   /* pala_grain_check's NaN (fixed: omega's) */
     if (chain) {   /* the next step's (65), then (66): the same turn, the same bounds */
         x = x + tau * vx;
         y = y + tau * vy;

@@ -97,10 +97,11 @@ static inline double pala_grain_end_drift(pala_world *w, int k, double *rel)
 }
 
 /* 0 if grain k's position and rotation are finite, NaN otherwise (a non-finite velocity
- * or angular velocity reaches both in the free motion of eq. 69). */
+ * or angular velocity reaches both in the free motion of eq. 69).  With sphere_orientation
+ * = fixed r stays as placed, so its angular velocity is checked in its place. */
 static inline double pala_grain_check(const pala_world *w, int k)
 {
-    pala_vec3 x = w->x[k], r = w->r[k];
+    pala_vec3 x = w->x[k], r = w->sphere_orientation == PALA_SPHERES_FIXED ? w->w[k] : w->r[k];
     return 0.0 * (x.x + x.y + x.z + r.x + r.y + r.z);
 }
 

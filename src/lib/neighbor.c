@@ -58,7 +58,7 @@ void pala_nlist_free(pala_nlist *nl)
  * level whose cells are at least 2 a + skin wide.  A pair of the same level is found in the
  * cells next to one of them, as with one grid.  A pair of two levels is found by one side
  * only: the pebbles of one level search the cells of the other within a_p + a_max(level) +
- * skin of them, and which side searches is chosen per pair of levels by the number of cells
+ * skin fmax of them (fmax: the spheres' largest skin factor, sphere_skins), and which side searches is chosen per pair of levels by the number of cells
  * it visits in all (a few large spheres search the cells of the small ones around them
  * rather than every small sphere searching theirs).  A pair found from its larger pebble's
  * side still belongs to the row of its smaller index: it is handed over (rc, rev) and merged
@@ -841,8 +841,9 @@ static void arc_skins(pala_world *w)
     if (!fast_skins(w, 1)) grain_skins(w, w->n - 1 - w->n / ARC_FAST, ARC_FMAX, 1);
 }
 
-/* A world of spheres (discs in 2D) of one grid: fast_skins's factors, else none.  The grid's
- * cells grow by the largest factor; a mesh lists the faces near a sphere within its skin f_k
+/* A world of spheres (discs in 2D), of one grid or of levels of cells: fast_skins's factors,
+ * else none.  The cells grow by the largest factor (cell_edge; a level's search reaches by
+ * it, reach); a mesh lists the faces near a sphere within its skin f_k
  * (surface.c).  nl->sk: some factor exceeds 1 (else fk is all ones, and the build, the sweep
  * and the end of the step are those without factors); nl->reach: each sphere's radius and
  * half its skin. */

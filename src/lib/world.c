@@ -526,7 +526,8 @@ static int check_template(pala_world *w, pala_check *c, int t)
     if (w->sphere_orientation == PALA_SPHERES_FIXED && (tp->ncomp != 1 || w->arc || nonzero3(tp->edip) || nonzero3(tp->mdip)))
         return pala_fault(c, W, -1, KEY(sphere_orientation), "'%s = fixed' is for worlds of spheres, whose orientation no force depends on; "
                           "%s %s: remove the key (or set it to track)", NAME(sphere_orientation), who,
-                          tp->ncomp != 1 || w->arc ? "is not a sphere" : "has a dipole, which turns with it");
+                          tp->ncomp != 1 ? "is not a sphere" : w->arc ? "is a disc among arc grains, whose orientation matters"
+                                                                        : "has a dipole, which turns with it");
     if (w->arc && w->dim != 2)
         return pala_fault(c, W, -1, KEY(dimension), "%s: arc grains are 2D: set '%s = 2'", who, NAME(dimension));
     if (w->arc && w->fluid_eta > 0)   /* the drag of fluid.c acts on whole circles */
