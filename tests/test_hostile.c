@@ -262,6 +262,45 @@ static void folders(void)
     (void)same_files;
 }
 
+/* Session 29's hostile sweep: endless or special files where a control file, a checkpoint
+ * or a trajectory is read (each refused at once, naming why), and --force with the scene or
+ * the start_from run inside the folder it would clear. */
+static void endless(void)
+{
+    int rc = run(out, sizeof out, "timeout 5 ./pala run /dev/zero -o " D "/z --force 2>&1");
+    T_CHECK(rc == 1 && has(out, N("/dev/zero:1:", "binary file")), "pala run /dev/zero: refused at once, exit %d %s", rc, out);
+    rc = run(out, sizeof out, "timeout 5 ./pala order /dev/zero 2>&1");
+    T_CHECK(rc == 1 && has(out, N("binary file")), "pala order /dev/zero: refused at once, exit %d %s", rc, out);
+    rc = run(out, sizeof out, "(printf 'steps = 1\\n'; head -c 10000 /dev/zero | tr '\\0' a) > " D "/long.txt && "
+                              "timeout 5 ./pala run " D "/long.txt -o " D "/long --force 2>&1");
+    T_CHECK(rc == 1 && has(out, N("long.txt:2:", "longer than")), "a line of 10,000 characters: refused at its line, exit %d %s", rc, out);
+    short_run("ckz", NULL);
+    t_sh(NULL, 0, "cd " D " && rm -rf ckl ckf ckt && cp -r ckz ckl && rm ckl/checkpoint.bin && ln -s /dev/zero ckl/checkpoint.bin && "
+                  "cp -r ckz ckf && rm ckf/checkpoint.bin && mkfifo ckf/checkpoint.bin && "
+                  "cp -r ckz ckt && truncate -s 2G ckt/checkpoint.bin");
+    rc = run(out, sizeof out, "timeout 5 ./pala resume " D "/ckl --info 2>&1");
+    T_CHECK(rc == 1 && has(out, N("symbolic link")), "a checkpoint.bin linked to /dev/zero: refused, exit %d %s", rc, out);
+    rc = run(out, sizeof out, "timeout 5 ./pala run " SCENE " -o " D "/ckl2 --force --quiet --set start_from=" D "/ckl 2>&1");
+    T_CHECK(rc == 1 && has(out, N("start_from", "symbolic link")), "start_from a run whose checkpoint.bin is a link: refused, exit %d %s", rc, out);
+    rc = run(out, sizeof out, "timeout 5 ./pala resume " D "/ckf --info 2>&1");
+    T_CHECK(rc == 1 && has(out, N("not a regular file")), "a checkpoint.bin that is a pipe: refused without waiting, exit %d %s", rc, out);
+    rc = run(out, sizeof out, "timeout 5 ./pala resume " D "/ckt --info 2>&1");
+    T_CHECK(rc == 1 && has(out, N("longer than its header")), "a checkpoint.bin of 2 GB of which the header claims a few kB: refused unread, exit %d %s",
+            rc, out);
+    t_sh(NULL, 0, "cd " D " && rm -rf ckz2 && cp -r ckz ckz2 && rm ckz2/trajectory.txt && ln -s /dev/zero ckz2/trajectory.txt");
+    rc = run(out, sizeof out, "timeout 5 ./pala run " SCENE " -o " D "/ckz3 --force --quiet --set start_from=" D "/ckz2 --set start_time=0 2>&1");
+    T_CHECK(rc == 1 && has(out, N("trajectory.txt cannot be read", "symbolic link")), "start_time from a trajectory linked to /dev/zero: refused, exit %d %s",
+            rc, out);
+    /* --force: the scene read before the folder is cleared; a start_from of the folder itself refused */
+    t_sh(NULL, 0, "cd " D " && rm -rf ckz4 && cp -r ckz ckz4");
+    rc = run(out, sizeof out, "timeout 5 ./pala run " D "/ckz4/control.txt -o " D "/ckz4 --force --quiet --set end_time=0.0002 2>&1 && "
+                              "test -s " D "/ckz4/energy.tsv");
+    T_CHECK(rc == 0, "run RUN/control.txt -o RUN --force: runs, its results written (exit %d) %s", rc, out);
+    rc = run(out, sizeof out, "timeout 5 ./pala run " SCENE " -o " D "/ckz4 --force --quiet --set start_from=" D "/ckz4 2>&1; echo \"exit $?\"; "
+                              "test -s " D "/ckz4/energy.tsv && echo kept");
+    T_CHECK(has(out, N("exit 1", "is the folder this run writes", "kept")), "start_from the folder -o clears: refused, the run kept %s", out);
+}
+
 void test_hostile(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " D " && mkdir -p " D) == 0, "mkdir " D);
@@ -270,4 +309,5 @@ void test_hostile(void)
     scenes();
     scales();
     folders();
+    endless();
 }

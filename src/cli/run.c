@@ -260,16 +260,25 @@ int pala_run(const pala_run_opts *o)
     else if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
     else pala_run_default_dir(o->scene, dir, sizeof dir);
     if (!o->resume) {
-        rc = pala_folder_prepare(dir, &pala_run_folder, o->force, "run", &lock, stderr);
-        if (rc) { pala_scene_free(sc); return rc; }
-        /* the scene's identity, so a resume continues the same scene (checkpoint.h) */
+        /* the scene's identity, so a resume continues the same scene (checkpoint.h): read
+         * before --force clears the folder, which may hold the control file itself */
         char *abs = realpath(o->scene, NULL);
         snprintf(cr.scene, sizeof cr.scene, "%s", abs ? abs : o->scene);
         free(abs);
         cr.nset = o->nset;
         cr.sets = calloc((size_t)o->nset + 1, sizeof *cr.sets);
         for (int i = 0; cr.sets && i < o->nset; i++) cr.sets[i] = strdup(o->sets[i]);
-        if (!cr.sets || pala_ckpt_hash_scene(&cr, sc, o->scene, stderr)) { pala_ckpt_run_free(&cr); pala_scene_free(sc); pala_rundir_unlock(lock); return PALA_ERR_IO; }
+        if (!cr.sets || pala_ckpt_hash_scene(&cr, sc, o->scene, stderr)) { pala_ckpt_run_free(&cr); pala_scene_free(sc); return PALA_ERR_IO; }
+        const char *from = pala_scene_get(sc, "start_from");
+        struct stat a, b;
+        if (from && *from && stat(from, &a) == 0 && stat(dir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+            fprintf(stderr, "pala run: %s: start_from = %s is the folder this run writes (-o %s), which would replace the run it starts from; "
+                            "give another -o\n", o->scene, from, dir);
+            pala_ckpt_run_free(&cr); pala_scene_free(sc);
+            return PALA_ERR_INPUT;
+        }
+        rc = pala_folder_prepare(dir, &pala_run_folder, o->force, "run", &lock, stderr);
+        if (rc) { pala_ckpt_run_free(&cr); pala_scene_free(sc); return rc; }
     }
     /* every file is created before any is written: one that cannot be leaves the others
      * empty.  A file that cannot be created (a read-only folder) is an I/O error (5), a

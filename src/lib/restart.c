@@ -18,11 +18,13 @@
 #include "place.h"
 #include "world.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- checkpoint files ------------------------------------------------------------------- */
 static const char magic[8] = {'P', 'A', 'L', 'A', 'C', 'K', 'P', 'T'};
@@ -49,20 +51,41 @@ const pala_ckfield *pala_ckfile_find(const pala_ckfile *c, const char *name)
     return NULL;
 }
 
+/* path opened for reading if it is a regular file, not through a symbolic link (as the command
+ * line reads a run folder: src/cli/rundir.h), without waiting on a pipe; its size into *size.
+ * NULL with errno set and the reason in why: a device, a pipe or /dev/zero has no end to
+ * read to. */
+static FILE *open_regular(const char *path, off_t *size, char *why, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC), e = fd < 0 ? errno : 0;
+    struct stat st;
+    FILE *f = NULL;
+    if (!e && fstat(fd, &st) != 0) e = errno;
+    else if (!e && !S_ISREG(st.st_mode)) e = ENODEV;
+    else if (!e && (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb")))) e = errno ? errno : EIO;
+    if (f) { *size = st.st_size; return f; }
+    if (fd >= 0) close(fd);
+    snprintf(why, len, "%s", e == ELOOP ? "it is a symbolic link, which pala does not follow in a run folder"
+                             : e == ENODEV ? "it is not a regular file (a folder, a device or a pipe)" : strerror(e));
+    errno = e;
+    return NULL;
+}
+
 int pala_ckfile_read(const char *path, pala_ckfile *c, char *why, size_t len)
 {
     memset(c, 0, sizeof *c);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(why, len, "%s", strerror(errno)); return PALA_CKFILE_OPEN; }
-    size_t cap = 0, n = 0;
-    for (;;) {
-        if (n == cap) {
-            cap = cap ? 2 * cap : 1 << 16;
-            PALA_GROW(c->bytes, cap);
-        }
-        size_t k = fread(c->bytes + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
+    off_t size = 0;
+    FILE *f = open_regular(path, &size, why, len);
+    if (!f) return PALA_CKFILE_OPEN;
+    /* the header first: its length decides what is read (a damaged file that goes on for
+     * gigabytes is refused, not read whole) */
+    c->bytes = pala_xrealloc(NULL, HEADER);
+    size_t n = fread(c->bytes, 1, HEADER, f);
+    uint64_t hl = 0;
+    if (n == HEADER) memcpy(&hl, c->bytes + 16, 8);
+    if (n == HEADER && size >= HEADER && hl == (uint64_t)(size - HEADER) && !memcmp(c->bytes, magic, 8)) {
+        PALA_GROW(c->bytes, HEADER + (size_t)hl + 1);
+        n += fread(c->bytes + HEADER, 1, (size_t)hl + 1, f);   /* one more: a file that grew since is longer than its header */
     }
     c->n = n;
     int rerr = ferror(f);
@@ -84,7 +107,7 @@ int pala_ckfile_read(const char *path, pala_ckfile *c, char *why, size_t len)
             pala_ckfile_free(c);
             return PALA_CKFILE_VERSION;
         }
-        else if (plen != n - HEADER) bad = n - HEADER < plen ? "it is truncated (shorter than its header says)" : "it is longer than its header says";
+        else if (plen != n - HEADER) bad = (uint64_t)(size - HEADER) < plen ? "it is truncated (shorter than its header says)" : "it is longer than its header says";
         else if (pala_fnv1a(PALA_FNV0, c->bytes + HEADER, plen) != sum) bad = "its checksum does not match: the file is damaged";
     }
     if (bad) {
@@ -292,12 +315,18 @@ static int frame_at(const char *dir, long n, long nid, double T, fgrain **g, lon
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/trajectory.txt", dir);
-    FILE *f = fopen(path, "rb");
-    int bin = !f;
+    off_t fsz = 0;
+    char why[256];
+    FILE *f = open_regular(path, &fsz, why, sizeof why);
+    int bin = !f && errno == ENOENT;
     if (bin) {
         snprintf(path, sizeof path, "%s/trajectory.bin", dir);
-        if (!(f = fopen(path, "rb"))) { snprintf(err, len, "%s holds neither trajectory.txt nor trajectory.bin, whose frames start_time picks from", dir); return -1; }
+        if (!(f = open_regular(path, &fsz, why, sizeof why)) && errno == ENOENT) {
+            snprintf(err, len, "%s holds neither trajectory.txt nor trajectory.bin, whose frames start_time picks from", dir);
+            return -1;
+        }
     }
+    if (!f) { snprintf(err, len, "%s cannot be read: %s; start_time picks its frame there: give the folder of a run as pala run wrote it", path, why); return -1; }
     long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     if (size < 0 || fseek(f, 0, SEEK_SET) != 0) { fclose(f); snprintf(err, len, "%s cannot be read", path); return -1; }
     long best = -1, at = 0, cnt = 0, bline = 0;   /* the nearest frame: its step, where its grains start (byte), their count, its line */
@@ -437,9 +466,13 @@ int pala_restart_import(pala_world *w, const char *dir, double T, pala_restart *
     if (!S_ISDIR(st.st_mode)) { snprintf(err, len, "%s is not a folder; give the folder of a run of pala run (its -o)", dir); return -1; }
     snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
     int rc = pala_ckfile_read(path, &r->c, why, sizeof why);
-    if (rc == PALA_CKFILE_OPEN) {
+    if (rc == PALA_CKFILE_OPEN && errno == ENOENT) {
         snprintf(err, len, "%s holds no %s (%s): it is not the folder of a run, or a run of a pala before checkpoints; rerun the first scene",
                  dir, PALA_CKPT_FILE, why);
+        return -1;
+    }
+    if (rc == PALA_CKFILE_OPEN) {
+        snprintf(err, len, "%s/%s cannot be read: %s; give the folder of a run as pala run wrote it, or rerun the first scene", dir, PALA_CKPT_FILE, why);
         return -1;
     }
     if (rc) {

@@ -343,6 +343,7 @@ static int get_line(FILE *f, char *buf, int len, int cr)
         n++;
         if (c == '\n') break;
         if (c == '\r' && cr) break;   /* a file without LF: CR ends its lines (old Mac files); elsewhere a CR is a blank */
+        if (bin || n > len - 1) break;   /* either is an error: read no further (/dev/zero has no end) */
     }
     if (c == EOF && n == 0) return -1;
     if (bin) return -3;
@@ -391,7 +392,7 @@ static int read_file(pala_scene *s)
     int line = 0, cur = add_section(s, PALA_S_TOP, "", 0), bad = 0, n;
     int skip = 0;   /* after a bad section header: its keys are not checked (no follow-on errors) */
     int ch, lf = 0;   /* LF ends lines, CR LF too; a file with no LF at all ends them with CR */
-    while (!lf && (ch = getc(f)) != EOF) lf = ch == '\n';
+    while (!lf && (ch = getc(f)) != EOF && ch != 0) lf = ch == '\n';   /* to a NUL at most: the lines say it is binary */
     rewind(f);
     while ((n = get_line(f, buf, (int)sizeof buf, !lf)) != -1) {
         line++;
