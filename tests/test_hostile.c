@@ -301,6 +301,28 @@ static void endless(void)
     T_CHECK(has(out, N("exit 1", "is the folder this run writes", "kept")), "start_from the folder -o clears: refused, the run kept %s", out);
 }
 
+/* Session 29's messages: each names what to give instead */
+static void messages(void)
+{
+    static const struct { const char *sets, *want1, *want2; } m[] = {
+        {"--set sphere_orientation=FIXED", "expected one of track|fixed", "did you mean 'fixed'?"},
+        {"--set material.rubbr.density=5", "no [material rubbr] section", "did you mean 'rubber'?"},
+        {"--set material.qqqqqq.density=5", "no [material qqqqqq] section", "it has rubber"},
+        {"--set group.ten.grain=mastr", "no [grain mastr] section", "did you mean 'master'?"},
+        {"--set group.ten.orientation='1e155 0 0'", "orientation", "below 1e150"},
+        {"-o ''", "-o needs a folder name", "e.g."},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "timeout 5 ./pala run " SCENE " -o " D "/msg --force --quiet --set steps=5 %s 2>&1", m[i].sets);
+        int rc = run(out, sizeof out, cmd);
+        T_CHECK(rc == 1 && has(out, N(m[i].want1, m[i].want2)), "%s: exit %d, saying what to give %s", m[i].sets, rc, out);
+    }
+    t_sh(NULL, 0, "cd " D " && rm -rf ckz5 && cp -r ckz ckz5 && rm ckz5/energy.tsv");
+    int rc = run(out, sizeof out, "timeout 5 ./pala resume " D "/ckz5 --set end_time=0.001 2>&1");
+    T_CHECK(rc == 1 && has(out, N("energy.tsv", "start_from")), "resume without energy.tsv: refused with a way on, exit %d %s", rc, out);
+}
+
 void test_hostile(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " D " && mkdir -p " D) == 0, "mkdir " D);
@@ -310,4 +332,5 @@ void test_hostile(void)
     scales();
     folders();
     endless();
+    messages();
 }

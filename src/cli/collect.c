@@ -288,8 +288,8 @@ int pala_cmd_collect(int argc, char **argv)
                 }
             }
             else if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0) {
-                if (i + 1 == argc) {
-                    fprintf(stderr, "pala collect: %s needs a file name\n", a);
+                if (i + 1 == argc || !argv[i + 1][0]) {
+                    fprintf(stderr, "pala collect: %s needs a file name, e.g. -o table.tsv\n", a);
                     free(dirs);
                     return PALA_ERR_INPUT;
                 }

@@ -570,7 +570,8 @@ int pala_cmd_export(int argc, char **argv)
             char *e;
             every = strtol(argv[++i], &e, 10);
             if (*e || every < 1) { fprintf(stderr, "pala export: --every '%s': expected a whole number of frames >= 1, e.g. --every 10\n", argv[i]); return PALA_ERR_INPUT; }
-        } else if (!strcmp(a, "-o") && more) out = argv[++i];
+        } else if (!strcmp(a, "-o") && more && !argv[i + 1][0]) { fprintf(stderr, "pala export: -o needs a file or folder name, e.g. -o run.xyz\n"); return PALA_ERR_INPUT; }
+        else if (!strcmp(a, "-o") && more) out = argv[++i];
         else if (a[0] == '-') { fprintf(stderr, "pala export: unknown option or missing value: '%s'\n", a); usage(stderr); return PALA_ERR_INPUT; }
         else if (!run) run = a;
         else { fprintf(stderr, "pala export: one run only (got '%s' and '%s')\n", run, a); return PALA_ERR_INPUT; }

@@ -66,7 +66,7 @@ static int cmd_run(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            if (++i == argc) { fprintf(stderr, "pala run: -o needs a folder name\n"); free(sets); return PALA_ERR_INPUT; }
+            if (++i == argc || !argv[i][0]) { fprintf(stderr, "pala run: -o needs a folder name, e.g. -o runs/first\n"); free(sets); return PALA_ERR_INPUT; }
             o.outdir = argv[i];
         } else if (!strcmp(a, "--set")) {
             if (++i == argc) { fprintf(stderr, "pala run: --set needs KEY=VALUE, e.g. --set dt=1e-6\n"); free(sets); return PALA_ERR_INPUT; }

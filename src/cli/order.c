@@ -194,6 +194,7 @@ int pala_cmd_order(int argc, char **argv)
                 return PALA_ERR_INPUT;
             }
         } else if (!strcmp(a, "--set") && more) sets[nset++] = argv[++i];
+        else if (!strcmp(a, "-o") && more && !argv[i + 1][0]) { fprintf(stderr, "pala order: -o needs a folder name, e.g. -o order/first\n"); free(sets); return PALA_ERR_INPUT; }
         else if (!strcmp(a, "-o") && more) outdir = argv[++i];
         else if (!strcmp(a, "--force")) force = 1;
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); free(sets); return 0; }

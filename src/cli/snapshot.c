@@ -184,7 +184,8 @@ int pala_cmd_snapshot(int argc, char **argv)
         else if (!strcmp(a, "--size") && more) {
             size = strtod(argv[++i], &e);
             if (*e || size < 100 || size > 20000) { fprintf(stderr, "pala snapshot: --size '%s': expected a width of 100 to 20000 px\n", argv[i]); return PALA_ERR_INPUT; }
-        } else if (!strcmp(a, "-o") && more) out = argv[++i];
+        } else if (!strcmp(a, "-o") && more && !argv[i + 1][0]) { fprintf(stderr, "pala snapshot: -o needs a file name, e.g. -o last.svg\n"); return PALA_ERR_INPUT; }
+        else if (!strcmp(a, "-o") && more) out = argv[++i];
         else if (a[0] == '-') { fprintf(stderr, "pala snapshot: unknown option or missing value: '%s'\n", a); usage(stderr); return PALA_ERR_INPUT; }
         else if (!run) run = a;
         else { fprintf(stderr, "pala snapshot: one run only (got '%s' and '%s')\n", run, a); return PALA_ERR_INPUT; }

@@ -536,7 +536,10 @@ int pala_cmd_sweep(int argc, char **argv)
                     rc = PALA_ERR_INPUT;
                 } else if (strcmp(a, "--vary") == 0) val = argv[++i];
                 else if (strcmp(a, "--set") == 0) { val = argv[++i]; fixed = 1; }
-                else dir = argv[++i];
+                else if (!argv[++i][0]) {
+                    fprintf(stderr, "pala sweep: %s needs a folder name, e.g. -o sweeps/dt\n", a);
+                    rc = PALA_ERR_INPUT;
+                } else dir = argv[i];
             } else {
                 fprintf(stderr, "pala sweep: unknown option '%s' (see pala sweep --help)\n", a);
                 rc = PALA_ERR_INPUT;

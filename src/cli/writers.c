@@ -771,7 +771,9 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
          * kill) is cut off, then the run appends as if it had never stopped */
         if (!bad && (fflush(f) != 0 || ftruncate(fileno(f), off[i]) != 0 || fseek(f, off[i], SEEK_SET) != 0)) { bad = 1; why = strerror(errno); }
         if (bad) {
-            fprintf(stderr, "pala resume: cannot continue %s: %s\n", p, why);
+            fprintf(stderr, "pala resume: cannot continue %s: %s; %s\n", p, why,
+                    code == PALA_ERR_IO ? "make the folder writable, or start a new run from it: pala run SCENE --set start_from=DIR -o NEWDIR"
+                                        : "put the run's file back as the run left it, or start a new run from it: pala run SCENE --set start_from=DIR -o NEWDIR");
             if (f) fclose(f);
             while (i-- > 0) if (ws->f[i]) fclose(ws->f[i]);
             return code;

@@ -210,6 +210,51 @@ static int find_section(const pala_scene *s, int kind, const char *name)
     return -1;
 }
 
+/* Edit distance ignoring case (FIXED for fixed: 0). */
+static int edit_distance_nocase(const char *a, const char *b)
+{
+    char la[48], lb[48];
+    int i;
+    for (i = 0; a[i] && i < 47; i++) la[i] = (char)tolower((unsigned char)a[i]);
+    la[i] = 0;
+    for (i = 0; b[i] && i < 47; i++) lb[i] = (char)tolower((unsigned char)b[i]);
+    lb[i] = 0;
+    return strlen(a) > 47 || strlen(b) > 47 ? 99 : edit_distance(la, lb);
+}
+
+/* ", did you mean 'X'?" for the candidate closest to w (case aside, at most about a quarter of
+ * its letters off), else "" (a typo's suggestion, as for keys and sections). */
+static const char *did_you_mean(const char *w, int n, const char *const *cand, char *buf, size_t len)
+{
+    int bd = 99, bi = -1;
+    for (int i = 0; i < n; i++) {
+        int d = edit_distance_nocase(w, cand[i]);
+        if (d < bd) { bd = d; bi = i; }
+    }
+    if (bi < 0 || bd > 1 + (int)strlen(w) / 4) return "";
+    snprintf(buf, len, ": did you mean '%s'?", cand[bi]);
+    return buf;
+}
+
+/* did_you_mean, else the candidates' list (": it has A, B, C"), for a name not found. */
+static const char *name_hint(const char *w, int n, const char *const *cand, char *buf, size_t len)
+{
+    if (did_you_mean(w, n, cand, buf, len)[0] || n == 0) return n ? buf : "";
+    size_t o = (size_t)snprintf(buf, len, ": it has ");
+    for (int i = 0; i < n && i < 8 && o < len; i++) o += (size_t)snprintf(buf + o, len - o, "%s%s", i ? ", " : "", cand[i]);
+    if (n > 8 && o < len) snprintf(buf + o, len - o, ", ...");
+    return buf;
+}
+
+/* The names of the file's sections of one kind (at most 64), for did_you_mean. */
+static int section_names(const pala_scene *s, int kind, const char **out)
+{
+    int n = 0;
+    for (int i = 0; i < s->nsec && n < 64; i++)
+        if (s->sec[i].kind == kind && s->sec[i].name[0]) out[n++] = s->sec[i].name;
+    return n;
+}
+
 /* Check one entry's value against its key definition. */
 static int check_value(pala_scene *s, const entry *e)
 {
@@ -224,13 +269,21 @@ static int check_value(pala_scene *s, const entry *e)
     switch (k->type) {
     case PALA_K_WORD:
         if (pala_key_word(k->choices, e->val) < 0) {
-            EERR(s, e, "'%s = %s': expected %s", k->name, e->val, expected(k, eb, sizeof eb));
+            const char *words[16];
+            char cw[256], mb[96];
+            int nw = 0;
+            snprintf(cw, sizeof cw, "%s", k->choices);
+            for (char *t = strtok(cw, "|"); t && nw < 16; t = strtok(NULL, "|")) words[nw++] = t;
+            EERR(s, e, "'%s = %s': expected %s%s", k->name, e->val, expected(k, eb, sizeof eb), did_you_mean(e->val, nw, words, mb, sizeof mb));
             return -1;
         }
         return 0;
     case PALA_K_NAME:
         if (find_section(s, k->ref, e->val) < 0) {
-            EERR(s, e, "'%s = %s': no [%s %s] section in this file", k->name, e->val, pala_sect_names[k->ref], e->val);
+            const char *names[64];
+            char mb[512];
+            EERR(s, e, "'%s = %s': no [%s %s] section in this file%s", k->name, e->val, pala_sect_names[k->ref], e->val,
+                 name_hint(e->val, section_names(s, k->ref, names), names, mb, sizeof mb));
             return -1;
         }
         return 0;
@@ -537,7 +590,13 @@ static int apply_override(pala_scene *s, char *set)
             sect = add_section(s, kind, d1 + 1, 0);
             s->sec[sect].set = set;
         }
-        if (sect < 0) { emsg(s, 0, set, "the file has no [%s %s] section", kk, d1 + 1); return -1; }
+        if (sect < 0) {
+            const char *names[64];
+            char mb[512];
+            int nn = section_names(s, kind, names);
+            emsg(s, 0, set, "the file has no [%s %s] section%s", kk, d1 + 1, nn ? name_hint(d1 + 1, nn, names, mb, sizeof mb) : ": add one, or check the name");
+            return -1;
+        }
     }
     const pala_keydef *k = find_key(s->sec[sect].kind, name);
     if (!k) { unknown_key(s, 0, set, s->sec[sect].kind, name); return -1; }
@@ -1207,6 +1266,11 @@ static int build_group(pala_scene *s, int g, const int *matidx, const int *tfirs
     }
     if ((grp->reg.kind == PALA_REGION_CONTAINER || grp->reg.kind == PALA_REGION_SLAB) && !pala_container_of(w) && grp->placement != PALA_PLACE_LIST) {
         SERR(s, g, PALA_KEY_region, "with container = none, random and lattice placement need region = box or cylinder (a finite region)"); return -1;
+    }
+    if (grp->orient == PALA_ORIENT_GIVEN && !isfinite(pala_vnorm2(grp->orient_r))) {   /* |r|^2 of eq. (8) past a double: every placement NaN */
+        SERR(s, g, PALA_KEY_orientation, "the rotation vector r = tan(phi/2) n is too long for |r|^2 to be a number: give |r| below 1e150 "
+                                         "(a half turn about n: 1e8 n is within 2e-8 rad of it)");
+        return -1;
     }
     if (w->dim == 2) {
         if (grp->vel.z != 0) { SERR(s, g, PALA_KEY_velocity, "in 2D the velocity needs z = 0"); return -1; }
