@@ -311,6 +311,8 @@ static void messages(void)
         {"--set group.ten.grain=mastr", "no [grain mastr] section", "did you mean 'master'?"},
         {"--set group.ten.orientation='1e155 0 0'", "orientation", "below 1e150"},
         {"-o ''", "-o needs a folder name", "e.g."},
+        {"--set material.rubber.young=1e300", "contact stiffness of [material rubber]", "lower its young"},
+        {"--set group.ten.velocity='1e308 1e308 0'", "velocity is past a double", "give its [group] a finite velocity"},
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
         char cmd[512];

@@ -325,7 +325,7 @@ static void lines_and_checks(void)
         {"[wall x]\nshape = cylinder\nmaterial = m\nradius = 0.1\naxis = 1e200 0 0\n", "'axis': give the direction of the axis such as 0 0 1"},
         /* the dt check said ok: its contact time was NaN */
         {"[wall x]\nshape = plane\nmaterial = m\npoint = 0 0 -1\nnormal = 0 0 1\namplitude = 0 0 1e300\nfrequency = 1e300\n",
-         "the largest impact speed foreseen is inf m/s"},
+         "[wall x]'s speed is past a double"},
         {"[wall x]\nshape = rectangle\nmaterial = m\nedge = 0 0 1\nsize = 1 1\n", "'edge'"},
         {"[wall x]\nshape = cylinder\nmaterial = m\n", "'radius"},
         {"[wall x]\nshape = plane\nmaterial = m\nservo_pressure = 100\nservo_gain = 1\nservo_speed = 1\n", "needs 'area'"},

@@ -520,6 +520,8 @@ typedef struct pala_dt_report {
     int n;                         /* scales the world has */
     int verdict;                   /* the worst of theirs */
     char line[640];                /* all of it in one line: "dt check: 1e-06 s: contact ..." */
+    char cause[256];               /* when the impact speed or a contact stiffness is past a double
+                                      (no dt resolves it): what is, in words; else "" */
 } pala_dt_report;
 /* Fills r for a prepared world; PALA_OK, or PALA_ERR_INPUT if the world is not prepared. */
 int pala_world_dt_check(pala_world *w, pala_dt_report *r);

@@ -1519,9 +1519,9 @@ static int check_dt(pala_scene *s)
              "(d_max ~ v^(4/5)) or enlarge the smallest components (docs/physics.md, \"Choosing dt\"). %s", r.v, r.overlap, r.max_overlap, r.line);
     if (r.verdict != PALA_DT_UNSTABLE) return 0;
     int warn = s->top.dt_check == PALA_DT_CHECK_WARN;
-    if (!isfinite(r.v)) {   /* no dt resolves an impact at inf m/s (the report's contact scale says 1e-300 s) */
-        SERR(s, 0, PALA_KEY_dt, "%sthe largest impact speed foreseen is %g m/s: a wall's velocity, angular_velocity, or amplitude times frequency, "
-             "or a grain's velocity is past a double; no dt resolves it. %s", warn ? "warning: " : "", r.v, r.line);
+    if (r.cause[0]) {   /* no dt resolves an impact at inf m/s or a stiffness past a double (the report's contact scale says 1e-300 s) */
+        SERR(s, 0, PALA_KEY_dt, "%sno dt resolves the contacts: %s (the largest impact speed foreseen: %g m/s; docs/physics.md, \"Choosing dt\"). %s",
+             warn ? "warning: " : "", r.cause, r.v, r.line);
         return warn ? 0 : -1;
     }
     const pala_dt_scale *u = r.scale;

@@ -119,7 +119,9 @@ int pala_surfaces_moving(const pala_world *w)
 
 int pala_world_walls_move(const pala_world *w) { return pala_surfaces_moving(w); }
 
-double pala_surfaces_speed(const pala_world *w)
+double pala_surfaces_speed(const pala_world *w) { return pala_surfaces_speed_of(w, NULL); }
+
+double pala_surfaces_speed_of(const pala_world *w, const char **fastest)
 {
     double vmax = 0;
     for (int i = 0; i < w->nsurf; i++) {
@@ -129,6 +131,7 @@ double pala_surfaces_speed(const pala_world *w)
         for (int k = 0; k < w->n && pala_vnorm2(s->omega) > 0; k++) reach = fmax(reach, pala_vnorm(pala_vsub(w->x[k], c)) + w->tmpl[w->tid[k]].bound_radius);
         double v = pala_vnorm(s->velocity) + 2 * PALA_PI * s->frequency * pala_vnorm(s->amplitude) + pala_vnorm(s->omega) * reach +
                    (s->servo_pressure > 0 ? s->servo_speed : 0);
+        if (fastest && !(v <= vmax)) *fastest = s->name;   /* NaN and inf too */
         vmax = fmax(vmax, v);
     }
     return vmax;

@@ -102,6 +102,9 @@ int pala_surfaces_moving(const pala_world *w);
 /* The fastest a [wall]'s surface moves where the grains are, m/s (the check of dt adds it
  * to the grains' impact speed). */
 double pala_surfaces_speed(const pala_world *w);
+/* ... and the name of the wall whose speed is the largest (or not a number) into *fastest
+ * (left as it is if no wall moves). */
+double pala_surfaces_speed_of(const pala_world *w, const char **fastest);
 /* The neighbour list was built (or the sweep set up again): each mesh wall that does not
  * move gathers the faces near the components of the wall candidates (serial). */
 void pala_surfaces_listed(pala_world *w);

@@ -44,6 +44,9 @@ static double overlap_max(const pala_pairmat *p, double m, double rt, double v)
 static double contact_time(const pala_pairmat *p, double m, double rt, double v, double *dmax)
 {
     *dmax = 0;
+    /* a stiffness past a double (young = 1e300 makes E~ inf): no contact lasts a step, surely
+     * unstable (1e-300 s, as an impact at inf m/s below), not a scale left out */
+    if (!isfinite(p->nlaw == PALA_NLAW_HOOKE ? p->kn : p->nlaw == PALA_NLAW_FRACTIONAL ? p->fk * p->fc : p->kE)) return 1e-300;
     if (p->nlaw == PALA_NLAW_HOOKE) return p->kn > 0 ? PALA_PI * sqrt(m / p->kn) : 0;
     if (p->nlaw == PALA_NLAW_FRACTIONAL) {
         double om = pow(pow(p->fc, p->alpha) * pow(p->fk, 1 - p->alpha) / m, 1 / (2 - p->alpha));
@@ -58,7 +61,7 @@ static double tmin(double a, double b) { return a > 0 && (b <= 0 || a < b) ? a :
 /* The largest impact speed the initial state foresees, m/s: each grain's speed (of its
  * fastest point) and what it gains falling to the lowest point of the container along g
  * (without one, to the lowest grain), plus the fastest moving wall's (surface.h). */
-static double impact_speed(const pala_world *w)
+static double impact_speed(const pala_world *w, char *cause, size_t len)
 {
     double g = pala_vnorm(w->g), low = HUGE_VAL, vmax = 0;
     pala_vec3 down = g > 0 ? pala_vscale(1 / g, w->g) : pala_v(0, 0, 0);
@@ -68,8 +71,15 @@ static double impact_speed(const pala_world *w)
         double s = pala_vnorm(w->v[k]) + pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius;
         double h = cont ? -pala_vdot(down, pala_vsub(w->x[k], w->field_ref)) : -pala_vdot(down, w->x[k]) - low;
         vmax = fmax(vmax, sqrt(s * s + 2 * g * fmax(h, 0)));
+        if (!isfinite(s) && !cause[0]) snprintf(cause, len, "grain %d's velocity or angular velocity is past a double: give its [group] a finite velocity, angular_velocity "
+                                                    "and velocity_spread", k);
     }
-    return vmax + pala_surfaces_speed(w);
+    const char *wall = NULL;
+    double vs = pala_surfaces_speed_of(w, &wall);
+    if (!isfinite(vs) && !cause[0])
+        snprintf(cause, len, "[wall %s]'s speed is past a double: slow its velocity, its angular_velocity (times the distance from its "
+                             "rotation_centre) or its amplitude times frequency", wall ? wall : "?");
+    return vmax + vs;
 }
 
 /* One time scale into the report: its name, value and the steps dt gives it. */
@@ -122,7 +132,7 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
          * I / (pi eta sum (8 a^3 + 6 a s^2)) */
         if (w->fluid_eta > 0) tdrag = tmin(tdrag, fmin(tp->mass / (6 * PALA_PI * w->fluid_eta * sa), Imin / (PALA_PI * w->fluid_eta * sa3)));
     }
-    const double dt = w->dt, v = impact_speed(w), g = pala_vnorm(w->g);
+    const double dt = w->dt, v = impact_speed(w, r->cause, sizeof r->cause), g = pala_vnorm(w->g);
     r->dt = dt;
     r->v = v;
     r->max_overlap = w->max_overlap;
@@ -136,7 +146,14 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
             double m = wall ? mg[a].m : mg[a].m * mg[b].m / (mg[a].m + mg[b].m);
             double rt = wall ? 2 * mg[a].a : pala_harmonic(mg[a].a, mg[b].a);
             double I = wall ? mg[a].I : mg[a].I * mg[b].I / (mg[a].I + mg[b].I), dmax;
-            tc = tmin(tc, contact_time(p, m, rt, wall ? v : 2 * v, &dmax));
+            double tab = contact_time(p, m, rt, wall ? v : 2 * v, &dmax);
+            if (tab == 1e-300 && isfinite(v) && !r->cause[0]) {
+                char with[64] = " with a wall";
+                if (!wall) snprintf(with, sizeof with, " with [material %s]", w->mat[mb].name);
+                snprintf(r->cause, sizeof r->cause, "the contact stiffness of [material %s]%s is past a double: lower its young (%g Pa)", w->mat[a].name, with,
+                         w->mat[a].E);
+            }
+            tc = tmin(tc, tab);
             /* the overlap of that impact head-on between the grains that press their smallest
              * components deepest, against the smaller radius as the run's limit max_overlap
              * takes it (docs/physics.md, "Unstable runs"): no dt changes it */
