@@ -312,6 +312,7 @@ static void messages(void)
         {"--set group.ten.orientation='1e155 0 0'", "orientation", "below 1e150"},
         {"-o ''", "-o needs a folder name", "e.g."},
         {"--set material.rubber.young=1e300", "contact stiffness of [material rubber]", "lower its young"},
+        {"--set start_time=0", "'start_time' picks the frame of the run given by start_from", "give start_from"},
         {"--set group.ten.velocity='1e308 1e308 0'", "velocity is past a double", "give its [group] a finite velocity"},
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {

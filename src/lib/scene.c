@@ -255,6 +255,20 @@ static int section_names(const pala_scene *s, int kind, const char **out)
     return n;
 }
 
+/* 1 if a word of txt reads as a number that is not finite (inf, nan, 1e999): no key takes one. */
+static int not_finite(const char *txt)
+{
+    for (const char *p = txt; *p;) {
+        while (isspace((unsigned char)*p)) p++;
+        if (!*p) break;
+        char *end;
+        double v = strtod(p, &end);
+        if (end > p && (!*end || isspace((unsigned char)*end)) && !isfinite(v)) return 1;
+        while (*p && !isspace((unsigned char)*p)) p++;
+    }
+    return 0;
+}
+
 /* Check one entry's value against its key definition. */
 static int check_value(pala_scene *s, const entry *e)
 {
@@ -297,7 +311,8 @@ static int check_value(pala_scene *s, const entry *e)
     int min = k->type == PALA_K_INT || k->type == PALA_K_REAL ? 1 : k->nmin;
     int rc = pala_key_reals(e->val, v, max, &n);
     if (rc == -1 || (rc == 0 && n < min) || rc == -2) {
-        EERR(s, e, "'%s = %s': expected %s", k->name, e->val, expected(k, eb, sizeof eb));
+        EERR(s, e, "'%s = %s': expected %s%s", k->name, e->val, expected(k, eb, sizeof eb),
+             not_finite(e->val) ? ", finite (inf and nan are not values; past 1e308 neither)" : "");
         return -1;
     }
     for (int i = 0; i < n; i++) {
@@ -1615,6 +1630,12 @@ static int build_world(pala_scene *s)
     int fresh = !top->start_from;   /* the scene places its grains; else they are the run's (its groups and lammps_data's are not placed) */
     for (int i = 0; i < s->nsec; i++) tnext[i] = 0;
     if (fresh && check_resources(s)) bad = 1;
+    if (fresh && !bad && find_entry(s, 0, PALA_KEY_start_time)) {   /* a start from a run's frame, without the run: said, not ignored
+                                                                       (start_contacts has a default, which control.txt writes) */
+        SERR(s, 0, PALA_KEY_start_time, "'%s' picks the frame of the run given by start_from, and there is none: give start_from (the run's folder), "
+             "or remove it", pala_keys[PALA_KEY_start_time].name);
+        bad = 1;
+    }
     for (int i = 0; i < s->nsec && !bad; i++) {
         tfirst[i] = tcount[i] = 0;
         if (s->sec[i].kind != PALA_S_GRAIN || !fresh) continue;
