@@ -570,7 +570,7 @@ static void check_errors(void)
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion_box = 0 1 0 1 0 1\n", "[outlet o]", "[outlet o] needs 'region'"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregoin = box\n", "regoin", "unknown key 'regoin' in this section; did you mean 'region'?"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion = plane\nregion_point = 0 0 0\nregion_normal = 0 0 0\n", "region_normal",
-         "'region_normal': give the plane's normal, pointing into the region, not zero"},
+         "'region_normal': give the plane's normal, pointing into the region, finite and not zero"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion = line\n", "region = line", "'region = line': expected one of plane|box|cylinder"},
         {"[group p]\ngrain = g\ncount = 1\n[outlet o]\nregion = box\n", "[outlet o]", "needs 'region_box' for region = box"},
     };

@@ -312,7 +312,8 @@ static void messages(void)
         {"--set group.ten.orientation='1e155 0 0'", "orientation", "below 1e150"},
         {"-o ''", "-o needs a folder name", "e.g."},
         {"--set material.rubber.young=1e300", "contact stiffness of [material rubber]", "lower its young"},
-        {"--set start_time=0", "'start_time' picks the frame of the run given by start_from", "give start_from"},
+        {"--set group.ten.frction=5", "did you mean 'friction'", "a key of a [material NAME] section"},
+        {"--set end_time=inf", "expected a number (s), finite", "inf and nan are not values"},
         {"--set group.ten.velocity='1e308 1e308 0'", "velocity is past a double", "give its [group] a finite velocity"},
     };
     for (size_t i = 0; i < sizeof m / sizeof m[0]; i++) {
@@ -321,6 +322,9 @@ static void messages(void)
         int rc = run(out, sizeof out, cmd);
         T_CHECK(rc == 1 && has(out, N(m[i].want1, m[i].want2)), "%s: exit %d, saying what to give %s", m[i].sets, rc, out);
     }
+    int rw = run(out, sizeof out, "timeout 5 ./pala run " SCENE " -o " D "/msg --force --quiet --set steps=5 --set start_time=0 2>&1");
+    T_CHECK(rw == 0 && has(out, N("warning: 'start_time' picks the frame of the run given by start_from", "give start_from")),
+            "start_time without start_from: a warning, not ignored silently (exit %d) %s", rw, out);
     t_sh(NULL, 0, "cd " D " && rm -rf ckz5 && cp -r ckz ckz5 && rm ckz5/energy.tsv");
     int rc = run(out, sizeof out, "timeout 5 ./pala resume " D "/ckz5 --set end_time=0.001 2>&1");
     T_CHECK(rc == 1 && has(out, N("energy.tsv", "start_from")), "resume without energy.tsv: refused with a way on, exit %d %s", rc, out);

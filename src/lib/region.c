@@ -151,7 +151,7 @@ const char *pala_region_check(const pala_region *r, int dim, const char *kinds, 
         if (!(r->radius > 0 && isfinite(r->radius))) return REFUSE("region_radius", "'region_radius = %g': must be positive (m)", r->radius);
         if (dim == 2) return NULL;
         if (!(r->length > 0 && isfinite(r->length))) return REFUSE("region_length", "'region_length = %g': must be positive (m), the cylinder's length along its axis", r->length);
-        if (!pala_vdirection(r->a)) return REFUSE("region_axis", "'region_axis': give the direction of the cylinder's axis, not zero (e.g. 0 0 1)");
+        if (!pala_vdirection(r->a)) return REFUSE("region_axis", "'region_axis': give the direction of the cylinder's axis, finite and not zero, its length squared a number (e.g. 0 0 1)");
         return NULL;
     case PALA_REGION_LINE:
         if (!finite3(r->c) || !finite3(r->e) || !pala_vdirection(pala_vsub(r->e, r->c)))
@@ -162,7 +162,7 @@ const char *pala_region_check(const pala_region *r, int dim, const char *kinds, 
         if (!finite3(r->c) || (dim == 2 && r->c.z != 0))
             return REFUSE("region_point", "'region_point': give a finite point x y z of the plane%s", dim == 2 ? " (in 2D with z = 0)" : "");
         if (!pala_vdirection(r->a) || (dim == 2 && r->a.z != 0))
-            return REFUSE("region_normal", "'region_normal': give the plane's normal, pointing into the region, not zero%s (e.g. 0 0 -1: below the plane)",
+            return REFUSE("region_normal", "'region_normal': give the plane's normal, pointing into the region, finite and not zero, its length squared a number%s (e.g. 0 0 -1: below the plane)",
                           dim == 2 ? " and in the plane (z = 0)" : "");
         return NULL;
     default: return NULL;

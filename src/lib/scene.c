@@ -157,8 +157,19 @@ static void unknown_key(pala_scene *s, int line, const char *set, int kind, cons
                      pala_sect_names[k->sect], kind == PALA_S_TOP ? "at the top level" : "here");
             return;
         }
-    if (close) emsg(s, line, set, "unknown key '%s' %s; did you mean '%s'? (pala help keys lists all)", name, where, best->name);
-    else emsg(s, line, set, "unknown key '%s' %s (pala help keys lists all)", name, where);
+    if (close) { emsg(s, line, set, "unknown key '%s' %s; did you mean '%s'? (pala help keys lists all)", name, where, best->name); return; }
+    /* a typo of a key of another kind of section (frction in a [group]) */
+    const pala_keydef *other = NULL;
+    int od = 99;
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k)) {
+        int d = k->sect != kind ? edit_distance(name, k->name) : 99;
+        if (d < od) { od = d; other = k; }
+    }
+    if (other && od <= 1 + (int)strlen(name) / 4) {
+        char in[48] = "the top level";
+        if (other->sect != PALA_S_TOP) snprintf(in, sizeof in, "a [%s NAME] section", pala_sect_names[other->sect]);
+        emsg(s, line, set, "unknown key '%s' %s; did you mean '%s', a key of %s? (pala help keys lists all)", name, where, other->name, in);
+    } else emsg(s, line, set, "unknown key '%s' %s (pala help keys lists all)", name, where);
 }
 
 /* Keys that are two ways to give one value: a section gives one of the two (an override of
@@ -879,7 +890,11 @@ static int build_arc_type(pala_scene *s, int i, pala_template *t)
     int which = 0;   /* "arc N: ..." or "arc N ends ...": that line */
     if (gk->arcs_shape == PALA_ARCS_LIST && (sscanf(pala_world_error(w), "arc %d", &which) == 1 || sscanf(pala_world_error(w), "arcs %d", &which) == 1) && which >= 1 && which <= n)
         EERR(s, line[which - 1], "[grain %s] 'arc = %s': %s", nm, line[which - 1]->val, pala_world_error(w));
-    else SERR(s, i, gk->arcs_shape == PALA_ARCS_LIST ? PALA_KEY_arc : PALA_KEY_arcs_shape, "[grain %s]: %s", nm, pala_world_error(w));
+    else if (gk->arcs_shape == PALA_ARCS_LIST) SERR(s, i, PALA_KEY_arc, "[grain %s]: %s", nm, pala_world_error(w));
+    else   /* arcs it made itself: say which keys made them */
+        SERR(s, i, PALA_KEY_arcs_shape, "[grain %s]: the outline of radius %g m, corner_radius %g m and side_radius %g m cannot be drawn with arcs "
+             "(its own arcs: %s): bring corner_radius and side_radius nearer to radius", nm, gk->radius, gk->corner_radius, gk->side_radius,
+             pala_world_error(w));
     return -1;
 }
 
@@ -1630,12 +1645,10 @@ static int build_world(pala_scene *s)
     int fresh = !top->start_from;   /* the scene places its grains; else they are the run's (its groups and lammps_data's are not placed) */
     for (int i = 0; i < s->nsec; i++) tnext[i] = 0;
     if (fresh && check_resources(s)) bad = 1;
-    if (fresh && !bad && find_entry(s, 0, PALA_KEY_start_time)) {   /* a start from a run's frame, without the run: said, not ignored
-                                                                       (start_contacts has a default, which control.txt writes) */
-        SERR(s, 0, PALA_KEY_start_time, "'%s' picks the frame of the run given by start_from, and there is none: give start_from (the run's folder), "
-             "or remove it", pala_keys[PALA_KEY_start_time].name);
-        bad = 1;
-    }
+    if (fresh && !bad && find_entry(s, 0, PALA_KEY_start_time))   /* a start from a run's frame, without the run: said, not ignored
+                                                                     (start_contacts has a default, which control.txt writes) */
+        SERR(s, 0, PALA_KEY_start_time, "warning: '%s' picks the frame of the run given by start_from, and there is none: it does nothing; "
+             "give start_from (the run's folder), or remove it", pala_keys[PALA_KEY_start_time].name);
     for (int i = 0; i < s->nsec && !bad; i++) {
         tfirst[i] = tcount[i] = 0;
         if (s->sec[i].kind != PALA_S_GRAIN || !fresh) continue;
