@@ -114,6 +114,17 @@ double pala_nlist_default_skin(const pala_world *w, double amed)
     return fmax(skin, 0.1 * bmed);
 }
 
+double pala_nlist_cells_across(const pala_world *w)
+{
+    if (!w->nl || w->n == 0) return 0;
+    pala_vec3 lo = w->x[0], hi = lo;
+    for (int k = 1; k < w->n; k++) {
+        lo = pala_v(fmin(lo.x, w->x[k].x), fmin(lo.y, w->x[k].y), fmin(lo.z, w->x[k].z));
+        hi = pala_v(fmax(hi.x, w->x[k].x), fmax(hi.y, w->x[k].y), fmax(hi.z, w->x[k].z));
+    }
+    return fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z) / (2 * w->nl->amax + w->nl->skin);   /* cell_edge without factors */
+}
+
 void pala_nlist_prepare(pala_world *w)
 {
     if (!w->nl) {
@@ -490,12 +501,7 @@ static void expand_states(pala_world *w, long nc, int final)
 static int out_of_range(pala_world *w, int finite, pala_vec3 lo, pala_vec3 hi, const double ext[3])
 {
     int bad = !finite || !(ext[0] < 1e12 && ext[1] < 1e12 && ext[2] < 1e12);
-    if (bad && !w->why[0] && finite && w->step == 0)   /* as placed: nothing has moved yet */
-        snprintf(w->why, sizeof w->why,
-                 "the grains are placed over %.3g m, %.3g cells of the neighbour search (a cell is about a grain across): more than "
-                 "1e12 along an axis; place them closer together (a group's at, region_box, the box) or make them larger",
-                 fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z), fmax(fmax(ext[0], ext[1]), ext[2]));
-    else if (bad && !w->why[0])
+    if (bad && !w->why[0])
         snprintf(w->why, sizeof w->why,
                  "grains left any sane range at t = %.6g s (step %ld): they spread over %.3g m, %.3g cells of the "
                  "neighbour search; the time step is far too large for the velocities and forces: reduce dt",

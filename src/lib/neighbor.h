@@ -91,6 +91,9 @@ static inline double pala_nlist_rad(const pala_nlist *nl, const int *tid, int p)
 /* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: the default below);
  * the next update rebuilds. */
 void pala_nlist_prepare(pala_world *w);
+/* The grains' extent along their widest axis in cells of the list's grid (one grid, no skin
+ * factors), for the scene's check: past 1e12 the list refuses to build (out_of_range). */
+double pala_nlist_cells_across(const pala_world *w);
 /* The skin of neighbor_skin = 0, m: 0.2 x the median component radius amed, and at least
  * 0.1 x the median bounding radius of the grains (neighbor.c). */
 double pala_nlist_default_skin(const pala_world *w, double amed);

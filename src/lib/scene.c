@@ -23,6 +23,7 @@
 #include "keys.h"
 #include "material.h"
 #include "meshclump.h"
+#include "neighbor.h"
 #include "place.h"
 #include "region.h"
 #include "restart.h"
@@ -1697,6 +1698,12 @@ static int build_world(pala_scene *s)
     pala_world_sort(w);
     if (pala_world_prepare(w)) {   /* what the groups' grains brought */
         if (!check_world(s)) emsg(s, 0, NULL, "%s", pala_world_error(w));
+        return -1;
+    }
+    double across = pala_nlist_cells_across(w);
+    if (!(across < 1e12)) {   /* the neighbour list's limit (neighbor.c, out_of_range): refused here, before a step */
+        emsg(s, 0, NULL, "the grains are placed %.3g cells of the neighbour search apart (a cell is about a grain across), more than 1e12: "
+             "place them closer together (a [group]'s at or region_box, the box, lammps_data) or make them larger", across);
         return -1;
     }
     if (!fresh) {   /* the run's contact history, into the prepared world */
