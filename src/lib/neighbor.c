@@ -58,8 +58,8 @@ void pala_nlist_free(pala_nlist *nl)
  * level whose cells are at least 2 a + skin wide.  A pair of the same level is found in the
  * cells next to one of them, as with one grid.  A pair of two levels is found by one side
  * only: the pebbles of one level search the cells of the other within a_p + a_max(level) +
- * skin fmax of them (fmax: the spheres' largest skin factor, sphere_skins), and which side searches is chosen per pair of levels by the number of cells
- * it visits in all (a few large spheres search the cells of the small ones around them
+ * skin fmax of them (fmax: the spheres' largest skin factor, sphere_skins), and which side
+ * searches is chosen per pair of levels by the number of cells it visits in all (a few large spheres search the cells of the small ones around them
  * rather than every small sphere searching theirs).  A pair found from its larger pebble's
  * side still belongs to the row of its smaller index: it is handed over (rc, rev) and merged
  * into that row, which stays sorted, so the list is the same whichever side found it. */
@@ -288,7 +288,6 @@ static int around(const pala_world *w, const cellgrid *g, pala_vec3 x, int b[27]
     return m;
 }
 
-/* Row of pebble p into out (room for any row); returns its length. */
 /* Spheres (pebble p is grain p, at x, of radius ap): of the candidates next[b .. e), those q > p
  * that near() keeps, appended to out from m; returns the new count.  near()'s test without
  * branches (a candidate is kept or not about as often, so the branches were mispredicted:
@@ -310,6 +309,7 @@ static inline __attribute__((always_inline)) int keep_spheres(const pala_world *
     return m;
 }
 
+/* Row of pebble p into out (room for any row); returns its length. */
 static int row(const pala_world *w, const cellgrid *g, int p, int *out)
 {
     const pala_nlist *nl = w->nl;

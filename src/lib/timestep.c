@@ -41,12 +41,18 @@ static double overlap_max(const pala_pairmat *p, double m, double rt, double v)
 /* Hertz contact (docs/physics.md, "Choosing dt"): t_c = 2.9432 d_max / v (*dmax set, for
  * Mindlin's spring); the linear spring: pi sqrt(m / k_n); the fractional law, as a spring of
  * its stiffness at the frequency it makes: omega^(2 - alpha) = c^alpha k^(1-alpha) / m. */
+/* The pair's normal law's stiffness is a number (young = 1e300 makes Hertz's E~ inf). */
+static int stiffness_finite(const pala_pairmat *p)
+{
+    return isfinite(p->nlaw == PALA_NLAW_HOOKE ? p->kn : p->nlaw == PALA_NLAW_FRACTIONAL ? p->fk * p->fc : p->kE);
+}
+
 static double contact_time(const pala_pairmat *p, double m, double rt, double v, double *dmax)
 {
     *dmax = 0;
-    /* a stiffness past a double (young = 1e300 makes E~ inf): no contact lasts a step, surely
-     * unstable (1e-300 s, as an impact at inf m/s below), not a scale left out */
-    if (!isfinite(p->nlaw == PALA_NLAW_HOOKE ? p->kn : p->nlaw == PALA_NLAW_FRACTIONAL ? p->fk * p->fc : p->kE)) return 1e-300;
+    /* a stiffness past a double: no contact lasts a step, surely unstable (1e-300 s, as an
+     * impact at inf m/s below), not a scale left out */
+    if (!stiffness_finite(p)) return 1e-300;
     if (p->nlaw == PALA_NLAW_HOOKE) return p->kn > 0 ? PALA_PI * sqrt(m / p->kn) : 0;
     if (p->nlaw == PALA_NLAW_FRACTIONAL) {
         double om = pow(pow(p->fc, p->alpha) * pow(p->fk, 1 - p->alpha) / m, 1 / (2 - p->alpha));
@@ -147,7 +153,7 @@ int pala_world_dt_check(pala_world *w, pala_dt_report *r)
             double rt = wall ? 2 * mg[a].a : pala_harmonic(mg[a].a, mg[b].a);
             double I = wall ? mg[a].I : mg[a].I * mg[b].I / (mg[a].I + mg[b].I), dmax;
             double tab = contact_time(p, m, rt, wall ? v : 2 * v, &dmax);
-            if (tab == 1e-300 && isfinite(v) && !r->cause[0]) {
+            if (!stiffness_finite(p) && isfinite(v) && !r->cause[0]) {
                 char with[64] = " with a wall";
                 if (!wall) snprintf(with, sizeof with, " with [material %s]", w->mat[mb].name);
                 snprintf(r->cause, sizeof r->cause, "the contact stiffness of [material %s]%s is past a double: lower its young (%g Pa)", w->mat[a].name, with,
