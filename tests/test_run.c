@@ -40,8 +40,8 @@ void test_run(void)
     /* --help of every command; --progress and PALA_PROGRESS in a pipe (not a terminal) */
     rc = t_sh(out, sizeof out, "./pala run --help");
     T_CHECK(rc == 0 && strstr(out, "usage: pala run FILE") && strstr(out, "--progress"), "pala run --help: exit 0 and the options (%d) %s", rc, out);
-    const char *cmds[] = {"check", "collect", "sweep", "order", "export", "plot", "snapshot", "view"};
-    for (int i = 0; i < 8; i++) {
+    const char *cmds[] = {"resume", "check", "collect", "sweep", "order", "export", "measure", "plot", "snapshot", "view", "shape", "help"};
+    for (int i = 0; i < 12; i++) {
         rc = t_sh(out, sizeof out, "./pala %s --help", cmds[i]);
         T_CHECK(rc == 0 && strstr(out, "usage: pala "), "pala %s --help: exit 0 and its usage (%d)", cmds[i], rc);
     }

@@ -48,6 +48,21 @@ static const char *run_usage =
     "                     terminal (batch jobs, Slurm logs); or set PALA_PROGRESS=S\n"
     "docs: docs/cli.md (pala run), docs/output-formats.md (the run folder)\n";
 
+static const char *resume_usage =
+    "usage: pala resume RUN [--set steps=N | --set end_time=T] [--threads N] [--quiet] [--info]\n"
+    "  RUN                a run folder (pala run's DIR) with its checkpoint.bin\n"
+    "  --set steps=N      go on to step N (a finished run: extend it); or --set end_time=T\n"
+    "  --threads N        threads of the step (the results are the same bits for any N)\n"
+    "  --quiet            no progress line, no summary line on success\n"
+    "  --info             print what the checkpoint holds (step, time, grains, a hash of the state), run nothing\n"
+    "docs: docs/cli.md (pala resume)\n";
+
+static const char *shape_usage =
+    "usage: pala shape FILE.stl (--spheres N | --tolerance L) [--scale S]\n"
+    "  a closed STL mesh's exact volume, centre of mass and inertia, and its clump of N spheres\n"
+    "  (or as few as keep its surface within L metres), as shape = mesh builds it\n"
+    "docs: docs/cli.md (pala shape)\n";
+
 /* Options of run and resume, empty, with room for argc overrides (NULL: out of memory). */
 static char **run_opts_init(pala_run_opts *o, int argc, char **argv)
 {
@@ -119,7 +134,8 @@ static int cmd_resume(int argc, char **argv)
             else o.threads = (int)n;
         } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) o.quiet = 1;
         else if (!strcmp(a, "--info")) info = 1;
-        else if (a[0] == '-' && a[1]) { fprintf(stderr, "pala resume: unknown option '%s'\n%s", a, usage); rc = PALA_ERR_INPUT; }
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(resume_usage, stdout); free(sets); return 0; }
+        else if (a[0] == '-' && a[1]) { fprintf(stderr, "pala resume: unknown option '%s'\n%s", a, resume_usage); rc = PALA_ERR_INPUT; }
         else if (!o.resume) o.resume = a;
         else { fprintf(stderr, "pala resume: one run folder only (got '%s' and '%s')\n", o.resume, a); rc = PALA_ERR_INPUT; }
     }
@@ -147,6 +163,7 @@ static int cmd_shape(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         char *end = NULL;
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(shape_usage, stdout); return 0; }
         if ((!strcmp(a, "--spheres") || !strcmp(a, "--tolerance") || !strcmp(a, "--scale")) && i + 1 < argc) {
             const char *v = argv[++i];
             double x = strtod(v, &end);
@@ -159,15 +176,13 @@ static int cmd_shape(int argc, char **argv)
             else if (!strcmp(a, "--tolerance")) tol = x;
             else scale = x;
         } else if (a[0] == '-' || file) {
-            fprintf(stderr, "pala shape: unexpected '%s'\nusage: pala shape FILE.stl (--spheres N | --tolerance L) [--scale S]\n", a);
+            fprintf(stderr, "pala shape: unexpected '%s'\n%s", a, shape_usage);
             return PALA_ERR_INPUT;
         } else
             file = a;
     }
     if (!file || (n > 0) == (tol > 0)) {
-        fprintf(stderr, "usage: pala shape FILE.stl (--spheres N | --tolerance L) [--scale S]\n"
-                        "  a closed STL mesh's exact volume, centre of mass and inertia, and its clump of N spheres\n"
-                        "  (or as few as keep its surface within L metres), as shape = mesh builds it\n");
+        fputs(shape_usage, stderr);
         return PALA_ERR_INPUT;
     }
     return pala_mesh_shape(file, scale, (int)n, tol, stdout, stderr);
@@ -204,7 +219,7 @@ static int dispatch(int argc, char **argv)
     if (!strcmp(c, "shape")) return cmd_shape(argc - 1, argv + 1);
     if (!strcmp(c, "--version") || !strcmp(c, "version")) { printf("pala %s\n", PALA_VERSION); return 0; }
     if (!strcmp(c, "help") || !strcmp(c, "--help") || !strcmp(c, "-h")) {
-        if (argc < 3) { fputs(usage, stdout); return 0; }
+        if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) { fputs(usage, stdout); return 0; }
         if (!strcmp(argv[2], "keys")) { pala_scene_help_keys(stdout); return 0; }
         if (pala_scene_help_key(argv[2], stdout) == 0) return 0;
         fprintf(stderr, "pala help: no key '%s'; `pala help keys` lists every key\n", argv[2]);
