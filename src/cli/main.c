@@ -39,11 +39,13 @@ static const char *usage =
 static const char *run_usage =
     "usage: pala run FILE [-o DIR] [--force] [--set KEY=VALUE]... [--threads N] [--quiet] [--progress SECONDS]\n"
     "  FILE               a control file (docs/control-file.md; pala help keys)\n"
-    "  -o DIR             the run folder (default: <scene name>.run)\n"
+    "  -o DIR, --output DIR  the run folder (default: <scene name>.run)\n"
     "  --force            overwrite the results of an earlier run in DIR\n"
     "  --set KEY=VALUE    override a key, e.g. --set dt=5e-7 or --set material.rubber.friction=0.3\n"
-    "  --threads N        threads of the step (default: the CPUs this process may use)\n"
-    "  --quiet            no grain-type lines, no progress line, no summary line on success\n"
+    "  --threads N        threads of the step (default: one per 1,024 grains, at most the CPUs\n"
+    "                     this process may use; the results are the same bits for any N)\n"
+    "  --quiet            no grain-type, mesh or dt-check lines, no progress line, no summary\n"
+    "                     line on success\n"
     "  --progress S       a progress line to stderr every S seconds, also when stderr is not a\n"
     "                     terminal (batch jobs, Slurm logs); or set PALA_PROGRESS=S\n"
     "docs: docs/cli.md (pala run), docs/output-formats.md (the run folder)\n";

@@ -31,12 +31,12 @@ static void usage(FILE *f)
     fprintf(f,
         "usage: pala order FILE [--runs K] [--factor F] [--window T0:T1] [--samples M]\n"
         "                  [--set KEY=VALUE]... [-o DIR] [--force]\n"
-        "  --runs K        number of runs, K >= 3 (default 5)\n"
-        "  --factor F      integer step-count factor between runs, F >= 2 (default 2)\n"
+        "  --runs K        number of runs, 3 to 8 (default 5)\n"
+        "  --factor F      integer step-count factor between runs, 2 to 10 (default 2)\n"
         "  --window T0:T1  time window (s) of the early order fit (default: automatic, from\n"
         "                  when the finest pair differs by more than 1e-9 of a grain's\n"
         "                  bounding radius to when the coarsest differs by 1%% of it)\n"
-        "  --samples M     sample times over the run (default 400)\n"
+        "  --samples M     sample times over the run, at least 10 (default 400)\n"
         "  -o DIR          folder for order.tsv and orders.tsv (default <scene>.order)\n"
         "exit status: 0 ok, 1 bad input, 2 a run went unstable, 5 cannot write\n");
 }

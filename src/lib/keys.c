@@ -322,7 +322,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "shape = mesh: the file's coordinates times this are metres (0.001 for a file in mm)"),
     KEY(GRAIN, spheres, INT, NULL, "-", 1, 64, AT(pala_grain_keys, spheres), .unset = "shape = mesh needs it or tolerance",
         .doc = "shape = mesh: the clump's number of spheres (docs/physics.md, \"Clumps from surface meshes\")"),
-    KEY(GRAIN, tolerance, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, tolerance), .unset = "shape = mesh needs it or spheres",
+    KEY(GRAIN, tolerance, REAL, NULL, "m", 0, INF, AT(pala_grain_keys, tolerance), .unset = "shape = mesh needs it or spheres", .pos = 1,
         .doc = "shape = mesh: as few spheres as keep every surface sample of the mesh within this of the clump's surface"),
     /* ---- [group NAME] ---- */
     KEY(GROUP, grain, NAME, NULL, "-", 0, 0, AT(pala_group_keys, grain),
@@ -450,7 +450,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "cylinder, cone, closed mesh: where groups place grains: inside it, outside, or either (a mesh: the side it touches)"),
     KEYIN(WALL, wall, file, PATH, NULL, "-", 0, 0, AT(pala_surface, file), .unset = "needed by mesh",
         .doc = "mesh: its STL file (ASCII or binary), relative to the control file's folder"),
-    KEYIN(WALL, wall, scale, REAL, "1", "-", 0, INF, AT(pala_surface, scale),
+    KEYIN(WALL, wall, scale, REAL, "1", "-", 0, INF, AT(pala_surface, scale), .pos = 1,
         .doc = "mesh: its coordinates times this are metres (0.001 for a file in mm)"),
     KEY(WALL, area, REAL, "0", "m^2", 0, INF, AT(pala_surface, area),
         .doc = "plane, line: the area its pressure is measured on (2D: a length); 0: no pressure column"),
