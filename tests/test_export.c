@@ -231,10 +231,15 @@ void test_export(void)
     /* the exports written during a run are those of pala export, byte for byte */
     char out[4096];
     int rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt -o " DIR "/during --quiet --set end_time=0.004 --set trajectory_every=400 "
-                  "--set xyz_every=400 --set vtk_every=400 && cp -r " DIR "/during/vtk " DIR "/during/vtk-run && cp " DIR "/during/trajectory.xyz " DIR "/during/run.xyz && "
-                  "./pala export " DIR "/during --format xyz && ./pala export " DIR "/during --format vtk && "
-                  "cmp " DIR "/during/run.xyz " DIR "/during/trajectory.xyz && diff -r " DIR "/during/vtk-run " DIR "/during/vtk && echo same");
+                  "--set xyz_every=400 --set vtk_every=400 && "
+                  "./pala export " DIR "/during --format xyz -o " DIR "/during.xyz && ./pala export " DIR "/during --format vtk -o " DIR "/during-vtk && "
+                  "cmp " DIR "/during.xyz " DIR "/during/trajectory.xyz && diff -r " DIR "/during-vtk " DIR "/during/vtk && echo same");
     T_CHECK(rc == 0 && strstr(out, "same"), "xyz_every and vtk_every write what pala export writes (exit %d) %s", rc, out);
+    /* ... and those are the run's logs, which pala resume appends to: export does not replace them */
+    rc = t_sh(out, sizeof out, "cp " DIR "/during/trajectory.xyz " DIR "/during.keep && ./pala export " DIR "/during --format xyz; e=$?; "
+                  "./pala export " DIR "/during --format vtk; f=$?; cmp " DIR "/during.keep " DIR "/during/trajectory.xyz && echo kept $e $f");
+    T_CHECK(strstr(out, "kept 1 1") && strstr(out, "the run's own extended XYZ log") && strstr(out, "the run's own VTK log") && strstr(out, "-o "),
+            "export onto a run's own xyz or vtk log: refused (exit 1), the log kept, -o suggested: %s", out);
 
     rc = t_sh(out, sizeof out, "./pala export " DIR "/nothing --format xyz");
     T_CHECK(rc == 1 && strstr(out, "cannot read"), "export of a missing run: exit 1 and says so (%d) %s", rc, out);
@@ -335,6 +340,13 @@ static void bin_vs_text(const char *name, const char *scene, const char *sets)
             "%d xyz frames against the text's centres: %ld mismatches, worst %.2g relative (exit %d) %s", name, frames, badv, worst, rc, out);
 }
 
+static int count_of(const char *s, const char *needle)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
 void test_trajbin(void)
 {
     t_sh(NULL, 0, "rm -rf " DIR "/*.t " DIR "/*.b " DIR "/cut && mkdir -p " DIR "/cut");
@@ -346,7 +358,9 @@ void test_trajbin(void)
                   "./pala run $S --set steps=1234 -o " DIR "/res.b && ./pala resume " DIR "/res.b --quiet --set steps=3000 && "
                   "./pala run $S --set steps=3000 -o " DIR "/one.b && cmp " DIR "/res.b/trajectory.bin " DIR "/one.b/trajectory.bin && echo same");
     T_CHECK(rc == 0 && strstr(out, "same"), "a binary run of 1234 steps resumed to 3000 gives the trajectory.bin of one run of 3000 (exit %d) %s", rc, out);
-    /* cut anywhere: exit 1 with the reason, never a crash */
+    /* cut anywhere: never a crash; in the header or the first frame, exit 1 with the reason;
+     * after whole frames (a run killed while writing, or still writing), those frames are
+     * read, exit 0, and a warning says the last is cut off */
     long sizes[] = {3, 8, 20, 24, 100, 800, 0};
     rc = t_sh(out, sizeof out, "wc -c < " DIR "/ten.b/trajectory.bin");
     long full = strtol(out, NULL, 10);
@@ -359,12 +373,22 @@ void test_trajbin(void)
         int r2 = t_sh(o2 + strlen(o2), sizeof o2 - strlen(o2), "./pala snapshot " DIR "/cut -o " DIR "/cut/s.svg 2>&1");
         int r3 = t_sh(o2 + strlen(o2), sizeof o2 - strlen(o2), "./pala view " DIR "/cut -o " DIR "/cut/v.html 2>&1");
         int said = strstr(o2, "trajectory.bin") != NULL && (strstr(o2, "cut off") || strstr(o2, "ends") || strstr(o2, "truncated") || strstr(o2, "nothing to"));
-        if (r1 != 1 || r2 != 1 || r3 != 1 || !said) {
+        int whole = i == 6, want = whole ? 0 : 1;   /* 800 bytes: inside the first frame */
+        if (r1 != want || r2 != want || r3 != want || !said || (whole && !strstr(o2, "the 10 frames before it are read"))) {
             fails++;
-            T_CHECK(0, "trajectory.bin cut to %ld of %ld bytes: export, snapshot and view exit %d %d %d (want 1) and say why: %s", sizes[i], full, r1, r2, r3, o2);
+            T_CHECK(0, "trajectory.bin cut to %ld of %ld bytes: export, snapshot and view exit %d %d %d (want %d) and say why: %s", sizes[i], full, r1, r2, r3, want, o2);
         }
     }
-    T_CHECK(fails == 0, "trajectory.bin cut to 3, 8, 20, 24, 100, 800 and %ld of %ld bytes: export, snapshot and view exit 1 and say why", full - 17, full);
+    T_CHECK(fails == 0, "trajectory.bin cut to 3, 8, 20, 24, 100 and 800 of %ld bytes: export, snapshot and view exit 1 and say why; to %ld, "
+            "after 10 whole frames: exit 0, those frames, and a warning that the last is cut off", full, full - 17);
+    /* the text trajectory alike: a run killed in the middle of a frame (its last line cut
+     * mid-number, or lines missing) */
+    rc = t_sh(out, sizeof out, "cp " DIR "/ten.t/trajectory.txt " DIR "/cut/t.txt && rm -f " DIR "/cut/trajectory.bin && "
+                  "n=$(wc -c < " DIR "/cut/t.txt) && for c in 17 400; do head -c $((n - c)) " DIR "/cut/t.txt > " DIR "/cut/trajectory.txt && "
+                  "./pala export " DIR "/cut --format xyz -o " DIR "/cut/x.xyz 2>&1 && ./pala snapshot " DIR "/cut -o " DIR "/cut/s.svg 2>&1 && "
+                  "./pala measure " DIR "/cut 2>&1 | tail -1 || exit 1; done");
+    T_CHECK(rc == 0 && count_of(out, "is cut off at the end of the file") >= 4 && strstr(out, "10 of 10 frames"),
+            "trajectory.txt cut 17 and 400 bytes before its end: export, snapshot and measure read the 10 whole frames and warn (exit %d) %s", rc, out);
 }
 
 /* What Python users load (issue 26): ASE's ase.io.read takes trajectory.xyz as it comes

@@ -335,6 +335,36 @@ static void messages(void)
     T_CHECK(rc == 1 && has(out, N("energy.tsv", "start_from")), "resume without energy.tsv: refused with a way on, exit %d %s", rc, out);
 }
 
+/* Session 30's failures of the surroundings: each leaves the run's files and says what
+ * happened */
+static void surroundings(void)
+{
+    /* a refused resume changes nothing: control.txt (the run's settings) kept */
+    short_run("rr", NULL);
+    int rc = run(out, sizeof out, "cd " D " && cp rr/control.txt rr.control && truncate -s 100 rr/energy.tsv && "
+                                  "../../../pala resume rr --set end_time=0.0008 2>&1; echo \"exit $?\"; cmp rr.control rr/control.txt && echo kept");
+    T_CHECK(has(out, N("exit 1", "shorter than at the checkpoint", "kept")), "a refused resume leaves control.txt as it was %s", out);
+    /* a closed pipe: the run goes on to its end, keeps its files, and exits 5 */
+    rc = run(out, sizeof out, "rm -rf " D "/pipe && (./pala run " SCENE " -o " D "/pipe --set end_time=0.004 --progress 0.0001 2>&1; "
+                              "echo $? > " D "/pipe.rc) | head -c 1 > /dev/null; sleep 0.1; cat " D "/pipe.rc; test -s " D "/pipe/summary.tsv && echo whole");
+    T_CHECK(has(out, N("5", "whole")), "pala run | head: the run ends, its summary.tsv written, exit 5 (standard output lost) %s", out);
+    /* a file-size limit: a failed write naming the file, exit 5 */
+    rc = run(out, sizeof out, "rm -rf " D "/fsz && (ulimit -f 20; ./pala run " SCENE " -o " D "/fsz --quiet --set end_time=0.01 --set trajectory_every=10) 2>&1");
+    T_CHECK(rc == 5 && has(out, N("trajectory.txt", "File too large")), "ulimit -f: exit %d, the file named %s", rc, out);
+    /* a SIGHUP the caller ignores (nohup) stays ignored */
+    rc = run(out, sizeof out, "rm -rf " D "/hup && (trap '' HUP; ./pala run examples/settling-box.txt -o " D "/hup --quiet --set end_time=0.1 & "
+                              "p=$!; sleep 0.2; kill -HUP $p; wait $p; echo \"exit $?\") 2>&1");
+    T_CHECK(has(out, N("exit 0")) && !strstr(out, "interrupted"), "SIGHUP ignored by the caller (nohup): the run goes on to its end %s", out);
+    /* a start that could not create its files: its folder is pala's, --force clears it */
+    rc = run(out, sizeof out, "rm -rf " D "/half && mkdir " D "/half && touch " D "/half/control.txt " D "/half/energy.tsv && "
+                              "./pala run " SCENE " -o " D "/half --quiet --force --set end_time=0.0004 2>&1");
+    T_CHECK(rc == 0, "an empty control.txt among pala's file names: --force runs there (exit %d) %s", rc, out);
+    /* an -o too long for its files' paths: refused before anything is made */
+    rc = run(out, sizeof out, "cd " D " && rm -rf longo && mkdir longo && cd longo && "
+                              "../../../../pala run ../../../../" SCENE " --quiet -o $(printf 'a%.0s' $(seq 3950)) 2>&1; echo \"exit $?\"; ls | wc -l");
+    T_CHECK(has(out, N("exit 1", "characters long", "choose a shorter -o")) && strstr(out, "\n0\n"), "-o of 3,950 characters: refused, nothing made %s", out);
+}
+
 void test_hostile(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " D " && mkdir -p " D) == 0, "mkdir " D);
@@ -345,4 +375,5 @@ void test_hostile(void)
     folders();
     endless();
     messages();
+    surroundings();
 }

@@ -13,6 +13,7 @@
 #define _DEFAULT_SOURCE
 #include "checkpoint.h"
 #include "rundir.h"
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -223,9 +224,29 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     free(b.p);
     if (bad) {
         unlink(tmp);
-        fprintf(stderr, "pala: writing %s failed: %s; the previous checkpoint is kept\n", path, pala_strerror(e));
+        fprintf(stderr, "pala: writing %s failed: %s; %s\n", path, pala_strerror(e),
+                access(path, F_OK) == 0 ? "the previous checkpoint is kept" : "there is no checkpoint yet");
     }
     return bad;
+}
+
+int pala_ckpt_probe(const char *dir, FILE *err)
+{
+    char path[4200], tmp[4300];
+    snprintf(path, sizeof path, "%s/%s", dir, PALA_CKPT_FILE);
+    DIR *d = opendir(dir);   /* the temporary files of writers killed mid-write (the folder is locked: none is live) */
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (strncmp(e->d_name, PALA_CKPT_FILE ".tmp.", strlen(PALA_CKPT_FILE) + 5)) continue;
+        snprintf(tmp, sizeof tmp, "%s/%s", dir, e->d_name);
+        unlink(tmp);
+    }
+    if (d) closedir(d);
+    pala_tmpname(tmp, sizeof tmp, path);
+    FILE *f = pala_fopen(tmp, "wb");
+    int e = errno;
+    if (f) { fclose(f); unlink(tmp); return 0; }
+    fprintf(err, "pala resume: %s: cannot create its next checkpoint there (%s): make the folder writable, then resume\n", dir, pala_strerror(e));
+    return PALA_ERR_IO;
 }
 
 /* ---- reading ---------------------------------------------------------------------------- */

@@ -34,6 +34,10 @@ int pala_ckpt_hash_scene(pala_ckpt_run *r, const pala_scene *sc, const char *sce
 /* Write dir/checkpoint.bin atomically (a temporary file, then rename): a crash or a full
  * disk keeps the previous one.  Returns 0, or nonzero after a message on stderr. */
 int pala_ckpt_write(const char *dir, const pala_world *w, const pala_ckpt_run *r);
+/* Before a resume steps: removes the temporary checkpoint files of writers killed mid-write
+ * (the caller holds the folder's lock) and checks that a new one can be created there.
+ * Returns 0, or PALA_ERR_IO after a message on err. */
+int pala_ckpt_probe(const char *dir, FILE *err);
 /* Read dir/checkpoint.bin into r and keep the world's fields for pala_ckpt_apply.  A
  * missing, truncated, foreign or damaged file (checksum), or another version or byte
  * order, is refused with a message: returns nonzero. */

@@ -66,6 +66,27 @@ static FILE *open_in(const char *dir, const char *name)
     return f;
 }
 
+/* Whether the run in rundir writes its own exports of this key (xyz_every or vtk_every > 0
+ * in its control.txt, the effective file): then RUN/trajectory.xyz or RUN/vtk/ is one of
+ * its logs, which pala resume appends to, not pala export's to replace. */
+static int run_writes(const char *rundir, const char *key)
+{
+    char p[4200], line[4096];
+    snprintf(p, sizeof p, "%s/control.txt", rundir);
+    FILE *f = pala_fopen(p, "r");
+    int yes = 0;
+    size_t n = strlen(key);
+    while (f && !yes && fgets(line, sizeof line, f)) {
+        const char *s = line + strspn(line, " \t");
+        if (strncmp(s, key, n)) continue;
+        s += n;
+        s += strspn(s, " \t");
+        yes = *s == '=' && strtod(s + 1, NULL) > 0;
+    }
+    if (f) fclose(f);
+    return yes;
+}
+
 static int close_in(FILE *f, const char *dir, const char *name)
 {
     int badw = ferror(f) != 0;
@@ -585,25 +606,37 @@ int pala_cmd_export(int argc, char **argv)
     int rc = pala_traj_open(&t, run, stderr);
     if (rc) { pala_traj_close(&t); return rc; }
     char rundir[4096], path[4200];
+    int lock = -1;   /* the run folder's (rundir.h), held while export writes into it */
     pala_traj_rundir(run, rundir, sizeof rundir);
     if (out) snprintf(path, sizeof path, "%s", out);
-    else snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
+    else {
+        snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
+        if (run_writes(rundir, xyz ? "xyz_every" : "vtk_every")) {
+            fprintf(stderr, "pala export: %s is the run's own %s (its control.txt sets %s), which pala resume appends to; "
+                            "write the export elsewhere with -o (e.g. -o %s/%s)\n",
+                    path, xyz ? "extended XYZ log" : "VTK log", xyz ? "xyz_every" : "vtk_every", rundir, xyz ? "export.xyz" : "vtk-export");
+            pala_traj_close(&t);
+            return PALA_ERR_INPUT;
+        }
+        if ((rc = pala_rundir_lock(rundir, "export", &lock, stderr)) != 0) { pala_traj_close(&t); return rc; }   /* not while a run or resume writes there */
+    }
     FILE *f = NULL, *ps = NULL, *pg = NULL, *po = NULL;
     int badw = 0;
     if (xyz) {
-        if (!(f = pala_fopen(path, "w"))) { fprintf(stderr, "pala export: cannot write %s: %s\n", path, pala_strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
+        if (!(f = pala_fopen(path, "w"))) { fprintf(stderr, "pala export: cannot write %s: %s\n", path, pala_strerror(errno)); pala_traj_close(&t); pala_rundir_unlock(lock); return PALA_ERR_IO; }
     } else {
-        if (mkdir(path, 0777) != 0 && errno != EEXIST) { fprintf(stderr, "pala export: cannot create %s: %s\n", path, strerror(errno)); pala_traj_close(&t); return PALA_ERR_IO; }
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) { fprintf(stderr, "pala export: cannot create %s: %s\n", path, strerror(errno)); pala_traj_close(&t); pala_rundir_unlock(lock); return PALA_ERR_IO; }
         int e = pala_dir_check(path);   /* never into the folder a link points to */
         if (e) {
             fprintf(stderr, "pala export: cannot write into %s: %s\n", path, pala_strerror(e));
             pala_traj_close(&t);
+            pala_rundir_unlock(lock);
             return PALA_ERR_IO;
         }
         ps = open_in(path, "spheres.pvd");
         pg = ps ? open_in(path, "grains.pvd") : NULL;
         po = pg && t.sarc ? open_in(path, "outlines.pvd") : NULL;
-        if (!ps || !pg || (t.sarc && !po)) { if (ps) fclose(ps); if (pg) fclose(pg); pala_traj_close(&t); return PALA_ERR_IO; }
+        if (!ps || !pg || (t.sarc && !po)) { if (ps) fclose(ps); if (pg) fclose(pg); pala_traj_close(&t); pala_rundir_unlock(lock); return PALA_ERR_IO; }
         pala_vtk_pvd_begin(ps);
         pala_vtk_pvd_begin(pg);
         if (po) pala_vtk_pvd_begin(po);
@@ -618,7 +651,11 @@ int pala_cmd_export(int argc, char **argv)
         written++;
         if (badw) break;
     }
-    if (xyz) badw |= close_in(f, ".", path);
+    if (xyz) {
+        badw |= ferror(f) != 0;
+        badw |= fclose(f) != 0;
+        if (badw) fprintf(stderr, "pala: writing %s failed (disk full?)\n", path);
+    }
     else {
         pala_vtk_pvd_end(ps);
         pala_vtk_pvd_end(pg);
@@ -628,9 +665,11 @@ int pala_cmd_export(int argc, char **argv)
     }
     if (st < 0) rc = PALA_ERR_INPUT;
     else if (badw) rc = PALA_ERR_IO;
+    else if (!t.frames) { fprintf(stderr, "pala export: %s has no whole frame to export\n", run); rc = PALA_ERR_INPUT; }
     else if (t.variable) printf("pala export: %ld of %ld frames, their grains entering and leaving (%ld component spheres in the last) -> %s%s\n", written,
                                 t.frames, t.npeb, path, xyz ? "" : "/");
     else printf("pala export: %ld of %ld frames, %ld component spheres each -> %s%s\n", written, t.frames, t.npeb, path, xyz ? "" : "/");
     pala_traj_close(&t);
+    pala_rundir_unlock(lock);
     return rc;
 }

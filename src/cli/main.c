@@ -8,6 +8,7 @@
 #include <string.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 
 static const char *usage =
     "usage: pala COMMAND ...\n"
@@ -205,6 +206,11 @@ int main(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
     pala_set_nomem_handler(nomem);
+    /* a closed pipe (pala run ... | head) or a file-size limit (ulimit -f) is a failed write
+     * (EPIPE, EFBIG) that the writers report with the file and exit 5, a run's files kept,
+     * not a signal that kills the process without a word */
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) { fputs(usage, stderr); return PALA_ERR_INPUT; }
     const char *c = argv[1];
     if (!strcmp(c, "run")) return cmd_run(argc - 1, argv + 1);

@@ -206,6 +206,20 @@ int pala_run_info(const char *dir)
     return PALA_OK;
 }
 
+/* The run's control.txt, the effective control file (PALA_ERR_IO if it cannot be created;
+ * a failed write is *werr, which the run's status takes at its end). */
+static int write_control(const pala_run_opts *o, pala_scene *sc, const char *dir, int *werr)
+{
+    FILE *fc = pala_output_fopen(dir, "control.txt");
+    if (!fc) return PALA_ERR_IO;
+    fprintf(fc, "# effective control file written by pala %s\n# command:", PALA_VERSION);
+    for (int i = 0; i < o->cmdc; i++) fprintf(fc, " %s", o->cmdv[i]);
+    fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
+    pala_scene_write(sc, fc);
+    *werr |= pala_output_fclose(fc, dir, "control.txt");
+    return PALA_OK;
+}
+
 int pala_run(const pala_run_opts *o)
 {
     pala_scene *sc = NULL;
@@ -280,24 +294,24 @@ int pala_run(const pala_run_opts *o)
         rc = pala_folder_prepare(dir, &pala_run_folder, o->force, "run", &lock, stderr);
         if (rc) { pala_ckpt_run_free(&cr); pala_scene_free(sc); return rc; }
     }
-    /* every file is created before any is written: one that cannot be leaves the others
-     * empty.  A file that cannot be created (a read-only folder) is an I/O error (5), a
-     * log that no longer matches the checkpoint bad input (1) */
-    FILE *fc = pala_output_fopen(dir, "control.txt");
+    /* A new run writes control.txt whole before it creates its logs, so that a folder whose
+     * logs could not be created (a full disk, too many open files) is still known as a run's
+     * folder (rundir.c) and --force may clear it.  A resume checks and reopens the logs
+     * first and rewrites control.txt only then: a resume refused (a log that no longer
+     * matches the checkpoint: exit 1) leaves the folder as it was.  A file that cannot be
+     * created (a read-only folder) is an I/O error (5). */
     pala_writer_set logs;
-    rc = !fc ? PALA_ERR_IO : o->resume ? pala_writers_reopen(&logs, dir, sc, w, cr.offset) : pala_writers_open(&logs, dir, sc, w);
+    int werr = 0;
+    rc = o->resume ? PALA_OK : write_control(o, sc, dir, &werr);
+    if (rc == PALA_OK) rc = o->resume ? pala_writers_reopen(&logs, dir, sc, w, cr.offset) : pala_writers_open(&logs, dir, sc, w);
+    if (rc == PALA_OK && o->resume) rc = pala_ckpt_probe(dir, stderr);   /* before any step: the folder takes new files */
+    if (rc == PALA_OK && o->resume && (rc = write_control(o, sc, dir, &werr)) != PALA_OK) pala_writers_close(&logs);
     if (rc != PALA_OK) {
-        if (fc) fclose(fc);
         pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
         pala_scene_free(sc);
         pala_rundir_unlock(lock);
         return rc;
     }
-    fprintf(fc, "# effective control file written by pala %s\n# command:", PALA_VERSION);
-    for (int i = 0; i < o->cmdc; i++) fprintf(fc, " %s", o->cmdv[i]);
-    fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
-    pala_scene_write(sc, fc);
-    int werr = pala_output_fclose(fc, dir, "control.txt");
     /* the check of dt at the start (the scene refused a dt that is surely unstable): said
      * before the run, and the advice of a warning on the energy balance after it */
     pala_dt_report dr;
@@ -323,6 +337,10 @@ int pala_run(const pala_run_opts *o)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
+    /* a signal the caller ignores stays ignored: nohup (SIGHUP), a shell's background job
+     * (SIGINT) */
+    if (old_int.sa_handler == SIG_IGN) sigaction(SIGINT, &old_int, NULL);
+    if (old_hup.sa_handler == SIG_IGN) sigaction(SIGHUP, &old_hup, NULL);
     long steps = pala_scene_steps(sc), ckev = pala_scene_checkpoint_every(sc);
     double wall0 = cr.wall;   /* wall time of the run before this resume */
     /* progress: a line every `prog` seconds (batch logs), else the terminal's line */
@@ -464,8 +482,17 @@ int pala_run(const pala_run_opts *o)
     }
     else if (status == PALA_INTERRUPTED)
         fprintf(stderr, "pala: interrupted at step %ld of %ld; logs up to there are in %s/; continue with: pala resume %s\n", w->step, steps, dir, dir);
-    else if (status == PALA_ERR_IO)
-        fprintf(stderr, "pala: once there is room again, continue from the last checkpoint with: pala resume %s\n", dir);
+    else if (status == PALA_ERR_IO) {
+        char ckp[4200];
+        snprintf(ckp, sizeof ckp, "%s/%s", dir, PALA_CKPT_FILE);
+        if (access(ckp, F_OK) != 0)
+            fprintf(stderr, "pala: no checkpoint could be written: once there is room again, run it anew: pala run %s -o %s --force\n", scene, dir);
+        else {   /* a resume that extended a run: its checkpoint may still say it ended, so its --set again */
+            fprintf(stderr, "pala: once there is room again, continue from the last checkpoint with: pala resume %s", dir);
+            for (int i = 0; o->resume && i < o->nset; i++) fprintf(stderr, " --set '%s'", o->sets[i]);
+            fprintf(stderr, "\n");
+        }
+    }
     double single = pala_world_single_share(w);   /* a core held by another process: steps on one thread */
     if (nth > 1 && single >= 0.005 && strlen(asked) + 64 < sizeof asked)
         snprintf(asked + strlen(asked), sizeof asked - strlen(asked), " (one for %.0f %% of the steps: a core was busy)", 100 * single);

@@ -135,15 +135,41 @@ static long kind_files(const char *dir, const pala_folder_kind *k, int del, cons
     return n;
 }
 
+/* 1 if dir holds nothing, 0 if it holds something, -1 (errno set) if it cannot be read. */
 static int empty_dir(const char *dir)
 {
     DIR *d = opendir(dir);
-    if (!d) return 0;
+    if (!d) return -1;
     struct dirent *e;
     int empty = 1;
     while (empty && (e = readdir(d))) empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
     closedir(d);
     return empty;
+}
+
+/* A start that stopped before its marker was written (a full disk, no file handles left):
+ * the marker is an empty regular file and every entry is one of the kind's files. */
+static int unfinished_start(const char *dir, const pala_folder_kind *k)
+{
+    char p[4200];
+    struct stat st;
+    snprintf(p, sizeof p, "%s/%s", dir, k->marker[0]);
+    if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 0) return 0;
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int all = 1;
+    for (struct dirent *e; all && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        int hit = 0;
+        for (int i = 0; k->files[i] && !hit; i++) {
+            const char *sl = strchr(k->files[i], '/');
+            hit = sl ? (size_t)(sl - k->files[i]) == strlen(e->d_name) && !strncmp(e->d_name, k->files[i], (size_t)(sl - k->files[i]))
+                     : matches(e->d_name, k->files[i]);
+        }
+        all = hit;
+    }
+    closedir(d);
+    return all;
 }
 
 int pala_mkdir_p(const char *dir, const char *cmd, FILE *err)
@@ -160,6 +186,11 @@ int pala_folder_prepare(const char *dir, const pala_folder_kind *k, int force, c
 {
     *fd = -1;
     struct stat st;
+    if (strlen(dir) > PALA_DIR_MAX) {   /* before anything is made: its files' paths must fit */
+        fprintf(err, "pala %s: the folder's name is %zu characters long, more than the %d its files' paths leave room for; choose a shorter -o\n", cmd,
+                strlen(dir), PALA_DIR_MAX);
+        return PALA_ERR_INPUT;
+    }
     if (stat(dir, &st) != 0) {
         if (pala_mkdir_p(dir, cmd, err)) return PALA_ERR_IO;
     } else if (!S_ISDIR(st.st_mode)) {
@@ -169,8 +200,15 @@ int pala_folder_prepare(const char *dir, const pala_folder_kind *k, int force, c
     /* the lock first: another process's files are neither judged nor deleted */
     int rc = pala_rundir_lock(dir, cmd, fd, err);
     if (rc) return rc;
-    if (empty_dir(dir)) return PALA_OK;
-    int ours = 0;
+    int empty = empty_dir(dir);
+    if (empty < 0) {
+        fprintf(err, "pala %s: cannot read the folder %s: %s\n", cmd, dir, strerror(errno));
+        pala_rundir_unlock(*fd);
+        *fd = -1;
+        return PALA_ERR_IO;
+    }
+    if (empty) return PALA_OK;
+    int ours = unfinished_start(dir, k);
     for (int i = 0; k->marker[i] && !ours; i++) ours = starts_with(dir, k->marker[i], k->head[i]);
     long n = ours ? kind_files(dir, k, 0, cmd, err) : 0;
     if (!ours) {
@@ -199,7 +237,7 @@ int pala_rundir_lock(const char *dir, const char *cmd, int *fd, FILE *err)
     *fd = -1;
     if (e == EWOULDBLOCK) {
         fprintf(err, "pala %s: %s is in use by another pala process (a run, resume or order writing into it); "
-                "wait for it to end, or choose another folder with -o (exit code %d)\n", cmd, dir, PALA_ERR_BUSY);
+                "wait for it to end%s (exit code %d)\n", cmd, dir, strcmp(cmd, "resume") ? ", or choose another folder with -o" : "", PALA_ERR_BUSY);
         return PALA_ERR_BUSY;
     }
     fprintf(err, "pala %s: cannot lock the folder %s: %s\n", cmd, dir, strerror(e));

@@ -35,6 +35,10 @@ int pala_dir_check(const char *path);
  * ending in '*' stands for every name that starts so), and how a folder of that kind is
  * recognised: one of marker[] (NULL-terminated) exists as a regular file whose first
  * bytes are head[] of the same index. */
+/* The longest folder name pala_folder_prepare takes: its files' paths (a name, a
+ * checkpoint's temporary name with a process number) must fit in PATH_MAX, 4096. */
+#define PALA_DIR_MAX 3900
+
 typedef struct pala_folder_kind {
     const char *what;                   /* "run", "order": for the messages */
     const char *const *files;

@@ -264,6 +264,16 @@ static int read_header(pala_traj *t, FILE *err)
     return PALA_OK;
 }
 
+/* The last frame is cut off (a run killed while writing it, or still writing it): the
+ * frames before it are whole and are what there is.  Returns 0, the end. */
+static int cut_off(pala_traj *t, FILE *err)
+{
+    if (t->frames) fprintf(err, "pala: %s: frame %ld is cut off at the end of the file (a run stopped while writing it, or still writing); "
+                                "the %ld frames before it are read\n", t->path, t->frames, t->frames);
+    else fprintf(err, "pala: %s: its first frame is cut off at the end of the file (a run stopped while writing it, or still writing)\n", t->path);
+    return 0;
+}
+
 /* Frame of version 2: its head (step, time, count), then per grain its number, template and
  * state. */
 static int next_binary_variable(pala_traj *t, FILE *err)
@@ -272,19 +282,16 @@ static int next_binary_variable(pala_traj *t, FILE *err)
     size_t got = fread(h, 1, sizeof h, t->f);
     if (got == 0 && feof(t->f)) return 0;
     uint64_t n = got == sizeof h ? pala_get_le64(h + 16) : 0;
+    if (got != sizeof h && feof(t->f)) return cut_off(t, err);
     if (got != sizeof h || n > 0x7fffffff) {
-        fprintf(err, "%s: frame %ld is cut off in its head (the run was stopped while writing, or the file was truncated); "
-                "the frames before it are whole\n", t->path, t->frames);
+        fprintf(err, "%s: frame %ld: its head says %llu grains; is this a trajectory.bin written by pala run?\n", t->path, t->frames, (unsigned long long)n);
         return -1;
     }
     room(t, (int)n);
     free(t->fbuf);
     t->fbuf = xcalloc(104 * (size_t)n + 1, 1);
     size_t len = 104 * (size_t)n;
-    if ((got = fread(t->fbuf, 1, len, t->f)) != len) {
-        fprintf(err, "%s: frame %ld is cut off after %zu of its %zu bytes; the frames before it are whole\n", t->path, t->frames, got + 24, len + 24);
-        return -1;
-    }
+    if (fread(t->fbuf, 1, len, t->f) != len) return cut_off(t, err);
     t->n = (int)n;
     t->step = (long)(int64_t)pala_get_le64(h);
     t->walls.t = t->time = pala_get_le_double(h + 8);
@@ -313,11 +320,7 @@ static int next_binary(pala_traj *t, FILE *err)
     if (t->variable) return next_binary_variable(t, err);
     size_t len = 16 + 96 * (size_t)t->n, got = fread(t->fbuf, 1, len, t->f);
     if (got == 0 && feof(t->f)) return 0;
-    if (got != len) {
-        fprintf(err, "%s: frame %ld is cut off after %zu of its %zu bytes (the run was stopped while writing, or the "
-                "file was truncated); the frames before it are whole\n", t->path, t->frames, got, len);
-        return -1;
-    }
+    if (got != len) return cut_off(t, err);
     const unsigned char *p = t->fbuf;
     t->step = (long)(int64_t)pala_get_le64(p);
     t->walls.t = t->time = pala_get_le_double(p + 8);
@@ -352,9 +355,20 @@ long pala_traj_count(pala_traj *t)
         if (fstat(fileno(t->f), &st) == 0 && st.st_size > t->data0) n = (long)((st.st_size - t->data0) / (16 + 96 * (long)t->n));
         return n;
     }
-    char *line = NULL;
+    char *line = NULL;   /* the whole frames: a head, then as many whole lines as it has grains */
     size_t cap = 0;
-    while (getline(&line, &cap, t->f) >= 0) n += !strncmp(line, "frame ", 6);
+    ssize_t len;
+    long want = -1, got = 0;
+    while ((len = getline(&line, &cap, t->f)) >= 0) {
+        int whole = len > 0 && line[len - 1] == '\n';
+        if (!strncmp(line, "frame ", 6) && whole) {
+            long st, m = t->n;
+            double tm;
+            want = t->variable && sscanf(line, "frame %ld %lf %ld", &st, &tm, &m) != 3 ? -1 : m;
+            got = 0;
+        } else if (want >= 0 && whole) got++;
+        if (want >= 0 && got == want) { n++; want = -1; }
+    }
     free(line);
     fseek(t->f, here, SEEK_SET);
     return t->frames + n;
@@ -385,11 +399,14 @@ static int grain_row(void *ctx, char *e, long k)
     return 0;
 }
 
+static int ends_line(const char *l) { size_t n = strlen(l); return n > 0 && l[n - 1] == '\n'; }
+
 int pala_traj_next(pala_traj *t, FILE *err)
 {
     if (t->binary) return next_binary(t, err);
     char *l = next_line(t);
     if (!l) return 0;
+    if (!ends_line(l) && feof(t->f)) return cut_off(t, err);
     int n = t->n;
     if (t->variable ? sscanf(l, "frame %ld %lf %d", &t->step, &t->time, &n) != 3 || n < 0 : sscanf(l, "frame %ld %lf", &t->step, &t->time) != 2) {
         bad(t, err, t->variable ? "expected 'frame STEP TIME GRAINS'" : "expected 'frame STEP TIME'");
@@ -400,7 +417,9 @@ int pala_traj_next(pala_traj *t, FILE *err)
     t->n = n;
     /* the rows' text, then their numbers, by several threads on a large frame (par.h) */
     long line0 = t->line;
-    if (pala_rows_read(&t->rows, t->f, t->n, &t->line) < t->n) {
+    long nr = pala_rows_read(&t->rows, t->f, t->n, &t->line);
+    if (feof(t->f) && (nr < t->n || (nr > 0 && !ends_line(t->rows.text + t->rows.off[nr - 1])))) return cut_off(t, err);
+    if (nr < t->n) {
         bad(t, err, t->variable ? "the frame ends early (fewer grain lines than it says)" : "the frame ends early (fewer grain lines than 'grains N')");
         return -1;
     }
