@@ -111,6 +111,7 @@ static int cmd_run(int argc, char **argv)
         else { fprintf(stderr, "pala run: one control file only (got '%s' and '%s')\n", o.scene, a); free(sets); return PALA_ERR_INPUT; }
     }
     if (!o.scene) { fprintf(stderr, "pala run: which control file? e.g. pala run examples/paper-ten-grains.txt\n"); free(sets); return PALA_ERR_INPUT; }
+    signal(SIGPIPE, SIG_IGN);   /* see cmd_resume */
     int rc = pala_run(&o);
     free(sets);
     return rc;
@@ -143,6 +144,11 @@ static int cmd_resume(int argc, char **argv)
         else { fprintf(stderr, "pala resume: one run folder only (got '%s' and '%s')\n", o.resume, a); rc = PALA_ERR_INPUT; }
     }
     if (!rc && !o.resume) { fprintf(stderr, "pala resume: which run folder? e.g. pala resume settling-box.run\n"); rc = PALA_ERR_INPUT; }
+    /* a run's standard output or error closed (pala run ... | head) is a failed write
+     * (EPIPE): the run goes on to its end with its files and exits 5, not killed mid-way
+     * by SIGPIPE without a checkpoint.  The other commands die quietly on it, as filters do
+     * (pala help keys | head) */
+    if (!rc && !info) signal(SIGPIPE, SIG_IGN);
     if (!rc) rc = info ? pala_run_info(o.resume) : pala_run(&o);
     free(sets);
     return rc;
@@ -206,10 +212,8 @@ int main(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
     pala_set_nomem_handler(nomem);
-    /* a closed pipe (pala run ... | head) or a file-size limit (ulimit -f) is a failed write
-     * (EPIPE, EFBIG) that the writers report with the file and exit 5, a run's files kept,
-     * not a signal that kills the process without a word */
-    signal(SIGPIPE, SIG_IGN);
+    /* a file-size limit (ulimit -f) is a failed write (EFBIG) that the writers report with
+     * the file and exit 5, a run's files kept, not a signal that kills without a word */
     signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) { fputs(usage, stderr); return PALA_ERR_INPUT; }
     const char *c = argv[1];

@@ -337,9 +337,8 @@ int pala_run(const pala_run_opts *o)
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     sigaction(SIGHUP, &sa, &old_hup);
-    /* a signal the caller ignores stays ignored: nohup (SIGHUP), a shell's background job
-     * (SIGINT) */
-    if (old_int.sa_handler == SIG_IGN) sigaction(SIGINT, &old_int, NULL);
+    /* a SIGHUP the caller ignores stays ignored: nohup.  (SIGINT, which a shell script
+     * ignores in its background jobs, is still taken: kill -INT stops such a run cleanly) */
     if (old_hup.sa_handler == SIG_IGN) sigaction(SIGHUP, &old_hup, NULL);
     long steps = pala_scene_steps(sc), ckev = pala_scene_checkpoint_every(sc);
     double wall0 = cr.wall;   /* wall time of the run before this resume */
