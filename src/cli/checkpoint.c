@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 
 static const char magic[8] = {'P', 'A', 'L', 'A', 'C', 'K', 'P', 'T'};
 enum { HEADER = 8 + 4 + 4 + 8 + 8 };
@@ -221,6 +222,10 @@ int pala_ckpt_write(const char *dir, const pala_world *cw, const pala_ckpt_run *
     }
     int e = errno;
     if (!bad && rename(tmp, path) != 0) { bad = 1; e = errno; }
+    if (!bad) {   /* the rename itself on the disk (the folder's entry) */
+        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (fd >= 0) { fsync(fd); close(fd); }
+    }
     free(b.p);
     if (bad) {
         unlink(tmp);

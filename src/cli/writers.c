@@ -743,6 +743,12 @@ int pala_writers_offsets(pala_writer_set *ws, long *off)
         off[i] = -1;   /* a writer not asked for */
         if (!ws->f[i]) continue;
         if (checked_flush(ws, i, 1)) return 1;
+        /* on the disk before the checkpoint that names this length: after a power loss
+         * the log is not shorter than the checkpoint says (pala resume would refuse it) */
+        if (fsync(fileno(ws->f[i])) != 0 && errno != EINVAL) {
+            fprintf(stderr, "pala: writing %s/%s failed: %s\n", ws->out.dir, ws->file[i], strerror(errno));
+            return 1;
+        }
         off[i] = ftell(ws->f[i]);
     }
     return 0;
