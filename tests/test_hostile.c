@@ -363,6 +363,10 @@ static void surroundings(void)
     rc = run(out, sizeof out, "cd " D " && rm -rf longo && mkdir longo && cd longo && "
                               "../../../../pala run ../../../../" SCENE " --quiet -o $(printf 'a%.0s' $(seq 3950)) 2>&1; echo \"exit $?\"; ls | wc -l");
     T_CHECK(has(out, N("exit 1", "characters long", "choose a shorter -o")) && strstr(out, "\n0\n"), "-o of 3,950 characters: refused, nothing made %s", out);
+    /* pala order stopped by Ctrl-C: says so, exit 4 (it was killed without a word, 130) */
+    rc = run(out, sizeof out, "rm -rf " D "/ord && (./pala order " SCENE " -o " D "/ord --runs 8 > /dev/null & p=$!; sleep 0.3; kill -INT $p; wait $p; "
+                              "echo \"exit $?\") 2>&1");
+    T_CHECK(has(out, N("exit 4", "interrupted in run", "run it again")), "pala order and SIGINT: exit 4 and what is left %s", out);
 }
 
 void test_hostile(void)

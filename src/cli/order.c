@@ -20,6 +20,7 @@
 #include "svg.h"
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,9 @@ static order_fit fit(int K, const double *d, const double *dt, int F)
     else if (o.n > 2 && o.se > 0.25 * o.p) o.why = "the pairs disagree (standard error above a quarter of the order)";
     return o;
 }
+
+static volatile sig_atomic_t g_stop;
+static void on_stop(int sig) { g_stop = sig; }
 
 static void report(const char *what, const order_fit *o, int samples)
 {
@@ -250,6 +254,12 @@ int pala_cmd_order(int argc, char **argv)
     }
     double E0 = 0;
     long fac = 1;
+    struct sigaction sa;   /* Ctrl-C, SIGTERM, SIGHUP: stop between samples, say so, exit 4 */
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     printf("pala order %s: %d runs, step factor %d, %ld base steps of %.6g s over %.6g s\n", scene, K, F, steps0, dt0, T);
     for (int k = 0; k < K; k++, fac *= F) {
         char sdt[64], sst[64];
@@ -264,6 +274,13 @@ int pala_cmd_order(int argc, char **argv)
         long steps = steps0 * fac, every = every0 * fac;   /* not the scene's: end_time/dt may round */
         int q = 0;
         for (long s = 0; s <= steps && q < ns; s += every) {
+            if (g_stop) {
+                fprintf(stderr, "pala order: interrupted in run %d of %d; its tables are written only at the end, so %s holds nothing yet: run it again\n",
+                        k + 1, K, dir);
+                pala_scene_free(sc);
+                rc = PALA_INTERRUPTED;
+                goto done;
+            }
             /* the steps between samples are chained (identical to single steps) */
             if (s > 0 && (rc = pala_world_steps(w, every)) != PALA_OK) {
                 fprintf(stderr, "pala order: run %d (dt = %.6g s) became unstable: %s\n", k, w->dt, pala_world_error(w));
