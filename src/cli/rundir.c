@@ -73,6 +73,13 @@ static int matches(const char *name, const char *p)
     return n && p[n - 1] == '*' ? !strncmp(name, p, n - 1) : !strcmp(name, p);
 }
 
+/* entry name of a folder is the file f of a kind's list, or the subfolder of f "sub/file" */
+static int entry_hit(const char *name, const char *f)
+{
+    const char *sl = strchr(f, '/');
+    return sl ? (size_t)(sl - f) == strlen(name) && !strncmp(name, f, (size_t)(sl - f)) : matches(name, f);
+}
+
 
 int pala_refuse_result(const char *path, const char *cmd, const char *instead, FILE *err)
 {
@@ -103,9 +110,7 @@ static long kind_files(const char *dir, const pala_folder_kind *k, int del, cons
     while ((e = readdir(d))) {
         for (int i = 0; k->files[i]; i++) {
             const char *sl = strchr(k->files[i], '/');
-            int hit = sl ? (size_t)(sl - k->files[i]) == strlen(e->d_name) && !strncmp(e->d_name, k->files[i], (size_t)(sl - k->files[i]))
-                         : matches(e->d_name, k->files[i]);
-            if (!hit) continue;
+            if (!entry_hit(e->d_name, k->files[i])) continue;
             snprintf(p, sizeof p, "%s/%s", dir, sl ? k->files[i] : e->d_name);
             if (sl) {   /* never into the folder a link points to */
                 char sub[4200];
@@ -161,11 +166,7 @@ static int unfinished_start(const char *dir, const pala_folder_kind *k)
     for (struct dirent *e; all && (e = readdir(d));) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
         int hit = 0;
-        for (int i = 0; k->files[i] && !hit; i++) {
-            const char *sl = strchr(k->files[i], '/');
-            hit = sl ? (size_t)(sl - k->files[i]) == strlen(e->d_name) && !strncmp(e->d_name, k->files[i], (size_t)(sl - k->files[i]))
-                     : matches(e->d_name, k->files[i]);
-        }
+        for (int i = 0; k->files[i] && !hit; i++) hit = entry_hit(e->d_name, k->files[i]);
         all = hit;
     }
     closedir(d);
