@@ -339,11 +339,20 @@ static void messages(void)
  * happened */
 static void surroundings(void)
 {
-    /* a refused resume changes nothing: control.txt (the run's settings) kept */
-    short_run("rr", NULL);
-    int rc = run(out, sizeof out, "cd " D " && cp rr/control.txt rr.control && truncate -s 100 rr/energy.tsv && "
-                                  "../../../pala resume rr --set end_time=0.0008 2>&1; echo \"exit $?\"; cmp rr.control rr/control.txt && echo kept");
-    T_CHECK(has(out, N("exit 1", "shorter than at the checkpoint", "kept")), "a refused resume leaves control.txt as it was %s", out);
+    /* a refused resume changes nothing: a log checked late (grains.tsv) cut short, every
+     * other file as it was, control.txt (the run's settings) and the VTK collection too */
+    short_run("rr", "--set vtk_every=2 --set grains_every=2 --set trajectory_every=2");
+    int rc = run(out, sizeof out, "cd " D "/rr && truncate -s 100 grains.tsv && find . -type f | sort | xargs md5sum > ../rr.md5 && "
+                                  "../../../../pala resume . --set end_time=0.0008 2>&1; echo \"exit $?\"; md5sum -c ../rr.md5 | grep -c ': OK$'; find . -type f | wc -l");
+    char nf[64] = "";
+    t_sh(nf, sizeof nf, "find " D "/rr -type f | wc -l");
+    T_CHECK(has(out, N("exit 1", "grains.tsv: it is shorter than at the checkpoint")) && atoi(nf) > 8 && strstr(out, nf),
+            "a refused resume leaves every file of the folder as it was (%d files) %s", atoi(nf), out);
+    /* ... and so does one that cannot write its control.txt (ulimit -f) */
+    short_run("rf", NULL);
+    rc = run(out, sizeof out, "cd " D "/rf && md5sum * > ../rf.md5 && (ulimit -f 2; ../../../../pala resume . --set end_time=0.0008) 2>&1; echo \"exit $?\"; "
+                              "md5sum -c ../rf.md5 | grep -vc ': OK$'");
+    T_CHECK(has(out, N("exit 5", "control.txt", "no step was taken")) && strstr(out, "\n0\n"), "a resume that cannot write control.txt changes no file %s", out);
     /* a closed pipe: the run goes on to its end, keeps its files, and exits 5 */
     rc = run(out, sizeof out, "rm -rf " D "/pipe && (./pala run " SCENE " -o " D "/pipe --set end_time=0.004 --progress 0.0001 2>&1; "
                               "echo $? > " D "/pipe.rc) | head -c 1 > /dev/null; sleep 0.1; cat " D "/pipe.rc; test -s " D "/pipe/summary.tsv && echo whole");
@@ -359,10 +368,20 @@ static void surroundings(void)
     rc = run(out, sizeof out, "rm -rf " D "/half && mkdir " D "/half && touch " D "/half/control.txt " D "/half/energy.tsv && "
                               "./pala run " SCENE " -o " D "/half --quiet --force --set end_time=0.0004 2>&1");
     T_CHECK(rc == 0, "an empty control.txt among pala's file names: --force runs there (exit %d) %s", rc, out);
-    /* an -o too long for its files' paths: refused before anything is made */
-    rc = run(out, sizeof out, "cd " D " && rm -rf longo && mkdir longo && cd longo && "
-                              "../../../../pala run ../../../../" SCENE " --quiet -o $(printf 'a%.0s' $(seq 3950)) 2>&1; echo \"exit $?\"; ls | wc -l");
-    T_CHECK(has(out, N("exit 1", "characters long", "choose a shorter -o")) && strstr(out, "\n0\n"), "-o of 3,950 characters: refused, nothing made %s", out);
+    /* an -o too long for its files' paths: refused before anything is made (20 levels of 198
+     * characters, each a name mkdir takes) */
+    rc = run(out, sizeof out, "cd " D " && rm -rf longo && mkdir longo && cd longo && L=$(printf 'a%.0s' $(seq 198)) && p=$L && "
+                              "for i in $(seq 19); do p=$p/$L; done && ../../../../pala run ../../../../" SCENE " --quiet -o $p 2>&1; echo \"exit $?\"; ls | wc -l");
+    T_CHECK(has(out, N("exit 1", "characters long", "choose a shorter -o")) && strstr(out, "\n0\n"), "-o of 3,979 characters: refused, nothing made %s", out);
+    /* a running pour (grains come and go) cut in its last frame: the frame before it, named by its own step */
+    rc = run(out, sizeof out, "rm -rf " D "/pc " D "/pcut && ./pala run examples/pour.txt -o " D "/pc --quiet --set end_time=0.2 && mkdir " D "/pcut && "
+                              "n=$(grep -n '^frame' " D "/pc/trajectory.txt | tail -1 | cut -d: -f1) && head -$((n + 5)) " D "/pc/trajectory.txt > " D "/pcut/trajectory.txt && "
+                              "grep '^frame' " D "/pcut/trajectory.txt | tail -2 | head -1 | cut -d' ' -f2 && ./pala snapshot " D "/pcut -o " D "/pcut/s.svg 2>&1; echo \"exit $?\"");
+    char want[64] = "";
+    sscanf(out, "%63s", want);
+    char lab[96];
+    snprintf(lab, sizeof lab, "(step %s,", want);
+    T_CHECK(has(out, N("exit 0", "is cut off at the end of the file")) && strstr(out, lab), "a pour's trajectory cut in its last frame: snapshot draws the frame before, %s %s", lab, out);
     /* pala order stopped by Ctrl-C: says so, exit 4 (it was killed without a word, 130) */
     rc = run(out, sizeof out, "rm -rf " D "/ord && (./pala order " SCENE " -o " D "/ord --runs 8 > /dev/null & p=$!; sleep 0.3; kill -INT $p; wait $p; "
                               "echo \"exit $?\") 2>&1");

@@ -609,16 +609,29 @@ int pala_cmd_export(int argc, char **argv)
     int lock = -1;   /* the run folder's (rundir.h), held while export writes into it */
     pala_traj_rundir(run, rundir, sizeof rundir);
     if (out) snprintf(path, sizeof path, "%s", out);
-    else {
-        snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
-        if (run_writes(rundir, xyz ? "xyz_every" : "vtk_every")) {
-            fprintf(stderr, "pala export: %s is the run's own %s (its control.txt sets %s), which pala resume appends to; "
-                            "write the export elsewhere with -o (e.g. -o %s/%s)\n",
-                    path, xyz ? "extended XYZ log" : "VTK log", xyz ? "xyz_every" : "vtk_every", rundir, xyz ? "export.xyz" : "vtk-export");
-            pala_traj_close(&t);
-            return PALA_ERR_INPUT;
-        }
-        if ((rc = pala_rundir_lock(rundir, "export", &lock, stderr)) != 0) { pala_traj_close(&t); return rc; }   /* not while a run or resume writes there */
+    else snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
+    /* into the run's own folder (by the default or by -o): not onto the logs the run writes
+     * itself, and not while a run or resume writes there */
+    const char *sl = strrchr(path, '/'), *name = sl ? sl + 1 : path;
+    char parent[4200];
+    snprintf(parent, sizeof parent, "%.*s", sl ? (int)(sl - path) : 1, sl ? (sl == path ? "/" : path) : ".");
+    struct stat a, b;
+    int inrun = stat(parent, &a) == 0 && stat(rundir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+    if (inrun && !strcmp(name, xyz ? "trajectory.xyz" : "vtk") && run_writes(rundir, xyz ? "xyz_every" : "vtk_every")) {
+        fprintf(stderr, "pala export: %s is the run's own %s (its control.txt sets %s), which pala resume appends to; "
+                        "write the export elsewhere with -o (e.g. -o %s/%s)\n",
+                path, xyz ? "extended XYZ log" : "VTK log", xyz ? "xyz_every" : "vtk_every", rundir, xyz ? "export.xyz" : "vtk-export");
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
+    }
+    if (inrun && (rc = pala_rundir_lock(rundir, "export", &lock, stderr)) != 0) { pala_traj_close(&t); return rc; }
+    /* the first frame before the output is opened: a trajectory without one replaces nothing */
+    int st = pala_traj_next(&t, stderr);
+    if (st <= 0) {
+        if (st == 0) fprintf(stderr, "pala export: %s has no whole frame to export\n", run);
+        pala_traj_close(&t);
+        pala_rundir_unlock(lock);
+        return PALA_ERR_INPUT;
     }
     FILE *f = NULL, *ps = NULL, *pg = NULL, *po = NULL;
     int badw = 0;
@@ -643,8 +656,7 @@ int pala_cmd_export(int argc, char **argv)
         badw |= pala_vtk_container(path, &t);
     }
     long written = 0;
-    int st;
-    while ((st = pala_traj_next(&t, stderr)) == 1) {
+    for (; st == 1; st = pala_traj_next(&t, stderr)) {
         if ((t.frames - 1) % every) continue;
         if (xyz) pala_xyz_frame(f, &t);
         else badw |= pala_vtk_frame(path, &t, binary, ps, pg, po);
@@ -654,7 +666,7 @@ int pala_cmd_export(int argc, char **argv)
     if (xyz) {
         badw |= ferror(f) != 0;
         badw |= fclose(f) != 0;
-        if (badw) fprintf(stderr, "pala: writing %s failed (disk full?)\n", path);
+        if (badw) fprintf(stderr, "pala: writing %s failed: %s\n", path, strerror(errno ? errno : EIO));
     }
     else {
         pala_vtk_pvd_end(ps);
@@ -665,7 +677,6 @@ int pala_cmd_export(int argc, char **argv)
     }
     if (st < 0) rc = PALA_ERR_INPUT;
     else if (badw) rc = PALA_ERR_IO;
-    else if (!t.frames) { fprintf(stderr, "pala export: %s has no whole frame to export\n", run); rc = PALA_ERR_INPUT; }
     else if (t.variable) printf("pala export: %ld of %ld frames, their grains entering and leaving (%ld component spheres in the last) -> %s%s\n", written,
                                 t.frames, t.npeb, path, xyz ? "" : "/");
     else printf("pala export: %ld of %ld frames, %ld component spheres each -> %s%s\n", written, t.frames, t.npeb, path, xyz ? "" : "/");

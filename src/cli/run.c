@@ -206,18 +206,39 @@ int pala_run_info(const char *dir)
     return PALA_OK;
 }
 
-/* The run's control.txt, the effective control file (PALA_ERR_IO if it cannot be created;
- * a failed write is *werr, which the run's status takes at its end). */
-static int write_control(const pala_run_opts *o, pala_scene *sc, const char *dir, int *werr)
+/* The run's control.txt, the effective control file, written whole to a temporary file
+ * (tmp, which control_commit renames into place): one that cannot be written (a full disk)
+ * stops the run before any file of the folder has changed: PALA_ERR_IO after a message. */
+static int control_write(const pala_run_opts *o, pala_scene *sc, const char *dir, char *tmp, size_t len)
 {
-    FILE *fc = pala_output_fopen(dir, "control.txt");
+    char path[4200];
+    snprintf(path, sizeof path, "%s/control.txt", dir);
+    pala_tmpname(tmp, len, path);
+    FILE *fc = pala_output_fopen(dir, strrchr(tmp, '/') + 1);
     if (!fc) return PALA_ERR_IO;
     fprintf(fc, "# effective control file written by pala %s\n# command:", PALA_VERSION);
     for (int i = 0; i < o->cmdc; i++) fprintf(fc, " %s", o->cmdv[i]);
     fprintf(fc, "\n# rerun: pala run %s/control.txt -o NEWDIR\n", dir);
     pala_scene_write(sc, fc);
-    *werr |= pala_output_fclose(fc, dir, "control.txt");
-    return PALA_OK;
+    int bad = ferror(fc) != 0;
+    bad |= fclose(fc) != 0;
+    if (!bad) return PALA_OK;
+    fprintf(stderr, "pala: cannot write %s: %s; no step was taken and no file of the run changed\n", path, strerror(errno ? errno : EIO));
+    unlink(tmp);
+    return PALA_ERR_IO;
+}
+
+/* control.txt into place (rc PALA_OK), or its temporary file removed */
+static int control_commit(const char *tmp, const char *dir, int rc)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/control.txt", dir);
+    if (rc == PALA_OK && rename(tmp, path) != 0) {
+        fprintf(stderr, "pala: cannot write %s: %s\n", path, strerror(errno));
+        rc = PALA_ERR_IO;
+    }
+    if (rc != PALA_OK) unlink(tmp);
+    return rc;
 }
 
 int pala_run(const pala_run_opts *o)
@@ -294,18 +315,26 @@ int pala_run(const pala_run_opts *o)
         rc = pala_folder_prepare(dir, &pala_run_folder, o->force, "run", &lock, stderr);
         if (rc) { pala_ckpt_run_free(&cr); pala_scene_free(sc); return rc; }
     }
-    /* A new run writes control.txt whole before it creates its logs, so that a folder whose
-     * logs could not be created (a full disk, too many open files) is still known as a run's
-     * folder (rundir.c) and --force may clear it.  A resume checks and reopens the logs
-     * first and rewrites control.txt only then: a resume refused (a log that no longer
-     * matches the checkpoint: exit 1) leaves the folder as it was.  A file that cannot be
-     * created (a read-only folder) is an I/O error (5). */
+    /* control.txt is written to a temporary file first: one that cannot be written stops
+     * the run before anything changed.  A new run puts it in place before it creates its
+     * logs, so that a folder whose logs could not be created (a full disk, too many open
+     * files) is still known as a run's folder (rundir.c) and --force may clear it.  A
+     * resume first checks that it can write its checkpoint, then checks every log against
+     * the checkpoint before it cuts any back (pala_writers_reopen), and puts control.txt in
+     * place only then: a resume refused (a log that no longer matches: exit 1) leaves the
+     * folder as it was.  A file that cannot be created (a read-only folder) is exit 5. */
     pala_writer_set logs;
     int werr = 0;
-    rc = o->resume ? PALA_OK : write_control(o, sc, dir, &werr);
+    char ctmp[4300];
+    rc = o->resume ? pala_ckpt_probe(dir, stderr) : PALA_OK;   /* a resume: the folder takes new files */
+    if (rc == PALA_OK) rc = control_write(o, sc, dir, ctmp, sizeof ctmp);
+    int wrote = rc == PALA_OK;
+    if (rc == PALA_OK && !o->resume) rc = control_commit(ctmp, dir, rc);   /* a new run: control.txt first */
     if (rc == PALA_OK) rc = o->resume ? pala_writers_reopen(&logs, dir, sc, w, cr.offset) : pala_writers_open(&logs, dir, sc, w);
-    if (rc == PALA_OK && o->resume) rc = pala_ckpt_probe(dir, stderr);   /* before any step: the folder takes new files */
-    if (rc == PALA_OK && o->resume && (rc = write_control(o, sc, dir, &werr)) != PALA_OK) pala_writers_close(&logs);
+    if (o->resume && wrote) {   /* a resume: control.txt once its logs are taken up, else left as it was */
+        int rc2 = control_commit(ctmp, dir, rc);
+        if (rc == PALA_OK && rc2 != PALA_OK) { pala_writers_close(&logs); rc = rc2; }
+    }
     if (rc != PALA_OK) {
         pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
         pala_scene_free(sc);
@@ -484,11 +513,15 @@ int pala_run(const pala_run_opts *o)
     else if (status == PALA_ERR_IO) {
         char ckp[4200];
         snprintf(ckp, sizeof ckp, "%s/%s", dir, PALA_CKPT_FILE);
-        if (access(ckp, F_OK) != 0)
-            fprintf(stderr, "pala: no checkpoint could be written: once there is room again, run it anew: pala run %s -o %s --force\n", scene, dir);
+        if (access(ckp, F_OK) != 0)   /* control.txt holds the effective settings, the --set ones too */
+            fprintf(stderr, "pala: no checkpoint could be written: once there is room again, run it anew: pala run %s/control.txt -o %s --force\n", dir, dir);
         else {   /* a resume that extended a run: its checkpoint may still say it ended, so its --set again */
             fprintf(stderr, "pala: once there is room again, continue from the last checkpoint with: pala resume %s", dir);
-            for (int i = 0; o->resume && i < o->nset; i++) fprintf(stderr, " --set '%s'", o->sets[i]);
+            for (int i = 0; o->resume && i < o->nset; i++) {
+                fputs(" --set '", stderr);
+                for (const char *c = o->sets[i]; *c; c++) *c == '\'' ? fputs("'\\''", stderr) : fputc(*c, stderr);
+                fputc('\'', stderr);
+            }
             fprintf(stderr, "\n");
         }
     }

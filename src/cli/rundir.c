@@ -46,7 +46,7 @@ int pala_dir_check(const char *path)
 
 /* ---- kinds of folder --------------------------------------------------------------- */
 
-static const char *const run_files[] = {"control.txt", "energy.tsv", "walls.tsv", "trajectory.txt", "trajectory.bin", "trajectory.xyz", "flow.tsv", "contacts.tsv", "contacts.bin", "grains.tsv", "measure-*",
+static const char *const run_files[] = {"control.txt", "control.txt.tmp*", "energy.tsv", "walls.tsv", "trajectory.txt", "trajectory.bin", "trajectory.xyz", "flow.tsv", "contacts.tsv", "contacts.bin", "grains.tsv", "measure-*",
                                         "vtk/spheres.pvd", "vtk/grains.pvd", "vtk/outlines.pvd", "summary.tsv", "checkpoint.bin", "checkpoint.bin.tmp*", NULL};
 static const char *const run_marker[] = {"control.txt", "checkpoint.bin", NULL};
 static const char *const run_head[] = {"# effective control file written by pala", "PALACKPT", NULL};
@@ -152,25 +152,29 @@ static int empty_dir(const char *dir)
     return empty;
 }
 
-/* A start that stopped before its marker was written (a full disk, no file handles left):
- * the marker is an empty regular file and every entry is one of the kind's files. */
+/* A start that stopped before its marker was written whole (a full disk, no file handles
+ * left, a kill): the marker is an empty regular file, or absent beside its temporary file
+ * (MARKER.tmp.PID), and every entry is one of the kind's files. */
 static int unfinished_start(const char *dir, const pala_folder_kind *k)
 {
-    char p[4200];
+    char p[4200], tmp[256];
     struct stat st;
     snprintf(p, sizeof p, "%s/%s", dir, k->marker[0]);
-    if (lstat(p, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size != 0) return 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp.", k->marker[0]);
+    int there = lstat(p, &st) == 0;
+    if (there && (!S_ISREG(st.st_mode) || st.st_size != 0)) return 0;
     DIR *d = opendir(dir);
     if (!d) return 0;
-    int all = 1;
+    int all = 1, temp = 0;
     for (struct dirent *e; all && (e = readdir(d));) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
         int hit = 0;
         for (int i = 0; k->files[i] && !hit; i++) hit = entry_hit(e->d_name, k->files[i]);
         all = hit;
+        temp |= !strncmp(e->d_name, tmp, strlen(tmp));
     }
     closedir(d);
-    return all;
+    return all && (there || temp);
 }
 
 int pala_mkdir_p(const char *dir, const char *cmd, FILE *err)
@@ -238,7 +242,7 @@ int pala_rundir_lock(const char *dir, const char *cmd, int *fd, FILE *err)
     *fd = -1;
     if (e == EWOULDBLOCK) {
         fprintf(err, "pala %s: %s is in use by another pala process (a run, resume or order writing into it); "
-                "wait for it to end%s (exit code %d)\n", cmd, dir, strcmp(cmd, "resume") ? ", or choose another folder with -o" : "", PALA_ERR_BUSY);
+                "wait for it to end%s (exit code %d)\n", cmd, dir, !strcmp(cmd, "resume") ? "" : !strcmp(cmd, "export") ? ", or write elsewhere with -o" : ", or choose another folder with -o", PALA_ERR_BUSY);
         return PALA_ERR_BUSY;
     }
     fprintf(err, "pala %s: cannot lock the folder %s: %s\n", cmd, dir, strerror(e));

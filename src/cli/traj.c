@@ -283,7 +283,11 @@ static int next_binary_variable(pala_traj *t, FILE *err)
     if (got == 0 && feof(t->f)) return 0;
     uint64_t n = got == sizeof h ? pala_get_le64(h + 16) : 0;
     if (got != sizeof h && feof(t->f)) return cut_off(t, err);
-    if (got != sizeof h || n > 0x7fffffff) {
+    if (got != sizeof h) {
+        fprintf(err, "%s: reading frame %ld failed: %s\n", t->path, t->frames, strerror(errno));
+        return -1;
+    }
+    if (n > 0x7fffffff) {
         fprintf(err, "%s: frame %ld: its head says %llu grains; is this a trajectory.bin written by pala run?\n", t->path, t->frames, (unsigned long long)n);
         return -1;
     }
@@ -407,22 +411,27 @@ int pala_traj_next(pala_traj *t, FILE *err)
     char *l = next_line(t);
     if (!l) return 0;
     if (!ends_line(l) && feof(t->f)) return cut_off(t, err);
+    /* the frame's head is taken only once its rows are whole: a cut-off frame leaves the
+     * last whole one as it was (its step, time and grains) */
     int n = t->n;
-    if (t->variable ? sscanf(l, "frame %ld %lf %d", &t->step, &t->time, &n) != 3 || n < 0 : sscanf(l, "frame %ld %lf", &t->step, &t->time) != 2) {
+    long step;
+    double time;
+    if (t->variable ? sscanf(l, "frame %ld %lf %d", &step, &time, &n) != 3 || n < 0 : sscanf(l, "frame %ld %lf", &step, &time) != 2) {
         bad(t, err, t->variable ? "expected 'frame STEP TIME GRAINS'" : "expected 'frame STEP TIME'");
         return -1;
     }
-    t->walls.t = t->time;
     if (t->variable) room(t, n);
-    t->n = n;
     /* the rows' text, then their numbers, by several threads on a large frame (par.h) */
     long line0 = t->line;
-    long nr = pala_rows_read(&t->rows, t->f, t->n, &t->line);
-    if (feof(t->f) && (nr < t->n || (nr > 0 && !ends_line(t->rows.text + t->rows.off[nr - 1])))) return cut_off(t, err);
-    if (nr < t->n) {
-        bad(t, err, t->variable ? "the frame ends early (fewer grain lines than it says)" : "the frame ends early (fewer grain lines than 'grains N')");
+    long nr = pala_rows_read(&t->rows, t->f, n, &t->line);   /* short only at the end of the file, or a failed read */
+    if (nr < n && ferror(t->f)) {
+        fprintf(err, "%s:%ld: reading the file failed: %s\n", t->path, t->line, strerror(errno));
         return -1;
     }
+    if (nr < n || (nr > 0 && feof(t->f) && !ends_line(t->rows.text + t->rows.off[nr - 1]))) return cut_off(t, err);
+    t->step = step;
+    t->walls.t = t->time = time;
+    t->n = n;
     long k = pala_rows_parse(&t->rows, grain_row, t);
     for (long j = 1; t->variable && j < k; j++)
         if (t->id[j] <= t->id[j - 1]) { k = j; break; }

@@ -613,7 +613,7 @@ int pala_output_fclose(FILE *f, const char *dir, const char *name)
 {
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
-    if (bad) fprintf(stderr, "pala: writing %s/%s failed (disk full?); the file is incomplete\n", dir, name);
+    if (bad) fprintf(stderr, "pala: writing %s/%s failed: %s; the file is incomplete\n", dir, name, strerror(errno ? errno : EIO));
     return bad;
 }
 
@@ -773,9 +773,6 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
         int code = bad && (e == EACCES || e == EROFS || e == EPERM) ? PALA_ERR_IO : PALA_ERR_INPUT;
         if (f && off[i] < 0) { bad = 1; why = "the checkpoint holds no length for it (written by another version of pala)"; }
         else if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
-        /* anything after the checkpoint's bytes (the last frames of a stop, a line cut by a
-         * kill) is cut off, then the run appends as if it had never stopped */
-        if (!bad && (fflush(f) != 0 || ftruncate(fileno(f), off[i]) != 0 || fseek(f, off[i], SEEK_SET) != 0)) { bad = 1; why = strerror(errno); }
         if (bad) {
             fprintf(stderr, "pala resume: cannot continue %s: %s; %s\n", p, why,
                     code == PALA_ERR_IO ? "make the folder writable, or start a new run from it: pala run SCENE --set start_from=DIR -o NEWDIR"
@@ -785,6 +782,17 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
             return code;
         }
         ws->f[i] = f;
+    }
+    /* every log checked before any is changed (a refusal leaves the folder as it was); then
+     * anything after the checkpoint's bytes (the last frames of a stop, a line cut by a
+     * kill) is cut off, and the run appends as if it had never stopped */
+    for (int i = 0; i < NWRITERS; i++) {
+        FILE *f = ws->f[i];
+        if (f && (fflush(f) != 0 || ftruncate(fileno(f), off[i]) != 0 || fseek(f, off[i], SEEK_SET) != 0)) {
+            fprintf(stderr, "pala resume: cannot continue %s/%s: %s\n", dir, ws->file[i], strerror(errno));
+            for (int j = 0; j < NWRITERS; j++) if (ws->f[j]) { fclose(ws->f[j]); ws->f[j] = NULL; }
+            return PALA_ERR_IO;
+        }
     }
     return PALA_OK;
 }
