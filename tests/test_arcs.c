@@ -34,7 +34,7 @@ static pala_material arc_mat(int hooke)
 static int regular(pala_world *w, int sides, double a, double rc, double rs, double h)
 {
     pala_arc arcs[16];
-    char err[256];
+    char err[256] = "";
     pala_arcs_regular(sides, a, rc, rs, arcs, err, sizeof err);
     pala_template t;
     memset(&t, 0, sizeof t);
@@ -93,7 +93,7 @@ static void oval_mass(void)
     pala_world_free(&w);
     /* a quasi-triangle turned and moved: the same area and moments (translation, rotation) */
     pala_arc a[6], b2[6];
-    char err[256];
+    char err[256] = "";
     pala_arcs_regular(3, 0.01, 0.002, 0.03, a, err, sizeof err);
     double m0[6], m1[6], c = cos(0.7), sn = sin(0.7);
     pala_arcs_moments(6, a, m0);
@@ -546,7 +546,7 @@ static void arc_outlines_vtk(void)
     T_CHECK(ncell == 2 && got == 3 * np && go == 2 && gg == 2 && offs[1] == np && grain[0] == 0 && grain[1] == 1,
             "outlines_000000.vtp: 2 polygons of grains 0 and 1, %ld points (%ld read), offsets %g %g", np, got / 3, offs[0], offs[1]);
     pala_arc arcs[4];
-    char err[256];
+    char err[256] = "";
     pala_arcs_regular(2, OA, OR, OS, arcs, err, sizeof err);
     double worst = 0, outside = 0;
     int onarc[2][4] = {{0}};

@@ -10,7 +10,7 @@ void test_builder(void);
 
 static int build(pala_template *t, int n, const pala_vec3 *c, const double *r, long ns, pala_vec3 *shape, double *rout)
 {
-    char err[200];
+    char err[200] = "";
     memset(t, 0, sizeof *t);
     return pala_template_build(t, n, c, r, 1000.0, ns, shape, rout, err, sizeof err);
 }

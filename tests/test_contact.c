@@ -126,7 +126,7 @@ void test_contact(void)
         pala_vec3 c[3] = {pala_v(0, 0, 0), pala_v(0.006, 0.001, 0), pala_v(0.001, 0.005, 0.002)}, shape[3];
         double r[3] = {0.004, 0.003, 0.0025}, rout[3];
         pala_template t;
-        char err[100];
+        char err[100] = "";
         memset(&t, 0, sizeof t);
         pala_template_build(&t, 3, c, r, 1250, 20000, shape, rout, err, sizeof err);
         int ti = pala_world_add_template(&w, &t, shape, rout);

@@ -133,7 +133,7 @@ static int plate(pala_world *w)
     double rad[9], rout[9];
     for (int i = 0; i < 9; i++) { c[i] = pala_v((i % 3 - 1) * d, (i / 3 - 1) * d, 0); rad[i] = a; }
     pala_template tp;
-    char err[200];
+    char err[200] = "";
     memset(&tp, 0, sizeof tp);   /* material 0, no charge */
     pala_template_build(&tp, 9, c, rad, 2500, 200000, shape, rout, err, sizeof err);
     int t = pala_world_add_template(w, &tp, shape, rout);

@@ -23,7 +23,7 @@ static void dzhanibekov(double dt, double T, int rotstep, double *dE, double *dL
     pala_vec3 c[5] = {pala_v(-0.02, 0, 0), pala_v(0, 0, 0), pala_v(0.02, 0, 0), pala_v(0, 0.015, 0), pala_v(0, 0.03, 0)}, shape[5];
     double r[5] = {0.01, 0.01, 0.01, 0.008, 0.008}, rout[5];
     pala_template t;
-    char err[100];
+    char err[100] = "";
     memset(&t, 0, sizeof t);
     pala_template_build(&t, 5, c, r, 1000, 100000, shape, rout, err, sizeof err);
     int ti = pala_world_add_template(&w, &t, shape, rout);

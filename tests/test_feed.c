@@ -69,7 +69,7 @@ static const char *gas =
 
 static void check_rate(void)
 {
-    char err[2048];
+    char err[2048] = "";
     pala_scene *s = scene("gas", gas, 0, NULL, err, sizeof err);
     T_CHECK(s != NULL, "the gas of two inserters loads (%.300s)", err);
     if (!s) return;
@@ -365,7 +365,7 @@ static const char *pour3 =
 
 static void check_threads(void)
 {
-    char err[2048];
+    char err[2048] = "";
     uint64_t h[3];
     double e[3][3];
     long out[3];
@@ -490,7 +490,7 @@ static void check_readers(void)
 /* ---- 2D ------------------------------------------------------------------------------------- */
 static void check_2d(void)
 {
-    char err[2048];
+    char err[2048] = "";
     static const char *text =
         "dimension = 2\ndt = 1e-5\nsteps = 500\ncontainer = box\nbox = 0 0.1 0 0.1 -0.01 0.01\nwall_material = m\ngravity = 0 -9.81 0\n"
         "[material m]\ndensity = 2500\nyoung = 1e7\n"
@@ -644,7 +644,7 @@ static const char *twolevels =
 
 static void check_skin_levels(void)
 {
-    char err[2048];
+    char err[2048] = "";
     pala_scene *s = scene("twolevels", twolevels, 0, NULL, err, sizeof err);
     if (!s) { T_CHECK(0, "the two inserters load (%.300s)", err); return; }
     pala_world *w = pala_scene_world(s);

@@ -163,7 +163,7 @@ static void dipole_oscillation(void)
     memset(&tp, 0, sizeof tp);
     pala_vec3 c[2] = {{-0.001, 0, 0}, {0.001, 0, 0}}, shape[2];
     double rad[2] = {0.0012, 0.0012}, rout[2];
-    char err[200];
+    char err[200] = "";
     T_CHECK(pala_template_build(&tp, 2, c, rad, 2500, 20000, shape, rout, err, sizeof err) == 0, "dumbbell: built (%s)", err);
     int a = 0, b = 0;
     for (int i = 1; i < 3; i++) {

@@ -182,7 +182,7 @@ static void dt_check(void)
     T_CHECK(strstr(out, "dt check: 1e-05 s: contact ") && strstr(out, "steps), friction ") && strstr(out, "Rayleigh time"),
             "the line: dt against each time scale %s", out);
     /* the check in numbers: the ten grains' t_c, a tangential spring's period */
-    char err[2048];
+    char err[2048] = "";
     pala_scene *s = t_load_scene("examples/paper-ten-grains.txt", 0, NULL, err, sizeof err);
     pala_dt_report r;
     T_CHECK(s && pala_world_dt_check(pala_scene_world(s), &r) == PALA_OK && r.verdict == PALA_DT_OK, "ten grains: dt ok");

@@ -104,7 +104,7 @@ static void incline(int tlaw, double theta, double mu, double delta, const doubl
     for (int i = 0; i < 9; i++) { c[i] = pala_v((i % 3 - 1) * d, (i / 3 - 1) * d, 0); rad[i] = a; }
     pala_template tp;
     memset(&tp, 0, sizeof tp);   /* material 0, no charge or dipoles: the builder sets only the shape's fields */
-    char err[200];
+    char err[200] = "";
     pala_template_build(&tp, 9, c, rad, 2500, 200000, shape, rout, err, sizeof err);
     int t = pala_world_add_template(&w, &tp, shape, rout);
     floor_box(&w);

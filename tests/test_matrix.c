@@ -95,7 +95,7 @@ static uint64_t run(const combo *c, int clumps, int general, long *contacts, int
         const double r3[3] = {0.6e-3, 0.6e-3, 0.5e-3};
         pala_vec3 shape[3];
         double rad[3];
-        char err[256];
+        char err[256] = "";
         pala_template t;
         memset(&t, 0, sizeof t);
         pala_template_build(&t, 3, c3, r3, a.rho, 2000, shape, rad, err, sizeof err);

@@ -50,7 +50,7 @@ typedef struct gasrun { uint64_t state, order; double far; int again; double dis
 static gasrun run_gas(const char *every, int threads, const pala_world *ref, pala_scene **keep)
 {
     gasrun g = {0, 0, 0, 0, 0};
-    char err[2048];
+    char err[2048] = "";
     pala_scene *s = load(every, err, sizeof err);
     if (!s) { T_CHECK(0, "the gas loads (%.300s)", err); return g; }
     pala_world *w = pala_scene_world(s);

@@ -129,7 +129,7 @@ static void planar(pala_world *w, int arcs, double spin)
     int t2 = -1;
     if (arcs > 0) {
         pala_arc a[6];
-        char err[256];
+        char err[256] = "";
         pala_arcs_regular(3, 0.0014, 0.00042, 0.0056, a, err, sizeof err);
         pala_template tp;
         memset(&tp, 0, sizeof tp);
