@@ -5,6 +5,7 @@
  *                            names and exits with 2
  * The last line is `N passed, N failed` (`, N skipped` when a check was skipped). */
 #include "t.h"
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,6 +175,10 @@ static int selected(const char *name, int nsel, char **sel)
 
 int main(int argc, char **argv)
 {
+    /* the tests that stop a run by SIGHUP (test_output, test_checkpoint) test pala's own
+     * handling: a harness started under nohup (SIGHUP ignored, which pala keeps, and which
+     * no shell below could reset) gives them the default disposition again */
+    signal(SIGHUP, SIG_DFL);
     for (int i = 1; i < argc; i++) {
         int found = 0;
         for (int k = 0; k < NTESTS; k++) found |= strstr(tests[k].name, argv[i]) != NULL;
