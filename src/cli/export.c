@@ -91,7 +91,7 @@ static int close_in(FILE *f, const char *dir, const char *name)
 {
     int badw = ferror(f) != 0;
     badw |= fclose(f) != 0;
-    if (badw) fprintf(stderr, "pala: writing %s/%s failed (disk full?)\n", dir, name);
+    if (badw) fprintf(stderr, "pala: writing %s/%s failed: %s\n", dir, name, strerror(errno ? errno : EIO));
     return badw;
 }
 

@@ -49,7 +49,7 @@ static int close_svg(FILE *f, const char *path)
 {
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
-    if (bad) fprintf(stderr, "pala plot: writing %s failed (disk full?)\n", path);
+    if (bad) fprintf(stderr, "pala plot: writing %s failed: %s\n", path, strerror(errno ? errno : EIO));
     else printf("  %s\n", path);
     return bad;
 }

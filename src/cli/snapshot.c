@@ -478,11 +478,12 @@ int pala_cmd_snapshot(int argc, char **argv)
 #undef LEVEL
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
+    int werrno = errno ? errno : EIO;   /* the write's, before the frees below */
     free(d);
     free(tcol);
     free(val); free(cz); free(cF); free(num2k);
     pala_cfile_close(&cf);
-    if (bad) { fprintf(stderr, "pala snapshot: writing %s failed (disk full?)\n", path); pala_traj_close(&t); return PALA_ERR_IO; }
+    if (bad) { fprintf(stderr, "pala snapshot: writing %s failed: %s\n", path, strerror(werrno)); pala_traj_close(&t); return PALA_ERR_IO; }
     printf("pala snapshot: frame %ld (step %ld, t = %.6g s), %d grains", fno, t.step, t.time, t.n);
     if (network) printf(", %ld contact lines", nlines);
     printf(" -> %s\n", path);

@@ -387,11 +387,12 @@ int pala_cmd_view(int argc, char **argv)
     fprintf(f, "</script>\n</body>\n</html>\n");
     int bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
+    int werrno = errno ? errno : EIO;   /* the write's, before the frees below */
     free(steps); free(times); free(buf); free(stid);
     if (have_c) pala_cfile_close(&cf);
     if (have_e) pala_tsv_free(&e);
     if (st < 0) { pala_traj_close(&t); return PALA_ERR_INPUT; }
-    if (bad) { fprintf(stderr, "pala view: writing %s failed (disk full?)\n", path); pala_traj_close(&t); return PALA_ERR_IO; }
+    if (bad) { fprintf(stderr, "pala view: writing %s failed: %s\n", path, strerror(werrno)); pala_traj_close(&t); return PALA_ERR_IO; }
     if (t.variable) printf("pala view: %ld of %ld frames, %d grains came and went (at most %d at once) -> %s\n", got, total, slots, most, path);
     else printf("pala view: %ld of %ld frames, %d grains, %ld spheres -> %s\n", got, total, t.n, t.npeb, path);
     if (have_c) printf("pala view: with the contacts of %s: the force network, colours by coordination and by force\n", cpath);
