@@ -114,14 +114,20 @@ double pala_nlist_default_skin(const pala_world *w, double amed)
     return fmax(skin, 0.1 * bmed);
 }
 
+void pala_points_bounds(const pala_vec3 *X, int n, pala_vec3 *lo, pala_vec3 *hi)
+{
+    *lo = *hi = n ? X[0] : pala_v(0, 0, 0);
+    for (int k = 1; k < n; k++) {
+        *lo = pala_v(fmin(lo->x, X[k].x), fmin(lo->y, X[k].y), fmin(lo->z, X[k].z));
+        *hi = pala_v(fmax(hi->x, X[k].x), fmax(hi->y, X[k].y), fmax(hi->z, X[k].z));
+    }
+}
+
 double pala_nlist_cells_across(const pala_world *w)
 {
     if (!w->nl || w->n == 0) return 0;
-    pala_vec3 lo = w->x[0], hi = lo;
-    for (int k = 1; k < w->n; k++) {
-        lo = pala_v(fmin(lo.x, w->x[k].x), fmin(lo.y, w->x[k].y), fmin(lo.z, w->x[k].z));
-        hi = pala_v(fmax(hi.x, w->x[k].x), fmax(hi.y, w->x[k].y), fmax(hi.z, w->x[k].z));
-    }
+    pala_vec3 lo, hi;
+    pala_points_bounds(w->x, w->n, &lo, &hi);
     return fmax(fmax(hi.x - lo.x, hi.y - lo.y), hi.z - lo.z) / (2 * w->nl->amax + w->nl->skin);   /* cell_edge without factors */
 }
 

@@ -91,6 +91,8 @@ static inline double pala_nlist_rad(const pala_nlist *nl, const int *tid, int p)
 /* Make or remake w->nl for the world's pebbles (skin from w->skin, 0: the default below);
  * the next update rebuilds. */
 void pala_nlist_prepare(pala_world *w);
+/* The bounding box lo, hi of the points X[0 .. n) (both 0 without points). */
+void pala_points_bounds(const pala_vec3 *X, int n, pala_vec3 *lo, pala_vec3 *hi);
 /* The grains' extent along their widest axis in cells of the list's grid (one grid, no skin
  * factors), for the scene's check: past 1e12 the list refuses to build (out_of_range). */
 double pala_nlist_cells_across(const pala_world *w);

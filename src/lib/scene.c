@@ -299,8 +299,10 @@ static int check_value(pala_scene *s, const entry *e)
             char cw[256], mb[96];
             int nw = 0;
             snprintf(cw, sizeof cw, "%s", k->choices);
-            for (char *t = cw; t && nw < 16; t = strchr(t, '|') ? strchr(t, '|') + 1 : NULL) words[nw++] = t;   /* "a|b|c" */
-            for (char *b = cw; (b = strchr(b, '|')); ) *b++ = 0;
+            for (char *t = cw; t && nw < 16;) {   /* "a|b|c": each word ended where its '|' was */
+                words[nw++] = t;
+                if ((t = strchr(t, '|'))) *t++ = 0;
+            }
             EERR(s, e, "'%s = %s': expected %s%s", k->name, e->val, expected(k, eb, sizeof eb), did_you_mean(e->val, nw, words, mb, sizeof mb));
             return -1;
         }

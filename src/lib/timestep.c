@@ -38,15 +38,15 @@ static double overlap_max(const pala_pairmat *p, double m, double rt, double v)
     return v > 0 && k > 0 ? pow(5 * m * v * v / (4 * k), 0.4) : 0;
 }
 
-/* Hertz contact (docs/physics.md, "Choosing dt"): t_c = 2.9432 d_max / v (*dmax set, for
- * Mindlin's spring); the linear spring: pi sqrt(m / k_n); the fractional law, as a spring of
- * its stiffness at the frequency it makes: omega^(2 - alpha) = c^alpha k^(1-alpha) / m. */
 /* The pair's normal law's stiffness is a number (young = 1e300 makes Hertz's E~ inf). */
 static int stiffness_finite(const pala_pairmat *p)
 {
     return isfinite(p->nlaw == PALA_NLAW_HOOKE ? p->kn : p->nlaw == PALA_NLAW_FRACTIONAL ? p->fk * p->fc : p->kE);
 }
 
+/* Hertz contact (docs/physics.md, "Choosing dt"): t_c = 2.9432 d_max / v (*dmax set, for
+ * Mindlin's spring); the linear spring: pi sqrt(m / k_n); the fractional law, as a spring of
+ * its stiffness at the frequency it makes: omega^(2 - alpha) = c^alpha k^(1-alpha) / m. */
 static double contact_time(const pala_pairmat *p, double m, double rt, double v, double *dmax)
 {
     *dmax = 0;

@@ -328,11 +328,8 @@ static cellkeys cell_keys(const pala_world *w)
      * many small ones would otherwise make layers many small grains thick) */
     double rmin, rmax, rmed;
     pala_grain_radii(w, 1, &rmin, &rmax, &rmed);
-    pala_vec3 lo = w->x[0], hi = w->x[0];
-    for (int k = 1; k < w->n; k++) {
-        lo = pala_v(fmin(lo.x, w->x[k].x), fmin(lo.y, w->x[k].y), fmin(lo.z, w->x[k].z));
-        hi = pala_v(fmax(hi.x, w->x[k].x), fmax(hi.y, w->x[k].y), fmax(hi.z, w->x[k].z));
-    }
+    pala_vec3 lo, hi;
+    pala_points_bounds(w->x, w->n, &lo, &hi);
     /* the slowest index runs along the longest extent */
     const double ext[3] = {hi.x - lo.x, hi.y - lo.y, hi.z - lo.z};
     c.l0[0] = lo.x; c.l0[1] = lo.y; c.l0[2] = lo.z;
