@@ -27,6 +27,36 @@
 static volatile sig_atomic_t g_stop;
 static void on_signal(int sig) { g_stop = sig; }
 
+/* The dispositions a run replaces, given back when it ends. */
+typedef struct run_signals { struct sigaction in, term, hup; } run_signals;
+
+/* From before the run touches its folder, a signal stops the run cleanly: the folder
+ * gets its control file, logs and first checkpoint, and the loop stops after its first
+ * steps (exit 4), where the default action would have left a folder without a checkpoint.
+ * SIGHUP (a closed terminal or ssh session) stops it like SIGINT and SIGTERM; one the
+ * caller ignores stays ignored: nohup.  (SIGINT, which a shell script ignores in its
+ * background jobs, is still taken: kill -INT stops such a run cleanly.)  Before this, while
+ * the scene loads and its grains are built, a signal ends pala the default way, having
+ * written nothing. */
+static void signals_take(run_signals *old)
+{
+    g_stop = 0;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, &old->in);
+    sigaction(SIGTERM, &sa, &old->term);
+    sigaction(SIGHUP, &sa, &old->hup);
+    if (old->hup.sa_handler == SIG_IGN) sigaction(SIGHUP, &old->hup, NULL);
+}
+
+static void signals_give_back(const run_signals *old)
+{
+    sigaction(SIGINT, &old->in, NULL);
+    sigaction(SIGTERM, &old->term, NULL);
+    sigaction(SIGHUP, &old->hup, NULL);
+}
+
 void pala_run_default_dir(const char *scene, char *buf, size_t len)
 {
     const char *b = strrchr(scene, '/');
@@ -290,6 +320,7 @@ int pala_run(const pala_run_opts *o)
      * for which part of the steps the default count ran on one thread */
     char asked[128] = "";
     if (o->threads > nth) snprintf(asked, sizeof asked, " (of %d asked)", o->threads);
+    run_signals old_sig;
     char dir[4096];
     if (o->resume) snprintf(dir, sizeof dir, "%s", o->resume);
     else if (o->outdir) snprintf(dir, sizeof dir, "%s", o->outdir);
@@ -312,9 +343,10 @@ int pala_run(const pala_run_opts *o)
             pala_ckpt_run_free(&cr); pala_scene_free(sc);
             return PALA_ERR_INPUT;
         }
+        signals_take(&old_sig);
         rc = pala_folder_prepare(dir, &pala_run_folder, o->force, "run", &lock, stderr);
-        if (rc) { pala_ckpt_run_free(&cr); pala_scene_free(sc); return rc; }
-    }
+        if (rc) { signals_give_back(&old_sig); pala_ckpt_run_free(&cr); pala_scene_free(sc); return rc; }
+    } else signals_take(&old_sig);
     /* control.txt is written to a temporary file first: one that cannot be written stops
      * the run before anything changed.  A new run puts it in place before it creates its
      * logs, so that a folder whose logs could not be created (a full disk, too many open
@@ -336,6 +368,7 @@ int pala_run(const pala_run_opts *o)
         if (rc == PALA_OK && rc2 != PALA_OK) { pala_writers_close(&logs); rc = rc2; }
     }
     if (rc != PALA_OK) {
+        signals_give_back(&old_sig);
         pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
         pala_scene_free(sc);
         pala_rundir_unlock(lock);
@@ -356,19 +389,6 @@ int pala_run(const pala_run_opts *o)
         fprintf(stderr, "pala: --threads %d, but a step uses one thread per block of 256 grains: %d grains run on %d thread%s\n",
                 o->threads, w->n, nth, nth == 1 ? "" : "s");
 
-    /* from here on a signal stops the run cleanly (before the first checkpoint too: the loop
-     * then stops after its first steps).  SIGHUP (a closed terminal or ssh session) stops
-     * it like SIGINT and SIGTERM */
-    g_stop = 0;
-    struct sigaction sa, old_int, old_term, old_hup;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    sigaction(SIGHUP, &sa, &old_hup);
-    /* a SIGHUP the caller ignores stays ignored: nohup.  (SIGINT, which a shell script
-     * ignores in its background jobs, is still taken: kill -INT stops such a run cleanly) */
-    if (old_hup.sa_handler == SIG_IGN) sigaction(SIGHUP, &old_hup, NULL);
     long steps = pala_scene_steps(sc), ckev = pala_scene_checkpoint_every(sc);
     double wall0 = cr.wall;   /* wall time of the run before this resume */
     /* progress: a line every `prog` seconds (batch logs), else the terminal's line */
@@ -414,9 +434,7 @@ int pala_run(const pala_run_opts *o)
         if (!pala_rundir_present(dir, lock)) {
             status = PALA_ERR_IO;
             fprintf(stderr, "pala: the run folder %s was deleted or replaced; the run stopped at step %ld of %ld (its output is lost)\n", dir, s, steps);
-            sigaction(SIGINT, &old_int, NULL);
-            sigaction(SIGTERM, &old_term, NULL);
-            sigaction(SIGHUP, &old_hup, NULL);
+            signals_give_back(&old_sig);
             pala_writers_close(&logs);
             pala_scene_free(sc); pala_ckpt_free(ck); pala_ckpt_run_free(&cr);
             pala_rundir_unlock(lock);
@@ -461,9 +479,7 @@ int pala_run(const pala_run_opts *o)
     double wall = pala_now() - t0;
     if (tty) fprintf(stderr, "\r%*s\r", 70, "");
     shortfall_summary(w);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
+    signals_give_back(&old_sig);
     werr |= pala_writers_close(&logs);
     const pala_energy_stats *es = &logs.out.energy;
     double drift, flow, health = balance_health(w, es, &drift, &flow);
