@@ -99,6 +99,14 @@ void test_scene(void)
               "cmp %s/ovr.run/trajectory.txt %s/ovr2.run/trajectory.txt",
               path, t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
     T_CHECK(rc == 0, "overrides shown in control.txt; rerunning control.txt gives identical energy.tsv and trajectory %.300s", out);
+    /* restitution instead of delta: control.txt does not add delta's default beside it
+     * (which the rerun refused: "give either 'delta' or 'restitution'"), nor does summary.tsv */
+    rc = t_sh(out, sizeof out, "./pala run %s -o %s/rst.run --quiet --set material.m.restitution=0.7 && "
+              "grep -q '^restitution = 0.7 .*--set' %s/rst.run/control.txt && ! grep -q '^delta' %s/rst.run/control.txt && "
+              "! grep -q 'material.m.delta' %s/rst.run/summary.tsv && "
+              "./pala run %s/rst.run/control.txt -o %s/rst2.run --quiet && cmp %s/rst.run/energy.tsv %s/rst2.run/energy.tsv",
+              path, t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir(), t_tmpdir());
+    T_CHECK(rc == 0, "restitution given: control.txt holds no default delta beside it, and reruns the same run %.300s", out);
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/ovr3.run --quiet --set material.m.friction=abc", path, t_tmpdir());
     T_CHECK(rc == 1 && strstr(out, "--set 'material.m.friction=abc': ") && strstr(out, "expected a number"), "bad override: exit %d, %.200s", rc, out);
     rc = t_sh(out, sizeof out, "./pala run %s -o %s/ovr4.run --quiet --set frictoin=0.1", path, t_tmpdir());

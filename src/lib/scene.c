@@ -1826,6 +1826,15 @@ void pala_scene_free(pala_scene *s)
 
 const char *pala_scene_report(const pala_scene *s) { return s->report; }
 
+/* The default of key k in section sect, or NULL: none, or the section gives k's other way
+ * (restitution for delta: its default would contradict it, and a control file with both
+ * is refused). */
+static const char *default_in(const pala_scene *s, int sect, const pala_keydef *k)
+{
+    const pala_keydef *other = k->def ? alternative(k) : NULL;
+    return other && find_entry_k(s, sect, other) ? NULL : k->def;
+}
+
 /* The effective control file: every key that is set or has a default, section by
  * section, overrides marked.  Reading it back gives the same run. */
 void pala_scene_write(const pala_scene *s, FILE *f)
@@ -1847,7 +1856,8 @@ void pala_scene_write(const pala_scene *s, FILE *f)
                 fprintf(f, "%s = %s%s\n", kd->name, en->val, en->set ? "    # --set" : "");
                 any = 1;
             }
-            if (!any && kd->def) fprintf(f, "%s = %s    # default\n", kd->name, kd->def);
+            const char *def = any ? NULL : default_in(s, i, kd);
+            if (def) fprintf(f, "%s = %s    # default\n", kd->name, def);
         }
     }
 }
@@ -1874,7 +1884,7 @@ int pala_scene_setting(const pala_scene *s, int idx, const char **key, const cha
         for (const pala_keydef *kd = kd0; kd; kd = pala_key_next(kd)) {
             if (kd->sect != c->kind || kd->repeat) continue;
             entry *e = find_entry_k(s, i, kd);
-            const char *v = e ? e->val : kd->def;
+            const char *v = e ? e->val : default_in(s, i, kd);
             if (!v) continue;
             if (n++ != idx) continue;
             ms->cur.idx = idx; ms->cur.sec = i; ms->cur.kd = kd;
