@@ -312,6 +312,12 @@ void test_measure_section(void)
     T_CHECK(rc == 0 && sscanf(out, "%63s %63s", c1, c2) == 2 && !strcmp(c1, c2), "pala collect --columns low.phi: measure-low.tsv's last phi (%s)", out);
     rc = t_sh(out, sizeof out, "./pala check " D "/sbm.run/measure-all.tsv " D "/sbm.ref/measure-all.tsv --window 0.01:0.03 --columns phi,Z,s_zz,k_zz");
     T_CHECK(rc == 0 && strstr(out, "PASS"), "pala check compares measure-NAME.tsv's window means (exit %d) %s", rc, out);
+    /* a window that ends at the run's end takes its last frame, whose time is step * dt
+     * written whole (0.030000000000000002): so do check's windows */
+    rc = t_sh(out, sizeof out, "./pala run examples/settling-box.txt -o " D "/win.run --quiet --set end_time=0.03 && "
+              "grep -c '^frame 3000 0.030000000000000002$' " D "/win.run/trajectory.txt && ./pala measure " D "/win.run --window 0.01:0.03 | head -1 && "
+              "./pala check " D "/win.run/energy.tsv " D "/win.run/energy.tsv --window 0.029:0.03");
+    T_CHECK(rc == 0 && strstr(out, "2 frames from t = 0.02 to 0.03 s") && strstr(out, "2 rows of the run, 2 of the reference"), "--window 0.01:0.03 on a run to 0.03 s: its last frame too (exit %d) %s", rc, out);
     /* errors: the file, the line, the key and the fix */
     static const struct { const char *text, *want; } bad[] = {
         {"[measure m]\nregion_x = 0.05 0.01\n", ":34: [measure m]: 'region_x = 0.05 0.01': give LO HI with LO < HI"},

@@ -242,7 +242,7 @@ static double window_mean(const pala_tsv *t, int tc, int c, double t0, double t1
     *scale = 0;
     for (long i = 0; i < t->nrow; i++) {
         const double *r = t->num + i * t->ncol;
-        if (!(r[tc] >= t0 && r[tc] <= t1)) continue;
+        if (!pala_in_window(r[tc], t0, t1)) continue;
         s += r[c];
         (*rows)++;
         if (fabs(r[c]) > *scale || isnan(r[c])) *scale = fabs(r[c]);

@@ -14,6 +14,7 @@
 #include "measure.h"
 #include "commands.h"
 #include "contacts.h"
+#include "tsv.h"
 #include "rundir.h"
 #include "svg.h"
 #include "traj.h"
@@ -671,7 +672,7 @@ int pala_cmd_measure(int argc, char **argv)
     long fno = 0;
     while (!rc && (st = pala_traj_next(&tr, stderr)) == 1) {
         fno++;
-        if (last ? fno != nframes : (tr.time < t0 || tr.time > t1)) continue;
+        if (last ? fno != nframes : !pala_in_window(tr.time, t0, t1)) continue;
         if (!used) {   /* the region: the walls' box (or the grains'), narrowed by --region */
             pala_meas_region(&tr, rset, rlo, rhi, lo, hi);
             tfirst = tr.time;

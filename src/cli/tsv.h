@@ -10,7 +10,16 @@
  * verbatim and may contain spaces. */
 #ifndef PALA_TSV_H
 #define PALA_TSV_H
+#include <math.h>
 #include <stdio.h>
+
+/* Time t in the window [t0, t1] given on a command line (--window), its ends taken with a
+ * margin of 1e-9 of their size: the files' times are step * dt written whole, so the last
+ * frame of a run to 1.5 s is at 1.5000000000000002, which a window ending at 1.5 means. */
+static inline int pala_in_window(double t, double t0, double t1)
+{
+    return t >= t0 - 1e-9 * fabs(t0) && t <= t1 + 1e-9 * fabs(t1);
+}
 
 enum { PALA_TSV_TEXT = 0, PALA_TSV_NUMERIC = 1 };
 
