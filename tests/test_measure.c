@@ -318,6 +318,13 @@ void test_measure_section(void)
               "grep -c '^frame 3000 0.030000000000000002$' " D "/win.run/trajectory.txt && ./pala measure " D "/win.run --window 0.01:0.03 | head -1 && "
               "./pala check " D "/win.run/energy.tsv " D "/win.run/energy.tsv --window 0.029:0.03");
     T_CHECK(rc == 0 && strstr(out, "2 frames from t = 0.02 to 0.03 s") && strstr(out, "2 rows of the run, 2 of the reference"), "--window 0.01:0.03 on a run to 0.03 s: its last frame too (exit %d) %s", rc, out);
+    /* the default region is the walls' box, not their drawings: the oedometer's box beneath
+     * its lid plane (whose square of draw_size 0.1 m made it 0.1 m wide), the drum's
+     * cylinder (its drawn polygon is smaller, and turns) */
+    rc = t_sh(out, sizeof out, "./pala run examples/oedometer.txt -o " D "/oed.run --quiet --set end_time=0.002 && ./pala measure " D "/oed.run --last | head -1 && "
+              "./pala run examples/drum.txt -o " D "/drum.run --quiet --set end_time=0.002 && ./pala measure " D "/drum.run --last | head -1");
+    T_CHECK(rc == 0 && strstr(out, "region x 0:0.02 y 0:0.02 z 0:0.06 (2.4e-05 m^3)") && strstr(out, "region x -0.06:0.06 y -0.025:0.025 z -0.06:0.06 (0.00072 m^3)"),
+            "default regions: the oedometer's box, the drum's cylinder (exit %d) %s", rc, out);
     /* errors: the file, the line, the key and the fix */
     static const struct { const char *text, *want; } bad[] = {
         {"[measure m]\nregion_x = 0.05 0.01\n", ":34: [measure m]: 'region_x = 0.05 0.01': give LO HI with LO < HI"},

@@ -456,6 +456,13 @@ int pala_world_wall_read(pala_world *w, const char *line);
 /* The shapes wall i is drawn with (where it is at the world's time): at most max into out;
  * returns their number. */
 int pala_world_wall_draw(const pala_world *w, int i, pala_draw *out, int max);
+/* Narrows [lo, hi] to the box the walls bound at the world's time, for a measuring
+ * region's default: a container's box (a cavity's cube); without a container, the box
+ * joining the finite cylinders and cones (in 2D circles) that hold their grains inside
+ * (side = inside); and each infinite plane (in 2D a line) that faces along an axis, where
+ * it is then.  Other walls bound nothing: a finite plate or a mesh is not a region's face,
+ * and a servo wall's travel is not in a trajectory's header. */
+void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3]);
 /* 1 if some wall of w moves ([wall] sections with a motion: they are drawn at each frame). */
 int pala_world_walls_move(const pala_world *w);
 /* Copies the walls of src, and its dimension, into dst (which had none). */

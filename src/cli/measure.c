@@ -483,10 +483,19 @@ void pala_meas_free(pala_meas *m)
 
 void pala_meas_region(const pala_traj *t, const int set[3], const double rlo[3], const double rhi[3], double lo[3], double hi[3])
 {
+    /* an end the walls bound (a container's box, an infinite plane facing along the axis:
+     * pala_world_walls_region), else the grains' extent; not the walls' drawings (a plane's
+     * square of draw_size, a cylinder's polygon), which are a picture's frame */
     pala_vec3 bl, bh;
-    pala_traj_bounds(t, &bl, &bh);
+    pala_traj_grain_bounds(t, &bl, &bh);
     const double l3[3] = {bl.x, bl.y, bl.z}, h3[3] = {bh.x, bh.y, bh.z};
-    for (int a = 0; a < 3; a++) { lo[a] = set[a] ? rlo[a] : l3[a]; hi[a] = set[a] ? rhi[a] : h3[a]; }
+    double wl[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, wh[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL};
+    pala_world_walls_region(&t->walls, wl, wh);
+    for (int a = 0; a < 3; a++) {
+        lo[a] = set[a] ? rlo[a] : isfinite(wl[a]) ? wl[a] : l3[a];
+        hi[a] = set[a] ? rhi[a] : isfinite(wh[a]) ? wh[a] : h3[a];
+        if (!set[a] && !(hi[a] > lo[a])) { lo[a] = l3[a]; hi[a] = h3[a]; }   /* a wall's side that holds no grain */
+    }
     if (t->dim == 2) { lo[2] = -HUGE_VAL; hi[2] = HUGE_VAL; }
 }
 

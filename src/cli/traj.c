@@ -570,7 +570,7 @@ pala_vec3 pala_traj_comp_velocity(const pala_traj *t, int k, pala_vec3 centre)
     return pala_vadd(t->v[k], pala_vcross(t->w[k], pala_vsub(centre, t->x[k])));
 }
 
-void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
+void pala_traj_grain_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
 {
     pala_vec3 a = pala_v(HUGE_VAL, HUGE_VAL, HUGE_VAL), b = pala_v(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
     for (int k = 0; k < t->n; k++) {
@@ -583,6 +583,14 @@ void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
         }
     }
     if (t->n == 0) { a = pala_v(-1, -1, -1); b = pala_v(1, 1, 1); }
+    *lo = a;
+    *hi = b;
+}
+
+void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi)
+{
+    pala_vec3 a, b;
+    pala_traj_grain_bounds(t, &a, &b);
     pala_draw d[PALA_TRAJ_SHAPES];
     int nd = pala_traj_shapes(t, d, PALA_TRAJ_SHAPES);
     double sl[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, sh[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};

@@ -116,6 +116,9 @@ enum { PALA_TRAJ_SHAPES = 512 };   /* room for every shape of a run's walls */
  * thick as the largest component), or, along an axis they leave unbounded (a box's z in
  * 2D) or without walls, of the current frame's spheres. */
 void pala_traj_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi);
+/* Axis-aligned bounds of the current frame's spheres (an arc grain's bounding circle);
+ * -1 to 1 without grains. */
+void pala_traj_grain_bounds(const pala_traj *t, pala_vec3 *lo, pala_vec3 *hi);
 
 /* The grain type of each template (kind[0..ntmpl)): the index of its name among the distinct
  * names in order of first appearance (the shapes of a random type share their name); returns

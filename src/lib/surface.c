@@ -537,6 +537,35 @@ static void surface_bounds(const pala_world *w, const pala_wall *wl, double R, d
     }
 }
 
+int pala_surface_region(const pala_world *w, const pala_wall *wl, double lo[3], double hi[3], double el[3], double eh[3])
+{
+    const pala_surface *s = wl->par;
+    if (s->servo_pressure > 0) return 0;   /* a servo's travel: not in a trajectory's header */
+    pala_pose p = pala_surface_pose(s, w->t);
+    int axial = s->shape == PALA_SURF_CYLINDER || s->shape == PALA_SURF_CONE || s->shape == PALA_SURF_CIRCLE;
+    if (axial && s->side == 1 && (isfinite(s->L) || s->shape == PALA_SURF_CIRCLE)) {
+        /* grains inside a finite cylinder or cone (a circle): the box of its two end discs,
+         * a disc of radius r about c with axis e reaching r sqrt(1 - e_a^2) along axis a */
+        pala_vec3 e = turn(&p, s->e), c0 = to_world(&p, s->point), c1 = s->shape == PALA_SURF_CIRCLE ? c0 : pala_vaxpy(c0, s->L, e);
+        double r0 = s->shape == PALA_SURF_CONE ? s->radius : s->Rg, r1 = s->shape == PALA_SURF_CONE ? s->radius_end : r0;
+        const double ea[3] = {e.x, e.y, e.z}, a0[3] = {c0.x, c0.y, c0.z}, a1[3] = {c1.x, c1.y, c1.z};
+        for (int a = 0; a < 3; a++) {
+            double k = sqrt(fmax(0, 1 - ea[a] * ea[a]));
+            el[a] = fmin(a0[a] - r0 * k, a1[a] - r1 * k);
+            eh[a] = fmax(a0[a] + r0 * k, a1[a] + r1 * k);
+        }
+        return 1;
+    }
+    if (!planar(s->shape)) return 0;
+    pala_vec3 nv = turn(&p, s->n), xv = to_world(&p, s->point);
+    const double n[3] = {nv.x, nv.y, nv.z}, x[3] = {xv.x, xv.y, xv.z};
+    for (int a = 0; a < 3; a++) {
+        if (n[a] == 1) lo[a] = fmax(lo[a], x[a]);
+        if (n[a] == -1) hi[a] = fmin(hi[a], x[a]);
+    }
+    return 0;
+}
+
 static double surface_cut(const pala_world *w, const pala_wall *wl, pala_vec3 c, double a) { (void)w; return a - dist_world(wl->par, c); }
 
 static int surface_room(const pala_world *w, const pala_wall *wl, double a) { (void)w; (void)wl; (void)a; return NHIT; }
