@@ -196,6 +196,22 @@ static void servo(void)
     pala_scene_free(s);
 }
 
+/* walls.tsv's d_NAME: the servo's travel.  The oedometer's lid comes down at its top speed
+ * (servo_speed 0.02 m/s, from the end of the first step: dt 5e-6 s) until it touches the bed
+ * at about 0.026 s: d = 0.02 (t - dt), 1.99e-5 m at t = 0.001 s; then it compresses the bed
+ * more slowly. */
+static void servo_travel_column(void)
+{
+    char out[4096];
+    int rc = t_sh(out, sizeof out, "./pala run examples/oedometer.txt -o %s/oed.run --quiet --set end_time=0.04 && "
+                  "awk -F'\t' 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == \"d_lid\") c = i } $1 == 0 || $1 == 200 || $1 == 8000 { print $c }' %s/oed.run/walls.tsv",
+                  t_tmpdir(), t_tmpdir());
+    double d0 = -1, d1 = -1, d2 = -1;
+    int got = sscanf(out, "%lf %lf %lf", &d0, &d1, &d2);
+    T_CHECK(rc == 0 && got == 3 && d0 == 0 && fabs(d1 / 1.99e-5 - 1) < 1e-9 && d2 > 5.2e-4 && d2 < 0.02 * 0.04,
+            "walls.tsv's d_lid: 0, then 0.02 (t - dt) = 1.99e-5 m at 0.001 s, then past the 0.5 mm gap but below top speed at 0.04 s: %g %g %g (exit %d)", d0, d1, d2, rc);
+}
+
 /* The circle's servo does work through its moving radius (physics.md, "Servo walls": the
  * radial velocity s' is the surface's velocity to the contacts and to W_walls): over the
  * first 0.06 s of the ring, while the servo closes on the discs and presses them,
@@ -583,6 +599,7 @@ void test_surface(void)
     drum_spin("rolling_stiffness = 1e-3\nrolling_friction = 0.1\ntorsion_stiffness = 1e-3\ntorsion_friction = 0.1\n");
     plate();
     servo();
+    servo_travel_column();
     radial_servo();
     radial_servo_balance();
     funnel();

@@ -677,16 +677,21 @@ static pala_vec3 surface_lowest(const pala_world *w, const pala_wall *wl, pala_v
 
 /* P_NAME_x y z (momentum received), P_NAME_n (normal or radial, pushed away from the grains:
  * a mean pressure over its area), L_NAME_x y z (angular momentum about its centre), and
- * W_NAME (work done on the grains) if it moves.  area -1: a momentum whose rate walls.tsv
- * writes as a mean force or torque (F_, T_). */
+ * W_NAME (work done on the grains) if it moves; a servo's travel d_NAME at the world's time
+ * (along the normal n, towards the grains; a cylinder's or circle's radius, its change).
+ * area -1: a momentum whose rate walls.tsv writes as a mean force or torque (F_, T_). */
 static int surface_columns(const pala_world *w, const pala_wall *wl, const char **names, double *values, double *area, int max)
 {
-    (void)w;
     pala_surface *s = wl->par;
-    static const char *const suffix[8] = {"P_%s_x", "P_%s_y", "P_%s_z", "P_%s_n", "L_%s_x", "L_%s_y", "L_%s_z", "W_%s"};
-    const double v[8] = {s->imp.x, s->imp.y, s->imp.z, s->rad, s->ang.x, s->ang.y, s->ang.z, s->work};
-    const double ar[8] = {-1, -1, -1, pala_surface_area(s), -1, -1, -1, 0};
-    int nc = moves(s) ? 8 : 7, n = 0;
+    static const char *const suffix[9] = {"P_%s_x", "P_%s_y", "P_%s_z", "P_%s_n", "L_%s_x", "L_%s_y", "L_%s_z", "W_%s", "d_%s"};
+    double travel = 0;
+    if (s->servo_pressure > 0) {
+        pala_pose p = pala_surface_pose(s, w->t);
+        travel = radial(s) ? p.grow : s->servo[0] + s->servo[1] * (w->t - s->servo[2]);
+    }
+    const double v[9] = {s->imp.x, s->imp.y, s->imp.z, s->rad, s->ang.x, s->ang.y, s->ang.z, s->work, travel};
+    const double ar[9] = {-1, -1, -1, pala_surface_area(s), -1, -1, -1, 0, 0};
+    int nc = s->servo_pressure > 0 ? 9 : moves(s) ? 8 : 7, n = 0;
     for (int i = 0; i < nc && n < max; i++, n++) {
         snprintf(s->col[i], sizeof s->col[i], suffix[i], s->name);
         names[n] = s->col[i];

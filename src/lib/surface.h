@@ -85,7 +85,7 @@ typedef struct pala_surface {
     double work;               /* work done on the grains, J */
     double servo[3];           /* the servo: its displacement along n (m) at time servo[2] (s), its velocity (m/s) */
     double rad;                /* radial (outward) or normal (into the wall) momentum, N s */
-    char state_name[5][48], col[8][48];   /* the names of its checkpoint fields and columns */
+    char state_name[5][48], col[9][48];   /* the names of its checkpoint fields and columns */
     /* ---- the pose at the time of the current force evaluation (pala_surfaces_move) ---- */
     pala_pose pose;
 } pala_surface;
