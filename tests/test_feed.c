@@ -58,7 +58,7 @@ static uint64_t hash_ids(const pala_world *w)
 /* ---- the rate ---------------------------------------------------------------------------- */
 /* Free fall without walls, no contacts: grains of 1 mm in a large box region. */
 static const char *gas =
-    "dt = 1e-4\nsteps = 800\ncontainer = none\ngravity = 0 0 -9.81\n"
+    "dt = 1e-4\nsteps = 800\ncontainer = none\ngravity = 0 0 -9.81\ndt_check = warn\n"   /* counts, not contacts: the check foresees its inserted grains' impacts (1.6 steps) */
     "[material m]\ndensity = 2500\nyoung = 1e7\n"
     "[grain g]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
     "[group count]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 0.1 0 0.1 0 0.1\n"
@@ -106,7 +106,7 @@ static void check_rate(void)
 
 /* A region too small for the rate: the shortfall is reported, never silent. */
 static const char *narrow =
-    "dt = 1e-4\nsteps = 300\ncontainer = box\nbox = 0 0.01 0 0.01 0 0.01\nwall_material = m\ngravity = 0 0 -9.81\nenergy_every = 50\n"
+    "dt = 1e-4\nsteps = 300\ncontainer = box\nbox = 0 0.01 0 0.01 0 0.01\nwall_material = m\ngravity = 0 0 -9.81\nenergy_every = 50\ndt_check = warn\n"   /* the shortfall, not the impacts (1.7 steps) */
     "[material m]\ndensity = 2500\nyoung = 1e7\ndelta = 0.5\n"
     "[grain g]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
     "[group jam]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0.001 0.009 0.001 0.009 0.006 0.009\n"
@@ -659,6 +659,21 @@ static void check_skin_levels(void)
     pala_scene_free(s);
 }
 
+/* The check of dt foresees the speed inserted grains land with (docs/physics.md, "Choosing
+ * dt"): examples/pour.txt's grains fall from the top of their region (0.11 m) to the box's
+ * floor, sqrt(2 g 0.11) = 1.47 m/s at their velocity of 0.5 m/s: 1.7 m/s with its spread.  It
+ * was left out (only the grains present at t = 0 counted), so a bed 2,000 times stiffer
+ * passed the check and ran away at its first impacts. */
+static void check_dt(void)
+{
+    char out[4096];
+    int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt.run --set end_time=0.0001 | grep 'dt check'");
+    T_CHECK(rc == 0 && strstr(out, "contact 0.00033 s at 1.7 m/s"), "a pour's dt check names the contact of its inserted grains (exit %d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt2.run --set material.glass.young=1e10");
+    T_CHECK(rc == 1 && strstr(out, "surely unstable: the contact time") && t_sh(NULL, 0, "test ! -e " DIR "/dt2.run") == 0,
+            "a pour 2,000 times stiffer is refused before it starts (exit %d) %.300s", rc, out);
+}
+
 void test_feed(void)
 {
     T_CHECK(t_sh(NULL, 0, "rm -rf " DIR " && mkdir -p " DIR) == 0, "mkdir " DIR);
@@ -676,4 +691,5 @@ void test_feed(void)
     check_readers();
     check_2d();
     check_errors();
+    check_dt();
 }

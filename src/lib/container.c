@@ -3,7 +3,6 @@
 #include "container.h"
 #include "alloc.h"
 #include "arcs.h"
-#include "surface.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -67,21 +66,6 @@ int pala_walls_inside(const pala_world *w, pala_vec3 x, double R)
 void pala_walls_bounds(const pala_world *w, double R, double lo[3], double hi[3])
 {
     for (int i = 0; i < w->nwalls; i++) w->walls[i].kind->bounds(w, &w->walls[i], R, lo, hi);
-}
-
-void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3])
-{
-    double ul[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, uh[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};   /* the enclosures' boxes joined */
-    int box = 0, encl = 0;
-    for (int i = 0; i < w->nwalls; i++) {
-        const pala_wall *wl = &w->walls[i];
-        double el[3], eh[3];
-        if (wl->kind->container) { wl->kind->bounds(w, wl, 0, lo, hi); box = 1; }
-        else if (wl->kind == &pala_wall_surface && pala_surface_region(w, wl, lo, hi, el, eh))
-            for (int a = 0; a < 3; a++) { ul[a] = fmin(ul[a], el[a]); uh[a] = fmax(uh[a], eh[a]); encl = 1; }
-    }
-    if (!box && encl)
-        for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], ul[a]); hi[a] = fmin(hi[a], uh[a]); }
 }
 
 double pala_walls_cut(const pala_world *w, pala_vec3 c, double a, int *which)

@@ -537,7 +537,11 @@ static void surface_bounds(const pala_world *w, const pala_wall *wl, double R, d
     }
 }
 
-int pala_surface_region(const pala_world *w, const pala_wall *wl, double lo[3], double hi[3], double el[3], double eh[3])
+/* For a measuring region's default (pala_world_walls_region), at the world's time: an
+ * infinite plane (a line) of [wall] wl that faces along an axis narrows [lo, hi] to its
+ * grains' side; a finite cylinder or cone (a circle) with its grains inside sets [el, eh]
+ * to its box and returns 1; other walls do nothing (0). */
+static int surface_region(const pala_world *w, const pala_wall *wl, double lo[3], double hi[3], double el[3], double eh[3])
 {
     const pala_surface *s = wl->par;
     if (s->servo_pressure > 0) return 0;   /* a servo's travel: not in a trajectory's header */
@@ -564,6 +568,22 @@ int pala_surface_region(const pala_world *w, const pala_wall *wl, double lo[3], 
         if (n[a] == -1) hi[a] = fmin(hi[a], x[a]);
     }
     return 0;
+}
+
+/* (here, not in container.c, which a surface's module includes: it reads both kinds) */
+void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3])
+{
+    double ul[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, uh[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};   /* the enclosures' boxes joined */
+    int box = 0, encl = 0;
+    for (int i = 0; i < w->nwalls; i++) {
+        const pala_wall *wl = &w->walls[i];
+        double el[3], eh[3];
+        if (wl->kind->container) { wl->kind->bounds(w, wl, 0, lo, hi); box = 1; }
+        else if (wl->kind == &pala_wall_surface && surface_region(w, wl, lo, hi, el, eh))
+            for (int a = 0; a < 3; a++) { ul[a] = fmin(ul[a], el[a]); uh[a] = fmax(uh[a], eh[a]); encl = 1; }
+    }
+    if (!box && encl)
+        for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], ul[a]); hi[a] = fmin(hi[a], uh[a]); }
 }
 
 static double surface_cut(const pala_world *w, const pala_wall *wl, pala_vec3 c, double a) { (void)w; return a - dist_world(wl->par, c); }

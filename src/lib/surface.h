@@ -112,11 +112,6 @@ void pala_surfaces_listed(pala_world *w);
 void pala_surfaces_move(pala_world *w, double t);
 /* The pose of wall s at time t. */
 pala_pose pala_surface_pose(const pala_surface *s, double t);
-/* For a measuring region's default (pala_world_walls_region), at the world's time: an
- * infinite plane (a line) of [wall] wl that faces along an axis narrows [lo, hi] to its
- * grains' side; a finite cylinder or cone (a circle) with its grains inside sets [el, eh]
- * to its box and returns 1; other walls do nothing (0). */
-int pala_surface_region(const pala_world *w, const pala_wall *wl, double lo[3], double hi[3], double el[3], double eh[3]);
 /* After a step's force pass: the block sums into each wall's accounts (block order), and
  * the servos' motion over the step dt. */
 void pala_surfaces_reduce(pala_world *w, const pala_surfsum *sums, int nblk, double dt);

@@ -7,12 +7,16 @@
 #include "pala/pala.h"
 #include "alloc.h"
 #include "container.h"
+#include "feed.h"
+#include "region.h"
 #include "surface.h"
 #include "world.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+extern const pala_wall_kind pala_wall_surface;   /* surface.c */
 
 /* What the grains of one material bring to the time scales: the least effective mass of a
  * component's contact, the smallest component radius and principal moment; and for the
@@ -66,13 +70,33 @@ static double tmin(double a, double b) { return a > 0 && (b <= 0 || a < b) ? a :
 
 /* The largest impact speed the initial state foresees, m/s: each grain's speed (of its
  * fastest point) and what it gains falling to the lowest point of the container along g
- * (without one, to the lowest grain), plus the fastest moving wall's (surface.h). */
+ * (without one, to the lowest grain or [wall] anchor: a wall's point, an axial wall's far
+ * end); each inserter's grains likewise, from the top of their region, at their velocity
+ * plus three standard deviations of its spread in each component; plus the fastest moving
+ * wall's (surface.h). */
 static double impact_speed(const pala_world *w, char *cause, size_t len)
 {
     double g = pala_vnorm(w->g), low = HUGE_VAL, vmax = 0;
     pala_vec3 down = g > 0 ? pala_vscale(1 / g, w->g) : pala_v(0, 0, 0);
     int cont = pala_container_of(w) != NULL;
     for (int k = 0; k < w->n && !cont; k++) low = fmin(low, -pala_vdot(down, w->x[k]));
+    for (int i = 0; i < w->nwalls && !cont; i++)
+        if (w->walls[i].kind == &pala_wall_surface) {
+            const pala_surface *sf = w->walls[i].par;
+            low = fmin(low, -pala_vdot(down, sf->point));
+            if (isfinite(sf->L) && sf->L > 0 && pala_vnorm2(sf->e) > 0) low = fmin(low, -pala_vdot(down, pala_vaxpy(sf->point, sf->L, sf->e)));
+        }
+    if (cont) low = -pala_vdot(down, w->field_ref);
+    for (int i = 0; w->feed && i < w->feed->n; i++) {
+        const pala_feed_one *f = &w->feed->f[i];
+        if (f->outlet) continue;
+        double lo[3], hi[3], top = -HUGE_VAL;
+        pala_region_bounds(&f->in.region, w->dim, lo, hi);
+        for (int c = 0; c < 8; c++) top = fmax(top, -pala_vdot(down, pala_v(c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2])));
+        double s = pala_vnorm(f->in.vel) + 3 * f->in.vspread * sqrt(w->dim == 2 ? 2.0 : 3.0) + pala_vnorm(f->in.omega) * pala_feed_radius(w, i);
+        double h = isfinite(top) && isfinite(low) ? top - low : 0;
+        if (isfinite(s)) vmax = fmax(vmax, sqrt(s * s + 2 * g * fmax(h, 0)));
+    }
     for (int k = 0; k < w->n; k++) {
         double s = pala_vnorm(w->v[k]) + pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius;
         double h = cont ? -pala_vdot(down, pala_vsub(w->x[k], w->field_ref)) : -pala_vdot(down, w->x[k]) - low;
