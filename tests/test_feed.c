@@ -564,6 +564,12 @@ static void check_errors(void)
          "'insert_start = 1e+300': more than 1e15 steps of dt = 1e-05 s from the start"},
         {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 1e300\ninsert_end = 1\n", "insert_rate",
          "the groups ask for 1e+15 grains with 1e+15 component spheres; pala takes at most 268435456 of each: lower the rate, or give count"},
+        /* a mass rate without count: counted at its lightest grain (it inserted forever, past SIGTERM, in one step) */
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_mass_rate = 1e300\ninsert_end = 1e-5\n", "insert_mass_rate",
+         "[group p]: 'insert_mass_rate = 1e+300' over 1e-05 s asks for"},
+        /* an end before a far start: refused by its message (its count was a cast of -2e303, undefined) */
+        {"[group p]\ngrain = g\nplacement = insert\nregion = box\nregion_box = 0 1 0 1 0 1\ninsert_rate = 2000\ninsert_start = 1e300\ninsert_end = 0.01\n",
+         "insert_start", "'insert_start = 1e+300': more than 1e15 steps"},
         {"[group p]\ngrain = g\nplacement = insert\nregion = cylinder\nregion_centre = 0.05 0.05 0.05\nregion_radius = 0.01\nregion_length = 0.01\n"
          "region_axis = 1e200 0 0\ninsert_rate = 10\ninsert_end = 1\n", "region_axis", "'region_axis': give the direction of the cylinder's axis"},
         {"[group p]\ngrain = g\ncount = 1\nevery = 5\n", "every", "key 'every' belongs in a [outlet NAME] section"},

@@ -1156,6 +1156,9 @@ static int build_region(pala_scene *s, int i, pala_region *r, const double *line
     return -1;
 }
 
+/* The most grains, and component spheres, a scene may have (check_resources). */
+enum { MAX_GRAINS = 1 << 28 };
+
 /* A group of placement = insert: its inserter (feed.h), which places its grains during the
  * run (population.c).  The templates as build_group's. */
 static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *tnext)
@@ -1203,6 +1206,16 @@ static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *
         in.tfirst = tfirst[ti] + tnext[ti];
         in.tcount = (int)grp->count;
         tnext[ti] += (int)grp->count;
+    }
+    if (hm && !hc) {   /* the grains a mass rate asks for over its interval, at the lightest of them: within the guard of check_resources */
+        double mmin = HUGE_VAL;
+        for (int t = in.tfirst; t < in.tfirst + in.tcount; t++) mmin = fmin(mmin, w->tmpl[t].mass);
+        double n = gk->mass_rate * (gk->end - gk->start) / mmin;
+        if (!(n < MAX_GRAINS)) {
+            SERR(s, g, PALA_KEY_insert_mass_rate, "[group %s]: 'insert_mass_rate = %g' over %g s asks for %.4g grains of %.3g kg; pala takes at "
+                 "most %d: lower the rate, or give count", nm, gk->mass_rate, gk->end - gk->start, n, mmin, MAX_GRAINS);
+            return -1;
+        }
     }
     in.region = grp->reg;
     in.rate = gk->rate;
@@ -1423,7 +1436,7 @@ static long grains_of_type(pala_scene *s, int i, int *open)
         if (s->sec[g].kind != PALA_S_GROUP || !gk->grain || strcmp(gk->grain, s->sec[i].name)) continue;
         int hc = find_entry(s, g, PALA_KEY_count) != NULL;
         int ins = gk->place.placement == PALA_PLACE_INSERT;
-        use += hc ? gk->place.count : ins ? (long)fmin(1e15, gk->rate * (gk->end - gk->start) + 1) : gk->nat;
+        use += hc ? gk->place.count : ins ? (long)fmax(0, fmin(1e15, gk->rate * (gk->end - gk->start) + 1)) : gk->nat;   /* (an end before the start is refused later) */
         if (open && !hc && ins) *open = 1;
     }
     return use;
@@ -1432,8 +1445,9 @@ static long grains_of_type(pala_scene *s, int i, int *open)
 /* Resource guards, before anything is allocated for the grains: the number of grains and
  * of their component spheres has a bound no index arithmetic can overflow (int indices,
  * doubled hash tables), and the memory they need, estimated generously (docs/
- * control-file.md, "max_memory"), must fit in max_memory or the machine's memory. */
-enum { MAX_GRAINS = 1 << 28 };
+ * control-file.md, "max_memory"), must fit in max_memory or the machine's memory.  (A
+ * group inserting at a mass rate without count: build_inserter, once its grains' masses
+ * are known.) */
 static int check_resources(pala_scene *s)
 {
     double grains = 0, pebbles = 0;
