@@ -318,6 +318,16 @@ void test_measure_section(void)
               "grep -c '^frame 3000 0.030000000000000002$' " D "/win.run/trajectory.txt && ./pala measure " D "/win.run --window 0.01:0.03 | head -1 && "
               "./pala check " D "/win.run/energy.tsv " D "/win.run/energy.tsv --window 0.029:0.03");
     T_CHECK(rc == 0 && strstr(out, "2 frames from t = 0.02 to 0.03 s") && strstr(out, "2 rows of the run, 2 of the reference"), "--window 0.01:0.03 on a run to 0.03 s: its last frame too (exit %d) %s", rc, out);
+    /* a 2D run has no z to profile or cut (its bins were nan, exit 0); a region far narrower
+     * than a grain: its bins' indices clamped before their cast (UBSan saw 5.2e11 cast to int) */
+    rc = t_sh(out, sizeof out, "./pala run examples/2d-hopper.txt -o " D "/h2.run --quiet --set end_time=0.002 && ./pala measure " D "/h2.run --profile z");
+    T_CHECK(rc == 1 && strstr(out, "is a 2D run, whose region is a rectangle in x and y: give --profile x or y"), "2D: --profile z refused (exit %d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala measure " D "/h2.run --region z=0:1");
+    T_CHECK(rc == 1 && strstr(out, "leave out --region z="), "2D: --region z= refused (exit %d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "./pala measure " D "/win.run --last --profile z --bins 4 --region z=0:1e-12 -o " D "/narrow && "
+              "awk -F'\\t' 'NR > 1 && !($4 >= 0 && $4 <= 1) { print \"bad phi\", $4 }' " D "/narrow/profile-z.tsv");
+    T_CHECK(rc == 0 && strstr(out, "region x 0:0.06 y 0:0.06 z 0:1e-12") && strstr(out, "profile along z: 4 bins") && !strstr(out, "bad phi"),
+            "a region of 1e-12 m: its profile's phi within [0, 1] (exit %d) %s", rc, out);
     /* the default region is the walls' box, not their drawings: the oedometer's box beneath
      * its lid plane (whose square of draw_size 0.1 m made it 0.1 m wide), the drum's
      * cylinder (its drawn polygon is smaller, and turns) */

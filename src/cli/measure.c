@@ -414,9 +414,9 @@ static void frame_sums(meas *m, const double lo[3], const double hi[3], int ax, 
         /* the solid of every bin it reaches (eq. M1) */
         int b0 = 0, b1 = nb - 1;
         if (ax >= 0) {
-            double w = (hi[ax] - lo[ax]) / nb;
-            b0 = (int)floor((x[ax] - R - lo[ax]) / w); b1 = (int)floor((x[ax] + R - lo[ax]) / w);
-            b0 = b0 < 0 ? 0 : b0; b1 = b1 >= nb ? nb - 1 : b1;
+            double w = (hi[ax] - lo[ax]) / nb, f0 = floor((x[ax] - R - lo[ax]) / w), f1 = floor((x[ax] + R - lo[ax]) / w);
+            b0 = f0 < 0 ? 0 : f0 > nb ? nb : (int)f0;   /* clamped before the cast: a region far narrower than a grain */
+            b1 = f1 >= nb ? nb - 1 : f1 < -1 ? -1 : (int)f1;
         }
         for (int b = b0; b <= b1; b++) s[b].solid += solid_in(m, k, s[b].lo, s[b].hi);
         int b = bin_of(x, lo, hi, ax, nb, dim);
@@ -657,6 +657,12 @@ int pala_cmd_measure(int argc, char **argv)
     if (!outdir) outdir = dir;
     else if (pala_mkdir_p(outdir, "measure", stderr)) { pala_traj_close(&tr); return PALA_ERR_IO; }   /* a new folder, as pala run -o makes one */
     const int dim = tr.dim;
+    if (dim == 2 && (pax == 2 || rset[2])) {   /* as a [measure] section's region_z */
+        fprintf(stderr, "pala measure: %s is a 2D run, whose region is a rectangle in x and y: %s\n", tr.path,
+                pax == 2 ? "give --profile x or y" : "leave out --region z=...");
+        pala_traj_close(&tr);
+        return PALA_ERR_INPUT;
+    }
     int have_cf = pala_cfile_open(&cf, dir, NULL) == PALA_OK;   /* none: said with the means */
     if (!have_cf) pala_cfile_close(&cf);
     long nframes = pala_traj_count(&tr);
