@@ -325,7 +325,7 @@ void test_measure_section(void)
     rc = t_sh(out, sizeof out, "./pala measure " D "/h2.run --region z=0:1");
     T_CHECK(rc == 1 && strstr(out, "leave out --region z="), "2D: --region z= refused (exit %d) %s", rc, out);
     rc = t_sh(out, sizeof out, "./pala measure " D "/win.run --last --profile z --bins 4 --region z=0:1e-12 -o " D "/narrow && "
-              "awk -F'\\t' 'NR > 1 && !($4 >= 0 && $4 <= 1) { print \"bad phi\", $4 }' " D "/narrow/profile-z.tsv");
+              "awk -F'\\t' 'NR > 1 && !($5 >= 0 && $5 <= 1) { print \"bad phi\", $5 }' " D "/narrow/profile-z.tsv");
     T_CHECK(rc == 0 && strstr(out, "region x 0:0.06 y 0:0.06 z 0:1e-12") && strstr(out, "profile along z: 4 bins") && !strstr(out, "bad phi"),
             "a region of 1e-12 m: its profile's phi within [0, 1] (exit %d) %s", rc, out);
     /* the default region is the walls' box, not their drawings: the oedometer's box beneath
