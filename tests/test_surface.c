@@ -459,6 +459,14 @@ static void mesh_box(void)
             "(largest difference %.3g m, against 1e-12 of the box's size)", worst);
     pala_scene_free(a);
     pala_scene_free(b);
+    /* a resume refuses a run whose wall's mesh file changed since (it ran on, silently, in
+     * the new mesh), and takes it again once the file is restored */
+    char out[4096];
+    int rc = t_sh(out, sizeof out, "d=%s; ./pala run $d/surface_mesh.txt -o $d/mres.run --quiet --set steps=200 && cp $d/surface_cube.stl $d/cube.keep && "
+                  "echo >> $d/surface_cube.stl && ./pala resume $d/mres.run --quiet --set steps=400", t_tmpdir());
+    T_CHECK(rc == 1 && strstr(out, "a file the scene") && strstr(out, "a [wall]'s mesh file) changed since the run"), "resume after the wall's STL changed: refused (exit %d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "d=%s; cp $d/cube.keep $d/surface_cube.stl && ./pala resume $d/mres.run --quiet --set steps=400", t_tmpdir());
+    T_CHECK(rc == 0, "... and resumed once it is restored (exit %d) %s", rc, out);
 }
 
 /* Nine spheres rolling and bouncing across a bumpy floor of 7200 triangles (every face its own

@@ -559,9 +559,18 @@ int pala_ckpt_hash_scene(pala_ckpt_run *r, const pala_scene *sc, const char *sce
     const char *data = pala_scene_get(sc, "lammps_data");
     r->data_hash = 0;
     if (data && hash_file(data, &r->data_hash, err)) return 1;
+    /* ... with each [wall]'s mesh file (its path resolved: resolve_paths, scene.c); a grain's
+     * mesh shows in its template, which the checkpoint holds */
+    const char *k, *v;
+    for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) {
+        size_t L = strlen(k);
+        uint64_t fh;
+        if (strncmp(k, "wall.", 5) || L < 10 || strcmp(k + L - 5, ".file") || !*v) continue;
+        if (hash_file(v, &fh, err)) return 1;
+        r->data_hash = fnv(r->data_hash, &fh, sizeof fh);
+    }
     /* every effective setting but the run length, which a resume may change */
     uint64_t h = FNV0;
-    const char *k, *v;
     for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) {
         if (!strcmp(k, "steps") || !strcmp(k, "end_time")) continue;
         h = fnv(h, k, strlen(k) + 1);
