@@ -71,7 +71,7 @@ static FILE *open_in(const char *dir, const char *name)
  * its logs, which pala resume appends to, not pala export's to replace. */
 static int run_writes(const char *rundir, const char *key)
 {
-    char p[4200], line[4096];
+    char p[4300], line[4096];
     snprintf(p, sizeof p, "%s/control.txt", rundir);
     FILE *f = pala_fopen(p, "r");
     int yes = 0;
@@ -610,21 +610,23 @@ int pala_cmd_export(int argc, char **argv)
     pala_traj_rundir(run, rundir, sizeof rundir);
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
-    /* into the run's own folder (by the default or by -o): not onto the logs the run writes
-     * itself, and not while a run or resume writes there */
+    /* into a run's folder (the run's own, by the default or by -o, or another's): not onto
+     * the logs that run writes itself, and not while a run or resume writes there */
     const char *sl = strrchr(path, '/'), *name = sl ? sl + 1 : path;
     char parent[4200];
     snprintf(parent, sizeof parent, "%.*s", sl ? (int)(sl - path) : 1, sl ? (sl == path ? "/" : path) : ".");
     struct stat a, b;
     int inrun = stat(parent, &a) == 0 && stat(rundir, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-    if (inrun && !strcmp(name, xyz ? "trajectory.xyz" : "vtk") && run_writes(rundir, xyz ? "xyz_every" : "vtk_every")) {
-        fprintf(stderr, "pala export: %s is the run's own %s (its control.txt sets %s), which pala resume appends to; "
+    const char *target = inrun ? rundir : pala_is_run_folder(parent) ? parent : NULL;
+    if (target && !strcmp(name, xyz ? "trajectory.xyz" : "vtk") && run_writes(target, xyz ? "xyz_every" : "vtk_every")) {
+        fprintf(stderr, "pala export: %s is the %s own %s (its control.txt sets %s), which pala resume appends to; "
                         "write the export elsewhere with -o (e.g. -o %s/%s)\n",
-                path, xyz ? "extended XYZ log" : "VTK log", xyz ? "xyz_every" : "vtk_every", rundir, xyz ? "export.xyz" : "vtk-export");
+                path, inrun ? "run's" : "other run's", xyz ? "extended XYZ log" : "VTK log", xyz ? "xyz_every" : "vtk_every", target,
+                xyz ? "export.xyz" : "vtk-export");
         pala_traj_close(&t);
         return PALA_ERR_INPUT;
     }
-    if (inrun && (rc = pala_rundir_lock(rundir, "export", &lock, stderr)) != 0) { pala_traj_close(&t); return rc; }
+    if (target && (rc = pala_rundir_lock(target, "export", &lock, stderr)) != 0) { pala_traj_close(&t); return rc; }
     /* the first frame before the output is opened: a trajectory without one replaces nothing */
     int st = pala_traj_next(&t, stderr);
     if (st <= 0) {

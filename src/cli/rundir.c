@@ -81,6 +81,13 @@ static int entry_hit(const char *name, const char *f)
 }
 
 
+int pala_is_run_folder(const char *dir)
+{
+    int run = 0;
+    for (int m = 0; pala_run_folder.marker[m]; m++) run |= starts_with(dir, pala_run_folder.marker[m], pala_run_folder.head[m]);
+    return run;
+}
+
 int pala_refuse_result(const char *path, const char *cmd, const char *instead, FILE *err)
 {
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
@@ -88,11 +95,10 @@ int pala_refuse_result(const char *path, const char *cmd, const char *instead, F
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == path) snprintf(dir, sizeof dir, "/");
     else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path < 3999 ? slash - path : 3999), path);
-    int result = 0, run = 0;
+    int result = 0;
     for (int i = 0; run_files[i]; i++)   /* a run's files but the exports' defaults (export writes trajectory.xyz and vtk/ anew) */
         result |= strcmp(run_files[i], "trajectory.xyz") && strncmp(run_files[i], "vtk/", 4) && matches(name, run_files[i]);
-    for (int m = 0; result && pala_run_folder.marker[m]; m++) run |= starts_with(dir, pala_run_folder.marker[m], pala_run_folder.head[m]);
-    if (!run) return 0;
+    if (!result || !pala_is_run_folder(dir)) return 0;
     fprintf(err, "pala %s: %s is one of its run's own results, which pala %s does not replace; write elsewhere with -o (e.g. -o %s/%s)\n", cmd, path, cmd, dir, instead);
     return 1;
 }

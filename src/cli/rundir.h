@@ -28,6 +28,8 @@ const char *pala_strerror(int e);
  * files of pala_run_folder but the exports' defaults trajectory.xyz and vtk/), which no
  * other command may replace; else 0. */
 int pala_refuse_result(const char *path, const char *cmd, const char *instead, FILE *err);
+/* 1 if dir is a run's folder (one of its markers there: pala_run_folder). */
+int pala_is_run_folder(const char *dir);
 /* 0 if path is a folder itself (not a link to one), else an errno for pala_strerror. */
 int pala_dir_check(const char *path);
 
