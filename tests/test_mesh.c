@@ -572,6 +572,12 @@ static void stl(void)
     if (ok) {
         T_CHECK(same_mesh(m[0], m[1]) && same_mesh(m[0], m[2]) && same_mesh(m[0], m[3]) && m[0]->nface == 12 && m[0]->closed,
                 "the cube read from ASCII (LF; CRLF and capitals) and binary STL (whose header begins with 'solid'), scaled by 1e-3, is the program's cube");
+        /* the same ASCII file after UTF-8's byte-order mark (was read as a binary count of 807416368) */
+        pala_mesh *mb = NULL;
+        int rb = t_sh(NULL, 0, "printf '\\357\\273\\277' > build/tmp/mesh/cube-bom.stl && cat build/tmp/mesh/cube.stl >> build/tmp/mesh/cube-bom.stl");
+        rb = rb ? rb : pala_mesh_read_stl("build/tmp/mesh/cube-bom.stl", 1e-3, &mb, err, sizeof err);
+        T_CHECK(rb == 0 && same_mesh(m[0], mb), "an ASCII STL after a byte-order mark reads as without it: %s", rb ? err : "");
+        pala_mesh_free(mb);
         pala_mesh_hit h[2][PALA_MESH_ROOM];
         int n[2];
         for (int i = 0; i < 2; i++) {

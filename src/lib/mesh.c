@@ -500,7 +500,8 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
     unsigned char head[84];
     size_t got = fread(head, 1, sizeof head, fp);
     long count = got == 84 ? (long)((uint32_t)head[80] | (uint32_t)head[81] << 8 | (uint32_t)head[82] << 16 | (uint32_t)head[83] << 24) : -1;
-    size_t i = 0;
+    const int bom = got >= 3 && head[0] == 0xEF && head[1] == 0xBB && head[2] == 0xBF;   /* UTF-8's byte-order mark, as an editor may put before ASCII */
+    size_t i = bom ? 3 : 0;
     while (i < got && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
     char first[6] = {0};
     if (got - i >= 5) memcpy(first, head + i, 5);
@@ -518,7 +519,7 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
         rc = read_binary(fp, path, scale, count, &xyz, err, errlen);
         if (rc == 0 && count == 0) rc = fail(err, errlen, "%s: binary STL of 0 triangles", path);
     } else if (solid) {
-        rewind(fp);
+        if (fseek(fp, bom ? 3 : 0, SEEK_SET) != 0) { fclose(fp); return fail(err, errlen, "%s: cannot read it again from its start", path); }
         rc = read_ascii(fp, path, scale, &xyz, &lines, &ntri, err, errlen);
         if (rc && count >= 0 && memchr(head, 0, 84)) {   /* binary-looking: say what that would need */
             size_t len = strlen(err);
