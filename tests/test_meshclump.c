@@ -216,6 +216,7 @@ static void icosphere_clump(void)
     T_CHECK(fabs(ev[5]) < 0.05 && fabs(ei[5]) < 0.08, "icosphere: 32 spheres within 5%% of the volume and 8%% of the inertia (%+.4f, %+.4f)", ev[5], ei[5]);
     /* tolerances: every sample of the surface within each, the finer with more spheres */
     int prev = 0;
+    pala_meshclump *mt0;
     for (double tol = 0.08 * R; tol > 0.03 * R; tol /= 2) {
         pala_meshclump *mt;
         rc = pala_meshclump_fit(m, "icosphere", 0, tol, &mt, err, sizeof err);
@@ -224,6 +225,10 @@ static void icosphere_clump(void)
         prev = rc ? 64 : mt->n;
         if (!rc) pala_meshclump_free(mt);
     }
+    /* a tolerance the whole mesh lies within: one sphere (was "no sphere fits inside the mesh") */
+    rc = pala_meshclump_fit(m, "icosphere", 0, 10 * R, &mt0, err, sizeof err);
+    T_CHECK(rc == 0 && mt0->n == 1 && mt0->dev_max <= 10 * R, "icosphere, tolerance 10 R: one sphere (%s)", rc ? err : "");
+    if (!rc) pala_meshclump_free(mt0);
     /* 2e-4 m: more spheres than a clump may have (the 42 corners of the icosphere each want
      * their own), refused with the advice */
     pala_meshclump *mt = NULL;

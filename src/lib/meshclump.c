@@ -418,7 +418,7 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
     for (int k = 0; k < ns; k++) d[k] = size;
     int want = nsph ? nsph : PALA_MESHCLUMP_MAX, kw = 0;
     double worst = size;
-    while (mc->n < want && !(nsph == 0 && worst <= tol)) {
+    while (mc->n < want && (mc->n == 0 || !(nsph == 0 && worst <= tol))) {   /* one sphere at least, whatever the tolerance */
         /* one more candidate each round: the inscribed sphere at the sample farthest from
          * the clump (the first of equals), which brings it onto the clump's surface */
         if (mc->n > 0) {
@@ -439,7 +439,7 @@ int pala_meshclump_fit(pala_mesh *m, const char *what, int nsph, double tol, pal
             }
             if (cv > cover || (cv == cover && g > gain)) cover = cv, gain = g, best = j;
         }
-        if (nsph == 0 && cover == 0) best = -1;   /* no sphere brings another sample within the tolerance */
+        if (nsph == 0 && cover == 0 && mc->n > 0) best = -1;   /* no sphere brings another sample within the tolerance */
         if (best < 0) break;   /* no candidate brings any sample closer */
         mc->c[mc->n] = cc[best];
         mc->r[mc->n] = cr[best];
