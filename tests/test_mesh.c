@@ -578,6 +578,12 @@ static void stl(void)
         rb = rb ? rb : pala_mesh_read_stl("build/tmp/mesh/cube-bom.stl", 1e-3, &mb, err, sizeof err);
         T_CHECK(rb == 0 && same_mesh(m[0], mb), "an ASCII STL after a byte-order mark reads as without it: %s", rb ? err : "");
         pala_mesh_free(mb);
+        /* a scale that takes it past a million km: refused by its size (was "intersects itself"
+         * or nan moments, the faces' products overflowing) */
+        mb = NULL;
+        rb = pala_mesh_read_stl("build/tmp/mesh/cube.stl", 1e70, &mb, err, sizeof err);
+        T_CHECK(rb != 0 && strstr(err, "coordinates up to 2.5e+70 m once scaled by 1e+70, more than a mesh may have (1e+09 m)"), "scale 1e70: refused, %s", rb ? err : "read");
+        pala_mesh_free(mb);
         pala_mesh_hit h[2][PALA_MESH_ROOM];
         int n[2];
         for (int i = 0; i < 2; i++) {

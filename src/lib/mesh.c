@@ -534,6 +534,14 @@ int pala_mesh_read_stl(const char *path, double scale, pala_mesh **out, char *er
     }
     fclose(fp);
     if (rc) return -1;
+    double big = 0;   /* a mesh past a million km once scaled is a wrong scale, and its products overflow (the tests of its faces) */
+    for (long k = 0; k < 9 * ntri; k++) big = fmax(big, fabs(xyz[k]));
+    if (big > PALA_MESH_MAX_COORD) {
+        free(xyz);
+        free(lines);
+        return fail(err, errlen, "%s: coordinates up to %g m once scaled by %g, more than a mesh may have (%g m): is scale the factor from the "
+                    "file's unit to metres (0.001 for mm)?", path, big, scale, PALA_MESH_MAX_COORD);
+    }
     rc = build(xyz, ntri, lines, path, out, err, errlen);
     if (rc && scale != 1 && strstr(err, "no triangles to make a mesh of")) {   /* a scale of 1e-308 makes every triangle a point */
         size_t len = strlen(err);

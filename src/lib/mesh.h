@@ -23,6 +23,9 @@
 /* The most triangles a mesh may have (a binary STL's count, an ASCII file's facets, or a
  * program's triangles): 10^7 (a prepared mesh takes about 1 kB per triangle). */
 #define PALA_MESH_MAX_TRIANGLES 10000000
+/* The largest |coordinate| of a mesh once scaled, m (a million km: past it the scale is surely
+ * wrong, and the products of its faces' tests overflow from about 1e77 m). */
+#define PALA_MESH_MAX_COORD 1e9
 /* Room for the hits of one sphere that is small beside the triangles (a sphere in a
  * concave corner where many faces meet touches each of them). */
 enum { PALA_MESH_ROOM = 16 };
