@@ -85,6 +85,11 @@ static void traps(void)
     }
     rc = t_sh(out, sizeof out, "./pala help timestep");
     T_CHECK(rc == 0 && strstr(out, "pala calls it 'dt'"), "pala help timestep names dt %s", out);
+    /* a section's name lists its keys; LAMMPS's pour and dump name pala's keys (they were "no key") */
+    rc = t_sh(out, sizeof out, "./pala help wall | head -2 && ./pala help outlet | head -1 && ./pala help pour | head -1 && ./pala help dump | head -1 && "
+              "./pala help material | grep -c '^material '");
+    T_CHECK(rc == 0 && strstr(out, "== [wall NAME] ==\nshape ") && strstr(out, "== [outlet NAME] ==") && strstr(out, "pour: pala calls it 'placement'")
+            && strstr(out, "dump: pala calls it 'trajectory_every'") && strstr(out, "\n2\n"), "pala help SECTION and LAMMPS's pour and dump %s", out);
 
     /* wall friction: a mu = 0.5 sphere on walls of a material without friction is warned of,
      * with the fix; a [pair] with its friction (0 too) says it is meant */

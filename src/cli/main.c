@@ -32,7 +32,7 @@ static const char *usage =
     "  pala view RUN [-o FILE.html]  a self-contained HTML replay (planar or anaglyph stereo)\n"
     "  pala shape FILE.stl (--spheres N | --tolerance L) [--scale S]\n"
     "                                a closed mesh's exact solid and its clump of spheres\n"
-    "  pala help [keys | KEY]        this text, every control-file key, or one key\n"
+    "  pala help [keys | KEY | SECTION]  this text, every control-file key, one key, or a section's keys\n"
     "  pala --version\n"
     "exit codes: 0 ok, 1 bad input, 2 unstable run, 3 check failed, 4 interrupted, 5 I/O error, 6 folder in use by another pala\n"
     "docs: docs/cli.md (commands), docs/control-file.md (keys)\n";
@@ -234,7 +234,7 @@ static int dispatch(int argc, char **argv)
         if (argc < 3 || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) { fputs(usage, stdout); return 0; }
         if (!strcmp(argv[2], "keys")) { pala_scene_help_keys(stdout); return 0; }
         if (pala_scene_help_key(argv[2], stdout) == 0) return 0;
-        fprintf(stderr, "pala help: no key '%s'; `pala help keys` lists every key\n", argv[2]);
+        fprintf(stderr, "pala help: no key or section '%s'; `pala help keys` lists every key\n", argv[2]);
         return PALA_ERR_INPUT;
     }
     fprintf(stderr, "pala: unknown command '%s'\n%s", c, usage);

@@ -538,6 +538,9 @@ const pala_key_alias pala_key_aliases[] = {
     {"number", PALA_S_GROUP, "count", "the number of grains of a group"},
     {"periodic", PALA_S_N, NULL, "periodic boundaries are " NOT_YET},
     {"boundary", PALA_S_N, NULL, "periodic boundaries are " NOT_YET "; the walls are the container's (container, box)"},
+    {"pour", PALA_S_GROUP, "placement", "LAMMPS's fix pour, LIGGGHTS's fix insert/pour: a [group] with placement = insert, its region, "
+                                         "insert_rate or insert_mass_rate"},
+    {"dump", PALA_S_TOP, "trajectory_every", "LAMMPS's dump: trajectory_every (and contacts_every, grains_every, xyz_every, vtk_every)"},
     {"insertion_rate", PALA_S_GROUP, "insert_rate", "a [group] with placement = insert inserts its grains during the run, at insert_rate "
                                                   "(grains/s) or insert_mass_rate (kg/s)"},
     {"cohesion", PALA_S_N, NULL, "cohesion (JKR, liquid bridges) is " NOT_YET},

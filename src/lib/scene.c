@@ -1939,8 +1939,19 @@ void pala_scene_help_keys(FILE *f)
 int pala_scene_help_key(const char *key, FILE *f)
 {
     int found = 0;
-    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
-        if (!strcmp(k->name, key)) { help_one(k, f); found = 1; }
+    for (int s = 1; s < PALA_S_N && !found; s++)   /* a section's name: its keys (then a key of that name too: material) */
+        if (!strcmp(key, pala_sect_names[s])) {
+            fprintf(f, s == PALA_S_PAIR ? "== [pair A B] ==\n" : "== [%s NAME] ==\n", pala_sect_names[s]);
+            for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))
+                if (k->sect == s) help_one(k, f);
+            found = 1;
+        }
+    for (const pala_keydef *k = pala_key_first(); k; k = pala_key_next(k))   /* the keys of that name, in every section */
+        if (!strcmp(k->name, key)) {
+            if (found == 1) fputc('\n', f);
+            help_one(k, f);
+            found = 2;
+        }
     const pala_key_alias *al = found ? NULL : pala_key_alias_of(key);
     if (al && !al->key) fprintf(f, "%s: %s\n", key, al->note);
     if (al && al->key) {   /* another program's word: pala's key */
