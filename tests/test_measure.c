@@ -328,6 +328,17 @@ void test_measure_section(void)
               "awk -F'\\t' 'NR > 1 && !($5 >= 0 && $5 <= 1) { print \"bad phi\", $5 }' " D "/narrow/profile-z.tsv");
     T_CHECK(rc == 0 && strstr(out, "region x 0:0.06 y 0:0.06 z 0:1e-12") && strstr(out, "profile along z: 4 bins") && !strstr(out, "bad phi"),
             "a region of 1e-12 m: its profile's phi within [0, 1] (exit %d) %s", rc, out);
+    /* --angle in a drum (a [wall] cylinder across gravity, grains inside): the bed's surface
+     * across the axis on every frame of the window, as bench/drum/angle.sh measures it (the
+     * heap's rings about a vertical axis gave 67 degrees from 4 points there) */
+    rc = t_sh(out, sizeof out, "./pala run bench/drum/drum.txt -o " D "/bdrum.run --quiet --set end_time=0.3 --set trajectory_every=5000 && "
+              "./pala measure " D "/bdrum.run --angle --window 0.1:0.29 | tail -1 && sh bench/drum/angle.sh " D "/bdrum.run/trajectory.txt 0.1 0.29 | tail -1");
+    double a1 = 0, s1 = 0, a2 = 1, s2 = 1;
+    long f1 = 0, f2 = 0;
+    const char *pa = strstr(out, "angle "), *ps = strstr(out, "\nsurface ");
+    int got = pa && ps && sscanf(pa, "angle %lf deg  sd %lf deg  frames %ld", &a1, &s1, &f1) == 3 && sscanf(ps + 1, "surface %lf deg  sd %lf  frames %ld", &a2, &s2, &f2) == 3;
+    T_CHECK(rc == 0 && got && a1 == a2 && s1 == s2 && f1 == f2 && f1 == 4 && a1 > 15 && a1 < 45 && strstr(out, "(a drum: the bed's surface across its axis"),
+            "--angle in a drum: %.2f deg (sd %.2f, %ld frames), bench/drum/angle.sh %.2f (sd %.2f, %ld frames) (exit %d) %s", a1, s1, f1, a2, s2, f2, rc, out);
     /* the default region is the walls' box, not their drawings: the oedometer's box beneath
      * its lid plane (whose square of draw_size 0.1 m made it 0.1 m wide), the drum's
      * cylinder (its drawn polygon is smaller, and turns) */

@@ -463,6 +463,10 @@ int pala_world_wall_draw(const pala_world *w, int i, pala_draw *out, int max);
  * it is then.  Other walls bound nothing: a finite plate or a mesh is not a region's face,
  * and a servo wall's travel is not in a trajectory's header. */
 void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3]);
+/* The first [wall] cylinder that holds its grains inside (a drum), where it is at the
+ * world's time: a point of its axis, the axis's unit vector (along its angular velocity if
+ * it turns) and its radius; 1 if there is one, else 0. */
+int pala_world_drum(const pala_world *w, pala_vec3 *point, pala_vec3 *axis, double *radius);
 /* 1 if some wall of w moves ([wall] sections with a motion: they are drawn at each frame). */
 int pala_world_walls_move(const pala_world *w);
 /* Copies the walls of src, and its dimension, into dst (which had none). */

@@ -6,7 +6,8 @@
  *                         over the frames on standard output (the window means of a flow)
  *   profile-AXIS.tsv      with --profile AXIS: the same quantities in bins along the axis,
  *                         averaged over the frames, and their SVG plots
- *   the angle of repose   with --angle: the heap's flank on the last frame, or a refusal
+ *   the angle of repose   with --angle: the heap's flank on the last frame, or a refusal;
+ *                         in a drum, the bed's surface across its axis on every frame
  *                         when the surface is not a slope
  * The formulas are docs/physics.md's "Contacts and stress" (eqs. M1-M6).  The same functions
  * (pala_meas_*, measure.h) give a [measure NAME] section's rows during a run from the world's
@@ -29,6 +30,13 @@ static void *xalloc(size_t n, size_t size)
     void *p = calloc(n ? n : 1, size ? size : 1);
     if (!p) { fprintf(stderr, "pala: out of memory (measuring)\n"); exit(PALA_ERR_IO); }
     return p;
+}
+
+static double *xrealloc_d(double *p, size_t n)
+{
+    double *q = realloc(p, (n ? n : 1) * sizeof *q);
+    if (!q) { fprintf(stderr, "pala: out of memory (measuring)\n"); exit(PALA_ERR_IO); }
+    return q;
 }
 
 /* ---- the solid in a box: exact for spheres (docs/physics.md, "Packing fraction") -------- */
@@ -169,7 +177,7 @@ int pala_heap_angle(long n, const pala_vec3 *c, const double *r, int up, double 
     long m = 0;
     for (long cl = 3 * ka * ka; cl < 3 * (kb + 1) * (kb + 1); cl++)
         if (has[cl]) { m++; sx += at[cl]; sy += top[cl]; sxx += at[cl] * at[cl]; sxy += at[cl] * top[cl]; }
-    if (m < 3) { snprintf(why, len, "fewer than 3 points on the flank (%ld)", m); goto done; }
+    if (m < 8) { snprintf(why, len, "fewer than 8 points on the flank (%ld): a larger heap, or narrower rings (--ring)", m); goto done; }
     double b = ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx), a0 = (sy - b * sx) / (double)m, ss = 0;
     for (long cl = 3 * ka * ka; cl < 3 * (kb + 1) * (kb + 1); cl++)
         if (has[cl]) { double e = top[cl] - a0 - b * at[cl]; ss += e * e; }
@@ -190,6 +198,47 @@ int pala_heap_angle(long n, const pala_vec3 *c, const double *r, int up, double 
 done:
     free(top); free(at); free(has); free(rs); free(rn);
     return rc;
+}
+
+int pala_drum_angle(long n, const pala_vec3 *c, const double *r, pala_vec3 p0, pala_vec3 e, pala_vec3 up, double dx, double *deg, long *points,
+                    char *why, size_t len)
+{
+    pala_vec3 u = pala_vcross(e, up);
+    double un = pala_vnorm(u);
+    if (n < 1) { snprintf(why, len, "no spheres"); return -1; }
+    if (!(un > 0)) { snprintf(why, len, "the drum's axis is along gravity"); return -1; }
+    u = pala_vscale(1 / un, u);
+    double xl = HUGE_VAL, xh = -HUGE_VAL, yl = HUGE_VAL, yh = -HUGE_VAL;
+    for (long i = 0; i < n; i++) {
+        pala_vec3 d = pala_vsub(c[i], p0);
+        double x = pala_vdot(u, d), y = pala_vdot(e, d);
+        xl = fmin(xl, x); xh = fmax(xh, x); yl = fmin(yl, y); yh = fmax(yh, y);
+    }
+    double x0 = floor(xl / dx), y0 = floor(yl / dx), fx = floor(xh / dx) - x0 + 1, fy = floor(yh / dx) - y0 + 1;   /* cells from the axis point */
+    if (!(fx * fy <= 1e7)) { snprintf(why, len, "cells of %g m: too small for a bed %g m across", dx, fmax(xh - xl, yh - yl)); return -1; }
+    long nx = (long)fx, ny = (long)fy;
+    double *top = xalloc((size_t)(nx * ny), sizeof *top), *at = xalloc((size_t)(nx * ny), sizeof *at);
+    char *has = xalloc((size_t)(nx * ny), 1);
+    for (long i = 0; i < n; i++) {   /* the highest sphere top of each cell of dx x dx across and along the axis */
+        pala_vec3 d = pala_vsub(c[i], p0);
+        double x = pala_vdot(u, d), y = pala_vdot(e, d), h = pala_vdot(up, d) + r[i];
+        long ix = (long)(floor(x / dx) - x0), iy = (long)(floor(y / dx) - y0), k;
+        ix = ix < 0 ? 0 : ix >= nx ? nx - 1 : ix; iy = iy < 0 ? 0 : iy >= ny ? ny - 1 : iy;
+        k = ix * ny + iy;
+        if (!has[k] || h > top[k]) { has[k] = 1; top[k] = h; at[k] = x; }
+    }
+    double lo = HUGE_VAL, hi = -HUGE_VAL, sx = 0, sy = 0, sxx = 0, sxy = 0;
+    for (long k = 0; k < nx * ny; k++)
+        if (has[k]) { lo = fmin(lo, at[k]); hi = fmax(hi, at[k]); }
+    long m = 0;
+    for (long k = 0; k < nx * ny; k++)   /* the middle half of the surface across, away from the wall */
+        if (has[k] && at[k] >= lo + (hi - lo) / 4 && at[k] <= hi - (hi - lo) / 4) { m++; sx += at[k]; sy += top[k]; sxx += at[k] * at[k]; sxy += at[k] * top[k]; }
+    free(top); free(at); free(has);
+    *points = m;
+    if (m < 8) { snprintf(why, len, "fewer than 8 points on the bed's surface (%ld)", m); return -1; }
+    double b = ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx);
+    *deg = atan2(-b, 1) * 180 / PALA_PI;
+    return 0;
 }
 
 /* The axis against gravity (z if there is none): a heap's height is along it. */
@@ -537,8 +586,9 @@ static void usage(FILE *f)
         "  --last              the last frame only\n"
         "  --profile AXIS      the quantities in bins along x, y or z: profile-AXIS.tsv and its SVG plots\n"
         "  --bins N            bins of the profile (default 20)\n"
-        "  --angle             the angle of repose of a heap on the region's floor (the last frame)\n"
-        "  --ring DR           the rings' width for --angle (default: a component sphere's diameter)\n"
+        "  --angle             the angle of repose of a heap on the region's floor (the last frame);\n"
+        "                      in a drum, of the bed's surface across its axis (every frame's mean)\n"
+        "  --ring DR           the rings' (a drum's cells') width for --angle (default: a component sphere's diameter)\n"
         "  -o DIR              where measure.tsv and the profile go (default: RUN)\n"
         "writes measure.tsv (a row per frame) and prints the means over the frames; docs/cli.md, \"pala measure\"\n");
 }
@@ -683,6 +733,8 @@ int pala_cmd_measure(int argc, char **argv)
     pala_vec3 *angc = NULL;
     double *angr = NULL, angsize = 0;
     long nang = 0;
+    double *drumdeg = NULL, drumpts = 0;   /* --angle in a drum: each frame's angle */
+    long ndrum = 0;
     if (fo) pala_meas_header(fo);
     long fno = 0;
     while (!rc && (st = pala_traj_next(&tr, stderr)) == 1) {
@@ -728,6 +780,22 @@ int pala_cmd_measure(int argc, char **argv)
                     angr[nang++] = arc ? 0 : tr.srad[c];
                     angsize += arc ? tr.bound[tr.tid[k]] : tr.srad[c];
                 }
+            pala_vec3 dp, de;
+            double dR, gn = pala_vnorm(tr.g);
+            if (pala_world_drum(&tr.walls, &dp, &de, &dR) && gn > 0 && fabs(pala_vdot(de, tr.g)) < 0.1 * gn) {   /* a drum across gravity: every frame's surface */
+                char why[512];
+                double deg, dx = ring > 0 ? ring : nang ? 2 * angsize / (double)nang : 1;
+                long pts = 0;
+                if (pala_drum_angle(nang, angc, angr, dp, de, pala_vscale(-1 / gn, tr.g), dx, &deg, &pts, why, sizeof why)) {
+                    fprintf(stderr, "pala measure: --angle: %s at t = %.6g s; in a drum the angle of repose is the bed's surface across its axis: "
+                            "give a --window where the bed has settled into its turn\n", why, tr.time);
+                    rc = PALA_ERR_INPUT;
+                    break;
+                }
+                if (ndrum % 64 == 0) drumdeg = xrealloc_d(drumdeg, (size_t)ndrum + 64);
+                drumdeg[ndrum++] = deg;
+                drumpts += pts;
+            }
         }
     }
     if (!rc && st < 0) rc = PALA_ERR_INPUT;
@@ -783,7 +851,13 @@ int pala_cmd_measure(int argc, char **argv)
         if (!rc && withc) rc = profile_svg(outdir, axn[pax], "stress", pos, prof, nb, qs, 4, "stress (Pa)");
         free(pos);
     }
-    if (!rc && angle) {
+    if (!rc && angle && ndrum) {   /* a drum: the mean and standard deviation over the frames */
+        double mean = 0, var = 0;
+        for (long k = 0; k < ndrum; k++) mean += drumdeg[k] / (double)ndrum;
+        for (long k = 0; k < ndrum; k++) var += (drumdeg[k] - mean) * (drumdeg[k] - mean);
+        printf("angle %.2f deg  sd %.2f deg  frames %ld  points %.0f a frame  (a drum: the bed's surface across its axis, the middle half)\n", mean,
+               ndrum > 1 ? sqrt(var / (double)(ndrum - 1)) : 0.0, ndrum, drumpts / (double)ndrum);
+    } else if (!rc && angle) {
         /* up: against g (z if there is none); the floor: the region's low side along it */
         const double g[3] = {tr.g.x, tr.g.y, tr.g.z};
         int up = up_axis(&tr);
@@ -801,7 +875,7 @@ int pala_cmd_measure(int argc, char **argv)
             printf("angle %.2f deg  stderr %.2f deg  points %ld  flank r %.4g to %.4g m  height %.4g m  axis %.5g %.5g m\n", A.deg, A.stderr_deg,
                    A.points, A.r0, A.r1, A.height, A.axis[0], A.axis[1]);
     }
-    free(angc); free(angr); free(prof); free(pcount); free(qb);
+    free(angc); free(angr); free(prof); free(pcount); free(qb); free(drumdeg);
     pala_meas_free(m);
     pala_traj_close(&tr);
     pala_cfile_close(&cf);

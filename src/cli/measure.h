@@ -33,6 +33,13 @@ typedef struct pala_angle {
  * points) in why. */
 int pala_heap_angle(long n, const pala_vec3 *c, const double *r, int up, double z0, double dr, double lo, double hi, pala_angle *A,
                     char *why, size_t len);
+/* The slope of a bed in a drum (axis e through p0, up against gravity), bench/drum/angle.sh's
+ * surface method: each cell of dx x dx across and along the axis (from p0) has its highest sphere top
+ * as a point of the free surface; the middle half of the surface across the axis, fitted by
+ * a line h = a + b x, gives atan(-b) in *deg (positive when the bed rises on the side a turn
+ * about +e carries it up).  0, or -1 with why (fewer than 8 points). */
+int pala_drum_angle(long n, const pala_vec3 *c, const double *r, pala_vec3 p0, pala_vec3 e, pala_vec3 up, double dx, double *deg, long *points,
+                    char *why, size_t len);
 
 /* The quantities of a region (docs/physics.md, "Contacts and stress", eqs. M1-M6), one
  * implementation for `pala measure` (a run's frames read back) and the [measure NAME]

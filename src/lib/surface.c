@@ -570,6 +570,23 @@ static int surface_region(const pala_world *w, const pala_wall *wl, double lo[3]
     return 0;
 }
 
+int pala_world_drum(const pala_world *w, pala_vec3 *point, pala_vec3 *axis, double *radius)
+{
+    for (int i = 0; i < w->nwalls; i++) {
+        if (w->walls[i].kind != &pala_wall_surface) continue;
+        const pala_surface *s = w->walls[i].par;
+        if (s->shape != PALA_SURF_CYLINDER || s->side != 1) continue;
+        pala_pose p = pala_surface_pose(s, w->t);
+        pala_vec3 e = turn(&p, s->e);
+        if (pala_vdot(s->omega, e) < 0) e = pala_vscale(-1, e);   /* along its turn */
+        *point = to_world(&p, s->point);
+        *axis = e;
+        *radius = s->Rg;
+        return 1;
+    }
+    return 0;
+}
+
 /* (here, not in container.c, which a surface's module includes: it reads both kinds) */
 void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3])
 {
