@@ -369,6 +369,9 @@ void test_pictures(void)
     if (h) sscanf(strchr(h, '\n') ? strchr(h, '\n') + 1 : h, "%ld", &plane);
     T_CHECK(circles == 40 + 2 && lines == 40 * 4 && plane == 1 && strstr(out, "</svg>"),
             "snapshot: 40 discs, the cavity and the legend's (%ld), 160 wire lines (%ld), the 2D run in its plane (%ld): %s", circles, lines, plane, out);
+    /* a time past the last frame: refused, not the last frame drawn without a word */
+    rc = t_sh(out, sizeof out, "./pala snapshot " DIR "/pic/hop.run --time 5 -o " DIR "/pic/h5.svg; e=$?; test ! -e " DIR "/pic/h5.svg && echo none $e");
+    T_CHECK(strstr(out, "--time 5: ") && strstr(out, "ends at t = 0.05 s (frame") && strstr(out, "none 1"), "snapshot --time past the end: refused (exit 1), nothing drawn: %s", out);
     /* a trajectory with its header only (a run killed before its first frame) */
     rc = t_sh(out, sizeof out, "mkdir -p " DIR "/pic/head.run && sed '/^frame/,$d' " DIR "/pic/paper-ten-grains.run/trajectory.txt > " DIR "/pic/head.run/trajectory.txt && "
               "./pala view " DIR "/pic/head.run; echo \"view $?\"; ./pala snapshot " DIR "/pic/head.run; echo \"snapshot $?\"; ./pala export " DIR "/pic/head.run --format xyz; echo \"export $?\"");

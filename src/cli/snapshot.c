@@ -206,7 +206,12 @@ int pala_cmd_snapshot(int argc, char **argv)
     int st;
     while ((st = pala_traj_next(&t, stderr)) == 1) {
         if (frame >= 0 && t.frames - 1 == frame) break;
-        if (tsel >= 0 && t.time >= tsel) break;
+        if (tsel >= 0 && t.time >= tsel - 1e-9 * tsel) break;   /* (a frame's time is step * dt written whole: 0.60000000000000009) */
+    }
+    if (st == 0 && tsel >= 0 && t.frames > 0 && t.time < tsel - 1e-9 * tsel) {
+        fprintf(stderr, "pala snapshot: --time %g: %s ends at t = %.6g s (frame %ld); give a time up to it, or --frame\n", tsel, t.path, t.time, t.frames - 1);
+        pala_traj_close(&t);
+        return PALA_ERR_INPUT;
     }
     if (st < 0 || t.frames == 0 || (frame >= 0 && t.frames - 1 != frame)) {
         if (st >= 0 && t.frames == 0) fprintf(stderr, "pala snapshot: %s holds no frame yet: nothing to draw\n", t.path);
