@@ -191,6 +191,23 @@ static void fill_then_open(void)
             "after the plug went (exit %d) %.300s", below, rc, out);
 }
 
+/* A run folder whose scene is gone (moved to another machine, the control file deleted):
+ * pala resume takes the folder's control.txt for it, checked by the effective settings, and
+ * continues as the one run; an edited control.txt is refused. */
+static void scene_gone(void)
+{
+    char out[4096];
+    int rc = t_sh(out, sizeof out, "mkdir -p " D "/gone && cp examples/settling-box.txt " D "/gone/sb.txt && "
+                  "./pala run " D "/gone/sb.txt -o " D "/gone/a --quiet --set end_time=0.01 && ./pala run " D "/gone/sb.txt -o " D "/gone/one --quiet --set end_time=0.02 && "
+                  "rm " D "/gone/sb.txt && mv " D "/gone/a " D "/gone/moved && cp -r " D "/gone/moved " D "/gone/edited && "
+                  "./pala resume " D "/gone/moved --quiet --set end_time=0.02 && cmp " D "/gone/moved/energy.tsv " D "/gone/one/energy.tsv && "
+                  "cmp " D "/gone/moved/trajectory.txt " D "/gone/one/trajectory.txt && echo same");
+    T_CHECK(rc == 0 && strstr(out, "sb.txt, the run's scene, is gone: the run's own") && strstr(out, "same"),
+            "the scene gone: resumed from the folder's control.txt, the one run's bytes (exit %d) %s", rc, out);
+    rc = t_sh(out, sizeof out, "sed -i 's/^friction = .*/friction = 0.1/' " D "/gone/edited/control.txt && ./pala resume " D "/gone/edited --quiet --set end_time=0.02");
+    T_CHECK(rc == 1 && strstr(out, "the effective settings of"), "... but not from an edited control.txt (exit %d) %s", rc, out);
+}
+
 void test_restart(void)
 {
     char out[8192], why[512];
@@ -250,4 +267,5 @@ void test_restart(void)
     damaged_frames();
     damaged_checkpoints();
     fill_then_open();
+    scene_gone();
 }

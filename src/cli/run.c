@@ -189,7 +189,15 @@ static int resume_load(const pala_run_opts *o, pala_ckpt **ck, pala_ckpt_run *cr
     for (int i = 0; kept && i < n; i++) kept[i] = strdup(sets[i]);
     pala_ckpt_run now;
     memset(&now, 0, sizeof now);
-    int rc = pala_scene_load(cr->scene, n, sets, sc, stderr);
+    /* the scene is gone (a run folder moved to another machine, its control file deleted):
+     * the folder's control.txt, the effective control file, stands in for it, checked by
+     * the effective settings alone */
+    char own[4300];
+    struct stat st;
+    int gone = stat(cr->scene, &st) != 0 && errno == ENOENT;
+    snprintf(own, sizeof own, "%s/control.txt", o->resume);
+    if (gone) fprintf(stderr, "pala resume: %s, the run's scene, is gone: the run's own %s stands in for it\n", cr->scene, own);
+    int rc = pala_scene_load(gone ? own : cr->scene, n, sets, sc, stderr);
     free(sets);
     if (rc) {
         if (o->nset) fprintf(stderr, "pala resume: the scene of the run, %s, with this resume's --set, does not load (above)\n", cr->scene);
@@ -198,8 +206,8 @@ static int resume_load(const pala_run_opts *o, pala_ckpt **ck, pala_ckpt_run *cr
         free(kept);
         return rc;
     }
-    if (pala_ckpt_hash_scene(&now, *sc, cr->scene, stderr)) rc = PALA_ERR_INPUT;
-    else if (now.scene_hash != cr->scene_hash)
+    if (pala_ckpt_hash_scene(&now, *sc, gone ? own : cr->scene, stderr)) rc = PALA_ERR_INPUT;
+    else if (!gone && now.scene_hash != cr->scene_hash)
         fprintf(stderr, "pala resume: %s changed since the run (its checksum differs): a resume continues the scene it started; "
                 "restore the file, or rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
     else if (now.data_hash != cr->data_hash)
