@@ -673,8 +673,9 @@ static void check_skin_levels(void)
 static void check_dt(void)
 {
     char out[4096];
-    int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt.run --set end_time=0.0001 | grep 'dt check'");
+    int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt.run --set end_time=0.0001 | grep 'dt check\\|grains (.* in, .* out)'");
     T_CHECK(rc == 0 && strstr(out, "contact 0.00033 s at 1.7 m/s"), "a pour's dt check names the contact of its inserted grains (exit %d) %s", rc, out);
+    T_CHECK(strstr(out, "steps, 50 grains (50 in, 0 out), 1 thread"), "the summary line counts the grains that came and went %s", out);
     rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt2.run --set material.glass.young=1e10");
     T_CHECK(rc == 1 && strstr(out, "surely unstable: the contact time") && t_sh(NULL, 0, "test ! -e " DIR "/dt2.run") == 0,
             "a pour 2,000 times stiffer is refused before it starts (exit %d) %.300s", rc, out);

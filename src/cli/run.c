@@ -553,9 +553,15 @@ int pala_run(const pala_run_opts *o)
     double single = pala_world_single_share(w);   /* a core held by another process: steps on one thread */
     if (nth > 1 && single >= 0.005 && strlen(asked) + 64 < sizeof asked)
         snprintf(asked + strlen(asked), sizeof asked - strlen(asked), " (one for %.0f %% of the steps: a core was busy)", 100 * single);
+    char flows[96] = "";   /* grains that entered and left: the count is the last step's */
+    long fin = 0, fout = 0;
+    pala_feed_report fr;
+    int nfeed = 0;
+    for (; pala_world_feed_report(w, nfeed, &fr) == 0; nfeed++) *(fr.outlet ? &fout : &fin) += fr.count;
+    if (nfeed) snprintf(flows, sizeof flows, " (%ld in, %ld out)", fin, fout);
     if (!o->quiet || status != PALA_OK)
-        printf("%s: %ld steps%s, %d grains, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g, max |dE_bal_rel| %.3g -> %s/\n",
-               scene, w->step, o->resume ? " (resumed)" : "", w->n, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, es->max_abs_bal, dir);
+        printf("%s: %ld steps%s, %d grains%s, %d thread%s%s, %.3g s simulated in %.3g s wall, %.3g grain-steps/s, final dE_rel %.3g, max |dE_rel| %.3g, max |dE_bal_rel| %.3g -> %s/\n",
+               scene, w->step, o->resume ? " (resumed)" : "", w->n, flows, nth, nth == 1 ? "" : "s", asked, w->t, wall, gsps, es->final_rel, es->max_abs_rel, es->max_abs_bal, dir);
     pala_scene_free(sc);
     pala_ckpt_free(ck);
     pala_ckpt_run_free(&cr);
