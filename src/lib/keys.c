@@ -436,7 +436,7 @@ const pala_keydef pala_keys[PALA_NKEYS] = {
         .doc = "cylinder, cone: the direction of the axis from point (any length but 0)"),
     KEY(WALL, edge, REALS, "1 0 0", "-", -INF, INF, AT(pala_surface, edge), .nmin = 3, .nmax = 3,
         .doc = "rectangle: the direction of its first side (across the normal)"),
-    KEY(WALL, size, REALS, NULL, "m", 0, INF, SET(set_size), .nmin = 1, .nmax = 2, .unset = "needed by rectangle and segment",
+    KEY(WALL, size, REALS, NULL, "m", 0, INF, SET(set_size), .nmin = 1, .nmax = 2, .pos = 1, .unset = "needed by rectangle and segment",
         .doc = "rectangle: its sides along edge and along normal x edge; segment: its length"),
     KEYIN(WALL, wall, radius, REAL, NULL, "m", 0, INF, AT(pala_surface, radius), .unset = "needed by disc, cylinder, circle and cone",
         .doc = "disc, cylinder, circle: the radius; cone: the radius at point"),
