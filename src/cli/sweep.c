@@ -42,7 +42,7 @@ static void usage(FILE *f)
         "usage: pala sweep FILE --vary KEY=v1,v2,... [--vary KEY=lo:hi:n[:log]] ...\n"
         "                  [--set KEY=VALUE]... [-o DIR] [--force]\n"
         "  --vary KEY=v1,v2,...    these values, kept as written\n"
-        "  --vary KEY=lo:hi:n      n values from lo to hi, both included, evenly spaced\n"
+        "  --vary KEY=lo:hi:n      n values from lo to hi, both included, evenly spaced (:lin the same)\n"
         "  --vary KEY=lo:hi:n:log  the same, evenly spaced in log (lo, hi > 0)\n"
         "  --set KEY=VALUE         a fixed override for every run (e.g. --set end_time=0.01)\n"
         "  -o DIR    the sweep folder (default: FILE's base name without extension +\n"
