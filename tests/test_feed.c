@@ -676,6 +676,10 @@ static void check_dt(void)
     int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt.run --set end_time=0.0001 | grep 'dt check\\|grains (.* in, .* out)'");
     T_CHECK(rc == 0 && strstr(out, "contact 0.00033 s at 1.7 m/s"), "a pour's dt check names the contact of its inserted grains (exit %d) %s", rc, out);
     T_CHECK(strstr(out, "steps, 50 grains (50 in, 0 out), 1 thread"), "the summary line counts the grains that came and went %s", out);
+    /* an outlet no grain can reach is said before the run (it was accepted without a word) */
+    rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/far.run --set end_time=0.0001 --set outlet.drain.region_centre='1 1 1' | grep warning");
+    T_CHECK(rc == 0 && strstr(out, "warning: [outlet drain]: its region lies wholly outside the walls (x 0:0.05, y 0:0.05, z 0:0.12): no grain reaches it"),
+            "an outlet outside the box: a warning before the run (exit %d) %s", rc, out);
     rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt2.run --set material.glass.young=1e10");
     T_CHECK(rc == 1 && strstr(out, "surely unstable: the contact time") && t_sh(NULL, 0, "test ! -e " DIR "/dt2.run") == 0,
             "a pour 2,000 times stiffer is refused before it starts (exit %d) %.300s", rc, out);

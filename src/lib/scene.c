@@ -1360,6 +1360,23 @@ static int build_outlets(pala_scene *s)
             o.region.a = ok->normal;
         }
         if (build_region(s, i, &o.region, NULL, "plane|box|cylinder", "")) { bad = 1; continue; }
+        /* a region wholly outside the walls' box, which no grain reaches: said before the run */
+        const pala_world *w = &s->top.w;
+        double wl[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL}, wh[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, rl[3], rh[3];
+        pala_walls_bounds(w, 0, wl, wh);
+        int apart = 0;
+        if (o.region.kind == PALA_REGION_PLANE) {   /* no corner of a finite box on its side */
+            apart = 1;
+            for (int c = 0; c < 8 && apart; c++) {
+                pala_vec3 x = pala_v(c & 1 ? wh[0] : wl[0], c & 2 ? wh[1] : wl[1], c & 4 ? wh[2] : wl[2]);
+                apart = pala_vdot(o.region.a, pala_vsub(x, o.region.c)) < 0;   /* (an infinite side: nan or inf, not < 0) */
+            }
+        } else {
+            pala_region_bounds(&o.region, w->dim, rl, rh);
+            for (int a = 0; a < w->dim; a++) apart |= rl[a] > wh[a] || rh[a] < wl[a];
+        }
+        if (apart) report(s, "warning: [outlet %s]: its region lies wholly outside the walls (x %g:%g, y %g:%g, z %g:%g): no grain reaches it",
+                          s->sec[i].name, wl[0], wh[0], wl[1], wh[1], wl[2], wh[2]);
         if (pala_world_add_outlet(&s->top.w, &o) < 0) { emsg(s, s->sec[i].line, NULL, "[outlet %s]: %s", s->sec[i].name, pala_world_error(&s->top.w)); bad = 1; }
     }
     return bad ? -1 : 0;
