@@ -70,23 +70,26 @@ static double tmin(double a, double b) { return a > 0 && (b <= 0 || a < b) ? a :
 
 /* The largest impact speed the initial state foresees, m/s: each grain's speed (of its
  * fastest point) and what it gains falling to the lowest point of the container along g
- * (without one, to the lowest grain or [wall] anchor: a wall's point, an axial wall's far
- * end); each inserter's grains likewise, from the top of their region, at their velocity
- * plus three standard deviations of its spread in each component; plus the fastest moving
- * wall's (surface.h). */
+ * (without one, to the lowest grain); each inserter's grains likewise, from the top of
+ * their region, at their velocity plus three standard deviations of its spread in each
+ * component, falling to the container's lowest point (without one, to the lowest grain or
+ * [wall] that could catch them: a floor's point, a cylinder's or cone's ends; not a mesh,
+ * whose point is its file's origin); plus the fastest moving wall's (surface.h). */
 static double impact_speed(const pala_world *w, char *cause, size_t len)
 {
     double g = pala_vnorm(w->g), low = HUGE_VAL, vmax = 0;
     pala_vec3 down = g > 0 ? pala_vscale(1 / g, w->g) : pala_v(0, 0, 0);
     int cont = pala_container_of(w) != NULL;
     for (int k = 0; k < w->n && !cont; k++) low = fmin(low, -pala_vdot(down, w->x[k]));
+    double land = cont ? -pala_vdot(down, w->field_ref) : low;   /* where inserted grains land */
     for (int i = 0; i < w->nwalls && !cont; i++)
         if (w->walls[i].kind == &pala_wall_surface) {
             const pala_surface *sf = w->walls[i].par;
-            low = fmin(low, -pala_vdot(down, sf->point));
-            if (isfinite(sf->L) && sf->L > 0 && pala_vnorm2(sf->e) > 0) low = fmin(low, -pala_vdot(down, pala_vaxpy(sf->point, sf->L, sf->e)));
+            int axial = sf->shape == PALA_SURF_CYLINDER || sf->shape == PALA_SURF_CONE;
+            if (sf->shape != PALA_SURF_MESH && !axial && -pala_vdot(down, sf->n) > 0.5) land = fmin(land, -pala_vdot(down, sf->point));
+            if (axial && isfinite(sf->L))
+                land = fmin(land, fmin(-pala_vdot(down, sf->point), -pala_vdot(down, pala_vaxpy(sf->point, sf->L, sf->e))));
         }
-    if (cont) low = -pala_vdot(down, w->field_ref);
     for (int i = 0; w->feed && i < w->feed->n; i++) {
         const pala_feed_one *f = &w->feed->f[i];
         if (f->outlet) continue;
@@ -94,7 +97,7 @@ static double impact_speed(const pala_world *w, char *cause, size_t len)
         pala_region_bounds(&f->in.region, w->dim, lo, hi);
         for (int c = 0; c < 8; c++) top = fmax(top, -pala_vdot(down, pala_v(c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2])));
         double s = pala_vnorm(f->in.vel) + 3 * f->in.vspread * sqrt(w->dim == 2 ? 2.0 : 3.0) + pala_vnorm(f->in.omega) * pala_feed_radius(w, i);
-        double h = isfinite(top) && isfinite(low) ? top - low : 0;
+        double h = isfinite(top) && isfinite(land) ? top - land : 0;
         if (isfinite(s)) vmax = fmax(vmax, sqrt(s * s + 2 * g * fmax(h, 0)));
     }
     for (int k = 0; k < w->n; k++) {
