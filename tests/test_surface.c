@@ -210,6 +210,11 @@ static void servo_travel_column(void)
     int got = sscanf(out, "%lf %lf %lf", &d0, &d1, &d2);
     T_CHECK(rc == 0 && got == 3 && d0 == 0 && fabs(d1 / 1.99e-5 - 1) < 1e-9 && d2 > 5.2e-4 && d2 < 0.02 * 0.04,
             "walls.tsv's d_lid: 0, then 0.02 (t - dt) = 1.99e-5 m at 0.001 s, then past the 0.5 mm gap but below top speed at 0.04 s: %g %g %g (exit %d)", d0, d1, d2, rc);
+    /* a walls.tsv of other columns (an older pala's had no d_lid; here one renamed) is not appended to with these:
+     * the resume is refused (its rows had 29 fields, the appended ones 30) */
+    rc = t_sh(out, sizeof out, "d=%s/oed.run; cp $d/walls.tsv $d/w.keep && sed -i '1s/d_lid/e_lid/' $d/walls.tsv && cp $d/walls.tsv $d/w.cut && "
+              "./pala resume $d --quiet --set end_time=0.05; e=$?; cmp $d/walls.tsv $d/w.cut && echo kept $e", t_tmpdir());
+    T_CHECK(strstr(out, "kept 1") && strstr(out, "its columns are not those this pala writes"), "a walls.tsv of other columns: the resume refused, the file kept: %s", out);
 }
 
 /* The circle's servo does work through its moving radius (physics.md, "Servo walls": the

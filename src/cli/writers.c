@@ -754,6 +754,22 @@ int pala_writers_offsets(pala_writer_set *ws, long *off)
     return 0;
 }
 
+/* 1 if the first line of f is the header walls_open writes now (f's position is left at its
+ * end). */
+static int same_header(FILE *f, pala_output *o)
+{
+    char *want = NULL, line[16384];
+    size_t n = 0;
+    FILE *m = open_memstream(&want, &n);
+    if (!m) return 1;   /* (no memory to tell: not a refusal) */
+    walls_open(m, o);
+    fclose(m);
+    int same = fseek(f, 0, SEEK_SET) == 0 && fgets(line, sizeof line, f) && !strcmp(line, want);
+    free(want);
+    fseek(f, 0, SEEK_END);
+    return same;
+}
+
 int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *sc, pala_world *w, const long *off)
 {
     writers_init(ws, dir, sc, w);
@@ -773,6 +789,10 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
         int code = bad && (e == EACCES || e == EROFS || e == EPERM) ? PALA_ERR_IO : PALA_ERR_INPUT;
         if (f && off[i] < 0) { bad = 1; why = "the checkpoint holds no length for it (written by another version of pala)"; }
         else if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
+        else if (f && pala_writers[i].open == walls_open && !same_header(f, &ws->out)) {   /* its columns are this pala's (d_NAME came in session 31) */
+            bad = 1;
+            why = "its columns are not those this pala writes (written by another version of pala)";
+        }
         if (bad) {
             fprintf(stderr, "pala resume: cannot continue %s: %s; %s\n", p, why,
                     code == PALA_ERR_IO ? "make the folder writable, or start a new run from it: pala run SCENE --set start_from=DIR -o NEWDIR"
