@@ -340,12 +340,13 @@ void test_measure_section(void)
     T_CHECK(rc == 0 && got && a1 == a2 && s1 == s2 && f1 == f2 && f1 == 4 && a1 > 15 && a1 < 45 && strstr(out, "(a drum: the bed's surface across its axis"),
             "--angle in a drum: %.2f deg (sd %.2f, %ld frames), bench/drum/angle.sh %.2f (sd %.2f, %ld frames) (exit %d) %s", a1, s1, f1, a2, s2, f2, rc, out);
     /* the default region is the walls' box, not their drawings: the oedometer's box beneath
-     * its lid plane (whose square of draw_size 0.1 m made it 0.1 m wide), the drum's
-     * cylinder (its drawn polygon is smaller, and turns) */
+     * its lid plane (whose square of draw_size 0.1 m made it 0.1 m wide; the servo lid's end
+     * is the grains' top, 8 mm up, not the box's 0.06 m), the drum's cylinder (its drawn
+     * polygon is smaller, and turns) */
     rc = t_sh(out, sizeof out, "./pala run examples/oedometer.txt -o " D "/oed.run --quiet --set end_time=0.002 && ./pala measure " D "/oed.run --last | head -1 && "
               "./pala run examples/drum.txt -o " D "/drum.run --quiet --set end_time=0.002 && ./pala measure " D "/drum.run --last | head -1");
-    T_CHECK(rc == 0 && strstr(out, "region x 0:0.02 y 0:0.02 z 0:0.06 (2.4e-05 m^3)") && strstr(out, "region x -0.06:0.06 y -0.025:0.025 z -0.06:0.06 (0.00072 m^3)"),
-            "default regions: the oedometer's box, the drum's cylinder (exit %d) %s", rc, out);
+    T_CHECK(rc == 0 && strstr(out, "region x 0:0.02 y 0:0.02 z 0:0.0100601 ") && strstr(out, "region x -0.06:0.06 y -0.025:0.025 z -0.06:0.06 (0.00072 m^3)"),
+            "default regions: the oedometer's box up to its grains under the servo lid, the drum's cylinder (exit %d) %s", rc, out);
     /* errors: the file, the line, the key and the fix */
     static const struct { const char *text, *want; } bad[] = {
         {"[measure m]\nregion_x = 0.05 0.01\n", ":34: [measure m]: 'region_x = 0.05 0.01': give LO HI with LO < HI"},

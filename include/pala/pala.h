@@ -460,8 +460,9 @@ int pala_world_wall_draw(const pala_world *w, int i, pala_draw *out, int max);
  * region's default: a container's box (a cavity's cube); without a container, the box
  * joining the finite cylinders and cones (in 2D circles) that hold their grains inside
  * (side = inside); and each infinite plane (in 2D a line) that faces along an axis, where
- * it is then.  Other walls bound nothing: a finite plate or a mesh is not a region's face,
- * and a servo wall's travel is not in a trajectory's header. */
+ * it is then.  Other walls bound nothing: a finite plate or a mesh is not a region's face.
+ * An end that a servo plane faces is set to NaN, for the grains' extent to decide: its
+ * travel is not in a trajectory's header. */
 void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3]);
 /* The first [wall] cylinder that holds its grains inside (a drum), where it is at the
  * world's time: a point of its axis, the axis's unit vector (along its angular velocity if

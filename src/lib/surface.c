@@ -541,10 +541,17 @@ static void surface_bounds(const pala_world *w, const pala_wall *wl, double R, d
  * infinite plane (a line) of [wall] wl that faces along an axis narrows [lo, hi] to its
  * grains' side; a finite cylinder or cone (a circle) with its grains inside sets [el, eh]
  * to its box and returns 1; other walls do nothing (0). */
-static int surface_region(const pala_world *w, const pala_wall *wl, double lo[3], double hi[3], double el[3], double eh[3])
+static int surface_region(const pala_world *w, const pala_wall *wl, double lo[3], double hi[3], double el[3], double eh[3], int grains[2][3])
 {
     const pala_surface *s = wl->par;
-    if (s->servo_pressure > 0) return 0;   /* a servo's travel: not in a trajectory's header */
+    if (s->servo_pressure > 0) {   /* a servo's travel is not in a trajectory's header: a plane facing along an axis leaves that end to the grains */
+        const double n[3] = {s->n.x, s->n.y, s->n.z};
+        for (int a = 0; a < 3 && planar(s->shape); a++) {
+            if (n[a] == 1) grains[0][a] = 1;
+            if (n[a] == -1) grains[1][a] = 1;
+        }
+        return 0;
+    }
     pala_pose p = pala_surface_pose(s, w->t);
     int axial = s->shape == PALA_SURF_CYLINDER || s->shape == PALA_SURF_CONE || s->shape == PALA_SURF_CIRCLE;
     if (axial && s->side == 1 && (isfinite(s->L) || s->shape == PALA_SURF_CIRCLE)) {
@@ -591,16 +598,19 @@ int pala_world_drum(const pala_world *w, pala_vec3 *point, pala_vec3 *axis, doub
 void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3])
 {
     double ul[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, uh[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};   /* the enclosures' boxes joined */
-    int box = 0, encl = 0;
+    int box = 0, encl = 0, grains[2][3] = {{0, 0, 0}, {0, 0, 0}};   /* the ends a servo plane faces */
     for (int i = 0; i < w->nwalls; i++) {
         const pala_wall *wl = &w->walls[i];
         double el[3], eh[3];
         if (wl->kind->container) { wl->kind->bounds(w, wl, 0, lo, hi); box = 1; }
-        else if (wl->kind == &pala_wall_surface && surface_region(w, wl, lo, hi, el, eh))
+        else if (wl->kind == &pala_wall_surface && surface_region(w, wl, lo, hi, el, eh, grains))
             for (int a = 0; a < 3; a++) { ul[a] = fmin(ul[a], el[a]); uh[a] = fmax(uh[a], eh[a]); encl = 1; }
     }
-    if (!box && encl)
-        for (int a = 0; a < 3; a++) { lo[a] = fmax(lo[a], ul[a]); hi[a] = fmin(hi[a], uh[a]); }
+    for (int a = 0; a < 3; a++) {
+        if (!box && encl) { lo[a] = fmax(lo[a], ul[a]); hi[a] = fmin(hi[a], uh[a]); }
+        if (grains[0][a]) lo[a] = NAN;
+        if (grains[1][a]) hi[a] = NAN;
+    }
 }
 
 static double surface_cut(const pala_world *w, const pala_wall *wl, pala_vec3 c, double a) { (void)w; return a - dist_world(wl->par, c); }
