@@ -242,7 +242,7 @@ void test_export(void)
             "export onto a run's own xyz or vtk log: refused (exit 1), the log kept, -o suggested: %s", out);
     /* ... nor another run's (A's frames exported into B's folder replaced B's logs) */
     rc = t_sh(out, sizeof out, "./pala run examples/paper-ten-grains.txt -o " DIR "/other --quiet --set end_time=0.002 --set trajectory_every=400 && "
-                  "./pala export " DIR "/other --format xyz -o " DIR "/during/trajectory.xyz; e=$?; ./pala export " DIR "/other --format vtk -o " DIR "/during/vtk; f=$?; "
+                  "./pala export " DIR "/other --format xyz -o " DIR "/during/trajectory.xyz; e=$?; ./pala export " DIR "/other --format vtk -o " DIR "/during/vtk/; f=$?; "
                   "cmp " DIR "/during.keep " DIR "/during/trajectory.xyz && echo kept $e $f");
     T_CHECK(strstr(out, "kept 1 1") && strstr(out, "the other run's own extended XYZ log") && strstr(out, "the other run's own VTK log"),
             "export onto another run's xyz or vtk log: refused (exit 1), the log kept: %s", out);

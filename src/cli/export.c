@@ -610,6 +610,7 @@ int pala_cmd_export(int argc, char **argv)
     pala_traj_rundir(run, rundir, sizeof rundir);
     if (out) snprintf(path, sizeof path, "%s", out);
     else snprintf(path, sizeof path, "%s/%s", rundir, xyz ? "trajectory.xyz" : "vtk");
+    for (size_t n = strlen(path); n > 1 && path[n - 1] == '/'; n--) path[n - 1] = 0;   /* B/vtk/ is B/vtk */
     /* into a run's folder (the run's own, by the default or by -o, or another's): not onto
      * the logs that run writes itself, and not while a run or resume writes there */
     const char *sl = strrchr(path, '/'), *name = sl ? sl + 1 : path;
