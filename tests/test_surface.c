@@ -469,7 +469,7 @@ static void mesh_box(void)
     char out[4096];
     int rc = t_sh(out, sizeof out, "d=%s; ./pala run $d/surface_mesh.txt -o $d/mres.run --quiet --set steps=200 && cp $d/surface_cube.stl $d/cube.keep && "
                   "echo >> $d/surface_cube.stl && ./pala resume $d/mres.run --quiet --set steps=400", t_tmpdir());
-    T_CHECK(rc == 1 && strstr(out, "a file the scene") && strstr(out, "a [wall]'s mesh file) changed since the run"), "resume after the wall's STL changed: refused (exit %d) %s", rc, out);
+    T_CHECK(rc == 1 && strstr(out, "a [wall]'s mesh file of") && strstr(out, "changed since the run"), "resume after the wall's STL changed: refused (exit %d) %s", rc, out);
     rc = t_sh(out, sizeof out, "d=%s; cp $d/cube.keep $d/surface_cube.stl && ./pala resume $d/mres.run --quiet --set steps=400", t_tmpdir());
     T_CHECK(rc == 0, "... and resumed once it is restored (exit %d) %s", rc, out);
 }

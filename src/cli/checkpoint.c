@@ -148,6 +148,7 @@ static void put_run(buf *b, const pala_ckpt_run *r, const pala_world *w)
     put_field(b, "run.scene_hash", 8, 1, &r->scene_hash);
     put_field(b, "run.data_hash", 8, 1, &r->data_hash);
     put_field(b, "run.settings_hash", 8, 1, &r->settings_hash);
+    put_field(b, "run.mesh_hash", 8, 1, &r->mesh_hash);
     put_field(b, "run.steps", sizeof(long), 1, &r->steps);
     put_field(b, "run.status", sizeof(int), 1, &r->status);
     put_field(b, "run.wall", sizeof(double), 1, &r->wall);
@@ -350,6 +351,9 @@ int pala_ckpt_read(const char *dir, pala_ckpt **out, pala_ckpt_run *r, FILE *err
     memcpy(&r->scene_hash, h1->data, 8);
     memcpy(&r->data_hash, h2->data, 8);
     memcpy(&r->settings_hash, h3->data, 8);
+    const rfield *h4 = find(c, "run.mesh_hash");   /* (an older checkpoint has none: not compared) */
+    r->has_mesh_hash = h4 && h4->elem == 8 && h4->count == 1;
+    if (r->has_mesh_hash) memcpy(&r->mesh_hash, h4->data, 8);
     memcpy(&r->steps, ns->data, sizeof(long));
     memcpy(&r->status, ss->data, sizeof(int));
     memcpy(&r->wall, wl->data, sizeof(double));
@@ -559,16 +563,18 @@ int pala_ckpt_hash_scene(pala_ckpt_run *r, const pala_scene *sc, const char *sce
     const char *data = pala_scene_get(sc, "lammps_data");
     r->data_hash = 0;
     if (data && hash_file(data, &r->data_hash, err)) return 1;
-    /* ... with each [wall]'s mesh file (its path resolved: resolve_paths, scene.c); a grain's
-     * mesh shows in its template, which the checkpoint holds */
+    /* each [wall]'s mesh file (its path resolved: resolve_paths, scene.c); a grain's mesh
+     * shows in its template, which the checkpoint holds */
     const char *k, *v;
+    r->mesh_hash = 0;
     for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) {
         size_t L = strlen(k);
         uint64_t fh;
         if (strncmp(k, "wall.", 5) || L < 10 || strcmp(k + L - 5, ".file") || !*v) continue;
         if (hash_file(v, &fh, err)) return 1;
-        r->data_hash = fnv(r->data_hash, &fh, sizeof fh);
+        r->mesh_hash = fnv(r->mesh_hash ? r->mesh_hash : FNV0, &fh, sizeof fh);
     }
+    r->has_mesh_hash = 1;
     /* every effective setting but the run length, which a resume may change */
     uint64_t h = FNV0;
     for (int i = 0; pala_scene_setting(sc, i, &k, &v); i++) {

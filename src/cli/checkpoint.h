@@ -18,6 +18,8 @@ typedef struct pala_ckpt_run {
     uint64_t scene_hash;           /* FNV-1a 64 of the control file's bytes */
     uint64_t data_hash;            /* ... of its lammps_data file (0 if none) */
     uint64_t settings_hash;        /* ... of the effective settings but steps and end_time */
+    uint64_t mesh_hash;            /* ... of its [wall]s' mesh files (0 if none) */
+    int has_mesh_hash;             /* the checkpoint holds it (written since session 31) */
     long steps;                    /* steps asked for when written */
     int status;                    /* 0 running (a periodic checkpoint), 4 interrupted, -1 finished */
     double wall;                   /* wall time of the run so far, s */

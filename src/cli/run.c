@@ -211,8 +211,9 @@ static int resume_load(const pala_run_opts *o, pala_ckpt **ck, pala_ckpt_run *cr
         fprintf(stderr, "pala resume: %s changed since the run (its checksum differs): a resume continues the scene it started; "
                 "restore the file, or rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
     else if (now.data_hash != cr->data_hash)
-        fprintf(stderr, "pala resume: a file the scene %s reads (its lammps_data, a [wall]'s mesh file) changed since the run; restore it, or rerun "
-                "the scene\n", cr->scene), rc = PALA_ERR_INPUT;
+        fprintf(stderr, "pala resume: the lammps_data file of %s changed since the run; restore it, or rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
+    else if (cr->has_mesh_hash && now.mesh_hash != cr->mesh_hash)
+        fprintf(stderr, "pala resume: a [wall]'s mesh file of %s changed since the run; restore it, or rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
     else if (now.settings_hash != cr->settings_hash)
         fprintf(stderr, "pala resume: the effective settings of %s differ from the run's (another pala, or other defaults); rerun the scene\n", cr->scene), rc = PALA_ERR_INPUT;
     else if (pala_ckpt_apply(*ck, pala_scene_world(*sc), stderr)) rc = PALA_ERR_INPUT;
