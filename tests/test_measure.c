@@ -339,6 +339,14 @@ void test_measure_section(void)
     int got = pa && ps && sscanf(pa, "angle %lf deg  sd %lf deg  frames %ld", &a1, &s1, &f1) == 3 && sscanf(ps + 1, "surface %lf deg  sd %lf  frames %ld", &a2, &s2, &f2) == 3;
     T_CHECK(rc == 0 && got && a1 == a2 && s1 == s2 && f1 == f2 && f1 == 4 && a1 > 15 && a1 < 45 && strstr(out, "(a drum: the bed's surface across its axis"),
             "--angle in a drum: %.2f deg (sd %.2f, %ld frames), bench/drum/angle.sh %.2f (sd %.2f, %ld frames) (exit %d) %s", a1, s1, f1, a2, s2, f2, rc, out);
+    /* ... and in a 2D drum, a circle: the same method, one row of cells (the heap's rings found 2 points there) */
+    t_write(D "/d2.txt", "dimension = 2\ncontainer = none\ndt = 5e-6\nend_time = 0.1\ngravity = 0 -9.81 0\ntrajectory_every = 5000\n"
+            "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 0.5\nfriction = 0.5\n"
+            "[wall drum]\nshape = circle\nmaterial = m\npoint = 0 0 0\nradius = 0.03\nside = inside\nangular_velocity = 0 0 2\n"
+            "[grain d]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
+            "[group g]\ngrain = d\ncount = 150\nplacement = random\nregion = box\nregion_box = -0.02 0.02 -0.025 0 0 0\n");
+    rc = t_sh(out, sizeof out, "./pala run " D "/d2.txt -o " D "/d2.run --quiet && ./pala measure " D "/d2.run --angle --window 0.05:0.1 | tail -1");
+    T_CHECK(rc == 0 && strstr(out, "frames 3") && strstr(out, "(a drum: the bed's surface across its axis"), "--angle in a 2D drum (a circle): the drum's method (exit %d) %s", rc, out);
     /* the default region is the walls' box, not their drawings: the oedometer's box beneath
      * its lid plane (whose square of draw_size 0.1 m made it 0.1 m wide; the servo lid's end
      * is the grains' top, 8 mm up, not the box's 0.06 m), the drum's cylinder (its drawn

@@ -464,7 +464,7 @@ int pala_world_wall_draw(const pala_world *w, int i, pala_draw *out, int max);
  * An end that a servo plane faces is set to NaN, for the grains' extent to decide: its
  * travel is not in a trajectory's header. */
 void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3]);
-/* The first [wall] cylinder that holds its grains inside (a drum), where it is at the
+/* The first [wall] cylinder (in 2D circle) that holds its grains inside (a drum), where it is at the
  * world's time: a point of its axis, the axis's unit vector (along its angular velocity if
  * it turns) and its radius; 1 if there is one, else 0. */
 int pala_world_drum(const pala_world *w, pala_vec3 *point, pala_vec3 *axis, double *radius);

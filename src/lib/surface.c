@@ -582,9 +582,9 @@ int pala_world_drum(const pala_world *w, pala_vec3 *point, pala_vec3 *axis, doub
     for (int i = 0; i < w->nwalls; i++) {
         if (w->walls[i].kind != &pala_wall_surface) continue;
         const pala_surface *s = w->walls[i].par;
-        if (s->shape != PALA_SURF_CYLINDER || s->side != 1) continue;
+        if ((s->shape != PALA_SURF_CYLINDER && s->shape != PALA_SURF_CIRCLE) || s->side != 1) continue;
         pala_pose p = pala_surface_pose(s, w->t);
-        pala_vec3 e = turn(&p, s->e);
+        pala_vec3 e = s->shape == PALA_SURF_CIRCLE ? pala_v(0, 0, 1) : turn(&p, s->e);   /* a circle: a drum about z (2D) */
         if (pala_vdot(s->omega, e) < 0) e = pala_vscale(-1, e);   /* along its turn */
         *point = to_world(&p, s->point);
         *axis = e;
