@@ -676,6 +676,16 @@ static void check_dt(void)
     int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt.run --set end_time=0.0001 | grep 'dt check\\|grains (.* in, .* out)'");
     T_CHECK(rc == 0 && strstr(out, "contact 0.00033 s at 1.7 m/s"), "a pour's dt check names the contact of its inserted grains (exit %d) %s", rc, out);
     T_CHECK(strstr(out, "steps, 50 grains (50 in, 0 out), 1 thread"), "the summary line counts the grains that came and went %s", out);
+    /* without a container: the fall to the lowest wall, a 2D drum's bottom (sqrt(2 g 0.05) =
+     * 0.99 m/s from the region's top at 0.02 m to the circle's bottom at -0.03 m; the drum
+     * was not seen, and no contact scale was checked) */
+    t_write(DIR "/d2i.txt", "dimension = 2\ncontainer = none\ndt = 5e-6\nend_time = 0.0001\ngravity = 0 -9.81 0\n"
+            "[material m]\ndensity = 2500\nyoung = 1e7\npoisson = 0.3\ndelta = 0.5\nfriction = 0.5\n"
+            "[wall drum]\nshape = circle\nmaterial = m\npoint = 0 0 0\nradius = 0.03\nside = inside\n"
+            "[grain d]\nmaterial = m\nshape = sphere\nradius = 0.001\n"
+            "[group g]\ngrain = d\nplacement = insert\ninsert_rate = 1000\ncount = 100\nregion = box\nregion_box = -0.01 0.01 0 0.02 0 0\n");
+    rc = t_sh(out, sizeof out, "./pala run " DIR "/d2i.txt -o " DIR "/d2i.run | grep 'dt check'");
+    T_CHECK(rc == 0 && strstr(out, "contact 0.00014 s at 0.99 m/s"), "a pour into a 2D drum: the fall to its bottom (exit %d) %s", rc, out);
     /* an outlet no grain can reach is said before the run (it was accepted without a word) */
     rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/far.run --set end_time=0.0001 --set outlet.drain.region_centre='1 1 1' | grep warning");
     T_CHECK(rc == 0 && strstr(out, "warning: [outlet drain]: its region lies wholly outside the walls (x 0:0.05, y 0:0.05, z 0:0.12): no grain reaches it"),

@@ -31,7 +31,6 @@
 #include <string.h>
 #include <stdint.h>
 
-extern const pala_wall_kind pala_wall_surface;
 
 static const char *const shape_names[] = {"plane", "rectangle", "disc", "cylinder", "cone", "line", "segment", "circle", "mesh"};
 
@@ -575,6 +574,34 @@ static int surface_region(const pala_world *w, const pala_wall *wl, double lo[3]
         if (n[a] == -1) hi[a] = fmin(hi[a], x[a]);
     }
     return 0;
+}
+
+double pala_surface_lowest(const pala_surface *s, pala_vec3 up)
+{
+    /* a shape of extent r about c across the unit vector a reaches r sqrt(1 - (a.up)^2) below c */
+#define ACROSS(a) sqrt(fmax(0, 1 - pala_vdot(a, up) * pala_vdot(a, up)))
+    double h = pala_vdot(up, s->point);
+    switch (s->shape) {
+    case PALA_SURF_PLANE: case PALA_SURF_LINE:   /* level, or down forever */
+        return fabs(pala_vdot(s->n, up)) >= 1 - 1e-12 ? h : (double)NAN;
+    case PALA_SURF_RECTANGLE: return h - s->ext[0] * fabs(pala_vdot(s->u, up)) - s->ext[1] * fabs(pala_vdot(s->v, up));
+    case PALA_SURF_SEGMENT: return h - s->ext[0] * fabs(pala_vdot(s->u, up));
+    case PALA_SURF_DISC: return h - s->Rg * ACROSS(s->n);
+    case PALA_SURF_CIRCLE: return h - s->Rg * ACROSS(pala_v(0, 0, 1));
+    case PALA_SURF_CYLINDER: case PALA_SURF_CONE: {
+        double r0 = s->shape == PALA_SURF_CONE ? s->radius : s->Rg, r1 = s->shape == PALA_SURF_CONE ? s->radius_end : r0, k = ACROSS(s->e);
+        if (!isfinite(s->L)) return fabs(pala_vdot(s->e, up)) < 1e-12 ? h - r0 : (double)NAN;   /* infinite: level, or down forever */
+        return fmin(h - r0 * k, h + s->L * pala_vdot(s->e, up) - r1 * k);
+    }
+    case PALA_SURF_MESH: {
+        const pala_mesh *m = mesh_of(s);
+        double lo = HUGE_VAL;
+        for (int i = 0; m && i < m->nvert; i++) lo = fmin(lo, pala_vdot(up, m->vert[i]));
+        return m ? h + lo : (double)NAN;
+    }
+    default: return (double)NAN;
+    }
+#undef ACROSS
 }
 
 int pala_world_drum(const pala_world *w, pala_vec3 *point, pala_vec3 *axis, double *radius)

@@ -110,6 +110,12 @@ double pala_surfaces_speed_of(const pala_world *w, const char **fastest);
 void pala_surfaces_listed(pala_world *w);
 /* The pose of every surface wall at time t (serial; before the sweep). */
 void pala_surfaces_move(pala_world *w, double t);
+/* The kind of a [wall] (surface.c). */
+extern const struct pala_wall_kind pala_wall_surface;
+/* The lowest height (along the unit vector up) of wall s as written (its pose at t = 0,
+ * without motion), m; NaN if it has none (a plane or an infinite cylinder that is not
+ * level runs down forever). */
+double pala_surface_lowest(const pala_surface *s, pala_vec3 up);
 /* The pose of wall s at time t. */
 pala_pose pala_surface_pose(const pala_surface *s, double t);
 /* After a step's force pass: the block sums into each wall's accounts (block order), and

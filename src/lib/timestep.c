@@ -16,8 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const pala_wall_kind pala_wall_surface;   /* surface.c */
-
 /* What the grains of one material bring to the time scales: the least effective mass of a
  * component's contact, the smallest component radius and principal moment; and for the
  * deepest overlap, the mass M and smallest radius aM of the grain that presses its smallest
@@ -73,8 +71,7 @@ static double tmin(double a, double b) { return a > 0 && (b <= 0 || a < b) ? a :
  * (without one, to the lowest grain); each inserter's grains likewise, from the top of
  * their region, at their velocity plus three standard deviations of its spread in each
  * component, falling to the container's lowest point (without one, to the lowest grain or
- * [wall] that could catch them: a floor's point, a cylinder's or cone's ends; not a mesh,
- * whose point is its file's origin); plus the fastest moving wall's (surface.h). */
+ * [wall] point: pala_surface_lowest); plus the fastest moving wall's (surface.h). */
 static double impact_speed(const pala_world *w, char *cause, size_t len)
 {
     double g = pala_vnorm(w->g), low = HUGE_VAL, vmax = 0;
@@ -82,14 +79,8 @@ static double impact_speed(const pala_world *w, char *cause, size_t len)
     int cont = pala_container_of(w) != NULL;
     for (int k = 0; k < w->n && !cont; k++) low = fmin(low, -pala_vdot(down, w->x[k]));
     double land = cont ? -pala_vdot(down, w->field_ref) : low;   /* where inserted grains land */
-    for (int i = 0; i < w->nwalls && !cont; i++)
-        if (w->walls[i].kind == &pala_wall_surface) {
-            const pala_surface *sf = w->walls[i].par;
-            int axial = sf->shape == PALA_SURF_CYLINDER || sf->shape == PALA_SURF_CONE;
-            if (sf->shape != PALA_SURF_MESH && !axial && -pala_vdot(down, sf->n) > 0.5) land = fmin(land, -pala_vdot(down, sf->point));
-            if (axial && isfinite(sf->L))
-                land = fmin(land, fmin(-pala_vdot(down, sf->point), -pala_vdot(down, pala_vaxpy(sf->point, sf->L, sf->e))));
-        }
+    for (int i = 0; i < w->nwalls && !cont && g > 0; i++)   /* (fmin passes over a wall without a lowest point: NaN) */
+        if (w->walls[i].kind == &pala_wall_surface) land = fmin(land, pala_surface_lowest(w->walls[i].par, pala_vscale(-1, down)));
     for (int i = 0; w->feed && i < w->feed->n; i++) {
         const pala_feed_one *f = &w->feed->f[i];
         if (f->outlet) continue;
@@ -98,7 +89,9 @@ static double impact_speed(const pala_world *w, char *cause, size_t len)
         for (int c = 0; c < 8; c++) top = fmax(top, -pala_vdot(down, pala_v(c & 1 ? hi[0] : lo[0], c & 2 ? hi[1] : lo[1], c & 4 ? hi[2] : lo[2])));
         double s = pala_vnorm(f->in.vel) + 3 * f->in.vspread * sqrt(w->dim == 2 ? 2.0 : 3.0) + pala_vnorm(f->in.omega) * pala_feed_radius(w, i);
         double h = isfinite(top) && isfinite(land) ? top - land : 0;
-        if (isfinite(s)) vmax = fmax(vmax, sqrt(s * s + 2 * g * fmax(h, 0)));
+        if (!isfinite(s) && !cause[0])
+            snprintf(cause, len, "[group %s]'s inserted grains' velocity, velocity_spread or angular_velocity is past a double: give finite ones", f->in.name);
+        vmax = fmax(vmax, sqrt(s * s + 2 * g * fmax(h, 0)));   /* their speed and the fall's, energy conserved (physics.md, "Choosing dt") */
     }
     for (int k = 0; k < w->n; k++) {
         double s = pala_vnorm(w->v[k]) + pala_vnorm(w->w[k]) * w->tmpl[w->tid[k]].bound_radius;
