@@ -686,6 +686,11 @@ static void check_dt(void)
             "[group g]\ngrain = d\nplacement = insert\ninsert_rate = 1000\ncount = 100\nregion = box\nregion_box = -0.01 0.01 0 0.02 0 0\n");
     rc = t_sh(out, sizeof out, "./pala run " DIR "/d2i.txt -o " DIR "/d2i.run | grep 'dt check'");
     T_CHECK(rc == 0 && strstr(out, "contact 0.00014 s at 0.99 m/s"), "a pour into a 2D drum: the fall to its bottom (exit %d) %s", rc, out);
+    /* a mass rate counts in the memory guard as the grains it asks for (it counted as one:
+     * 16750 kg/s of beads of 8.4e-5 kg over 1 s, 2e8 grains, loaded and ran) */
+    rc = t_sh(out, sizeof out, "sed 's/^insert_rate = 2000 .*/insert_mass_rate = 16750/; s/^insert_end = 0.4 .*/insert_end = 1/' examples/pour.txt > " DIR "/mass.txt && "
+              "./pala run " DIR "/mass.txt -o " DIR "/mass.run --set max_memory=1e9");
+    T_CHECK(rc == 1 && strstr(out, "the grains need about 100 GB of memory, more than the 1 GB allowed"), "a mass rate of 2e8 grains: refused by the memory guard (exit %d) %s", rc, out);
     /* an outlet no grain can reach is said before the run (it was accepted without a word) */
     rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/far.run --set end_time=0.0001 --set outlet.drain.region_centre='1 1 1' | grep warning");
     T_CHECK(rc == 0 && strstr(out, "warning: [outlet drain]: its region lies wholly outside the walls (x 0:0.05, y 0:0.05, z 0:0.12): no grain reaches it"),

@@ -163,6 +163,8 @@ typedef struct pala_group_keys {
     double rate, mass_rate;      /* grains/s (insert_rate), kg/s (insert_mass_rate) */
     double start, end;           /* s (insert_start, insert_end) */
     long every;                  /* steps (insert_every); 0: the fall through the region */
+    double mass_n;               /* a mass rate without count: the grains it asks for, at its
+                                    lightest grain (scene.c, build_inserter; 0 before) */
 } pala_group_keys;
 
 /* [outlet NAME] */

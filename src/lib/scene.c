@@ -1211,6 +1211,7 @@ static int build_inserter(pala_scene *s, int g, int ti, const int *tfirst, int *
         double mmin = HUGE_VAL;
         for (int t = in.tfirst; t < in.tfirst + in.tcount; t++) mmin = fmin(mmin, w->tmpl[t].mass);
         double n = gk->mass_rate * (gk->end - gk->start) / mmin;
+        s->sec[g].keys.group.mass_n = fmin(1e15, n + 1);   /* for check_resources' totals, once every group is built */
         if (!(n < MAX_GRAINS)) {
             SERR(s, g, PALA_KEY_insert_mass_rate, "[group %s]: 'insert_mass_rate = %g' over %g s asks for %.4g grains of %.3g kg; pala takes at "
                  "most %d: lower the rate, or give count", nm, gk->mass_rate, gk->end - gk->start, n, mmin, MAX_GRAINS);
@@ -1442,7 +1443,7 @@ static void resolve_paths(pala_scene *s)
 }
 
 /* The grains the groups of grain type i ask for (an inserting group without count: its rate
- * over its interval, 0 for a mass rate); *open (if not NULL) is 1 when an inserting group of
+ * over its interval; at a mass rate, build_inserter's estimate, 0 before it); *open (if not NULL) is 1 when an inserting group of
  * it has no count (its grains are known only as they come). */
 static long grains_of_type(pala_scene *s, int i, int *open)
 {
@@ -1453,7 +1454,8 @@ static long grains_of_type(pala_scene *s, int i, int *open)
         if (s->sec[g].kind != PALA_S_GROUP || !gk->grain || strcmp(gk->grain, s->sec[i].name)) continue;
         int hc = find_entry(s, g, PALA_KEY_count) != NULL;
         int ins = gk->place.placement == PALA_PLACE_INSERT;
-        use += hc ? gk->place.count : ins ? (long)fmax(0, fmin(1e15, gk->rate * (gk->end - gk->start) + 1)) : gk->nat;   /* (an end before the start is refused later) */
+        double rated = gk->mass_rate > 0 ? gk->mass_n : gk->rate * (gk->end - gk->start) + 1;   /* (an end before the start is refused later) */
+        use += hc ? gk->place.count : ins ? (long)fmax(0, fmin(1e15, rated)) : gk->nat;
         if (open && !hc && ins) *open = 1;
     }
     return use;
@@ -1717,6 +1719,9 @@ static int build_world(pala_scene *s)
             ngroups++;
             if (build_group(s, g, matidx, tfirst, tcount, tnext)) bad = 1;
         }
+    int massr = 0;   /* the totals again with the grains the mass rates ask for (build_inserter) */
+    for (int g = 0; g < s->nsec; g++) massr |= s->sec[g].kind == PALA_S_GROUP && s->sec[g].keys.group.mass_n > 0;
+    if (!bad && fresh && massr && check_resources(s)) bad = 1;
     if (!bad && build_outlets(s)) bad = 1;
     /* a run's grains with the gaps of those that left, in a scene where none enter or leave
      * (its trajectory of version 1 numbers the grains 0 .. N - 1): consecutive numbers */
