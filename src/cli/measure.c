@@ -222,9 +222,8 @@ int pala_drum_angle(long n, const pala_vec3 *c, const double *r, pala_vec3 p0, p
     for (long i = 0; i < n; i++) {   /* the highest sphere top of each cell of dx x dx across and along the axis */
         pala_vec3 d = pala_vsub(c[i], p0);
         double x = pala_vdot(u, d), y = pala_vdot(e, d), h = pala_vdot(up, d) + r[i];
-        long ix = (long)(floor(x / dx) - x0), iy = (long)(floor(y / dx) - y0), k;
-        ix = ix < 0 ? 0 : ix >= nx ? nx - 1 : ix; iy = iy < 0 ? 0 : iy >= ny ? ny - 1 : iy;
-        k = ix * ny + iy;
+        double fi = floor(x / dx) - x0, fj = floor(y / dx) - y0;   /* clamped before the cast */
+        long ix = fi >= 0 ? fi < fx ? (long)fi : nx - 1 : 0, iy = fj >= 0 ? fj < fy ? (long)fj : ny - 1 : 0, k = ix * ny + iy;
         if (!has[k] || h > top[k]) { has[k] = 1; top[k] = h; at[k] = x; }
     }
     double lo = HUGE_VAL, hi = -HUGE_VAL, sx = 0, sy = 0, sxx = 0, sxy = 0;

@@ -735,8 +735,12 @@ int pala_world_wall_columns(const pala_world *w, const char **names, double *val
 
 int pala_world_wall_areas(const pala_world *w, double *area, int max)
 {
-    enum { MAXC = 64 };
-    const char *names[MAXC];
-    double values[MAXC];
-    return pala_walls_columns(w, names, values, area, max < MAXC ? max : MAXC);
+    /* as many as the caller has room for: a cap below it left its area[] unset past the cap
+     * (walls.tsv's writer reads it for each column) */
+    const char **names = pala_xrealloc(NULL, (size_t)(max > 0 ? max : 1) * sizeof *names);
+    double *values = pala_xrealloc(NULL, (size_t)(max > 0 ? max : 1) * sizeof *values);
+    int n = pala_walls_columns(w, names, values, area, max);
+    free(names);
+    free(values);
+    return n;
 }
