@@ -6,9 +6,9 @@
  *                         over the frames on standard output (the window means of a flow)
  *   profile-AXIS.tsv      with --profile AXIS: the same quantities in bins along the axis,
  *                         averaged over the frames, and their SVG plots
- *   the angle of repose   with --angle: the heap's flank on the last frame, or a refusal;
- *                         in a drum, the bed's surface across its axis on every frame
- *                         when the surface is not a slope
+ *   the angle of repose   with --angle: the heap's flank on the last frame, or a refusal
+ *                         when the surface is not a slope; in a drum, the bed's surface
+ *                         across its axis on every frame of the window
  * The formulas are docs/physics.md's "Contacts and stress" (eqs. M1-M6).  The same functions
  * (pala_meas_*, measure.h) give a [measure NAME] section's rows during a run from the world's
  * own frame and contact list (writers.c), so both agree to the last digit. */
@@ -32,6 +32,7 @@ static void *xalloc(size_t n, size_t size)
     return p;
 }
 
+/* realloc of n doubles, or exit as xalloc */
 static double *xrealloc_d(double *p, size_t n)
 {
     double *q = realloc(p, (n ? n : 1) * sizeof *q);
@@ -131,6 +132,9 @@ double pala_sphere_box_volume(double a, const double lo[3], const double hi[3])
 }
 
 /* ---- the angle of repose (bench/heap/angle.sh's method) --------------------------------- */
+/* The slope b of the least-squares line y = a + b x through m points, from their sums */
+static double ls_slope(long m, double sx, double sy, double sxx, double sxy) { return ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx); }
+
 int pala_heap_angle(long n, const pala_vec3 *c, const double *r, int up, double z0, double dr, double lo, double hi, pala_angle *A,
                     char *why, size_t len)
 {
@@ -178,7 +182,7 @@ int pala_heap_angle(long n, const pala_vec3 *c, const double *r, int up, double 
     for (long cl = 3 * ka * ka; cl < 3 * (kb + 1) * (kb + 1); cl++)
         if (has[cl]) { m++; sx += at[cl]; sy += top[cl]; sxx += at[cl] * at[cl]; sxy += at[cl] * top[cl]; }
     if (m < 8) { snprintf(why, len, "fewer than 8 points on the flank (%ld): a larger heap, or narrower rings (--ring)", m); goto done; }
-    double b = ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx), a0 = (sy - b * sx) / (double)m, ss = 0;
+    double b = ls_slope(m, sx, sy, sxx, sxy), a0 = (sy - b * sx) / (double)m, ss = 0;
     for (long cl = 3 * ka * ka; cl < 3 * (kb + 1) * (kb + 1); cl++)
         if (has[cl]) { double e = top[cl] - a0 - b * at[cl]; ss += e * e; }
     double se = m > 2 ? sqrt(ss / (double)(m - 2) / (sxx - sx * sx / (double)m)) : 0;
@@ -200,6 +204,7 @@ done:
     return rc;
 }
 
+/* (measure.h; docs/physics.md, "The drum against LAMMPS": the surface method) */
 int pala_drum_angle(long n, const pala_vec3 *c, const double *r, pala_vec3 p0, pala_vec3 e, pala_vec3 up, double dx, double *deg, long *points,
                     char *why, size_t len)
 {
@@ -235,7 +240,7 @@ int pala_drum_angle(long n, const pala_vec3 *c, const double *r, pala_vec3 p0, p
     free(top); free(at); free(has);
     *points = m;
     if (m < 8) { snprintf(why, len, "fewer than 8 points on the bed's surface (%ld)", m); return -1; }
-    double b = ((double)m * sxy - sx * sy) / ((double)m * sxx - sx * sx);
+    double b = ls_slope(m, sx, sy, sxx, sxy);
     *deg = atan2(-b, 1) * 180 / PALA_PI;
     return 0;
 }

@@ -200,8 +200,9 @@ static int resume_load(const pala_run_opts *o, pala_ckpt **ck, pala_ckpt_run *cr
     int rc = pala_scene_load(gone ? own : cr->scene, n, sets, sc, stderr);
     free(sets);
     if (rc) {
-        if (o->nset) fprintf(stderr, "pala resume: the scene of the run, %s, with this resume's --set, does not load (above)\n", cr->scene);
-        else fprintf(stderr, "pala resume: the scene of the run, %s, no longer loads (above)\n", cr->scene);
+        const char *what = gone ? own : cr->scene;   /* the file that was read */
+        if (o->nset) fprintf(stderr, "pala resume: the scene of the run, %s, with this resume's --set, does not load (above)\n", what);
+        else fprintf(stderr, "pala resume: the scene of the run, %s, no longer loads (above)\n", what);
         for (int i = 0; kept && i < n; i++) free(kept[i]);
         free(kept);
         return rc;

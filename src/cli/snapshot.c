@@ -20,6 +20,7 @@
 #include "rundir.h"
 #include "svg.h"
 #include "traj.h"
+#include "tsv.h"
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -206,9 +207,9 @@ int pala_cmd_snapshot(int argc, char **argv)
     int st;
     while ((st = pala_traj_next(&t, stderr)) == 1) {
         if (frame >= 0 && t.frames - 1 == frame) break;
-        if (tsel >= 0 && t.time >= tsel - 1e-9 * tsel) break;   /* (a frame's time is step * dt written whole: 0.60000000000000009) */
+        if (tsel >= 0 && pala_in_window(t.time, tsel, HUGE_VAL)) break;   /* (a frame's time is step * dt written whole: 0.60000000000000009) */
     }
-    if (st == 0 && tsel >= 0 && t.frames > 0 && t.time < tsel - 1e-9 * tsel) {
+    if (st == 0 && tsel >= 0 && t.frames > 0 && !pala_in_window(t.time, tsel, HUGE_VAL)) {
         fprintf(stderr, "pala snapshot: --time %g: %s ends at t = %.6g s (frame %ld); give a time up to it, or --frame\n", tsel, t.path, t.time, t.frames - 1);
         pala_traj_close(&t);
         return PALA_ERR_INPUT;
