@@ -665,12 +665,12 @@ static void check_skin_levels(void)
     pala_scene_free(s);
 }
 
-/* The check of dt foresees the speed inserted grains land with (docs/physics.md, "Choosing
+/* Before the run: the check of dt foresees the speed inserted grains land with (docs/physics.md, "Choosing
  * dt"): examples/pour.txt's grains fall from the top of their region (0.11 m) to the box's
  * floor, sqrt(2 g 0.11) = 1.47 m/s at their velocity of 0.5 m/s: 1.7 m/s with its spread.  It
  * was left out (only the grains present at t = 0 counted), so a bed 2,000 times stiffer
  * passed the check and ran away at its first impacts. */
-static void check_dt(void)
+static void check_before_run(void)
 {
     char out[4096];
     int rc = t_sh(out, sizeof out, "./pala run examples/pour.txt -o " DIR "/dt.run --set end_time=0.0001 | grep 'dt check\\|grains (.* in, .* out)'");
@@ -717,5 +717,5 @@ void test_feed(void)
     check_readers();
     check_2d();
     check_errors();
-    check_dt();
+    check_before_run();
 }
