@@ -635,8 +635,8 @@ void pala_world_walls_region(const pala_world *w, double lo[3], double hi[3])
     }
     for (int a = 0; a < 3; a++) {
         if (!box && encl) { lo[a] = fmax(lo[a], ul[a]); hi[a] = fmin(hi[a], uh[a]); }
-        if (grains[0][a]) lo[a] = NAN;
-        if (grains[1][a]) hi[a] = NAN;
+        if (grains[0][a]) lo[a] = (double)NAN;
+        if (grains[1][a]) hi[a] = (double)NAN;
     }
 }
 
