@@ -464,10 +464,38 @@ static void cone_scene(const char *path, double deg, int flat)
     T_CHECK(rc == 0, "synthetic %s written (%s)", flat ? "flat bed" : "cone", out);
 }
 
+/* A synthetic drum bed whose surface is the plane z = -x tan(deg) across the drum's axis (y),
+ * the top of one sphere at each cell's centre on it (cells of 2 mm from the axis point), so
+ * that --angle fits deg to rounding (the sign: the bed higher on -x, where a turn about +y
+ * carries it); and, below each, the spheres that fill the column. */
+static void drum_bed(const char *path, double deg)
+{
+    char out[256];
+    int rc = t_sh(out, sizeof out,
+                  "{ printf 'container = none\ngravity = 0 0 -9.81\ndt = 1e-6\nsteps = 0\ndt_check = off\n"
+                  "[material m]\ndensity = 2600\nyoung = 1e7\npoisson = 0.3\ndelta = 1\nfriction = 0\n"
+                  "[wall drum]\nshape = cylinder\nmaterial = m\npoint = 0 -0.01 0\naxis = 0 1 0\nlength = 0.02\nradius = 0.025\nside = inside\n"
+                  "angular_velocity = 0 2 0\n[grain s]\nmaterial = m\nshape = sphere\nradius = 0.001\n[group g]\ngrain = s\nplacement = list\n'; "
+                  "awk -v t=%g 'BEGIN { pi = atan2(0, -1); s = sin(t * pi / 180) / cos(t * pi / 180);"
+                  " for (i = -10; i < 10; i++) for (j = -5; j < 5; j++) {"
+                  "   x = 0.002 * (i + 0.5); y = -0.01 + 0.002 * (j + 5.5); top = -x * s;"
+                  "   if (x * x + (top - 0.001) ^ 2 > 0.023 ^ 2) continue;"
+                  "   for (z = top - 0.001; x * x + z * z < 0.023 ^ 2; z -= 0.002) printf \"at = %%.17g %%.17g %%.17g\\n\", x, y, z } }'; } > %s",
+                  deg, path);
+    T_CHECK(rc == 0, "synthetic drum bed written (%s)", out);
+}
+
 void test_measure_angle(void)
 {
     char out[8192], ref[1024];
     t_sh(NULL, 0, "mkdir -p " D);
+    /* the drum's method against its closed form: a bed whose surface is a plane at 25 degrees */
+    drum_bed(D "/dbed.txt", 25);
+    int rd = t_sh(out, sizeof out, "./pala run " D "/dbed.txt -o " D "/dbed.run --force --quiet && ./pala measure " D "/dbed.run --angle --ring 0.002 | tail -1");
+    double da = NAN;
+    const char *pd = strstr(out, "angle ");
+    if (pd) sscanf(pd, "angle %lf", &da);
+    T_CHECK(rd == 0 && fabs(da - 25) < 0.006, "--angle in a drum whose bed's surface is a plane at 25 degrees: %.4f (exit %d) %s", da, rd, out);
     cone_scene(D "/cone.txt", 30, 0);
     int rc = t_sh(out, sizeof out, "./pala run " D "/cone.txt -o " D "/cone.run --force --quiet && ./pala measure " D "/cone.run --angle");
     int rc2 = t_sh(ref, sizeof ref, "bench/heap/angle.sh " D "/cone.run/trajectory.txt");

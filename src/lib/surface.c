@@ -524,16 +524,22 @@ static int surface_inside(const pala_world *w, const pala_wall *wl, pala_vec3 x,
     return enclosed(s, p ? to_body(p, x) : x) == (s->side == 1);
 }
 
+/* A plane of normal n through x that faces along an axis narrows [lo, hi] to its grains'
+ * side, R clear of it. */
+static void narrow_facing(pala_vec3 nv, pala_vec3 xv, double R, double lo[3], double hi[3])
+{
+    const double n[3] = {nv.x, nv.y, nv.z}, x[3] = {xv.x, xv.y, xv.z};
+    for (int a = 0; a < 3; a++) {
+        if (n[a] == 1) lo[a] = fmax(lo[a], x[a] + R);
+        if (n[a] == -1) hi[a] = fmin(hi[a], x[a] - R);
+    }
+}
+
 static void surface_bounds(const pala_world *w, const pala_wall *wl, double R, double lo[3], double hi[3])
 {
     (void)w;
     const pala_surface *s = wl->par;
-    if (!planar(s->shape) || moves(s)) return;
-    const double n[3] = {s->n.x, s->n.y, s->n.z}, p[3] = {s->point.x, s->point.y, s->point.z};
-    for (int a = 0; a < 3; a++) {
-        if (n[a] == 1) lo[a] = fmax(lo[a], p[a] + R);
-        if (n[a] == -1) hi[a] = fmin(hi[a], p[a] - R);
-    }
+    if (planar(s->shape) && !moves(s)) narrow_facing(s->n, s->point, R, lo, hi);
 }
 
 /* For a measuring region's default (pala_world_walls_region), at the world's time: an
@@ -566,13 +572,7 @@ static int surface_region(const pala_world *w, const pala_wall *wl, double lo[3]
         }
         return 1;
     }
-    if (!planar(s->shape)) return 0;
-    pala_vec3 nv = turn(&p, s->n), xv = to_world(&p, s->point);
-    const double n[3] = {nv.x, nv.y, nv.z}, x[3] = {xv.x, xv.y, xv.z};
-    for (int a = 0; a < 3; a++) {
-        if (n[a] == 1) lo[a] = fmax(lo[a], x[a]);
-        if (n[a] == -1) hi[a] = fmin(hi[a], x[a]);
-    }
+    if (planar(s->shape)) narrow_facing(turn(&p, s->n), to_world(&p, s->point), 0, lo, hi);
     return 0;
 }
 
