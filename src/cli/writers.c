@@ -754,17 +754,19 @@ int pala_writers_offsets(pala_writer_set *ws, long *off)
     return 0;
 }
 
-/* 1 if the first line of f is the header walls_open writes now (f's position is left at its
- * end). */
-static int same_header(FILE *f, pala_output *o)
+/* 1 if the file f begins with its first line as the writer's open writes it now (f's
+ * position is left at its end): a table's columns are this pala's. */
+static int same_header(FILE *f, void (*open)(FILE *, pala_output *), pala_output *o)
 {
     char *want = NULL, line[16384];
     size_t n = 0;
     FILE *m = open_memstream(&want, &n);
     if (!m) return 1;   /* (no memory to tell: not a refusal) */
-    walls_open(m, o);
+    open(m, o);
     fclose(m);
-    int same = fseek(f, 0, SEEK_SET) == 0 && fgets(line, sizeof line, f) && !strcmp(line, want);
+    char *nl = want ? strchr(want, '\n') : NULL;
+    if (nl) nl[1] = 0;
+    int same = !want || (fseek(f, 0, SEEK_SET) == 0 && fgets(line, sizeof line, f) && !strcmp(line, want));
     free(want);
     fseek(f, 0, SEEK_END);
     return same;
@@ -789,7 +791,7 @@ int pala_writers_reopen(pala_writer_set *ws, const char *dir, const pala_scene *
         int code = bad && (e == EACCES || e == EROFS || e == EPERM) ? PALA_ERR_IO : PALA_ERR_INPUT;
         if (f && off[i] < 0) { bad = 1; why = "the checkpoint holds no length for it (written by another version of pala)"; }
         else if (f && (fseek(f, 0, SEEK_END) != 0 || ftell(f) < off[i])) { bad = 1; why = "it is shorter than at the checkpoint (the run folder was changed)"; }
-        else if (f && pala_writers[i].open == walls_open && !same_header(f, &ws->out)) {   /* its columns are this pala's (d_NAME came in session 31) */
+        else if (f && strstr(ws->file[i], ".tsv") && !same_header(f, pala_writers[i].open, &ws->out)) {   /* a table's columns are this pala's (walls.tsv's d_NAME came in session 31) */
             bad = 1;
             why = "its columns are not those this pala writes (written by another version of pala)";
         }
